@@ -1,0 +1,50 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { DEFAULT_SETTINGS, SettingsSchema, type Settings, type SettingsPatch } from '../../shared/settings';
+import type { Clock } from '../clock';
+
+/**
+ * Settings stored one row per key, the value as JSON. Unknown or invalid stored values fall back to their
+ * defaults field by field, so a damaged row never stops the app.
+ */
+export class SettingsRepo {
+  private readonly selectAll: Statement<[], { key: string; value: string }>;
+  private readonly upsert: Statement<[string, string, number]>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {
+    this.selectAll = db.prepare('SELECT key, value FROM settings');
+    this.upsert = db.prepare(
+      'INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ' +
+        'ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
+    );
+  }
+
+  /** All settings with defaults applied. */
+  get(): Settings {
+    const out: Record<string, unknown> = { ...DEFAULT_SETTINGS };
+    for (const row of this.selectAll.all()) {
+      if (!(row.key in DEFAULT_SETTINGS)) continue;
+      try {
+        const candidate = { ...DEFAULT_SETTINGS, [row.key]: JSON.parse(row.value) };
+        const parsed = SettingsSchema.safeParse(candidate);
+        if (parsed.success) out[row.key] = (parsed.data as Record<string, unknown>)[row.key];
+      } catch {
+        // A damaged row keeps its default.
+      }
+    }
+    return out as Settings;
+  }
+
+  /** Writes the given fields in one transaction and returns the new settings. `patch` must be validated. */
+  update(patch: SettingsPatch): Settings {
+    const now = this.clock.now();
+    this.db.transaction(() => {
+      for (const [k, v] of Object.entries(patch)) {
+        if (v !== undefined) this.upsert.run(k, JSON.stringify(v), now);
+      }
+    })();
+    return this.get();
+  }
+}

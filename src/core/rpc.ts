@@ -1,0 +1,61 @@
+import type { z } from 'zod';
+import { contract, type Method, type MethodInput, type MethodOutput } from '../shared/ipc/contract';
+import { isMethodName } from '../shared/ipc/channels';
+import { err, ok, type Result } from '../shared/ipc/errors';
+import { LotwatchError } from './errors';
+import type { Logger } from './log';
+
+/** The implementation of every contract method. Handlers receive parsed input and may throw. */
+export type Handlers = {
+  [M in Method]: (input: z.output<(typeof contract)[M]['input']>) => Promise<MethodOutput<M>> | MethodOutput<M>;
+};
+
+/** Turns zod issues into the service-style field map: `{ "serviceUrl": ["Enter a full URL ..."] }`. */
+export function issuesToFields(issues: readonly z.core.$ZodIssue[]): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
+  for (const i of issues) {
+    const key = i.path.length ? i.path.map(String).join('.') : '_';
+    (fields[key] ??= []).push(i.message);
+  }
+  return fields;
+}
+
+/**
+ * The one dispatcher both shells use (DESIGN.md "One contract, two shells"): checks the method name, parses
+ * the input, calls the handler, parses the output, and maps every failure to a `Result` error. It never
+ * throws and never puts a stack trace in the envelope.
+ */
+export async function dispatch(
+  handlers: Handlers,
+  method: unknown,
+  rawInput: unknown,
+  log: Logger,
+): Promise<Result<unknown>> {
+  if (!isMethodName(method)) {
+    return err('unknown_method', `There is no method ${JSON.stringify(String(method)).slice(0, 80)}.`);
+  }
+  const spec = contract[method];
+  const input = spec.input.safeParse(rawInput);
+  if (!input.success) {
+    const fields = issuesToFields(input.error.issues);
+    const first = Object.entries(fields)[0];
+    return err('bad_input', first ? `${first[0]}: ${first[1][0]}` : 'The input is not valid.', { fields });
+  }
+  let value: unknown;
+  try {
+    const handler = handlers[method] as (i: unknown) => unknown;
+    value = await handler(input.data);
+  } catch (e) {
+    if (e instanceof LotwatchError) return { ok: false, error: e.toPayload() };
+    log.error('handler failed', { method, error: (e as Error)?.message, stack: (e as Error)?.stack });
+    return err('internal', 'Something went wrong inside Lotwatch. The details are in the log; please try again.');
+  }
+  const output = spec.output.safeParse(value);
+  if (!output.success) {
+    log.error('handler output does not match the contract', { method, issues: output.error.issues });
+    return err('internal', `Lotwatch produced an invalid answer for ${method}. The details are in the log.`);
+  }
+  return ok(output.data);
+}
+
+export type { MethodInput };

@@ -1,0 +1,70 @@
+import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import { LotwatchError } from '../core/errors';
+import { defaultDataDir } from './paths';
+import { startHeadless } from './start';
+
+// Entry of `npm run serve` (built to out/main/headless.js). Prints the URL with its token, then serves until
+// SIGINT/SIGTERM, when it closes the server and the database in order.
+const HELP = `Usage: node out/main/headless.js [--port N] [--host 127.0.0.1] [--data-dir DIR]
+
+Serves the Lotwatch app to a browser on this computer. Open the printed address (it carries a per-run token).`;
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'renderer-dir': { type: 'string' },
+        help: { type: 'boolean' },
+      },
+    }).values;
+  } catch (e) {
+    console.error(`lotwatch: ${(e as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (args.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const port = args.port === undefined ? 0 : Number(args.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`lotwatch: --port must be a whole number from 0 to 65535, not ${args.port}`);
+    return 2;
+  }
+  const dataDir = args['data-dir'] ?? defaultDataDir();
+  const rendererDir = args['renderer-dir'] ?? join(import.meta.dirname, '../renderer');
+  let running;
+  try {
+    running = await startHeadless({
+      dataDir,
+      rendererDir,
+      port,
+      ...(args.host ? { host: args.host } : {}),
+      version: process.env['npm_package_version'] ?? '0.1.0',
+    });
+  } catch (e) {
+    const msg =
+      e instanceof LotwatchError
+        ? e.message
+        : (e as NodeJS.ErrnoException).code === 'EADDRINUSE'
+          ? `Port ${port} is already in use. Choose another with --port, or 0 for any free port.`
+          : (e as Error).message;
+    console.error(`lotwatch: ${msg}`);
+    return 1;
+  }
+  console.log(`Lotwatch is running headless. Data: ${dataDir}`);
+  console.log(`Open: ${running.url}`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await running.dispose();
+  return 0;
+}
+
+void main().then((code) => process.exit(code));

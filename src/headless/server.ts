@@ -1,0 +1,244 @@
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Core } from '../core/app';
+import type { Logger } from '../core/log';
+import type { ErrorCode, ErrorPayload } from '../shared/ipc/errors';
+import { CONTENT_SECURITY_POLICY } from '../shared/csp';
+
+export interface HeadlessServerOptions {
+  core: Core;
+  /** Folder of the built renderer (out/renderer): index.html and assets/. */
+  rendererDir: string;
+  log: Logger;
+  /** Bind address. Default 127.0.0.1: the shell is reachable from this machine only. */
+  host?: string;
+  /** Port; 0 picks a free one. */
+  port?: number;
+  /** The per-run token; a random 192-bit one when not given. */
+  token?: string;
+}
+
+export interface HeadlessServer {
+  /** Starts listening; resolves to the URL to open, which carries the token (`http://127.0.0.1:PORT/?token=...`). */
+  start(): Promise<string>;
+  /** Closes the event streams and the server; waits for requests in flight. */
+  dispose(): Promise<void>;
+  readonly token: string;
+  /** The bound port (after start). */
+  readonly port: number;
+}
+
+/** HTTP status for an error code in an RPC answer. Codes about the call itself are 4xx; domain errors are 200. */
+export function statusForError(code: ErrorCode): number {
+  switch (code) {
+    case 'bad_input':
+      return 400;
+    case 'unknown_method':
+      return 404;
+    case 'forbidden_sender':
+      return 403;
+    case 'internal':
+      return 500;
+    case 'db_unavailable':
+    case 'db_from_future':
+      return 503;
+    default:
+      return 200;
+  }
+}
+
+function envelope(code: ErrorCode, message: string): { ok: false; error: ErrorPayload } {
+  return { ok: false, error: { code, message, retryable: false } };
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (header ?? '').split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0) out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim());
+  }
+  return out;
+}
+
+/**
+ * The headless shell's server (DESIGN.md "Why a headless shell"): serves the built renderer and carries the
+ * contract over `POST /rpc/<method>` (JSON body = the method's input; answer = the Result envelope) and
+ * `GET /events` (Server-Sent Events, one `data:` line of `{name, payload}` per contract event).
+ *
+ * Guards, in order, on every request: the Host header must name this server on a loopback name (DNS
+ * rebinding), an Origin header must be this server's own (CSRF), and the per-run token must come either as
+ * `?token=` on the page URL (which then sets an HttpOnly SameSite=Strict cookie and redirects to `/`), as
+ * that cookie, or as `Authorization: Bearer <token>`. Failures answer 403 or 401 with a typed envelope.
+ */
+export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServer {
+  const host = opts.host ?? '127.0.0.1';
+  const token = opts.token ?? randomBytes(24).toString('base64url');
+  const { core, log } = opts;
+  let port = 0;
+  const cookieName = () => `lotwatch_token_${port}`;
+  const streams = new Set<FastifyReply>();
+  let indexHtml: string | undefined;
+
+  const app: FastifyInstance = Fastify({ logger: false, bodyLimit: 1024 * 1024, forceCloseConnections: true });
+
+  const allowedHosts = () => {
+    const names = new Set(['127.0.0.1', 'localhost', '[::1]', host.includes(':') ? `[${host}]` : host]);
+    return new Set([...names].map((n) => `${n}:${port}`));
+  };
+
+  const wantsHtml = (req: FastifyRequest) =>
+    req.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
+
+  const refuse = (reply: FastifyReply, req: FastifyRequest, status: 401 | 403, code: ErrorCode, message: string) => {
+    if (wantsHtml(req)) {
+      return reply
+        .code(status)
+        .type('text/html; charset=utf-8')
+        .header('Content-Security-Policy', "default-src 'none'")
+        .send(
+          `<!doctype html><meta charset="utf-8"><title>Lotwatch</title>` +
+            `<body style="font:16px system-ui;margin:3em"><h1>Lotwatch</h1><p>${message}</p></body>`,
+        );
+    }
+    return reply.code(status).send(envelope(code, message));
+  };
+
+  app.addHook('onRequest', async (req, reply) => {
+    const hostHeader = (req.headers.host ?? '').toLowerCase();
+    if (!allowedHosts().has(hostHeader)) {
+      return refuse(reply, req, 403, 'forbidden', 'Refused: this Lotwatch server only answers requests addressed to itself on this computer.');
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedHosts().has(origin.replace(/^http:\/\//, '').toLowerCase())) {
+      return refuse(reply, req, 403, 'forbidden', 'Refused: requests from other web sites are not allowed.');
+    }
+    if (req.headers['sec-fetch-site'] === 'cross-site') {
+      return refuse(reply, req, 403, 'forbidden', 'Refused: requests from other web sites are not allowed.');
+    }
+    const url = new URL(req.url, 'http://x');
+    const queryToken = url.searchParams.get('token');
+    const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    const cookie = parseCookies(req.headers.cookie)[cookieName()];
+    const given = queryToken ?? bearer ?? cookie;
+    if (!given || !safeEqual(given, token)) {
+      return refuse(
+        reply,
+        req,
+        401,
+        'unauthorized',
+        given
+          ? 'The token in this address is not valid for this run. Open the address printed by `npm run serve`.'
+          : 'A token is required. Open the full address printed by `npm run serve` (it ends with ?token=...).',
+      );
+    }
+    if (queryToken && url.pathname === '/') {
+      return reply
+        .header('Set-Cookie', `${cookieName()}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`)
+        .redirect('/', 303);
+    }
+  });
+
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('Cache-Control', 'no-store');
+    return payload;
+  });
+
+  app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, _req, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      log.error('headless request failed', { error: error.message });
+      return reply.code(500).send(envelope('internal', 'Something went wrong inside Lotwatch. Please try again.'));
+    }
+    const message =
+      error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+        ? 'Send the input as JSON (Content-Type: application/json).'
+        : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? 'The request body is too large.'
+          : 'The request body is not valid JSON.';
+    return reply.code(status === 415 ? 415 : 400).send(envelope('bad_input', message));
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).send(envelope('unknown_method', `Nothing is served at ${req.method} ${req.url.split('?')[0]}.`));
+  });
+
+  // Empty bodies are allowed: a method without input.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      const e = Object.assign(new Error('bad json'), { statusCode: 400 });
+      done(e, undefined);
+    }
+  });
+
+  app.post<{ Params: { method: string } }>('/rpc/:method', async (req, reply) => {
+    const result = await core.invoke(req.params.method, req.body);
+    return reply.code(result.ok ? 200 : statusForError(result.error.code)).send(result);
+  });
+
+  app.get('/events', (req, reply) => {
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.write(': connected\n\n');
+    const unsubscribe = core.on((e) => res.write(`data: ${JSON.stringify(e)}\n\n`));
+    const heartbeat = setInterval(() => res.write(': ping\n\n'), 25_000);
+    streams.add(reply);
+    req.raw.on('close', () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      streams.delete(reply);
+    });
+  });
+
+  const serveIndex = async (_req: FastifyRequest, reply: FastifyReply) => {
+    indexHtml ??= await readFile(join(opts.rendererDir, 'index.html'), 'utf8');
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
+      .send(indexHtml);
+  };
+  app.get('/', serveIndex);
+  app.get('/index.html', serveIndex);
+
+  void app.register(fastifyStatic, { root: opts.rendererDir, index: false, wildcard: true, serve: true });
+
+  return {
+    token,
+    get port() {
+      return port;
+    },
+    async start() {
+      await app.listen({ host, port: opts.port ?? 0 });
+      const addr = app.server.address();
+      port = typeof addr === 'object' && addr ? addr.port : 0;
+      const shown = host.includes(':') ? `[${host}]` : host;
+      return `http://${shown}:${port}/?token=${token}`;
+    },
+    async dispose() {
+      for (const s of streams) s.raw.end();
+      streams.clear();
+      await app.close();
+    },
+  };
+}

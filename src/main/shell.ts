@@ -1,0 +1,189 @@
+import { app, BrowserWindow, ipcMain, Notification, safeStorage, session, shell, type WebContents } from 'electron';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createCore, type Core, type Notifier } from '../core/app';
+import { systemClock } from '../core/clock';
+import { openDatabase } from '../core/db/connection';
+import { LotwatchError } from '../core/errors';
+import { createLogger } from '../core/log';
+import { EVENT_CHANNEL, RPC_CHANNEL } from '../shared/ipc/channels';
+import { err, type Result } from '../shared/ipc/errors';
+import { electronBindingPath, resolveElectronBinding } from './nativeBinding';
+import { safeStorageBox } from './safeStorageBox';
+import { CONTENT_SECURITY_POLICY, isAllowedNavigation, isSafeExternalUrl, isTrustedSenderUrl } from './security';
+
+/** Paths the shell needs; the defaults fit the electron-vite build layout (out/main, out/preload, out/renderer). */
+export interface ShellPaths {
+  preload: string;
+  rendererHtml: string;
+  /** Dev server URL (electron-vite dev), used instead of the file when set. */
+  devServerUrl?: string;
+}
+
+/** The running shell: what tests inspect and what quitting tears down. */
+export interface ShellState {
+  core: Core;
+  window: BrowserWindow;
+  appUrl: string;
+}
+
+/**
+ * The only IPC handler (DESIGN.md "One contract, two shells"): checks that the sender is the app's own
+ * page, then lets core parse, run and answer. Never throws across IPC.
+ */
+export async function handleRpc(
+  core: Core,
+  appUrl: string,
+  event: { senderFrame: { url: string } | null },
+  method: unknown,
+  input: unknown,
+): Promise<Result<unknown>> {
+  if (!isTrustedSenderUrl(event.senderFrame?.url, appUrl)) {
+    return err('forbidden_sender', 'This request did not come from the Lotwatch window and was refused.');
+  }
+  try {
+    return await core.invoke(method, input);
+  } catch {
+    return err('internal', 'Something went wrong inside Lotwatch. Please try again.');
+  }
+}
+
+/** Applies the window-level rules: no navigation away, no new windows, external https links to known hosts only. */
+export function hardenWebContents(contents: WebContents, appUrl: string): void {
+  contents.on('will-navigate', (event, url) => {
+    if (!isAllowedNavigation(url, appUrl)) event.preventDefault();
+  });
+  contents.on('will-redirect', (event, url) => {
+    if (!isAllowedNavigation(url, appUrl)) event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isSafeExternalUrl(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+}
+
+/** A Notifier over Electron's native notifications; a click brings the window forward on the lot. */
+export function electronNotifier(getWindow: () => BrowserWindow | undefined): Notifier {
+  return {
+    notify({ title, body, lotKey }) {
+      if (!Notification.isSupported()) return;
+      const n = new Notification({ title, body });
+      n.on('click', () => {
+        const w = getWindow();
+        if (!w) return;
+        if (w.isMinimized()) w.restore();
+        w.focus();
+        if (lotKey) w.webContents.send(EVENT_CHANNEL, { name: 'notification.clicked', payload: { lotKey } });
+      });
+      n.show();
+    },
+  };
+}
+
+/**
+ * Starts the desktop app: single-instance lock, core over the user's data folder, one hardened window,
+ * the IPC handler, and an orderly quit (core disposed and the database closed before the process exits).
+ * Returns undefined when another instance already runs (that one is focused instead).
+ */
+export async function startShell(paths: ShellPaths): Promise<ShellState | undefined> {
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return undefined;
+  }
+  await app.whenReady();
+
+  const dataDir = process.env['LOTWATCH_DATA_DIR'] ?? app.getPath('userData');
+  const dbPath = join(dataDir, 'lotwatch.sqlite');
+  const log = createLogger();
+  const appUrl = paths.devServerUrl ?? pathToFileURL(paths.rendererHtml).href;
+  const cachePath = electronBindingPath({
+    cacheRoot: join(app.getAppPath(), 'node_modules', '.cache', 'lotwatch'),
+    betterSqliteVersion: process.env['LOTWATCH_BETTER_SQLITE_VERSION'] ?? 'unknown',
+    modules: process.versions.modules,
+    platform: process.platform,
+    arch: process.arch,
+  });
+  const nativeBinding = resolveElectronBinding(process.env, cachePath);
+
+  const ref: { window?: BrowserWindow } = {};
+  let core: Core;
+  try {
+    const db = openDatabase(dbPath, nativeBinding ? { nativeBinding } : {});
+    core = createCore({
+      db,
+      dbPath,
+      dataDir,
+      clock: systemClock,
+      secrets: safeStorageBox(safeStorage),
+      notifier: electronNotifier(() => ref.window),
+      log,
+      shell: 'electron',
+      version: app.getVersion(),
+      electronVersion: process.versions['electron'] ?? null,
+    });
+  } catch (e) {
+    const message = e instanceof LotwatchError ? e.message : `Lotwatch could not start: ${(e as Error).message}`;
+    log.error('startup failed', { error: message });
+    const { dialog } = await import('electron');
+    dialog.showErrorBox('Lotwatch cannot start', message);
+    app.exit(1);
+    return undefined;
+  }
+
+  session.defaultSession.setPermissionRequestHandler((_wc, permission, callback) => {
+    callback(permission === 'notifications');
+  });
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({
+      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] },
+    });
+  });
+
+  ipcMain.handle(RPC_CHANNEL, (event, method: unknown, input: unknown) => handleRpc(core, appUrl, event, method, input));
+
+  const window = new BrowserWindow({
+    width: 1280,
+    height: 820,
+    minWidth: 900,
+    minHeight: 600,
+    show: false,
+    title: 'Lotwatch',
+    backgroundColor: '#111418',
+    webPreferences: {
+      preload: paths.preload,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+    },
+  });
+  ref.window = window;
+  hardenWebContents(window.webContents, appUrl);
+  window.once('ready-to-show', () => window.show());
+  const unsubscribe = core.on((e) => {
+    if (!window.isDestroyed()) window.webContents.send(EVENT_CHANNEL, e);
+  });
+
+  app.on('second-instance', () => {
+    if (window.isDestroyed()) return;
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+
+  let quitting = false;
+  app.on('before-quit', (event) => {
+    if (quitting) return;
+    quitting = true;
+    event.preventDefault();
+    unsubscribe();
+    ipcMain.removeHandler(RPC_CHANNEL);
+    void core.dispose().finally(() => app.quit());
+  });
+  app.on('window-all-closed', () => app.quit());
+
+  if (paths.devServerUrl) await window.loadURL(paths.devServerUrl);
+  else await window.loadFile(paths.rendererHtml);
+  return { core, window, appUrl };
+}

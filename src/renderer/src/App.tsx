@@ -1,0 +1,120 @@
+import { useEffect } from 'react';
+import { useStore } from 'zustand';
+import type { Bridge } from '../../shared/ipc/bridge';
+import { isViewId, VIEWS, type AppStore, type ViewId } from './state/appStore';
+import { PlaceholderView } from './views/PlaceholderView';
+import { SettingsView } from './views/SettingsView';
+
+const PLACEHOLDER_TEXT: Record<Exclude<ViewId, 'settings'>, string> = {
+  search: 'Find lots on both platforms with every filter of the service, and save a search to watch it.',
+  watchlist: 'Follow VINs and lots: current bid, buy now, state and a countdown to the auction.',
+  saved: 'Your saved searches, their schedules, last and next run, and new matches.',
+  alerts: 'Every change that passed your rules, unread first, grouped by lot.',
+  library: 'Everything Lotwatch has fetched, searchable offline, with CSV export.',
+  locations: 'Auction facilities by text, state, facility or ZIP radius.',
+  usage: "Your key's quota, the request log and the scheduler's budget plan.",
+};
+
+/** Applies the theme setting to the document: `system` follows prefers-color-scheme through CSS. */
+function useTheme(theme: 'system' | 'light' | 'dark' | undefined) {
+  useEffect(() => {
+    document.documentElement.dataset['theme'] = theme ?? 'system';
+  }, [theme]);
+}
+
+/** Keeps the view in the URL hash (`#/settings`) so a reload stays put; Ctrl/Cmd+1..8 switch views. */
+function useViewRouting(store: AppStore) {
+  useEffect(() => {
+    const fromHash = () => {
+      const id = location.hash.replace(/^#\/?/, '');
+      if (isViewId(id)) store.getState().setView(id);
+    };
+    fromHash();
+    window.addEventListener('hashchange', fromHash);
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
+      const n = Number(e.key);
+      const v = VIEWS[n - 1];
+      if (Number.isInteger(n) && v) {
+        e.preventDefault();
+        location.hash = `#/${v.id}`;
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('hashchange', fromHash);
+      window.removeEventListener('keydown', onKey);
+    };
+  }, [store]);
+}
+
+/** The app frame: navigation, the Demo-mode label, and the current view. */
+export function App({ store, api }: { store: AppStore; api: Bridge }) {
+  const view = useStore(store, (s) => s.view);
+  const info = useStore(store, (s) => s.info);
+  const settings = useStore(store, (s) => s.settings);
+  const loadError = useStore(store, (s) => s.loadError);
+  useTheme(settings?.theme);
+  useViewRouting(store);
+
+  useEffect(() => {
+    void store.getState().load();
+    return api.on((e) => {
+      if (e.name === 'settings.changed') store.setState({ settings: e.payload });
+    });
+  }, [store, api]);
+
+  const current = VIEWS.find((v) => v.id === view) ?? VIEWS[0];
+  return (
+    <div className="frame">
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            ◎
+          </span>
+          Lotwatch
+        </div>
+        <ul>
+          {VIEWS.map((v, i) => (
+            <li key={v.id}>
+              <a
+                href={`#/${v.id}`}
+                className={v.id === view ? 'nav-item active' : 'nav-item'}
+                aria-current={v.id === view ? 'page' : undefined}
+                title={`${v.label} (Ctrl+${i + 1})`}
+              >
+                {v.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <div className="sidebar-foot">
+          {info ? `v${info.version} · ${info.shell === 'electron' ? 'Desktop' : 'Browser'}` : '\u00a0'}
+        </div>
+      </nav>
+      <div className="main">
+        <header className="topbar">
+          <h1>{current.label}</h1>
+          {info?.mode === 'demo' && (
+            <span className="demo-badge" role="status" title="Lotwatch is using its built-in simulated market">
+              Demo mode · simulated market
+            </span>
+          )}
+          {info?.mode === 'live' && <span className="live-badge">Live service</span>}
+        </header>
+        {loadError && (
+          <div className="banner error" role="alert">
+            <strong>Lotwatch could not load.</strong> {loadError.message}
+          </div>
+        )}
+        <main className="content" id="content">
+          {view === 'settings' ? (
+            <SettingsView store={store} />
+          ) : (
+            <PlaceholderView title={current.label} text={PLACEHOLDER_TEXT[view]} />
+          )}
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,16 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { api } from './api';
+import { App } from './App';
+import { createAppStore } from './state/appStore';
+import './styles.css';
+
+const store = createAppStore(api);
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <App store={store} api={api} />
+    </StrictMode>,
+  );
+}

@@ -1,0 +1,75 @@
+import { create } from 'zustand';
+import type { Bridge } from '../../../shared/ipc/bridge';
+import type { AppInfo } from '../../../shared/ipc/contract';
+import type { ErrorPayload } from '../../../shared/ipc/errors';
+import type { Settings, SettingsPatch } from '../../../shared/settings';
+
+/** The views of the app frame, in navigation order. */
+export const VIEWS = [
+  { id: 'search', label: 'Search' },
+  { id: 'watchlist', label: 'Watchlist' },
+  { id: 'saved', label: 'Saved searches' },
+  { id: 'alerts', label: 'Alerts' },
+  { id: 'library', label: 'Library' },
+  { id: 'locations', label: 'Locations' },
+  { id: 'usage', label: 'Usage' },
+  { id: 'settings', label: 'Settings' },
+] as const;
+
+export type ViewId = (typeof VIEWS)[number]['id'];
+
+export function isViewId(v: string): v is ViewId {
+  return VIEWS.some((x) => x.id === v);
+}
+
+export interface AppState {
+  view: ViewId;
+  info: AppInfo | null;
+  settings: Settings | null;
+  /** A failure of loading the frame (info/settings), shown as a banner. */
+  loadError: ErrorPayload | null;
+  saving: boolean;
+  /** When the settings were last saved from this window (ms), or null. */
+  savedAt: number | null;
+  /** The last save error, with per-field messages when the input was refused. */
+  saveError: ErrorPayload | null;
+  setView(view: ViewId): void;
+  load(): Promise<void>;
+  updateSettings(patch: SettingsPatch): Promise<boolean>;
+}
+
+/**
+ * The app frame's store: current view, app info and settings. Built over a Bridge so tests give it a typed
+ * fake. `updateSettings` resolves to true when the change was saved.
+ */
+export function createAppStore(api: Bridge, initialView: ViewId = 'search') {
+  return create<AppState>((set) => ({
+    view: initialView,
+    info: null,
+    settings: null,
+    loadError: null,
+    saving: false,
+    savedAt: null,
+    saveError: null,
+    setView: (view) => set({ view }),
+    async load() {
+      const [info, settings] = await Promise.all([api.invoke('app.info'), api.invoke('settings.get')]);
+      if (!info.ok) return set({ loadError: info.error });
+      if (!settings.ok) return set({ loadError: settings.error });
+      set({ info: info.value, settings: settings.value, loadError: null });
+    },
+    async updateSettings(patch) {
+      set({ saving: true, saveError: null, savedAt: null });
+      const res = await api.invoke('settings.update', patch);
+      if (!res.ok) {
+        set({ saving: false, saveError: res.error });
+        return false;
+      }
+      const info = await api.invoke('app.info');
+      set({ saving: false, savedAt: Date.now(), settings: res.value, ...(info.ok ? { info: info.value } : {}) });
+      return true;
+    },
+  }));
+}
+
+export type AppStore = ReturnType<typeof createAppStore>;

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/** Default base URL of the public Vehicle Auction Data Service (spec: {host_url}/api/v1/vehicle-auction). */
+export const DEFAULT_SERVICE_URL = 'https://apibara.tech/api/v1/vehicle-auction';
+
+/** The user's preferences, stored in the `settings` table. Every field has a default. */
+export const SettingsSchema = z.object({
+  /** UI theme; `system` follows the operating system's light/dark preference. */
+  theme: z.enum(['system', 'light', 'dark']).default('system'),
+  /** Demo mode: talk to the built-in sandbox instead of the real service. On while no key is set. */
+  demoMode: z.boolean().default(true),
+  /** Base URL of the real service, used when Demo mode is off. */
+  serviceUrl: z
+    .string()
+    .url('Enter a full URL, for example https://apibara.tech/api/v1/vehicle-auction')
+    .refine((u) => /^https?:\/\//i.test(u), 'The service URL must start with http:// or https://')
+    .default(DEFAULT_SERVICE_URL),
+  /** Whether alerts are delivered as native notifications (they always land in the inbox). */
+  notificationsEnabled: z.boolean().default(true),
+});
+
+export type Settings = z.infer<typeof SettingsSchema>;
+
+/** A partial update of the settings: only the given fields change. Unknown fields are refused. */
+export const SettingsPatchSchema = z
+  .object({
+    theme: SettingsSchema.shape.theme.unwrap(),
+    demoMode: SettingsSchema.shape.demoMode.unwrap(),
+    serviceUrl: SettingsSchema.shape.serviceUrl.unwrap(),
+    notificationsEnabled: SettingsSchema.shape.notificationsEnabled.unwrap(),
+  })
+  .partial()
+  .strict();
+
+export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
+
+/** The settings with every default applied. */
+export const DEFAULT_SETTINGS: Settings = SettingsSchema.parse({});

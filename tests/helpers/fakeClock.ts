@@ -1,0 +1,30 @@
+import type { Clock } from '../../src/core/clock';
+
+/** A manual clock: time moves only when `advance` is called, and due timers fire in order. */
+export class FakeClock implements Clock {
+  private timers: { at: number; fn: () => void; id: number }[] = [];
+  private nextId = 1;
+  constructor(private t = Date.UTC(2026, 10, 22, 12, 0, 0)) {}
+  now(): number {
+    return this.t;
+  }
+  setTimeout(fn: () => void, ms: number): () => void {
+    const id = this.nextId++;
+    this.timers.push({ at: this.t + ms, fn, id });
+    return () => {
+      this.timers = this.timers.filter((x) => x.id !== id);
+    };
+  }
+  advance(ms: number): void {
+    const end = this.t + ms;
+    for (;;) {
+      this.timers.sort((a, b) => a.at - b.at);
+      const next = this.timers[0];
+      if (!next || next.at > end) break;
+      this.timers.shift();
+      this.t = next.at;
+      next.fn();
+    }
+    this.t = end;
+  }
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit and integration tests (DESIGN.md "Testing"): tests/core, tests/sandbox, tests/shell, tests/shared run in
+// Node; tests/renderer run in jsdom. End-to-end specs (tests/e2e, *.spec.ts) belong to Playwright.
+export default defineConfig({
+  test: {
+    include: ['tests/**/*.test.{ts,tsx}'],
+    exclude: ['tests/e2e/**', 'node_modules/**'],
+    environment: 'node',
+    pool: 'forks',
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+  },
+});
