@@ -1,0 +1,101 @@
+import { test as base, _electron, type Page } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { electronBinary } from './env';
+
+export interface AppHandle {
+  page: Page;
+  dataDir: string;
+  /** Messages the page logged as errors, and uncaught page errors. */
+  consoleErrors: string[];
+  shell: 'headless' | 'electron';
+}
+
+/** Starts `node out/main/headless.js` on a free port with `dataDir`; resolves with its printed URL. */
+export function startHeadlessShell(dataDir: string): Promise<{ url: string; proc: ChildProcess }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['out/main/headless.js', '--port', '0', '--data-dir', dataDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LOTWATCH_DATA_DIR: dataDir },
+    });
+    let out = '';
+    let errText = '';
+    const timer = setTimeout(() => reject(new Error(`headless shell did not start: ${out}${errText}`)), 20_000);
+    proc.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /Open: (http:\/\/\S+)/.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve({ url: m[1], proc });
+      }
+    });
+    proc.stderr?.on('data', (c: Buffer) => (errText += c.toString()));
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`headless shell exited with ${code}: ${errText}`));
+    });
+  });
+}
+
+function stop(proc: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (proc.exitCode !== null) return resolve();
+    proc.once('exit', () => resolve());
+    proc.kill('SIGTERM');
+  });
+}
+
+/**
+ * `app`: a fresh data folder per test and the app's page, in the shell of the project: the headless shell
+ * driven by Chromium, or the Electron app through _electron.launch (skipped when no binary exists).
+ */
+export const test = base.extend<{ app: AppHandle }>({
+  app: async ({ playwright, launchOptions, viewport }, use, testInfo) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'lotwatch-e2e-'));
+    const consoleErrors: string[] = [];
+    const watch = (p: Page) => {
+      p.on('console', (m) => {
+        if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url})`);
+      });
+      p.on('pageerror', (e) => consoleErrors.push(e.message));
+    };
+    try {
+      if (testInfo.project.name === 'electron') {
+        const bin = electronBinary();
+        if ('reason' in bin) {
+          testInfo.skip(true, `No Electron binary on this machine: ${bin.reason}`);
+          return;
+        }
+        const electronApp = await _electron.launch({
+          executablePath: bin.path,
+          args: ['out/main/index.js'],
+          env: { ...process.env, LOTWATCH_DATA_DIR: dataDir } as Record<string, string>,
+        });
+        const win = await electronApp.firstWindow();
+        watch(win);
+        await use({ page: win, dataDir, consoleErrors, shell: 'electron' });
+        await electronApp.close();
+      } else {
+        // Launched here rather than through the `page` fixture, so the Electron project never starts a browser.
+        const { url, proc } = await startHeadlessShell(dataDir);
+        const browser = await playwright.chromium.launch(launchOptions);
+        try {
+          const context = await browser.newContext({ viewport });
+          const page = await context.newPage();
+          watch(page);
+          await page.goto(url);
+          await use({ page, dataDir, consoleErrors, shell: 'headless' });
+        } finally {
+          await browser.close();
+          await stop(proc);
+        }
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+});
+
+export { expect } from '@playwright/test';

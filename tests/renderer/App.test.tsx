@@ -1,0 +1,100 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { App } from '../../src/renderer/src/App';
+import { createAppStore, VIEWS } from '../../src/renderer/src/state/appStore';
+import { createFakeBridge } from './fakeBridge';
+
+beforeEach(() => {
+  window.location.hash = '';
+});
+afterEach(cleanup);
+
+function setup(over?: Parameters<typeof createFakeBridge>[0]) {
+  const fake = createFakeBridge(over);
+  const store = createAppStore(fake.bridge);
+  render(<App store={store} api={fake.bridge} />);
+  return { fake, store };
+}
+
+describe('App frame', () => {
+  it('shows every navigation entry and the Demo mode label', async () => {
+    setup();
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    for (const v of VIEWS) expect(nav.textContent).toContain(v.label);
+    expect(await screen.findByText(/Demo mode/)).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Search');
+  });
+
+  it('labels live mode when Demo mode is off', async () => {
+    setup({ settings: { demoMode: false } });
+    expect(await screen.findByText('Live service')).toBeTruthy();
+    expect(screen.queryByText(/Demo mode ·/)).toBeNull();
+  });
+
+  it('switches views by hash link and by Ctrl+number', async () => {
+    const { store } = setup();
+    act(() => {
+      window.location.hash = '#/alerts';
+      window.dispatchEvent(new HashChangeEvent('hashchange'));
+    });
+    expect(store.getState().view).toBe('alerts');
+    fireEvent.keyDown(window, { key: '8', ctrlKey: true });
+    act(() => {
+      window.dispatchEvent(new HashChangeEvent('hashchange'));
+    });
+    expect(window.location.hash).toBe('#/settings');
+    expect(store.getState().view).toBe('settings');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Settings');
+  });
+
+  it('applies the theme setting to the document', async () => {
+    setup({ settings: { theme: 'dark' } });
+    await waitFor(() => expect(document.documentElement.dataset['theme']).toBe('dark'));
+  });
+
+  it('shows a load failure as an alert', async () => {
+    const fake = createFakeBridge();
+    const store = createAppStore({
+      ...fake.bridge,
+      invoke: (async () => ({ ok: false, error: { code: 'db_unavailable', message: 'Disk is gone.', retryable: false } })) as never,
+    });
+    render(<App store={store} api={fake.bridge} />);
+    expect((await screen.findByRole('alert')).textContent).toMatch(/Disk is gone/);
+  });
+});
+
+describe('Settings view', () => {
+  it('saves a change through the contract and confirms it', async () => {
+    window.location.hash = '#/settings';
+    const { fake } = setup();
+    const select = (await screen.findByRole('combobox', { name: 'Theme' })) as HTMLSelectElement;
+    fireEvent.change(select, { target: { value: 'dark' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('Saved.')).toBeTruthy();
+    expect(fake.settings.theme).toBe('dark');
+    expect(fake.calls.some((c) => c.method === 'settings.update')).toBe(true);
+  });
+
+  it('highlights the refused field and keeps the draft', async () => {
+    window.location.hash = '#/settings';
+    const { fake } = setup();
+    const url = (await screen.findByRole('textbox', { name: 'Service URL' })) as HTMLInputElement;
+    fireEvent.change(url, { target: { value: 'not a url' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(url.getAttribute('aria-invalid')).toBe('true'));
+    expect(url.value).toBe('not a url');
+    expect(fake.settings.serviceUrl).toMatch(/^https:/);
+  });
+
+  it('follows a change made elsewhere (settings.changed event)', async () => {
+    window.location.hash = '#/settings';
+    const { fake } = setup();
+    const before = (await screen.findByRole('combobox', { name: 'Theme' })) as HTMLSelectElement;
+    expect(before.value).toBe('system');
+    await act(async () => {
+      await fake.bridge.invoke('settings.update', { theme: 'light' });
+    });
+    expect((screen.getByRole('combobox', { name: 'Theme' }) as HTMLSelectElement).value).toBe('light');
+  });
+});

@@ -1,0 +1,56 @@
+import type { Bridge } from '../../src/shared/ipc/bridge';
+import type { AppInfo, ContractEvent, Method, MethodInput, MethodOutput } from '../../src/shared/ipc/contract';
+import type { Result } from '../../src/shared/ipc/errors';
+import { DEFAULT_SETTINGS, SettingsPatchSchema, type Settings } from '../../src/shared/settings';
+
+/**
+ * A typed in-memory stand-in for core behind the contract: real validation of settings patches (the shared
+ * zod schema), real events, recorded calls.
+ */
+export function createFakeBridge(over: { info?: Partial<AppInfo>; settings?: Partial<Settings> } = {}) {
+  let settings: Settings = { ...DEFAULT_SETTINGS, ...over.settings };
+  const listeners = new Set<(e: ContractEvent) => void>();
+  const calls: { method: Method; input: unknown }[] = [];
+  const info = (): AppInfo => ({
+    name: 'Lotwatch',
+    version: '0.1.0',
+    shell: 'headless',
+    mode: settings.demoMode ? 'demo' : 'live',
+    dataDir: '/home/u/.config/lotwatch',
+    dbPath: '/home/u/.config/lotwatch/lotwatch.sqlite',
+    platform: 'linux-x64',
+    versions: { node: '20.20.2', electron: null, sqlite: '3.50.0' },
+    schemaVersion: 10,
+    ...over.info,
+  });
+  const bridge: Bridge = {
+    async invoke<M extends Method>(method: M, input?: MethodInput<M>): Promise<Result<MethodOutput<M>>> {
+      calls.push({ method, input });
+      const okv = (value: unknown) => ({ ok: true, value }) as Result<MethodOutput<M>>;
+      switch (method) {
+        case 'app.info':
+          return okv(info());
+        case 'settings.get':
+          return okv(settings);
+        case 'settings.update': {
+          const p = SettingsPatchSchema.safeParse(input);
+          if (!p.success) {
+            const fields: Record<string, string[]> = {};
+            for (const i of p.error.issues) (fields[String(i.path[0])] ??= []).push(i.message);
+            return { ok: false, error: { code: 'bad_input', message: 'invalid', retryable: false, fields } };
+          }
+          settings = { ...settings, ...p.data };
+          for (const l of listeners) l({ name: 'settings.changed', payload: settings });
+          return okv(settings);
+        }
+        default:
+          return { ok: false, error: { code: 'unknown_method', message: 'no', retryable: false } };
+      }
+    },
+    on(l) {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+  };
+  return { bridge, calls, emit: (e: ContractEvent) => listeners.forEach((l) => l(e)), get settings() { return settings; } };
+}

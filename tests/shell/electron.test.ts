@@ -1,0 +1,196 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { EVENT_CHANNEL, RPC_CHANNEL } from '../../src/shared/ipc/channels';
+import { tempDir } from '../helpers/tmp';
+import { createFakeElectron, FakeBrowserWindow } from './fakeElectron';
+
+let fake: ReturnType<typeof createFakeElectron>;
+let dir: { dir: string; cleanup(): void };
+
+// The mock is made once per file; its getters read the current test's fake, so every test starts clean.
+vi.mock('electron', () => {
+  const keys = ['app', 'BrowserWindow', 'ipcMain', 'session', 'shell', 'safeStorage', 'Notification', 'dialog', 'contextBridge', 'ipcRenderer'];
+  const m: Record<string, unknown> = {};
+  for (const k of keys) Object.defineProperty(m, k, { enumerable: true, get: () => (fake.module as Record<string, unknown>)[k] });
+  return m;
+});
+
+const paths = () => ({ preload: '/app/out/preload/index.cjs', rendererHtml: '/app/out/renderer/index.html' });
+const APP_URL = 'file:///app/out/renderer/index.html';
+
+beforeEach(() => {
+  dir = tempDir();
+  fake = createFakeElectron({ userData: dir.dir });
+  FakeBrowserWindow.instances = [];
+  vi.resetModules();
+});
+afterEach(async () => {
+  // Quit the app so core closes the database before the folder goes.
+  fake.app.emit('before-quit', { preventDefault() {} });
+  await new Promise((r) => setImmediate(r));
+  dir.cleanup();
+});
+
+async function start(lock = true) {
+  fake.app.requestSingleInstanceLock.mockReturnValue(lock);
+  const { startShell } = await import('../../src/main/shell');
+  return startShell(paths());
+}
+
+describe('Electron shell (electron mocked)', () => {
+  it('quits when another instance holds the lock', async () => {
+    expect(await start(false)).toBeUndefined();
+    expect(fake.app.quit).toHaveBeenCalled();
+    expect(FakeBrowserWindow.instances).toHaveLength(0);
+  });
+
+  it('opens one hardened window with the preload and the built renderer', async () => {
+    const s = await start();
+    expect(s).toBeDefined();
+    expect(FakeBrowserWindow.instances).toHaveLength(1);
+    const w = FakeBrowserWindow.instances[0]!;
+    expect(w.options['webPreferences']).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+      preload: '/app/out/preload/index.cjs',
+    });
+    expect(w.loaded.file).toBe('/app/out/renderer/index.html');
+    expect(w.shown).toBe(false);
+    w.emit('ready-to-show');
+    expect(w.shown).toBe(true);
+  });
+
+  it('registers exactly one IPC handler that answers the contract', async () => {
+    await start();
+    expect(fake.ipcMain.handle).toHaveBeenCalledTimes(1);
+    const h = fake.ipcMain.handlers.get(RPC_CHANNEL)!;
+    const r = await h({ senderFrame: { url: APP_URL } }, 'app.info', undefined);
+    expect(r).toMatchObject({ ok: true, value: { shell: 'electron', dbPath: join(dir.dir, 'lotwatch.sqlite') } });
+  });
+
+  it('refuses IPC from any other frame, and never throws across IPC', async () => {
+    await start();
+    const h = fake.ipcMain.handlers.get(RPC_CHANNEL)!;
+    expect(await h({ senderFrame: { url: 'https://evil.example/' } }, 'app.info', undefined)).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden_sender' },
+    });
+    expect(await h({ senderFrame: null }, 'app.info', undefined)).toMatchObject({ ok: false });
+    expect(await h({ senderFrame: { url: APP_URL } }, 'nope.nope', {})).toMatchObject({
+      ok: false,
+      error: { code: 'unknown_method' },
+    });
+    expect(await h({ senderFrame: { url: APP_URL } }, 'settings.update', { theme: 7 })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_input' },
+    });
+  });
+
+  it('blocks navigation away and new windows; opens only known https links externally', async () => {
+    await start();
+    const wc = FakeBrowserWindow.instances[0]!.webContents;
+    const nav = { preventDefault: vi.fn() };
+    wc.emit('will-navigate', nav, 'https://evil.example/');
+    expect(nav.preventDefault).toHaveBeenCalled();
+    const same = { preventDefault: vi.fn() };
+    wc.emit('will-navigate', same, `${APP_URL}#/settings`);
+    expect(same.preventDefault).not.toHaveBeenCalled();
+    expect(wc.windowOpenHandler?.({ url: 'https://www.copart.com/lot/12345678' })).toEqual({ action: 'deny' });
+    expect(fake.shell.openExternal).toHaveBeenCalledWith('https://www.copart.com/lot/12345678');
+    wc.windowOpenHandler?.({ url: 'http://www.copart.com/lot/1' });
+    wc.windowOpenHandler?.({ url: 'https://evil.example/' });
+    wc.windowOpenHandler?.({ url: 'file:///etc/passwd' });
+    expect(fake.shell.openExternal).toHaveBeenCalledTimes(1);
+    const webview = { preventDefault: vi.fn() };
+    wc.emit('will-attach-webview', webview);
+    expect(webview.preventDefault).toHaveBeenCalled();
+  });
+
+  it('grants only the notification permission and sets a strict CSP header', async () => {
+    await start();
+    expect(await fake.permission('notifications')).toBe(true);
+    expect(await fake.permission('media')).toBe(false);
+    expect(await fake.permission('geolocation')).toBe(false);
+    const h = await fake.headers();
+    expect(h['Content-Security-Policy']?.[0]).toMatch(/default-src 'none'; script-src 'self'/);
+    expect(h['X-Test']).toEqual(['1']);
+  });
+
+  it('forwards core events to the window', async () => {
+    await start();
+    const h = fake.ipcMain.handlers.get(RPC_CHANNEL)!;
+    await h({ senderFrame: { url: APP_URL } }, 'settings.update', { theme: 'dark' });
+    const sent = FakeBrowserWindow.instances[0]!.webContents.sent;
+    expect(sent).toEqual([
+      { channel: EVENT_CHANNEL, payload: { name: 'settings.changed', payload: expect.objectContaining({ theme: 'dark' }) } },
+    ]);
+  });
+
+  it('disposes core and closes the database before quitting', async () => {
+    const s = await start();
+    const prevent = vi.fn();
+    fake.app.emit('before-quit', { preventDefault: prevent });
+    expect(prevent).toHaveBeenCalled();
+    await vi.waitFor(() => expect(fake.app.quit).toHaveBeenCalled());
+    expect(fake.ipcMain.removeHandler).toHaveBeenCalledWith(RPC_CHANNEL);
+    expect(await s!.core.invoke('settings.get', undefined)).toMatchObject({ ok: false });
+    // The second before-quit (from app.quit) passes through.
+    const again = vi.fn();
+    fake.app.emit('before-quit', { preventDefault: again });
+    expect(again).not.toHaveBeenCalled();
+  });
+
+  it('shows a clear dialog and exits when the data file is from a newer version', async () => {
+    const { default: Sqlite } = await import('better-sqlite3');
+    const db = new Sqlite(join(dir.dir, 'lotwatch.sqlite'));
+    db.pragma('user_version = 5000');
+    db.close();
+    expect(await start()).toBeUndefined();
+    expect(fake.dialog.showErrorBox).toHaveBeenCalledWith('Lotwatch cannot start', expect.stringMatching(/newer version/));
+    expect(fake.app.exit).toHaveBeenCalledWith(1);
+  });
+
+  it('turns a notification click into a notification.clicked event on the window', async () => {
+    const { electronNotifier } = await import('../../src/main/shell');
+    const w = new FakeBrowserWindow({});
+    const n = electronNotifier(() => w as never);
+    n.notify({ title: 'Sold', body: '2018 Audi S5 sold for $12,300', lotKey: 'copart:12345678' });
+    expect(fake.notifications[0]).toMatchObject({ title: 'Sold', shown: true });
+    fake.notifications[0]!.emitter.emit('click');
+    expect(w.webContents.sent).toEqual([
+      { channel: EVENT_CHANNEL, payload: { name: 'notification.clicked', payload: { lotKey: 'copart:12345678' } } },
+    ]);
+  });
+});
+
+describe('preload (electron mocked)', () => {
+  it('exposes invoke() and on() only, and refuses unknown methods without IPC', async () => {
+    const exposed: Record<string, unknown> = {};
+    const invoke = vi.fn(() => Promise.resolve({ ok: true, value: 1 }));
+    const listeners: ((e: unknown, ev: unknown) => void)[] = [];
+    fake.module = {
+      ...fake.module,
+      contextBridge: { exposeInMainWorld: (k: string, v: unknown) => (exposed[k] = v) },
+      ipcRenderer: {
+        invoke,
+        on: (_c: string, l: (e: unknown, ev: unknown) => void) => listeners.push(l),
+        removeListener: vi.fn(),
+      },
+    } as never;
+    await import('../../src/preload/index');
+    const api = exposed['api'] as { invoke: (m: string, i?: unknown) => Promise<unknown>; on: (l: (e: unknown) => void) => () => void };
+    expect(Object.keys(api).sort()).toEqual(['invoke', 'on']);
+    expect(await api.invoke('app.info')).toEqual({ ok: true, value: 1 });
+    expect(invoke).toHaveBeenCalledWith(RPC_CHANNEL, 'app.info', undefined);
+    expect(await api.invoke('fs.readFile', '/etc/passwd')).toMatchObject({ ok: false, error: { code: 'unknown_method' } });
+    expect(invoke).toHaveBeenCalledTimes(1);
+    const got: unknown[] = [];
+    api.on((e) => got.push(e));
+    listeners[0]?.({}, { name: 'settings.changed', payload: {} });
+    listeners[0]?.({}, { name: 'evil.injected', payload: {} });
+    expect(got).toEqual([{ name: 'settings.changed', payload: {} }]);
+  });
+});

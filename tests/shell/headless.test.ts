@@ -1,0 +1,236 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/core/log';
+import { createHeadlessServer, statusForError, type HeadlessServer } from '../../src/headless/server';
+import { startHeadless, type RunningHeadless } from '../../src/headless/start';
+import { makeCore } from '../helpers/core';
+import { tempDir } from '../helpers/tmp';
+
+/** A raw HTTP request, so tests can set Host and Origin freely (fetch forbids those headers). */
+function raw(
+  port: number,
+  opts: { method?: string; path?: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, method: opts.method ?? 'GET', path: opts.path ?? '/', headers: opts.headers },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    if (opts.body !== undefined) req.write(opts.body);
+    req.end();
+  });
+}
+
+let server: HeadlessServer;
+let cleanup: () => Promise<void>;
+let port: number;
+let token: string;
+let rendererDir: string;
+
+beforeEach(async () => {
+  const t = makeCore();
+  const r = tempDir();
+  rendererDir = r.dir;
+  mkdirSync(join(rendererDir, 'assets'));
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Lotwatch</title><div id="root"></div>');
+  writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+  server = createHeadlessServer({ core: t.core, rendererDir, log: silentLogger });
+  await server.start();
+  port = server.port;
+  token = server.token;
+  cleanup = async () => {
+    await server.dispose();
+    await t.cleanup();
+    r.cleanup();
+  };
+});
+afterEach(async () => cleanup());
+
+const host = () => ({ Host: `127.0.0.1:${port}` });
+const auth = () => ({ ...host(), Authorization: `Bearer ${token}` });
+const json = () => ({ ...auth(), 'Content-Type': 'application/json' });
+
+describe('headless server guards', () => {
+  it('prints a loopback URL that carries the token', async () => {
+    const t = makeCore();
+    const s = createHeadlessServer({ core: t.core, rendererDir, log: silentLogger });
+    const url = await s.start();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{32}$/);
+    await s.dispose();
+    await t.cleanup();
+  });
+
+  it('refuses a request without the token with a typed 401', async () => {
+    const r = await raw(port, { method: 'POST', path: '/rpc/app.info', headers: { ...host(), 'Content-Type': 'application/json' } });
+    expect(r.status).toBe(401);
+    expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'unauthorized', message: expect.stringMatching(/token/) } });
+  });
+
+  it('refuses a wrong token', async () => {
+    const r = await raw(port, { path: '/rpc/app.info', method: 'POST', headers: { ...host(), Authorization: 'Bearer nope' } });
+    expect(r.status).toBe(401);
+  });
+
+  it('shows a readable page to a browser that lacks the token', async () => {
+    const r = await raw(port, { path: '/', headers: { ...host(), Accept: 'text/html' } });
+    expect(r.status).toBe(401);
+    expect(r.body).toMatch(/npm run serve/);
+    expect(r.headers['content-type']).toMatch(/text\/html/);
+  });
+
+  it('refuses a foreign Host header (DNS rebinding) with 403, even with the token', async () => {
+    const r = await raw(port, { path: '/rpc/app.info', method: 'POST', headers: { ...auth(), Host: `evil.example:${port}` } });
+    expect(r.status).toBe(403);
+    expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+  });
+
+  it('refuses a foreign Origin (CSRF) with 403, even with the token', async () => {
+    const r = await raw(port, {
+      path: '/rpc/settings.update',
+      method: 'POST',
+      headers: { ...json(), Origin: 'http://evil.example' },
+      body: '{"theme":"dark"}',
+    });
+    expect(r.status).toBe(403);
+    const s = await raw(port, { path: '/rpc/settings.get', method: 'POST', headers: json() });
+    expect(JSON.parse(s.body).value.theme).toBe('system');
+  });
+
+  it('accepts its own Origin and localhost as Host', async () => {
+    const r = await raw(port, {
+      path: '/rpc/app.info',
+      method: 'POST',
+      headers: { ...json(), Host: `localhost:${port}`, Origin: `http://localhost:${port}` },
+    });
+    expect(r.status).toBe(200);
+  });
+
+  it('trades ?token= on the page for an HttpOnly SameSite cookie and a clean URL', async () => {
+    const r = await raw(port, { path: `/?token=${token}`, headers: host() });
+    expect(r.status).toBe(303);
+    expect(r.headers.location).toBe('/');
+    const cookie = String(r.headers['set-cookie']);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    const pair = cookie.split(';')[0] ?? '';
+    const page = await raw(port, { path: '/', headers: { ...host(), Cookie: pair } });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<div id="root">');
+    expect(page.headers['content-security-policy']).toMatch(/default-src 'none'; script-src 'self'/);
+    const asset = await raw(port, { path: '/assets/app.js', headers: { ...host(), Cookie: pair } });
+    expect(asset.status).toBe(200);
+    const noCookie = await raw(port, { path: '/assets/app.js', headers: host() });
+    expect(noCookie.status).toBe(401);
+  });
+});
+
+describe('headless RPC', () => {
+  it('carries a call and its Result', async () => {
+    const r = await raw(port, { path: '/rpc/settings.update', method: 'POST', headers: json(), body: '{"theme":"dark"}' });
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body)).toMatchObject({ ok: true, value: { theme: 'dark' } });
+  });
+
+  it('answers an unknown method with a 404 envelope', async () => {
+    const r = await raw(port, { path: '/rpc/settings.drop', method: 'POST', headers: json(), body: '{}' });
+    expect(r.status).toBe(404);
+    expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'unknown_method' } });
+  });
+
+  it('answers malformed JSON with a 400 envelope and no stack trace', async () => {
+    const r = await raw(port, { path: '/rpc/settings.update', method: 'POST', headers: json(), body: '{"theme":' });
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body)).toEqual({
+      ok: false,
+      error: { code: 'bad_input', message: 'The request body is not valid JSON.', retryable: false },
+    });
+    expect(r.body).not.toMatch(/\bat \w|node_modules|\.ts:/);
+  });
+
+  it('answers invalid input with a 400 envelope that names the field', async () => {
+    const r = await raw(port, { path: '/rpc/settings.update', method: 'POST', headers: json(), body: '{"theme":"purple"}' });
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body).error.fields).toHaveProperty('theme');
+  });
+
+  it('refuses a non-JSON content type (no form posts)', async () => {
+    const r = await raw(port, {
+      path: '/rpc/settings.update',
+      method: 'POST',
+      headers: { ...auth(), 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'theme=dark',
+    });
+    expect(r.status).toBe(415);
+    expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'bad_input' } });
+  });
+
+  it('answers an unknown path with a 404 envelope', async () => {
+    const r = await raw(port, { path: '/nothing/here', headers: auth() });
+    expect(r.status).toBe(404);
+    expect(JSON.parse(r.body)).toMatchObject({ ok: false });
+  });
+
+  it('streams contract events over SSE', async () => {
+    const received = await new Promise<string>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/events', headers: auth() }, (res) => {
+        expect(res.headers['content-type']).toMatch(/text\/event-stream/);
+        let buf = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          buf += c;
+          if (buf.includes(': connected') && !buf.includes('data:')) {
+            void raw(port, { path: '/rpc/settings.update', method: 'POST', headers: json(), body: '{"theme":"light"}' });
+          }
+          const m = /data: (.+)\n\n/.exec(buf);
+          if (m?.[1]) {
+            req.destroy();
+            resolve(m[1]);
+          }
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(JSON.parse(received)).toMatchObject({ name: 'settings.changed', payload: { theme: 'light' } });
+  });
+});
+
+describe('statusForError', () => {
+  it('maps boundary codes to 4xx/5xx and domain codes to 200', () => {
+    expect(statusForError('bad_input')).toBe(400);
+    expect(statusForError('unknown_method')).toBe(404);
+    expect(statusForError('internal')).toBe(500);
+    expect(statusForError('rate_limited')).toBe(200);
+  });
+});
+
+describe('startHeadless', () => {
+  let running: RunningHeadless | undefined;
+  afterEach(async () => {
+    await running?.dispose();
+    running = undefined;
+  });
+
+  it('opens the data folder, serves, and closes the database on dispose', async () => {
+    const d = tempDir();
+    running = await startHeadless({ dataDir: d.dir, rendererDir, version: '9.9.9', log: silentLogger });
+    const u = new URL(running.url);
+    const r = await raw(Number(u.port), {
+      path: '/rpc/app.info',
+      method: 'POST',
+      headers: { Host: u.host, Authorization: `Bearer ${u.searchParams.get('token')}` },
+    });
+    expect(JSON.parse(r.body)).toMatchObject({ ok: true, value: { version: '9.9.9', dataDir: d.dir, shell: 'headless' } });
+    await running.dispose();
+    running = undefined;
+    d.cleanup();
+  });
+});
