@@ -1,0 +1,182 @@
+import { BadInputError, LotwatchError } from '../errors';
+import type { ErrorCode } from '../../shared/ipc/errors';
+
+/**
+ * Errors of the service client (spec/vehicle-auction-api.md "Errors", plus the client-side conditions).
+ * Every message says what to do; none ever contains the API key (the transport redacts it as a last guard).
+ */
+export class ApiError extends LotwatchError {
+  /** HTTP status when the service answered, else null. */
+  readonly status: number | null;
+  /** The endpoint's path template, e.g. `/vehicles/{slugVin}`. */
+  readonly endpoint: string;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: {
+      status?: number | null;
+      endpoint?: string;
+      retryable?: boolean;
+      fields?: Record<string, string[]>;
+      cause?: unknown;
+    } = {},
+  ) {
+    super(code, message, opts);
+    this.status = opts.status ?? null;
+    this.endpoint = opts.endpoint ?? '';
+  }
+}
+
+/** 400: one or more parameters invalid (on the image proxy: an invalid image URL). */
+export class BadRequestError extends ApiError {
+  constructor(endpoint: string, detail: string | null, status = 400) {
+    super(
+      'bad_request',
+      `The service refused the request as invalid${tail(detail)}. Check the search filters.`,
+      {
+        status,
+        endpoint,
+      },
+    );
+  }
+}
+
+/** 401: X-API-Key missing or invalid; also raised before sending when no key is set (costs no quota). */
+export class UnauthorizedError extends ApiError {
+  constructor(endpoint: string, detail: string | null, status: number | null = 401) {
+    super(
+      'unauthorized',
+      status === null
+        ? 'No API key is set. Add your key in Settings, or use Demo mode.'
+        : `The service did not accept the API key${tail(detail)}. Check the API key in Settings.`,
+      { status, endpoint },
+    );
+  }
+}
+
+/** 403: the key's plan may not make this request. */
+export class ForbiddenError extends ApiError {
+  constructor(endpoint: string, detail: string | null) {
+    super('forbidden', `Your plan does not allow this request${tail(detail)}. Check your subscription.`, {
+      status: 403,
+      endpoint,
+    });
+  }
+}
+
+/** 404: no such vehicle, lot, page or image. */
+export class NotFoundError extends ApiError {
+  constructor(endpoint: string, detail: string | null) {
+    super('not_found', `Not found${tail(detail)}. Check the VIN, lot number or URL.`, {
+      status: 404,
+      endpoint,
+    });
+  }
+}
+
+/** 422: the service's validator refused a parameter; `fields` is its `errors` map (field -> messages). */
+export class ValidationError extends ApiError {
+  constructor(endpoint: string, detail: string | null, fields: Record<string, string[]>) {
+    super('validation', `The service refused a parameter${tail(detail)}. Correct the marked fields.`, {
+      status: 422,
+      endpoint,
+      fields,
+    });
+  }
+}
+
+/** 429: quota exceeded or rate limit reached. `retryAfterMs` from Retry-After (seconds or HTTP date), else null. */
+export class RateLimitedError extends ApiError {
+  constructor(
+    endpoint: string,
+    detail: string | null,
+    readonly retryAfterMs: number | null,
+  ) {
+    super(
+      'rate_limited',
+      `The service's request limit was reached${tail(detail)}. ` +
+        (retryAfterMs === null
+          ? 'Wait a little, or check your plan quota.'
+          : `Try again in ${Math.ceil(retryAfterMs / 1000)} s.`),
+      { status: 429, endpoint, retryable: true },
+    );
+  }
+}
+
+/** 500, 503 and any other 5xx: the service failed. */
+export class ServerError extends ApiError {
+  constructor(endpoint: string, status: number, detail: string | null) {
+    super('server', `The service had a problem (HTTP ${status})${tail(detail)}. Try again later.`, {
+      status,
+      endpoint,
+      retryable: true,
+    });
+  }
+}
+
+/** The service could not be reached (DNS, refused or reset connection, TLS). */
+export class NetworkError extends ApiError {
+  constructor(endpoint: string, cause: unknown) {
+    super(
+      'network',
+      'Could not reach the service. Check your internet connection and the service URL in Settings.',
+      {
+        endpoint,
+        retryable: true,
+        cause,
+      },
+    );
+  }
+}
+
+/** No complete answer within the time limit (`timeoutMs`). */
+export class TimeoutError extends ApiError {
+  constructor(endpoint: string, timeoutMs: number) {
+    super(
+      'timeout',
+      `The service did not answer within ${Math.round(timeoutMs / 1000)} s. Try again later.`,
+      {
+        endpoint,
+        retryable: true,
+      },
+    );
+  }
+}
+
+/** The answer was not what the specification describes: not JSON, an HTML page, or a drifted envelope. */
+export class BadResponseError extends ApiError {
+  constructor(endpoint: string, reason: string, status: number | null = null) {
+    super(
+      'bad_response',
+      `The service sent an answer Lotwatch cannot read (${reason}). Check the service URL in Settings; if it is right, try again later.`,
+      { status, endpoint },
+    );
+  }
+}
+
+/**
+ * Input refused before sending, so it costs no quota. `fields` maps each offending parameter to messages, like
+ * the service's own 422 `errors`. Code `bad_input`.
+ */
+export class ApiInputError extends BadInputError {
+  constructor(fields: Record<string, string[]>) {
+    const names = Object.keys(fields);
+    super(
+      names.length === 1
+        ? `Check ${names[0]}: ${fields[names[0] as string]?.[0] ?? 'invalid value'}`
+        : `Check these fields: ${names.join(', ')}.`,
+      fields,
+    );
+  }
+}
+
+function tail(detail: string | null): string {
+  if (!detail) return '';
+  const d = detail
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 200)
+    .replace(/[.\s]+$/, '');
+  return d ? `: ${d}` : '';
+}

@@ -1,0 +1,370 @@
+import { z } from 'zod';
+import type { AuctionLocation, CursorMeta, SaleRecord, ShippingPrice, Vehicle } from '../../shared/vehicle';
+
+/**
+ * Tolerant parsers of the service's responses (issue 3 item 4; spec "Resources and their fields", REAL-SERVICE.md
+ * "Records in practice"). A listed field of the wrong type is read as null, or converted where unambiguous (an
+ * odometer object with `mi`, a numeric string), and a warning is counted; a record is never dropped and a page
+ * never refused for its records. Only an envelope that is not the documented shape (no `data` of the right kind)
+ * fails, as `{ ok: false, reason }`. No parser throws, for any JSON value (property-tested).
+ */
+
+/** The specification's envelopes as zod schemas: the top level the parsers require; records are read leniently. */
+export const WireSchemas = {
+  list: z.looseObject({ data: z.array(z.unknown()), meta: z.unknown().optional() }),
+  detail: z.looseObject({ data: z.record(z.string(), z.unknown()) }),
+  history: z.looseObject({
+    data: z.union([
+      z.array(z.unknown()),
+      z.looseObject({ vehicle: z.unknown().optional(), history: z.array(z.unknown()).optional() }),
+    ]),
+    meta: z.unknown().optional(),
+  }),
+  shipping: z.looseObject({ data: z.array(z.unknown()) }),
+  object: z.looseObject({ data: z.record(z.string(), z.unknown()) }),
+  /** spec "Error body shape": every field optional in practice (REAL-SERVICE.md). */
+  error: z.looseObject({
+    ok: z.boolean().nullish(),
+    status: z.number().nullish(),
+    message: z.string().nullish(),
+    errors: z.unknown().optional(),
+  }),
+};
+
+/** A parse outcome: the value plus human-readable warnings (`path: problem`), or the reason the envelope failed. */
+export type Parsed<T> = { ok: true; value: T; warnings: string[] } | { ok: false; reason: string };
+
+/** One page of a cursor-paginated list; `raw` is the whole body as received. */
+export interface Page<T> {
+  data: T[];
+  /** Null when the body has no usable meta (REAL-SERVICE.md: `meta` may be null). */
+  meta: CursorMeta | null;
+  raw: unknown;
+}
+
+/** GET /vehicles/{slugVin}/history, in either shape the service sends. */
+export interface HistoryPage {
+  /** The vehicle, when the service wraps the history as `{ vehicle, history }`. */
+  vehicle: Vehicle | null;
+  /** Sales, newest first as received. */
+  sales: SaleRecord[];
+  /** Full Vehicle records, when the service sends the documented array of Vehicle. */
+  records: Vehicle[];
+  meta: CursorMeta | null;
+  raw: unknown;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const kind = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
+/** Reads fields of one object, collecting warnings under `path`. */
+class Reader {
+  constructor(
+    private readonly o: Obj,
+    private readonly path: string,
+    private readonly w: string[],
+  ) {}
+
+  private warn(key: string, msg: string): void {
+    this.w.push(`${this.path}${key}: ${msg}`);
+  }
+
+  str(key: string): string | null {
+    const v = this.o[key];
+    if (v === undefined || v === null) return null;
+    if (typeof v === 'string') return v;
+    if (typeof v === 'number' && Number.isFinite(v)) {
+      this.warn(key, 'number read as text');
+      return String(v);
+    }
+    this.warn(key, `expected text, got ${kind(v)}`);
+    return null;
+  }
+
+  num(key: string, integer = false): number | null {
+    return this.numOf(key, this.o[key], integer);
+  }
+
+  numOf(key: string, v: unknown, integer = false): number | null {
+    if (v === undefined || v === null) return null;
+    let n: number | null = null;
+    if (typeof v === 'number' && Number.isFinite(v)) n = v;
+    else if (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v)) {
+      n = Number(v);
+      this.warn(key, 'numeric text read as a number');
+    }
+    if (n === null || (integer && !Number.isInteger(n))) {
+      this.warn(key, `expected ${integer ? 'an integer' : 'a number'}, got ${kind(v)}`);
+      return null;
+    }
+    return n;
+  }
+
+  bool(key: string): boolean | null {
+    const v = this.o[key];
+    if (v === undefined || v === null) return null;
+    if (typeof v === 'boolean') return v;
+    if (v === 0 || v === 1 || v === '0' || v === '1' || v === 'true' || v === 'false') {
+      this.warn(key, `${JSON.stringify(v)} read as a boolean`);
+      return v === 1 || v === '1' || v === 'true';
+    }
+    this.warn(key, `expected true/false, got ${kind(v)}`);
+    return null;
+  }
+
+  /** A nested object; a wrong type reads as an empty object (all its fields null) with a warning. */
+  sub(key: string): Reader {
+    const v = this.o[key];
+    if (v !== undefined && v !== null && !isObj(v)) this.warn(key, `expected an object, got ${kind(v)}`);
+    return new Reader(isObj(v) ? v : {}, `${this.path}${key}.`, this.w);
+  }
+
+  get(key: string): unknown {
+    return this.o[key];
+  }
+}
+
+/** An odometer reading in miles: a number, numeric text, or `{ mi, km }` (REAL-SERVICE.md). */
+function readOdometer(r: Reader): number | null {
+  const v = r.get('odometer');
+  if (isObj(v)) {
+    if (v.mi !== undefined && v.mi !== null) return r.numOf('odometer.mi', v.mi);
+    const km = r.numOf('odometer.km', v.km);
+    return km === null ? null : Math.round(km / 1.609344);
+  }
+  return r.num('odometer');
+}
+
+/** Photo URLs: media.photos, else the large/url of media.items of type image, else media.thumbs. */
+function readPhotos(media: Reader, raw: unknown, w: string[], path: string): string[] {
+  const m = isObj(raw) ? raw : {};
+  const strings = (a: unknown): string[] =>
+    Array.isArray(a) ? a.filter((x): x is string => typeof x === 'string') : [];
+  if (m.photos !== undefined && m.photos !== null) {
+    if (!Array.isArray(m.photos)) {
+      w.push(`${path}media.photos: expected a list, got ${kind(m.photos)}`);
+    } else {
+      const p = strings(m.photos);
+      if (p.length !== m.photos.length) w.push(`${path}media.photos: non-text entries skipped`);
+      return p;
+    }
+  }
+  if (Array.isArray(m.items)) {
+    const out: string[] = [];
+    for (const it of m.items) {
+      if (!isObj(it) || (it.type !== undefined && it.type !== 'image')) continue;
+      const u = [it.large, it.url, it.thumb].find((x) => typeof x === 'string');
+      if (typeof u === 'string') out.push(u);
+    }
+    if (out.length) return out;
+  }
+  void media;
+  return strings(m.thumbs);
+}
+
+/**
+ * Normalises one vehicle record (spec "Vehicle"). Never throws; a non-object record gives a Vehicle with every
+ * field null and a warning. `raw` is the input itself.
+ */
+export function normalizeVehicle(raw: unknown, w: string[], path = ''): Vehicle {
+  if (!isObj(raw)) w.push(`${path || 'record'}: expected an object, got ${kind(raw)}`);
+  const r = new Reader(isObj(raw) ? raw : {}, path, w);
+  const a = r.sub('auction');
+  const p = r.sub('pricing');
+  const l = r.sub('location');
+  const m = r.sub('media');
+  let platform = r.str('platform');
+  if (platform === null) {
+    const id = r.get('platform_id');
+    if (id === 1 || id === 2) platform = id === 1 ? 'copart' : 'iaai';
+  }
+  return {
+    platform,
+    lot_number: r.str('lot_number'),
+    vin: r.str('vin'),
+    title: r.str('title'),
+    year: r.num('year', true),
+    make: r.str('make'),
+    model: r.str('model'),
+    type: r.str('type'),
+    color: r.str('color'),
+    fuel_type: r.str('fuel_type'),
+    transmission: r.str('transmission'),
+    drive_type: r.str('drive_type'),
+    odometer: readOdometer(r),
+    damage: r.str('damage'),
+    auction: {
+      state: a.str('state'),
+      auction_at: a.str('auction_at'),
+      lot_status: a.str('lot_status'),
+      lot_sub_status: a.str('lot_sub_status'),
+    },
+    pricing: {
+      current_bid_usd: p.num('current_bid_usd'),
+      buy_now_usd: p.num('buy_now_usd'),
+      sale_price_usd: p.num('sale_price_usd'),
+    },
+    location: { display: l.str('display'), state: l.str('state'), facility_id: l.str('facility_id') },
+    media: {
+      thumbs_count: m.num('thumbs_count', true),
+      has_360: m.bool('has_360'),
+      photos: readPhotos(m, isObj(raw) ? raw.media : undefined, w, path),
+    },
+    raw,
+  };
+}
+
+/** spec "CursorMeta"; null when meta is absent or not an object (REAL-SERVICE.md: meta may be null). */
+export function normalizeMeta(raw: unknown, w: string[]): CursorMeta | null {
+  if (raw === undefined || raw === null) return null;
+  if (!isObj(raw)) {
+    w.push(`meta: expected an object, got ${kind(raw)}`);
+    return null;
+  }
+  const r = new Reader(raw, 'meta.', w);
+  return {
+    per_page: r.num('per_page', true),
+    next_cursor: r.str('next_cursor'),
+    prev_cursor: r.str('prev_cursor'),
+  };
+}
+
+/** spec "AuctionLocation". */
+export function normalizeLocation(raw: unknown, w: string[], path = ''): AuctionLocation {
+  if (!isObj(raw)) w.push(`${path || 'record'}: expected an object, got ${kind(raw)}`);
+  const r = new Reader(isObj(raw) ? raw : {}, path, w);
+  return {
+    platform: r.str('platform'),
+    facility_id: r.str('facility_id'),
+    name: r.str('name'),
+    city: r.str('city'),
+    state: r.str('state'),
+    zip: r.str('zip'),
+    latitude: r.num('latitude'),
+    longitude: r.num('longitude'),
+    raw,
+  };
+}
+
+/** spec "ShippingPrice". */
+export function normalizeShipping(raw: unknown, w: string[], path = ''): ShippingPrice {
+  if (!isObj(raw)) w.push(`${path || 'record'}: expected an object, got ${kind(raw)}`);
+  const r = new Reader(isObj(raw) ? raw : {}, path, w);
+  return { port: r.str('port'), price: r.num('price'), currency: r.str('currency'), raw };
+}
+
+/** One sale of `{ vehicle, history: [{ platform, date, price, status }] }` (REAL-SERVICE.md). */
+export function normalizeSale(raw: unknown, w: string[], path = ''): SaleRecord {
+  if (!isObj(raw)) w.push(`${path || 'record'}: expected an object, got ${kind(raw)}`);
+  const r = new Reader(isObj(raw) ? raw : {}, path, w);
+  return {
+    platform: r.str('platform'),
+    lot_number: r.str('lot_number'),
+    date: r.str('date'),
+    price: r.num('price'),
+    status: r.str('status'),
+    raw,
+  };
+}
+
+function list<T>(
+  body: unknown,
+  item: (raw: unknown, w: string[], path: string) => T,
+  withMeta: boolean,
+): Parsed<Page<T>> {
+  const env = WireSchemas.list.safeParse(body);
+  if (!env.success) return { ok: false, reason: envelopeProblem(body) };
+  const w: string[] = [];
+  const data = env.data.data.map((rec, i) => item(rec, w, `data[${i}].`));
+  const meta = withMeta ? normalizeMeta(env.data.meta, w) : null;
+  if (withMeta && env.data.meta === undefined) w.push('meta: missing');
+  return { ok: true, value: { data, meta, raw: body }, warnings: w };
+}
+
+function envelopeProblem(body: unknown): string {
+  if (!isObj(body)) return `expected a JSON object, got ${kind(body)}`;
+  if (!('data' in body)) return 'no data in the response';
+  return `data is ${kind(body.data)}, not the documented shape`;
+}
+
+/** VehicleListResponse (GET /vehicles, /vehicles/{slugVin}/related). */
+export function parseVehicleList(body: unknown): Parsed<Page<Vehicle>> {
+  return list(body, normalizeVehicle, true);
+}
+
+/** LocationsResponse (GET /locations). */
+export function parseLocations(body: unknown): Parsed<Page<AuctionLocation>> {
+  return list(body, normalizeLocation, true);
+}
+
+/** ShippingResponse (GET /vehicles/{slugVin}/shipping, /shipping/auction-to-port). */
+export function parseShipping(body: unknown): Parsed<{ data: ShippingPrice[]; raw: unknown }> {
+  const r = list(body, normalizeShipping, false);
+  return r.ok ? { ok: true, value: { data: r.value.data, raw: body }, warnings: r.warnings } : r;
+}
+
+/** VehicleDetailsResponse (GET /vehicles/{slugVin}, /vehicles/urltodetails). */
+export function parseVehicleDetail(body: unknown): Parsed<{ data: Vehicle; raw: unknown }> {
+  const env = WireSchemas.detail.safeParse(body);
+  if (!env.success) return { ok: false, reason: envelopeProblem(body) };
+  const w: string[] = [];
+  // The original object, not zod's copy, so `raw` is the record exactly as received.
+  const rec = (body as Obj).data;
+  return { ok: true, value: { data: normalizeVehicle(rec, w, 'data.'), raw: body }, warnings: w };
+}
+
+/**
+ * VehicleHistoryResponse: the documented `data: Vehicle[]` with CursorMeta, or the observed
+ * `data: { vehicle, history: [...] }`. With the documented shape, `sales` is derived from each record
+ * (auction_at, sale price, lot sub-status) so callers can use one list either way.
+ */
+export function parseHistory(body: unknown): Parsed<HistoryPage> {
+  const env = WireSchemas.history.safeParse(body);
+  if (!env.success) return { ok: false, reason: envelopeProblem(body) };
+  const w: string[] = [];
+  const meta = normalizeMeta(env.data.meta, w);
+  const d = env.data.data;
+  if (Array.isArray(d)) {
+    const records = d.map((rec, i) => normalizeVehicle(rec, w, `data[${i}].`));
+    const sales = records.map((v) => ({
+      platform: v.platform,
+      lot_number: v.lot_number,
+      date: v.auction.auction_at,
+      price: v.pricing.sale_price_usd,
+      status: v.auction.lot_sub_status,
+      raw: v.raw,
+    }));
+    return { ok: true, value: { vehicle: null, sales, records, meta, raw: body }, warnings: w };
+  }
+  const vehicle =
+    d.vehicle === undefined || d.vehicle === null ? null : normalizeVehicle(d.vehicle, w, 'data.vehicle.');
+  const sales = (d.history ?? []).map((s, i) => normalizeSale(s, w, `data.history[${i}].`));
+  return { ok: true, value: { vehicle, sales, records: [], meta, raw: body }, warnings: w };
+}
+
+/** FiltersResponse / UsageResponse: `data` is an object whose contents the spec does not list; kept as is. */
+export function parseObjectData(body: unknown): Parsed<{ data: Record<string, unknown>; raw: unknown }> {
+  const env = WireSchemas.object.safeParse(body);
+  if (!env.success) return { ok: false, reason: envelopeProblem(body) };
+  return {
+    ok: true,
+    value: { data: (body as { data: Record<string, unknown> }).data, raw: body },
+    warnings: [],
+  };
+}
+
+/** The error body (spec "Error body shape"): message and the 422 `errors` map, when present and readable. */
+export function parseErrorBody(body: unknown): { message: string | null; fields: Record<string, string[]> } {
+  const r = WireSchemas.error.safeParse(body);
+  const fields: Record<string, string[]> = {};
+  if (!r.success) return { message: null, fields };
+  const errs = r.data.errors;
+  if (isObj(errs)) {
+    for (const [k, v] of Object.entries(errs)) {
+      const msgs = (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string');
+      if (msgs.length) fields[k] = msgs;
+    }
+  }
+  return { message: r.data.message ?? null, fields };
+}

@@ -1,0 +1,287 @@
+import { Agent, request, type Dispatcher } from 'undici';
+import type { Clock } from '../clock';
+import type { Logger } from '../log';
+import type { QuotaSnapshot } from '../../shared/vehicle';
+import {
+  ApiError,
+  BadRequestError,
+  BadResponseError,
+  ForbiddenError,
+  NetworkError,
+  NotFoundError,
+  RateLimitedError,
+  ServerError,
+  TimeoutError,
+  UnauthorizedError,
+  ValidationError,
+} from './errors';
+import { parseErrorBody } from './parse';
+import type { RateLimiter } from './quota';
+import { parseQuotaHeaders, parseRetryAfter, sleep } from './quota';
+
+/** One request as reported to the sink (issue 3 item 7). */
+export interface RequestRecord {
+  /** Path template, e.g. `/vehicles/{slugVin}`, or the video path. */
+  endpoint: string;
+  /** HTTP status, or null when no answer came (network error, timeout, abort). */
+  status: number | null;
+  /** From sending to the end of the body, ms. */
+  durationMs: number;
+  /** Body bytes received. */
+  bytes: number;
+  /** 0 for the first try, then 1, 2... for retries. */
+  attempt: number;
+  /** When the request was sent, ms since the epoch. */
+  at: number;
+  /** Error code when the attempt failed. */
+  errorCode: string | null;
+}
+
+/** Retry policy (issue 3 item 6): only network errors, 5xx and 429 are retried. */
+export interface RetryOptions {
+  /** Retries after the first try. Default 2. */
+  maxRetries: number;
+  /** First backoff, ms; doubled each retry. Default 500. */
+  baseDelayMs: number;
+  /** Largest backoff, ms. Default 8000. */
+  maxDelayMs: number;
+  /** Total waiting allowed between tries of one call, ms; a longer Retry-After ends the call. Default 30000. */
+  budgetMs: number;
+}
+
+export interface TransportOptions {
+  apiKey: () => string | undefined;
+  clock: Clock;
+  log: Logger;
+  dispatcher: Dispatcher;
+  timeoutMs: number;
+  retry: RetryOptions;
+  limiter: RateLimiter;
+  random: () => number;
+  sink?: (r: RequestRecord) => void;
+  onQuota?: (q: QuotaSnapshot) => void;
+  /** Largest body accepted, bytes. */
+  maxBytes: number;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Uint8Array;
+  contentType: string;
+}
+
+const TIMEOUT = Symbol('timeout');
+
+/** The pooled keep-alive dispatcher used when none is injected. */
+export function defaultDispatcher(timeoutMs: number): Agent {
+  return new Agent({
+    keepAliveTimeout: 10_000,
+    connections: 8,
+    connectTimeout: Math.min(timeoutMs, 10_000),
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+}
+
+/**
+ * Sends one GET with retries and returns the 2xx response; maps every other outcome to an ApiError.
+ * @throws ApiError subclasses; the caller's AbortSignal reason when it aborts.
+ */
+export async function send(
+  o: TransportOptions,
+  endpoint: string,
+  url: string,
+  accept: string,
+  signal?: AbortSignal,
+): Promise<RawResponse> {
+  const key = o.apiKey();
+  if (!key) throw new UnauthorizedError(endpoint, null, null);
+  let waited = 0;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await once(o, key, endpoint, url, accept, attempt, signal);
+    } catch (e) {
+      if (signal?.aborted || !(e instanceof ApiError)) throw e;
+      scrub(e, key);
+      const retryable = e.code === 'network' || e.code === 'server' || e.code === 'rate_limited';
+      if (!retryable || attempt >= o.retry.maxRetries) throw e;
+      const backoff = Math.min(o.retry.maxDelayMs, o.retry.baseDelayMs * 2 ** attempt);
+      const jittered = backoff / 2 + (backoff / 2) * o.random();
+      const after = e instanceof RateLimitedError && e.retryAfterMs !== null ? e.retryAfterMs : 0;
+      const delay = Math.max(jittered, after);
+      if (waited + delay > o.retry.budgetMs) throw e;
+      waited += delay;
+      o.log.info('api: retrying', {
+        endpoint,
+        attempt: attempt + 1,
+        delayMs: Math.round(delay),
+        code: e.code,
+      });
+      await sleep(o.clock, delay, signal);
+    }
+  }
+}
+
+async function once(
+  o: TransportOptions,
+  key: string,
+  endpoint: string,
+  url: string,
+  accept: string,
+  attempt: number,
+  signal?: AbortSignal,
+): Promise<RawResponse> {
+  await o.limiter.acquire(signal);
+  const started = o.clock.now();
+  const ctl = new AbortController();
+  const onAbort = () => ctl.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const cancelTimer = o.clock.setTimeout(() => ctl.abort(TIMEOUT), o.timeoutMs);
+  let status: number | null = null;
+  let bytes = 0;
+  try {
+    const res = await request(url, {
+      method: 'GET',
+      dispatcher: o.dispatcher,
+      signal: ctl.signal,
+      headers: { 'x-api-key': key, accept, 'user-agent': 'Lotwatch' },
+    });
+    status = res.statusCode;
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+      bytes += chunk.length;
+      if (bytes > o.maxBytes) {
+        res.body.destroy();
+        throw new BadResponseError(endpoint, `the answer is larger than ${o.maxBytes} bytes`, status);
+      }
+      chunks.push(chunk);
+    }
+    const body = Buffer.concat(chunks);
+    const headers = res.headers;
+    const quota = parseQuotaHeaders(headers, o.clock.now());
+    if (quota) {
+      o.limiter.setRate(quota.rateLimit);
+      o.onQuota?.(quota);
+    }
+    const ct = headers['content-type'];
+    const contentType = (Array.isArray(ct) ? ct[0] : ct) ?? '';
+    if (status >= 200 && status < 300) {
+      report(o, endpoint, status, started, bytes, attempt, null);
+      return { status, headers, body, contentType };
+    }
+    throw statusError(endpoint, status, headers, body, contentType, o.clock.now());
+  } catch (e) {
+    const err = toApiError(e, endpoint, o.timeoutMs, ctl.signal, signal);
+    report(o, endpoint, status, started, bytes, attempt, err instanceof ApiError ? err.code : 'aborted');
+    throw err;
+  } finally {
+    cancelTimer();
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** A service message could echo the key back; it must never reach a log line or the UI. */
+function scrub(e: ApiError, key: string): void {
+  if (key.length < 4) return;
+  const clean = (t: string) => t.split(key).join('[redacted]');
+  e.message = clean(e.message);
+  if (e.fields) {
+    for (const [k, v] of Object.entries(e.fields)) e.fields[k] = v.map(clean);
+  }
+}
+
+function report(
+  o: TransportOptions,
+  endpoint: string,
+  status: number | null,
+  started: number,
+  bytes: number,
+  attempt: number,
+  errorCode: string | null,
+): void {
+  const rec: RequestRecord = {
+    endpoint,
+    status,
+    durationMs: o.clock.now() - started,
+    bytes,
+    attempt,
+    at: started,
+    errorCode,
+  };
+  try {
+    o.sink?.(rec);
+  } catch {
+    // A failing sink must not fail the call it only observes.
+  }
+  o.log.debug('api: request', { ...rec });
+}
+
+function toApiError(
+  e: unknown,
+  endpoint: string,
+  timeoutMs: number,
+  own: AbortSignal,
+  caller?: AbortSignal,
+): unknown {
+  if (e instanceof ApiError) return e;
+  if (caller?.aborted) return caller.reason;
+  if (own.aborted && own.reason === TIMEOUT) return new TimeoutError(endpoint, timeoutMs);
+  const code = (e as { code?: unknown } | null)?.code;
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
+    return new TimeoutError(endpoint, timeoutMs);
+  return new NetworkError(endpoint, e);
+}
+
+function statusError(
+  endpoint: string,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  body: Uint8Array,
+  contentType: string,
+  now: number,
+): ApiError {
+  let json: unknown = undefined;
+  if (/json/i.test(contentType) || (body.length > 0 && body[0] === 0x7b)) {
+    try {
+      json = JSON.parse(Buffer.from(body).toString('utf8'));
+    } catch {
+      json = undefined;
+    }
+  }
+  const { message, fields } = parseErrorBody(json);
+  switch (status) {
+    case 400:
+      return new BadRequestError(endpoint, message);
+    case 401:
+      return new UnauthorizedError(endpoint, message);
+    case 403:
+      return new ForbiddenError(endpoint, message);
+    case 404:
+      return new NotFoundError(endpoint, message);
+    case 422:
+      return new ValidationError(endpoint, message, fields);
+    case 429:
+      return new RateLimitedError(endpoint, message, parseRetryAfter(headers, now));
+  }
+  if (status >= 500) return new ServerError(endpoint, status, message);
+  if (status >= 400) return new BadRequestError(endpoint, message, status);
+  // 1xx/3xx: undici does not follow redirects, and the service documents none.
+  return new BadResponseError(endpoint, `unexpected HTTP status ${status}`, status);
+}
+
+/**
+ * Decodes a 2xx body as JSON; an HTML page or anything else is a BadResponseError.
+ * @throws BadResponseError
+ */
+export function decodeJson(endpoint: string, res: RawResponse): unknown {
+  const text = Buffer.from(res.body).toString('utf8');
+  if (/text\/html/i.test(res.contentType) || /^\s*</.test(text)) {
+    throw new BadResponseError(endpoint, 'an HTML page instead of JSON', res.status);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new BadResponseError(endpoint, 'not JSON', res.status);
+  }
+}

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+
+/**
+ * Normalised records of the Vehicle Auction Data Service (spec/vehicle-auction-api.md "Resources and their
+ * fields"), as the client in src/core/api produces them and the UI displays them. Every listed field is nullable
+ * because the service's values depend on source availability (spec rule 11); `raw` keeps the record exactly as
+ * received, so fields the specification does not list are never lost.
+ */
+
+/** Wire values of the two platforms (spec: platform_a = copart, auction_type 1; platform_b = iaai, auction_type 2). */
+export const PLATFORMS = ['copart', 'iaai'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+/** auction_type of each platform on the wire; 0 means all platforms. */
+export const AUCTION_TYPE_OF: Readonly<Record<Platform, 1 | 2>> = { copart: 1, iaai: 2 };
+
+const s = z.string().nullable();
+const n = z.number().nullable();
+
+/** spec "AuctionInfo". `auction_at` is ISO 8601 with offset, as received. */
+export const AuctionInfoSchema = z.object({
+  state: s,
+  auction_at: s,
+  lot_status: s,
+  lot_sub_status: s,
+});
+
+/** spec "PricingInfo": amounts in US dollars. */
+export const PricingInfoSchema = z.object({
+  current_bid_usd: n,
+  buy_now_usd: n,
+  sale_price_usd: n,
+});
+
+/** spec "VehicleLocation". */
+export const VehicleLocationSchema = z.object({
+  display: s,
+  state: s,
+  facility_id: s,
+});
+
+/** spec "MediaInfo". `photos` is never null: an absent list is empty. */
+export const MediaInfoSchema = z.object({
+  thumbs_count: n,
+  has_360: z.boolean().nullable(),
+  photos: z.array(z.string()),
+});
+
+/** spec "Vehicle" normalised; `odometer` is in miles. */
+export const VehicleSchema = z.object({
+  platform: s,
+  lot_number: s,
+  vin: s,
+  title: s,
+  year: n,
+  make: s,
+  model: s,
+  type: s,
+  color: s,
+  fuel_type: s,
+  transmission: s,
+  drive_type: s,
+  odometer: n,
+  damage: s,
+  auction: AuctionInfoSchema,
+  pricing: PricingInfoSchema,
+  location: VehicleLocationSchema,
+  media: MediaInfoSchema,
+  /** The record as received (any JSON value). */
+  raw: z.unknown(),
+});
+export type Vehicle = z.infer<typeof VehicleSchema>;
+
+/** One sale of a vehicle's auction history (REAL-SERVICE.md "history": platform, date, price, status). */
+export const SaleRecordSchema = z.object({
+  platform: s,
+  lot_number: s,
+  /** Date or date-time as received. */
+  date: s,
+  /** US dollars. */
+  price: n,
+  status: s,
+  raw: z.unknown(),
+});
+export type SaleRecord = z.infer<typeof SaleRecordSchema>;
+
+/** spec "AuctionLocation". Coordinates in decimal degrees. */
+export const AuctionLocationSchema = z.object({
+  platform: s,
+  facility_id: s,
+  name: s,
+  city: s,
+  state: s,
+  zip: s,
+  latitude: n,
+  longitude: n,
+  raw: z.unknown(),
+});
+export type AuctionLocation = z.infer<typeof AuctionLocationSchema>;
+
+/** spec "ShippingPrice": `price` in `currency` (USD in practice). */
+export const ShippingPriceSchema = z.object({
+  port: s,
+  price: n,
+  currency: s,
+  raw: z.unknown(),
+});
+export type ShippingPrice = z.infer<typeof ShippingPriceSchema>;
+
+/** spec "CursorMeta". Cursors are opaque; null when there is no such page. */
+export const CursorMetaSchema = z.object({
+  per_page: n,
+  next_cursor: s,
+  prev_cursor: s,
+});
+export type CursorMeta = z.infer<typeof CursorMetaSchema>;
+
+/**
+ * The plan quota as last reported by the service's response headers (REAL-SERVICE.md "Envelope, headers").
+ * Counts are requests; times are ms since the epoch; null when the header was absent or unreadable.
+ */
+export const QuotaSnapshotSchema = z.object({
+  /** When the headers were read (ms since the epoch). */
+  at: z.number(),
+  limit: n,
+  baseLimit: n,
+  extraLimit: n,
+  used: n,
+  remaining: n,
+  periodStart: n,
+  periodEnd: n,
+  perPageLimit: n,
+  /** Requests per second allowed by the short-window rate limit (X-RateLimit-Limit). */
+  rateLimit: n,
+  rateRemaining: n,
+});
+export type QuotaSnapshot = z.infer<typeof QuotaSnapshotSchema>;

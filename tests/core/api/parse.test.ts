@@ -1,0 +1,194 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  parseHistory,
+  parseLocations,
+  parseShipping,
+  parseVehicleDetail,
+  parseVehicleList,
+} from '../../../src/core/api';
+import { parseErrorBody, parseObjectData } from '../../../src/core/api/parse';
+import { parseQuotaHeaders, parseRetryAfter } from '../../../src/core/api/quota';
+import { VehicleSchema } from '../../../src/shared/vehicle';
+import { driftedRecord, page20, specRecord } from './fixtures/records';
+
+describe('vehicle records', () => {
+  it('a spec-shaped record parses without warnings', () => {
+    const r = parseVehicleDetail({ ok: true, data: specRecord });
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.warnings).toEqual([]);
+    expect(r.value.data).toMatchObject({
+      vin: specRecord.vin,
+      odometer: 120000,
+      pricing: { current_bid_usd: 25 },
+    });
+    expect(r.value.data.media.photos).toHaveLength(1);
+    expect(() => VehicleSchema.parse(r.value.data)).not.toThrow();
+  });
+
+  it('a drifted real-world record parses without loss', () => {
+    const r = parseVehicleDetail({ ok: true, data: driftedRecord });
+    if (!r.ok) throw new Error(r.reason);
+    const v = r.value.data;
+    expect(v).toMatchObject({
+      platform: 'copart',
+      lot_number: '51015256',
+      year: 2018,
+      odometer: 91351,
+      auction: { auction_at: '2026-04-30T20:00:00+00:00', lot_status: 'Timed' },
+      pricing: { current_bid_usd: 4250, buy_now_usd: null },
+      location: { facility_id: '136' },
+      media: { thumbs_count: 17, has_360: true },
+    });
+    expect(v.media.photos).toEqual(['https://cs.copart.com/v1/AUTH_svc.pdoc00001/abc/0a1b_hrs.jpg']);
+    // nothing lost: the record as received is kept whole, extra keys included
+    expect(v.raw).toBe(driftedRecord);
+    expect(v.raw).toHaveProperty('vehicle_specs.engine.hp', 354);
+    expect(r.warnings.length).toBeGreaterThan(0);
+    expect(() => VehicleSchema.parse(v)).not.toThrow();
+  });
+
+  it('a listed field of the wrong type is null with a warning, the record kept', () => {
+    const r = parseVehicleList({
+      data: [{ vin: 5, year: 'new', make: ['x'], auction: 'soon', media: { photos: 'x' } }, 'junk'],
+      meta: null,
+    });
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.value.data).toHaveLength(2);
+    expect(r.value.data[0]).toMatchObject({ vin: '5', year: null, make: null, auction: { state: null } });
+    expect(r.value.data[1]?.raw).toBe('junk');
+    expect(r.warnings.length).toBeGreaterThanOrEqual(5);
+    expect(r.value.meta).toBeNull();
+  });
+
+  it('odometer in km only is converted to miles', () => {
+    const r = parseVehicleDetail({ data: { odometer: { km: 160934 } } });
+    expect(r.ok && r.value.data.odometer).toBe(100000);
+  });
+
+  it('envelopes that are not the documented shape fail with a reason', () => {
+    for (const body of [null, 'x', [], {}, { data: 'x' }, { data: {} }]) {
+      expect(parseVehicleList(body).ok).toBe(false);
+    }
+    expect(parseVehicleDetail({ data: [] }).ok).toBe(false);
+  });
+
+  it('meta extras are kept in raw and a 20-record page parses whole', () => {
+    const body = page20();
+    const r = parseVehicleList(body);
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.value.data).toHaveLength(20);
+    expect(r.value.meta).toEqual({ per_page: 20, next_cursor: 'eyJ4IjoxfQ', prev_cursor: null });
+    expect(r.value.raw).toBe(body);
+  });
+});
+
+describe('other resources', () => {
+  it('locations, shipping, filters, usage, errors', () => {
+    const l = parseLocations({
+      data: [{ platform: 'iaai', latitude: '25.1', longitude: -80, zip: 33166 }],
+      meta: { per_page: 20, next_cursor: null, prev_cursor: null },
+    });
+    expect(l.ok && l.value.data[0]).toMatchObject({ latitude: 25.1, zip: '33166' });
+    const s = parseShipping({ data: [{ port: 'Miami', price: 350, currency: 'USD', eta: 3 }] });
+    expect(s.ok && s.value.data[0]?.raw).toHaveProperty('eta', 3);
+    expect(parseObjectData({ data: { a: 1 } }).ok).toBe(true);
+    expect(parseErrorBody({ message: 'm', errors: { vin: ['bad'], x: 'one' } })).toEqual({
+      message: 'm',
+      fields: { vin: ['bad'], x: ['one'] },
+    });
+    expect(parseErrorBody('<html>')).toEqual({ message: null, fields: {} });
+  });
+
+  it('history in both shapes', () => {
+    const a = parseHistory({
+      data: [specRecord],
+      meta: { per_page: 20, next_cursor: null, prev_cursor: null },
+    });
+    expect(a.ok && a.value.sales[0]?.date).toBe(specRecord.auction.auction_at);
+    const b = parseHistory({
+      data: {
+        vehicle: driftedRecord,
+        history: [{ platform: 'copart', date: '2025-01-01', price: '900', status: 'Sold' }],
+      },
+    });
+    expect(b.ok && b.value.sales[0]?.price).toBe(900);
+  });
+});
+
+describe('headers', () => {
+  it('quota snapshot and Retry-After', () => {
+    const now = Date.UTC(2026, 0, 1);
+    expect(parseQuotaHeaders({}, now)).toBeNull();
+    expect(parseQuotaHeaders({ 'x-subscription-used': 'abc', 'x-per-page-limit': '100' }, now)).toMatchObject(
+      { used: null, perPageLimit: 100 },
+    );
+    expect(parseRetryAfter({ 'retry-after': '3' }, now)).toBe(3000);
+    expect(parseRetryAfter({ 'retry-after': new Date(now + 5000).toUTCString() }, now)).toBe(5000);
+    expect(parseRetryAfter({ 'retry-after': new Date(now - 5000).toUTCString() }, now)).toBe(0);
+    expect(parseRetryAfter({ 'retry-after': 'soon' }, now)).toBeNull();
+  });
+});
+
+describe('parsers never throw (property)', () => {
+  const parsers = [
+    parseVehicleList,
+    parseVehicleDetail,
+    parseHistory,
+    parseLocations,
+    parseShipping,
+    parseObjectData,
+    parseErrorBody,
+  ];
+
+  it('on any JSON value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        for (const p of parsers) p(v);
+        for (const p of parsers) p({ data: v, meta: v });
+        for (const p of parsers) p({ data: [v, { auction: v, pricing: v, media: v, odometer: v }], meta: v });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('on mutated real records, keeping every record and a schema-valid normalised form', () => {
+    const keys = [
+      'platform',
+      'lot_number',
+      'vin',
+      'year',
+      'odometer',
+      'auction',
+      'pricing',
+      'location',
+      'media',
+      'make',
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(driftedRecord, specRecord),
+        fc.array(fc.tuple(fc.constantFrom(...keys), fc.jsonValue()), { maxLength: 5 }),
+        fc.array(
+          fc.tuple(fc.constantFrom('auction', 'pricing', 'location', 'media'), fc.string(), fc.jsonValue()),
+          { maxLength: 5 },
+        ),
+        (base, top, nested) => {
+          const rec: Record<string, unknown> = structuredClone(base);
+          for (const [k, v] of top) rec[k] = v;
+          for (const [k, sub, v] of nested) {
+            const o = rec[k];
+            if (o && typeof o === 'object' && !Array.isArray(o)) (o as Record<string, unknown>)[sub] = v;
+          }
+          const r = parseVehicleList({ data: [rec, rec], meta: null });
+          expect(r.ok).toBe(true);
+          if (r.ok) {
+            expect(r.value.data).toHaveLength(2);
+            for (const v of r.value.data) VehicleSchema.parse(v);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
