@@ -12,6 +12,7 @@ export default defineConfig({
         input: {
           index: resolve('src/main/index.ts'),
           headless: resolve('src/headless/cli.ts'),
+          sandbox: resolve('src/sandbox/cli.ts'),
         },
       },
     },

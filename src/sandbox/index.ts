@@ -1,0 +1,132 @@
+import type { FastifyInstance } from 'fastify';
+import { Faults, type FaultSettings } from './faults';
+import { ImageCache } from './images';
+import { Market } from './market';
+import { CONTROL_PREFIX, VA_PREFIX, VP_PREFIX, buildServer } from './server';
+
+export type { FaultKind, FaultSettings } from './faults';
+export type { MarketEvent, Lot } from './market';
+export { Market } from './market';
+export { CONTROL_PREFIX, VA_PREFIX, VP_PREFIX } from './server';
+
+/** The key the sandbox accepts when no keys are given (Demo mode). Not a secret. */
+export const DEMO_KEY = 'lotwatch-demo-key';
+
+export interface SandboxOptions {
+  /** Market seed; same seed, same start time, same market. Default 42. */
+  seed?: number;
+  /** Market clock speed over real time, 1 to 3600 (0 freezes the clock, for tests). Default 1. */
+  speed?: number;
+  /** Lots at start, ended history included. Default 20,000. */
+  lots?: number;
+  /** Accepted X-API-Key values. Default [DEMO_KEY]. */
+  keys?: string[];
+  /** Requests per key per period. Default 100,000 per 30 days. */
+  quota?: { limit: number; periodMs: number };
+  /** Requests per key per second; 0 = unlimited. Default 40. */
+  ratePerSecond?: number;
+  /** Largest per_page on /vehicles (X-Per-Page-Limit). Default 20, the spec's limit. */
+  perPageLimit?: number;
+  /** Real-time source, ms since epoch. Default Date.now; tests inject a fake. */
+  now?: () => number;
+  /** Market time at the sandbox's start, ms since epoch. Default: now() rounded down to the minute. */
+  startTime?: number;
+  /** Enables the /__sandbox control routes (events, clock, faults). Default false. */
+  testControl?: boolean;
+  /** Initial faults. Default none. */
+  faults?: FaultSettings;
+}
+
+export interface Sandbox {
+  /**
+   * Listens on host:port (default 127.0.0.1, port 0 = any free port) and resolves to the host URL, e.g.
+   * "http://127.0.0.1:8787"; the vehicle-auction base is that + VA_PREFIX.
+   */
+  start(port?: number, host?: string): Promise<string>;
+  /** Stops listening; waits for requests in flight. */
+  dispose(): Promise<void>;
+  /** The host URL once started, else null. */
+  readonly url: string | null;
+  /** {url}/api/v1/vehicle-auction once started, else null. */
+  readonly baseUrl: string | null;
+  readonly market: Market;
+  readonly faults: Faults;
+  readonly keys: readonly string[];
+  /** Current market time, ms since epoch (also brings the market up to it). */
+  marketNow(): number;
+  /** Moves the market clock forward by `ms` of market time. */
+  advance(ms: number): void;
+  readonly app: FastifyInstance;
+}
+
+/**
+ * Creates the local Vehicle Auction Data Service (issue 4): builds the market synchronously (about a second for
+ * 20,000 lots) and the HTTP app; `start` listens. Market time = startTime + (now() - creation) x speed + advances.
+ * @throws RangeError when speed is outside 0..3600 or lots < 1.
+ */
+export function createSandbox(opts: SandboxOptions = {}): Sandbox {
+  const now = opts.now ?? Date.now;
+  const speed = opts.speed ?? 1;
+  if (!(speed >= 0 && speed <= 3600)) throw new RangeError(`speed must be from 0 to 3600, not ${speed}`);
+  const lots = opts.lots ?? 20_000;
+  if (!(lots >= 1)) throw new RangeError(`lots must be at least 1, not ${lots}`);
+  const seed = (opts.seed ?? 42) >>> 0;
+  const realStart = now();
+  const startTime = opts.startTime ?? Math.floor(realStart / 60_000) * 60_000;
+  const market = new Market({ seed, lots, startTime });
+  let offset = 0;
+  const marketNow = (): number => market.startTime + (now() - realStart) * speed + offset;
+  const keys = opts.keys && opts.keys.length > 0 ? [...opts.keys] : [DEMO_KEY];
+  const faults = new Faults(seed, opts.faults ?? {});
+  const advance = (ms: number): void => {
+    offset += ms;
+    market.advanceTo(marketNow());
+  };
+  const app = buildServer({
+    market,
+    seed,
+    keys: new Set(keys),
+    quota: opts.quota ?? { limit: 100_000, periodMs: 30 * 24 * 3600_000 },
+    ratePerSecond: opts.ratePerSecond ?? 40,
+    perPageLimit: opts.perPageLimit ?? 20,
+    now,
+    marketNow,
+    advance,
+    speed,
+    testControl: opts.testControl ?? false,
+    faults,
+    images: new ImageCache(seed),
+  });
+  let url: string | null = null;
+  return {
+    async start(port = 0, host = '127.0.0.1') {
+      await app.listen({ port, host });
+      const addr = app.server.address();
+      const p = typeof addr === 'object' && addr ? addr.port : port;
+      url = `http://${host.includes(':') ? `[${host}]` : host}:${p}`;
+      return url;
+    },
+    async dispose() {
+      await app.close();
+    },
+    get url() {
+      return url;
+    },
+    get baseUrl() {
+      return url ? url + VA_PREFIX : null;
+    },
+    market,
+    faults,
+    keys,
+    marketNow() {
+      const t = marketNow();
+      market.advanceTo(t);
+      return t;
+    },
+    advance,
+    app,
+  };
+}
+
+/** Paths, for the app's API console: vehicle-auction base, video base, test control. */
+export const SANDBOX_PATHS = { vehicleAuction: VA_PREFIX, video: VP_PREFIX, control: CONTROL_PREFIX } as const;

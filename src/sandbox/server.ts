@@ -1,0 +1,300 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Faults, FaultKind, FaultSettings } from './faults';
+import type { ImageCache } from './images';
+import type { Market } from './market';
+import { isoOffset, parsePhotoUrl } from './records';
+import { HttpError, Validator, type RawQuery } from './validate';
+import {
+  auctionToPort,
+  listLocations,
+  listVehicles,
+  urlToDetails,
+  vehicleDetails,
+  vehicleFilters,
+  vehicleHistory,
+  vehicleRelated,
+  vehicleShipping,
+  type ApiContext,
+} from './vehicleApi';
+import { VIDEO_PATHS, videoBody } from './video';
+
+/**
+ * The sandbox's HTTP face (issue 4 items 1, 2, 5, 6, 7): Fastify routes under /api/v1/vehicle-auction and
+ * /api/v1/youtube, key check, per-key quota and per-second rate limit with the quota headers of REAL-SERVICE.md on
+ * every response, faults, and the test-only control routes under /__sandbox (404 unless enabled).
+ *
+ * Quota counting: every request with a valid key counts, whatever its answer (404, 422 and faults included), except
+ * the 429s the limiter itself answers; 401s have no key to count against. /usage counts too, so a client cannot
+ * learn that checking its quota is free (the real service does not say).
+ */
+
+export const VA_PREFIX = '/api/v1/vehicle-auction';
+export const VP_PREFIX = '/api/v1/youtube';
+export const CONTROL_PREFIX = '/__sandbox';
+
+export interface ServerDeps {
+  market: Market;
+  seed: number;
+  keys: ReadonlySet<string>;
+  quota: { limit: number; periodMs: number };
+  /** Requests per second per key; 0 turns the limiter off. */
+  ratePerSecond: number;
+  perPageLimit: number;
+  /** Real time, ms since epoch (injectable). */
+  now: () => number;
+  marketNow: () => number;
+  /** Moves market time forward by ms (test control). */
+  advance: (ms: number) => void;
+  speed: number;
+  testControl: boolean;
+  faults: Faults;
+  images: ImageCache;
+}
+
+interface KeyUsage {
+  periodStart: number;
+  used: number;
+  window: number;
+  inWindow: number;
+}
+
+const UNLIMITED_RATE = 1_000_000;
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Builds the Fastify app (not listening). */
+export function buildServer(d: ServerDeps): FastifyInstance {
+  const app = Fastify({ logger: false, routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 } });
+  const usage = new Map<string, KeyUsage>();
+  const firstPeriod = d.now();
+
+  const usageOf = (key: string): KeyUsage => {
+    const t = d.now();
+    let u = usage.get(key);
+    if (!u) usage.set(key, (u = { periodStart: firstPeriod, used: 0, window: 0, inWindow: 0 }));
+    while (t >= u.periodStart + d.quota.periodMs) {
+      u.periodStart += d.quota.periodMs;
+      u.used = 0;
+    }
+    const w = Math.floor(t / 1000);
+    if (w !== u.window) {
+      u.window = w;
+      u.inWindow = 0;
+    }
+    return u;
+  };
+
+  const quotaHeaders = (reply: FastifyReply, u: KeyUsage | null): void => {
+    const periodStart = u?.periodStart ?? firstPeriod;
+    const used = u?.used ?? 0;
+    reply.headers({
+      // With the limiter off the headers still promise plenty, so a client never waits on a zero.
+      'x-ratelimit-limit': d.ratePerSecond || UNLIMITED_RATE,
+      'x-ratelimit-remaining': Math.max(0, (d.ratePerSecond || UNLIMITED_RATE) - (u?.inWindow ?? 0)),
+      'x-subscription-limit': d.quota.limit,
+      'x-subscription-base-limit': d.quota.limit,
+      'x-subscription-extra-limit': 0,
+      'x-subscription-used': used,
+      'x-subscription-remaining': Math.max(0, d.quota.limit - used),
+      'x-subscription-period-start': isoOffset(periodStart),
+      'x-subscription-period-end': isoOffset(periodStart + d.quota.periodMs),
+      'x-per-page-limit': d.perPageLimit,
+    });
+  };
+
+  const pathOf = (req: FastifyRequest): string => req.url.split('?')[0] ?? req.url;
+  const keyOf = (req: FastifyRequest): string | null => {
+    const k = req.headers['x-api-key'];
+    return typeof k === 'string' && d.keys.has(k) ? k : null;
+  };
+
+  app.addHook('onRequest', async (req, reply) => {
+    const path = pathOf(req);
+    if (path.startsWith(CONTROL_PREFIX)) {
+      if (!d.testControl) return reply.code(404).send({ ok: false, status: 404, message: 'Not Found.' });
+      return;
+    }
+    if (!path.startsWith(VA_PREFIX) && !path.startsWith(VP_PREFIX)) return;
+    const key = keyOf(req);
+    if (!key) {
+      quotaHeaders(reply, null);
+      return reply.code(401).send({ ok: false, status: 401, message: 'Unauthenticated. Send a valid API key in the X-API-Key header.' });
+    }
+    const u = usageOf(key);
+    const t = d.now();
+    if (d.ratePerSecond > 0 && u.inWindow >= d.ratePerSecond) {
+      quotaHeaders(reply, u);
+      reply.header('retry-after', Math.max(1, Math.ceil(((u.window + 1) * 1000 - t) / 1000)));
+      return reply.code(429).send({ ok: false, status: 429, message: 'Too Many Attempts.' });
+    }
+    if (u.used >= d.quota.limit) {
+      quotaHeaders(reply, u);
+      reply.header('retry-after', Math.max(1, Math.ceil((u.periodStart + d.quota.periodMs - t) / 1000)));
+      return reply.code(429).send({ ok: false, status: 429, message: 'API quota exceeded for the current period.' });
+    }
+    u.used++;
+    u.inWindow++;
+    quotaHeaders(reply, u);
+  });
+
+  app.setErrorHandler((err, _req, reply) => {
+    if (err instanceof HttpError) return reply.code(err.status).send(err.body());
+    const e = err as { statusCode?: number; message?: string };
+    const status = typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
+    return reply.code(status).send({ ok: false, status, message: status === 500 ? 'Server Error' : (e.message ?? 'Bad Request') });
+  });
+
+  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ ok: false, status: 404, message: 'Not Found.' }));
+
+  const ctx = (path: string): ApiContext => ({
+    market: d.market,
+    seed: d.seed,
+    perPageLimit: d.perPageLimit,
+    drift: d.faults.drift(path),
+  });
+
+  /** Wraps a JSON handler: latency and faults, then the market brought to now, then the answer. */
+  const api =
+    (fn: (c: ApiContext, req: FastifyRequest) => Record<string, unknown>) =>
+    async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+      const path = pathOf(req);
+      const delay = d.faults.latency(path);
+      if (delay > 0) await sleep(delay);
+      const fault = d.faults.next(path);
+      d.market.advanceTo(d.marketNow());
+      if (fault && fault !== 'truncated') return sendFault(fault, req, reply, '');
+      const body = fn(ctx(path), req);
+      if (fault === 'truncated') return sendFault(fault, req, reply, JSON.stringify(body));
+      return reply.send(body);
+    };
+
+  const q = (req: FastifyRequest): RawQuery => req.query as RawQuery;
+  const slug = (req: FastifyRequest): string => (req.params as { slugVin: string }).slugVin;
+
+  app.get(`${VA_PREFIX}/vehicles`, api((c, r) => listVehicles(c, q(r))));
+  app.get(`${VA_PREFIX}/vehicles/filters`, api((c) => vehicleFilters(c)));
+  app.get(`${VA_PREFIX}/vehicles/urltodetails`, api((c, r) => urlToDetails(c, q(r))));
+  app.get(`${VA_PREFIX}/vehicles/:slugVin`, api((c, r) => vehicleDetails(c, slug(r))));
+  app.get(`${VA_PREFIX}/vehicles/:slugVin/history`, api((c, r) => vehicleHistory(c, slug(r), q(r))));
+  app.get(`${VA_PREFIX}/vehicles/:slugVin/related`, api((c, r) => vehicleRelated(c, slug(r))));
+  app.get(`${VA_PREFIX}/vehicles/:slugVin/shipping`, api((c, r) => vehicleShipping(c, slug(r), q(r))));
+  app.get(`${VA_PREFIX}/locations`, api((c, r) => listLocations(c, q(r))));
+  app.get(`${VA_PREFIX}/shipping/auction-to-port`, api((c, r) => auctionToPort(c, q(r))));
+  app.get(
+    `${VA_PREFIX}/usage`,
+    api((_c, r) => {
+      const key = keyOf(r) as string;
+      const u = usageOf(key);
+      return {
+        ok: true,
+        data: {
+          key: `${key.slice(0, 4)}…${key.slice(-4)}`,
+          plan: { name: 'Sandbox', requests_per_period: d.quota.limit, requests_per_second: d.ratePerSecond || null, per_page_limit: d.perPageLimit },
+          period: { start: isoOffset(u.periodStart), end: isoOffset(u.periodStart + d.quota.periodMs) },
+          limit: d.quota.limit,
+          base_limit: d.quota.limit,
+          extra_limit: 0,
+          used: u.used,
+          remaining: Math.max(0, d.quota.limit - u.used),
+        },
+        meta: null,
+      };
+    }),
+  );
+
+  app.get(`${VA_PREFIX}/image-proxy`, async (req, reply) => {
+    const path = pathOf(req);
+    const delay = d.faults.latency(path);
+    if (delay > 0) await sleep(delay);
+    const fault = d.faults.next(path);
+    if (fault) return sendFault(fault, req, reply, '');
+    const v = new Validator(q(req));
+    const url = v.string('url', { required: true });
+    v.check();
+    const ref = parsePhotoUrl(d.seed, url as string);
+    if (ref === 'invalid') throw new HttpError(400, 'Invalid image URL.');
+    const lot = ref === 'unknown' ? undefined : d.market.findLot(ref.lotNumber);
+    if (ref === 'unknown' || !lot || ref.idx < 0 || ref.idx >= lot.photos) throw new HttpError(404, 'Image not found.');
+    const img = await d.images.render(lot, ref);
+    return reply.type(`image/${ref.format}`).header('cache-control', 'public, max-age=86400').send(img);
+  });
+
+  for (const p of VIDEO_PATHS) {
+    app.get(`${VP_PREFIX}${p}`, api((_c, r) => videoBody(d.seed, p, q(r))));
+  }
+
+  if (d.testControl) registerControl(app, d);
+  return app;
+}
+
+function sendFault(kind: FaultKind, req: FastifyRequest, reply: FastifyReply, body: string): FastifyReply | undefined {
+  switch (kind) {
+    case 'error_500':
+      return reply.code(500).send({ message: 'Server Error' });
+    case 'error_503':
+      return reply.code(503).send({ ok: false, status: 503, message: 'Service temporarily unavailable.' });
+    case 'burst_429':
+      return reply.code(429).header('retry-after', 1).send({ ok: false, status: 429, message: 'Too Many Attempts.' });
+    case 'non_json':
+      return reply.code(200).type('application/json').send('upstream timeout: <no data>');
+    case 'html':
+      return reply
+        .code(502)
+        .type('text/html')
+        .send('<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n');
+    case 'drop':
+      reply.hijack();
+      req.raw.socket.destroy();
+      return undefined;
+    case 'truncated': {
+      reply.hijack();
+      const headers = { ...reply.getHeaders(), 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) };
+      const raw = reply.raw;
+      raw.writeHead(200, headers as Record<string, string | number>);
+      raw.write(body.slice(0, Math.floor(body.length / 2)), () => req.raw.socket.destroy());
+      return undefined;
+    }
+  }
+}
+
+/** Test-only routes (issue 4 item 5 and 6); registered only with testControl. No key needed. */
+function registerControl(app: FastifyInstance, d: ServerDeps): void {
+  app.get(`${CONTROL_PREFIX}/events`, async (req) => {
+    d.market.advanceTo(d.marketNow());
+    const v = new Validator(req.query as RawQuery);
+    const since = v.int('since', { min: 0, dflt: 0 }) ?? 0;
+    const limit = v.int('limit', { min: 1, max: 100_000, dflt: 10_000 }) ?? 10_000;
+    v.check();
+    const kind = v.raw('kind');
+    const evs = d.market.eventsSince(since, limit);
+    const data = evs.filter((e) => !kind || e.kind === kind).map((e) => ({ ...e, at: isoOffset(e.t) }));
+    const last = evs[evs.length - 1];
+    return { ok: true, data, meta: { market_now: isoOffset(d.market.now), market_now_ms: d.market.now, next_since: last ? last.seq : since } };
+  });
+  const clock = (): Record<string, unknown> => {
+    d.market.advanceTo(d.marketNow());
+    return {
+      ok: true,
+      data: { market_now: isoOffset(d.market.now), market_now_ms: d.market.now, start_time_ms: d.market.startTime, speed: d.speed, lots: d.market.lots.length },
+    };
+  };
+  app.get(`${CONTROL_PREFIX}/clock`, async () => clock());
+  app.post(`${CONTROL_PREFIX}/clock`, async (req) => {
+    const ms = Number((req.body as { advance_ms?: unknown } | undefined)?.advance_ms);
+    if (!Number.isFinite(ms) || ms < 0) throw new HttpError(422, 'The advance ms field must be a number of at least 0.', { advance_ms: ['The advance ms field must be a number of at least 0.'] });
+    d.advance(ms);
+    return clock();
+  });
+  app.get(`${CONTROL_PREFIX}/faults`, async () => ({ ok: true, data: d.faults.settings }));
+  app.put(`${CONTROL_PREFIX}/faults`, async (req) => {
+    try {
+      d.faults.set((req.body ?? {}) as FaultSettings);
+    } catch (e) {
+      throw new HttpError(422, (e as Error).message, { faults: [(e as Error).message] });
+    }
+    return { ok: true, data: d.faults.settings };
+  });
+  app.delete(`${CONTROL_PREFIX}/faults`, async () => {
+    d.faults.set({});
+    return { ok: true, data: d.faults.settings };
+  });
+}

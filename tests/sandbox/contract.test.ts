@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUOTA_HEADERS, startHarness, type Harness } from './harness';
+
+// Every endpoint's responses, errors included, validated against the vendor OpenAPI 1.1.0 (reference/).
+const SPEC_PATH = new URL('../../../shared/reference/openapi-vehicle-auction-v1.1.0.json', import.meta.url);
+type Doc = { paths: Record<string, { get: { responses: Record<string, unknown> } }>; components: Record<string, Record<string, unknown>> };
+const doc = JSON.parse(readFileSync(SPEC_PATH, 'utf8')) as Doc;
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+ajv.addSchema({ $id: 'openapi', components: doc.components });
+
+/** The JSON schema of (template, status), following components.responses refs; ApiError when none is given. */
+function schemaFor(template: string, status: number): string {
+  let r = doc.paths[template]?.get.responses[String(status)] as Record<string, unknown> | undefined;
+  if (!r) throw new Error(`OpenAPI has no ${status} for ${template}`);
+  if (typeof r['$ref'] === 'string') r = doc.components['responses']?.[(r['$ref'] as string).split('/').pop() as string] as Record<string, unknown>;
+  const content = (r?.['content'] as Record<string, { schema: { $ref?: string } }> | undefined)?.['application/json'];
+  const ref = content?.schema.$ref ?? '#/components/schemas/ApiError';
+  return `openapi${ref}`;
+}
+
+let h: Harness;
+let lot: Record<string, unknown>;
+let iaai: Record<string, unknown>;
+let photo: string;
+const enc = encodeURIComponent;
+
+beforeAll(async () => {
+  h = await startHarness();
+  const list = await h.json('/vehicles?per_page=20&platform=copart');
+  lot = (list.body['data'] as Record<string, unknown>[]).find((v) => (v['media'] as { photos: string[] }).photos.length > 0)!;
+  photo = (lot['media'] as { photos: string[] }).photos[0]!;
+  iaai = ((await h.json('/vehicles?platform=iaai&per_page=1')).body['data'] as Record<string, unknown>[])[0]!;
+});
+afterAll(() => h.close());
+
+describe('contract: every endpoint against the vendor OpenAPI', () => {
+  const cases: [string, () => string, number, string?][] = [
+    ['/vehicles', () => '/vehicles', 200],
+    ['/vehicles', () => '/vehicles?make=TOYOTA&color=Black&color=White&fuel_type=Gasoline&per_page=5&lot_sub_status=Open', 200],
+    ['/vehicles', () => '/vehicles?zip=33166&radius=300&units=km', 200],
+    ['/vehicles', () => '/vehicles?make=NOSUCHMAKE', 200],
+    ['/vehicles', () => '/vehicles?lot_sub_status=Ended', 200],
+    ['/vehicles', () => '/vehicles?per_page=21', 422],
+    ['/vehicles', () => '/vehicles?per_page=0', 422],
+    ['/vehicles', () => '/vehicles?cursor=%%%', 422],
+    ['/vehicles', () => '/vehicles', 401, 'nokey'],
+    ['/vehicles', () => '/vehicles', 401, 'badkey'],
+    ['/vehicles/{slugVin}', () => `/vehicles/${String(lot['lot_number'])}`, 200],
+    ['/vehicles/{slugVin}', () => `/vehicles/${String(lot['vin'])}`, 200],
+    ['/vehicles/{slugVin}', () => `/vehicles/${String(lot['slug_vin'])}`, 200],
+    ['/vehicles/{slugVin}', () => '/vehicles/ABC123', 422],
+    ['/vehicles/{slugVin}', () => '/vehicles/99999999', 404],
+    ['/vehicles/{slugVin}/history', () => `/vehicles/${String(lot['vin'])}/history?per_page=5`, 200],
+    ['/vehicles/{slugVin}/history', () => `/vehicles/${String(lot['vin'])}/history?per_page=50`, 422],
+    ['/vehicles/{slugVin}/history', () => '/vehicles/1HGCM82633A004352/history', 404],
+    ['/vehicles/{slugVin}/related', () => `/vehicles/${String(lot['lot_number'])}/related`, 200],
+    ['/vehicles/{slugVin}/related', () => '/vehicles/short/related', 422],
+    ['/vehicles/filters', () => '/vehicles/filters', 200],
+    ['/vehicles/{slugVin}/shipping', () => `/vehicles/${String(lot['lot_number'])}/shipping`, 200],
+    ['/vehicles/{slugVin}/shipping', () => `/vehicles/${String(lot['vin'])}/shipping?ports=Miami,LA`, 200],
+    ['/vehicles/{slugVin}/shipping', () => '/vehicles/99999999/shipping', 404],
+    ['/locations', () => '/locations', 200],
+    ['/locations', () => '/locations?platform=iaai&state=TX&per_page=5', 200],
+    ['/locations', () => '/locations?zip=10001&radius=100&units=mi', 200],
+    ['/locations', () => '/locations?q=miami', 200],
+    ['/locations', () => '/locations?per_page=100', 422],
+    ['/locations', () => '/locations?platform=ebay', 422],
+    ['/shipping/auction-to-port', () => `/shipping/auction-to-port?lot_number=${String(lot['lot_number'])}&ports=NY`, 200],
+    ['/shipping/auction-to-port', () => `/shipping/auction-to-port?vin=${String(lot['vin'])}`, 200],
+    ['/shipping/auction-to-port', () => '/shipping/auction-to-port', 422],
+    ['/shipping/auction-to-port', () => '/shipping/auction-to-port?vin=SHORT', 422],
+    ['/shipping/auction-to-port', () => '/shipping/auction-to-port?lot_number=1', 404],
+    ['/vehicles/urltodetails', () => `/vehicles/urltodetails?url=${enc(`https://www.copart.com/lot/${String(lot['lot_number'])}/clean-title`)}`, 200],
+    ['/vehicles/urltodetails', () => `/vehicles/urltodetails?url=${enc(`https://www.iaai.com/VehicleDetail/${String(iaai['item_id'])}~US`)}`, 200],
+    ['/vehicles/urltodetails', () => '/vehicles/urltodetails', 422],
+    ['/vehicles/urltodetails', () => `/vehicles/urltodetails?url=${enc('https://example.com/x')}`, 422],
+    ['/vehicles/urltodetails', () => `/vehicles/urltodetails?url=${enc('https://www.copart.com/lot/1')}`, 404],
+    ['/usage', () => '/usage', 200],
+    ['/usage', () => '/usage', 401, 'nokey'],
+    ['/image-proxy', () => `/image-proxy?url=${enc('not a url')}`, 400],
+    ['/image-proxy', () => `/image-proxy?url=${enc('https://example.com/a.jpg')}`, 400],
+    ['/image-proxy', () => `/image-proxy?url=${enc('https://vis.iaai.com/resizer?imageKeys=12345678~SID~I1&width=400&height=300')}`, 404],
+  ];
+  for (const [template, path, status, keyMode] of cases) {
+    it(`${status} ${template} ${keyMode ?? ''}`, async () => {
+      const key = keyMode === 'nokey' ? null : keyMode === 'badkey' ? 'wrong' : undefined;
+      const { status: got, body, res } = await h.json(path(), { key });
+      expect(got, JSON.stringify(body).slice(0, 300)).toBe(status);
+      const validate = ajv.getSchema(schemaFor(template, status))!;
+      expect(validate(body), ajv.errorsText(validate.errors)).toBe(true);
+      for (const name of QUOTA_HEADERS) expect(res.headers.get(name), name).not.toBeNull();
+      if (status >= 400) {
+        expect(body['ok']).toBe(false);
+        expect(body['status']).toBe(status);
+        expect(typeof body['message']).toBe('string');
+      } else expect(body['ok']).toBe(true);
+      if (status === 422) expect(Object.keys(body['errors'] as object).length).toBeGreaterThan(0);
+    });
+  }
+
+  it('200 /image-proxy serves a real image for the records photo URLs', async () => {
+    const res = await h.get(`/image-proxy?url=${enc(photo)}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/jpeg');
+    const buf = Buffer.from(await res.arrayBuffer());
+    expect(buf.subarray(0, 3).toString('hex')).toBe('ffd8ff');
+    for (const name of QUOTA_HEADERS) expect(res.headers.get(name), name).not.toBeNull();
+  });
+
+  it('every record of a full walk of /vehicles validates', async () => {
+    const validate = ajv.getSchema('openapi#/components/schemas/VehicleListResponse')!;
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const { body } = await h.json(`/vehicles?per_page=20${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(validate(body), ajv.errorsText(validate.errors)).toBe(true);
+      cursor = (body['meta'] as { next_cursor: string | null }).next_cursor;
+      pages++;
+    } while (cursor && pages < 40);
+    expect(pages).toBe(40);
+  });
+
+  it('every video-platform path answers a JSON body with the same auth', async () => {
+    const { VIDEO_PATHS } = await import('../../src/sandbox/video');
+    expect(VIDEO_PATHS).toHaveLength(20);
+    for (const p of VIDEO_PATHS) {
+      const ok = await h.json(p + '?id=dQw4w9WgXcQ', { base: `${h.url}/api/v1/youtube` });
+      expect(ok.status, p).toBe(200);
+      expect(ok.body['ok']).toBe(true);
+      const again = await h.json(p + '?id=dQw4w9WgXcQ', { base: `${h.url}/api/v1/youtube` });
+      expect(again.body).toEqual(ok.body);
+      const denied = await h.json(p, { base: `${h.url}/api/v1/youtube`, key: null });
+      expect(denied.status).toBe(401);
+      expect(ajv.getSchema('openapi#/components/schemas/ApiError')!(denied.body)).toBe(true);
+    }
+  });
+});
