@@ -1,4 +1,10 @@
 import type { Database } from 'better-sqlite3';
+import type { Dispatcher } from 'undici';
+import { createApiClient, type ApiClient } from './api';
+import { WatchStore } from './db/watchStore';
+import { RequestBudget } from './watch/budget';
+import { WatchEngine } from './watch/engine';
+import { WatchService } from './watch/service';
 import type { AppInfo, ContractEvent } from '../shared/ipc/contract';
 import type { Result } from '../shared/ipc/errors';
 import { SettingsPatchSchema } from '../shared/settings';
@@ -27,9 +33,31 @@ export interface CoreDeps {
   shell: AppInfo['shell'];
   version: string;
   electronVersion?: string | null;
+  /**
+   * Starts (once) and describes the built-in sandbox for Demo mode. Provided by the shells, which may import
+   * src/sandbox; core may not (DESIGN.md: the sandbox stays an honest stand-in).
+   */
+  demoService?: () => Promise<{ baseUrl: string; apiKey: string; ratePerSecond?: number }>;
+  /** undici dispatcher for the service client (tests); default a pooled keep-alive Agent. */
+  dispatcher?: Dispatcher;
+  /** The user's UTC offset in minutes at time t; default the system's. */
+  tzOffsetMinutes?: (t: number) => number;
+  /**
+   * The clock of the service client's own waits (request timeouts, backoff, rate spacing); default `clock`. An
+   * accelerated market clock passes real timers here: the network is not accelerated.
+   */
+  clientClock?: Clock;
+  /** Start the watch engine's schedule (default true; tests drive it by hand). */
+  autoStart?: boolean;
 }
 
+const KEY_SECRET = 'api_key';
+
 export interface Core {
+  /** The watch engine (tests drive it with runDue on fake time). */
+  readonly engine: WatchEngine;
+  /** Resolves once the service client for the current mode is ready and the engine has started. */
+  readonly ready: Promise<void>;
   /** Calls a contract method by name with unparsed input. Never throws: see `dispatch`. */
   invoke(method: unknown, input: unknown): Promise<Result<unknown>>;
   /** Subscribes to contract events. Returns the unsubscribe function. */
@@ -57,6 +85,71 @@ export function createCore(deps: CoreDeps): Core {
   };
   let disposed: Promise<void> | undefined;
   const inFlight = new Set<Promise<unknown>>();
+  const store = new WatchStore(db);
+
+  // The API key lives encrypted in the store; its plain text only in this closure, never in a log or the renderer.
+  let apiKey: string | null = null;
+  try {
+    const c = store.getSecret(KEY_SECRET);
+    apiKey = c ? deps.secrets.decrypt(c) : null;
+  } catch (e) {
+    log.warn('the stored API key could not be read; set it again', { error: (e as Error).message });
+  }
+  let client: ApiClient | null = null;
+  const clientOptions = {
+    clock: deps.clientClock ?? deps.clock,
+    log,
+    ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
+    sink: (r: Parameters<NonNullable<Parameters<typeof createApiClient>[0]['sink']>>[0]) => {
+      if (db.open) store.logRequest(r);
+    },
+  };
+  /** Builds the client for the current mode: the sandbox in Demo mode, else the service URL with the user's key. */
+  async function rebuildClient(): Promise<void> {
+    const old = client;
+    client = null;
+    await old?.close();
+    const s = settings.get();
+    if (s.demoMode) {
+      if (!deps.demoService) return;
+      const demo = await deps.demoService();
+      client = createApiClient({
+        ...clientOptions,
+        baseUrl: demo.baseUrl,
+        apiKey: () => demo.apiKey,
+        ratePerSecond: demo.ratePerSecond ?? 10,
+      });
+    } else if (apiKey) {
+      client = createApiClient({ ...clientOptions, baseUrl: s.serviceUrl, apiKey: () => apiKey ?? undefined });
+    }
+  }
+  const budget = new RequestBudget({
+    spentSince: (t) => store.requestsSince(t),
+    quota: () => store.loadQuota(),
+    userPerDay: () => settings.get().requestsPerDay,
+  });
+  const tz = deps.tzOffsetMinutes ?? ((t: number) => -new Date(t).getTimezoneOffset());
+  const engine = new WatchEngine({
+    store,
+    client: () => client,
+    clock: deps.clock,
+    log,
+    budget,
+    notify: (a) => {
+      if (settings.get().notificationsEnabled) {
+        deps.notifier.notify({ title: a.title, body: a.body, ...(a.lot_key ? { lotKey: a.lot_key } : {}) });
+      }
+    },
+    emit: (e) => emit(e),
+    quiet: () => settings.get().quietHours,
+    tzOffsetMinutes: tz,
+  });
+  const service = new WatchService(db, store, engine, deps.clock, () => client);
+  const ready = rebuildClient()
+    .catch((e: unknown) => log.error('the service client could not be set up', { error: (e as Error).message }))
+    .then(() => {
+      if (deps.autoStart !== false && !disposed) engine.start();
+    });
 
   const handlers: Handlers = {
     'app.info': () => ({
@@ -75,14 +168,76 @@ export function createCore(deps: CoreDeps): Core {
       schemaVersion: schemaVersion(db),
     }),
     'settings.get': () => settings.get(),
-    'settings.update': (patch) => {
+    'settings.update': async (patch) => {
+      const before = settings.get();
       const next = settings.update(SettingsPatchSchema.parse(patch));
+      if (before.demoMode !== next.demoMode || before.serviceUrl !== next.serviceUrl) await rebuildClient();
       emit({ name: 'settings.changed', payload: next });
       return next;
+    },
+    'searches.list': () => service.listSearches(),
+    'searches.create': (i) => service.createSearch(i),
+    'searches.update': (i) => service.updateSearch(i),
+    'searches.remove': (i) => service.removeSearch(i.id),
+    'searches.runNow': async (i) => {
+      await ready;
+      return service.runSearchNow(i.id);
+    },
+    'searches.setPaused': (i) => service.setSearchPaused(i.id, i.paused),
+    'watchlist.list': () => service.listWatches(),
+    'watchlist.add': async (i) => {
+      await ready;
+      return service.addWatch(i);
+    },
+    'watchlist.remove': (i) => service.removeWatch(i.id),
+    'watchlist.setRules': (i) => service.setWatchRules(i.id, i.rules, i.label),
+    'watchlist.checkNow': async (i) => {
+      await ready;
+      return service.checkWatchNow(i.id);
+    },
+    'alerts.list': (i) => service.listAlerts(i),
+    'alerts.markRead': (i) => service.markRead(i.ids, i.read),
+    'alerts.snooze': (i) => service.snooze(i),
+    'alerts.mute': (i) => service.mute(i.lot_key, i.muted),
+    'library.search': (i) => service.searchLibrary(i),
+    'lots.get': (i) => service.lotDetail(i.lot_key),
+    'status.get': () => {
+      const now = deps.clock.now();
+      const plan = engine.plan();
+      return {
+        mode: settings.get().demoMode ? ('demo' as const) : ('live' as const),
+        key: { set: apiKey !== null, storage: deps.secrets.description },
+        quota: store.loadQuota(),
+        budget: budget.plan(now, plan.projectedNext24h),
+        scale: plan.scale,
+        running: client !== null,
+      };
+    },
+    'key.set': async (i) => {
+      store.setSecret(KEY_SECRET, deps.secrets.encrypt(i.key), deps.clock.now());
+      apiKey = i.key;
+      await rebuildClient();
+      return { ok: true as const };
+    },
+    'key.test': async () => {
+      await ready;
+      if (!client) {
+        return { ok: false, usage: null };
+      }
+      const usage = await client.getUsage();
+      return { ok: true, usage: usage.data };
+    },
+    'key.clear': async () => {
+      store.deleteSecret(KEY_SECRET);
+      apiKey = null;
+      await rebuildClient();
+      return { ok: true as const };
     },
   };
 
   return {
+    engine,
+    ready,
     async invoke(method, input) {
       if (disposed) {
         return {
@@ -104,7 +259,10 @@ export function createCore(deps: CoreDeps): Core {
     },
     dispose() {
       disposed ??= (async () => {
+        await ready;
+        await engine.dispose();
         await Promise.allSettled([...inFlight]);
+        await client?.close();
         listeners.clear();
         if (db.open) db.close();
       })();

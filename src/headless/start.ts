@@ -4,6 +4,7 @@ import { systemClock, type Clock } from '../core/clock';
 import { openDatabase } from '../core/db/connection';
 import { createLogger, type Logger } from '../core/log';
 import { FileSecretBox } from '../core/secrets';
+import { createDemoService } from '../sandbox/demo';
 import { createHeadlessServer, type HeadlessServer } from './server';
 
 export interface HeadlessOptions {
@@ -34,7 +35,9 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   const log = opts.log ?? createLogger();
   const dbPath = join(opts.dataDir, 'lotwatch.sqlite');
   const db = openDatabase(dbPath);
+  const demo = createDemoService();
   const core = createCore({
+    demoService: () => demo.get(),
     db,
     dbPath,
     dataDir: opts.dataDir,
@@ -58,6 +61,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     url = await server.start();
   } catch (e) {
     await core.dispose();
+    await demo.dispose();
     throw e;
   }
   return {
@@ -67,6 +71,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     async dispose() {
       await server.dispose();
       await core.dispose();
+      await demo.dispose();
     },
   };
 }

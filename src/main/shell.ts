@@ -6,6 +6,7 @@ import { systemClock } from '../core/clock';
 import { openDatabase } from '../core/db/connection';
 import { LotwatchError } from '../core/errors';
 import { createLogger } from '../core/log';
+import { createDemoService } from '../sandbox/demo';
 import { EVENT_CHANNEL, RPC_CHANNEL } from '../shared/ipc/channels';
 import { err, type Result } from '../shared/ipc/errors';
 import { electronBindingPath, resolveElectronBinding } from './nativeBinding';
@@ -108,9 +109,11 @@ export async function startShell(paths: ShellPaths): Promise<ShellState | undefi
 
   const ref: { window?: BrowserWindow } = {};
   let core: Core;
+  const demo = createDemoService();
   try {
     const db = openDatabase(dbPath, nativeBinding ? { nativeBinding } : {});
     core = createCore({
+      demoService: () => demo.get(),
       db,
       dbPath,
       dataDir,
@@ -179,7 +182,10 @@ export async function startShell(paths: ShellPaths): Promise<ShellState | undefi
     event.preventDefault();
     unsubscribe();
     ipcMain.removeHandler(RPC_CHANNEL);
-    void core.dispose().finally(() => app.quit());
+    void core
+      .dispose()
+      .then(() => demo.dispose())
+      .finally(() => app.quit());
   });
   app.on('window-all-closed', () => app.quit());
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { QuietHoursSchema } from './watch';
 
 /** Default base URL of the public Vehicle Auction Data Service (spec: {host_url}/api/v1/vehicle-auction). */
 export const DEFAULT_SERVICE_URL = 'https://apibara.tech/api/v1/vehicle-auction';
@@ -17,6 +18,13 @@ export const SettingsSchema = z.object({
     .default(DEFAULT_SERVICE_URL),
   /** Whether alerts are delivered as native notifications (they always land in the inbox). */
   notificationsEnabled: z.boolean().default(true),
+  /** Quiet hours: alerts are held for a digest when they end; checks go on. */
+  quietHours: QuietHoursSchema.default({ enabled: false, start: '22:00', end: '07:00' }),
+  /**
+   * At most this many requests a day, whatever the plan allows; null lets the plan's quota decide. The free plan
+   * allows 100 a month (about 3 a day), Basic 30,000 (about 1,000).
+   */
+  requestsPerDay: z.number().int().min(1, 'Allow at least 1 request a day.').max(1_000_000).nullable().default(null),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -28,6 +36,8 @@ export const SettingsPatchSchema = z
     demoMode: SettingsSchema.shape.demoMode.unwrap(),
     serviceUrl: SettingsSchema.shape.serviceUrl.unwrap(),
     notificationsEnabled: SettingsSchema.shape.notificationsEnabled.unwrap(),
+    quietHours: QuietHoursSchema,
+    requestsPerDay: SettingsSchema.shape.requestsPerDay.unwrap(),
   })
   .partial()
   .strict();

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../src/core/db/migrations';
 import { FileSecretBox } from '../../src/core/secrets';
 import type { ContractEvent } from '../../src/shared/ipc/contract';
 import { makeCore } from '../helpers/core';
@@ -18,7 +19,7 @@ describe('createCore', () => {
     const r = await t.core.invoke('app.info', undefined);
     expect(r).toMatchObject({
       ok: true,
-      value: { name: 'Lotwatch', shell: 'headless', mode: 'demo', dbPath: t.dbPath, schemaVersion: 10 },
+      value: { name: 'Lotwatch', shell: 'headless', mode: 'demo', dbPath: t.dbPath, schemaVersion: MIGRATIONS.at(-1)?.version },
     });
   });
 

@@ -15,6 +15,18 @@ export class FakeClock implements Clock {
       this.timers = this.timers.filter((x) => x.id !== id);
     };
   }
+  /** When the earliest pending timer fires, or null when none is pending. */
+  nextTimerAt(): number | null {
+    let min: number | null = null;
+    for (const t of this.timers) if (min === null || t.at < min) min = t.at;
+    return min;
+  }
+
+  /** Sets the time (never backwards) and fires the timers due by then. */
+  advanceTo(t: number): void {
+    this.advance(Math.max(0, t - this.t));
+  }
+
   advance(ms: number): void {
     const end = this.t + ms;
     for (;;) {

@@ -61,6 +61,16 @@ export function App({ store, api }: { store: AppStore; api: Bridge }) {
     void store.getState().load();
     return api.on((e) => {
       if (e.name === 'settings.changed') store.setState({ settings: e.payload });
+      // In the browser shell the page shows alerts as browser notifications; Electron's main process shows native ones.
+      if (
+        e.name === 'alert.raised' &&
+        e.payload.notify &&
+        store.getState().info?.shell === 'headless' &&
+        typeof Notification !== 'undefined' &&
+        Notification.permission === 'granted'
+      ) {
+        new Notification(e.payload.title, { body: e.payload.body, tag: `lotwatch-${e.payload.id}` });
+      }
     });
   }, [store, api]);
 

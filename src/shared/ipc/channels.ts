@@ -10,10 +10,42 @@ export const RPC_CHANNEL = 'lotwatch:rpc';
 export const EVENT_CHANNEL = 'lotwatch:event';
 
 /** Every method name of the contract, `domain.verb`. */
-export const METHOD_NAMES = ['app.info', 'settings.get', 'settings.update'] as const;
+export const METHOD_NAMES = [
+  'app.info',
+  'settings.get',
+  'settings.update',
+  'searches.list',
+  'searches.create',
+  'searches.update',
+  'searches.remove',
+  'searches.runNow',
+  'searches.setPaused',
+  'watchlist.list',
+  'watchlist.add',
+  'watchlist.remove',
+  'watchlist.setRules',
+  'watchlist.checkNow',
+  'alerts.list',
+  'alerts.markRead',
+  'alerts.snooze',
+  'alerts.mute',
+  'library.search',
+  'lots.get',
+  'status.get',
+  'key.set',
+  'key.test',
+  'key.clear',
+] as const;
 
 /** Every event name of the contract, `domain.pastTense`. */
-export const EVENT_NAMES = ['settings.changed', 'notification.clicked'] as const;
+export const EVENT_NAMES = [
+  'settings.changed',
+  'notification.clicked',
+  'poll.started',
+  'poll.finished',
+  'alert.raised',
+  'quota.changed',
+] as const;
 
 export type MethodName = (typeof METHOD_NAMES)[number];
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { SettingsPatchSchema, SettingsSchema } from '../settings';
+import { QuotaSnapshotSchema } from '../vehicle';
+import { AlertRulesSchema, CHANGE_KINDS, ChangeSchema } from '../watch';
 import type { EventName, MethodName } from './channels';
 
 /**
@@ -24,17 +26,235 @@ export const AppInfoSchema = z.object({
 });
 
 const Void = z.undefined().or(z.null()).or(z.object({}).strict()).optional();
+const Id = z.object({ id: z.number().int().positive() }).strict();
+const Done = z.object({ ok: z.literal(true) });
+
+/** A saved search as the UI sees it. `params` are GET /vehicles parameters with the spec's names. */
+export const SavedSearchViewSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  params: z.record(z.string(), z.unknown()),
+  schedule: z.string(),
+  rules: AlertRulesSchema,
+  max_pages: z.number().int(),
+  paused: z.boolean(),
+  is_example: z.boolean(),
+  last_run_at: z.number().nullable(),
+  last_ok_at: z.number().nullable(),
+  next_run_at: z.number().nullable(),
+  last_result_count: z.number().nullable(),
+  last_complete: z.boolean().nullable(),
+  consecutive_failures: z.number().int(),
+  last_error: z.string().nullable(),
+  /** Alerts of kind new_match raised by this search in the last 24 hours. */
+  new_matches_24h: z.number().int(),
+});
+export type SavedSearchView = z.infer<typeof SavedSearchViewSchema>;
+
+const SearchInput = z
+  .object({
+    name: z.string().trim().min(1, 'Give the search a name.').max(120),
+    params: z.record(z.string(), z.unknown()),
+    schedule: z.string().trim().min(1, 'Give a schedule, for example */30 * * * *.').default('*/30 * * * *'),
+    rules: z.unknown().optional(),
+    max_pages: z.number().int().min(1, 'At least 1 page.').max(50, 'At most 50 pages a run.').default(5),
+    paused: z.boolean().default(false),
+  })
+  .strict();
+
+/** A lot in a list: the fields a table shows. Amounts USD; times ms. */
+export const LotSummarySchema = z.object({
+  lot_key: z.string(),
+  platform: z.string(),
+  lot_number: z.string(),
+  vin: z.string().nullable(),
+  title: z.string().nullable(),
+  year: z.number().nullable(),
+  make: z.string().nullable(),
+  model: z.string().nullable(),
+  location: z.string().nullable(),
+  current_bid_usd: z.number().nullable(),
+  buy_now_usd: z.number().nullable(),
+  sale_price_usd: z.number().nullable(),
+  state: z.string().nullable(),
+  lot_status: z.string().nullable(),
+  lot_sub_status: z.string().nullable(),
+  auction_at: z.number().nullable(),
+  first_seen_at: z.number(),
+  last_observed_at: z.number(),
+  photo: z.string().nullable(),
+});
+export type LotSummary = z.infer<typeof LotSummarySchema>;
+
+export const WatchViewSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(['vin', 'lot']),
+  vin: z.string().nullable(),
+  lot_key: z.string().nullable(),
+  label: z.string(),
+  rules: AlertRulesSchema,
+  is_example: z.boolean(),
+  last_checked_at: z.number().nullable(),
+  next_check_at: z.number().nullable(),
+  last_error: z.string().nullable(),
+  lot: LotSummarySchema.nullable(),
+});
+export type WatchView = z.infer<typeof WatchViewSchema>;
+
+export const AlertViewSchema = z.object({
+  id: z.number().int(),
+  kind: z.string(),
+  lot_key: z.string().nullable(),
+  title: z.string(),
+  body: z.string(),
+  source: z.string(),
+  reason: z.string().nullable(),
+  created_at: z.number(),
+  delivery: z.enum(['now', 'digest', 'suppressed']),
+  status: z.string(),
+  read: z.boolean(),
+});
+export type AlertView = z.infer<typeof AlertViewSchema>;
+
+export const ChangeViewSchema = ChangeSchema.extend({ id: z.number().int(), search_id: z.number().nullable() });
+
+export const LotDetailSchema = z.object({
+  summary: LotSummarySchema,
+  record: z.record(z.string(), z.unknown()),
+  raw: z.unknown(),
+  timeline: z.array(ChangeViewSchema),
+  /** Bid over time from stored observations: [observed_at ms, current_bid_usd]. */
+  bids: z.array(z.tuple([z.number(), z.number().nullable()])),
+  observations: z.number().int(),
+  watch_id: z.number().nullable(),
+  notes: z.string(),
+});
+export type LotDetail = z.infer<typeof LotDetailSchema>;
+
+const RunOutcomeSchema = z.object({
+  status: z.enum(['ok', 'partial', 'error', 'skipped']),
+  requests: z.number().int(),
+  changes: z.number().int(),
+  alerts: z.number().int(),
+});
+
+export const StatusSchema = z.object({
+  mode: z.enum(['demo', 'live']),
+  key: z.object({ set: z.boolean(), storage: z.string() }),
+  quota: QuotaSnapshotSchema.nullable(),
+  budget: z.object({
+    allowedPerDay: z.number(),
+    spentLast24h: z.number(),
+    projectedNext24h: z.number(),
+    basis: z.enum(['quota', 'setting', 'default']),
+    periodRemaining: z.number().nullable(),
+    periodEnd: z.number().nullable(),
+  }),
+  scale: z.number(),
+  running: z.boolean(),
+});
+export type Status = z.infer<typeof StatusSchema>;
 
 export const contract = {
   'app.info': { input: Void, output: AppInfoSchema },
   'settings.get': { input: Void, output: SettingsSchema },
   'settings.update': { input: SettingsPatchSchema, output: SettingsSchema },
+  'searches.list': { input: Void, output: z.array(SavedSearchViewSchema) },
+  'searches.create': { input: SearchInput, output: SavedSearchViewSchema },
+  'searches.update': { input: SearchInput.extend({ id: z.number().int().positive() }), output: SavedSearchViewSchema },
+  'searches.remove': { input: Id, output: Done },
+  'searches.runNow': { input: Id, output: RunOutcomeSchema },
+  'searches.setPaused': { input: Id.extend({ paused: z.boolean() }), output: SavedSearchViewSchema },
+  'watchlist.list': { input: Void, output: z.array(WatchViewSchema) },
+  'watchlist.add': {
+    input: z
+      .object({
+        /** A VIN, a lot number, or a Copart/IAAI lot-page URL. */
+        target: z.string().trim().min(1, 'Enter a VIN, a lot number or a lot-page URL.').max(500),
+        label: z.string().trim().max(120).default(''),
+        rules: z.unknown().optional(),
+      })
+      .strict(),
+    output: WatchViewSchema,
+  },
+  'watchlist.remove': { input: Id, output: Done },
+  'watchlist.setRules': {
+    input: Id.extend({ rules: z.unknown(), label: z.string().trim().max(120).optional() }),
+    output: WatchViewSchema,
+  },
+  'watchlist.checkNow': { input: Id, output: RunOutcomeSchema },
+  'alerts.list': {
+    input: z
+      .object({
+        unread_only: z.boolean().default(false),
+        limit: z.number().int().min(1).max(500).default(100),
+        before_id: z.number().int().positive().optional(),
+      })
+      .strict()
+      .optional(),
+    output: z.object({ alerts: z.array(AlertViewSchema), unread: z.number().int() }),
+  },
+  'alerts.markRead': {
+    input: z.object({ ids: z.array(z.number().int().positive()).max(1000), read: z.boolean().default(true) }).strict(),
+    output: z.object({ unread: z.number().int() }),
+  },
+  'alerts.snooze': {
+    input: z
+      .object({
+        lot_key: z.string().min(3),
+        /** Until this time (ms), or null to end a snooze. */
+        until: z.number().int().nullable().optional(),
+        /** Until a change of this kind happens on the lot. */
+        until_event: z.enum(CHANGE_KINDS).nullable().optional(),
+      })
+      .strict(),
+    output: WatchViewSchema,
+  },
+  'alerts.mute': {
+    input: z.object({ lot_key: z.string().min(3), muted: z.boolean() }).strict(),
+    output: WatchViewSchema,
+  },
+  'library.search': {
+    input: z
+      .object({
+        q: z.string().max(200).default(''),
+        limit: z.number().int().min(1).max(500).default(100),
+        offset: z.number().int().min(0).default(0),
+      })
+      .strict(),
+    output: z.object({ lots: z.array(LotSummarySchema), total: z.number().int() }),
+  },
+  'lots.get': { input: z.object({ lot_key: z.string().min(3) }).strict(), output: LotDetailSchema },
+  'status.get': { input: Void, output: StatusSchema },
+  'key.set': { input: z.object({ key: z.string().trim().min(8, 'That is too short to be an API key.').max(500) }).strict(), output: Done },
+  'key.test': { input: Void, output: z.object({ ok: z.boolean(), usage: z.record(z.string(), z.unknown()).nullable() }) },
+  'key.clear': { input: Void, output: Done },
 } as const satisfies Record<MethodName, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {
   'settings.changed': SettingsSchema,
   /** The user clicked a native notification; the renderer opens the lot. */
   'notification.clicked': z.object({ lotKey: z.string() }),
+  /** A poll of `search:<id>` or `watch:<id>` began. */
+  'poll.started': z.object({ target: z.string(), at: z.number() }),
+  'poll.finished': z.object({
+    target: z.string(),
+    at: z.number(),
+    status: z.enum(['ok', 'partial', 'error', 'skipped']),
+    requests: z.number().int(),
+    changes: z.number().int(),
+    alerts: z.number().int(),
+  }),
+  /** An alert landed in the inbox; `notify` says whether it should be shown as a notification now. */
+  'alert.raised': z.object({
+    id: z.number().int(),
+    kind: z.string(),
+    title: z.string(),
+    body: z.string(),
+    lot_key: z.string().nullable(),
+    notify: z.boolean(),
+  }),
+  'quota.changed': QuotaSnapshotSchema,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type Contract = typeof contract;

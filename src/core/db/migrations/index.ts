@@ -1,5 +1,6 @@
 import type { Migration } from '../migrate';
 import { migration as m0010 } from './0010-initial';
+import { migration as m0020 } from './0020-watch-store';
 
 /** Every migration in order. Numbers go up in steps of 10 (DESIGN.md "Conventions"). */
-export const MIGRATIONS: readonly Migration[] = [m0010];
+export const MIGRATIONS: readonly Migration[] = [m0010, m0020];

@@ -3,6 +3,24 @@ import { useStore } from 'zustand';
 import type { Settings } from '../../../shared/settings';
 import type { AppStore } from '../state/appStore';
 
+/** Asks the browser for permission to show alerts as notifications (headless shell only). */
+function BrowserNotificationPermission() {
+  const supported = typeof Notification !== 'undefined';
+  const [permission, setPermission] = useState(supported ? Notification.permission : 'denied');
+  if (!supported) return <p className="muted small">This browser cannot show notifications.</p>;
+  if (permission === 'granted') return <p className="muted small">This browser will show alerts as notifications.</p>;
+  if (permission === 'denied') {
+    return <p className="muted small">Notifications are blocked for this page; allow them in the browser's site settings.</p>;
+  }
+  return (
+    <div>
+      <button type="button" onClick={() => void Notification.requestPermission().then(setPermission)}>
+        Allow browser notifications
+      </button>
+    </div>
+  );
+}
+
 /** Settings: theme, Demo mode, service URL and notifications. Field errors from the contract show inline. */
 export function SettingsView({ store }: { store: AppStore }) {
   const settings = useStore(store, (s) => s.settings);
@@ -86,6 +104,56 @@ function SettingsForm({ store, initial }: { store: AppStore; initial: Settings }
           />
           <span>Show alerts as system notifications (they always land in the Alerts inbox)</span>
         </label>
+        {info?.shell === 'headless' && <BrowserNotificationPermission />}
+        <label className="check">
+          <input
+            type="checkbox"
+            name="quietHoursEnabled"
+            checked={draft.quietHours.enabled}
+            onChange={(e) => set('quietHours', { ...draft.quietHours, enabled: e.target.checked })}
+          />
+          <span>Quiet hours: hold alerts and send one digest when they end (checks go on)</span>
+        </label>
+        <div className="row">
+          <label className="field">
+            <span>From</span>
+            <input
+              type="time"
+              name="quietStart"
+              value={draft.quietHours.start}
+              disabled={!draft.quietHours.enabled}
+              onChange={(e) => set('quietHours', { ...draft.quietHours, start: e.target.value })}
+            />
+          </label>
+          <label className="field">
+            <span>Until</span>
+            <input
+              type="time"
+              name="quietEnd"
+              value={draft.quietHours.end}
+              disabled={!draft.quietHours.enabled}
+              onChange={(e) => set('quietHours', { ...draft.quietHours, end: e.target.value })}
+            />
+          </label>
+        </div>
+        {fieldError('quietHours') && <span className="field-error">{fieldError('quietHours')}</span>}
+      </fieldset>
+      <fieldset>
+        <legend>Request budget</legend>
+        <label className="field">
+          <span>At most this many requests a day (empty: let the plan's quota decide)</span>
+          <input
+            type="number"
+            name="requestsPerDay"
+            min={1}
+            inputMode="numeric"
+            value={draft.requestsPerDay ?? ''}
+            aria-invalid={fieldError('requestsPerDay') ? true : undefined}
+            onChange={(e) => set('requestsPerDay', e.target.value === '' ? null : Number(e.target.value))}
+          />
+          {fieldError('requestsPerDay') && <span className="field-error">{fieldError('requestsPerDay')}</span>}
+        </label>
+        <p className="muted small">The free plan allows 100 requests a month (about 3 a day); Basic allows 30,000 (about 1,000 a day).</p>
       </fieldset>
       <div className="actions">
         <button type="submit" className="primary" disabled={saving}>

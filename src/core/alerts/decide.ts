@@ -1,0 +1,300 @@
+import type {
+  AlertKind,
+  AlertRules,
+  Change,
+  ChangeKind,
+  Delivery,
+  LotState,
+  QuietHours,
+} from '../../shared/watch';
+import { saleOutcome } from '../diff';
+import { lotLabel, sourceLabel, usd, when } from './format';
+import { inQuietHours } from './quietHours';
+
+/**
+ * What to do about one change or time event (issue 5 "Alerts"; DESIGN.md "The domain": Alert). The store keeps it
+ * in the inbox under `dedup_key` (unique, so one change gives one alert even across crashes) and delivers it per
+ * `delivery`.
+ */
+export interface AlertDecision {
+  kind: AlertKind;
+  delivery: Delivery;
+  /** Why it is not delivered now: `muted`, `snoozed`, `cap`, `quiet_hours`; null when delivered now. */
+  reason: string | null;
+  title: string;
+  body: string;
+  dedup_key: string;
+  lot_key: string | null;
+  /**
+   * Present (true) when this change is the event the rules were snoozed until (`snooze_until_event`): the
+   * snooze is over and the caller should clear `snooze_until_event` and `snooze_until` of the rules.
+   */
+  lifts_snooze?: true;
+}
+
+/** Input of decide(); see there. */
+export interface DecideInput {
+  change: Change;
+  /** The stored change's id: the alert's dedup key is `change:<changeId>`. */
+  changeId: number;
+  /** The lot before the change (null for a first observation). */
+  prev: LotState | null;
+  /** The lot after the change (null when unknown, e.g. a dropped_out of a lot never stored). */
+  lot: LotState | null;
+  /** Already parsed with AlertRulesSchema. */
+  rules: AlertRules;
+  quiet: QuietHours;
+  /** ms since the epoch. */
+  now: number;
+  /** The user's UTC offset at `now`, minutes (e.g. -300 for US Eastern standard time). */
+  tzOffsetMinutes: number;
+  /** Alerts already raised for this lot in the hour before `now` (any delivery). */
+  alertsForLotLastHour: number;
+  /** The vehicle's display title, e.g. `2018 AUDI S5`. */
+  title: string;
+  source: { kind: 'search' | 'watch'; name: string };
+}
+
+/** The delivery part of a decision. */
+export interface DeliveryDecision {
+  delivery: Delivery;
+  reason: string | null;
+  liftsSnooze: boolean;
+}
+
+/**
+ * The delivery policy shared by change alerts and reminders, in order: muted -> suppressed (`muted`); snoozed
+ * -> suppressed (`snoozed`): `snooze_until` > now, or `snooze_until_event` set, unless `eventKind` is that event
+ * (which lifts the snooze); `alertsForLotLastHour` >= cap -> suppressed (`cap`); inside quiet hours -> digest
+ * (`quiet_hours`); else now.
+ *
+ * @param p.eventKind the change kind, or null for a time event (a reminder never lifts a snooze).
+ * @param p.alertsForLotLastHour null to skip the cap (reminders: the caller has no count).
+ * @returns the delivery, its reason and whether the snooze is lifted. Throws nothing.
+ */
+export function deliveryFor(p: {
+  rules: AlertRules;
+  eventKind: ChangeKind | null;
+  now: number;
+  quiet: QuietHours;
+  tzOffsetMinutes: number;
+  alertsForLotLastHour: number | null;
+}): DeliveryDecision {
+  const { rules } = p;
+  // The event the user waited for happened even when muted: report the lift so the snooze does not outlive it.
+  const liftsSnooze = rules.snooze_until_event !== null && p.eventKind === rules.snooze_until_event;
+  const result = (delivery: Delivery, reason: string | null): DeliveryDecision => ({
+    delivery,
+    reason,
+    liftsSnooze,
+  });
+  if (rules.muted) return result('suppressed', 'muted');
+  if (!liftsSnooze) {
+    if (rules.snooze_until !== null && rules.snooze_until > p.now) return result('suppressed', 'snoozed');
+    if (rules.snooze_until_event !== null) return result('suppressed', 'snoozed');
+  }
+  if (p.alertsForLotLastHour !== null && p.alertsForLotLastHour >= rules.cap_per_lot_per_hour) {
+    return result('suppressed', 'cap');
+  }
+  if (inQuietHours(p.now, p.quiet, p.tzOffsetMinutes)) return result('digest', 'quiet_hours');
+  return result('now', null);
+}
+
+type Threshold =
+  | { rule: 'bid_above'; limit: number }
+  | { rule: 'bid_below'; limit: number }
+  | { rule: 'buy_now_under'; limit: number };
+
+function num(v: Change['before']): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+/**
+ * The threshold a change crosses, if any. Crossing, not being beyond: a bid that moves from 10,500 to 11,000 with
+ * bid_above_usd 10,000 crossed nothing (it alerted when it reached 10,000), so staying above never re-alerts.
+ */
+function crossedThreshold(change: Change, rules: AlertRules): Threshold | null {
+  const before = num(change.before);
+  const after = num(change.after);
+  if (after === null) return null;
+  if (change.kind === 'bid_changed') {
+    const up = rules.bid_above_usd;
+    if (up !== null && after >= up && (before === null || before < up))
+      return { rule: 'bid_above', limit: up };
+    const down = rules.bid_below_usd;
+    if (down !== null && after <= down && (before === null || before > down)) {
+      return { rule: 'bid_below', limit: down };
+    }
+  }
+  if (change.kind === 'buy_now_changed') {
+    const under = rules.buy_now_under_usd;
+    if (under !== null && after <= under && (before === null || before > under)) {
+      return { rule: 'buy_now_under', limit: under };
+    }
+  }
+  return null;
+}
+
+/**
+ * A new match is within budget when its current bid or its buy now (whichever is known) is at or under
+ * max_price_usd; with neither known there is nothing to filter on, so it notifies.
+ */
+function withinBudget(lot: LotState | null, max: number | null): boolean {
+  if (max === null || lot === null) return true;
+  const prices = [lot.current_bid_usd, lot.buy_now_usd].filter(
+    (p): p is number => p !== null && Number.isFinite(p),
+  );
+  return prices.length === 0 || prices.some((p) => p <= max);
+}
+
+const STATUS_LABEL: Record<string, string> = {
+  'auction.state': 'Auction state',
+  'auction.lot_status': 'Lot status',
+  'auction.lot_sub_status': 'Sale status',
+};
+
+function text(v: Change['before']): string | null {
+  return v === null ? null : String(v);
+}
+
+/** Title and body of a change alert: the headline after the vehicle title, the detail before the lot and source. */
+function describe(
+  input: DecideInput,
+  threshold: Threshold | null,
+): { headline: string; detail: string | null } {
+  const { change: c, lot, tzOffsetMinutes: tz } = input;
+  const before = num(c.before);
+  const after = num(c.after);
+  const was = (v: number | null, none: string): string => (v === null ? none : `Was ${usd(v)}`);
+  if (threshold) {
+    const wasBid = before === null ? 'no bid before' : `was ${usd(before)}`;
+    switch (threshold.rule) {
+      case 'bid_above':
+        return {
+          headline: `bid reached ${usd(after ?? 0)}`,
+          detail: `At or above your ${usd(threshold.limit)} · ${wasBid}`,
+        };
+      case 'bid_below':
+        return {
+          headline: `bid down to ${usd(after ?? 0)}`,
+          detail: `At or below your ${usd(threshold.limit)} · ${wasBid}`,
+        };
+      case 'buy_now_under':
+        return {
+          headline: `buy now ${usd(after ?? 0)}`,
+          detail: `At or under your ${usd(threshold.limit)} · ${before === null ? 'newly offered' : `was ${usd(before)}`}`,
+        };
+    }
+  }
+  switch (c.kind) {
+    case 'bid_changed':
+      return {
+        headline: after === null ? 'bid cleared' : `bid ${usd(after)}`,
+        detail: was(before, 'No bid before'),
+      };
+    case 'buy_now_changed':
+      return {
+        headline: after === null ? 'buy now withdrawn' : `buy now ${usd(after)}`,
+        detail: was(before, 'Not offered before'),
+      };
+    case 'status_changed': {
+      const label = STATUS_LABEL[c.field ?? ''] ?? 'Status';
+      const a = text(c.after);
+      const b = text(c.before);
+      return {
+        headline: a === null ? `${label} cleared` : `${label}: ${a}`,
+        detail: b === null ? null : `Was ${b}`,
+      };
+    }
+    case 'rescheduled':
+      return {
+        headline: after === null ? 'auction date removed' : `auction moved to ${when(after, tz)}`,
+        detail: before === null ? 'No date before' : `Was ${when(before, tz)}`,
+      };
+    case 'sold': {
+      if (after !== null) return { headline: `Sold for ${usd(after)}`, detail: null };
+      const outcome = lot ? saleOutcome(lot) : 'unknown';
+      const headline =
+        outcome === 'sold'
+          ? 'Sold (price not published yet)'
+          : outcome === 'not_sold'
+            ? 'Auction ended — not sold'
+            : outcome === 'on_approval'
+              ? 'Auction ended — awaiting seller approval'
+              : 'Auction ended — no sale price yet';
+      return { headline, detail: null };
+    }
+    case 'relisted': {
+      const date = after === null ? 'date not set' : when(after, tz);
+      if (c.related_lot_key !== null && c.related_lot_key !== c.lot_key) {
+        return {
+          headline: `relisted as ${lotLabel(c.lot_key)}`,
+          detail: `Earlier ${lotLabel(c.related_lot_key)} ended unsold · auction ${date}`,
+        };
+      }
+      return {
+        headline: `relisted for ${date}`,
+        detail: `Ended unsold${before === null ? '' : `; was ${when(before, tz)}`}`,
+      };
+    }
+    case 'new_match': {
+      const parts: string[] = [];
+      if (lot?.current_bid_usd != null) parts.push(`Bid ${usd(lot.current_bid_usd)}`);
+      if (lot?.buy_now_usd != null) parts.push(`Buy now ${usd(lot.buy_now_usd)}`);
+      if (lot?.auction_at != null) parts.push(`Auction ${when(lot.auction_at, tz)}`);
+      return { headline: 'new match', detail: parts.length ? parts.join(' · ') : null };
+    }
+    case 'dropped_out':
+      return { headline: 'no longer in the results', detail: null };
+  }
+}
+
+/**
+ * Decides whether one stored change raises an alert, and how it is delivered (issue 5 "Alerts"; DESIGN.md "The
+ * domain": Alert). At most one alert per change, dedup_key `change:<changeId>`. In order:
+ * 1. Thresholds, even when the change kind is not in `rules.kinds`: a bid_changed crossing bid_above_usd upward
+ *    (before < X <= after, or before null and after >= X) or bid_below_usd downward (before > Y >= after, or
+ *    before null and after <= Y), or a buy_now_changed to <= buy_now_under_usd from null or above, gives kind
+ *    `threshold`.
+ * 2. Otherwise a change whose kind is not in `rules.kinds` gives null (recorded only), unless it is the
+ *    `snooze_until_event` (the user asked to hear about it).
+ * 3. A new_match with max_price_usd gives null unless its current bid or buy now is within budget (see
+ *    withinBudget; both unknown notifies).
+ * 4. Delivery per deliveryFor (muted, snoozed, cap, quiet hours); `lifts_snooze: true` when the change is the
+ *    event the rules were snoozed until.
+ * Title `<vehicle> · <headline>` (e.g. `2018 AUDI S5 · bid $4,250`), body `<detail> · <platform> lot <number> ·
+ * <source>` (e.g. `Was $3,900 · copart lot 45416833 · Saved search “Audi under 10k”`); USD like `$12,300`.
+ *
+ * @returns the decision, or null when the change raises no alert. Throws nothing.
+ */
+export function decide(input: DecideInput): AlertDecision | null {
+  const { change, rules } = input;
+  const threshold = crossedThreshold(change, rules);
+  if (!threshold && !rules.kinds.includes(change.kind) && rules.snooze_until_event !== change.kind)
+    return null;
+  if (!threshold && change.kind === 'new_match' && !withinBudget(input.lot, rules.max_price_usd)) return null;
+  const d = deliveryFor({
+    rules,
+    eventKind: change.kind,
+    now: input.now,
+    quiet: input.quiet,
+    tzOffsetMinutes: input.tzOffsetMinutes,
+    alertsForLotLastHour: input.alertsForLotLastHour,
+  });
+  const { headline, detail } = describe(input, threshold);
+  const vehicle = input.title.trim() || lotLabel(change.lot_key);
+  const body = [detail, lotLabel(change.lot_key), sourceLabel(input.source)]
+    .filter((p) => p !== null)
+    .join(' · ');
+  const decision: AlertDecision = {
+    kind: threshold ? 'threshold' : change.kind,
+    delivery: d.delivery,
+    reason: d.reason,
+    title: `${vehicle} · ${headline}`,
+    body,
+    dedup_key: `change:${input.changeId}`,
+    lot_key: change.lot_key,
+  };
+  if (d.liftsSnooze) decision.lifts_snooze = true;
+  return decision;
+}

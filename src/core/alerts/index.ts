@@ -1,0 +1,17 @@
+/**
+ * Alert rules and policy (issue 5 "Alerts"; DESIGN.md "The parts": alerts/ pure rules + policy -> alerts;
+ * delivery ports). Everything here is pure: time comes in as ms since the epoch.
+ */
+export { decide, deliveryFor, type AlertDecision, type DecideInput, type DeliveryDecision } from './decide';
+export { inQuietHours, quietHoursEnd } from './quietHours';
+export { dueReminders } from './reminders';
+export { buildDigest, DIGEST_TITLES } from './digest';
+export {
+  keyRejectedAlert,
+  quotaLowAlert,
+  searchFailingAlert,
+  searchEmptyAlert,
+  SEARCH_FAILING_AFTER,
+} from './system';
+export type { AlertSink } from './notifier';
+export { usd } from './format';

@@ -1,0 +1,84 @@
+import type { QuotaSnapshot } from '../../shared/vehicle';
+
+const DAY = 86_400_000;
+
+/** Where the budget's numbers come from, for the UI. */
+export type BudgetBasis = 'quota' | 'setting' | 'default';
+
+/** The request plan the Usage page shows ("at this pace: 640 of 1,000 requests today"). */
+export interface BudgetPlan {
+  /** Requests allowed in the rolling 24 hours ending now. */
+  allowedPerDay: number;
+  /** Requests spent in the rolling 24 hours ending now. */
+  spentLast24h: number;
+  /** Requests the current schedule is expected to spend over the next 24 hours. */
+  projectedNext24h: number;
+  basis: BudgetBasis;
+  /** Requests left in the plan's period, when the service reported it. */
+  periodRemaining: number | null;
+  periodEnd: number | null;
+}
+
+/**
+ * The request budget (issue 5 "Scheduler"; DESIGN.md "Request budget"): the plan's quota spread over what is
+ * left of its period, capped by the user's own daily limit, enforced over a rolling 24-hour window so that
+ * Lotwatch never spends more than its share of a day and never goes past the plan's remaining requests.
+ * `spentSince(t)` counts requests actually sent (the request log), so retries count too.
+ */
+export class RequestBudget {
+  constructor(
+    private readonly opts: {
+      /** Requests sent at or after `t` (ms). */
+      spentSince: (t: number) => number;
+      /** The last quota snapshot from the service's headers, or null. */
+      quota: () => QuotaSnapshot | null;
+      /** The user's "at most N requests a day", or null. */
+      userPerDay: () => number | null;
+      /** Used when neither the service nor the user says: the free plan's 100 a month, about 3 a day. */
+      defaultPerDay?: number;
+    },
+  ) {}
+
+  /** Requests allowed per rolling day at `now`, and what that number rests on. */
+  allowance(now: number): { perDay: number; basis: BudgetBasis; q: QuotaSnapshot | null } {
+    const q = this.opts.quota();
+    const user = this.opts.userPerDay();
+    let perDay = Infinity;
+    let basis: BudgetBasis = 'default';
+    if (q && q.remaining !== null && q.periodEnd !== null && q.periodEnd > now) {
+      const daysLeft = Math.max(1, (q.periodEnd - now) / DAY);
+      // What was already spent today came out of `remaining`, so add it back before sharing out the rest.
+      perDay = Math.floor((q.remaining + this.opts.spentSince(now - DAY)) / daysLeft);
+      basis = 'quota';
+    }
+    if (user !== null && user < perDay) {
+      perDay = user;
+      basis = 'setting';
+    }
+    if (!Number.isFinite(perDay)) perDay = this.opts.defaultPerDay ?? 3;
+    return { perDay: Math.max(0, perDay), basis, q };
+  }
+
+  /**
+   * True when `n` more requests fit: within the rolling day's allowance after keeping `reserve` for work that
+   * matters more, and within the plan's remaining requests.
+   */
+  canSpend(n: number, now: number, reserve = 0): boolean {
+    const { perDay, q } = this.allowance(now);
+    if (q && q.remaining !== null && q.at > now - DAY && q.remaining - n < 0) return false;
+    return this.opts.spentSince(now - DAY) + n + reserve <= perDay;
+  }
+
+  /** The plan for the Usage page; `projectedNext24h` comes from the scheduler. */
+  plan(now: number, projectedNext24h: number): BudgetPlan {
+    const { perDay, basis, q } = this.allowance(now);
+    return {
+      allowedPerDay: perDay,
+      spentLast24h: this.opts.spentSince(now - DAY),
+      projectedNext24h,
+      basis,
+      periodRemaining: q?.remaining ?? null,
+      periodEnd: q?.periodEnd ?? null,
+    };
+  }
+}

@@ -1,0 +1,80 @@
+import { createTask, validateDetailed, type ScheduledTask } from 'node-cron';
+import { BadInputError } from '../errors';
+
+const MIN = 60_000;
+/** Catch-up looks back at most a week of minutes after the machine slept. */
+const MAX_LOOKBACK_MIN = 7 * 24 * 60;
+
+/**
+ * Checks a cron expression (node-cron syntax, 5 or 6 fields) and returns it trimmed.
+ * @throws BadInputError with a `schedule` field error naming what is wrong.
+ */
+export function checkCron(expr: string): string {
+  const e = expr.trim();
+  const v = validateDetailed(e);
+  if (!v.valid) {
+    const detail = v.errors.map((x) => `${x.field}${x.value !== undefined ? ` "${x.value}"` : ''}: ${x.message}`);
+    throw new BadInputError(`The schedule "${e}" is not a valid cron expression.`, {
+      schedule: [`Not a valid cron expression (${detail.join('; ') || 'unreadable'}). Example: */30 * * * * (every 30 minutes).`],
+    });
+  }
+  return e;
+}
+
+/**
+ * One saved search's trigger: a node-cron task, driven by Lotwatch's own clock instead of node-cron's timers so the
+ * same engine runs on real time and on the sandbox's accelerated market time (issue 5 "Scheduler"). The task's
+ * function is the search run; `dueBetween` asks the task's own matcher whether any minute in a window matched,
+ * which also gives catch-up after sleep: a missed window runs once, not once per missed minute.
+ */
+export class CronTrigger {
+  readonly task: ScheduledTask;
+
+  constructor(
+    readonly expression: string,
+    run: () => Promise<void>,
+  ) {
+    this.task = createTask(checkCron(expression), async () => run(), { noOverlap: true });
+  }
+
+  /** True when some whole minute in (fromExclusive, toInclusive] matches the expression. */
+  dueBetween(fromExclusive: number, toInclusive: number): boolean {
+    let m = Math.floor(fromExclusive / MIN) * MIN + MIN;
+    const first = Math.max(m, Math.floor(toInclusive / MIN) * MIN - MAX_LOOKBACK_MIN * MIN);
+    for (m = first; m <= toInclusive; m += MIN) if (this.task.match(new Date(m))) return true;
+    return false;
+  }
+
+  /** The first whole minute after `after` that matches, within a week, or null. */
+  nextAfter(after: number): number | null {
+    let m = Math.floor(after / MIN) * MIN + MIN;
+    for (let i = 0; i < MAX_LOOKBACK_MIN; i++, m += MIN) if (this.task.match(new Date(m))) return m;
+    return null;
+  }
+
+  private perDay: number | undefined;
+
+  /** Runs in a day (counted once over the day after the first call; a schedule repeats daily or faster). */
+  runsPerDay(now: number): number {
+    if (this.perDay === undefined) {
+      let n = 0;
+      let at: number | null = now;
+      while (at !== null && n < 1440) {
+        at = this.nextAfter(at);
+        if (at === null || at > now + 86_400_000) break;
+        n++;
+      }
+      this.perDay = n;
+    }
+    return this.perDay;
+  }
+
+  /** Runs the search now through the task (node-cron's `execute`, no overlap with a scheduled run). */
+  execute(): Promise<unknown> {
+    return this.task.execute();
+  }
+
+  dispose(): void {
+    void this.task.destroy();
+  }
+}

@@ -1,0 +1,74 @@
+import type { LotState } from '../../shared/watch';
+import { isEnded, isEndedUnsold } from '../diff';
+
+const S = 1000;
+const MIN = 60 * S;
+const HOUR = 60 * MIN;
+
+/** A lot's auction is over: the diff's own rule, so the scheduler and the timeline never disagree. */
+export const auctionOver = isEnded;
+
+function isLive(s: LotState): boolean {
+  return (s.lot_sub_status ?? '').toLowerCase() === 'live' || (s.state ?? '').toLowerCase() === 'live';
+}
+
+/**
+ * When a watched lot should next be fetched (issue 5 "Scheduler": value first). Fixed anchors catch the events
+ * that matter at the moment they happen: shortly before the sale (a last reschedule or state check), just after
+ * it starts (live), and just after it must have ended (the result); while live, every 30 s until it ends.
+ * Between anchors a background interval that shrinks as the sale nears catches bids, buy-now changes and
+ * reschedules; `scale` (>= 1) stretches only that interval when the budget is tight. An ended unsold lot is
+ * checked for a relist (by VIN) over the following day, then rarely.
+ *
+ * @param lot the last stored state, or null when never fetched (fetch now).
+ * @param lastChecked ms of the last fetch of this lot (by any poll), or null.
+ * @returns the time of the next fetch, ms since the epoch (may be <= now: due).
+ */
+export function nextCheckAt(lot: LotState | null, lastChecked: number | null, now: number, scale = 1): number {
+  if (!lot || lastChecked === null) return now;
+  const last = lastChecked;
+  if (auctionOver(lot)) {
+    const endedAt = Math.max(lot.auction_at ?? last, 0);
+    if (isEndedUnsold(lot) && last < endedAt + 14 * HOUR) {
+      // Relists come a few hours after an unsold end: look at 1, 3, 6, 9 and 13 hours.
+      for (const h of [1, 3, 6, 9, 13]) if (endedAt + h * HOUR > last) return endedAt + h * HOUR;
+    }
+    return last + 24 * HOUR * scale;
+  }
+  if (isLive(lot)) return last + 30 * S;
+  const at = lot.auction_at;
+  if (at === null) return last + 6 * HOUR * scale;
+  const anchors = [at - 2 * HOUR, at - 10 * MIN, at + 20 * S, at + 4 * MIN + 30 * S];
+  const anchor = anchors.find((a) => a > last) ?? last + 30 * S;
+  const until = at - last;
+  const background =
+    until > 3 * 24 * HOUR ? 12 * HOUR : until > 24 * HOUR ? 6 * HOUR : until > 6 * HOUR ? 2 * HOUR : 30 * MIN;
+  // Past the sale time without having seen it live or ended: keep looking every 30 s.
+  if (until <= 0) return Math.min(anchor, last + 30 * S);
+  return Math.min(anchor, last + background * scale);
+}
+
+/**
+ * Requests the watchlist is expected to need over the next `horizon` ms at this `scale` (for the plan shown to
+ * the user and for choosing the scale): simulates nextCheckAt forward for each lot, assuming nothing changes.
+ */
+export function projectedChecks(
+  lots: { lot: LotState | null; lastChecked: number | null }[],
+  now: number,
+  horizon: number,
+  scale = 1,
+): number {
+  let n = 0;
+  for (const { lot, lastChecked } of lots) {
+    let last = lastChecked;
+    let guard = 0;
+    for (;;) {
+      const t = nextCheckAt(lot, last, now, scale);
+      const at = Math.max(t, last === null ? now : last + 1);
+      if (at > now + horizon || guard++ > 5000) break;
+      n++;
+      last = at;
+    }
+  }
+  return n;
+}

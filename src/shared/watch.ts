@@ -1,0 +1,142 @@
+import { z } from 'zod';
+
+/**
+ * The watch domain (DESIGN.md "The domain"): lots as the diff sees them, typed changes, alert rules and
+ * alerts. Shared because the UI shows all of them; the logic lives in src/core/diff and src/core/alerts.
+ * Times are integer ms since the epoch; amounts are US dollars.
+ */
+
+/** `platform:lot_number`, e.g. `copart:45416833`: the key of a lot. */
+export type LotKey = string;
+
+/** Builds a LotKey from the wire platform value and the lot number. */
+export function lotKeyOf(platform: string, lotNumber: string): LotKey {
+  return `${platform}:${lotNumber}`;
+}
+
+/** The kinds of change between two observations (DESIGN.md "Change"). */
+export const CHANGE_KINDS = [
+  'new_match',
+  'bid_changed',
+  'buy_now_changed',
+  'status_changed',
+  'rescheduled',
+  'sold',
+  'relisted',
+  'dropped_out',
+] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+/** The fields of an observation that the diff compares: a projection of the normalised Vehicle. */
+export const LotStateSchema = z.object({
+  platform: z.string(),
+  lot_number: z.string(),
+  vin: z.string().nullable(),
+  /** USD. */
+  current_bid_usd: z.number().nullable(),
+  buy_now_usd: z.number().nullable(),
+  sale_price_usd: z.number().nullable(),
+  /** auction.state, lowercase word (e.g. open). */
+  state: z.string().nullable(),
+  /** auction.lot_status (e.g. Timed, Buy Now). */
+  lot_status: z.string().nullable(),
+  /** auction.lot_sub_status (Live, Open, Ended). */
+  lot_sub_status: z.string().nullable(),
+  /** auction.auction_at as ms since the epoch; null when absent or unreadable. */
+  auction_at: z.number().nullable(),
+  /** When this observation was fetched. */
+  observed_at: z.number(),
+});
+export type LotState = z.infer<typeof LotStateSchema>;
+
+const JsonScalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/** One typed difference (DESIGN.md "Change"), with before and after values. */
+export const ChangeSchema = z.object({
+  kind: z.enum(CHANGE_KINDS),
+  lot_key: z.string(),
+  vin: z.string().nullable(),
+  /** The field that changed: `current_bid_usd`, `auction.state`, `auction_at`, ...; null for new_match, dropped_out. */
+  field: z.string().nullable(),
+  before: JsonScalar,
+  after: JsonScalar,
+  /** For relisted: the earlier lot of the same VIN (or the same lot, when only its date moved). */
+  related_lot_key: z.string().nullable(),
+  observed_at: z.number(),
+});
+export type Change = z.infer<typeof ChangeSchema>;
+
+/** Kinds an alert can have: a change kind, a rule threshold, a reminder, or Lotwatch watching itself. */
+export const ALERT_KINDS = [
+  ...CHANGE_KINDS,
+  'threshold',
+  'reminder',
+  'key_rejected',
+  'quota_low',
+  'search_failing',
+  'search_empty',
+  'digest',
+] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+const usd = z.number().finite().nonnegative('Enter an amount of 0 or more (USD).').max(10_000_000).nullable();
+
+/** The change kinds that notify when a rule set does not say otherwise (dropped_out is recorded only). */
+export const DEFAULT_NOTIFY_KINDS: ChangeKind[] = [
+  'new_match',
+  'status_changed',
+  'rescheduled',
+  'sold',
+  'relisted',
+  'buy_now_changed',
+];
+
+/**
+ * Rules of a saved search or a watch (issue 5 "Alerts"). Validated at the boundary: a malformed rule set is a
+ * field error and nothing is saved.
+ */
+export const AlertRulesSchema = z
+  .object({
+    /** Change kinds that notify. */
+    kinds: z.array(z.enum(CHANGE_KINDS)).max(CHANGE_KINDS.length).default(DEFAULT_NOTIFY_KINDS),
+    /** Notify when the current bid rises to or above this (USD), once per crossing. */
+    bid_above_usd: usd.default(null),
+    /** Notify when the current bid is at or below this (USD) and falls below it / first seen below it. */
+    bid_below_usd: usd.default(null),
+    /** Notify when buy now becomes available at or under this (USD). */
+    buy_now_under_usd: usd.default(null),
+    /** A new match notifies only when its current bid or buy now is within this budget (USD). */
+    max_price_usd: usd.default(null),
+    /** Reminders this many minutes before a watched lot's auction (1 minute to 7 days). */
+    remind_minutes_before: z.array(z.number().int().min(1).max(10_080)).max(5).default([]),
+    /** Muted: changes are recorded, nothing notifies. */
+    muted: z.boolean().default(false),
+    /** Snoozed until this time (ms since the epoch), or null. */
+    snooze_until: z.number().int().nullable().default(null),
+    /** Snoozed until a change of this kind happens on the lot, or null. */
+    snooze_until_event: z.enum(CHANGE_KINDS).nullable().default(null),
+    /** At most this many alerts per lot per hour (the rest are kept in the inbox as suppressed). */
+    cap_per_lot_per_hour: z.number().int().min(1).max(60).default(6),
+  })
+  .strict()
+  .refine((r) => r.bid_above_usd === null || r.bid_below_usd === null || r.bid_below_usd < r.bid_above_usd, {
+    message: 'The lower bid threshold must be below the upper one.',
+    path: ['bid_below_usd'],
+  });
+export type AlertRules = z.infer<typeof AlertRulesSchema>;
+
+const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Use a 24-hour time such as 22:00.');
+
+/** Quiet hours: alerts raised inside the window are delivered as one digest when it ends (checks go on). */
+export const QuietHoursSchema = z
+  .object({
+    enabled: z.boolean().default(false),
+    start: hhmm.default('22:00'),
+    end: hhmm.default('07:00'),
+  })
+  .strict();
+export type QuietHours = z.infer<typeof QuietHoursSchema>;
+
+/** How an alert is delivered: at once, held for the digest after quiet hours, or kept silent in the inbox. */
+export const DELIVERIES = ['now', 'digest', 'suppressed'] as const;
+export type Delivery = (typeof DELIVERIES)[number];

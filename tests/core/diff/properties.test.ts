@@ -1,0 +1,149 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { diffLot, diffSearch, isEnded } from '../../../src/core/diff';
+import type { Change, LotState } from '../../../src/shared/watch';
+import { DAY, T0 } from './fixtures';
+
+// Small value domains so that random pairs often agree and often differ; a few raw doubles (NaN, -0, Infinity)
+// because a LotState built by hand may hold them.
+const amount = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(null, 0, 100, 3900, 4250, 12_300) },
+  { weight: 1, arbitrary: fc.double() },
+);
+const word = (ws: (string | null)[]) => fc.constantFrom(...ws);
+const lotState = (lotNumber: fc.Arbitrary<string> = fc.constant('1')): fc.Arbitrary<LotState> =>
+  fc.record({
+    platform: fc.constantFrom('copart', 'iaai'),
+    lot_number: lotNumber,
+    vin: word([null, 'VIN1', 'VIN2']),
+    current_bid_usd: amount,
+    buy_now_usd: amount,
+    sale_price_usd: fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: amount }),
+    state: word([null, 'open', 'live', 'sold', 'not_sold', 'on_approval', 'ENDED', 'upcoming']),
+    lot_status: word([null, 'Timed', 'Buy Now']),
+    lot_sub_status: word([null, 'Open', 'Live', 'Ended', 'ended']),
+    auction_at: fc.constantFrom(null, T0, T0 + DAY, T0 + 2 * DAY, T0 - DAY),
+    observed_at: fc.integer({ min: T0, max: T0 + 10 * DAY }),
+  });
+
+/** Observations of one lot (same platform and number), in time order. */
+const sequence = fc
+  .tuple(fc.constantFrom('copart', 'iaai'), fc.array(lotState(), { minLength: 1, maxLength: 12 }))
+  .map(([platform, ss]) => ss.map((s, i) => ({ ...s, platform, observed_at: T0 + i * 1000 })));
+
+function walk(states: LotState[]): Change[] {
+  const out: Change[] = [];
+  let prev: LotState | null = null;
+  for (const s of states) {
+    out.push(...diffLot(prev, s));
+    prev = s;
+  }
+  return out;
+}
+
+describe('diffLot properties', () => {
+  it('diffLot(s, s) is empty', () => {
+    fc.assert(fc.property(lotState(), (s) => diffLot(s, s).length === 0));
+  });
+
+  it('is deterministic, and independent of the order of the other lots of the VIN', () => {
+    fc.assert(
+      fc.property(
+        fc.option(lotState(fc.constantFrom('1', '2')), { nil: null }),
+        lotState(fc.constantFrom('1', '2')),
+        fc.array(lotState(fc.constantFrom('1', '2', '3', '4')), { maxLength: 6 }),
+        (prev, next, others) => {
+          const a = diffLot(prev, next, { otherLotsOfVin: others });
+          expect(diffLot(prev, next, { otherLotsOfVin: others })).toEqual(a);
+          expect(diffLot(prev, next, { otherLotsOfVin: [...others].reverse() })).toEqual(a);
+        },
+      ),
+    );
+  });
+
+  // The one exception, forced by the spec of `sold` (before = prev.sale_price_usd, which is always null since prev
+  // had not ended; after = next.sale_price_usd, null when the lot ended without a price): a `sold` with both null
+  // is the difference "not ended -> ended", which this property checks instead.
+  it("every change's before !== after (sold without a price: the lot went from open to ended)", () => {
+    fc.assert(
+      fc.property(
+        fc.option(lotState(), { nil: null }),
+        lotState(),
+        fc.array(lotState(fc.constantFrom('1', '2', '3')), { maxLength: 5 }),
+        (prev, next, others) => {
+          const p = prev && { ...prev, platform: next.platform };
+          for (const c of diffLot(p, next, { otherLotsOfVin: others })) {
+            if (c.kind === 'sold' && c.after === null) {
+              expect(c.before).toBeNull();
+              expect(p !== null && !isEnded(p) && isEnded(next)).toBe(true);
+              continue;
+            }
+            expect(c.before !== c.after).toBe(true);
+            expect(c.lot_key).toBe(`${next.platform}:${next.lot_number}`);
+            expect(c.observed_at).toBe(next.observed_at);
+          }
+        },
+      ),
+    );
+  });
+
+  it('sold never appears twice along a sequence in which the lot, once ended, stays ended', () => {
+    fc.assert(
+      fc.property(sequence, (raw) => {
+        let ended = false;
+        // Once ended, every later observation still says so (the common case: results do not flip back).
+        const states = raw.map((s) => {
+          ended ||= isEnded(s);
+          return ended && !isEnded(s) ? { ...s, lot_sub_status: 'Ended' } : s;
+        });
+        expect(walk(states).filter((c) => c.kind === 'sold').length).toBeLessThanOrEqual(1);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('along any sequence, sold appears once per ending: never twice without the lot reopening in between', () => {
+    fc.assert(
+      fc.property(sequence, (states) => {
+        const endings = states.filter(
+          (s, i) => isEnded(s) && (i === 0 ? false : !isEnded(states[i - 1]!)),
+        ).length;
+        expect(walk(states).filter((c) => c.kind === 'sold')).toHaveLength(endings);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('diffSearch properties', () => {
+  const key = fc.constantFrom('A', 'B', 'C', 'D', 'E', 'F');
+  it('never reports a key twice, nor both new_match and dropped_out for one key', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(key.map((k) => `copart:${k}`)),
+        fc.array(
+          lotState(key).map((s) => ({ ...s, platform: 'copart' })),
+          { maxLength: 10 },
+        ),
+        fc.boolean(),
+        fc.boolean(),
+        (members, current, complete, baseline) => {
+          const prev = new Set(members);
+          const cs = diffSearch(prev, current, { complete, baseline, observedAt: T0 });
+          const keys = cs.map((c) => c.lot_key);
+          expect(new Set(keys).size).toBe(keys.length);
+          const now = new Set(current.map((s) => `copart:${s.lot_number}`));
+          for (const c of cs) {
+            if (c.kind === 'new_match')
+              expect(!prev.has(c.lot_key) && now.has(c.lot_key) && !baseline).toBe(true);
+            else
+              expect(c.kind === 'dropped_out' && prev.has(c.lot_key) && !now.has(c.lot_key) && complete).toBe(
+                true,
+              );
+          }
+          expect(diffSearch(prev, current, { complete, baseline, observedAt: T0 })).toEqual(cs);
+        },
+      ),
+    );
+  });
+});

@@ -1,0 +1,144 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../src/core/db/connection';
+import { WatchStore } from '../../../src/core/db/watchStore';
+import { AlertRulesSchema } from '../../../src/shared/watch';
+import type { Vehicle } from '../../../src/shared/vehicle';
+import { tempDir } from '../../helpers/tmp';
+
+const dirs: { cleanup(): void }[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
+
+function store() {
+  const t = tempDir();
+  dirs.push(t);
+  const db = openDatabase(join(t.dir, 'lotwatch.sqlite'));
+  return { db, s: new WatchStore(db) };
+}
+
+export function vehicle(over: Partial<Vehicle> & { bid?: number | null } = {}): Vehicle {
+  const { bid, ...rest } = over;
+  const v: Vehicle = {
+    platform: 'copart',
+    lot_number: '50000001',
+    vin: '1HGCM82633A004352',
+    title: '2003 HONDA ACCORD EX',
+    year: 2003,
+    make: 'HONDA',
+    model: 'ACCORD',
+    type: 'AUTOMOBILE',
+    color: 'Blue',
+    fuel_type: 'Gasoline',
+    transmission: 'Automatic',
+    drive_type: 'FWD',
+    odometer: 180000,
+    damage: 'Front End',
+    auction: { state: 'open', auction_at: '2026-11-23T15:00:00+00:00', lot_status: 'Timed', lot_sub_status: 'Open' },
+    pricing: { current_bid_usd: bid === undefined ? 500 : bid, buy_now_usd: null, sale_price_usd: null },
+    location: { display: 'Dallas (TX)', state: 'TX', facility_id: '12' },
+    media: { thumbs_count: 1, has_360: false, photos: ['https://cs.copart.com/x_hrs.jpg'] },
+    raw: {},
+    ...rest,
+  };
+  const { raw: _r, ...wire } = v;
+  v.raw = { ...wire, extra_field_the_spec_does_not_list: 1 };
+  return v;
+}
+
+describe('WatchStore', () => {
+  it('stores observations, keeps raw only when it changed, and returns the state before and after', () => {
+    const { db, s } = store();
+    const first = s.observe(vehicle(), 1000, 'test');
+    expect(first?.prev).toBeNull();
+    expect(first?.next).toMatchObject({ lot_number: '50000001', current_bid_usd: 500, auction_at: Date.parse('2026-11-23T15:00:00Z') });
+    const same = s.observe(vehicle(), 2000, 'test');
+    expect(same?.prev?.observed_at).toBe(1000);
+    const changed = s.observe(vehicle({ bid: 750 }), 3000, 'test');
+    expect(changed?.prev?.current_bid_usd).toBe(500);
+    expect(changed?.next.current_bid_usd).toBe(750);
+    const obs = db.prepare('SELECT observed_at, raw IS NULL AS dup FROM observations ORDER BY id').all();
+    expect(obs).toEqual([
+      { observed_at: 1000, dup: 0 },
+      { observed_at: 2000, dup: 1 },
+      { observed_at: 3000, dup: 0 },
+    ]);
+    expect(s.getLotRecord('copart:50000001')?.raw).toMatchObject({ extra_field_the_spec_does_not_list: 1 });
+    expect(s.getLotState('copart:50000001')?.observed_at).toBe(3000);
+  });
+
+  it('refuses to key a record without platform or lot number (the caller counts it)', () => {
+    const { s } = store();
+    expect(s.observe(vehicle({ lot_number: null }), 1, 't')).toBeNull();
+  });
+
+  it('finds other lots of a VIN for relist detection', () => {
+    const { s } = store();
+    s.observe(vehicle(), 1, 't');
+    s.observe(vehicle({ lot_number: '50000002' }), 2, 't');
+    expect(s.otherLotsOfVin('1HGCM82633A004352', 'copart:50000002').map((l) => l.lot_number)).toEqual(['50000001']);
+  });
+
+  it('stores an alert once per dedup key and hands it out once through claim', () => {
+    const { s } = store();
+    const a = {
+      dedup_key: 'change:1',
+      kind: 'bid_changed' as const,
+      lot_key: 'copart:1',
+      change_id: 1,
+      source: 'watch:1',
+      title: 't',
+      body: 'b',
+      reason: null,
+      delivery: 'now' as const,
+      deliver_after: null,
+    };
+    const id = s.insertAlert(a, 10);
+    expect(id).not.toBeNull();
+    expect(s.insertAlert(a, 11)).toBeNull();
+    expect(s.dueAlerts(20).map((r) => r.id)).toEqual([id]);
+    expect(s.claimAlert(id!)).toBe(true);
+    expect(s.claimAlert(id!)).toBe(false);
+    expect(s.dueAlerts(20)).toEqual([]);
+    s.markDelivered(id!, 30);
+    const digest = s.insertAlert({ ...a, dedup_key: 'change:2', delivery: 'digest', deliver_after: 100 }, 40);
+    expect(s.dueAlerts(99)).toEqual([]);
+    expect(s.dueAlerts(100).map((r) => r.id)).toEqual([digest]);
+    s.insertAlert({ ...a, dedup_key: 'change:3', delivery: 'suppressed' }, 50);
+    expect(s.dueAlerts(1000).map((r) => r.id)).toEqual([digest]);
+    expect(s.alertsForLotSince('copart:1', 0)).toBe(2);
+  });
+
+  it('indexes lots for offline full-text search and follows updates', () => {
+    const { db, s } = store();
+    s.observe(vehicle(), 1, 't');
+    s.observe(vehicle({ lot_number: '50000009', vin: '5YJ3E1EA7KF317000', title: '2019 TESLA MODEL 3', make: 'TESLA', model: 'MODEL 3' }), 1, 't');
+    const q = (m: string) => (db.prepare('SELECT lot_number FROM lots_fts WHERE lots_fts MATCH ?').all(m) as { lot_number: string }[]).map((r) => r.lot_number);
+    expect(q('tesla')).toEqual(['50000009']);
+    expect(q('"5YJ3E1"*')).toEqual(['50000009']);
+    expect(q('dallas')).toHaveLength(2);
+    s.observe(vehicle({ title: '2003 HONDA ACCORD LX' }), 2, 't');
+    expect(q('LX')).toEqual(['50000001']);
+    expect(q('EX')).toEqual([]);
+  });
+
+  it('keeps saved searches, members, watches and runs', () => {
+    const { s } = store();
+    const rules = AlertRulesSchema.parse({});
+    const id = s.insertSearch({ name: 'Accords', params: { make: 'HONDA' }, schedule: '*/30 * * * *', rules, max_pages: 3, paused: false, is_example: false }, 5);
+    expect(s.getSearch(id)).toMatchObject({ name: 'Accords', params: { make: 'HONDA' }, baseline_done: false });
+    s.updateMembers(id, ['copart:1', 'copart:2'], [], 6);
+    s.updateMembers(id, ['copart:3'], ['copart:1'], 7);
+    expect([...s.memberKeys(id)].sort()).toEqual(['copart:2', 'copart:3']);
+    s.searchRunOk(id, 8, 2, true);
+    expect(s.getSearch(id)).toMatchObject({ baseline_done: true, last_result_count: 2, last_complete: true });
+    s.updateSearch(id, { name: 'Accords', params: { make: 'HONDA', model: 'ACCORD' }, schedule: '0 * * * *', rules, max_pages: 3, paused: false }, 9);
+    expect(s.getSearch(id)?.baseline_done).toBe(false);
+    const run = s.startRun(`search:${id}`, 10);
+    expect(s.interruptRuns(11)).toBe(1);
+    s.finishRun(run, 12, { status: 'ok', requests: 1, records: 2, changes: 0, complete: true });
+    const w = s.insertWatch({ kind: 'vin', vin: '1HGCM82633A004352', lot_key: null, label: '', rules, is_example: false }, 1);
+    s.watchChecked(w, 2, 'copart:1', '1HGCM82633A004352');
+    expect(s.getWatch(w)).toMatchObject({ lot_key: 'copart:1', last_checked_at: 2 });
+    expect(() => s.insertWatch({ kind: 'vin', vin: '1HGCM82633A004352', lot_key: null, label: '', rules, is_example: false }, 1)).toThrow();
+  });
+});
