@@ -1,7 +1,10 @@
 import type { Database } from 'better-sqlite3';
 import type { Dispatcher } from 'undici';
 import { createApiClient, type ApiClient } from './api';
+import { PhotoCache } from './db/photoCache';
 import { WatchStore } from './db/watchStore';
+import { LotwatchError } from './errors';
+import { join } from 'node:path';
 import { RequestBudget } from './watch/budget';
 import { WatchEngine } from './watch/engine';
 import { WatchService } from './watch/service';
@@ -145,6 +148,7 @@ export function createCore(deps: CoreDeps): Core {
     tzOffsetMinutes: tz,
   });
   const service = new WatchService(db, store, engine, deps.clock, () => client);
+  const photos = new PhotoCache(db, join(deps.dataDir, 'photos'));
   const ready = rebuildClient()
     .catch((e: unknown) => log.error('the service client could not be set up', { error: (e as Error).message }))
     .then(() => {
@@ -212,6 +216,18 @@ export function createCore(deps: CoreDeps): Core {
         scale: plan.scale,
         running: client !== null,
       };
+    },
+    'photos.get': async (i) => {
+      let p = photos.read(i.url);
+      if (!p) {
+        await ready;
+        if (!client) {
+          throw new LotwatchError('not_found', 'This photo is not cached. Add an API key or turn on Demo mode to load it.');
+        }
+        const img = await client.fetchImage(i.url);
+        p = photos.write(i.url, i.lot_key ?? null, img.bytes, img.contentType, deps.clock.now());
+      }
+      return { data_url: `data:${p.contentType};base64,${p.bytes.toString('base64')}`, content_type: p.contentType, cached: p.cached };
     },
     'key.set': async (i) => {
       store.setSecret(KEY_SECRET, deps.secrets.encrypt(i.key), deps.clock.now());

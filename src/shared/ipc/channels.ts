@@ -32,6 +32,7 @@ export const METHOD_NAMES = [
   'library.search',
   'lots.get',
   'status.get',
+  'photos.get',
   'key.set',
   'key.test',
   'key.clear',

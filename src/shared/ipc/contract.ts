@@ -226,6 +226,11 @@ export const contract = {
   },
   'lots.get': { input: z.object({ lot_key: z.string().min(3) }).strict(), output: LotDetailSchema },
   'status.get': { input: Void, output: StatusSchema },
+  'photos.get': {
+    input: z.object({ url: z.string().url().max(2000), lot_key: z.string().optional() }).strict(),
+    /** A data: URL of the image; `cached` says it came from disk (no request spent). */
+    output: z.object({ data_url: z.string(), content_type: z.string(), cached: z.boolean() }),
+  },
   'key.set': { input: z.object({ key: z.string().trim().min(8, 'That is too short to be an API key.').max(500) }).strict(), output: Done },
   'key.test': { input: Void, output: z.object({ ok: z.boolean(), usage: z.record(z.string(), z.unknown()).nullable() }) },
   'key.clear': { input: Void, output: Done },

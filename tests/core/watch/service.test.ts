@@ -199,3 +199,21 @@ describe('API key and status', () => {
     void core;
   });
 });
+
+describe('photo cache', () => {
+  it('fetches a photo once through the image proxy, then serves it from disk, also offline', async () => {
+    const { call } = await makeCore();
+    const lot = sb.market.sorted.find((l) => l.subStatus === 'Open')!;
+    const w = value(await call<{ lot: { photo: string } }>('watchlist.add', { target: lot.lotNumber }));
+    const url = w.lot.photo;
+    const first = value(await call<{ data_url: string; cached: boolean; content_type: string }>('photos.get', { url, lot_key: `${lot.platform}:${lot.lotNumber}` }));
+    expect(first.cached).toBe(false);
+    expect(first.data_url).toMatch(/^data:image\/(jpeg|png|webp);base64,/);
+    expect(first.data_url.length).toBeGreaterThan(2000);
+    value(await call('settings.update', { demoMode: false })); // no key: the service is out of reach
+    const again = value(await call<{ data_url: string; cached: boolean }>('photos.get', { url }));
+    expect(again).toMatchObject({ cached: true, data_url: first.data_url });
+    const other = await call('photos.get', { url: 'https://cs.copart.com/v1/AUTH_svc.pdoc00001/none_hrs.jpg' });
+    expect(other).toMatchObject({ ok: false, error: { code: 'not_found', message: expect.stringMatching(/not cached/) } });
+  });
+});

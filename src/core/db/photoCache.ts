@@ -1,0 +1,66 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LotwatchError } from '../errors';
+
+const EXT: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' };
+
+/** A cached photo: its bytes and content type. */
+export interface Photo {
+  bytes: Buffer;
+  contentType: string;
+  /** True when it came from the disk cache (no request spent). */
+  cached: boolean;
+}
+
+/**
+ * Photos of watched or opened lots, cached on disk by content hash (issue 5 "Store"), so a lot's photos can be
+ * reviewed offline. Files are `<dir>/<sha256>.<ext>`, written to a temporary name first and renamed, so a crash
+ * never leaves a half-written photo; the `photos` table maps each source URL to its file.
+ */
+export class PhotoCache {
+  private readonly get_: Statement;
+  private readonly put: Statement;
+
+  constructor(
+    db: Database,
+    private readonly dir: string,
+  ) {
+    this.get_ = db.prepare('SELECT sha256, content_type FROM photos WHERE url = ?');
+    this.put = db.prepare(`INSERT INTO photos (url, lot_key, sha256, content_type, bytes, fetched_at) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT(url) DO UPDATE SET sha256 = excluded.sha256, content_type = excluded.content_type,
+      bytes = excluded.bytes, fetched_at = excluded.fetched_at, lot_key = COALESCE(excluded.lot_key, photos.lot_key)`);
+  }
+
+  private file(sha: string, contentType: string): string {
+    return join(this.dir, `${sha}.${EXT[contentType] ?? 'img'}`);
+  }
+
+  /** The cached photo of `url`, or null. */
+  read(url: string): Photo | null {
+    const r = this.get_.get(url) as { sha256: string; content_type: string } | undefined;
+    if (!r) return null;
+    const f = this.file(r.sha256, r.content_type);
+    if (!existsSync(f)) return null;
+    return { bytes: readFileSync(f), contentType: r.content_type, cached: true };
+  }
+
+  /** Stores a fetched photo; identical images share one file. */
+  write(url: string, lotKey: string | null, bytes: Uint8Array, contentType: string, now: number): Photo {
+    if (!(contentType in EXT)) {
+      throw new LotwatchError('bad_response', `The image proxy sent ${contentType}, which is not a JPEG, PNG or WebP image.`);
+    }
+    mkdirSync(this.dir, { recursive: true });
+    const buf = Buffer.from(bytes);
+    const sha = createHash('sha256').update(buf).digest('hex');
+    const f = this.file(sha, contentType);
+    if (!existsSync(f)) {
+      const tmp = `${f}.${process.pid}.tmp`;
+      writeFileSync(tmp, buf);
+      renameSync(tmp, f);
+    }
+    this.put.run(url, lotKey, sha, contentType, buf.length, now);
+    return { bytes: buf, contentType, cached: false };
+  }
+}
