@@ -4,7 +4,7 @@ test.describe('app frame', () => {
   test('opens, shows its frame and the Demo mode label, with no console errors', async ({ app }) => {
     const { page } = app;
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
-    for (const label of ['Search', 'Watchlist', 'Saved searches', 'Alerts', 'Library', 'Locations', 'Usage', 'Settings']) {
+    for (const label of ['Search', 'Watchlist', 'Saved searches', 'Alerts', 'Library', 'Locations', 'Usage', 'API console', 'Settings']) {
       await expect(page.getByRole('link', { name: label, exact: true })).toBeVisible();
     }
     await expect(page.getByText('Demo mode · simulated market')).toBeVisible();

@@ -39,7 +39,7 @@ describe('App frame', () => {
       window.dispatchEvent(new HashChangeEvent('hashchange'));
     });
     expect(store.getState().view).toBe('alerts');
-    fireEvent.keyDown(window, { key: '8', ctrlKey: true });
+    fireEvent.keyDown(window, { key: '9', ctrlKey: true });
     act(() => {
       window.dispatchEvent(new HashChangeEvent('hashchange'));
     });

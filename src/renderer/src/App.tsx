@@ -2,18 +2,44 @@ import { useEffect } from 'react';
 import { useStore } from 'zustand';
 import type { Bridge } from '../../shared/ipc/bridge';
 import { isViewId, VIEWS, type AppStore, type ViewId } from './state/appStore';
-import { PlaceholderView } from './views/PlaceholderView';
+import { AlertsView } from './views/AlertsView';
+import { ConsoleView } from './views/ConsoleView';
+import { LibraryView } from './views/LibraryView';
+import { LocationsView } from './views/LocationsView';
+import { LotView } from './views/LotView';
+import { SavedSearchesView } from './views/SavedSearchesView';
+import { SearchView } from './views/SearchView';
 import { SettingsView } from './views/SettingsView';
+import { UsageView } from './views/UsageView';
+import { WatchlistView } from './views/WatchlistView';
 
-const PLACEHOLDER_TEXT: Record<Exclude<ViewId, 'settings'>, string> = {
-  search: 'Find lots on both platforms with every filter of the service, and save a search to watch it.',
-  watchlist: 'Follow VINs and lots: current bid, buy now, state and a countdown to the auction.',
-  saved: 'Your saved searches, their schedules, last and next run, and new matches.',
-  alerts: 'Every change that passed your rules, unread first, grouped by lot.',
-  library: 'Everything Lotwatch has fetched, searchable offline, with CSV export.',
-  locations: 'Auction facilities by text, state, facility or ZIP radius.',
-  usage: "Your key's quota, the request log and the scheduler's budget plan.",
-};
+/** Opens a lot in the detail view. */
+export function openLot(lotKey: string): void {
+  location.hash = `#/lot/${encodeURIComponent(lotKey)}`;
+}
+
+function CurrentView({ view, store }: { view: ViewId; store: AppStore }) {
+  switch (view) {
+    case 'search':
+      return <SearchView />;
+    case 'watchlist':
+      return <WatchlistView />;
+    case 'saved':
+      return <SavedSearchesView />;
+    case 'alerts':
+      return <AlertsView />;
+    case 'library':
+      return <LibraryView />;
+    case 'locations':
+      return <LocationsView />;
+    case 'usage':
+      return <UsageView />;
+    case 'console':
+      return <ConsoleView />;
+    case 'settings':
+      return <SettingsView store={store} />;
+  }
+}
 
 /** Applies the theme setting to the document: `system` follows prefers-color-scheme through CSS. */
 function useTheme(theme: 'system' | 'light' | 'dark' | undefined) {
@@ -27,13 +53,15 @@ function useViewRouting(store: AppStore) {
   useEffect(() => {
     const fromHash = () => {
       const id = location.hash.replace(/^#\/?/, '');
-      if (isViewId(id)) store.getState().setView(id);
+      const lot = /^lot\/(.+)$/.exec(id);
+      if (lot?.[1]) store.setState({ lotKey: decodeURIComponent(lot[1]) });
+      else if (isViewId(id)) store.getState().setView(id);
     };
     fromHash();
     window.addEventListener('hashchange', fromHash);
     const onKey = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
-      const n = Number(e.key);
+      const n = Number(e.key === '0' ? 10 : e.key);
       const v = VIEWS[n - 1];
       if (Number.isInteger(n) && v) {
         e.preventDefault();
@@ -51,6 +79,7 @@ function useViewRouting(store: AppStore) {
 /** The app frame: navigation, the Demo-mode label, and the current view. */
 export function App({ store, api }: { store: AppStore; api: Bridge }) {
   const view = useStore(store, (s) => s.view);
+  const lotKey = useStore(store, (s) => s.lotKey);
   const info = useStore(store, (s) => s.info);
   const settings = useStore(store, (s) => s.settings);
   const loadError = useStore(store, (s) => s.loadError);
@@ -61,6 +90,7 @@ export function App({ store, api }: { store: AppStore; api: Bridge }) {
     void store.getState().load();
     return api.on((e) => {
       if (e.name === 'settings.changed') store.setState({ settings: e.payload });
+      if (e.name === 'notification.clicked') openLot(e.payload.lotKey);
       // In the browser shell the page shows alerts as browser notifications; Electron's main process shows native ones.
       if (
         e.name === 'alert.raised' &&
@@ -89,9 +119,9 @@ export function App({ store, api }: { store: AppStore; api: Bridge }) {
             <li key={v.id}>
               <a
                 href={`#/${v.id}`}
-                className={v.id === view ? 'nav-item active' : 'nav-item'}
-                aria-current={v.id === view ? 'page' : undefined}
-                title={`${v.label} (Ctrl+${i + 1})`}
+                className={v.id === view && !lotKey ? 'nav-item active' : 'nav-item'}
+                aria-current={v.id === view && !lotKey ? 'page' : undefined}
+                title={`${v.label} (Ctrl+${(i + 1) % 10})`}
               >
                 {v.label}
               </a>
@@ -104,7 +134,7 @@ export function App({ store, api }: { store: AppStore; api: Bridge }) {
       </nav>
       <div className="main">
         <header className="topbar">
-          <h1>{current.label}</h1>
+          <h1>{lotKey ? 'Lot' : current.label}</h1>
           {info?.mode === 'demo' && (
             <span className="demo-badge" role="status" title="Lotwatch is using its built-in simulated market">
               Demo mode · simulated market
@@ -118,11 +148,7 @@ export function App({ store, api }: { store: AppStore; api: Bridge }) {
           </div>
         )}
         <main className="content" id="content">
-          {view === 'settings' ? (
-            <SettingsView store={store} />
-          ) : (
-            <PlaceholderView title={current.label} text={PLACEHOLDER_TEXT[view]} />
-          )}
+          {lotKey ? <LotView key={lotKey} lotKey={lotKey} /> : <CurrentView view={view} store={store} />}
         </main>
       </div>
     </div>

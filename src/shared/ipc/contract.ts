@@ -131,6 +131,66 @@ export const LotDetailSchema = z.object({
 });
 export type LotDetail = z.infer<typeof LotDetailSchema>;
 
+/** A vehicle in a live result list (search, related): a LotSummary plus the columns a buyer scans. */
+export const VehicleRowSchema = LotSummarySchema.extend({
+  odometer: z.number().nullable(),
+  damage: z.string().nullable(),
+  color: z.string().nullable(),
+  fuel_type: z.string().nullable(),
+  transmission: z.string().nullable(),
+  drive_type: z.string().nullable(),
+  type: z.string().nullable(),
+  photos: z.array(z.string()),
+});
+export type VehicleRow = z.infer<typeof VehicleRowSchema>;
+
+const CursorMetaView = z.object({
+  per_page: z.number().nullable(),
+  next_cursor: z.string().nullable(),
+  prev_cursor: z.string().nullable(),
+});
+
+export const SaleViewSchema = z.object({
+  platform: z.string().nullable(),
+  lot_number: z.string().nullable(),
+  date: z.string().nullable(),
+  price: z.number().nullable(),
+  status: z.string().nullable(),
+});
+
+export const LocationViewSchema = z.object({
+  platform: z.string().nullable(),
+  facility_id: z.string().nullable(),
+  name: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  zip: z.string().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+});
+
+export const RequestLogRowSchema = z.object({
+  at: z.number(),
+  endpoint: z.string(),
+  status: z.number().nullable(),
+  duration_ms: z.number(),
+  bytes: z.number(),
+  attempt: z.number(),
+  error_code: z.string().nullable(),
+});
+
+/** One endpoint the API console can call (both specifications). */
+export const ConsoleEndpointSchema = z.object({
+  /** Stable name, e.g. `GET /vehicles` or `GET /api/v1/vp/vp/video/details`. */
+  name: z.string(),
+  group: z.enum(['vehicle-auction', 'video-platform']),
+  /** Path parameters to fill, e.g. ['slugVin']. */
+  path_params: z.array(z.string()),
+  /** Query parameter names the specification lists (empty: not shown in the specification). */
+  query_params: z.array(z.string()),
+  description: z.string(),
+});
+
 const RunOutcomeSchema = z.object({
   status: z.enum(['ok', 'partial', 'error', 'skipped']),
   requests: z.number().int(),
@@ -231,6 +291,71 @@ export const contract = {
     /** A data: URL of the image; `cached` says it came from disk (no request spent). */
     output: z.object({ data_url: z.string(), content_type: z.string(), cached: z.boolean() }),
   },
+  'vehicles.search': {
+    input: z.object({ params: z.record(z.string(), z.unknown()), cursor: z.string().max(4000).optional() }).strict(),
+    output: z.object({ lots: z.array(VehicleRowSchema), meta: CursorMetaView.nullable(), warnings: z.array(z.string()) }),
+  },
+  'vehicles.filters': {
+    input: Void,
+    output: z.object({ data: z.record(z.string(), z.unknown()), fetched_at: z.number(), cached: z.boolean() }),
+  },
+  'vehicles.get': {
+    input: z.object({ id: z.string().trim().min(1).max(200), refresh: z.boolean().default(true) }).strict(),
+    output: LotDetailSchema.extend({ offline: z.boolean() }),
+  },
+  'vehicles.history': {
+    input: z.object({ id: z.string().min(1).max(200), cursor: z.string().max(4000).optional() }).strict(),
+    output: z.object({ sales: z.array(SaleViewSchema), meta: CursorMetaView.nullable() }),
+  },
+  'vehicles.related': {
+    input: z.object({ id: z.string().min(1).max(200) }).strict(),
+    output: z.object({ lots: z.array(VehicleRowSchema) }),
+  },
+  'shipping.get': {
+    input: z
+      .object({
+        /** `vehicle`: GET /vehicles/{slugVin}/shipping; `auction-to-port`: GET /shipping/auction-to-port. */
+        endpoint: z.enum(['vehicle', 'auction-to-port']),
+        id: z.string().max(200).optional(),
+        vin: z.string().max(17).optional(),
+        lot_number: z.string().max(12).optional(),
+        ports: z.array(z.string().max(40)).max(20).optional(),
+      })
+      .strict(),
+    output: z.object({ prices: z.array(z.object({ port: z.string().nullable(), price: z.number().nullable(), currency: z.string().nullable() })) }),
+  },
+  'locations.list': {
+    input: z.object({ params: z.record(z.string(), z.unknown()) }).strict(),
+    output: z.object({ locations: z.array(LocationViewSchema), meta: CursorMetaView.nullable() }),
+  },
+  'usage.fetch': { input: Void, output: z.object({ usage: z.record(z.string(), z.unknown()) }) },
+  'requests.list': {
+    input: z.object({ limit: z.number().int().min(1).max(1000).default(200) }).strict().optional(),
+    output: z.object({ rows: z.array(RequestLogRowSchema), last24h: z.number().int() }),
+  },
+  'console.endpoints': { input: Void, output: z.array(ConsoleEndpointSchema) },
+  'console.call': {
+    input: z
+      .object({
+        name: z.string().min(1).max(200),
+        path: z.record(z.string(), z.string().max(2000)).default({}),
+        query: z.record(z.string(), z.union([z.string(), z.array(z.string())])).default({}),
+      })
+      .strict(),
+    output: z.object({
+      status: z.number(),
+      json: z.unknown(),
+      duration_ms: z.number(),
+      /** Requests this call spent (retries included), and the quota left after it when the service said. */
+      requests: z.number().int(),
+      remaining: z.number().nullable(),
+    }),
+  },
+  'library.export': {
+    input: z.object({ lot_keys: z.array(z.string()).max(200_000).optional(), q: z.string().max(200).optional() }).strict(),
+    output: z.object({ csv: z.string(), rows: z.number().int() }),
+  },
+  'examples.remove': { input: Void, output: z.object({ searches: z.number().int(), watches: z.number().int() }) },
   'key.set': { input: z.object({ key: z.string().trim().min(8, 'That is too short to be an API key.').max(500) }).strict(), output: Done },
   'key.test': { input: Void, output: z.object({ ok: z.boolean(), usage: z.record(z.string(), z.unknown()).nullable() }) },
   'key.clear': { input: Void, output: Done },

@@ -13,6 +13,7 @@ export const VIEWS = [
   { id: 'library', label: 'Library' },
   { id: 'locations', label: 'Locations' },
   { id: 'usage', label: 'Usage' },
+  { id: 'console', label: 'API console' },
   { id: 'settings', label: 'Settings' },
 ] as const;
 
@@ -24,6 +25,8 @@ export function isViewId(v: string): v is ViewId {
 
 export interface AppState {
   view: ViewId;
+  /** The lot open in the detail view (`#/lot/<lot_key>`), or null. */
+  lotKey: string | null;
   info: AppInfo | null;
   settings: Settings | null;
   /** A failure of loading the frame (info/settings), shown as a banner. */
@@ -45,13 +48,14 @@ export interface AppState {
 export function createAppStore(api: Bridge, initialView: ViewId = 'search') {
   return create<AppState>((set) => ({
     view: initialView,
+    lotKey: null,
     info: null,
     settings: null,
     loadError: null,
     saving: false,
     savedAt: null,
     saveError: null,
-    setView: (view) => set({ view }),
+    setView: (view) => set({ view, lotKey: null }),
     async load() {
       const [info, settings] = await Promise.all([api.invoke('app.info'), api.invoke('settings.get')]);
       if (!info.ok) return set({ loadError: info.error });

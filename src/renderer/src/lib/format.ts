@@ -1,0 +1,54 @@
+import { format, formatDistanceStrict } from 'date-fns';
+
+const usdFmt = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
+const intFmt = new Intl.NumberFormat('en-US');
+
+/** "$12,300", or an en dash for unknown. Amounts are US dollars. */
+export function usd(n: number | null | undefined): string {
+  return n === null || n === undefined ? '–' : usdFmt.format(n);
+}
+
+/** "91,351 mi", or an en dash. */
+export function miles(n: number | null | undefined): string {
+  return n === null || n === undefined ? '–' : `${intFmt.format(Math.round(n))} mi`;
+}
+
+/** A local date and time such as "Nov 23, 3:00 PM", or an en dash. `t` in ms since the epoch. */
+export function dateTime(t: number | null | undefined): string {
+  return t === null || t === undefined ? '–' : format(t, 'MMM d, h:mm a');
+}
+
+/** "in 2 hours" / "5 minutes ago" relative to `now` (ms). */
+export function relative(t: number | null | undefined, now: number): string {
+  if (t === null || t === undefined) return '–';
+  const d = formatDistanceStrict(t, now);
+  return t >= now ? `in ${d}` : `${d} ago`;
+}
+
+/** A live countdown "2d 4h", "3h 12m", "4m 05s", or "started". */
+export function countdown(t: number | null | undefined, now: number): string {
+  if (t === null || t === undefined) return '–';
+  let s = Math.floor((t - now) / 1000);
+  if (s <= 0) return 'started';
+  const d = Math.floor(s / 86400);
+  s -= d * 86400;
+  const h = Math.floor(s / 3600);
+  s -= h * 3600;
+  const m = Math.floor(s / 60);
+  s -= m * 60;
+  if (d > 0) return `${d}d ${h}h`;
+  if (h > 0) return `${h}h ${String(m).padStart(2, '0')}m`;
+  return `${m}m ${String(s).padStart(2, '0')}s`;
+}
+
+/** The platform's display name for a wire value. */
+export function platformName(p: string | null | undefined): string {
+  return p === 'copart' ? 'Copart' : p === 'iaai' ? 'IAAI' : (p ?? '–');
+}
+
+/** The public lot page of a lot on its platform (opened in the system browser). */
+export function lotPageUrl(platform: string, lotNumber: string): string | null {
+  if (platform === 'copart') return `https://www.copart.com/lot/${lotNumber}`;
+  if (platform === 'iaai') return `https://www.iaai.com/Search?Keyword=${lotNumber}`;
+  return null;
+}

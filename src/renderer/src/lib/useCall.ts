@@ -1,0 +1,55 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ErrorPayload } from '../../../shared/ipc/errors';
+import type { Method, MethodInput, MethodOutput } from '../../../shared/ipc/contract';
+import { api } from '../api';
+
+/** State of one contract call: data, loading flag, and the typed error (never a thrown exception). */
+export interface CallState<M extends Method> {
+  data: MethodOutput<M> | null;
+  loading: boolean;
+  error: ErrorPayload | null;
+  /** Calls again with the same (or new) input; resolves to the result's data or null. */
+  run: (input?: MethodInput<M>) => Promise<MethodOutput<M> | null>;
+}
+
+/**
+ * Calls a contract method, at mount when `auto` and on `run()`. Keeps the last data while a new call is in flight,
+ * so lists do not flash. Ignores answers that arrive after the component unmounted or a newer call started.
+ */
+export function useCall<M extends Method>(method: M, input?: MethodInput<M>, auto = true): CallState<M> {
+  const [data, setData] = useState<MethodOutput<M> | null>(null);
+  const [loading, setLoading] = useState(auto);
+  const [error, setError] = useState<ErrorPayload | null>(null);
+  const seq = useRef(0);
+  const inputRef = useRef(input);
+  inputRef.current = input;
+  const run = useCallback(
+    async (i?: MethodInput<M>) => {
+      const my = ++seq.current;
+      setLoading(true);
+      const r = await api.invoke(method, i ?? inputRef.current);
+      if (my !== seq.current) return null;
+      setLoading(false);
+      if (r.ok) {
+        setData(r.value);
+        setError(null);
+        return r.value;
+      }
+      setError(r.error);
+      return null;
+    },
+    [method],
+  );
+  useEffect(() => {
+    if (auto) void run();
+    return () => {
+      seq.current++;
+    };
+  }, [auto, run]);
+  return { data, loading, error, run };
+}
+
+/** Calls a contract method once, for event handlers (buttons, forms). */
+export function call<M extends Method>(method: M, input?: MethodInput<M>) {
+  return api.invoke(method, input);
+}
