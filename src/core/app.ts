@@ -7,6 +7,7 @@ import { LotwatchError } from './errors';
 import { join } from 'node:path';
 import { RequestBudget } from './watch/budget';
 import { WatchEngine } from './watch/engine';
+import { ExploreService } from './watch/explore';
 import { WatchService } from './watch/service';
 import type { AppInfo, ContractEvent } from '../shared/ipc/contract';
 import type { Result } from '../shared/ipc/errors';
@@ -50,6 +51,8 @@ export interface CoreDeps {
    * accelerated market clock passes real timers here: the network is not accelerated.
    */
   clientClock?: Clock;
+  /** Create Demo mode's example search and watches on first start (default true; tests that count turn it off). */
+  demoExamples?: boolean;
   /** Start the watch engine's schedule (default true; tests drive it by hand). */
   autoStart?: boolean;
 }
@@ -149,10 +152,36 @@ export function createCore(deps: CoreDeps): Core {
   });
   const service = new WatchService(db, store, engine, deps.clock, () => client);
   const photos = new PhotoCache(db, join(deps.dataDir, 'photos'));
+  const explore = new ExploreService(db, store, engine, service, deps.clock, () => client);
+
+  /**
+   * Demo mode's first start: a sample saved search and three watched lots whose auctions are minutes away, marked
+   * as examples (one click removes them), so a new user sees alerts arrive within minutes (issue 6).
+   */
+  async function seedDemoExamples(): Promise<void> {
+    if (deps.demoExamples === false || !client || !settings.get().demoMode || !explore.once('demo-examples')) return;
+    try {
+      const soon = (await client.searchVehicles({ per_page: 20 })).data.filter((v) => {
+        const t = v.auction.auction_at ? Date.parse(v.auction.auction_at) : NaN;
+        return Number.isFinite(t) && t > deps.clock.now() + 2 * 60_000 && v.lot_number;
+      });
+      for (const v of soon.slice(0, 3)) {
+        await service.addWatch({ target: v.lot_number!, label: 'Example', rules: undefined }, true);
+      }
+      service.createSearch(
+        { name: 'Example: Tesla Model 3', params: { make: 'TESLA', model: 'MODEL 3' }, schedule: '*/10 * * * *', max_pages: 5 },
+        true,
+      );
+    } catch (e) {
+      log.warn('the Demo mode examples could not be created', { error: (e as Error).message });
+    }
+  }
   const ready = rebuildClient()
     .catch((e: unknown) => log.error('the service client could not be set up', { error: (e as Error).message }))
-    .then(() => {
-      if (deps.autoStart !== false && !disposed) engine.start();
+    .then(async () => {
+      if (deps.autoStart === false || disposed) return;
+      await seedDemoExamples();
+      if (!disposed) engine.start();
     });
 
   const handlers: Handlers = {
@@ -229,6 +258,46 @@ export function createCore(deps: CoreDeps): Core {
       }
       return { data_url: `data:${p.contentType};base64,${p.bytes.toString('base64')}`, content_type: p.contentType, cached: p.cached };
     },
+    'vehicles.search': async (i) => {
+      await ready;
+      return explore.search(i);
+    },
+    'vehicles.filters': async () => {
+      await ready;
+      return explore.filters();
+    },
+    'vehicles.get': async (i) => {
+      await ready;
+      return explore.get(i);
+    },
+    'vehicles.history': async (i) => {
+      await ready;
+      return explore.history(i);
+    },
+    'vehicles.related': async (i) => {
+      await ready;
+      return explore.related(i);
+    },
+    'shipping.get': async (i) => {
+      await ready;
+      return explore.shipping(i);
+    },
+    'locations.list': async (i) => {
+      await ready;
+      return explore.locations(i);
+    },
+    'usage.fetch': async () => {
+      await ready;
+      return explore.usage();
+    },
+    'requests.list': (i) => explore.requests(i?.limit ?? 200),
+    'console.endpoints': () => explore.endpoints(),
+    'console.call': async (i) => {
+      await ready;
+      return explore.console(i);
+    },
+    'library.export': (i) => explore.exportCsv(i),
+    'examples.remove': () => explore.removeExamples(),
     'key.set': async (i) => {
       store.setSecret(KEY_SECRET, deps.secrets.encrypt(i.key), deps.clock.now());
       apiKey = i.key;

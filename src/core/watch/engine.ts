@@ -126,6 +126,29 @@ export class WatchEngine {
     } while (seen !== this.chain);
   }
 
+  /**
+   * Stores records fetched outside the schedule (a manual search, a lot opened, related lots) the same way a poll
+   * does: observation, diff against the stored state, timeline, and alerts for watched lots. Without this, a
+   * change first seen by a manual fetch would be missing from the timeline. One transaction; never awaits.
+   */
+  ingest(vehicles: Vehicle[], source: string): void {
+    const now = this.d.clock.now();
+    this.d.store.transaction(() => {
+      const prevOf = new Map<string, LotState | null>();
+      const changes: Change[] = [];
+      for (const v of vehicles) {
+        const o = this.d.store.observe(v, now, source);
+        if (!o) continue;
+        const key = lotKeyOf(o.next.platform, o.next.lot_number);
+        if (prevOf.has(key)) continue;
+        prevOf.set(key, o.prev);
+        changes.push(...this.lotDiff(o.prev, o.next));
+      }
+      this.recordChanges(changes, now, (k) => prevOf.get(k) ?? null, null);
+    });
+    this.deliver();
+  }
+
   /** The plan shown to the user: scale, projection, next runs. */
   plan(): SchedulePlan {
     const now = this.d.clock.now();

@@ -308,12 +308,10 @@ export class WatchService {
         { kind: vin ? 'vin' : 'lot', vin: vin ?? vehicle?.vin ?? null, lot_key: lotKey, label: i.label ?? '', rules, is_example: isExample },
         now,
       );
-      if (vehicle) {
-        this.store.observe(vehicle, now, `watch:${wid}`);
-        this.store.watchChecked(wid, now, lotKey, vehicle.vin);
-      }
+      if (vehicle) this.store.watchChecked(wid, now, lotKey, vehicle.vin);
       return wid;
     });
+    if (vehicle) this.engine.ingest([vehicle], `watch:${id}`);
     this.engine.refresh();
     return this.watchView(this.requireWatch(id));
   }

@@ -56,6 +56,7 @@ beforeAll(async () => {
     version: 'test',
     demoService: async () => ({ baseUrl: sb.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
     tzOffsetMinutes: () => 0,
+    demoExamples: false,
   });
   await core.ready;
   const ok = async (m: string, i?: unknown) => {

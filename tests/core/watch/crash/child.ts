@@ -43,6 +43,7 @@ const core = createCore({
   version: 'crash-test',
   demoService: async () => ({ baseUrl: baseUrl!, apiKey: apiKey!, ratePerSecond: 1e9 }),
   tzOffsetMinutes: () => 0,
+  demoExamples: false,
 });
 void core.ready.then(() => process.stdout.write('ready\n'));
 process.on('SIGTERM', () => void core.dispose().then(() => process.exit(0)));
