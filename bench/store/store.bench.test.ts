@@ -1,0 +1,158 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { createCore } from '../../src/core/app';
+import { openDatabase } from '../../src/core/db/connection';
+import { diffLot } from '../../src/core/diff';
+import { silentLogger } from '../../src/core/log';
+import { FileSecretBox } from '../../src/core/secrets';
+import type { Vehicle } from '../../src/shared/vehicle';
+import type { LotState } from '../../src/shared/watch';
+import { tempDir } from '../../tests/helpers/tmp';
+
+/**
+ * Store benchmark (issue 7 item 3): ingest rate of lot records into SQLite through the engine (observation,
+ * diff against the stored state, timeline, FTS index), the diff rate, offline full-text search latency on
+ * BENCH_LOTS stored lots (default 200,000), and memory. Writes bench/results/store.json.
+ */
+const LOTS = Number(process.env['BENCH_LOTS'] ?? 200_000);
+const PAGE = 20;
+const MAKES = [
+  ['TOYOTA', ['CAMRY', 'COROLLA', 'RAV4', 'TACOMA', 'HIGHLANDER']],
+  ['HONDA', ['CIVIC', 'ACCORD', 'CR-V', 'PILOT']],
+  ['FORD', ['F-150', 'ESCAPE', 'EXPLORER', 'MUSTANG', 'FUSION']],
+  ['CHEVROLET', ['SILVERADO', 'MALIBU', 'EQUINOX', 'TAHOE']],
+  ['BMW', ['3 SERIES', '5 SERIES', 'X3', 'X5']],
+  ['TESLA', ['MODEL 3', 'MODEL Y', 'MODEL S']],
+  ['NISSAN', ['ALTIMA', 'ROGUE', 'SENTRA']],
+  ['AUDI', ['A4', 'Q5', 'S5']],
+] as const;
+const CITIES = ['Dallas (TX)', 'Atlanta (GA)', 'Phoenix (AZ)', 'Chicago (IL)', 'Miami (FL)', 'Sacramento (CA)', 'Newark (NJ)'];
+const VIN_CHARS = 'ABCDEFGHJKLMNPRSTUVWXYZ0123456789';
+
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+function vehicle(i: number, r: () => number, bid: number): Vehicle {
+  const [make, models] = MAKES[i % MAKES.length]!;
+  const model = models[Math.floor(r() * models.length)]!;
+  const year = 2008 + Math.floor(r() * 18);
+  let vin = '';
+  for (let k = 0; k < 17; k++) vin += VIN_CHARS[Math.floor(r() * VIN_CHARS.length)];
+  const lot = String(40_000_000 + i);
+  const v = {
+    platform: i % 2 ? 'copart' : 'iaai',
+    lot_number: lot,
+    vin,
+    title: `${year} ${make} ${model}`,
+    year,
+    make,
+    model,
+    type: 'AUTOMOBILE',
+    color: 'Black',
+    fuel_type: 'Gasoline',
+    transmission: 'Automatic',
+    drive_type: 'FWD',
+    odometer: Math.floor(r() * 200_000),
+    damage: 'Front End',
+    auction: { state: 'open', auction_at: new Date(Date.UTC(2026, 5, 1) + (i % 5000) * 60_000).toISOString(), lot_status: 'Timed', lot_sub_status: 'Open' },
+    pricing: { current_bid_usd: bid, buy_now_usd: null, sale_price_usd: null },
+    location: { display: CITIES[i % CITIES.length]!, state: 'TX', facility_id: String(i % 400) },
+    media: { thumbs_count: 10, has_360: false, photos: [`https://cs.copart.com/v1/AUTH_svc.pdoc00001/lpp/${lot}_hrs.jpg`] },
+  };
+  return { ...v, raw: { ...v, extra: { seller: 'Insurance Co', details: 'x'.repeat(200) } } } as Vehicle;
+}
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
+const mb = (n: number) => `${(n / 1048576).toFixed(0)} MB`;
+
+it(`store: ingest, diff and offline search on ${LOTS.toLocaleString('en-US')} lots`, async () => {
+  const t = tempDir('lotwatch-bench-');
+  const dbPath = join(t.dir, 'lotwatch.sqlite');
+  const core = createCore({
+    db: openDatabase(dbPath),
+    dbPath,
+    dataDir: t.dir,
+    clock: { now: () => Date.now(), setTimeout: (fn, ms) => { const h = setTimeout(fn, ms); return () => clearTimeout(h); } },
+    secrets: new FileSecretBox(join(t.dir, 'secret.key')),
+    notifier: { notify() {} },
+    log: silentLogger,
+    shell: 'headless',
+    version: 'bench',
+    autoStart: false,
+  });
+  await core.ready;
+  const r = rng(7);
+
+  // 1. First sight of every lot, a page (20 records) per transaction, as polls write them.
+  let t0 = performance.now();
+  for (let i = 0; i < LOTS; i += PAGE) {
+    const page: Vehicle[] = [];
+    for (let k = i; k < Math.min(LOTS, i + PAGE); k++) page.push(vehicle(k, r, 100 + (k % 50) * 25));
+    core.engine.ingest(page, 'bench');
+  }
+  const ingestFirst = LOTS / ((performance.now() - t0) / 1000);
+
+  // 2. A second observation of 20,000 of them with a new bid: diffed, timeline rows written.
+  const r2 = rng(7);
+  const N2 = Math.min(LOTS, 20_000);
+  t0 = performance.now();
+  for (let i = 0; i < N2; i += PAGE) {
+    const page: Vehicle[] = [];
+    for (let k = i; k < Math.min(N2, i + PAGE); k++) page.push(vehicle(k, r2, 100 + (k % 50) * 25 + 50));
+    core.engine.ingest(page, 'bench');
+  }
+  const ingestChanged = N2 / ((performance.now() - t0) / 1000);
+
+  // 3. Pure diff rate.
+  const a: LotState = { platform: 'copart', lot_number: '1', vin: 'V', current_bid_usd: 100, buy_now_usd: null, sale_price_usd: null, state: 'open', lot_status: 'Timed', lot_sub_status: 'Open', auction_at: 1, observed_at: 1 };
+  const b: LotState = { ...a, current_bid_usd: 150, state: 'live', lot_sub_status: 'Live', observed_at: 2 };
+  t0 = performance.now();
+  let n = 0;
+  for (let i = 0; i < 500_000; i++) n += diffLot(i % 2 ? a : b, i % 2 ? b : a).length;
+  const diffRate = 500_000 / ((performance.now() - t0) / 1000);
+  expect(n).toBeGreaterThan(0);
+
+  // 4. Offline full-text search latency.
+  const queries = ['toyota camry', 'ford', 'dallas', '2019 honda', 'tesla model', 'x5', '4000', 'bmw 3 series', 'miami', 'rav4 2022'];
+  const lat: number[] = [];
+  let hits = 0;
+  for (let round = 0; round < 20; round++) {
+    for (const q of queries) {
+      const s = performance.now();
+      const res = await core.invoke('library.search', { q, limit: 100 });
+      lat.push(performance.now() - s);
+      if (res.ok) hits += (res.value as { total: number }).total;
+    }
+  }
+  expect(hits).toBeGreaterThan(0);
+  const mem = process.memoryUsage();
+  const out = {
+    lots: LOTS,
+    ingest_first_sight_records_per_s: Math.round(ingestFirst),
+    ingest_changed_records_per_s: Math.round(ingestChanged),
+    diff_per_s: Math.round(diffRate),
+    search_p50_ms: Number(pct(lat, 0.5).toFixed(2)),
+    search_p95_ms: Number(pct(lat, 0.95).toFixed(2)),
+    rss_mb: Math.round(mem.rss / 1048576),
+    heap_mb: Math.round(mem.heapUsed / 1048576),
+  };
+  console.log(
+    [
+      `store benchmark (${LOTS.toLocaleString('en-US')} lots)`,
+      '| measure | value |',
+      '|---|---|',
+      `| ingest, first sight (observation + lot + FTS), records/s | ${out.ingest_first_sight_records_per_s.toLocaleString('en-US')} |`,
+      `| ingest, changed bid (observation + diff + timeline), records/s | ${out.ingest_changed_records_per_s.toLocaleString('en-US')} |`,
+      `| diff, lot pairs/s | ${out.diff_per_s.toLocaleString('en-US')} |`,
+      `| offline search p50 / p95 | ${out.search_p50_ms} ms / ${out.search_p95_ms} ms |`,
+      `| memory RSS / heap | ${mb(mem.rss)} / ${mb(mem.heapUsed)} |`,
+    ].join('\n'),
+  );
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync('bench/results/store.json', JSON.stringify(out, null, 2));
+  await core.dispose();
+  t.cleanup();
+});
