@@ -1,0 +1,99 @@
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../../src/core/app';
+import { openDatabase } from '../../../src/core/db/connection';
+import { silentLogger } from '../../../src/core/log';
+import { FileSecretBox } from '../../../src/core/secrets';
+import { createSandbox, DEMO_KEY, type Sandbox } from '../../../src/sandbox/index';
+import { FakeClock } from '../../helpers/fakeClock';
+import { tempDir } from '../../helpers/tmp';
+
+// Delivery through the engine: quiet hours hold alerts for one digest, reminders fire once before the auction.
+const START = Date.UTC(2026, 5, 1, 12, 0, 0);
+const MIN = 60_000;
+let sb: Sandbox;
+let clock: FakeClock;
+const open: { core: Core; cleanup(): void }[] = [];
+
+beforeAll(async () => {
+  clock = new FakeClock(START);
+  sb = createSandbox({ seed: 13, lots: 3000, startTime: START, speed: 1, now: () => clock.now(), ratePerSecond: 0 });
+  await sb.start(0, '127.0.0.1');
+});
+afterAll(async () => sb.dispose());
+afterEach(async () => {
+  for (const o of open.splice(0)) {
+    await o.core.dispose();
+    o.cleanup();
+  }
+});
+
+async function setup() {
+  const t = tempDir();
+  const dbPath = join(t.dir, 'lotwatch.sqlite');
+  const shown: { title: string; body: string }[] = [];
+  const core = createCore({
+    db: openDatabase(dbPath),
+    dbPath,
+    dataDir: t.dir,
+    clock,
+    secrets: new FileSecretBox(join(t.dir, 'secret.key')),
+    notifier: { notify: (n) => void shown.push(n) },
+    log: silentLogger,
+    shell: 'headless',
+    version: 't',
+    demoService: async () => ({ baseUrl: sb.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
+    autoStart: false,
+    demoExamples: false,
+    tzOffsetMinutes: () => 0,
+  });
+  open.push({ core, cleanup: t.cleanup });
+  await core.ready;
+  const value = async (m: string, i?: unknown) => {
+    const r = await core.invoke(m, i);
+    if (!r.ok) throw new Error(`${m}: ${r.error.message}`);
+    return r.value as Record<string, unknown>;
+  };
+  return { core, value, shown };
+}
+
+describe('delivery', () => {
+  it('holds alerts in quiet hours and sends one digest when they end; the inbox has every alert', async () => {
+    const { core, value, shown } = await setup();
+    const lot = sb.market.sorted.find((l) => l.subStatus === 'Open' && l.auctionAt > clock.now() + 5 * MIN)!;
+    const w = await value('watchlist.add', { target: lot.lotNumber });
+    // Quiet from now until two hours after the sale (UTC, as the test's time zone).
+    const hhmm = (t: number) => new Date(t).toISOString().slice(11, 16);
+    await value('settings.update', { quietHours: { enabled: true, start: hhmm(clock.now() - MIN), end: hhmm(lot.auctionAt + 2 * 60 * MIN) } });
+    clock.advanceTo(lot.auctionAt + 6 * MIN);
+    await value('watchlist.checkNow', { id: w['id'] });
+    const inbox = (await value('alerts.list'))['alerts'] as { kind: string; delivery: string; status: string }[];
+    expect(inbox.length).toBeGreaterThanOrEqual(2);
+    expect(inbox.every((a) => a.delivery === 'digest' && a.status === 'digest')).toBe(true);
+    expect(shown).toEqual([]);
+    clock.advanceTo(lot.auctionAt + 2 * 60 * MIN + MIN);
+    await core.engine.runDue();
+    expect(shown).toHaveLength(1);
+    expect(shown[0]!.title).toMatch(/alert/i);
+    await core.engine.runDue();
+    expect(shown).toHaveLength(1);
+    const after = (await value('alerts.list'))['alerts'] as { status: string }[];
+    expect(after.every((a) => a.status === 'delivered')).toBe(true);
+  });
+
+  it('reminds once, N minutes before a watched auction', async () => {
+    const { core, value, shown } = await setup();
+    const lot = sb.market.sorted.find((l) => l.subStatus === 'Open' && l.auctionAt > clock.now() + 60 * MIN)!;
+    await value('watchlist.add', { target: lot.lotNumber, rules: { remind_minutes_before: [30], kinds: [] } });
+    core.engine.start();
+    await core.engine.idle();
+    clock.advanceTo(lot.auctionAt - 31 * MIN);
+    await core.engine.runDue();
+    expect(shown.filter((n) => /30 min/.test(n.title))).toEqual([]);
+    clock.advanceTo(lot.auctionAt - 29 * MIN);
+    await core.engine.runDue();
+    clock.advanceTo(lot.auctionAt - 20 * MIN);
+    await core.engine.runDue();
+    expect(shown.filter((n) => /30 min/.test(n.title))).toHaveLength(1);
+  });
+});
