@@ -22,7 +22,9 @@ export function useCall<M extends Method>(method: M, input?: MethodInput<M>, aut
   const [error, setError] = useState<ErrorPayload | null>(null);
   const seq = useRef(0);
   const inputRef = useRef(input);
-  inputRef.current = input;
+  useEffect(() => {
+    inputRef.current = input;
+  });
   const run = useCallback(
     async (i?: MethodInput<M>) => {
       const my = ++seq.current;
@@ -41,9 +43,14 @@ export function useCall<M extends Method>(method: M, input?: MethodInput<M>, aut
     [method],
   );
   useEffect(() => {
+    // Fetching on mount is the effect's job: it syncs the component with the service. The loading flag it sets
+    // is the point of the call, not a cascade.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     if (auto) void run();
+    const calls = seq;
     return () => {
-      seq.current++;
+      // Answers that arrive after unmount are dropped.
+      calls.current++;
     };
   }, [auto, run]);
   return { data, loading, error, run };
