@@ -244,6 +244,8 @@ export function createCore(deps: CoreDeps): Core {
         budget: budget.plan(now, plan.projectedNext24h),
         scale: plan.scale,
         running: client !== null,
+        paused_until: engine.pause().until,
+        pause_reason: engine.pause().reason,
       };
     },
     'photos.get': async (i) => {

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../api';
-import { ApiError, UnauthorizedError } from '../api/errors';
+import { ApiError, RateLimitedError, UnauthorizedError } from '../api/errors';
 import {
   buildDigest,
   decide,
@@ -66,6 +66,9 @@ export class WatchEngine {
   private started = false;
   private disposed = false;
   private scale = 1;
+  /** After a 429: no polling until then (ms), and why. */
+  private pausedUntil = 0;
+  private pauseReason: string | null = null;
   private scaledAt = -Infinity;
 
   constructor(private readonly d: EngineDeps) {}
@@ -208,7 +211,10 @@ export class WatchEngine {
     this.cancelTimer?.();
     const now = this.d.clock.now();
     let next = Math.floor(now / 60_000) * 60_000 + 60_000;
-    for (const w of this.watchStates()) next = Math.min(next, nextCheckAt(w.lot, w.lastChecked, now, this.scale));
+    for (const w of this.watchStates()) {
+      next = Math.min(next, Math.max(nextCheckAt(w.lot, w.lastChecked, now, this.scale), (w.watch.last_checked_at ?? 0) + this.failureBackoff(w.watch)));
+    }
+    if (now < this.pausedUntil) next = Math.max(next, Math.min(this.pausedUntil, now + 60_000));
     const delay = Math.max(0, next - now);
     this.cancelTimer = this.d.clock.setTimeout(() => {
       this.cancelTimer = null;
@@ -222,14 +228,26 @@ export class WatchEngine {
       const now = this.d.clock.now();
       const from = this.lastTick;
       this.updateScale(now);
+      const paused = now < this.pausedUntil;
       // Watches first: lots close to their sale matter most (DESIGN.md "Request budget").
-      const due = this.watchStates()
-        .map((w) => ({ ...w, at: nextCheckAt(w.lot, w.lastChecked, now, this.scale) }))
-        .filter((w) => w.at <= now)
-        .sort((a, b) => a.at - b.at);
-      for (const w of due) await this.pollWatch(w.watch);
+      const due = paused
+        ? []
+        : this.watchStates()
+            .map((w) => ({
+              ...w,
+              at: Math.max(
+                nextCheckAt(w.lot, w.lastChecked, now, this.scale),
+                (w.watch.last_checked_at ?? 0) + this.failureBackoff(w.watch),
+              ),
+            }))
+            .filter((w) => w.at <= now)
+            .sort((a, b) => a.at - b.at);
+      for (const w of due) {
+        if (this.d.clock.now() < this.pausedUntil) break;
+        await this.pollWatch(w.watch);
+      }
       for (const s of this.d.store.listSearches()) {
-        if (s.paused) continue;
+        if (s.paused || this.d.clock.now() < this.pausedUntil) continue;
         const t = this.triggers.get(s.id);
         // From the last run, not the last tick: a run missed while the app was closed or the machine slept runs
         // once on the next tick (catch-up), never once per missed minute.
@@ -308,7 +326,24 @@ export class WatchEngine {
     }
   }
 
+  /** Whether polling is paused after the service said 429 (quota spent or rate limit), until when and why. */
+  pause(): { until: number | null; reason: string | null } {
+    return this.pausedUntil > this.d.clock.now()
+      ? { until: this.pausedUntil, reason: this.pauseReason }
+      : { until: null, reason: null };
+  }
+
+  /** A watch that keeps failing waits longer between tries: 1, 2, 4 ... minutes, at most an hour. */
+  private failureBackoff(w: WatchRow): number {
+    return w.consecutive_failures > 0 ? Math.min(HOUR, 60_000 * 2 ** (w.consecutive_failures - 1)) : 0;
+  }
+
   private failed(e: unknown, now: number): { code: string; message: string } {
+    if (e instanceof RateLimitedError) {
+      // The service said stop: every poll waits for Retry-After (or a minute) instead of spending more.
+      this.pausedUntil = now + Math.max(60_000, e.retryAfterMs ?? 60_000);
+      this.pauseReason = e.message;
+    }
     if (e instanceof UnauthorizedError) this.storeAlerts([keyRejectedAlert(now)], now);
     if (e instanceof ApiError || (e instanceof Error && 'code' in e)) {
       return { code: String((e as { code: unknown }).code), message: (e as Error).message };

@@ -212,6 +212,9 @@ export const StatusSchema = z.object({
   }),
   scale: z.number(),
   running: z.boolean(),
+  /** Polling is paused until this time (ms) after the service answered 429, with its message; else null. */
+  paused_until: z.number().nullable(),
+  pause_reason: z.string().nullable(),
 });
 export type Status = z.infer<typeof StatusSchema>;
 

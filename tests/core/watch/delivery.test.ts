@@ -97,3 +97,63 @@ describe('delivery', () => {
     expect(shown.filter((n) => /30 min/.test(n.title))).toHaveLength(1);
   });
 });
+
+describe('quota exhausted', () => {
+  it('pauses polling after a 429 and says why, without crashing or spending more', async () => {
+    const small = createSandbox({ seed: 13, lots: 500, startTime: START, speed: 0, ratePerSecond: 0, quota: { limit: 5, periodMs: 30 * 86_400_000 } });
+    await small.start(0, '127.0.0.1');
+    const t = tempDir();
+    const dbPath = join(t.dir, 'lotwatch.sqlite');
+    const core = createCore({
+      db: openDatabase(dbPath),
+      dbPath,
+      dataDir: t.dir,
+      clock,
+      clientClock: {
+        now: () => clock.now(),
+        setTimeout: (fn, ms) => {
+          if (ms >= 10_000) {
+            const h = setTimeout(fn, ms);
+            h.unref();
+            return () => clearTimeout(h);
+          }
+          const h = setImmediate(fn);
+          return () => clearImmediate(h);
+        },
+      },
+      secrets: new FileSecretBox(join(t.dir, 'secret.key')),
+      notifier: { notify() {} },
+      log: silentLogger,
+      shell: 'headless',
+      version: 't',
+      demoService: async () => ({ baseUrl: small.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
+      autoStart: false,
+      demoExamples: false,
+      tzOffsetMinutes: () => 0,
+    });
+    open.push({ core, cleanup: t.cleanup });
+    await core.ready;
+    const lot = small.market.sorted.find((l) => l.subStatus === 'Open')!;
+    const added = await core.invoke('watchlist.add', { target: lot.lotNumber });
+    expect(added, JSON.stringify(added)).toMatchObject({ ok: true });
+    const s = await core.invoke('searches.create', { name: 'All', params: {}, schedule: '* * * * *' });
+    expect(s.ok).toBe(true);
+    const id = (s as { value: { id: number } }).value.id;
+    // Another program spends the rest of the key's quota behind Lotwatch's back: its next request gets a 429.
+    for (let i = 0; i < 4; i++) await fetch(`${small.baseUrl}/usage`, { headers: { 'X-API-Key': DEMO_KEY } });
+    const run = await core.invoke('searches.runNow', { id });
+    expect(run, JSON.stringify(run)).toMatchObject({ ok: true, value: { status: 'error', requests: 1 } });
+    const searches = (await core.invoke('searches.list')) as { ok: true; value: { last_error: string }[] };
+    expect(searches.value[0]!.last_error).toMatch(/quota|limit/i);
+    const status = (await core.invoke('status.get')) as { ok: true; value: { paused_until: number; pause_reason: string } };
+    expect(status.value.paused_until).toBeGreaterThan(clock.now());
+    expect(status.value.pause_reason).toMatch(/quota|limit/i);
+    const before = ((await core.invoke('requests.list')) as { ok: true; value: { rows: unknown[] } }).value.rows.length;
+    core.engine.start();
+    clock.advanceTo(clock.now() + 5 * MIN);
+    await core.engine.runDue();
+    const after = ((await core.invoke('requests.list')) as { ok: true; value: { rows: unknown[] } }).value.rows.length;
+    expect(after).toBe(before);
+    await small.dispose();
+  });
+});
