@@ -6,7 +6,7 @@ import { startHeadless } from './start';
 
 // Entry of `npm run serve` (built to out/main/headless.js). Prints the URL with its token, then serves until
 // SIGINT/SIGTERM, when it closes the server and the database in order.
-const HELP = `Usage: node out/main/headless.js [--port N] [--host 127.0.0.1] [--data-dir DIR]
+const HELP = `Usage: node out/main/headless.js [--port N] [--host 127.0.0.1] [--data-dir DIR] [--demo-speed 1..3600]
 
 Serves the Lotwatch app to a browser on this computer. Open the printed address (it carries a per-run token).`;
 
@@ -19,6 +19,7 @@ async function main(): Promise<number> {
         host: { type: 'string' },
         'data-dir': { type: 'string' },
         'renderer-dir': { type: 'string' },
+        'demo-speed': { type: 'string' },
         help: { type: 'boolean' },
       },
     }).values;
@@ -35,6 +36,11 @@ async function main(): Promise<number> {
     console.error(`lotwatch: --port must be a whole number from 0 to 65535, not ${args.port}`);
     return 2;
   }
+  const demoSpeed = args['demo-speed'] === undefined ? 1 : Number(args['demo-speed']);
+  if (!Number.isFinite(demoSpeed) || demoSpeed < 1 || demoSpeed > 3600) {
+    console.error(`lotwatch: --demo-speed must be a number from 1 to 3600, not ${args['demo-speed']}`);
+    return 2;
+  }
   const dataDir = args['data-dir'] ?? defaultDataDir();
   const rendererDir = args['renderer-dir'] ?? join(import.meta.dirname, '../renderer');
   let running;
@@ -43,6 +49,7 @@ async function main(): Promise<number> {
       dataDir,
       rendererDir,
       port,
+      demoSpeed,
       ...(args.host ? { host: args.host } : {}),
       version: process.env['npm_package_version'] ?? '0.1.0',
     });

@@ -16,6 +16,11 @@ export interface HeadlessOptions {
   version: string;
   clock?: Clock;
   log?: Logger;
+  /**
+   * Runs Demo mode's simulated market this many times faster than real time (1 to 3600; default 1), and the
+   * watch engine on the same accelerated clock, so a day of auctions passes in minutes (demos, end-to-end tests).
+   */
+  demoSpeed?: number;
 }
 
 export interface RunningHeadless {
@@ -35,13 +40,29 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   const log = opts.log ?? createLogger();
   const dbPath = join(opts.dataDir, 'lotwatch.sqlite');
   const db = openDatabase(dbPath);
-  const demo = createDemoService();
+  const speed = Math.min(3600, Math.max(1, opts.demoSpeed ?? 1));
+  // With an accelerated demo, market time is start + (wall - t0) * speed for both the sandbox and the engine; the
+  // client's own waits (timeouts, backoff) stay in real time, since the network is not accelerated.
+  const t0 = Date.now();
+  const start = Math.floor(t0 / 60_000) * 60_000;
+  const marketClock: Clock | undefined =
+    speed > 1
+      ? {
+          now: () => Math.floor(start + (Date.now() - start) * speed),
+          setTimeout: (fn, ms) => {
+            const h = setTimeout(fn, Math.max(0, ms / speed));
+            return () => clearTimeout(h);
+          },
+        }
+      : undefined;
+  const demo = createDemoService(speed > 1 ? { speed, startTime: start, now: () => Date.now() } : {});
   const core = createCore({
     demoService: () => demo.get(),
+    ...(marketClock ? { clientClock: { now: marketClock.now, setTimeout: systemClock.setTimeout } } : {}),
     db,
     dbPath,
     dataDir: opts.dataDir,
-    clock: opts.clock ?? systemClock,
+    clock: opts.clock ?? marketClock ?? systemClock,
     secrets: new FileSecretBox(join(opts.dataDir, 'secret.key')),
     notifier: { notify: () => {} },
     log,
