@@ -11,6 +11,7 @@ import { ExploreService } from './watch/explore';
 import { WatchService } from './watch/service';
 import type { AppInfo, ContractEvent } from '../shared/ipc/contract';
 import type { Result } from '../shared/ipc/errors';
+import type { QuotaSnapshot } from '../shared/vehicle';
 import { SettingsPatchSchema } from '../shared/settings';
 import type { Clock } from './clock';
 import { SettingsRepo } from './db/settingsRepo';
@@ -109,6 +110,12 @@ export function createCore(deps: CoreDeps): Core {
     sink: (r: Parameters<NonNullable<Parameters<typeof createApiClient>[0]['sink']>>[0]) => {
       if (db.open) store.logRequest(r);
     },
+    // Every answer's quota headers, whoever asked (a poll, a search in the UI, the console), feed the budget.
+    onQuota: (q: QuotaSnapshot) => {
+      if (!db.open) return;
+      store.saveQuota(q, deps.clock.now());
+      emit({ name: 'quota.changed', payload: q });
+    },
   };
   /** Builds the client for the current mode: the sandbox in Demo mode, else the service URL with the user's key. */
   async function rebuildClient(): Promise<void> {
@@ -161,11 +168,14 @@ export function createCore(deps: CoreDeps): Core {
   async function seedDemoExamples(): Promise<void> {
     if (deps.demoExamples === false || !client || !settings.get().demoMode || !explore.once('demo-examples')) return;
     try {
-      const soon = (await client.searchVehicles({ per_page: 20 })).data.filter((v) => {
+      const page = (await client.searchVehicles({ per_page: 20 })).data.filter((v) => v.lot_number);
+      const later = page.filter((v) => {
         const t = v.auction.auction_at ? Date.parse(v.auction.auction_at) : NaN;
-        return Number.isFinite(t) && t > deps.clock.now() + 2 * 60_000 && v.lot_number;
+        return Number.isFinite(t) && t > deps.clock.now() + 2 * 60_000;
       });
-      for (const v of soon.slice(0, 3)) {
+      // The soonest auctions at least two minutes away; on a fast demo clock, the latest of the first page.
+      const picks = later.length >= 3 ? later.slice(0, 3) : page.slice(-3);
+      for (const v of picks) {
         await service.addWatch({ target: v.lot_number!, label: 'Example', rules: undefined }, true);
       }
       service.createSearch(

@@ -48,21 +48,22 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   const marketClock: Clock | undefined =
     speed > 1
       ? {
-          now: () => Math.floor(start + (Date.now() - start) * speed),
+          now: () => Math.floor(start + (Date.now() - t0) * speed),
           setTimeout: (fn, ms) => {
             const h = setTimeout(fn, Math.max(0, ms / speed));
             return () => clearTimeout(h);
           },
         }
       : undefined;
-  const demo = createDemoService(speed > 1 ? { speed, startTime: start, now: () => Date.now() } : {});
+  const engineClock = opts.clock ?? marketClock ?? systemClock;
+  const demo = createDemoService({ speed, startTime: start, align: () => engineClock.now() });
   const core = createCore({
     demoService: () => demo.get(),
     ...(marketClock ? { clientClock: { now: marketClock.now, setTimeout: systemClock.setTimeout } } : {}),
     db,
     dbPath,
     dataDir: opts.dataDir,
-    clock: opts.clock ?? marketClock ?? systemClock,
+    clock: engineClock,
     secrets: new FileSecretBox(join(opts.dataDir, 'secret.key')),
     notifier: { notify: () => {} },
     log,

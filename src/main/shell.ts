@@ -109,7 +109,7 @@ export async function startShell(paths: ShellPaths): Promise<ShellState | undefi
 
   const ref: { window?: BrowserWindow } = {};
   let core: Core;
-  const demo = createDemoService();
+  const demo = createDemoService({ align: () => systemClock.now() });
   try {
     const db = openDatabase(dbPath, nativeBinding ? { nativeBinding } : {});
     core = createCore({

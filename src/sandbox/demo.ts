@@ -10,16 +10,23 @@ export interface DemoService {
 
 /**
  * Creates the lazily started demo service for a shell (Electron or headless). The market runs at real time
- * (speed 1) by default, with auctions every few minutes, so a new user sees alerts soon.
+ * (speed 1) by default, with auctions every few minutes, so a new user sees alerts soon. `align` returns the
+ * watcher's current time; the market is moved forward to it once started, so their clocks agree to the ms.
  */
-export function createDemoService(opts: SandboxOptions = {}): DemoService {
+export function createDemoService(opts: SandboxOptions & { align?: () => number } = {}): DemoService {
+  const { align, ...sandboxOptions } = opts;
   let sb: Sandbox | undefined;
   let starting: Promise<{ baseUrl: string; apiKey: string }> | undefined;
   return {
     get() {
       starting ??= (async () => {
-        sb = createSandbox({ ...opts });
+        sb = createSandbox({ ...sandboxOptions });
         await sb.start(0, '127.0.0.1');
+        // The market's clock must read what the watcher's clock reads (both advance at the same speed after this).
+        if (align) {
+          const ahead = align() - sb.marketNow();
+          if (ahead > 0) sb.advance(ahead);
+        }
         return { baseUrl: sb.baseUrl as string, apiKey: sb.keys[0] ?? DEMO_KEY };
       })();
       return starting;

@@ -318,8 +318,6 @@ export class WatchEngine {
   private onQuota(q: QuotaSnapshot | null): void {
     if (!q) return;
     const now = this.d.clock.now();
-    this.d.store.saveQuota(q, now);
-    this.d.emit({ name: 'quota.changed', payload: q });
     if (q.limit !== null && q.remaining !== null && q.periodEnd !== null) {
       const a = quotaLowAlert({ limit: q.limit, remaining: q.remaining, periodEnd: q.periodEnd }, now);
       if (a) this.storeAlerts([a], now);

@@ -100,7 +100,7 @@ describe('delivery', () => {
 
 describe('quota exhausted', () => {
   it('pauses polling after a 429 and says why, without crashing or spending more', async () => {
-    const small = createSandbox({ seed: 13, lots: 500, startTime: START, speed: 0, ratePerSecond: 0, quota: { limit: 5, periodMs: 30 * 86_400_000 } });
+    const small = createSandbox({ seed: 13, lots: 500, startTime: START, speed: 0, now: () => clock.now(), ratePerSecond: 0, quota: { limit: 5, periodMs: 86_400_000 } });
     await small.start(0, '127.0.0.1');
     const t = tempDir();
     const dbPath = join(t.dir, 'lotwatch.sqlite');
