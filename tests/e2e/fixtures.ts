@@ -14,9 +14,9 @@ export interface AppHandle {
 }
 
 /** Starts `node out/main/headless.js` on a free port with `dataDir`; resolves with its printed URL. */
-export function startHeadlessShell(dataDir: string): Promise<{ url: string; proc: ChildProcess }> {
+export function startHeadlessShell(dataDir: string, extraArgs: string[] = []): Promise<{ url: string; proc: ChildProcess }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['out/main/headless.js', '--port', '0', '--data-dir', dataDir], {
+    const proc = spawn(process.execPath, ['out/main/headless.js', '--port', '0', '--data-dir', dataDir, ...extraArgs], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, LOTWATCH_DATA_DIR: dataDir },
     });
@@ -51,8 +51,50 @@ function stop(proc: ChildProcess): Promise<void> {
  * `app`: a fresh data folder per test and the app's page, in the shell of the project: the headless shell
  * driven by Chromium, or the Electron app through _electron.launch (skipped when no binary exists).
  */
-export const test = base.extend<{ app: AppHandle }>({
-  app: async ({ playwright, launchOptions, viewport }, use, testInfo) => {
+/** Starts the standalone sandbox (`out/main/sandbox.js`) with `args`; resolves with its base URL and key. */
+export function startSandbox(args: string[] = []): Promise<{ baseUrl: string; key: string; proc: ChildProcess }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['out/main/sandbox.js', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${out}`)), 20_000);
+    proc.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      const base = /Base URL: (\S+)/.exec(out)?.[1];
+      const key = /API key:\s+(\S+)/.exec(out)?.[1];
+      if (base && key) {
+        clearTimeout(timer);
+        resolve({ baseUrl: base, key, proc });
+      }
+    });
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`sandbox exited with ${code}: ${out}`));
+    });
+  });
+}
+
+/** Stops a child process and waits for it. */
+export const stopProcess = (proc: ChildProcess): Promise<void> => stop(proc);
+
+/**
+ * Replaces the page's Notification with a recorder that is always granted, so a spec can read what the app
+ * showed: `await page.evaluate(() => window.__notifications)`.
+ */
+export const NOTIFICATION_RECORDER = `
+  window.__notifications = [];
+  class RecordingNotification {
+    static permission = 'granted';
+    static requestPermission() { return Promise.resolve('granted'); }
+    constructor(title, options) { window.__notifications.push({ title, body: (options && options.body) || '' }); }
+    close() {}
+  }
+  window.Notification = RecordingNotification;
+`;
+
+export const test = base.extend<{ app: AppHandle; shellArgs: string[] }>({
+  /** Extra command-line arguments for the headless shell (e.g. ['--demo-speed', '600']). */
+  shellArgs: [[], { option: true }],
+  app: async ({ playwright, launchOptions, viewport, shellArgs }, use, testInfo) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lotwatch-e2e-'));
     const consoleErrors: string[] = [];
     const watch = (p: Page) => {
@@ -79,10 +121,11 @@ export const test = base.extend<{ app: AppHandle }>({
         await electronApp.close();
       } else {
         // Launched here rather than through the `page` fixture, so the Electron project never starts a browser.
-        const { url, proc } = await startHeadlessShell(dataDir);
+        const { url, proc } = await startHeadlessShell(dataDir, shellArgs);
         const browser = await playwright.chromium.launch(launchOptions);
         try {
           const context = await browser.newContext({ viewport });
+          await context.addInitScript(NOTIFICATION_RECORDER);
           const page = await context.newPage();
           watch(page);
           await page.goto(url);
