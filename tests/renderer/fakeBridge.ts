@@ -1,13 +1,31 @@
 import type { Bridge } from '../../src/shared/ipc/bridge';
 import type { AppInfo, ContractEvent, Method, MethodInput, MethodOutput } from '../../src/shared/ipc/contract';
-import type { Result } from '../../src/shared/ipc/errors';
+import type { ErrorPayload, Result } from '../../src/shared/ipc/errors';
 import { DEFAULT_SETTINGS, SettingsPatchSchema, type Settings } from '../../src/shared/settings';
+
+/** A test's own answer for a method: the whole Result, so a test can answer with an error too. */
+export type FakeHandler<M extends Method> = (
+  input: MethodInput<M> | undefined,
+) => Result<MethodOutput<M>> | Promise<Result<MethodOutput<M>>>;
+export type FakeHandlers = { [M in Method]?: FakeHandler<M> };
+
+/** A successful answer for a FakeHandler. */
+export function okResult<T>(value: T): Result<T> {
+  return { ok: true, value };
+}
+
+/** A failed answer for a FakeHandler. */
+export function errResult(code: ErrorPayload['code'], message: string, extra: Partial<ErrorPayload> = {}): Result<never> {
+  return { ok: false, error: { code, message, retryable: false, ...extra } };
+}
 
 /**
  * A typed in-memory stand-in for core behind the contract: real validation of settings patches (the shared
  * zod schema), real events, recorded calls.
  */
-export function createFakeBridge(over: { info?: Partial<AppInfo>; settings?: Partial<Settings> } = {}) {
+export function createFakeBridge(
+  over: { info?: Partial<AppInfo>; settings?: Partial<Settings>; handlers?: FakeHandlers } = {},
+) {
   let settings: Settings = { ...DEFAULT_SETTINGS, ...over.settings };
   const listeners = new Set<(e: ContractEvent) => void>();
   const calls: { method: Method; input: unknown }[] = [];
@@ -27,6 +45,8 @@ export function createFakeBridge(over: { info?: Partial<AppInfo>; settings?: Par
     async invoke<M extends Method>(method: M, input?: MethodInput<M>): Promise<Result<MethodOutput<M>>> {
       calls.push({ method, input });
       const okv = (value: unknown) => ({ ok: true, value }) as Result<MethodOutput<M>>;
+      const own = over.handlers?.[method] as FakeHandler<M> | undefined;
+      if (own) return own(input);
       switch (method) {
         case 'app.info':
           return okv(info());

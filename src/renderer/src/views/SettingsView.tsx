@@ -1,7 +1,14 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useStore } from 'zustand';
+import type { MethodOutput, Status } from '../../../shared/ipc/contract';
+import type { ErrorPayload } from '../../../shared/ipc/errors';
 import type { Settings } from '../../../shared/settings';
+import { api } from '../api';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { UsageDetails } from '../components/UsageDetails';
+import { call, useCall } from '../lib/useCall';
 import type { AppStore } from '../state/appStore';
+import './settings.css';
 
 /** Asks the browser for permission to show alerts as notifications (headless shell only). */
 function BrowserNotificationPermission() {
@@ -21,15 +28,252 @@ function BrowserNotificationPermission() {
   );
 }
 
-/** Settings: theme, Demo mode, service URL and notifications. Field errors from the contract show inline. */
-export function SettingsView({ store }: { store: AppStore }) {
-  const settings = useStore(store, (s) => s.settings);
-  if (!settings) return <p className="muted">Loading settings…</p>;
-  // A new stored value (saved here or changed elsewhere) starts a fresh draft.
-  return <SettingsForm key={JSON.stringify(settings)} store={store} initial={settings} />;
+type KeyTest = { kind: 'ok'; value: MethodOutput<'key.test'>; mode: Status['mode'] | null } | { kind: 'error'; error: ErrorPayload };
+
+/** What a failed key test means, in the user's words: the code's own explanation first. */
+export function explainKeyError(e: ErrorPayload): { title: string; advice: string } {
+  switch (e.code) {
+    case 'unauthorized':
+      return {
+        title: 'The service refused this key.',
+        advice: 'Check it for missing characters, or copy it again from your account on the service, then save it here.',
+      };
+    case 'forbidden':
+      return { title: 'The key works, but its plan does not include usage data.', advice: 'Check the plan on the service.' };
+    case 'rate_limited':
+      return {
+        title: 'The key is known, but its quota or rate limit is reached right now.',
+        advice: 'Wait a moment and test again; see Usage for the quota.',
+      };
+    case 'network':
+    case 'timeout':
+      return {
+        title: 'The service could not be reached, so the key was not checked.',
+        advice: 'Check the connection and the Service URL below, then test again.',
+      };
+    default:
+      return { title: e.message, advice: 'Try again in a moment.' };
+  }
 }
 
-function SettingsForm({ store, initial }: { store: AppStore; initial: Settings }) {
+/**
+ * The API key: where it is kept, set (masked), test against GET /usage, and clear. The key is write-only: the
+ * contract never returns it, so this section never shows it back.
+ */
+function ApiKeySection({
+  status,
+  statusError,
+  refresh,
+}: {
+  status: Status | null;
+  statusError: ErrorPayload | null;
+  refresh: () => void;
+}) {
+  const [key, setKey] = useState('');
+  const [show, setShow] = useState(false);
+  const [busy, setBusy] = useState<null | 'set' | 'test' | 'clear'>(null);
+  const [setError, setSetError] = useState<ErrorPayload | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [test, setTest] = useState<KeyTest | null>(null);
+  const [confirmClear, setConfirmClear] = useState(false);
+  const clearRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (confirmClear) clearRef.current?.focus();
+  }, [confirmClear]);
+
+  const keyError = setError?.fields?.['key']?.[0];
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setMessage(null);
+    setTest(null);
+    if (!key.trim()) {
+      setSetError({ code: 'bad_input', message: 'invalid', retryable: false, fields: { key: ['Paste your API key first.'] } });
+      return;
+    }
+    setBusy('set');
+    const r = await call('key.set', { key });
+    setBusy(null);
+    if (r.ok) {
+      setKey('');
+      setShow(false);
+      setSetError(null);
+      setMessage('Key saved. Use "Test key" to check that the service accepts it.');
+      refresh();
+    } else {
+      setSetError(r.error);
+    }
+  };
+  const runTest = async () => {
+    setMessage(null);
+    setBusy('test');
+    const r = await call('key.test');
+    setBusy(null);
+    setTest(r.ok ? { kind: 'ok', value: r.value, mode: status?.mode ?? null } : { kind: 'error', error: r.error });
+    refresh();
+  };
+  const clear = async () => {
+    setConfirmClear(false);
+    setBusy('clear');
+    const r = await call('key.clear');
+    setBusy(null);
+    setTest(null);
+    if (r.ok) {
+      setMessage('Key removed from this computer.');
+      setSetError(null);
+    } else {
+      setSetError(r.error);
+    }
+    refresh();
+  };
+
+  const isSet = status?.key.set ?? false;
+  return (
+    <form className="settings" onSubmit={(e) => void save(e)} aria-label="API key" noValidate>
+      <fieldset className="key-section" aria-busy={busy !== null}>
+        <legend>API key</legend>
+        {statusError && <ErrorNotice error={statusError} onRetry={refresh} />}
+        {status && (
+          <div className="key-status" role="status">
+            <span className={isSet ? 'key-dot set' : 'key-dot'} aria-hidden="true" />
+            <div>
+              <strong>{isSet ? 'A key is set.' : 'No key is set.'}</strong>{' '}
+              {isSet ? `It is kept in ${status.key.storage}.` : `A key you save is kept in ${status.key.storage}.`}
+              <div className="muted small key-mode">
+                {status.mode === 'demo'
+                  ? 'Demo mode is on: Lotwatch uses its simulated market and does not send the key anywhere.'
+                  : isSet
+                    ? 'Demo mode is off: Lotwatch sends this key to the service with every request.'
+                    : 'Demo mode is off and there is no key: the service refuses every request. Set a key, or turn Demo mode on below.'}
+              </div>
+            </div>
+          </div>
+        )}
+        {!status && !statusError && <p className="muted small">Checking the key…</p>}
+        <div className="field">
+          <label htmlFor="api-key-input">{isSet ? 'Replace the key' : 'API key'}</label>
+          <div className="key-input">
+            <input
+              id="api-key-input"
+              type={show ? 'text' : 'password'}
+              name="apiKey"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={isSet ? 'Paste a new key to replace the stored one' : 'Paste the key from your account on the service'}
+              value={key}
+              aria-invalid={keyError ? true : undefined}
+              aria-describedby={keyError ? 'api-key-error' : 'api-key-hint'}
+              onChange={(e) => {
+                setKey(e.target.value);
+                setSetError(null);
+              }}
+            />
+            <button type="button" aria-pressed={show} aria-controls="api-key-input" onClick={() => setShow(!show)}>
+              {show ? 'Hide' : 'Show'}
+            </button>
+            <button type="submit" className="primary" disabled={busy !== null}>
+              {busy === 'set' ? 'Saving…' : 'Save key'}
+            </button>
+          </div>
+          {keyError ? (
+            <span className="field-error" id="api-key-error">
+              {keyError}
+            </span>
+          ) : (
+            <span className="muted small" id="api-key-hint">
+              The key is stored encrypted and never shown again, not even here.
+            </span>
+          )}
+        </div>
+        {setError && !keyError && <ErrorNotice error={setError} />}
+        <div className="actions">
+          <button type="button" onClick={() => void runTest()} disabled={busy !== null}>
+            {busy === 'test' ? 'Testing…' : 'Test key'}
+          </button>
+          {!confirmClear && (
+            <button type="button" className="danger-button" onClick={() => setConfirmClear(true)} disabled={busy !== null || !isSet}>
+              {busy === 'clear' ? 'Clearing…' : 'Clear key'}
+            </button>
+          )}
+          <span className="muted small">Testing asks GET /usage: it spends 1 request.</span>
+        </div>
+        {confirmClear && (
+          <div className="key-confirm" role="group" aria-label="Confirm clearing the key">
+            <span>Remove the key from this computer? Lotwatch cannot use the real service until a key is set again.</span>
+            <div className="actions">
+              <button type="button" className="danger-button filled" ref={clearRef} onClick={() => void clear()}>
+                Remove key
+              </button>
+              <button type="button" onClick={() => setConfirmClear(false)}>
+                Cancel
+              </button>
+            </div>
+          </div>
+        )}
+        {message && (
+          <p className="ok key-message" role="status">
+            {message}
+          </p>
+        )}
+        {test?.kind === 'ok' && test.value.ok && (
+          <div className="key-result good" role="status">
+            <strong>
+              {test.mode === 'demo' ? 'The simulated service answered.' : 'The service accepted the key.'}
+            </strong>
+            {test.mode === 'demo' && (
+              <span className="muted small">
+                {' '}
+                Demo mode is on, so this did not check your key. Turn Demo mode off and save, then test again.
+              </span>
+            )}
+            {test.value.usage && <UsageDetails usage={test.value.usage} />}
+          </div>
+        )}
+        {test?.kind === 'ok' && !test.value.ok && (
+          <div className="notice error" role="alert">
+            <strong>There is no key to test.</strong>
+            <span className="advice"> Paste a key above and save it, or turn Demo mode on.</span>
+          </div>
+        )}
+        {test?.kind === 'error' && (
+          <div className="notice error" role="alert">
+            <strong>{explainKeyError(test.error).title}</strong>
+            <span className="advice"> {explainKeyError(test.error).advice}</span>
+          </div>
+        )}
+      </fieldset>
+    </form>
+  );
+}
+
+/**
+ * Settings: the API key, theme, Demo mode, service URL, notifications and the request budget. Field errors from
+ * the contract show inline. The key status follows `settings.changed` (Demo mode decides whether it is used).
+ */
+export function SettingsView({ store }: { store: AppStore }) {
+  const settings = useStore(store, (s) => s.settings);
+  const status = useCall('status.get');
+  const refresh = status.run;
+  useEffect(
+    () =>
+      api.on((e) => {
+        if (e.name === 'settings.changed') void refresh();
+      }),
+    [refresh],
+  );
+  return (
+    <div className="settings-page">
+      <ApiKeySection status={status.data} statusError={status.error} refresh={() => void refresh()} />
+      {settings ? (
+        // A new stored value (saved here or changed elsewhere) starts a fresh draft.
+        <SettingsForm key={JSON.stringify(settings)} store={store} initial={settings} keySet={status.data?.key.set ?? null} />
+      ) : (
+        <p className="muted">Loading settings…</p>
+      )}
+    </div>
+  );
+}
+
+function SettingsForm({ store, initial, keySet }: { store: AppStore; initial: Settings; keySet: boolean | null }) {
   const info = useStore(store, (s) => s.info);
   const saving = useStore(store, (s) => s.saving);
   const saveError = useStore(store, (s) => s.saveError);
@@ -38,6 +282,11 @@ function SettingsForm({ store, initial }: { store: AppStore; initial: Settings }
   const saved = savedAt !== null && JSON.stringify(draft) === JSON.stringify(initial);
 
   const fieldError = (name: keyof Settings) => saveError?.fields?.[name]?.[0];
+  // Quiet hours errors arrive per part (`quietHours.start`) or for the whole (`quietHours`).
+  const quietErrors = Object.entries(saveError?.fields ?? {})
+    .filter(([k]) => k === 'quietHours' || k.startsWith('quietHours.'))
+    .flatMap(([, m]) => m);
+  const quietPartError = (part: 'start' | 'end') => saveError?.fields?.[`quietHours.${part}`]?.[0];
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     await store.getState().updateSettings(draft);
@@ -73,25 +322,38 @@ function SettingsForm({ store, initial }: { store: AppStore; initial: Settings }
             onChange={(e) => set('demoMode', e.target.checked)}
           />
           <span>
-            Demo mode <span className="muted">— use the built-in simulated market; no key, no quota spent</span>
+            Demo mode <span className="muted">— use the built-in simulated market; no key needed, no quota spent</span>
+            <span className="muted small demo-hint" id="demoMode-hint">
+              When off, Lotwatch calls the real service with your API key (above) and spends your plan's requests.
+            </span>
           </span>
         </label>
-        <label className="field">
-          <span>Service URL</span>
+        {!draft.demoMode && keySet === false && (
+          <p className="settings-warning" role="status">
+            Without an API key the service refuses every request. Set a key above before turning Demo mode off.
+          </p>
+        )}
+        <div className="field">
+          <label htmlFor="settings-serviceUrl">Service URL</label>
           <input
+            id="settings-serviceUrl"
             type="url"
             name="serviceUrl"
             value={draft.serviceUrl}
             aria-invalid={fieldError('serviceUrl') ? true : undefined}
-            aria-describedby={fieldError('serviceUrl') ? 'serviceUrl-error' : undefined}
+            aria-describedby={fieldError('serviceUrl') ? 'serviceUrl-error' : 'serviceUrl-hint'}
             onChange={(e) => set('serviceUrl', e.target.value)}
           />
-          {fieldError('serviceUrl') && (
+          {fieldError('serviceUrl') ? (
             <span className="field-error" id="serviceUrl-error">
               {fieldError('serviceUrl')}
             </span>
+          ) : (
+            <span className="muted small" id="serviceUrl-hint">
+              Used when Demo mode is off.
+            </span>
           )}
-        </label>
+        </div>
       </fieldset>
       <fieldset>
         <legend>Notifications</legend>
@@ -122,6 +384,8 @@ function SettingsForm({ store, initial }: { store: AppStore; initial: Settings }
               name="quietStart"
               value={draft.quietHours.start}
               disabled={!draft.quietHours.enabled}
+              aria-invalid={quietPartError('start') ? true : undefined}
+              aria-describedby={quietErrors.length > 0 ? 'quiet-error' : undefined}
               onChange={(e) => set('quietHours', { ...draft.quietHours, start: e.target.value })}
             />
           </label>
@@ -132,11 +396,17 @@ function SettingsForm({ store, initial }: { store: AppStore; initial: Settings }
               name="quietEnd"
               value={draft.quietHours.end}
               disabled={!draft.quietHours.enabled}
+              aria-invalid={quietPartError('end') ? true : undefined}
+              aria-describedby={quietErrors.length > 0 ? 'quiet-error' : undefined}
               onChange={(e) => set('quietHours', { ...draft.quietHours, end: e.target.value })}
             />
           </label>
         </div>
-        {fieldError('quietHours') && <span className="field-error">{fieldError('quietHours')}</span>}
+        {quietErrors.length > 0 && (
+          <span className="field-error" id="quiet-error">
+            Quiet hours: {quietErrors.join(' ')}
+          </span>
+        )}
       </fieldset>
       <fieldset>
         <legend>Request budget</legend>
@@ -167,6 +437,11 @@ function SettingsForm({ store, initial }: { store: AppStore; initial: Settings }
         {saveError && !saveError.fields && (
           <span className="field-error" role="alert">
             {saveError.message}
+          </span>
+        )}
+        {saveError?.fields && (
+          <span className="field-error" role="alert">
+            Nothing was saved: correct the highlighted fields.
           </span>
         )}
       </div>
