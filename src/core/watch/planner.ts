@@ -48,9 +48,27 @@ export function nextCheckAt(lot: LotState | null, lastChecked: number | null, no
   return Math.min(anchor, last + background * scale);
 }
 
+/** How long after its sale time (or after now, for a lot already live) a projection assumes a lot has ended. */
+const ASSUMED_LIVE_SPAN = 5 * MIN;
+
 /**
- * Requests the watchlist is expected to need over the next `horizon` ms at this `scale` (for the plan shown to
- * the user and for choosing the scale): simulates nextCheckAt forward for each lot, assuming nothing changes.
+ * The state a projection assumes for `lot` at time `t`: unchanged until its auction must be over, then ended
+ * unsold (the dearest outcome: it keeps the relist checks). Without this a lot a few minutes from its sale
+ * would be projected as "past its sale time, not yet seen ended" for the whole day, at one check every 30 s.
+ */
+function projectedState(lot: LotState, t: number, now: number): LotState {
+  if (auctionOver(lot)) return lot;
+  const start = isLive(lot) ? Math.max(lot.auction_at ?? now, now) : lot.auction_at;
+  if (start === null || t < start + ASSUMED_LIVE_SPAN) return lot;
+  return { ...lot, lot_sub_status: 'Ended', state: 'not_sold', auction_at: start };
+}
+
+/**
+ * Requests the watchlist is expected to need over the next `horizon` ms (ms) at this `scale` (for the plan shown
+ * to the user and for choosing the scale): simulates nextCheckAt forward for each lot, assuming nothing changes
+ * but the end of each auction (see projectedState).
+ *
+ * @returns a count of requests. Throws nothing. Issue 5 "Scheduler" (the plan shown to the user).
  */
 export function projectedChecks(
   lots: { lot: LotState | null; lastChecked: number | null }[],
@@ -60,11 +78,16 @@ export function projectedChecks(
 ): number {
   let n = 0;
   for (const { lot, lastChecked } of lots) {
+    // Never fetched: one fetch now; what follows depends on what it returns.
+    if (lot === null || lastChecked === null) {
+      n++;
+      continue;
+    }
     let last = lastChecked;
     let guard = 0;
     for (;;) {
-      const t = nextCheckAt(lot, last, now, scale);
-      const at = Math.max(t, last === null ? now : last + 1);
+      const t = nextCheckAt(projectedState(lot, last, now), last, now, scale);
+      const at = Math.max(t, last + 1);
       if (at > now + horizon || guard++ > 5000) break;
       n++;
       last = at;

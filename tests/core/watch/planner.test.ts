@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { LotState } from '../../../src/shared/watch';
+import { nextCheckAt, projectedChecks } from '../../../src/core/watch/planner';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+const now = Date.UTC(2026, 10, 23, 12);
+
+const lot = (over: Partial<LotState> = {}): LotState => ({
+  platform: 'copart',
+  lot_number: '50219738',
+  vin: 'WDDCEHLV2FT558689',
+  current_bid_usd: 1000,
+  buy_now_usd: null,
+  sale_price_usd: null,
+  state: 'open',
+  lot_status: 'Timed',
+  lot_sub_status: 'Open',
+  auction_at: now + 2 * MIN,
+  observed_at: now,
+  ...over,
+});
+
+describe('nextCheckAt', () => {
+  it('checks every 30 s once the sale time has passed without a result', () => {
+    const l = lot({ auction_at: now - MIN });
+    expect(nextCheckAt(l, now, now)).toBe(now + 30_000);
+  });
+
+  it('stretches only the background interval with the scale, never the sale-time anchors', () => {
+    const far = lot({ auction_at: now + 5 * DAY });
+    expect(nextCheckAt(far, now, now, 4)).toBe(now + 4 * 12 * HOUR);
+    const near = lot({ auction_at: now + 20 * MIN });
+    expect(nextCheckAt(near, now, now, 64)).toBe(now + 10 * MIN);
+  });
+});
+
+describe('projectedChecks', () => {
+  it('assumes an auction minutes away ends after its live phase, not that it is polled all day', () => {
+    const n = projectedChecks([{ lot: lot(), lastChecked: now }], now, DAY);
+    // A few anchors, about ten live checks, the relist look-ups: tens, not the 2,880 of a 30-s poll all day.
+    expect(n).toBeGreaterThan(5);
+    expect(n).toBeLessThan(40);
+  });
+
+  it('assumes a live lot ends within minutes', () => {
+    const live = lot({ auction_at: now - 3 * MIN, lot_sub_status: 'Live', state: 'live' });
+    const n = projectedChecks([{ lot: live, lastChecked: now }], now, DAY);
+    expect(n).toBeLessThan(40);
+  });
+
+  it('projects a lot days away at its background interval, fewer with a larger scale', () => {
+    const far = lot({ auction_at: now + 5 * DAY });
+    expect(projectedChecks([{ lot: far, lastChecked: now }], now, DAY)).toBe(2);
+    expect(projectedChecks([{ lot: far, lastChecked: now }], now, DAY, 2)).toBe(1);
+  });
+
+  it('counts a never-fetched lot as due now', () => {
+    expect(projectedChecks([{ lot: null, lastChecked: null }], now, DAY)).toBe(1);
+  });
+});
