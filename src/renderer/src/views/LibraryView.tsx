@@ -13,7 +13,7 @@ import { openLot } from '../App';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { EmptyState, Progress } from '../components/watch/common';
 import { LwTable, type LwColumnMeta } from '../components/watch/LwTable';
-import { dateTime, platformName, usd } from '../lib/format';
+import { dateTime, platformName, relative, usd } from '../lib/format';
 import { call } from '../lib/useCall';
 import './library.css';
 
@@ -119,6 +119,7 @@ export function LibraryView() {
         col.accessor((l) => l.title ?? '', {
           id: 'vehicle',
           header: 'Vehicle',
+          meta: { className: 'wrap' } satisfies LwColumnMeta,
           cell: ({ row: { original: l } }) => (
             <div className="lib-vehicle">
               <button type="button" className="lw-link" onClick={() => openLot(l.lot_key)}>
@@ -138,7 +139,7 @@ export function LibraryView() {
             </>
           ),
         }),
-        col.accessor((l) => l.location ?? '', { id: 'location', header: 'Location', cell: (c) => c.getValue() || '–' }),
+        col.accessor((l) => l.location ?? '', { id: 'location', header: 'Location', meta: { className: 'wrap' } satisfies LwColumnMeta, cell: (c) => c.getValue() || '–' }),
         col.accessor((l) => l.current_bid_usd ?? -1, {
           id: 'bid',
           header: 'Bid',
@@ -163,7 +164,9 @@ export function LibraryView() {
           cell: ({ row: { original: l } }) => (
             <>
               <span className="lib-status">{statusOf(l)}</span>
-              {l.lot_sub_status && <span className="lw-sub"> · {l.lot_sub_status}</span>}
+              {l.lot_sub_status && l.lot_sub_status.toLowerCase() !== statusOf(l).toLowerCase() && (
+                <span className="lw-sub"> · {l.lot_sub_status}</span>
+              )}
             </>
           ),
         }),
@@ -175,9 +178,11 @@ export function LibraryView() {
         }),
         col.accessor((l) => l.last_observed_at, {
           id: 'last_seen',
-          header: 'Last fetched',
+          header: 'Fetched',
           meta: { className: 'nowrap' } satisfies LwColumnMeta,
-          cell: ({ row: { original: l } }) => dateTime(l.last_observed_at),
+          cell: ({ row: { original: l } }) => (
+            <span title={dateTime(l.last_observed_at)}>{relative(l.last_observed_at, Date.now())}</span>
+          ),
         }),
       ],
       // The cells read the current selection.

@@ -205,6 +205,7 @@ export function WatchlistView() {
       col.accessor((w) => w.lot?.title ?? w.label ?? w.vin ?? '', {
         id: 'vehicle',
         header: 'Vehicle',
+        meta: { className: 'wrap' } satisfies LwColumnMeta,
         cell: ({ row: { original: w } }) => {
           const key = w.lot?.lot_key ?? w.lot_key;
           const title = w.lot?.title ?? (w.kind === 'vin' ? `VIN ${w.vin ?? ''}` : (w.lot_key ?? 'Unknown lot'));

@@ -22,6 +22,12 @@ function show(v: Change['before'], field: string | null): string {
   return String(v);
 }
 
+/** The short word on a chart mark: the new status, or the kind of event (never a raw timestamp). */
+function markLabel(c: Change): string {
+  if (c.kind === 'status_changed' && c.after !== null) return String(c.after);
+  return KIND_LABEL[c.kind] ?? c.kind;
+}
+
 /** What a change says, in words: "Bid $1,200 → $1,450". */
 export function describeChange(c: Change): string {
   const label = KIND_LABEL[c.kind] ?? c.kind;
@@ -69,7 +75,7 @@ export function Timeline({ timeline, bids }: { timeline: Change[]; bids: LotDeta
                   x={c.observed_at}
                   stroke="var(--danger)"
                   strokeDasharray="4 3"
-                  label={{ value: String(c.after ?? c.kind), position: 'insideTopRight', fill: 'var(--muted)', fontSize: 10 }}
+                  label={{ value: markLabel(c), position: 'insideTopRight', fill: 'var(--muted)', fontSize: 10 }}
                 />
               ))}
               <Line type="stepAfter" dataKey="bid" stroke="var(--accent)" strokeWidth={2} dot={points.length < 40} isAnimationActive={false} />

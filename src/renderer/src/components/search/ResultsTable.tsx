@@ -61,10 +61,7 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
           return (
             <div className="rt-vehicle">
               <span className="rt-title">{r.title ?? ([r.year, r.make, r.model].filter(Boolean).join(' ') || 'Untitled lot')}</span>
-              <span className="rt-sub">
-                {[r.year, r.make, r.model].filter(Boolean).join(' · ')}
-                {r.vin ? ` · ${r.vin}` : ''}
-              </span>
+              <span className="rt-sub">{[r.damage ? `${r.damage} damage` : null, r.vin].filter(Boolean).join(' · ') || '–'}</span>
             </div>
           );
         },
@@ -82,7 +79,6 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
       { id: 'bid', header: 'Current bid', accessorFn: (r) => r.current_bid_usd, sortingFn: (a, b) => nullsLast(a.original.current_bid_usd, b.original.current_bid_usd), cell: (c) => usd(c.row.original.current_bid_usd), meta: { num: true } },
       { id: 'buy_now', header: 'Buy now', accessorFn: (r) => r.buy_now_usd, sortingFn: (a, b) => nullsLast(a.original.buy_now_usd, b.original.buy_now_usd), cell: (c) => usd(c.row.original.buy_now_usd), meta: { num: true } },
       { id: 'odometer', header: 'Odometer', accessorFn: (r) => r.odometer, sortingFn: (a, b) => nullsLast(a.original.odometer, b.original.odometer), cell: (c) => miles(c.row.original.odometer), meta: { num: true } },
-      { id: 'damage', header: 'Damage', accessorFn: (r) => r.damage ?? '', cell: (c) => c.row.original.damage ?? '–' },
       { id: 'location', header: 'Location', accessorFn: (r) => r.location ?? '', cell: (c) => c.row.original.location ?? '–' },
       {
         id: 'auction',
