@@ -207,7 +207,11 @@ export function createApiClient(opts: ApiClientOptions) {
       );
     },
 
-    /** GET /vehicles/{slugVin}: the full record of one vehicle by VIN, lot number or slug. */
+    /**
+     * GET /vehicles/{slugVin} (spec "GET /vehicles/{slugVin}/history and GET /vehicles/{slugVin}"): the full record
+     * of one vehicle by VIN, lot number or slug; prices in USD, odometer in miles, raw record kept.
+     * @throws ApiInputError (slugVin), NotFoundError (404), ValidationError (422), other ApiError subclasses.
+     */
     async getVehicle(slugVin: string, co?: CallOptions): Promise<VehicleDetail> {
       const id = checkSlugVin(slugVin);
       return getJson(
@@ -250,7 +254,10 @@ export function createApiClient(opts: ApiClientOptions) {
       yield* paginate('/vehicles/{slugVin}/history', q.cursor, fetchPage, po);
     },
 
-    /** GET /vehicles/{slugVin}/related: future lots of the same platform, make and model. */
+    /**
+     * GET /vehicles/{slugVin}/related (spec "GET /vehicles/{slugVin}/related"): future lots of the same platform,
+     * make and model, as a VehicleListResponse page. @throws ApiInputError (slugVin), ApiError subclasses.
+     */
     async getRelated(slugVin: string, co?: CallOptions): Promise<VehiclePage> {
       const id = checkSlugVin(slugVin);
       return getJson(
@@ -262,12 +269,19 @@ export function createApiClient(opts: ApiClientOptions) {
       );
     },
 
-    /** GET /vehicles/filters: filter names mapped to their values (shapes not specified; kept as received). */
+    /**
+     * GET /vehicles/filters (spec "Response envelopes": FiltersResponse): filter names mapped to their values
+     * (shapes not specified; kept as received). @throws ApiError subclasses.
+     */
     async getFilters(co?: CallOptions): Promise<ObjectData> {
       return getJson('/vehicles/filters', '/vehicles/filters', {}, parseObjectData, co);
     },
 
-    /** GET /vehicles/{slugVin}/shipping: prices to the given ports (all ports when omitted). */
+    /**
+     * GET /vehicles/{slugVin}/shipping (spec "GET /vehicles/{slugVin}/shipping and GET /shipping/auction-to-port"):
+     * prices (`price` in `currency`) to the given ports, sent comma-separated (all ports when omitted).
+     * @throws ApiInputError (slugVin, ports), ApiError subclasses.
+     */
     async getVehicleShipping(
       slugVin: string,
       q: { ports?: string[] } = {},
@@ -309,7 +323,10 @@ export function createApiClient(opts: ApiClientOptions) {
       );
     },
 
-    /** GET /locations (spec "GET /locations: query parameters"): auction facilities. */
+    /**
+     * GET /locations (spec "GET /locations: query parameters"): auction facilities (coordinates in degrees); radius
+     * in `units` (service default mi). @throws ApiInputError naming each bad parameter, ApiError subclasses.
+     */
     async listLocations(params: LocationParams = {}, co?: CallOptions): Promise<LocationPage> {
       const q = check(LocationParamsSchema, params);
       if (q.radius !== undefined && q.zip === undefined)
@@ -317,7 +334,10 @@ export function createApiClient(opts: ApiClientOptions) {
       return getJson('/locations', '/locations', q, parseLocations, co);
     },
 
-    /** GET /vehicles/urltodetails: the vehicle of a Copart or IAAI lot page URL. */
+    /**
+     * GET /vehicles/urltodetails (spec "GET /vehicles/urltodetails"): the vehicle of a Copart or IAAI lot page URL.
+     * @throws ApiInputError (url, when not a lot page of the two platforms), ApiError subclasses.
+     */
     async resolveUrl(url: string, co?: CallOptions): Promise<VehicleDetail> {
       const u = checkLotPageUrl(url);
       return getJson(
@@ -329,14 +349,21 @@ export function createApiClient(opts: ApiClientOptions) {
       );
     },
 
-    /** GET /usage: usage and plan limits of the key (fields not specified; kept as received). */
+    /**
+     * GET /usage (spec "GET /usage"): usage and plan limits of the key (fields not specified; kept as received).
+     * @throws UnauthorizedError (401), RateLimitedError (429), ServerError (500), other ApiError subclasses.
+     */
     async getUsage(co?: CallOptions): Promise<ObjectData> {
       return getJson('/usage', '/usage', {}, parseObjectData, co);
     },
 
     /**
-     * GET /image-proxy: the image bytes and content type (image/jpeg, image/png or image/webp per the spec).
-     * @throws BadResponseError when the answer is not an image.
+     * GET /image-proxy (spec "GET /image-proxy"): the image bytes and their content type, one of image/jpeg,
+     * image/png or image/webp (the spec's three; the common alias image/jpg is read as image/jpeg). Any other
+     * type, image/svg+xml included (it can carry script), is refused.
+     * @throws ApiInputError when `url` is not an http(s) URL; BadRequestError (400: invalid image URL);
+     *   NotFoundError (404: image not found); BadResponseError when the answer is not one of the three types;
+     *   other ApiError subclasses.
      */
     async fetchImage(url: string, co?: CallOptions): Promise<{ bytes: Uint8Array; contentType: string }> {
       const u = checkImageUrl(url);
@@ -347,11 +374,12 @@ export function createApiClient(opts: ApiClientOptions) {
         'image/*',
         co?.signal,
       );
-      const ct = res.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-      if (!ct.startsWith('image/'))
+      const given = res.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+      const ct = given === 'image/jpg' ? 'image/jpeg' : given;
+      if (!IMAGE_TYPES.has(ct))
         throw new BadResponseError(
           '/image-proxy',
-          `content type "${ct || 'none'}" is not an image`,
+          `content type "${given || 'none'}" is not a JPEG, PNG or WebP image`,
           res.status,
         );
       return { bytes: res.body, contentType: ct };
@@ -385,6 +413,9 @@ export function createApiClient(opts: ApiClientOptions) {
   };
   return client;
 }
+
+/** Content types of a GET /image-proxy success (spec "GET /image-proxy"). */
+const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/webp']);
 
 function isQueryValue(v: unknown): boolean {
   const scalar = (x: unknown) =>

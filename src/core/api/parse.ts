@@ -16,17 +16,23 @@ export const WireSchemas = {
   history: z.looseObject({
     data: z.union([
       z.array(z.unknown()),
-      z.looseObject({ vehicle: z.unknown().optional(), history: z.array(z.unknown()).optional() }),
+      // `history` read leniently below: null (no sales) or a wrong type must not refuse the page.
+      z.looseObject({ vehicle: z.unknown().optional(), history: z.unknown().optional() }),
     ]),
     meta: z.unknown().optional(),
   }),
   shipping: z.looseObject({ data: z.array(z.unknown()) }),
   object: z.looseObject({ data: z.record(z.string(), z.unknown()) }),
-  /** spec "Error body shape": every field optional in practice (REAL-SERVICE.md). */
+  /**
+   * spec "Error body shape": every field optional in practice (REAL-SERVICE.md), and read field by field: one field
+   * of an unexpected type (a status sent as text, say) must not cost the message or the 422 `errors` map. `error`
+   * is the vendor OpenAPI's alternative to `message`.
+   */
   error: z.looseObject({
-    ok: z.boolean().nullish(),
-    status: z.number().nullish(),
-    message: z.string().nullish(),
+    ok: z.boolean().nullish().catch(null),
+    status: z.number().nullish().catch(null),
+    message: z.string().nullish().catch(null),
+    error: z.unknown().optional(),
     errors: z.unknown().optional(),
   }),
 };
@@ -66,7 +72,8 @@ class Reader {
     private readonly w: string[],
   ) {}
 
-  private warn(key: string, msg: string): void {
+  /** Counts a warning on `key` (also for conversions made outside the typed readers). */
+  warn(key: string, msg: string): void {
     this.w.push(`${this.path}${key}: ${msg}`);
   }
 
@@ -125,11 +132,22 @@ class Reader {
   }
 }
 
-/** An odometer reading in miles: a number, numeric text, or `{ mi, km }` (REAL-SERVICE.md). */
+/**
+ * An odometer reading in miles: a number, numeric text, or `{ mi, km }` (REAL-SERVICE.md). The object is not the
+ * specification's number, so reading it counts a warning like any other conversion (issue 3 item 4).
+ */
 function readOdometer(r: Reader): number | null {
   const v = r.get('odometer');
   if (isObj(v)) {
-    if (v.mi !== undefined && v.mi !== null) return r.numOf('odometer.mi', v.mi);
+    if (v.mi !== undefined && v.mi !== null) {
+      r.warn('odometer', 'object read as its mi value');
+      return r.numOf('odometer.mi', v.mi);
+    }
+    if (v.km === undefined || v.km === null) {
+      r.warn('odometer', 'object without mi or km read as null');
+      return null;
+    }
+    r.warn('odometer', 'object read as its km value converted to miles');
     const km = r.numOf('odometer.km', v.km);
     return km === null ? null : Math.round(km / 1.609344);
   }
@@ -339,7 +357,10 @@ export function parseHistory(body: unknown): Parsed<HistoryPage> {
   }
   const vehicle =
     d.vehicle === undefined || d.vehicle === null ? null : normalizeVehicle(d.vehicle, w, 'data.vehicle.');
-  const sales = (d.history ?? []).map((s, i) => normalizeSale(s, w, `data.history[${i}].`));
+  const h = d.history;
+  if (h !== undefined && h !== null && !Array.isArray(h))
+    w.push(`data.history: expected a list, got ${kind(h)}`);
+  const sales = (Array.isArray(h) ? h : []).map((s, i) => normalizeSale(s, w, `data.history[${i}].`));
   return { ok: true, value: { vehicle, sales, records: [], meta, raw: body }, warnings: w };
 }
 
@@ -354,7 +375,10 @@ export function parseObjectData(body: unknown): Parsed<{ data: Record<string, un
   };
 }
 
-/** The error body (spec "Error body shape"): message and the 422 `errors` map, when present and readable. */
+/**
+ * The error body (spec "Errors", "Error body shape"): the message (else the OpenAPI's `error` text) and the 422
+ * `errors` map (field -> messages), each kept when readable even if other fields are not. Never throws.
+ */
 export function parseErrorBody(body: unknown): { message: string | null; fields: Record<string, string[]> } {
   const r = WireSchemas.error.safeParse(body);
   const fields: Record<string, string[]> = {};
@@ -366,5 +390,9 @@ export function parseErrorBody(body: unknown): { message: string | null; fields:
       if (msgs.length) fields[k] = msgs;
     }
   }
-  return { message: r.data.message ?? null, fields };
+  const alt = r.data.error;
+  const message =
+    r.data.message ??
+    (typeof alt === 'string' ? alt : isObj(alt) && typeof alt.message === 'string' ? alt.message : null);
+  return { message, fields };
 }

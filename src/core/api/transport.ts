@@ -170,7 +170,7 @@ async function once(
       report(o, endpoint, status, started, bytes, attempt, null);
       return { status, headers, body, contentType };
     }
-    throw statusError(endpoint, status, headers, body, contentType, o.clock.now());
+    throw statusError(endpoint, status, headers, body, contentType, o.clock.now(), key);
   } catch (e) {
     const err = toApiError(e, endpoint, o.timeoutMs, ctl.signal, signal);
     report(o, endpoint, status, started, bytes, attempt, err instanceof ApiError ? err.code : 'aborted');
@@ -181,13 +181,28 @@ async function once(
   }
 }
 
-/** A service message could echo the key back; it must never reach a log line or the UI. */
+/** Replaces every occurrence of the key in `text` (keys shorter than 4 characters are not searched for). */
+function redact(text: string, key: string): string {
+  return key.length < 4 ? text : text.split(key).join('[redacted]');
+}
+
+/** A field map with the key redacted from field names and messages alike. */
+function redactFields(fields: Record<string, string[]>, key: string): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(fields).map(([k, v]) => [redact(k, key), v.map((m) => redact(m, key))]),
+  );
+}
+
+/**
+ * Last guard: a service message could echo the key back; it must never reach a log line or the UI. The service's
+ * text is already redacted before it is shortened into a message (statusError), so no partial key survives a cut.
+ */
 function scrub(e: ApiError, key: string): void {
-  if (key.length < 4) return;
-  const clean = (t: string) => t.split(key).join('[redacted]');
-  e.message = clean(e.message);
+  e.message = redact(e.message, key);
   if (e.fields) {
-    for (const [k, v] of Object.entries(e.fields)) e.fields[k] = v.map(clean);
+    const clean = redactFields(e.fields, key);
+    for (const k of Object.keys(e.fields)) delete e.fields[k];
+    Object.assign(e.fields, clean);
   }
 }
 
@@ -240,6 +255,7 @@ function statusError(
   body: Uint8Array,
   contentType: string,
   now: number,
+  key: string,
 ): ApiError {
   let json: unknown = undefined;
   if (/json/i.test(contentType) || (body.length > 0 && body[0] === 0x7b)) {
@@ -249,7 +265,11 @@ function statusError(
       json = undefined;
     }
   }
-  const { message, fields } = parseErrorBody(json);
+  // Redact before the text is trimmed into a message: a cut through the key would leave a prefix that no later
+  // search for the whole key can find.
+  const parsed = parseErrorBody(json);
+  const message = parsed.message === null ? null : redact(parsed.message, key);
+  const fields = redactFields(parsed.fields, key);
   switch (status) {
     case 400:
       return new BadRequestError(endpoint, message);

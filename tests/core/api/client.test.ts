@@ -194,6 +194,24 @@ describe('vehicle-auction endpoints', () => {
       BadResponseError,
     );
   });
+
+  it('fetchImage accepts only the spec content types (jpeg, png, webp), reading image/jpg as jpeg', async () => {
+    env = setup();
+    const img = 'https://cs.copart.com/v1/a_thb.jpg';
+    env.on('/image-proxy', 200, new Uint8Array([0x89, 0x50]), { 'content-type': 'image/png' });
+    env.on('/image-proxy', 200, new Uint8Array([0x52, 0x49]), { 'content-type': 'image/webp' });
+    env.on('/image-proxy', 200, new Uint8Array([0xff, 0xd8]), { 'content-type': 'image/jpg' });
+    env.on('/image-proxy', 200, '<svg onload="alert(1)"/>', { 'content-type': 'image/svg+xml' });
+    env.on('/image-proxy', 200, new Uint8Array([0x47, 0x49]), { 'content-type': 'image/gif' });
+    expect((await env.client.fetchImage(img)).contentType).toBe('image/png');
+    expect((await env.client.fetchImage(img)).contentType).toBe('image/webp');
+    expect((await env.client.fetchImage(img)).contentType).toBe('image/jpeg');
+    for (let i = 0; i < 2; i++) {
+      const e = await caught(env.client.fetchImage(img));
+      expect(e).toBeInstanceOf(BadResponseError);
+      expect(e.message).toContain('not a JPEG, PNG or WebP image');
+    }
+  });
 });
 
 describe('pagination', () => {
@@ -268,6 +286,18 @@ describe('errors', () => {
     const e = await caught(env.client.searchVehicles());
     expect(e.fields).toEqual({ per_page: [msg] });
     expect(e.toPayload().fields).toEqual({ per_page: [msg] });
+  });
+
+  it('422 keeps its field map when another field of the body has an unexpected type', async () => {
+    env = setup();
+    const msg = 'The per page field must not be greater than 20.';
+    env.on('/vehicles', 422, { ok: 'false', status: '422', message: msg, errors: { per_page: [msg] } });
+    env.on('/vehicles', 401, { ok: false, error: 'Unauthenticated.' });
+    const e = await caught(env.client.searchVehicles());
+    expect(e).toBeInstanceOf(ValidationError);
+    expect(e.fields).toEqual({ per_page: [msg] });
+    expect(e.message).toContain('must not be greater than 20');
+    expect((await caught(env.client.searchVehicles())).message).toContain('Unauthenticated');
   });
 
   it('a 404 HTML page and a plain {message} body still map by status', async () => {
@@ -502,6 +532,26 @@ describe('the API key never leaks', () => {
     lines.push(...env.logs, JSON.stringify(env.records));
     expect(lines.join('\n')).not.toContain(KEY);
     expect(env.logs.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the API key never leaks, even in part', () => {
+  it('a key cut by the message length limit leaves no prefix, and a field name echoing it is redacted', async () => {
+    env = setup({ retry: { maxRetries: 0 } });
+    // The service text is shortened to 200 characters: here the cut falls inside the key.
+    const pad = 'x'.repeat(200 - KEY.length + 4);
+    env.on('/usage', 401, { message: `${pad} ${KEY}` });
+    env.on('/usage', 422, { message: 'bad', errors: { [KEY]: ['bad'], [`${pad} ${KEY}`]: ['bad'] } });
+    const prefix = KEY.slice(0, 8);
+    const a = await caught(env.client.getUsage());
+    expect(a).toBeInstanceOf(UnauthorizedError);
+    const b = await caught(env.client.getUsage());
+    expect(b).toBeInstanceOf(ValidationError);
+    const text = [a.message, JSON.stringify(a.toPayload()), b.message, JSON.stringify(b.toPayload())].join(
+      '\n',
+    );
+    expect(text).not.toContain(prefix);
+    expect(text).toContain('[redacted]');
   });
 });
 

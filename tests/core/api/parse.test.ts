@@ -64,6 +64,17 @@ describe('vehicle records', () => {
   it('odometer in km only is converted to miles', () => {
     const r = parseVehicleDetail({ data: { odometer: { km: 160934 } } });
     expect(r.ok && r.value.data.odometer).toBe(100000);
+    expect(r.ok && r.warnings).toEqual([expect.stringContaining('data.odometer')]);
+  });
+
+  it('an odometer object is converted and counted as a warning (it is not the spec number)', () => {
+    const r = parseVehicleDetail({ data: { odometer: { mi: 91351, km: 147015 } } });
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.value.data.odometer).toBe(91351);
+    expect(r.warnings).toEqual([expect.stringContaining('data.odometer')]);
+    const empty = parseVehicleDetail({ data: { odometer: {} } });
+    expect(empty.ok && empty.value.data.odometer).toBeNull();
+    expect(empty.ok && empty.warnings).toHaveLength(1);
   });
 
   it('envelopes that are not the documented shape fail with a reason', () => {
@@ -100,6 +111,19 @@ describe('other resources', () => {
     expect(parseErrorBody('<html>')).toEqual({ message: null, fields: {} });
   });
 
+  it('error bodies are read field by field: a wrong-typed field costs neither the message nor the map', () => {
+    expect(parseErrorBody({ ok: 0, status: '422', message: 'm', errors: { per_page: ['too big'] } })).toEqual(
+      { message: 'm', fields: { per_page: ['too big'] } },
+    );
+    expect(parseErrorBody({ message: ['m'], errors: { vin: ['bad'] } })).toEqual({
+      message: null,
+      fields: { vin: ['bad'] },
+    });
+    // the vendor OpenAPI's `error` stands in for a missing message
+    expect(parseErrorBody({ ok: false, error: 'Unauthenticated.' }).message).toBe('Unauthenticated.');
+    expect(parseErrorBody({ error: { message: 'Plan limit.' } }).message).toBe('Plan limit.');
+  });
+
   it('history in both shapes', () => {
     const a = parseHistory({
       data: [specRecord],
@@ -113,6 +137,18 @@ describe('other resources', () => {
       },
     });
     expect(b.ok && b.value.sales[0]?.price).toBe(900);
+  });
+
+  it('history {vehicle, history} with no sales (null) or a wrong-typed history keeps the page', () => {
+    const none = parseHistory({ ok: true, data: { vehicle: specRecord, history: null }, meta: null });
+    if (!none.ok) throw new Error(none.reason);
+    expect(none.value.vehicle?.vin).toBe(specRecord.vin);
+    expect(none.value.sales).toEqual([]);
+    expect(none.warnings).toEqual([]);
+    const odd = parseHistory({ data: { vehicle: specRecord, history: { a: 1 } } });
+    if (!odd.ok) throw new Error(odd.reason);
+    expect(odd.value.vehicle?.vin).toBe(specRecord.vin);
+    expect(odd.warnings).toEqual([expect.stringContaining('data.history')]);
   });
 });
 
