@@ -111,8 +111,9 @@ export function slugVin(lot: Lot): string {
   return `${slug}-${lot.v.vin}`;
 }
 
+/** VehicleLocation.display: "human-readable place, city with state code" (spec), e.g. "Dallas (TX)". */
 export function locationDisplay(f: Facility): string {
-  return `${f.name} (${f.state})`;
+  return `${f.city} (${f.state})`;
 }
 
 export interface RecordOptions {

@@ -63,7 +63,6 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 /** Builds the Fastify app (not listening). */
 export function buildServer(d: ServerDeps): FastifyInstance {
-  const app = Fastify({ logger: false, routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 } });
   const usage = new Map<string, KeyUsage>();
   const firstPeriod = d.now();
 
@@ -102,18 +101,17 @@ export function buildServer(d: ServerDeps): FastifyInstance {
   };
 
   const pathOf = (req: FastifyRequest): string => req.url.split('?')[0] ?? req.url;
+  const inService = (path: string): boolean => path.startsWith(VA_PREFIX) || path.startsWith(VP_PREFIX);
   const keyOf = (req: FastifyRequest): string | null => {
     const k = req.headers['x-api-key'];
     return typeof k === 'string' && d.keys.has(k) ? k : null;
   };
 
-  app.addHook('onRequest', async (req, reply) => {
-    const path = pathOf(req);
-    if (path.startsWith(CONTROL_PREFIX)) {
-      if (!d.testControl) return reply.code(404).send({ ok: false, status: 404, message: 'Not Found.' });
-      return;
-    }
-    if (!path.startsWith(VA_PREFIX) && !path.startsWith(VP_PREFIX)) return;
+  /**
+   * Key check, rate limit and quota of one service request, with the quota headers set on the reply. Returns the
+   * reply when it has answered (401 or 429), undefined when the request may go on (and has been counted).
+   */
+  const gate = (req: FastifyRequest, reply: FastifyReply): FastifyReply | undefined => {
     const key = keyOf(req);
     if (!key) {
       quotaHeaders(reply, null);
@@ -134,6 +132,29 @@ export function buildServer(d: ServerDeps): FastifyInstance {
     u.used++;
     u.inWindow++;
     quotaHeaders(reply, u);
+    return undefined;
+  };
+
+  const app = Fastify({
+    logger: false,
+    // Long enough that no path identifier is refused by the router: the handlers validate it (422) like any other.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
+    // A URL the router cannot decode never reaches the hooks: it gets the same key check, quota headers and error
+    // envelope as every other service request (400: a parameter is invalid).
+    frameworkErrors: (_err, req, reply: FastifyReply) => {
+      if (inService(pathOf(req)) && gate(req, reply)) return;
+      reply.code(400).send({ ok: false, status: 400, message: 'Bad Request.' });
+    },
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    const path = pathOf(req);
+    if (path.startsWith(CONTROL_PREFIX)) {
+      if (!d.testControl) return reply.code(404).send({ ok: false, status: 404, message: 'Not Found.' });
+      return;
+    }
+    if (!inService(path)) return;
+    return gate(req, reply);
   });
 
   app.setErrorHandler((err, _req, reply) => {

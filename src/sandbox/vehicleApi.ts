@@ -152,6 +152,8 @@ export function listVehicles(ctx: ApiContext, q: RawQuery): Body {
     if (priceMax !== undefined && price > priceMax) return false;
     if (odoFrom !== undefined && vh.odometer < odoFrom) return false;
     if (odoTo !== undefined && vh.odometer > odoTo) return false;
+    // Electric vehicles have no engine size (the record says null), so a size bound never matches them.
+    if ((engFrom !== undefined || engTo !== undefined) && vh.engineL <= 0) return false;
     if (engFrom !== undefined && vh.engineL < engFrom) return false;
     if (engTo !== undefined && vh.engineL > engTo) return false;
     if (hpFrom !== undefined && vh.hp < hpFrom) return false;
@@ -160,7 +162,7 @@ export function listVehicles(ctx: ApiContext, q: RawQuery): Body {
     if (fuels && !fuels.has(vh.lc.fuel) && !(fuels.has('all others') && !['Diesel', 'Hybrid', 'Electric', 'Flexible', 'Gasoline'].includes(vh.fuel))) return false;
     if (transmissions && !transmissions.has(vh.lc.transmission)) return false;
     if (drives && !drives.has(vh.lc.drive)) return false;
-    if (cyl && !cyl.has(vh.cylinders)) return false;
+    if (cyl && (!vh.cylinders || !cyl.has(vh.cylinders))) return false; // 0 is shown as null
     if (damages && !damages.has(l.damageLc)) return false;
     if (runCond !== undefined && !ciEq(l.runCond, runCond)) return false;
     if (hasKey === 'With' && !l.hasKey) return false;
@@ -198,16 +200,17 @@ export function listVehicles(ctx: ApiContext, q: RawQuery): Body {
 /**
  * Resolves the {slugVin} path identifier: a lot number (digits) of either platform or an IAAI item id, a
  * 17-character VIN, or a slug ending in one ("2018-audi-s5-...-WAUC4CF57JA035732"). Anything else is the spec's
- * "VIN that is not 17 characters long" (422). A VIN resolves to its latest lot.
+ * "VIN that is not 17 characters long" (422). Any 17 letters and digits are looked up as a VIN (I, O and Q never
+ * occur in one, so they name no vehicle: 404, not the 17-characters message). A VIN resolves to its latest lot.
  * @throws HttpError 422 for a malformed identifier, 404 when no lot has it.
  */
 export function resolveSlug(m: Market, raw: string): Lot {
   const id = raw.trim();
   let lot: Lot | undefined;
   if (/^\d{1,12}$/.test(id)) lot = m.findLot(id);
-  else if (/^[A-HJ-NPR-Z0-9]{17}$/i.test(id)) lot = m.latestForVin(id);
+  else if (/^[A-Z0-9]{17}$/i.test(id)) lot = m.latestForVin(id);
   else {
-    const slug = /-([A-HJ-NPR-Z0-9]{17})$/i.exec(id);
+    const slug = /-([A-Z0-9]{17})$/i.exec(id);
     if (!slug) {
       const msg = 'The vin field must be 17 characters.';
       throw new HttpError(422, msg, { vin: [msg] });
