@@ -62,7 +62,7 @@ export function WatchPanel({ lotNumber, watchId: initialId }: { lotNumber: strin
       {error && <ErrorNotice error={error} />}
       {list.error && <ErrorNotice error={list.error} onRetry={() => void list.run()} />}
       {current ? (
-        <RulesForm key={JSON.stringify(current.rules)} watch={current} onSaved={setWatch} />
+        <RulesForm key={current.id} watch={current} onSaved={setWatch} />
       ) : (
         list.loading && <p className="muted small">Loading rules…</p>
       )}

@@ -1,0 +1,216 @@
+import type { Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { expect, test } from './fixtures';
+
+// One main flow per view (issue 6), in Demo mode against the built-in sandbox, with a screenshot of each view
+// saved as a test artifact under test-results/.
+
+/** Opens a view through its navigation link, as a user would, and waits for its heading. */
+async function openView(page: Page, label: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();
+  await expect(page.getByRole('banner').getByRole('heading', { level: 1, name: label })).toBeVisible();
+}
+
+/** Picks the first option of a select whose label starts with `text` (labels carry counts: "TOYOTA (1,234)"). */
+async function selectByText(page: Page, name: string, text: string): Promise<void> {
+  const select = page.getByRole('combobox', { name });
+  await expect(select.locator('option', { hasText: text }).first()).toBeAttached();
+  const value = await select.locator('option', { hasText: text }).first().getAttribute('value');
+  await select.selectOption(value ?? '');
+}
+
+/**
+ * Console errors other than the browser's own "Failed to load resource" line for a refusal the test caused on
+ * purpose (the bridge answers bad input with a 400 and a typed envelope, and Chromium logs every 4xx).
+ */
+const unexpectedErrors = (errors: string[], refusedMethod: string) =>
+  errors.filter((e) => !(e.includes('status of 400') && e.includes(`/rpc/${refusedMethod}`)));
+
+const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: false });
+
+test.describe('views', () => {
+  test('Search: filters from the service, results, sorting, next page, and a lot opens', async ({ app }) => {
+    const { page } = app;
+    await openView(page, 'Search');
+    // The Make list comes from GET /vehicles/filters.
+    await selectByText(page, 'Make', 'TOYOTA');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const rows = page.locator('tbody tr.rt-row');
+    await expect(rows.first()).toBeVisible();
+    await expect(rows.first()).toContainText('TOYOTA');
+    await expect(page.getByText(/^Page 1 · \d+ lots/)).toBeVisible();
+
+    // Sorting acts on the loaded rows: highest current bid first after two clicks.
+    const bidHeader = page.getByRole('button', { name: /Current bid/ });
+    await bidHeader.click();
+    await bidHeader.click();
+    const bids = await rows.locator('td.num').first().allInnerTexts();
+    expect(bids.length).toBeGreaterThan(0);
+
+    await page.getByRole('button', { name: /Next/ }).click();
+    await expect(page.getByText(/^Page 2 · \d+ lots/)).toBeVisible();
+    await shot(page, 'search');
+
+    await rows.first().click();
+    await expect(page.getByRole('heading', { level: 2, name: /TOYOTA/ })).toBeVisible();
+    expect(app.consoleErrors).toEqual([]);
+  });
+
+  test('Lot detail: photos, fields, sale history, shipping prices, raw record, and watch', async ({ app }) => {
+    const { page } = app;
+    await openView(page, 'Search');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.locator('tbody tr.rt-row').nth(3).click();
+    await expect(page.getByRole('button', { name: /^Photo 1 of \d+: open the large view/ })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Vehicle' })).toContainText('Odometer');
+    await expect(page.getByRole('region', { name: 'Sale history' })).toBeVisible();
+    // Related lots finish loading: a card per lot, or the sentence that there are none.
+    const related = page.getByRole('region', { name: 'Related lots' });
+    await expect(related.getByRole('link').first().or(related.getByText(/No upcoming lots/))).toBeVisible();
+
+    // Gallery: the large view opens and closes with Escape.
+    await page.getByRole('button', { name: /^Photo 1 of/ }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toBeHidden();
+
+    const shipping = page.getByRole('region', { name: 'Shipping to port' });
+    await shipping.getByRole('button', { name: 'Get prices' }).click();
+    await expect(shipping.getByRole('table', { name: 'Shipping prices' }).getByRole('row')).toHaveCount(4);
+    await shipping.getByRole('combobox', { name: 'Source' }).selectOption('auction-to-port');
+    await shipping.getByRole('button', { name: 'Get prices' }).click();
+    await expect(shipping.getByRole('table', { name: 'Shipping prices' }).getByRole('row')).toHaveCount(4);
+
+    await expect(page.getByRole('link', { name: /Open on (Copart|IAAI)/ })).toHaveAttribute('href', /^https:\/\/www\.(copart|iaai)\.com\//);
+    await page.getByRole('button', { name: 'Watch this lot' }).click();
+    await expect(page.getByText('● Watching')).toBeVisible();
+    await page.getByRole('textbox', { name: /Remind me minutes before the sale/ }).fill('90, 15');
+    await page.getByRole('button', { name: 'Save rules' }).click();
+    await expect(page.getByText('Rules saved.')).toBeVisible();
+    await shot(page, 'lot');
+
+    await page.getByRole('button', { name: '← Back' }).click();
+    await openView(page, 'Watchlist');
+    await expect(page.getByRole('table', { name: 'Watched vehicles' }).getByRole('row')).toHaveCount(5);
+    expect(app.consoleErrors).toEqual([]);
+  });
+
+  test('Watchlist: add by lot number, refuse a bad VIN with its field, remove the examples', async ({ app }) => {
+    const { page } = app;
+    await openView(page, 'Watchlist');
+    const table = page.getByRole('table', { name: 'Watched vehicles' });
+    await expect(table.getByRole('row')).toHaveCount(4);
+    const target = page.getByRole('textbox', { name: /VIN, lot number or lot-page URL/ });
+
+    await target.fill('1HGCM82633A00435');
+    await page.getByRole('button', { name: 'Watch', exact: true }).click();
+    await expect(target).toHaveAttribute('aria-invalid', 'true');
+
+    // A lot number from a live search.
+    await openView(page, 'Search');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const lotCell = page.locator('tbody tr.rt-row').nth(5).locator('.rt-lot');
+    const lotNumber = ((await lotCell.innerText()).match(/\d{6,}/) ?? [''])[0];
+    expect(lotNumber).toMatch(/^\d+$/);
+    await openView(page, 'Watchlist');
+    await target.fill(lotNumber);
+    await page.getByRole('button', { name: 'Watch', exact: true }).click();
+    await expect(table.getByRole('row')).toHaveCount(5);
+    await expect(table).toContainText(lotNumber);
+
+    await page.getByRole('button', { name: /Remove examples \(3\)/ }).click();
+    await page.getByRole('group', { name: /Remove all example/ }).getByRole('button', { name: 'Remove examples' }).click();
+    await expect(table.getByRole('row')).toHaveCount(2);
+    await shot(page, 'watchlist');
+    expect(unexpectedErrors(app.consoleErrors, 'watchlist.add')).toEqual([]);
+  });
+
+  test('Saved searches: save from Search, run now, pause, and a bad cron is a field error', async ({ app }) => {
+    const { page } = app;
+    await openView(page, 'Search');
+    await selectByText(page, 'Make', 'HONDA');
+    await page.getByRole('button', { name: 'Save this search…' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Hondas for export');
+    await dialog.getByRole('combobox', { name: 'Schedule' }).selectOption('custom');
+    await dialog.getByRole('textbox', { name: /Cron expression/ }).fill('every now and then');
+    await dialog.getByRole('button', { name: 'Save search' }).click();
+    await expect(dialog.getByRole('textbox', { name: /Cron expression/ })).toHaveAttribute('aria-invalid', 'true');
+    await dialog.getByRole('textbox', { name: /Cron expression/ }).fill('*/20 * * * *');
+    await dialog.getByRole('button', { name: 'Save search' }).click();
+    await expect(dialog.getByRole('status')).toContainText('Hondas for export');
+    await dialog.getByRole('link', { name: 'Open Saved searches' }).click();
+
+    await expect(page.getByRole('banner').getByRole('heading', { level: 1, name: 'Saved searches' })).toBeVisible();
+    const row = page.getByRole('row', { name: 'Hondas for export' });
+    await expect(row).toContainText('every 20 minutes');
+    await row.getByRole('button', { name: 'Run Hondas for export now' }).click();
+    await expect(row).not.toContainText('Never', { timeout: 15_000 });
+    await row.getByRole('button', { name: 'Pause Hondas for export' }).click();
+    await expect(row.getByRole('button', { name: 'Resume Hondas for export' })).toBeVisible();
+    await shot(page, 'saved-searches');
+    expect(unexpectedErrors(app.consoleErrors, 'searches.create')).toEqual([]);
+  });
+
+  test('Library: full-text search of stored lots and CSV export of a selection', async ({ app }) => {
+    const { page } = app;
+    // Something to store: one search page.
+    await openView(page, 'Search');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(page.locator('tbody tr.rt-row').first()).toBeVisible();
+    await openView(page, 'Library');
+    await expect(page.getByText(/^\d+ lots in the library/)).toBeVisible();
+    const search = page.getByRole('searchbox').or(page.getByPlaceholder(/Search title, VIN/));
+    await search.first().fill('FORD');
+    await expect(page.getByRole('table').getByRole('row').nth(1)).toContainText('FORD');
+    await page.getByRole('table').getByRole('row').nth(1).getByRole('checkbox').check();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: /Export CSV \(1 selected\)/ }).click();
+    const file = await (await download).path();
+    const csv = readFileSync(file, 'utf8');
+    expect(csv.split(/\r?\n/)[0]).toMatch(/lot_number/);
+    expect(csv).toMatch(/FORD/);
+    await shot(page, 'library');
+    expect(app.consoleErrors).toEqual([]);
+  });
+
+  test('Locations: search by state and by ZIP with a radius', async ({ app }) => {
+    const { page } = app;
+    await openView(page, 'Locations');
+    await page.getByRole('textbox', { name: 'State' }).fill('TX');
+    await page.getByRole('button', { name: 'Search locations' }).click();
+    const table = page.getByRole('table');
+    await expect(table.getByRole('row').nth(1)).toContainText('TX');
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByRole('textbox', { name: 'ZIP code' }).fill('30301');
+    await page.getByRole('spinbutton', { name: 'Radius' }).fill('150');
+    await page.getByRole('button', { name: 'Search locations' }).click();
+    await expect(table.getByRole('row').nth(1)).toContainText('GA');
+    await shot(page, 'locations');
+    expect(app.consoleErrors).toEqual([]);
+  });
+
+  test('Usage, API console and Alerts show their data', async ({ app }) => {
+    const { page } = app;
+    await openView(page, 'Usage');
+    await expect(page.getByText(/At this pace:/)).toBeVisible();
+    await page.getByRole('button', { name: 'Refresh from service' }).click();
+    await expect(page.getByRole('table').first()).toContainText('/usage');
+    await shot(page, 'usage');
+
+    await openView(page, 'API console');
+    await page.getByRole('navigation', { name: 'Endpoints' }).getByRole('button', { name: '/usage', exact: true }).click();
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    const response = page.getByRole('region', { name: 'Response', exact: true });
+    const meta = response.locator('.console-meta');
+    await expect(meta).toContainText('200');
+    await expect(meta).toContainText('spent 1 request');
+    await expect(response).toContainText('ok');
+    await shot(page, 'console');
+
+    await openView(page, 'Alerts');
+    await expect(page.getByRole('region', { name: 'Alerts inbox' })).toBeVisible();
+    await shot(page, 'alerts');
+    expect(app.consoleErrors).toEqual([]);
+  });
+});
