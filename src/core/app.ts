@@ -209,6 +209,7 @@ export function createCore(deps: CoreDeps): Core {
         sqlite: (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v,
       },
       schemaVersion: schemaVersion(db),
+      clock: { now: deps.clock.now(), speed: deps.clock.speed ?? 1 },
     }),
     'settings.get': () => settings.get(),
     'settings.update': async (patch) => {

@@ -7,6 +7,8 @@ export interface Clock {
   now(): number;
   /** Runs `fn` after `ms` milliseconds; returns a cancel function. */
   setTimeout(fn: () => void, ms: number): () => void;
+  /** Clock milliseconds per wall-clock millisecond: 1 (or absent) for real time, more for an accelerated demo. */
+  speed?: number;
 }
 
 /** The real wall clock. */

@@ -49,6 +49,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     speed > 1
       ? {
           now: () => Math.floor(start + (Date.now() - t0) * speed),
+          speed,
           setTimeout: (fn, ms) => {
             const h = setTimeout(fn, Math.max(0, ms / speed));
             return () => clearTimeout(h);

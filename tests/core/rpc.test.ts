@@ -14,6 +14,7 @@ const info = {
   platform: 'linux-x64',
   versions: { node: '20', electron: null, sqlite: '3' },
   schemaVersion: 10,
+  clock: { now: 0, speed: 1 },
 };
 
 function handlers(over: Partial<Handlers> = {}): Handlers {

@@ -39,6 +39,7 @@ export function createFakeBridge(
     platform: 'linux-x64',
     versions: { node: '20.20.2', electron: null, sqlite: '3.50.0' },
     schemaVersion: 10,
+    clock: { now: Date.now(), speed: 1 },
     ...over.info,
   });
   const bridge: Bridge = {

@@ -23,6 +23,11 @@ export const AppInfoSchema = z.object({
   versions: z.object({ node: z.string(), electron: z.string().nullable(), sqlite: z.string() }),
   /** Database schema version (PRAGMA user_version). */
   schemaVersion: z.number().int(),
+  /**
+   * Core's clock when it answered (ms since the epoch) and its speed (clock ms per wall ms: 1 in real time, more in
+   * an accelerated demo), so the UI's countdowns and "5 minutes ago" agree with the watcher's time.
+   */
+  clock: z.object({ now: z.number(), speed: z.number().positive() }),
 });
 
 const Void = z.undefined().or(z.null()).or(z.object({}).strict()).optional();

@@ -21,7 +21,7 @@ export function dateTime(t: number | null | undefined): string {
 /** "in 2 hours" / "5 minutes ago" relative to `now` (ms); "now" / "just now" within 10 seconds. */
 export function relative(t: number | null | undefined, now: number): string {
   if (t === null || t === undefined) return '–';
-  if (Math.abs(t - now) < 10_000) return t >= now ? 'now' : 'just now';
+  if (Math.abs(t - now) < 10_000) return t > now ? 'now' : 'just now';
   const d = formatDistanceStrict(t, now);
   return t >= now ? `in ${d}` : `${d} ago`;
 }

@@ -3,6 +3,7 @@ import type { Bridge } from '../../../shared/ipc/bridge';
 import type { AppInfo } from '../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../shared/ipc/errors';
 import type { Settings, SettingsPatch } from '../../../shared/settings';
+import { syncAppClock } from '../lib/clock';
 
 /** The views of the app frame, in navigation order. */
 export const VIEWS = [
@@ -60,6 +61,7 @@ export function createAppStore(api: Bridge, initialView: ViewId = 'search') {
       const [info, settings] = await Promise.all([api.invoke('app.info'), api.invoke('settings.get')]);
       if (!info.ok) return set({ loadError: info.error });
       if (!settings.ok) return set({ loadError: settings.error });
+      syncAppClock(info.value.clock);
       set({ info: info.value, settings: settings.value, loadError: null });
     },
     async updateSettings(patch) {
@@ -70,6 +72,7 @@ export function createAppStore(api: Bridge, initialView: ViewId = 'search') {
         return false;
       }
       const info = await api.invoke('app.info');
+      if (info.ok) syncAppClock(info.value.clock);
       set({ saving: false, savedAt: Date.now(), settings: res.value, ...(info.ok ? { info: info.value } : {}) });
       return true;
     },

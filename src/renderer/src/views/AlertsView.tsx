@@ -8,6 +8,7 @@ import { api } from '../api';
 import { dateTime, platformName, relative } from '../lib/format';
 import { call, useCall } from '../lib/useCall';
 import './alerts.css';
+import { appNow } from '../lib/clock';
 
 /** Alerts of one lot (or of Lotwatch itself when `lotKey` is null), newest first. */
 export interface AlertGroup {
@@ -107,7 +108,7 @@ function GroupActions({
   const snooze = async (choice: string) => {
     if (!choice) return;
     setBusy(true);
-    const now = Date.now();
+    const now = appNow();
     const input =
       choice === 'hour'
         ? { lot_key: lotKey, until: now + 3600_000 }

@@ -16,6 +16,7 @@ import { LwTable, type LwColumnMeta } from '../components/watch/LwTable';
 import { dateTime, platformName, relative, usd } from '../lib/format';
 import { call } from '../lib/useCall';
 import './library.css';
+import { appNow } from '../lib/clock';
 
 const PAGE = 500;
 
@@ -181,7 +182,7 @@ export function LibraryView() {
           header: 'Fetched',
           meta: { className: 'nowrap' } satisfies LwColumnMeta,
           cell: ({ row: { original: l } }) => (
-            <span title={dateTime(l.last_observed_at)}>{relative(l.last_observed_at, Date.now())}</span>
+            <span title={dateTime(l.last_observed_at)}>{relative(l.last_observed_at, appNow())}</span>
           ),
         }),
       ],

@@ -11,6 +11,7 @@ import { bytes, integer, requests } from '../lib/quantity';
 import { call, useCall } from '../lib/useCall';
 import '../components/lwTable.css';
 import './usage.css';
+import { appNow } from '../lib/clock';
 
 type LogRow = MethodOutput<'requests.list'>['rows'][number];
 
@@ -193,7 +194,7 @@ function RequestLog({ rows }: { rows: LogRow[] }) {
 export function UsageView() {
   const status = useCall('status.get');
   const log = useCall('requests.list', { limit: 1000 });
-  const [now, setNow] = useState(() => Date.now());
+  const [now, setNow] = useState(() => appNow());
   const [usage, setUsage] = useState<{ data: Record<string, unknown>; at: number } | null>(null);
   const [usageError, setUsageError] = useState<ErrorPayload | null>(null);
   const [fetching, setFetching] = useState(false);
@@ -208,7 +209,7 @@ export function UsageView() {
       if (timer) return;
       timer = setTimeout(() => {
         timer = null;
-        setNow(Date.now());
+        setNow(appNow());
         void refreshStatus();
         void refreshLog();
       }, 400);
@@ -224,9 +225,9 @@ export function UsageView() {
     const r = await call('usage.fetch');
     setFetching(false);
     if (r.ok) {
-      setUsage({ data: r.value.usage, at: Date.now() });
+      setUsage({ data: r.value.usage, at: appNow() });
       setUsageError(null);
-      setNow(Date.now());
+      setNow(appNow());
       void refreshStatus();
       void refreshLog();
     } else {

@@ -2,17 +2,18 @@ import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } fro
 import type { ContractEvent } from '../../../../shared/ipc/contract';
 import { api } from '../../api';
 import './common.css';
+import { appNow } from '../../lib/clock';
 
 /* One shared one-second clock, so a table of countdowns costs one timer, not one per row. */
 const tickers = new Set<() => void>();
 let timer: ReturnType<typeof setInterval> | null = null;
-let tickNow = Date.now();
+let tickNow = appNow();
 function subscribeTick(cb: () => void): () => void {
   tickers.add(cb);
   if (!timer) {
-    tickNow = Date.now();
+    tickNow = appNow();
     timer = setInterval(() => {
-      tickNow = Date.now();
+      tickNow = appNow();
       for (const t of tickers) t();
     }, 1000);
   }
