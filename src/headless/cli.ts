@@ -7,6 +7,7 @@ import { startHeadless } from './start';
 // Entry of `npm run serve` (built to out/main/headless.js). Prints the URL with its token, then serves until
 // SIGINT/SIGTERM, when it closes the server and the database in order.
 const HELP = `Usage: node out/main/headless.js [--port N] [--host 127.0.0.1] [--data-dir DIR] [--demo-speed 1..3600]
+       [--demo-control]
 
 Serves the Lotwatch app to a browser on this computer. Open the printed address (it carries a per-run token).`;
 
@@ -20,6 +21,7 @@ async function main(): Promise<number> {
         'data-dir': { type: 'string' },
         'renderer-dir': { type: 'string' },
         'demo-speed': { type: 'string' },
+        'demo-control': { type: 'boolean' },
         help: { type: 'boolean' },
       },
     }).values;
@@ -50,6 +52,7 @@ async function main(): Promise<number> {
       rendererDir,
       port,
       demoSpeed,
+      demoControl: args['demo-control'] === true,
       ...(args.host ? { host: args.host } : {}),
       version: process.env['npm_package_version'] ?? '0.1.0',
     });
@@ -65,6 +68,8 @@ async function main(): Promise<number> {
   }
   console.log(`Lotwatch is running headless. Data: ${dataDir}`);
   console.log(`Open: ${running.url}`);
+  // Test-only: the simulated market's control routes (end-to-end tests read and steer the market through them).
+  if (args['demo-control']) console.log(`Demo service: ${await running.demoUrl()}`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

@@ -21,10 +21,17 @@ export interface HeadlessOptions {
    * watch engine on the same accelerated clock, so a day of auctions passes in minutes (demos, end-to-end tests).
    */
   demoSpeed?: number;
+  /**
+   * Opens the demo sandbox's test-only control routes (ground-truth events, clock, faults, reschedule on demand)
+   * for end-to-end tests; `demoUrl()` then gives its address. Off by default.
+   */
+  demoControl?: boolean;
 }
 
 export interface RunningHeadless {
   url: string;
+  /** The demo sandbox's base URL (starting it if need be), for its test control routes. */
+  demoUrl(): Promise<string>;
   core: Core;
   server: HeadlessServer;
   /** Stops the server, then core (which closes the database). */
@@ -57,7 +64,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
         }
       : undefined;
   const engineClock = opts.clock ?? marketClock ?? systemClock;
-  const demo = createDemoService({ speed, startTime: start, align: () => engineClock.now() });
+  const demo = createDemoService({ speed, startTime: start, align: () => engineClock.now(), testControl: opts.demoControl === true });
   const core = createCore({
     demoService: () => demo.get(),
     ...(marketClock ? { clientClock: { now: marketClock.now, setTimeout: systemClock.setTimeout } } : {}),
@@ -89,6 +96,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   }
   return {
     url,
+    demoUrl: async () => (await demo.get()).baseUrl.replace(/\/api\/v1\/vehicle-auction\/?$/, ''),
     core,
     server,
     async dispose() {

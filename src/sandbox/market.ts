@@ -156,7 +156,7 @@ export class Market {
   private eventSeq = 0;
   private readonly maxEvents: number;
   private nowT: number;
-  private readonly heap: Lot[] = [];
+  private heap: Lot[] = [];
   private counters = { copart: 0, iaai: 0, item: 0, vins: new Set<string>() };
   private arrivalIndex = 0;
   private nextArrival: number;
@@ -211,6 +211,36 @@ export class Market {
       if (top.next < top.steps.length) this.heapPush(top);
     }
     this.nowT = t;
+  }
+
+  /**
+   * Test control (issue 4 item 6: events on demand): reschedules an open lot at the current market time to
+   * `auctionAt` (ms since epoch, later than the lot's present date). Its live phase, end and relist move by the same
+   * amount, any reschedule it still had planned is dropped, and the event is recorded like any other reschedule.
+   *
+   * @returns the lot after the change.
+   * @throws Error when no lot has `id`, the lot is live or ended, or `auctionAt` is not after its present date.
+   */
+  forceReschedule(id: string, auctionAt: number): Lot {
+    const lot = this.findLot(id);
+    if (!lot) throw new Error(`No lot ${id}.`);
+    if (lot.subStatus !== 'Open') throw new Error(`Lot ${id} is ${lot.subStatus.toLowerCase()}; only an open lot can be rescheduled.`);
+    const to = toSec(auctionAt);
+    if (to <= lot.auctionAt) throw new Error('The new auction date must be later than the present one.');
+    const delta = to - lot.auctionAt;
+    const done = lot.steps.slice(0, lot.next);
+    const rest = lot.steps
+      .slice(lot.next)
+      .filter((st) => st.k !== Step.Reschedule)
+      .map((st) => (st.t >= lot.auctionAt ? { ...st, t: st.t + delta } : st));
+    lot.steps = [...done, { t: toSec(this.nowT), k: Step.Reschedule, v: to }, ...rest.sort((x, y) => x.t - y.t || x.k - y.k)];
+    this.applyStep(lot, true);
+    // The lot's next step time moved: rebuild the heap rather than patch one entry.
+    const all = this.heap.filter((l) => l !== lot);
+    if (lot.next < lot.steps.length) all.push(lot);
+    this.heap = [];
+    for (const l of all) this.heapPush(l);
+    return lot;
   }
 
   /** The lot by lot number (either platform) or IAAI item id. */

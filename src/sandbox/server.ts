@@ -305,6 +305,21 @@ function registerControl(app: FastifyInstance, d: ServerDeps): void {
     d.advance(ms);
     return clock();
   });
+  // Moves an open lot's sale later, now (a reschedule on demand, for end-to-end tests of the watcher).
+  app.post(`${CONTROL_PREFIX}/reschedule`, async (req) => {
+    d.market.advanceTo(d.marketNow());
+    const body = (req.body ?? {}) as { lot_number?: unknown; auction_at?: unknown };
+    const lotNumber = typeof body.lot_number === 'string' ? body.lot_number : '';
+    const at = typeof body.auction_at === 'string' ? Date.parse(body.auction_at) : Number(body.auction_at);
+    if (!lotNumber) throw new HttpError(422, 'The lot number field is required.', { lot_number: ['The lot number field is required.'] });
+    if (!Number.isFinite(at)) throw new HttpError(422, 'The auction at field must be a date.', { auction_at: ['The auction at field must be a date.'] });
+    try {
+      const lot = d.market.forceReschedule(lotNumber, at);
+      return { ok: true, data: { lot_number: lotNumber, auction_at: isoOffset(lot.auctionAt) } };
+    } catch (e) {
+      throw new HttpError(422, (e as Error).message, { lot_number: [(e as Error).message] });
+    }
+  });
   app.get(`${CONTROL_PREFIX}/faults`, async () => ({ ok: true, data: d.faults.settings }));
   app.put(`${CONTROL_PREFIX}/faults`, async (req) => {
     try {

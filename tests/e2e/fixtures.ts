@@ -11,10 +11,18 @@ export interface AppHandle {
   /** Messages the page logged as errors, and uncaught page errors. */
   consoleErrors: string[];
   shell: 'headless' | 'electron';
+  /** The demo sandbox's address, when the shell was started with --demo-control (its test-only routes). */
+  demoUrl: string | null;
 }
 
-/** Starts `node out/main/headless.js` on a free port with `dataDir`; resolves with its printed URL. */
-export function startHeadlessShell(dataDir: string, extraArgs: string[] = []): Promise<{ url: string; proc: ChildProcess }> {
+/**
+ * Starts `node out/main/headless.js` on a free port with `dataDir`; resolves with its printed URL (and the demo
+ * sandbox's, when `extraArgs` has --demo-control).
+ */
+export function startHeadlessShell(
+  dataDir: string,
+  extraArgs: string[] = [],
+): Promise<{ url: string; demoUrl: string | null; proc: ChildProcess }> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, ['out/main/headless.js', '--port', '0', '--data-dir', dataDir, ...extraArgs], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -26,9 +34,11 @@ export function startHeadlessShell(dataDir: string, extraArgs: string[] = []): P
     proc.stdout?.on('data', (c: Buffer) => {
       out += c.toString();
       const m = /Open: (http:\/\/\S+)/.exec(out);
-      if (m?.[1]) {
+      const demo = /Demo service: (http:\/\/\S+)/.exec(out);
+      const wantsDemo = extraArgs.includes('--demo-control');
+      if (m?.[1] && (!wantsDemo || demo?.[1])) {
         clearTimeout(timer);
-        resolve({ url: m[1], proc });
+        resolve({ url: m[1], demoUrl: demo?.[1] ?? null, proc });
       }
     });
     proc.stderr?.on('data', (c: Buffer) => (errText += c.toString()));
@@ -117,11 +127,11 @@ export const test = base.extend<{ app: AppHandle; shellArgs: string[] }>({
         });
         const win = await electronApp.firstWindow();
         watch(win);
-        await use({ page: win, dataDir, consoleErrors, shell: 'electron' });
+        await use({ page: win, dataDir, consoleErrors, shell: 'electron', demoUrl: null });
         await electronApp.close();
       } else {
         // Launched here rather than through the `page` fixture, so the Electron project never starts a browser.
-        const { url, proc } = await startHeadlessShell(dataDir, shellArgs);
+        const { url, demoUrl, proc } = await startHeadlessShell(dataDir, shellArgs);
         const browser = await playwright.chromium.launch(launchOptions);
         try {
           const context = await browser.newContext({ viewport });
@@ -129,7 +139,7 @@ export const test = base.extend<{ app: AppHandle; shellArgs: string[] }>({
           const page = await context.newPage();
           watch(page);
           await page.goto(url);
-          await use({ page, dataDir, consoleErrors, shell: 'headless' });
+          await use({ page, dataDir, consoleErrors, shell: 'headless', demoUrl });
         } finally {
           await browser.close();
           await stop(proc);

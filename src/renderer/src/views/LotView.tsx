@@ -50,6 +50,7 @@ export function LotView({ lotKey }: { lotKey: string }) {
   const info = useCall('app.info');
   const now = useNow(1000);
   const [refreshing, setRefreshing] = useState(false);
+  // Sections that cost a request load at once only in Demo mode; they wait for app.info to know which it is.
   const demo = info.data?.mode === 'demo';
   const d = detail.data;
 
@@ -177,7 +178,7 @@ export function LotView({ lotKey }: { lotKey: string }) {
 
       <div className="lot-two">
         <Section title="Sale history" id="lot-history">
-          <SaleHistory id={historyId} auto={demo} />
+          {info.data ? <SaleHistory id={historyId} auto={demo} /> : <p className="muted small">Loading…</p>}
         </Section>
         <Section title="Shipping to port" id="lot-shipping">
           <Shipping lotNumber={s.lot_number} vin={s.vin} />
@@ -185,7 +186,7 @@ export function LotView({ lotKey }: { lotKey: string }) {
       </div>
 
       <Section title="Related lots" id="lot-related">
-        <RelatedLots id={historyId} auto={demo} photos={demo} />
+        {info.data ? <RelatedLots id={historyId} auto={demo} photos={demo} /> : <p className="muted small">Loading…</p>}
       </Section>
 
       <Section title="All fields" id="lot-raw">

@@ -258,6 +258,13 @@ export function UsageView() {
                   <li key={t}>{t}</li>
                 ))}
               </ul>
+              {(s.budget.periodRemaining === 0 || s.budget.allowedPerDay === 0) && (
+                <p className="usage-warning" role="status">
+                  Polling is paused: the plan has no requests left
+                  {s.budget.periodEnd !== null ? ` until ${dateTime(s.budget.periodEnd)}` : ''}. Lotwatch sends nothing it
+                  has no quota for and resumes by itself when the quota renews; everything stored stays in the Library.
+                </p>
+              )}
               {s.paused_until !== null && s.paused_until > now && (
                 <p className="usage-warning" role="status">
                   Polling is paused until {dateTime(s.paused_until)} ({relative(s.paused_until, now)}):{' '}

@@ -359,7 +359,7 @@ export function WatchlistView() {
           {list.loading && list.data ? ' · refreshing…' : ''}
         </span>
         {note && (
-          <span className="wl-note" role="status">
+          <span className={note.startsWith('Check skipped') ? 'wl-note wl-note-warn' : 'wl-note'} role="status">
             {note}
           </span>
         )}

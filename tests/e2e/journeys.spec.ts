@@ -1,0 +1,263 @@
+import type { Page } from '@playwright/test';
+import { expect, startSandbox, stopProcess, test } from './fixtures';
+
+// User journeys (issue 7), each on a fresh data folder: the headless shell + the sandbox + system Chromium. The
+// journeys that need the market to move run the Demo market accelerated (--demo-speed) with its test-only control
+// routes (--demo-control) so a spec can read the market and reschedule a lot on demand.
+
+const DEMO_KEY = 'lotwatch-demo-key';
+
+async function openView(page: Page, label: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();
+  await expect(page.getByRole('banner').getByRole('heading', { level: 1, name: label })).toBeVisible();
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}.png`) });
+
+/** What the page showed as browser notifications (the fixture records them). */
+const notifications = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __notifications: { title: string; body: string }[] }).__notifications);
+
+/** Points Lotwatch at a service of our own with `key`: Settings → key, Demo mode off, Service URL. */
+async function useService(page: Page, baseUrl: string, key: string): Promise<void> {
+  await openView(page, 'Settings');
+  await page.getByRole('textbox', { name: 'API key' }).fill(key);
+  await page.getByRole('button', { name: 'Save key' }).click();
+  await expect(page.getByText(/A key is set/)).toBeVisible();
+  await page.getByRole('checkbox', { name: /Demo mode/ }).uncheck();
+  await page.getByRole('textbox', { name: 'Service URL' }).fill(baseUrl);
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('form', { name: 'Settings' }).getByText('Saved.')).toBeVisible();
+  await expect(page.getByText('Live service')).toBeVisible();
+}
+
+interface MarketLot {
+  lot_number: string;
+  title: string;
+  auction: { auction_at: string; lot_sub_status: string };
+  pricing: { current_bid_usd: number | null };
+}
+
+/** An open lot of the Demo market whose sale is `fromMin` to `toMin` market minutes away. */
+async function lotSellingSoon(demoUrl: string, fromMin: number, toMin: number): Promise<MarketLot> {
+  const clock = (await (await fetch(`${demoUrl}/__sandbox/clock`)).json()) as { data: { market_now_ms: number } };
+  const now = clock.data.market_now_ms;
+  let cursor: string | null = null;
+  for (let page = 0; page < 10; page++) {
+    const url = `${demoUrl}/api/v1/vehicle-auction/vehicles?per_page=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const body = (await (await fetch(url, { headers: { 'X-API-Key': DEMO_KEY } })).json()) as {
+      data: MarketLot[];
+      meta: { next_cursor: string | null };
+    };
+    const hit = body.data.find((v) => {
+      const t = Date.parse(v.auction.auction_at) - now;
+      return v.auction.lot_sub_status === 'Open' && t > fromMin * 60_000 && t < toMin * 60_000;
+    });
+    if (hit) return hit;
+    cursor = body.meta.next_cursor;
+    if (!cursor) break;
+  }
+  throw new Error(`no open lot ${fromMin}-${toMin} market minutes from its sale`);
+}
+
+test.describe('journeys', () => {
+  test('first start in Demo mode: labelled, with example watches and a search that are easy to remove', async ({ app }) => {
+    const { page } = app;
+    await expect(page.getByText('Demo mode · simulated market')).toBeVisible();
+    await openView(page, 'Watchlist');
+    const table = page.getByRole('table', { name: 'Watched vehicles' });
+    await expect(table.getByText('Example')).toHaveCount(3);
+    await expect(table).toContainText(/\d+m \d+s/);
+    await openView(page, 'Saved searches');
+    await expect(page.getByRole('row', { name: 'Example: Tesla Model 3' })).toBeVisible();
+    await shot(page, 'first-start');
+    await page.getByRole('button', { name: 'Remove examples (1)' }).click();
+    await page.getByRole('group', { name: /Remove all example/ }).getByRole('button', { name: 'Remove examples' }).click();
+    await expect(page.getByRole('row', { name: 'Example: Tesla Model 3' })).toHaveCount(0);
+    await openView(page, 'Watchlist');
+    await expect(page.getByText(/Nothing watched yet|No watched/i).first()).toBeVisible();
+    expect(app.consoleErrors).toEqual([]);
+  });
+
+  test('search by filters and open a lot: photos, sale history, shipping', async ({ app }) => {
+    const { page } = app;
+    await openView(page, 'Search');
+    await page.getByRole('spinbutton', { name: /^Year/ }).first().fill('2018');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const rows = page.locator('tbody tr.rt-row');
+    await expect(rows.first()).toBeVisible();
+    await rows.first().press('Enter');
+    await expect(page.getByRole('button', { name: /^Photo 1 of/ })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Sale history' })).not.toContainText('Loading');
+    const shipping = page.getByRole('region', { name: 'Shipping to port' });
+    await shipping.getByRole('button', { name: 'Get prices' }).click();
+    await expect(shipping.getByRole('table', { name: 'Shipping prices' })).toContainText('$');
+    await shot(page, 'lot-opened');
+    expect(app.consoleErrors).toEqual([]);
+  });
+
+  test.describe('on a moving market', () => {
+    test.use({ shellArgs: ['--demo-speed', '60', '--demo-control'] });
+    test.setTimeout(180_000);
+
+    test('watch a lot: bid, reschedule and sale alerts arrive once each, as notifications and in the inbox', async ({ app }) => {
+      const { page } = app;
+      test.skip(app.demoUrl === null, 'needs the headless shell with --demo-control');
+      const demoUrl = app.demoUrl as string;
+      // The fixture's Notification stands in for the browser's, already granted.
+      await openView(page, 'Settings');
+      await expect(page.getByText('This browser will show alerts as notifications.')).toBeVisible();
+
+      const lot = await lotSellingSoon(demoUrl, 12, 40);
+      await openView(page, 'Watchlist');
+      await page.getByRole('textbox', { name: /VIN, lot number or lot-page URL/ }).fill(lot.lot_number);
+      await page.getByRole('button', { name: 'Watch', exact: true }).click();
+      const table = page.getByRole('table', { name: 'Watched vehicles' });
+      const row = table.getByRole('row').filter({ hasText: lot.lot_number });
+      await expect(row).toBeVisible();
+
+      // Rule: tell me when the bid reaches its next step (every bid change would also work, but the cap of six
+      // alerts per lot and hour would then hold some back, by design).
+      await row.getByRole('button', { name: /^Alert rules for/ }).click();
+      const rules = page.getByRole('form', { name: /^Alert rules for/ });
+      await rules.getByRole('textbox', { name: /Bid rises to/ }).fill(String((lot.pricing.current_bid_usd ?? 0) + 25));
+      await rules.getByRole('button', { name: 'Save rules' }).click();
+      await expect(page.getByText(/Rules saved for/)).toBeVisible();
+
+      // The seller moves the sale 20 market minutes later; "Check now" sees it at once.
+      const to = Date.parse(lot.auction.auction_at) + 20 * 60_000;
+      const moved = await fetch(`${demoUrl}/__sandbox/reschedule`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ lot_number: lot.lot_number, auction_at: new Date(to).toISOString() }),
+      });
+      expect(moved.status).toBe(200);
+      await row.getByRole('button', { name: /^Check .* now$/ }).click();
+
+      const ofLot = async () => (await notifications(page)).filter((n) => n.title.includes(lot.title) || n.body.includes(lot.lot_number));
+      await expect.poll(async () => (await ofLot()).some((n) => /auction moved to/.test(n.title)), { timeout: 30_000 }).toBe(true);
+      // The live phase and the end follow, at 60x: about a minute of wall time.
+      await expect
+        .poll(async () => (await ofLot()).some((n) => /Sold for|Auction ended/.test(n.title)), { timeout: 120_000, intervals: [1000] })
+        .toBe(true);
+      const seen = await ofLot();
+      expect(seen.some((n) => /bid (reached|\$)/.test(n.title))).toBe(true);
+      // Exactly once each: no title twice.
+      const titles = seen.map((n) => n.title);
+      expect(new Set(titles).size).toBe(titles.length);
+
+      await openView(page, 'Alerts');
+      const group = page.getByRole('list', { name: new RegExp(`Alerts for ${lot.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) });
+      await expect(group.getByRole('listitem').filter({ hasText: /auction moved to/ })).toHaveCount(1);
+      await expect(group.getByRole('listitem').filter({ hasText: /Sold for|Auction ended/ })).toHaveCount(1);
+      await shot(page, 'alerts-after-sale');
+      await page.getByRole('button', { name: 'Mark all read' }).click();
+      await expect(page.getByText(/^All read/)).toBeVisible();
+      expect(app.consoleErrors).toEqual([]);
+    });
+  });
+
+  test.describe('on a fast market', () => {
+    test.use({ shellArgs: ['--demo-speed', '600'] });
+    test.setTimeout(180_000);
+
+    test('save a search and get a new-match alert', async ({ app }) => {
+      const { page } = app;
+      await openView(page, 'Search');
+      const make = page.getByRole('combobox', { name: 'Make' });
+      const value = await make.locator('option', { hasText: 'TOYOTA' }).first().getAttribute('value');
+      await make.selectOption(value ?? '');
+      await page.getByRole('button', { name: 'Save this search…' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('textbox', { name: 'Name' }).fill('Toyotas');
+      await dialog.getByRole('combobox', { name: 'Schedule' }).selectOption('custom');
+      await dialog.getByRole('textbox', { name: /Cron expression/ }).fill('*/5 * * * *');
+      await dialog.getByRole('spinbutton', { name: 'Pages per run' }).fill('20');
+      await dialog.getByRole('button', { name: 'Save search' }).click();
+      await expect(dialog.getByRole('status')).toContainText('Toyotas');
+      await dialog.getByRole('button', { name: 'Close' }).click();
+
+      await expect
+        .poll(async () => (await notifications(page)).filter((n) => n.body.includes('Saved search “Toyotas”') && /new match/.test(n.title)).length, {
+          timeout: 150_000,
+          intervals: [2000],
+        })
+        .toBeGreaterThan(0);
+      await openView(page, 'Alerts');
+      await expect(page.getByText(/Saved search “Toyotas”/).first()).toBeVisible();
+      await shot(page, 'new-match');
+    });
+  });
+
+  test('offline review: with the service stopped, the library and stored lots still open', async ({ app }) => {
+    const { page } = app;
+    const sb = await startSandbox(['--key', 'journey-key', '--seed', '5']);
+    try {
+      await useService(page, sb.baseUrl, 'journey-key');
+      await openView(page, 'Search');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      const rows = page.locator('tbody tr.rt-row');
+      await expect(rows.first()).toBeVisible();
+      const title = (await rows.first().locator('.rt-title').innerText()).trim();
+      await rows.first().click();
+      await expect(page.getByRole('heading', { level: 2, name: title })).toBeVisible();
+    } finally {
+      await stopProcess(sb.proc);
+    }
+    // The service is gone: search explains it, the library and the lot page still work.
+    await openView(page, 'Search');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(page.getByRole('alert').first()).toContainText(/could not be reached|network|connection/i);
+    await openView(page, 'Library');
+    await expect(page.getByText(/^\d+ lots in the library/)).toBeVisible();
+    const first = page.getByRole('table', { name: 'Library lots' }).getByRole('row').nth(1);
+    await first.getByRole('button').first().click();
+    await expect(page.getByText(/Offline · stored/)).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Vehicle' })).toContainText('Odometer');
+    await shot(page, 'offline-lot');
+  });
+
+  test('a wrong key: the 401 is explained and nothing crashes', async ({ app }) => {
+    const { page } = app;
+    const sb = await startSandbox(['--key', 'the-right-key']);
+    try {
+      await useService(page, sb.baseUrl, 'a-wrong-key');
+      await page.getByRole('button', { name: 'Test key' }).click();
+      await expect(page.getByText('The service refused this key.')).toBeVisible();
+      await openView(page, 'Search');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await expect(page.getByRole('alert').first()).toContainText(/key/i);
+      // A check of a watched lot meets the same 401: the watch shows it and Lotwatch raises one alert about itself.
+      await openView(page, 'Watchlist');
+      await page.getByRole('button', { name: /^Check .* now$/ }).first().click();
+      await expect(page.getByRole('table', { name: 'Watched vehicles' })).toContainText(/key/i);
+      await openView(page, 'Alerts');
+      await expect(page.getByText('Lotwatch: API key rejected')).toHaveCount(1);
+      await shot(page, 'wrong-key');
+    } finally {
+      await stopProcess(sb.proc);
+    }
+  });
+
+  test('quota exhausted: the 429 is explained and polling pauses instead of failing', async ({ app }) => {
+    const { page } = app;
+    const sb = await startSandbox(['--key', 'spent-key', '--quota', '0']);
+    try {
+      await useService(page, sb.baseUrl, 'spent-key');
+      await page.getByRole('button', { name: 'Test key' }).click();
+      await expect(page.getByText(/quota or rate limit is reached/)).toBeVisible();
+      // Lotwatch knows the quota is spent (from the 429's headers) and does not spend requests it has not got.
+      await openView(page, 'Watchlist');
+      await page.getByRole('button', { name: /^Check .* now$/ }).first().click();
+      await expect(page.getByText(/Check skipped: the request budget is spent for now/)).toBeVisible();
+      await openView(page, 'Usage');
+      await shot(page, 'quota-exhausted');
+      await expect(page.getByText(/Polling is paused/).first()).toBeVisible();
+      // Still answering: another view loads.
+      await openView(page, 'Library');
+      await expect(page.getByText(/lots in the library|Nothing stored yet|library is empty/i).first()).toBeVisible();
+    } finally {
+      await stopProcess(sb.proc);
+    }
+  });
+});
