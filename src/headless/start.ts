@@ -4,7 +4,7 @@ import { systemClock, type Clock } from '../core/clock';
 import { openDatabase } from '../core/db/connection';
 import { createLogger, type Logger } from '../core/log';
 import { FileSecretBox } from '../core/secrets';
-import { createDemoService } from '../sandbox/demo';
+import { createDemoService, demoWorldStart } from '../sandbox/demo';
 import { createHeadlessServer, type HeadlessServer } from './server';
 
 export interface HeadlessOptions {
@@ -64,7 +64,13 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
         }
       : undefined;
   const engineClock = opts.clock ?? marketClock ?? systemClock;
-  const demo = createDemoService({ speed, startTime: start, align: () => engineClock.now(), testControl: opts.demoControl === true });
+  // In real time the Demo world persists across restarts; an accelerated demo is a fresh world each run.
+  const demo = createDemoService({
+    speed,
+    startTime: speed > 1 ? start : demoWorldStart(opts.dataDir, t0),
+    align: () => engineClock.now(),
+    testControl: opts.demoControl === true,
+  });
   const core = createCore({
     demoService: () => demo.get(),
     ...(marketClock ? { clientClock: { now: marketClock.now, setTimeout: systemClock.setTimeout } } : {}),

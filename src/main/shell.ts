@@ -6,7 +6,7 @@ import { systemClock } from '../core/clock';
 import { openDatabase } from '../core/db/connection';
 import { LotwatchError } from '../core/errors';
 import { createLogger } from '../core/log';
-import { createDemoService } from '../sandbox/demo';
+import { createDemoService, demoWorldStart } from '../sandbox/demo';
 import { EVENT_CHANNEL, RPC_CHANNEL } from '../shared/ipc/channels';
 import { err, type Result } from '../shared/ipc/errors';
 import { electronBindingPath, resolveElectronBinding } from './nativeBinding';
@@ -109,7 +109,8 @@ export async function startShell(paths: ShellPaths): Promise<ShellState | undefi
 
   const ref: { window?: BrowserWindow } = {};
   let core: Core;
-  const demo = createDemoService({ align: () => systemClock.now() });
+  // The Demo world persists across restarts (the same lots, moved on to the present).
+  const demo = createDemoService({ startTime: demoWorldStart(dataDir, systemClock.now()), align: () => systemClock.now() });
   try {
     const db = openDatabase(dbPath, nativeBinding ? { nativeBinding } : {});
     core = createCore({

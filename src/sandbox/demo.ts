@@ -1,4 +1,35 @@
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DEMO_KEY, createSandbox, type Sandbox, type SandboxOptions } from './index';
+
+const DAY = 86_400_000;
+
+/**
+ * The start time of the Demo market kept in `<dataDir>/demo-market.json`, so that a restarted app finds the same
+ * simulated world moved on to the present (the same lots, sold or not) rather than a new world that reuses the
+ * old lot numbers. A world older than `maxAgeMs` (7 days by default; advancing costs about half a second a day)
+ * or an unreadable file starts a new world at `now` (ms, floored to the minute) and records it.
+ *
+ * @returns the market start time, ms since the epoch. Throws nothing: a file that cannot be written only means the
+ *   next start begins a new world.
+ */
+export function demoWorldStart(dataDir: string, now: number, maxAgeMs = 7 * DAY): number {
+  const file = join(dataDir, 'demo-market.json');
+  try {
+    const saved = (JSON.parse(readFileSync(file, 'utf8')) as { startTime?: unknown }).startTime;
+    if (typeof saved === 'number' && Number.isFinite(saved) && saved <= now && now - saved <= maxAgeMs) return saved;
+  } catch {
+    // No file yet, or an unreadable one: a new world.
+  }
+  const startTime = Math.floor(now / 60_000) * 60_000;
+  try {
+    writeFileSync(`${file}.tmp`, JSON.stringify({ startTime }));
+    renameSync(`${file}.tmp`, file);
+  } catch {
+    // A read-only data folder: the world simply starts anew next time.
+  }
+  return startTime;
+}
 
 /** The built-in sandbox as Demo mode uses it: started on first use, on 127.0.0.1 and a free port. */
 export interface DemoService {

@@ -16,7 +16,7 @@ const shot = (page: Page, name: string) => page.screenshot({ path: test.info().o
 
 /** What the page showed as browser notifications (the fixture records them). */
 const notifications = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __notifications: { title: string; body: string }[] }).__notifications);
+  page.evaluate(() => (globalThis as unknown as { __notifications: { title: string; body: string }[] }).__notifications);
 
 /** Points Lotwatch at a service of our own with `key`: Settings → key, Demo mode off, Service URL. */
 async function useService(page: Page, baseUrl: string, key: string): Promise<void> {
