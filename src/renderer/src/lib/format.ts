@@ -53,3 +53,22 @@ export function lotPageUrl(platform: string, lotNumber: string): string | null {
   if (platform === 'iaai') return `https://www.iaai.com/Search?Keyword=${lotNumber}`;
   return null;
 }
+
+/** Short words for change and alert kinds (timeline rows, inbox labels); unknown kinds show as they are. */
+export const KIND_SHORT: Readonly<Record<string, string>> = {
+  new_match: 'New match',
+  bid_changed: 'Bid',
+  buy_now_changed: 'Buy now',
+  status_changed: 'Status',
+  rescheduled: 'Rescheduled',
+  sold: 'Sold',
+  relisted: 'Relisted',
+  dropped_out: 'Dropped out',
+  threshold: 'Threshold',
+  reminder: 'Reminder',
+  key_rejected: 'API key',
+  quota_low: 'Quota',
+  search_failing: 'Search failing',
+  search_empty: 'Search empty',
+  digest: 'Digest',
+};

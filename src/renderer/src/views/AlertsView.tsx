@@ -5,7 +5,7 @@ import { openLot } from '../App';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { EmptyState, Progress, useContractEvents, useNow } from '../components/watch/common';
 import { api } from '../api';
-import { dateTime, platformName, relative } from '../lib/format';
+import { dateTime, KIND_SHORT, platformName, relative } from '../lib/format';
 import { call, useCall } from '../lib/useCall';
 import './alerts.css';
 import { appNow } from '../lib/clock';
@@ -37,24 +37,6 @@ export function groupAlerts(alerts: AlertView[]): AlertGroup[] {
   groups.sort((x, y) => Number(y.unread > 0) - Number(x.unread > 0) || y.newest - x.newest);
   return groups;
 }
-
-const KIND_TEXT: Record<string, string> = {
-  new_match: 'New match',
-  bid_changed: 'Bid',
-  buy_now_changed: 'Buy now',
-  status_changed: 'Status',
-  rescheduled: 'Rescheduled',
-  sold: 'Sold',
-  relisted: 'Relisted',
-  dropped_out: 'Dropped out',
-  threshold: 'Threshold',
-  reminder: 'Reminder',
-  key_rejected: 'API key',
-  quota_low: 'Quota',
-  search_failing: 'Search failing',
-  search_empty: 'Search empty',
-  digest: 'Digest',
-};
 
 /** Lot titles for group headings, read from stored data (`lots.get` works offline); cached per session. */
 const titleCache = new Map<string, string | null>();
@@ -303,7 +285,7 @@ export function AlertsView() {
                     <span className="al-dot" aria-hidden="true" />
                     <div className="al-main">
                       <div className="al-title-line">
-                        <span className="al-kind">{KIND_TEXT[a.kind] ?? a.kind}</span>
+                        <span className="al-kind">{KIND_SHORT[a.kind] ?? a.kind}</span>
                         <span className="al-title">{a.title}</span>
                       </div>
                       <div className="al-body">{a.body}</div>

@@ -1,19 +1,8 @@
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { LotDetail } from '../../../../shared/ipc/contract';
-import { dateTime, usd } from '../../lib/format';
+import { dateTime, KIND_SHORT, usd } from '../../lib/format';
 
 type Change = LotDetail['timeline'][number];
-
-const KIND_LABEL: Record<string, string> = {
-  new_match: 'New match',
-  bid_changed: 'Bid',
-  buy_now_changed: 'Buy now',
-  status_changed: 'Status',
-  rescheduled: 'Rescheduled',
-  sold: 'Sold',
-  relisted: 'Relisted',
-  dropped_out: 'Left a search',
-};
 
 function show(v: Change['before'], field: string | null): string {
   if (v === null) return '–';
@@ -25,12 +14,12 @@ function show(v: Change['before'], field: string | null): string {
 /** The short word on a chart mark: the new status, or the kind of event (never a raw timestamp). */
 function markLabel(c: Change): string {
   if (c.kind === 'status_changed' && c.after !== null) return String(c.after);
-  return KIND_LABEL[c.kind] ?? c.kind;
+  return KIND_SHORT[c.kind] ?? c.kind;
 }
 
 /** What a change says, in words: "Bid $1,200 → $1,450". */
 export function describeChange(c: Change): string {
-  const label = KIND_LABEL[c.kind] ?? c.kind;
+  const label = KIND_SHORT[c.kind] ?? c.kind;
   if (c.kind === 'new_match' || c.kind === 'dropped_out') return label;
   if (c.kind === 'relisted' && c.related_lot_key) return `${label} (earlier lot ${c.related_lot_key})`;
   const what = c.field && c.kind === 'status_changed' ? `${label} (${c.field.replace(/^auction\./, '')})` : label;
