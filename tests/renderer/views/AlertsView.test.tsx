@@ -1,0 +1,109 @@
+// @vitest-environment jsdom
+// fakeApi must be the first import: it installs window.api before the renderer's api module reads it.
+import { inputsOf, installFake } from './fakeApi';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AlertView } from '../../../src/shared/ipc/contract';
+import { AlertsView } from '../../../src/renderer/src/views/AlertsView';
+import { errResult, okResult } from '../fakeBridge';
+import { alert, lotDetail, lotSummary, MINUTE, NOW } from './fixtures';
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+  window.location.hash = '#/alerts';
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+const TESLA = 'copart:45416833';
+const FORD = 'iaai:39120001';
+
+// Ford: the newest alert of all, but read. Tesla: older, with unread alerts. Lotwatch itself: one unread, oldest.
+const inbox: AlertView[] = [
+  alert({ id: 1, lot_key: TESLA, title: 'Tesla bid up', read: false, created_at: NOW - 50 * MINUTE }),
+  alert({ id: 2, lot_key: FORD, title: 'Ford sold', kind: 'sold', read: true, created_at: NOW - 2 * MINUTE }),
+  alert({ id: 3, lot_key: TESLA, title: 'Tesla rescheduled', kind: 'rescheduled', read: false, created_at: NOW - 20 * MINUTE }),
+  alert({ id: 4, lot_key: TESLA, title: 'Tesla status', kind: 'status_changed', read: true, created_at: NOW - 90 * MINUTE }),
+  alert({ id: 5, lot_key: null, title: 'Quota low', kind: 'quota_low', source: 'lotwatch', read: false, created_at: NOW - 300 * MINUTE }),
+];
+
+function listAnswer(alerts: AlertView[]) {
+  return okResult({ alerts, unread: alerts.filter((a) => !a.read).length });
+}
+
+/** lots.get answers with stored titles for the group headings. */
+function lotsGet(input: { lot_key: string } | undefined) {
+  const key = input?.lot_key ?? '';
+  if (key === TESLA) return okResult(lotDetail({ summary: lotSummary({ lot_key: TESLA, title: '2019 TESLA MODEL 3' }) }));
+  return errResult('not_found', 'Not stored.');
+}
+
+function groupHeadings(): string[] {
+  return screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent ?? '');
+}
+
+describe('AlertsView', () => {
+  it('shows unread groups first, one group per lot with its own alerts, newest first', async () => {
+    installFake({ handlers: { 'alerts.list': () => listAnswer(inbox), 'lots.get': lotsGet } });
+    render(<AlertsView />);
+    expect(await screen.findByText('3 unread')).toBeTruthy();
+    await waitFor(() => expect(groupHeadings()[0]).toBe('2019 TESLA MODEL 3'));
+    // Groups with unread alerts (newest first) come before the read-only Ford group, although Ford's is newest.
+    expect(groupHeadings()).toEqual(['2019 TESLA MODEL 3', 'Lotwatch', 'IAAI · lot 39120001']);
+
+    const tesla = screen.getByRole('list', { name: 'Alerts for 2019 TESLA MODEL 3' });
+    const items = within(tesla).getAllByRole('listitem');
+    expect(items.map((li) => li.querySelector('.al-title')?.textContent)).toEqual(['Tesla rescheduled', 'Tesla bid up', 'Tesla status']);
+    expect(items.map((li) => li.getAttribute('aria-label')?.startsWith('Unread.'))).toEqual([true, true, false]);
+
+    const ford = screen.getByRole('list', { name: 'Alerts for IAAI · lot 39120001' });
+    expect(within(ford).getAllByRole('listitem')).toHaveLength(1);
+    expect(within(ford).getByText('Ford sold')).toBeTruthy();
+    const own = screen.getByRole('list', { name: 'Alerts for Lotwatch' });
+    expect(within(own).getByText('Quota low')).toBeTruthy();
+  });
+
+  it('"Mark all read" sends the ids of the unread alerts to alerts.markRead', async () => {
+    let alerts = inbox;
+    const fake = installFake({
+      handlers: {
+        'alerts.list': () => listAnswer(alerts),
+        'lots.get': lotsGet,
+        'alerts.markRead': (input) => {
+          const ids = new Set(input?.ids);
+          alerts = alerts.map((a) => (ids.has(a.id) ? { ...a, read: true } : a));
+          return okResult({ unread: 0 });
+        },
+      },
+    });
+    render(<AlertsView />);
+    await screen.findByText('3 unread');
+    fireEvent.click(screen.getByRole('button', { name: 'Mark all read' }));
+    expect(await screen.findByText('All read')).toBeTruthy();
+    const sent = inputsOf(fake, 'alerts.markRead');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.read).toBe(true);
+    expect([...(sent[0]?.ids ?? [])].sort()).toEqual([1, 3, 5]);
+    expect((screen.getByRole('button', { name: 'Mark all read' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('opens the lot of an alert: the hash becomes #/lot/<lot_key>', async () => {
+    installFake({ handlers: { 'alerts.list': () => listAnswer(inbox), 'lots.get': lotsGet, 'alerts.markRead': () => okResult({ unread: 2 }) } });
+    render(<AlertsView />);
+    fireEvent.click(await screen.findByRole('button', { name: 'IAAI · lot 39120001' }));
+    expect(decodeURIComponent(window.location.hash)).toBe(`#/lot/${FORD}`);
+    expect(window.location.hash).toBe(`#/lot/${encodeURIComponent(FORD)}`);
+  });
+
+  it('opens the lot from the alert itself with Enter and marks an unread alert read', async () => {
+    const fake = installFake({ handlers: { 'alerts.list': () => listAnswer(inbox), 'lots.get': lotsGet, 'alerts.markRead': () => okResult({ unread: 2 }) } });
+    render(<AlertsView />);
+    const item = (await screen.findByText('Tesla bid up')).closest('li');
+    if (!item) throw new Error('no alert item');
+    fireEvent.keyDown(item, { key: 'Enter' });
+    expect(decodeURIComponent(window.location.hash)).toBe(`#/lot/${TESLA}`);
+    await waitFor(() => expect(inputsOf(fake, 'alerts.markRead')).toEqual([{ ids: [1], read: true }]));
+  });
+});

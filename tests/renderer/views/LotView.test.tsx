@@ -1,0 +1,134 @@
+// @vitest-environment jsdom
+// fakeApi must be the first import: it installs window.api before the renderer's api module reads it.
+import { inputsOf, installFake } from './fakeApi';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { App } from '../../../src/renderer/src/App';
+import { createAppStore } from '../../../src/renderer/src/state/appStore';
+import { LotView } from '../../../src/renderer/src/views/LotView';
+import type { MethodOutput } from '../../../src/shared/ipc/contract';
+import type { Result } from '../../../src/shared/ipc/errors';
+import { errResult, okResult, type FakeHandlers } from '../fakeBridge';
+import { HOUR, lotDetail, lotSummary, MINUTE, NOW } from './fixtures';
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+  window.location.hash = '';
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+const KEY = 'copart:45416833';
+
+/** The stored copy of the lot, as vehicles.get answers when the service cannot be reached. */
+const stored: MethodOutput<'vehicles.get'> = lotDetail({
+  offline: true,
+  summary: lotSummary({ lot_key: KEY, title: '2019 TESLA MODEL 3', current_bid_usd: 1450, last_observed_at: NOW - 5 * MINUTE }),
+  timeline: [
+    {
+      id: 1,
+      kind: 'new_match',
+      lot_key: KEY,
+      vin: '1HGCM82633A004352',
+      field: null,
+      before: null,
+      after: null,
+      related_lot_key: null,
+      observed_at: NOW - 3 * HOUR,
+      search_id: 7,
+    },
+    {
+      id: 2,
+      kind: 'bid_changed',
+      lot_key: KEY,
+      vin: '1HGCM82633A004352',
+      field: 'current_bid_usd',
+      before: 1200,
+      after: 1450,
+      related_lot_key: null,
+      observed_at: NOW - 1 * HOUR,
+      search_id: null,
+    },
+    {
+      id: 3,
+      kind: 'status_changed',
+      lot_key: KEY,
+      vin: '1HGCM82633A004352',
+      field: 'auction.state',
+      before: 'upcoming',
+      after: 'open',
+      related_lot_key: null,
+      observed_at: NOW - 2 * HOUR,
+      search_id: null,
+    },
+  ],
+  bids: [
+    [NOW - 3 * HOUR, 1200],
+    [NOW - 2 * HOUR, 1200],
+    [NOW - 1 * HOUR, 1450],
+  ],
+  observations: 3,
+});
+
+/** The sections that load at once in Demo mode answer empty, so the page has no unrelated errors. */
+const quietSections: FakeHandlers = {
+  'vehicles.history': () => okResult({ sales: [], meta: null }),
+  'vehicles.related': () => okResult({ lots: [] }),
+};
+
+describe('LotView', () => {
+  it('shows the stored copy when vehicles.get answers offline: badge, title, bid and the change list', async () => {
+    const fake = installFake({ handlers: { ...quietSections, 'vehicles.get': () => okResult(stored) } });
+    render(<LotView lotKey={KEY} />);
+    expect(await screen.findByRole('heading', { name: '2019 TESLA MODEL 3' })).toBeTruthy();
+    expect(inputsOf(fake, 'vehicles.get')).toEqual([{ id: KEY, refresh: true }]);
+
+    const badge = screen.getByText(/^Offline · stored/);
+    expect(badge.textContent).toBe('Offline · stored 5 minutes ago');
+    const price = screen.getByText('Current bid').closest('.price-main');
+    expect(price?.textContent).toContain('$1,450');
+
+    const timeline = screen.getByRole('region', { name: 'Timeline' });
+    expect(within(timeline).getByRole('figure').getAttribute('aria-label')).toBe('Bid over time: 3 observations, from $1,200 to $1,450');
+    const changes = within(timeline).getAllByRole('listitem').map((li) => li.querySelector('span')?.textContent);
+    // Newest first, each in words.
+    expect(changes).toEqual(['Bid: $1,200 → $1,450', 'Status (state): upcoming → open', 'New match']);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('shows no offline badge when the lot came fresh from the service', async () => {
+    installFake({ handlers: { ...quietSections, 'vehicles.get': () => okResult({ ...stored, offline: false }) } });
+    render(<LotView lotKey={KEY} />);
+    await screen.findByRole('heading', { name: '2019 TESLA MODEL 3' });
+    expect(screen.queryByText(/Offline · stored/)).toBeNull();
+  });
+
+  it('shows an error notice with the message, never a stack trace, when vehicles.get fails', async () => {
+    let answer: Result<MethodOutput<'vehicles.get'>> = errResult('network', 'The service is out of reach and this lot is not stored on this computer.', { retryable: true });
+    const fake = installFake({ handlers: { ...quietSections, 'vehicles.get': () => answer } });
+    render(<LotView lotKey={KEY} />);
+    const notice = await screen.findByRole('alert');
+    expect(within(notice).getByText('The service is out of reach and this lot is not stored on this computer.')).toBeTruthy();
+    expect(notice.textContent).toContain('Check the connection');
+    expect(notice.textContent).not.toMatch(/\bat \S+ \(|Error:|\.tsx?:\d+/);
+    expect(screen.queryByRole('heading', { level: 2 })).toBeNull();
+
+    // A retryable error offers Try again, which calls vehicles.get again.
+    answer = okResult(stored);
+    fireEvent.click(within(notice).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: '2019 TESLA MODEL 3' })).toBeTruthy();
+    expect(inputsOf(fake, 'vehicles.get')).toHaveLength(2);
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+  });
+
+  it('opens from the #/lot/<lot_key> hash inside the app frame', async () => {
+    window.location.hash = `#/lot/${encodeURIComponent(KEY)}`;
+    const fake = installFake({ handlers: { ...quietSections, 'vehicles.get': () => okResult(stored) } });
+    render(<App store={createAppStore(fake.bridge)} api={fake.bridge} />);
+    expect(await screen.findByRole('heading', { name: '2019 TESLA MODEL 3' })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Lot');
+    expect(inputsOf(fake, 'vehicles.get')[0]).toEqual({ id: KEY, refresh: true });
+  });
+});

@@ -1,0 +1,128 @@
+// @vitest-environment jsdom
+// fakeApi must be the first import: it installs window.api before the renderer's api module reads it.
+import { inputsOf, installFake } from './fakeApi';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createAppStore } from '../../../src/renderer/src/state/appStore';
+import { explainKeyError, SettingsView } from '../../../src/renderer/src/views/SettingsView';
+import { StatusSchema, type Status } from '../../../src/shared/ipc/contract';
+import type { ErrorCode } from '../../../src/shared/ipc/errors';
+import { errResult, okResult, type FakeHandlers } from '../fakeBridge';
+import { NOW } from './fixtures';
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+  window.location.hash = '#/settings';
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+const SECRET = 'lw_live_7f3a9c2e51d04b88a6e1';
+
+function status(keySet: boolean, mode: Status['mode'] = 'live'): Status {
+  return StatusSchema.parse({
+    mode,
+    key: { set: keySet, storage: 'the system keychain' },
+    quota: null,
+    budget: { allowedPerDay: 1000, spentLast24h: 120, projectedNext24h: 400, basis: 'default', periodRemaining: null, periodEnd: null },
+    scale: 1,
+    running: true,
+    paused_until: null,
+    pause_reason: null,
+  });
+}
+
+async function mount(handlers: FakeHandlers) {
+  const fake = installFake({ settings: { demoMode: false }, handlers });
+  const store = createAppStore(fake.bridge);
+  await act(() => store.getState().load());
+  render(<SettingsView store={store} />);
+  await screen.findByText(/key is set\./);
+  return fake;
+}
+
+function keyInput(): HTMLInputElement {
+  return screen.getByLabelText(/^(API key|Replace the key)$/, { selector: 'input' }) as HTMLInputElement;
+}
+
+describe('SettingsView · API key', () => {
+  it('takes the key in a password field', async () => {
+    await mount({ 'status.get': () => okResult(status(false)) });
+    expect(keyInput().type).toBe('password');
+    expect(keyInput().autocomplete).toBe('off');
+  });
+
+  it('"Save key" calls key.set with the key and never shows it back', async () => {
+    let keySet = false;
+    const fake = await mount({
+      'status.get': () => okResult(status(keySet)),
+      'key.set': () => {
+        keySet = true;
+        return okResult({ ok: true as const });
+      },
+    });
+    fireEvent.change(keyInput(), { target: { value: SECRET } });
+    // Show unmasks the draft while typing; saving masks it again.
+    fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+    expect(keyInput().type).toBe('text');
+    fireEvent.click(screen.getByRole('button', { name: 'Save key' }));
+    expect(await screen.findByText('Key saved. Use "Test key" to check that the service accepts it.')).toBeTruthy();
+    expect(inputsOf(fake, 'key.set')).toEqual([{ key: SECRET }]);
+
+    // The status follows (a key is set), and the field is empty and still masked.
+    await screen.findByText('A key is set.');
+    const input = screen.getByLabelText('Replace the key', { selector: 'input' }) as HTMLInputElement;
+    expect(input.value).toBe('');
+    expect(input.type).toBe('password');
+    // The key appears nowhere on the page: not as text, not in any field or attribute.
+    expect(document.body.textContent).not.toContain(SECRET);
+    expect(document.body.innerHTML).not.toContain(SECRET);
+    for (const el of document.querySelectorAll('input')) expect(el.value).not.toContain(SECRET);
+  });
+
+  it('keeps a refused key in the field and shows the field message', async () => {
+    const fake = await mount({
+      'status.get': () => okResult(status(false)),
+      'key.set': () => errResult('bad_input', 'invalid', { fields: { key: ['That is too short to be an API key.'] } }),
+    });
+    fireEvent.change(keyInput(), { target: { value: 'abc' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save key' }));
+    await waitFor(() => expect(keyInput().getAttribute('aria-invalid')).toBe('true'));
+    expect(screen.getByText('That is too short to be an API key.')).toBeTruthy();
+    expect(inputsOf(fake, 'key.set')).toEqual([{ key: 'abc' }]);
+    expect(keyInput().type).toBe('password');
+  });
+
+  it.each<[ErrorCode, string, string]>([
+    ['unauthorized', 'The service refused this key.', 'copy it again from your account'],
+    ['rate_limited', 'The key is known, but its quota or rate limit is reached right now.', 'Wait a moment and test again'],
+    ['network', 'The service could not be reached, so the key was not checked.', 'Check the connection and the Service URL'],
+  ])('explains a %s answer to "Test key" in words', async (code, title, advice) => {
+    const raw = `HTTP ${code} from GET /usage`;
+    const fake = await mount({ 'status.get': () => okResult(status(true)), 'key.test': () => errResult(code, raw) });
+    fireEvent.click(screen.getByRole('button', { name: 'Test key' }));
+    const notice = await screen.findByRole('alert');
+    expect(within(notice).getByText(title)).toBeTruthy();
+    expect(notice.textContent).toContain(advice);
+    expect(notice.textContent).not.toContain(raw);
+    expect(inputsOf(fake, 'key.test')).toHaveLength(1);
+  });
+});
+
+describe('explainKeyError', () => {
+  const e = (code: ErrorCode, message = 'raw message') => explainKeyError({ code, message, retryable: false });
+
+  it('maps unauthorized, rate_limited and network (and timeout) to their sentences', () => {
+    expect(e('unauthorized').title).toBe('The service refused this key.');
+    expect(e('rate_limited').title).toBe('The key is known, but its quota or rate limit is reached right now.');
+    expect(e('network').title).toBe('The service could not be reached, so the key was not checked.');
+    expect(e('timeout')).toEqual(e('network'));
+    for (const c of ['unauthorized', 'rate_limited', 'network'] as const) expect(e(c).title).not.toBe('raw message');
+  });
+
+  it('falls back to the error message for other codes', () => {
+    expect(e('server', 'The service had a problem (503).')).toEqual({ title: 'The service had a problem (503).', advice: 'Try again in a moment.' });
+  });
+});

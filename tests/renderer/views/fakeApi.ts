@@ -1,0 +1,30 @@
+/**
+ * Installs a typed fake bridge as the renderer's `api` module (src/renderer/src/api picks `window.api` when the
+ * preload provided one). The api module reads `window.api` once, when it is first imported, so a view test
+ * imports this file BEFORE any renderer module: importing it sets `window.api` to a forwarder, and each test
+ * then swaps in its own fake with `installFake({ handlers })`.
+ */
+import type { RawBridge } from '../../../src/shared/ipc/bridge';
+import type { ContractEvent, Method, MethodInput } from '../../../src/shared/ipc/contract';
+import { createFakeBridge } from '../fakeBridge';
+
+type Fake = ReturnType<typeof createFakeBridge>;
+
+let current: Fake = createFakeBridge();
+
+const forwarder: RawBridge = {
+  invoke: (method, input) => current.bridge.invoke(method as Method, input as MethodInput<Method>),
+  on: (listener) => current.bridge.on(listener as (e: ContractEvent) => void),
+};
+window.api = forwarder;
+
+/** Replaces the fake behind `window.api` for this test; returns it (calls, emit, bridge). */
+export function installFake(over: Parameters<typeof createFakeBridge>[0] = {}): Fake {
+  current = createFakeBridge(over);
+  return current;
+}
+
+/** The inputs the renderer sent to one method, in order. */
+export function inputsOf<M extends Method>(fake: Fake, method: M): (MethodInput<M> | undefined)[] {
+  return fake.calls.filter((c) => c.method === method).map((c) => c.input as MethodInput<M> | undefined);
+}

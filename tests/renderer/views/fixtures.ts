@@ -1,0 +1,120 @@
+/**
+ * Realistic answers for the fake bridge, built through the contract's own zod output schemas, so a fixture that
+ * drifts from the contract fails loudly instead of testing a shape core never sends.
+ */
+import {
+  AlertViewSchema,
+  LotDetailSchema,
+  LotSummarySchema,
+  SavedSearchViewSchema,
+  WatchViewSchema,
+  type AlertView,
+  type LotDetail,
+  type LotSummary,
+  type MethodOutput,
+  type SavedSearchView,
+  type WatchView,
+} from '../../../src/shared/ipc/contract';
+import { AlertRulesSchema } from '../../../src/shared/watch';
+
+/** A fixed "now" for tests where relative times matter: Wed 15 Jan 2025, 12:00 UTC. */
+export const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+
+export function lotSummary(over: Partial<LotSummary> = {}): LotSummary {
+  return LotSummarySchema.parse({
+    lot_key: 'copart:45416833',
+    platform: 'copart',
+    lot_number: '45416833',
+    vin: '1HGCM82633A004352',
+    title: '2019 TESLA MODEL 3',
+    year: 2019,
+    make: 'TESLA',
+    model: 'MODEL 3',
+    location: 'CA - SAN DIEGO',
+    current_bid_usd: 12_300,
+    buy_now_usd: null,
+    sale_price_usd: null,
+    state: 'open',
+    lot_status: 'Timed',
+    lot_sub_status: 'Open',
+    auction_at: NOW + 26 * HOUR,
+    first_seen_at: NOW - 48 * HOUR,
+    last_observed_at: NOW - 5 * MINUTE,
+    photo: null,
+    ...over,
+  });
+}
+
+export function watch(over: Partial<WatchView> = {}): WatchView {
+  return WatchViewSchema.parse({
+    id: 1,
+    kind: 'lot',
+    vin: '1HGCM82633A004352',
+    lot_key: 'copart:45416833',
+    label: '',
+    rules: AlertRulesSchema.parse({}),
+    is_example: false,
+    last_checked_at: NOW - 10 * MINUTE,
+    next_check_at: NOW + 20 * MINUTE,
+    last_error: null,
+    lot: lotSummary(),
+    ...over,
+  });
+}
+
+export function alert(over: Partial<AlertView> = {}): AlertView {
+  return AlertViewSchema.parse({
+    id: 1,
+    kind: 'bid_changed',
+    lot_key: 'copart:45416833',
+    title: '2019 TESLA MODEL 3: bid $12,300',
+    body: 'The bid rose from $11,800 to $12,300.',
+    source: 'watch:1',
+    reason: null,
+    created_at: NOW - 30 * MINUTE,
+    delivery: 'now',
+    status: 'delivered',
+    read: false,
+    ...over,
+  });
+}
+
+export function savedSearch(over: Partial<SavedSearchView> = {}): SavedSearchView {
+  return SavedSearchViewSchema.parse({
+    id: 7,
+    name: 'Tesla Model 3 2019–2022',
+    params: { make: 'TESLA', model: 'MODEL 3', year_from: 2019, year_to: 2022 },
+    schedule: '*/30 * * * *',
+    rules: AlertRulesSchema.parse({}),
+    max_pages: 5,
+    paused: false,
+    is_example: false,
+    last_run_at: NOW - 5 * MINUTE,
+    last_ok_at: NOW - 5 * MINUTE,
+    next_run_at: NOW + 25 * MINUTE,
+    last_result_count: 42,
+    last_complete: true,
+    consecutive_failures: 0,
+    last_error: null,
+    new_matches_24h: 3,
+    ...over,
+  });
+}
+
+export function lotDetail(over: Partial<LotDetail> & { offline?: boolean } = {}): MethodOutput<'vehicles.get'> {
+  const { offline = false, ...rest } = over;
+  const detail = LotDetailSchema.parse({
+    summary: lotSummary(),
+    record: { year: 2019, make: 'TESLA', model: 'MODEL 3', odometer: 31_250, damage: 'FRONT END' },
+    raw: { lot_number: '45416833', make: 'TESLA' },
+    timeline: [],
+    bids: [],
+    observations: 1,
+    watch_id: null,
+    notes: '',
+    ...rest,
+  });
+  return { ...detail, offline };
+}
