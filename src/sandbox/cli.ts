@@ -69,10 +69,9 @@ async function main(): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  await s.dispose();
+  // Close cleanly, but never hang on a client that keeps its connections busy: exit after 3 s regardless.
+  await Promise.race([s.dispose(), new Promise((r) => setTimeout(r, 3_000).unref())]);
   return 0;
 }
 
-void main().then((code) => {
-  process.exitCode = code;
-});
+void main().then((code) => process.exit(code));

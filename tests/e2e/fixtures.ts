@@ -49,10 +49,15 @@ export function startHeadlessShell(
   });
 }
 
+/** SIGTERM, and SIGKILL when the process has not exited 5 s later (a test never waits on a stuck shutdown). */
 function stop(proc: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (proc.exitCode !== null) return resolve();
-    proc.once('exit', () => resolve());
+    if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+    const kill = setTimeout(() => proc.kill('SIGKILL'), 5_000);
+    proc.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
     proc.kill('SIGTERM');
   });
 }
