@@ -17,6 +17,41 @@ function setup(over?: Parameters<typeof createFakeBridge>[0]) {
   return { fake, store };
 }
 
+describe('alerts in the browser shell', () => {
+  it('shows an alert as a browser notification whose click opens the lot', async () => {
+    const shown: { title: string; body?: string; onclick: (() => void) | null }[] = [];
+    class FakeNotification {
+      static permission = 'granted';
+      onclick: (() => void) | null = null;
+      constructor(title: string, opts?: { body?: string }) {
+        shown.push(Object.assign(this, { title, body: opts?.body }));
+      }
+    }
+    const original = globalThis.Notification;
+    globalThis.Notification = FakeNotification as unknown as typeof Notification;
+    try {
+      const { fake, store } = setup();
+      await waitFor(() => expect(store.getState().info?.shell).toBe('headless'));
+      act(() =>
+        fake.emit({
+          name: 'alert.raised',
+          payload: { id: 9, kind: 'sold', title: '2019 TESLA MODEL 3 · Sold for $14,000', body: 'copart lot 45416833', lot_key: 'copart:45416833', notify: true },
+        }),
+      );
+      expect(shown.map((n) => n.title)).toEqual(['2019 TESLA MODEL 3 · Sold for $14,000']);
+      // An alert that is not to notify (quiet hours, a cap) lands in the inbox only.
+      act(() =>
+        fake.emit({ name: 'alert.raised', payload: { id: 10, kind: 'bid_changed', title: 'held', body: '', lot_key: null, notify: false } }),
+      );
+      expect(shown).toHaveLength(1);
+      act(() => shown[0]?.onclick?.());
+      expect(window.location.hash).toBe('#/lot/copart%3A45416833');
+    } finally {
+      globalThis.Notification = original;
+    }
+  });
+});
+
 describe('App frame', () => {
   it('shows every navigation entry and the Demo mode label', async () => {
     setup();

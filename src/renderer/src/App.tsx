@@ -99,7 +99,13 @@ export function App({ store, api }: { store: AppStore; api: Bridge }) {
         typeof Notification !== 'undefined' &&
         Notification.permission === 'granted'
       ) {
-        new Notification(e.payload.title, { body: e.payload.body, tag: `lotwatch-${e.payload.id}` });
+        const n = new Notification(e.payload.title, { body: e.payload.body, tag: `lotwatch-${e.payload.id}` });
+        // A click brings the page forward on the lot, as the desktop app's native notification does.
+        const lotKey = e.payload.lot_key;
+        n.onclick = () => {
+          window.focus();
+          if (lotKey) openLot(lotKey);
+        };
       }
     });
   }, [store, api]);
