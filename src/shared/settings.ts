@@ -29,12 +29,25 @@ export const SettingsSchema = z.object({
 
 export type Settings = z.infer<typeof SettingsSchema>;
 
+/** True for an http(s) URL whose host is this computer: localhost, 127.0.0.0/8 or [::1]. */
+export function isLoopbackUrl(u: string): boolean {
+  try {
+    const h = new URL(u).hostname.toLowerCase();
+    return h === 'localhost' || h === '[::1]' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+  } catch {
+    return false;
+  }
+}
+
 /** A partial update of the settings: only the given fields change. Unknown fields are refused. */
 export const SettingsPatchSchema = z
   .object({
     theme: SettingsSchema.shape.theme.unwrap(),
     demoMode: SettingsSchema.shape.demoMode.unwrap(),
-    serviceUrl: SettingsSchema.shape.serviceUrl.unwrap(),
+    serviceUrl: SettingsSchema.shape.serviceUrl.unwrap().refine(
+      (u) => !/^http:\/\//i.test(u) || isLoopbackUrl(u),
+      'Use https://. Plain http:// is allowed only for a service on this computer (localhost), so your API key never crosses a network unencrypted.',
+    ),
     notificationsEnabled: SettingsSchema.shape.notificationsEnabled.unwrap(),
     quietHours: QuietHoursSchema,
     requestsPerDay: SettingsSchema.shape.requestsPerDay.unwrap(),

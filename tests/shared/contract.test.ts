@@ -55,4 +55,19 @@ describe('settings schema', () => {
     if (!bad.success) expect(bad.error.issues[0]?.path).toEqual(['serviceUrl']);
     expect(SettingsPatchSchema.safeParse({ theme: 'dark' }).success).toBe(true);
   });
+
+  it('accepts plain http only for a service on this computer, so the key never crosses a network in clear', () => {
+    const remote = SettingsPatchSchema.safeParse({ serviceUrl: 'http://api.example.com/api/v1/vehicle-auction' });
+    expect(remote.success).toBe(false);
+    if (!remote.success) expect(remote.error.issues[0]?.message).toMatch(/https/);
+    for (const ok of [
+      'https://api.example.com/api/v1/vehicle-auction',
+      'http://127.0.0.1:8787/api/v1/vehicle-auction',
+      'http://localhost:8787/api/v1/vehicle-auction',
+      'http://[::1]:8787/api/v1/vehicle-auction',
+    ]) {
+      expect(SettingsPatchSchema.safeParse({ serviceUrl: ok }).success, ok).toBe(true);
+    }
+    expect(SettingsPatchSchema.safeParse({ serviceUrl: 'http://127.evil.com/x' }).success).toBe(false);
+  });
 });
