@@ -239,7 +239,7 @@ function describe(
     }
     case 'new_match': {
       const parts: string[] = [];
-      if (lot?.current_bid_usd != null) parts.push(`Bid ${usd(lot.current_bid_usd)}`);
+      if (lot?.current_bid_usd != null) parts.push(lot.current_bid_usd > 0 ? `Bid ${usd(lot.current_bid_usd)}` : 'No bids yet');
       if (lot?.buy_now_usd != null) parts.push(`Buy now ${usd(lot.buy_now_usd)}`);
       if (lot?.auction_at != null) parts.push(`Auction ${when(lot.auction_at, tz)}`);
       return { headline: 'new match', detail: parts.length ? parts.join(' · ') : null };

@@ -198,6 +198,13 @@ describe('decide: budget of new matches', () => {
       }),
     );
 
+  it('says "No bids yet" for a new match without a bid, never "Bid $0"', () => {
+    const a = nm(0, null);
+    expect(a?.body).toContain('No bids yet');
+    expect(a?.body).not.toContain('$0');
+    expect(nm(9000, null)?.body).toContain('Bid $9,000');
+  });
+
   it('notifies when the bid or the buy now is within budget', () => {
     expect(nm(9000, null)?.kind).toBe('new_match');
     expect(nm(10_000, null)?.kind).toBe('new_match');
