@@ -1,16 +1,11 @@
 import type { Page } from '@playwright/test';
-import { expect, startSandbox, stopProcess, test } from './fixtures';
+import { expect, openView, startSandbox, stopProcess, test } from './fixtures';
 
 // User journeys (issue 7), each on a fresh data folder: the headless shell + the sandbox + system Chromium. The
 // journeys that need the market to move run the Demo market accelerated (--demo-speed) with its test-only control
 // routes (--demo-control) so a spec can read the market and reschedule a lot on demand.
 
 const DEMO_KEY = 'lotwatch-demo-key';
-
-async function openView(page: Page, label: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();
-  await expect(page.getByRole('banner').getByRole('heading', { level: 1, name: label })).toBeVisible();
-}
 
 const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}.png`) });
 

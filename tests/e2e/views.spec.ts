@@ -1,15 +1,9 @@
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { expect, test } from './fixtures';
+import { expect, openView, test } from './fixtures';
 
 // One main flow per view (issue 6), in Demo mode against the built-in sandbox, with a screenshot of each view
 // saved as a test artifact under test-results/.
-
-/** Opens a view through its navigation link, as a user would, and waits for its heading. */
-async function openView(page: Page, label: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();
-  await expect(page.getByRole('banner').getByRole('heading', { level: 1, name: label })).toBeVisible();
-}
 
 /** Picks the first option of a select whose label starts with `text` (labels carry counts: "TOYOTA (1,234)"). */
 async function selectByText(page: Page, name: string, text: string): Promise<void> {

@@ -8,6 +8,7 @@ import {
   EmptyState,
   ExampleBadge,
   Progress,
+  RemoveExamples,
   useContractEvents,
   useNow,
 } from '../components/watch/common';
@@ -243,14 +244,6 @@ export function SavedSearchesView() {
     } else setActionError(r.error);
     void run();
   };
-  const removeExamples = async () => {
-    const r = await call('examples.remove');
-    if (r.ok) {
-      setActionError(null);
-      setNote(`Removed ${r.value.searches} example search${r.value.searches === 1 ? '' : 'es'} and ${r.value.watches} example watch${r.value.watches === 1 ? '' : 'es'}.`);
-    } else setActionError(r.error);
-    void run();
-  };
   const edited = searches.find((s) => s.id === editing) ?? null;
   const examples = searches.filter((s) => s.is_example).length;
 
@@ -267,14 +260,19 @@ export function SavedSearchesView() {
           </span>
         )}
         <span className="spacer" />
-        {examples > 0 && (
-          <ConfirmAction
-            label={`Remove examples (${examples})`}
-            question="Remove all example searches and watches?"
-            confirmLabel="Remove examples"
-            onConfirm={() => void removeExamples()}
-          />
-        )}
+        <RemoveExamples
+          count={examples}
+          lead="searches"
+          onDone={(n) => {
+            setActionError(null);
+            setNote(n);
+            void run();
+          }}
+          onError={(e) => {
+            setActionError(e);
+            void run();
+          }}
+        />
       </div>
       {list.error && <ErrorNotice error={list.error} onRetry={() => void run()} />}
       {actionError && <ErrorNotice error={actionError} />}

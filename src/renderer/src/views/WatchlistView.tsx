@@ -10,6 +10,7 @@ import {
   EmptyState,
   ExampleBadge,
   Progress,
+  RemoveExamples,
   useContractEvents,
   useNow,
 } from '../components/watch/common';
@@ -180,14 +181,6 @@ export function WatchlistView() {
     if (r.ok) {
       setActionError(null);
       if (rulesFor === w.id) setRulesFor(null);
-    } else setActionError(r.error);
-    void run();
-  };
-  const removeExamples = async () => {
-    const r = await call('examples.remove');
-    if (r.ok) {
-      setActionError(null);
-      setNote(`Removed ${r.value.watches} example watch${r.value.watches === 1 ? '' : 'es'} and ${r.value.searches} example search${r.value.searches === 1 ? '' : 'es'}.`);
     } else setActionError(r.error);
     void run();
   };
@@ -364,14 +357,19 @@ export function WatchlistView() {
           </span>
         )}
         <span className="spacer" />
-        {examples > 0 && (
-          <ConfirmAction
-            label={`Remove examples (${examples})`}
-            question="Remove all example watches and searches?"
-            confirmLabel="Remove examples"
-            onConfirm={() => void removeExamples()}
-          />
-        )}
+        <RemoveExamples
+          count={examples}
+          lead="watches"
+          onDone={(n) => {
+            setActionError(null);
+            setNote(n);
+            void run();
+          }}
+          onError={(e) => {
+            setActionError(e);
+            void run();
+          }}
+        />
       </div>
       {list.error && <ErrorNotice error={list.error} onRetry={() => void run()} />}
       {actionError && <ErrorNotice error={actionError} />}

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { ContractEvent } from '../../../../shared/ipc/contract';
+import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { api } from '../../api';
-import './common.css';
 import { appNow } from '../../lib/clock';
+import './common.css';
 
 /* One shared one-second clock, so a table of countdowns costs one timer, not one per row. */
 const tickers = new Set<() => void>();
@@ -173,4 +174,41 @@ export function cronInWords(expr: string): string {
   }
   if (m !== null && h !== null && dom === '*' && mon === '*' && dow === '1-5') return `weekdays at ${clock(h, m)}`;
   return expr;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} example ${n === 1 ? one : many}`;
+
+/**
+ * "Remove examples (N)": asks first, then removes every Demo-mode example (saved searches and watches alike,
+ * `examples.remove`). `lead` names what the view lists, so its own kind comes first in the question and the
+ * note. Reports `onDone(note)` or `onError(error)`; the view refreshes its list after either.
+ */
+export function RemoveExamples({
+  count,
+  lead,
+  onDone,
+  onError,
+}: {
+  count: number;
+  lead: 'searches' | 'watches';
+  onDone: (note: string) => void;
+  onError: (e: ErrorPayload) => void;
+}) {
+  if (count <= 0) return null;
+  const both = lead === 'searches' ? 'searches and watches' : 'watches and searches';
+  const remove = async () => {
+    const r = await api.invoke('examples.remove');
+    if (!r.ok) return onError(r.error);
+    const s = plural(r.value.searches, 'search', 'searches');
+    const w = plural(r.value.watches, 'watch', 'watches');
+    onDone(`Removed ${lead === 'searches' ? `${s} and ${w}` : `${w} and ${s}`}.`);
+  };
+  return (
+    <ConfirmAction
+      label={`Remove examples (${count})`}
+      question={`Remove all example ${both}?`}
+      confirmLabel="Remove examples"
+      onConfirm={() => void remove()}
+    />
+  );
 }
