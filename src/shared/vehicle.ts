@@ -17,26 +17,76 @@ export const AUCTION_TYPE_OF: Readonly<Record<Platform, 1 | 2>> = { copart: 1, i
 const s = z.string().nullable();
 const n = z.number().nullable();
 
-/** spec "AuctionInfo". `auction_at` is ISO 8601 with offset, as received. */
+const b = z.boolean().nullable();
+
+/**
+ * spec "AuctionInfo", plus the real service's sale result (REAL-SERVICE.md "Auction states and sale results").
+ * `auction_at` is ISO 8601 with offset, as received; `last_sold_day` is a YYYY-MM-DD date.
+ */
 export const AuctionInfoSchema = z.object({
   state: s,
   auction_at: s,
   lot_status: s,
   lot_sub_status: s,
+  /** "Sold" | "Sold on Approval" | null (real dialect); read with saleOutcomeOf (src/shared/saleOutcome.ts). */
+  last_sold_status: s,
+  last_sold_day: s,
+  /** The lot offers buy now (real `auction.is_buy_now`). */
+  is_buy_now: b,
 });
 
-/** spec "PricingInfo": amounts in US dollars. */
+/**
+ * spec "PricingInfo": amounts in US dollars. `sale_price_usd` is the spec field, else the real
+ * `last_sold_price_usd`; 0 there means nothing was paid and reads as null, never "$0".
+ */
 export const PricingInfoSchema = z.object({
   current_bid_usd: n,
   buy_now_usd: n,
   sale_price_usd: n,
+  /** The service's estimate of the repair cost range (real `pricing.estimated_cost.{from,to}`), USD. */
+  estimated_cost_from_usd: n,
+  estimated_cost_to_usd: n,
 });
 
-/** spec "VehicleLocation". */
+/**
+ * spec "VehicleLocation". `state` falls back to the code inside `display` ("Boston - Shirley (MA)") because the real
+ * service sends `location.state` null; `facility_id` falls back to the real `facility.id`.
+ */
 export const VehicleLocationSchema = z.object({
   display: s,
   state: s,
   facility_id: s,
+  /** Where transport starts for shipping prices (real `location.send_from`, e.g. "Norfolk"). */
+  ship_from: s,
+});
+
+/** The yard that holds the vehicle (real `facility`): id, name, ZIP, coordinates in decimal degrees. */
+export const YardSchema = z.object({
+  id: s,
+  name: s,
+  zip: s,
+  latitude: n,
+  longitude: n,
+});
+
+/** The engine as listed (real `vehicle_specs.engine`): raw text, size in litres, horsepower. */
+export const EngineSchema = z.object({
+  raw: s,
+  size_l: n,
+  hp: n,
+});
+
+/** The title document the vehicle sells with (real `sale_document`): e.g. "SALVAGE - REPAIRABLE-COLLISION". */
+export const TitleDocumentSchema = z.object({
+  name: s,
+  /** "approved" | "warning" as the service groups documents. */
+  group: s,
+});
+
+/** Who sells (real `seller`): a name and `insurance` | `non_insurance` | `unknown`. */
+export const SellerSchema = z.object({
+  name: s,
+  type: s,
 });
 
 /** spec "MediaInfo". `photos` is never null: an absent list is empty. */
@@ -62,6 +112,19 @@ export const VehicleSchema = z.object({
   drive_type: s,
   odometer: n,
   damage: s,
+  /** Real `condition.secondary_damage`. */
+  secondary_damage: s,
+  /** Real `vehicle_specs.body_style`, e.g. "Coupe". */
+  body_style: s,
+  engine: EngineSchema,
+  /** Real `condition.run_condition`: the wire value (RUNS AND DRIVES, ...) and its label. */
+  run_condition: s,
+  run_condition_label: s,
+  /** Real `condition.has_key`: the keys are with the vehicle. */
+  has_key: b,
+  title_document: TitleDocumentSchema,
+  seller: SellerSchema,
+  yard: YardSchema,
   auction: AuctionInfoSchema,
   pricing: PricingInfoSchema,
   location: VehicleLocationSchema,
@@ -79,6 +142,7 @@ export const SaleRecordSchema = z.object({
   date: s,
   /** US dollars. */
   price: n,
+  /** As received: "Sold", "Sold on Approval", or a specification record's words. */
   status: s,
   raw: z.unknown(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SALE_OUTCOMES } from './saleOutcome';
 
 /**
  * The watch domain (DESIGN.md "The domain"): lots as the diff sees them, typed changes, alert rules and
@@ -21,7 +22,7 @@ export const CHANGE_KINDS = [
   'buy_now_changed',
   'status_changed',
   'rescheduled',
-  'sold',
+  'sale_result',
   'relisted',
   'dropped_out',
 ] as const;
@@ -42,6 +43,8 @@ export const LotStateSchema = z.object({
   lot_status: z.string().nullable(),
   /** auction.lot_sub_status (Live, Open, Ended). */
   lot_sub_status: z.string().nullable(),
+  /** auction.last_sold_status as received (real dialect: "Sold", "Sold on Approval"). */
+  last_sold_status: z.string().nullable(),
   /** auction.auction_at as ms since the epoch; null when absent or unreadable. */
   auction_at: z.number().nullable(),
   /** When this observation was fetched. */
@@ -62,6 +65,8 @@ export const ChangeSchema = z.object({
   after: JsonScalar,
   /** For relisted: the earlier lot of the same VIN (or the same lot, when only its date moved). */
   related_lot_key: z.string().nullable(),
+  /** For sale_result: how the auction ended (never `open`); null for every other kind. */
+  outcome: z.enum(SALE_OUTCOMES).nullable(),
   observed_at: z.number(),
 });
 export type Change = z.infer<typeof ChangeSchema>;
@@ -86,7 +91,7 @@ export const DEFAULT_NOTIFY_KINDS: ChangeKind[] = [
   'new_match',
   'status_changed',
   'rescheduled',
-  'sold',
+  'sale_result',
   'relisted',
   'buy_now_changed',
 ];

@@ -7,7 +7,6 @@ import type {
   LotState,
   QuietHours,
 } from '../../shared/watch';
-import { saleOutcome } from '../diff';
 import { lotLabel, sourceLabel, usd, when } from './format';
 import { inQuietHours } from './quietHours';
 
@@ -211,18 +210,24 @@ function describe(
         headline: after === null ? 'auction date removed' : `auction moved to ${when(after, tz)}`,
         detail: before === null ? 'No date before' : `Was ${when(before, tz)}`,
       };
-    case 'sold': {
-      if (after !== null) return { headline: `Sold for ${usd(after)}`, detail: null };
-      const outcome = lot ? saleOutcome(lot) : 'unknown';
-      const headline =
-        outcome === 'sold'
-          ? 'Sold (price not published yet)'
-          : outcome === 'not_sold'
-            ? 'Auction ended — not sold'
-            : outcome === 'on_approval'
-              ? 'Auction ended — awaiting seller approval'
-              : 'Auction ended — no sale price yet';
-      return { headline, detail: null };
+    case 'sale_result': {
+      // One alert says the whole result: the outcome and, when published, the price. Sold on approval is never
+      // announced as sold (the seller may still refuse), and an unsold end never carries a price.
+      const price = after !== null && after > 0 ? usd(after) : null;
+      switch (c.outcome) {
+        case 'sold':
+          return { headline: price ? `Sold for ${price}` : 'Sold (price not published yet)', detail: null };
+        case 'sold_on_approval':
+          return {
+            headline: price ? `Sold on approval at ${price}` : 'Sold on approval',
+            detail: 'The seller may still refuse; a relist is possible',
+          };
+        case 'ended_unsold':
+        case 'open':
+        case null:
+          return { headline: 'Auction ended, not sold', detail: 'A relist may follow' };
+      }
+      break;
     }
     case 'relisted': {
       const date = after === null ? 'date not set' : when(after, tz);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { stateWord, vehicleOutcome } from '../../shared/saleOutcome';
 import type { AuctionLocation, CursorMeta, SaleRecord, ShippingPrice, Vehicle } from '../../shared/vehicle';
 
 /**
@@ -133,20 +134,15 @@ class Reader {
 }
 
 /**
- * An odometer reading in miles: a number, numeric text, or `{ mi, km }` (REAL-SERVICE.md). The object is not the
- * specification's number, so reading it counts a warning like any other conversion (issue 3 item 4).
+ * An odometer reading in miles: the specification's number (or numeric text), or the real service's `{ mi, km }`
+ * (REAL-SERVICE.md "Real records do not carry the spec's flat fields"). The real object is the service's normal
+ * dialect and reads silently; an object with only `km` is converted to miles with a warning.
  */
 function readOdometer(r: Reader): number | null {
   const v = r.get('odometer');
   if (isObj(v)) {
-    if (v.mi !== undefined && v.mi !== null) {
-      r.warn('odometer', 'object read as its mi value');
-      return r.numOf('odometer.mi', v.mi);
-    }
-    if (v.km === undefined || v.km === null) {
-      r.warn('odometer', 'object without mi or km read as null');
-      return null;
-    }
+    if (v.mi !== undefined && v.mi !== null) return r.numOf('odometer.mi', v.mi);
+    if (v.km === undefined || v.km === null) return null;
     r.warn('odometer', 'object read as its km value converted to miles');
     const km = r.numOf('odometer.km', v.km);
     return km === null ? null : Math.round(km / 1.609344);
@@ -155,7 +151,7 @@ function readOdometer(r: Reader): number | null {
 }
 
 /** Photo URLs: media.photos, else the large/url of media.items of type image, else media.thumbs. */
-function readPhotos(media: Reader, raw: unknown, w: string[], path: string): string[] {
+function readPhotos(raw: unknown, w: string[], path: string): string[] {
   const m = isObj(raw) ? raw : {};
   const strings = (a: unknown): string[] =>
     Array.isArray(a) ? a.filter((x): x is string => typeof x === 'string') : [];
@@ -177,13 +173,45 @@ function readPhotos(media: Reader, raw: unknown, w: string[], path: string): str
     }
     if (out.length) return out;
   }
-  void media;
   return strings(m.thumbs);
 }
 
+/** The state code inside a display such as "Boston - Shirley (MA)"; null when there is none. */
+export function stateFromDisplay(display: string | null): string | null {
+  const m = display === null ? null : /\(([A-Z]{2})\)\s*$/.exec(display.trim());
+  return m ? (m[1] as string) : null;
+}
+
 /**
- * Normalises one vehicle record (spec "Vehicle"). Never throws; a non-object record gives a Vehicle with every
- * field null and a warning. `raw` is the input itself.
+ * Text from the specification's field, else from the real service's path. The real path's own types are its
+ * dialect (a numeric `facility.id`, for instance), so a number there reads as text without a warning.
+ */
+function specOr(spec: string | null, real: Reader, key: string): string | null {
+  if (spec !== null) return spec;
+  const v = real.get(key);
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return real.str(key);
+}
+
+/** A number from the real dialect, where amounts and sizes may come as text ("3.0"); blank text is null. */
+function realNum(r: Reader, key: string): number | null {
+  const v = r.get(key);
+  if (typeof v === 'string') {
+    const t = v.trim().replace(/\s*l$/i, '');
+    if (t === '') return null;
+    if (/^-?\d+(\.\d+)?$/.test(t)) return Number(t);
+  }
+  return r.num(key);
+}
+
+/**
+ * Normalises one vehicle record (spec "Vehicle") from either dialect: each field is read from the specification's
+ * path first, then from the real service's path (REAL-SERVICE.md, the table "Real records do not carry the spec's
+ * flat fields", and "Other real record parts"). Fields a buyer decides on that the specification does not list
+ * (title document, run condition, keys, seller, engine, body style, secondary damage, estimated cost, shipping
+ * origin, yard) come from the real paths. A field in neither dialect is null, never a guess; a sale price of 0 is
+ * "no price" (null). Never throws; a non-object record gives a Vehicle with every field null and a warning.
+ * `raw` is the input itself.
  */
 export function normalizeVehicle(raw: unknown, w: string[], path = ''): Vehicle {
   if (!isObj(raw)) w.push(`${path || 'record'}: expected an object, got ${kind(raw)}`);
@@ -192,11 +220,26 @@ export function normalizeVehicle(raw: unknown, w: string[], path = ''): Vehicle 
   const p = r.sub('pricing');
   const l = r.sub('location');
   const m = r.sub('media');
+  const cond = r.sub('condition');
+  const specs = r.sub('vehicle_specs');
+  const engine = specs.sub('engine');
+  const doc = r.sub('sale_document');
+  const seller = r.sub('seller');
+  const fac = r.sub('facility');
+  const est = p.sub('estimated_cost');
+  const run = cond.get('run_condition');
+  const runR = isObj(run) ? cond.sub('run_condition') : null;
   let platform = r.str('platform');
   if (platform === null) {
     const id = r.get('platform_id');
     if (id === 1 || id === 2) platform = id === 1 ? 'copart' : 'iaai';
   }
+  const display = l.str('display');
+  // The real service's last_sold_price_usd is this lot's price only once the lot is over: an open lot has none.
+  const state = a.str('state');
+  const openNow = ['open', 'live'].includes(stateWord(state));
+  const salePrice = p.num('sale_price_usd') ?? (openNow ? null : p.num('last_sold_price_usd'));
+  const auctionAt = a.str('auction_at') ?? a.str('full_date') ?? r.str('ad');
   return {
     platform,
     lot_number: r.str('lot_number'),
@@ -206,28 +249,54 @@ export function normalizeVehicle(raw: unknown, w: string[], path = ''): Vehicle 
     make: r.str('make'),
     model: r.str('model'),
     type: r.str('type'),
-    color: r.str('color'),
-    fuel_type: r.str('fuel_type'),
-    transmission: r.str('transmission'),
-    drive_type: r.str('drive_type'),
+    color: r.str('color') ?? specs.str('exterior_color'),
+    fuel_type: r.str('fuel_type') ?? specs.str('fuel_type'),
+    transmission: r.str('transmission') ?? specs.str('transmission'),
+    drive_type: r.str('drive_type') ?? specs.str('drive_type'),
     odometer: readOdometer(r),
-    damage: r.str('damage'),
+    damage: r.str('damage') ?? cond.str('primary_damage'),
+    secondary_damage: cond.str('secondary_damage'),
+    body_style: specs.str('body_style'),
+    engine: { raw: engine.str('raw'), size_l: realNum(engine, 'size_l'), hp: realNum(engine, 'hp') },
+    run_condition: runR ? runR.str('value') : cond.str('run_condition'),
+    run_condition_label: runR ? runR.str('label') : null,
+    has_key: cond.bool('has_key'),
+    title_document: { name: doc.str('name'), group: doc.str('sale_document_group') },
+    seller: { name: seller.str('name'), type: seller.str('type') },
+    yard: {
+      id: specOr(null, fac, 'id'),
+      name: fac.str('office_name') ?? fac.str('name'),
+      zip: specOr(null, fac, 'zip'),
+      latitude: realNum(fac, 'lat'),
+      longitude: realNum(fac, 'lng'),
+    },
     auction: {
-      state: a.str('state'),
-      auction_at: a.str('auction_at'),
+      state,
+      auction_at: auctionAt,
       lot_status: a.str('lot_status'),
       lot_sub_status: a.str('lot_sub_status'),
+      last_sold_status: a.str('last_sold_status'),
+      last_sold_day: a.str('last_sold_day'),
+      is_buy_now: a.bool('is_buy_now'),
     },
     pricing: {
       current_bid_usd: p.num('current_bid_usd'),
       buy_now_usd: p.num('buy_now_usd'),
-      sale_price_usd: p.num('sale_price_usd'),
+      // REAL-SERVICE.md: last_sold_price_usd is 0 when nothing was paid, which is no price, not "$0".
+      sale_price_usd: salePrice === 0 ? null : salePrice,
+      estimated_cost_from_usd: realNum(est, 'from'),
+      estimated_cost_to_usd: realNum(est, 'to'),
     },
-    location: { display: l.str('display'), state: l.str('state'), facility_id: l.str('facility_id') },
+    location: {
+      display,
+      state: l.str('state') ?? stateFromDisplay(display),
+      facility_id: specOr(l.str('facility_id'), fac, 'id'),
+      ship_from: l.str('send_from'),
+    },
     media: {
       thumbs_count: m.num('thumbs_count', true),
       has_360: m.bool('has_360'),
-      photos: readPhotos(m, isObj(raw) ? raw.media : undefined, w, path),
+      photos: readPhotos(isObj(raw) ? raw.media : undefined, w, path),
     },
     raw,
   };
@@ -332,6 +401,12 @@ export function parseVehicleDetail(body: unknown): Parsed<{ data: Vehicle; raw: 
   return { ok: true, value: { data: normalizeVehicle(rec, w, 'data.'), raw: body }, warnings: w };
 }
 
+/** The status text of a sale derived from a whole record: "Sold", "Sold on Approval", "Not Sold", or null. */
+function historyStatus(v: Vehicle): string | null {
+  const o = vehicleOutcome(v);
+  return o === 'sold' ? 'Sold' : o === 'sold_on_approval' ? 'Sold on Approval' : o === 'ended_unsold' ? 'Not Sold' : null;
+}
+
 /**
  * VehicleHistoryResponse: the documented `data: Vehicle[]` with CursorMeta, or the observed
  * `data: { vehicle, history: [...] }`. With the documented shape, `sales` is derived from each record
@@ -350,7 +425,8 @@ export function parseHistory(body: unknown): Parsed<HistoryPage> {
       lot_number: v.lot_number,
       date: v.auction.auction_at,
       price: v.pricing.sale_price_usd,
-      status: v.auction.lot_sub_status,
+      // A specification-shaped history record carries no sale status text: say its outcome in the real wording.
+      status: historyStatus(v),
       raw: v.raw,
     }));
     return { ok: true, value: { vehicle: null, sales, records, meta, raw: body }, warnings: w };

@@ -114,6 +114,7 @@ function rowToLotState(r: Row): LotState {
     state: (r['state'] as string | null) ?? null,
     lot_status: (r['lot_status'] as string | null) ?? null,
     lot_sub_status: (r['lot_sub_status'] as string | null) ?? null,
+    last_sold_status: (r['last_sold_status'] as string | null) ?? null,
     auction_at: (r['auction_at'] as number | null) ?? null,
     observed_at: r['last_observed_at'] as number,
   };
@@ -138,22 +139,22 @@ export class WatchStore {
       getLot: p('SELECT * FROM lots WHERE lot_key = ?'),
       lotsOfVin: p('SELECT * FROM lots WHERE vin = ? AND lot_key <> ? ORDER BY auction_at DESC'),
       insertLot: p(`INSERT INTO lots (lot_key, platform, lot_number, vin, title, year, make, model, location,
-        current_bid_usd, buy_now_usd, sale_price_usd, state, lot_status, lot_sub_status, auction_at, normalized, raw,
-        raw_hash, first_seen_at, last_observed_at)
+        current_bid_usd, buy_now_usd, sale_price_usd, state, lot_status, lot_sub_status, last_sold_status, auction_at,
+        normalized, raw, raw_hash, first_seen_at, last_observed_at)
         VALUES (@lot_key, @platform, @lot_number, @vin, @title, @year, @make, @model, @location, @current_bid_usd,
-        @buy_now_usd, @sale_price_usd, @state, @lot_status, @lot_sub_status, @auction_at, @normalized, @raw, @raw_hash,
-        @observed_at, @observed_at)`),
+        @buy_now_usd, @sale_price_usd, @state, @lot_status, @lot_sub_status, @last_sold_status, @auction_at, @normalized,
+        @raw, @raw_hash, @observed_at, @observed_at)`),
       updateLot: p(`UPDATE lots SET vin = @vin, title = @title, year = @year, make = @make, model = @model,
         location = @location, current_bid_usd = @current_bid_usd, buy_now_usd = @buy_now_usd,
         sale_price_usd = @sale_price_usd, state = @state, lot_status = @lot_status, lot_sub_status = @lot_sub_status,
-        auction_at = @auction_at, normalized = @normalized, raw = @raw, raw_hash = @raw_hash,
+        last_sold_status = @last_sold_status, auction_at = @auction_at, normalized = @normalized, raw = @raw, raw_hash = @raw_hash,
         last_observed_at = @observed_at WHERE lot_key = @lot_key`),
       touchLot: p('UPDATE lots SET last_observed_at = ? WHERE lot_key = ?'),
       insertObservation: p(
         'INSERT INTO observations (lot_key, observed_at, source, raw_hash, raw) VALUES (?, ?, ?, ?, ?)',
       ),
       insertChange: p(`INSERT INTO changes (lot_key, kind, field, before, after, related_lot_key, vin, observed_at,
-        search_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+        search_id, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       insertAlert: p(`INSERT OR IGNORE INTO alerts (dedup_key, kind, lot_key, change_id, source, title, body, reason,
         created_at, delivery, status, deliver_after) VALUES (@dedup_key, @kind, @lot_key, @change_id, @source, @title,
         @body, @reason, @created_at, @delivery, @status, @deliver_after)`),
@@ -263,6 +264,7 @@ export class WatchStore {
       state: v.auction.state,
       lot_status: v.auction.lot_status,
       lot_sub_status: v.auction.lot_sub_status,
+      last_sold_status: v.auction.last_sold_status,
       auction_at: parseAuctionAt(v.auction.auction_at),
       observed_at: observedAt,
     };
@@ -287,6 +289,7 @@ export class WatchStore {
         state: next.state,
         lot_status: next.lot_status,
         lot_sub_status: next.lot_sub_status,
+        last_sold_status: next.last_sold_status,
         auction_at: next.auction_at,
         normalized: JSON.stringify(normalized),
         raw: rawJson,
@@ -310,6 +313,7 @@ export class WatchStore {
       c.vin,
       c.observed_at,
       searchId,
+      c.outcome,
     );
     return Number(r.lastInsertRowid);
   }

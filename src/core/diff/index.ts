@@ -1,3 +1,4 @@
+import { ENDED_STATE_WORDS, saleOutcomeOf, type SaleFacts, type SaleOutcome } from '../../shared/saleOutcome';
 import type { Vehicle } from '../../shared/vehicle';
 import { lotKeyOf, type Change, type LotKey, type LotState } from '../../shared/watch';
 
@@ -8,36 +9,12 @@ import { lotKeyOf, type Change, type LotKey, type LotState } from '../../shared/
  */
 
 /**
- * auction.state words that mean the sale is over. The specification does not enumerate the state values (it shows
- * `open` and says values depend on the source), so this is the set seen or plausible for both platforms:
- * - `sold`, `sold_on_approval`: a sale happened (the price may be published later);
- * - `not_sold`, `unsold`: the lot ended without a sale (a relist may follow);
- * - `ended`, `closed`: bidding is over, result not stated;
- * - `on_approval` (and the bare `approval` the scheduler also knows): bidding is over, the seller decides.
- * An unknown word is treated as "not ended", because wrongly ending a lot would stop its reminders and close its
- * timeline, while a missed ending is still caught by lot_sub_status `Ended` or a sale price.
+ * auction.state words that mean the sale is over, in either dialect (src/shared/saleOutcome.ts): the real service's
+ * `finished`, and the specification dialect's plausible words. An unknown word is "not ended", because wrongly
+ * ending a lot would stop its reminders and close its timeline, while a missed ending is still caught by
+ * lot_sub_status `Ended`, a sale price or a last_sold_status.
  */
-export const ENDED_STATES: readonly string[] = [
-  'sold',
-  'ended',
-  'closed',
-  'not_sold',
-  'unsold',
-  'on_approval',
-  'sold_on_approval',
-  'approval',
-];
-
-/** auction.state words that say the vehicle was sold even when no price is published. */
-const SOLD_STATES: readonly string[] = ['sold', 'sold_on_approval'];
-
-/** `Not Sold`, `not-sold` and `NOT_SOLD` are one word: sources differ in case and separators. */
-function stateWord(s: string | null): string {
-  return (s ?? '')
-    .trim()
-    .toLowerCase()
-    .replace(/[\s-]+/g, '_');
-}
+export const ENDED_STATES: readonly string[] = ENDED_STATE_WORDS;
 
 /** A number the diff can compare: NaN and infinities are "unknown", like an absent field. */
 function finiteOrNull(n: number | null): number | null {
@@ -114,6 +91,7 @@ export function toLotState(v: Vehicle, observedAt: number): LotState | null {
     state: textOrNull(v.auction.state),
     lot_status: textOrNull(v.auction.lot_status),
     lot_sub_status: textOrNull(v.auction.lot_sub_status),
+    last_sold_status: textOrNull(v.auction.last_sold_status),
     auction_at: parseAuctionAt(v.auction.auction_at),
     observed_at: observedAt,
   };
@@ -124,40 +102,45 @@ export function keyOf(s: LotState): LotKey {
   return lotKeyOf(s.platform, s.lot_number);
 }
 
+/** The sale facts of a LotState. */
+function factsOf(s: LotState): SaleFacts {
+  return {
+    state: s.state,
+    lot_sub_status: s.lot_sub_status,
+    last_sold_status: s.last_sold_status,
+    sale_price_usd: s.sale_price_usd,
+  };
+}
+
 /**
- * The lot's auction is over: lot_sub_status `Ended` (any case), a sale price, or an auction.state in
- * ENDED_STATES (any case; spaces and hyphens read as `_`).
+ * The lot's sale outcome from either dialect: open, sold, sold on approval, ended unsold (saleOutcomeOf in
+ * src/shared/saleOutcome.ts, REAL-SERVICE.md "Auction states and sale results").
  *
- * @returns true when ended. Throws nothing. DESIGN.md "The domain" (`sold`: the lot ends).
+ * @returns the outcome. Throws nothing.
+ */
+export function outcomeOf(s: LotState): SaleOutcome {
+  return saleOutcomeOf(factsOf(s));
+}
+
+/**
+ * The lot's auction is over, whatever its result (see outcomeOf).
+ *
+ * @returns true when ended. Throws nothing. DESIGN.md "The domain" (a sale result: the lot ends).
  */
 export function isEnded(s: LotState): boolean {
-  if (stateWord(s.lot_sub_status) === 'ended') return true;
-  if (s.sale_price_usd !== null) return true;
-  return ENDED_STATES.includes(stateWord(s.state));
+  return outcomeOf(s) !== 'open';
 }
 
 /**
- * The lot ended without a sale: ended, no sale price, and auction.state does not say `sold` (a `sold` lot with
- * no published price was sold; its VIN appearing again is a resale, not a relist).
+ * The vehicle may come back under a new lot or date: the auction ended unsold, or sold on approval (the seller
+ * may refuse the bid, and such lots often return as a relist within days, REAL-SERVICE.md). A plain `sold` lot
+ * whose VIN appears again is a resale, not a relist.
  *
- * @returns true when ended unsold. Throws nothing. DESIGN.md "The domain" (`relisted`).
+ * @returns true when a relist may follow. Throws nothing. DESIGN.md "The domain" (`relisted`).
  */
-export function isEndedUnsold(s: LotState): boolean {
-  return isEnded(s) && s.sale_price_usd === null && !SOLD_STATES.includes(stateWord(s.state));
-}
-
-/**
- * What auction.state says about the result of an ended lot, for wording a `sold` change without a price:
- * `sold` (sold, price not published), `not_sold`, `on_approval` (the seller decides), or `unknown`.
- *
- * @returns the outcome word. Throws nothing.
- */
-export function saleOutcome(s: LotState): 'sold' | 'not_sold' | 'on_approval' | 'unknown' {
-  const w = stateWord(s.state);
-  if (SOLD_STATES.includes(w)) return 'sold';
-  if (w === 'not_sold' || w === 'unsold') return 'not_sold';
-  if (w === 'on_approval' || w === 'approval') return 'on_approval';
-  return 'unknown';
+export function mayBeRelisted(s: LotState): boolean {
+  const o = outcomeOf(s);
+  return o === 'ended_unsold' || o === 'sold_on_approval';
 }
 
 type Scalar = string | number | boolean | null;
@@ -168,7 +151,8 @@ function same(a: Scalar, b: Scalar): boolean {
 }
 
 /**
- * Among the other lots of the VIN, the one `next` relists: a different key, the same VIN, ended unsold, and
+ * Among the other lots of the VIN, the one `next` relists: a different key, the same VIN, ended unsold or sold on
+ * approval (mayBeRelisted), and
  * earlier (its auction_at before next's when both are known; an ended lot with an unknown date is taken as
  * earlier, since it is already over). When several qualify, the most recent wins (latest auction_at, unknown
  * dates last; then latest observed_at; then the greatest key), because the relist continues the latest failed
@@ -179,7 +163,7 @@ function relistSource(next: LotState, others: readonly LotState[]): LotState | n
   const key = keyOf(next);
   let best: LotState | null = null;
   for (const o of others) {
-    if (o.vin !== next.vin || keyOf(o) === key || !isEndedUnsold(o)) continue;
+    if (o.vin !== next.vin || keyOf(o) === key || !mayBeRelisted(o)) continue;
     if (o.auction_at !== null && next.auction_at !== null && !(o.auction_at < next.auction_at)) continue;
     // before = its auction_at, after = next.auction_at: with both unknown there is nothing to show as moved.
     if (same(o.auction_at, next.auction_at)) continue;
@@ -208,21 +192,24 @@ const STATUS_FIELDS = [
 /**
  * The typed changes between two observations of one lot (DESIGN.md "The domain": Change), in a fixed order:
  * bid_changed, buy_now_changed, status_changed (at most one: the first that moved of auction.lot_sub_status,
- * auction.state, auction.lot_status),
- * rescheduled or relisted, sold. A null->value or value->null transition is a change; numbers compare exactly.
+ * auction.state, auction.lot_status), rescheduled or relisted, sale_result. A null->value or value->null
+ * transition is a change; numbers compare exactly.
  *
  * - `prev` null (first observation): nothing, except `relisted` when `ctx.otherLotsOfVin` holds an earlier lot of
- *   the same VIN that ended unsold (see relistSource; the most recent wins): related_lot_key = that lot,
- *   field `auction_at`, before = its auction_at, after = next.auction_at.
+ *   the same VIN that ended unsold or sold on approval (see relistSource; the most recent wins): related_lot_key =
+ *   that lot, field `auction_at`, before = its auction_at, after = next.auction_at.
  * - `rescheduled` (field `auction_at`): the date moved while prev had not ended. After the lot ended, a date that
- *   moves later while it ended unsold is `relisted` (related_lot_key = the same key); other date moves of an
+ *   moves later while it may be relisted is `relisted` (related_lot_key = the same key); other date moves of an
  *   ended lot are not reported (the sale is over; the date is noise).
- * - `sold` (field `sale_price_usd`): "the sale result is in". Emitted when next is ended (isEnded) and prev was
- *   not, so once per ending. before = prev.sale_price_usd, after = next.sale_price_usd: a number is the price;
- *   null means the lot ended unsold or the price is not published (the alert text tells which from the state).
- *   A lot that ends, reopens (a relist under the same key) and ends again has two endings, so two `sold`.
+ * - `sale_result` (field `sale_price_usd`): the auction is over, with `outcome` sold | sold_on_approval |
+ *   ended_unsold (outcomeOf, either dialect). Emitted when next is over and prev was open (once per ending), or
+ *   when an ended lot's outcome itself changes (an approval accepted: sold on approval -> sold). before =
+ *   prev.sale_price_usd, after = next.sale_price_usd (USD, null when no price is published). The ending is ONE
+ *   event for the buyer: the status fields that moved with it give no separate status_changed.
+ *   A lot that ends, reopens (a relist under the same key) and ends again has two endings, so two sale_result.
  *
- * Every change has observed_at = next.observed_at and vin = next.vin ?? prev.vin.
+ * Every change has observed_at = next.observed_at and vin = next.vin ?? prev.vin; `outcome` is null except on
+ * sale_result.
  *
  * @param prev the previous observation of the same lot, or null. A prev with another key is treated as null.
  * @param next the new observation.
@@ -243,6 +230,7 @@ export function diffLot(
     b: Scalar,
     a: Scalar,
     related: LotKey | null = null,
+    outcome: Change['outcome'] = null,
   ): Change => ({
     kind,
     lot_key: key,
@@ -251,6 +239,7 @@ export function diffLot(
     before: b,
     after: a,
     related_lot_key: related,
+    outcome,
     observed_at: next.observed_at,
   });
 
@@ -266,24 +255,28 @@ export function diffLot(
   if (!same(before.buy_now_usd, next.buy_now_usd)) {
     out.push(change('buy_now_changed', 'buy_now_usd', before.buy_now_usd, next.buy_now_usd));
   }
+  const was = outcomeOf(before);
+  const now = outcomeOf(next);
+  const saleResult = now !== 'open' && now !== was;
   // One auction event (a lot going live, ending) moves several status fields at once; it is one change for the
-  // user and must be one alert, so only the most telling field that moved is reported.
+  // user and must be one alert, so only the most telling field that moved is reported, and none when the move is
+  // the ending itself (the sale result says it).
   const moved = STATUS_FIELDS.find(([prop]) => !same(before[prop], next[prop]));
-  if (moved) out.push(change('status_changed', moved[1], before[moved[0]], next[moved[0]]));
-  const prevEnded = isEnded(before);
+  if (moved && !saleResult) out.push(change('status_changed', moved[1], before[moved[0]], next[moved[0]]));
+  const prevEnded = was !== 'open';
   if (!same(before.auction_at, next.auction_at)) {
     if (!prevEnded) {
       out.push(change('rescheduled', 'auction_at', before.auction_at, next.auction_at));
     } else if (
-      isEndedUnsold(before) &&
+      mayBeRelisted(before) &&
       next.auction_at !== null &&
       (before.auction_at === null || next.auction_at > before.auction_at)
     ) {
       out.push(change('relisted', 'auction_at', before.auction_at, next.auction_at, key));
     }
   }
-  if (isEnded(next) && !prevEnded) {
-    out.push(change('sold', 'sale_price_usd', before.sale_price_usd, next.sale_price_usd));
+  if (saleResult) {
+    out.push(change('sale_result', 'sale_price_usd', before.sale_price_usd, next.sale_price_usd, null, now));
   }
   return out;
 }
@@ -316,6 +309,7 @@ export function diffSearch(
     before: null,
     after: null,
     related_lot_key: null,
+    outcome: null,
     observed_at: opts.observedAt,
   });
   const seen = new Set<LotKey>();

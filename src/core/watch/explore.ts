@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { outcomeOfStatusText, vehicleOutcome } from '../../shared/saleOutcome';
 import { stringify } from 'csv-stringify/sync';
 import type { ApiClient } from '../api';
 import { ApiError } from '../api/errors';
@@ -106,6 +107,8 @@ export class ExploreService {
       state: v.auction.state,
       lot_status: v.auction.lot_status,
       lot_sub_status: v.auction.lot_sub_status,
+      last_sold_status: v.auction.last_sold_status,
+      outcome: vehicleOutcome(v),
       auction_at: Number.isFinite(at) ? at : null,
       first_seen_at: stored?.first_seen_at ?? now,
       last_observed_at: stored?.last_observed_at ?? now,
@@ -189,7 +192,14 @@ export class ExploreService {
   async history(i: MethodInput<'vehicles.history'>): Promise<MethodOutput<'vehicles.history'>> {
     const r = await this.requireClient().getHistory(i.id.includes(':') ? (i.id.split(':')[1] ?? i.id) : i.id, i.cursor ? { cursor: i.cursor } : {});
     return {
-      sales: r.sales.map((s) => ({ platform: s.platform, lot_number: s.lot_number, date: s.date, price: s.price, status: s.status })),
+      sales: r.sales.map((s) => ({
+        platform: s.platform,
+        lot_number: s.lot_number,
+        date: s.date,
+        price: s.price,
+        status: s.status,
+        outcome: outcomeOfStatusText(s.status),
+      })),
       meta: r.meta,
     };
   }

@@ -1,5 +1,5 @@
 import type { LotState } from '../../shared/watch';
-import { isEnded, isEndedUnsold } from '../diff';
+import { isEnded, mayBeRelisted } from '../diff';
 
 const S = 1000;
 const MIN = 60 * S;
@@ -18,7 +18,7 @@ function isLive(s: LotState): boolean {
  * it starts (live), and just after it must have ended (the result); while live, every 30 s until it ends.
  * Between anchors a background interval that shrinks as the sale nears catches bids, buy-now changes and
  * reschedules; `scale` (>= 1) stretches only that interval when the budget is tight. An ended unsold lot is
- * checked for a relist (by VIN) over the following day, then rarely.
+ * (or sold on approval) is checked for a relist (by VIN) over the following day, then rarely.
  *
  * @param lot the last stored state, or null when never fetched (fetch now).
  * @param lastChecked ms of the last fetch of this lot (by any poll), or null.
@@ -29,7 +29,7 @@ export function nextCheckAt(lot: LotState | null, lastChecked: number | null, no
   const last = lastChecked;
   if (auctionOver(lot)) {
     const endedAt = Math.max(lot.auction_at ?? last, 0);
-    if (isEndedUnsold(lot) && last < endedAt + 14 * HOUR) {
+    if (mayBeRelisted(lot) && last < endedAt + 14 * HOUR) {
       // Relists come a few hours after an unsold end: look at 1, 3, 6, 9 and 13 hours.
       for (const h of [1, 3, 6, 9, 13]) if (endedAt + h * HOUR > last) return endedAt + h * HOUR;
     }

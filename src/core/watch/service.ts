@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { saleOutcomeOf } from '../../shared/saleOutcome';
 import type { ApiClient } from '../api';
 import { checkLotPageUrl, checkSearchParams, checkVin } from '../api/validate';
 import { BadInputError, LotwatchError } from '../errors';
@@ -102,6 +103,13 @@ export class WatchService {
       state: (r['state'] as string | null) ?? null,
       lot_status: (r['lot_status'] as string | null) ?? null,
       lot_sub_status: (r['lot_sub_status'] as string | null) ?? null,
+      last_sold_status: (r['last_sold_status'] as string | null) ?? null,
+      outcome: saleOutcomeOf({
+        state: (r['state'] as string | null) ?? null,
+        lot_sub_status: (r['lot_sub_status'] as string | null) ?? null,
+        last_sold_status: (r['last_sold_status'] as string | null) ?? null,
+        sale_price_usd: (r['sale_price_usd'] as number | null) ?? null,
+      }),
       auction_at: (r['auction_at'] as number | null) ?? null,
       first_seen_at: r['first_seen_at'] as number,
       last_observed_at: r['last_observed_at'] as number,
@@ -417,6 +425,7 @@ export class WatchService {
       before: c['before'] === null ? null : (JSON.parse(c['before'] as string) as string | number | boolean | null),
       after: c['after'] === null ? null : (JSON.parse(c['after'] as string) as string | number | boolean | null),
       related_lot_key: (c['related_lot_key'] as string | null) ?? null,
+      outcome: (c['outcome'] as LotDetail['timeline'][number]['outcome'] | null) ?? null,
       observed_at: c['observed_at'] as number,
       search_id: (c['search_id'] as number | null) ?? null,
     }));

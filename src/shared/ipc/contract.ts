@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SettingsPatchSchema, SettingsSchema } from '../settings';
 import { QuotaSnapshotSchema } from '../vehicle';
+import { SALE_OUTCOMES } from '../saleOutcome';
 import { AlertRulesSchema, CHANGE_KINDS, ChangeSchema } from '../watch';
 import type { EventName, MethodName } from './channels';
 
@@ -84,6 +85,9 @@ export const LotSummarySchema = z.object({
   state: z.string().nullable(),
   lot_status: z.string().nullable(),
   lot_sub_status: z.string().nullable(),
+  last_sold_status: z.string().nullable(),
+  /** Open, or how the auction ended: decided once in core with saleOutcomeOf (src/shared/saleOutcome.ts). */
+  outcome: z.enum(SALE_OUTCOMES),
   auction_at: z.number().nullable(),
   first_seen_at: z.number(),
   last_observed_at: z.number(),
@@ -161,6 +165,8 @@ export const SaleViewSchema = z.object({
   date: z.string().nullable(),
   price: z.number().nullable(),
   status: z.string().nullable(),
+  /** The status read as an outcome; null when the text names none (shown as received). */
+  outcome: z.enum(SALE_OUTCOMES).nullable(),
 });
 
 export const LocationViewSchema = z.object({

@@ -61,7 +61,7 @@ export const KIND_SHORT: Readonly<Record<string, string>> = {
   buy_now_changed: 'Buy now',
   status_changed: 'Status',
   rescheduled: 'Rescheduled',
-  sold: 'Sold',
+  sale_result: 'Sale result',
   relisted: 'Relisted',
   dropped_out: 'Dropped out',
   threshold: 'Threshold',

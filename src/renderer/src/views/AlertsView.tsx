@@ -96,7 +96,7 @@ function GroupActions({
         ? { lot_key: lotKey, until: now + 3600_000 }
         : choice === 'tomorrow'
           ? { lot_key: lotKey, until: tomorrowAt8(now) }
-          : { lot_key: lotKey, until_event: 'sold' as const };
+          : { lot_key: lotKey, until_event: 'sale_result' as const };
     const r = await call('alerts.snooze', input);
     setBusy(false);
     if (r.ok) {
@@ -128,7 +128,7 @@ function GroupActions({
         <option value="">Snooze…</option>
         <option value="hour">For 1 hour</option>
         <option value="tomorrow">Until tomorrow 8:00</option>
-        <option value="sold">Until it sells</option>
+        <option value="sale_result">Until its sale result</option>
       </select>
       <button type="button" className="lw-small" disabled={busy} onClick={() => void mute()} aria-pressed={muted}>
         {muted ? 'Unmute' : 'Mute lot'}

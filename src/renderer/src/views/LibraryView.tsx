@@ -7,6 +7,7 @@ import {
 } from '@tanstack/react-table';
 import { useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import type { LotSummary } from '../../../shared/ipc/contract';
+import { SALE_OUTCOME_LABEL } from '../../../shared/saleOutcome';
 import type { ErrorPayload } from '../../../shared/ipc/errors';
 import { api } from '../api';
 import { openLot } from '../App';
@@ -33,9 +34,9 @@ export function downloadText(text: string, filename: string, type = 'text/csv;ch
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** A lot's status word for filtering and display: sold when a sale price is known, else auction.state. */
+/** A lot's status for filtering and display: its sale result once the auction is over, else auction.state. */
 function statusOf(l: LotSummary): string {
-  if (l.sale_price_usd !== null) return 'sold';
+  if (l.outcome !== 'open') return SALE_OUTCOME_LABEL[l.outcome];
   return l.state ?? 'unknown';
 }
 

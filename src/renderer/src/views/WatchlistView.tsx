@@ -1,4 +1,5 @@
 import { createColumnHelper, getCoreRowModel, getSortedRowModel, useReactTable, type SortingState } from '@tanstack/react-table';
+import { SALE_OUTCOME_LABEL } from '../../../shared/saleOutcome';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { WatchView } from '../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../shared/ipc/errors';
@@ -256,7 +257,7 @@ export function WatchlistView() {
         cell: ({ row: { original: w } }) =>
           w.lot ? (
             <>
-              <div className="wl-state">{w.lot.sale_price_usd !== null ? 'sold' : (w.lot.state ?? '–')}</div>
+              <div className="wl-state">{w.lot.outcome !== 'open' ? SALE_OUTCOME_LABEL[w.lot.outcome] : (w.lot.state ?? '–')}</div>
               <div className="lw-sub">{[w.lot.lot_status, w.lot.lot_sub_status].filter(Boolean).join(' · ') || '–'}</div>
             </>
           ) : (

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { SALE_OUTCOME_LABEL } from '../../../../shared/saleOutcome';
 import { openLot } from '../../App';
 import { platformName, relative, usd } from '../../lib/format';
 import { useCall } from '../../lib/useCall';
@@ -65,8 +66,8 @@ export function SaleHistory({ id, auto }: { id: string; auto: boolean }) {
                 <td>{s.date ? s.date.slice(0, 10) : '–'}</td>
                 <td>{platformName(s.platform)}</td>
                 <td>{s.lot_number ?? '–'}</td>
-                <td className="num">{usd(s.price)}</td>
-                <td>{s.status ?? '–'}</td>
+                <td className="num">{s.outcome === 'ended_unsold' ? '–' : usd(s.price)}</td>
+                <td>{s.outcome ? SALE_OUTCOME_LABEL[s.outcome] : (s.status ?? '–')}</td>
               </tr>
             ))}
           </tbody>

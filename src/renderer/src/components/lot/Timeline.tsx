@@ -1,5 +1,6 @@
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { LotDetail } from '../../../../shared/ipc/contract';
+import { SALE_OUTCOME_LABEL } from '../../../../shared/saleOutcome';
 import { dateTime, KIND_SHORT, usd } from '../../lib/format';
 
 type Change = LotDetail['timeline'][number];
@@ -14,6 +15,7 @@ function show(v: Change['before'], field: string | null): string {
 /** The short word on a chart mark: the new status, or the kind of event (never a raw timestamp). */
 function markLabel(c: Change): string {
   if (c.kind === 'status_changed' && c.after !== null) return String(c.after);
+  if (c.kind === 'sale_result' && c.outcome !== null) return SALE_OUTCOME_LABEL[c.outcome];
   return KIND_SHORT[c.kind] ?? c.kind;
 }
 
@@ -22,8 +24,22 @@ export function describeChange(c: Change): string {
   const label = KIND_SHORT[c.kind] ?? c.kind;
   if (c.kind === 'new_match' || c.kind === 'dropped_out') return label;
   if (c.kind === 'relisted' && c.related_lot_key) return `${label} (earlier lot ${c.related_lot_key})`;
+  if (c.kind === 'sale_result') return saleResultText(c);
   const what = c.field && c.kind === 'status_changed' ? `${label} (${c.field.replace(/^auction\./, '')})` : label;
   return `${what}: ${show(c.before, c.field)} → ${show(c.after, c.field)}`;
+}
+
+/** A sale result in words: "Sold for $9,250", "Sold on approval at $6,600", "Ended unsold" (never "Sold" for it). */
+export function saleResultText(c: Pick<Change, 'outcome' | 'after'>): string {
+  const price = typeof c.after === 'number' && c.after > 0 ? usd(c.after) : null;
+  switch (c.outcome) {
+    case 'sold':
+      return price ? `Sold for ${price}` : 'Sold (price not published)';
+    case 'sold_on_approval':
+      return price ? `Sold on approval at ${price}` : 'Sold on approval';
+    default:
+      return SALE_OUTCOME_LABEL.ended_unsold;
+  }
 }
 
 /**
@@ -32,7 +48,7 @@ export function describeChange(c: Change): string {
  */
 export function Timeline({ timeline, bids }: { timeline: Change[]; bids: LotDetail['bids'] }) {
   const points = bids.filter((b): b is [number, number] => b[1] !== null).map(([t, v]) => ({ t, bid: v }));
-  const marks = timeline.filter((c) => c.kind === 'status_changed' || c.kind === 'sold' || c.kind === 'rescheduled');
+  const marks = timeline.filter((c) => c.kind === 'status_changed' || c.kind === 'sale_result' || c.kind === 'rescheduled');
   const sorted = [...timeline].sort((a, b) => b.observed_at - a.observed_at);
   const distinct = new Set(points.map((p) => p.bid)).size;
   return (

@@ -17,7 +17,7 @@ export const SCHEDULES = [
 ] as const;
 
 /** The change kinds that notify by default (mirrors DEFAULT_NOTIFY_KINDS of src/shared/watch.ts). */
-const NOTIFY_KINDS: ChangeKind[] = ['new_match', 'status_changed', 'rescheduled', 'sold', 'relisted', 'buy_now_changed'];
+const NOTIFY_KINDS: ChangeKind[] = ['new_match', 'status_changed', 'rescheduled', 'sale_result', 'relisted', 'buy_now_changed'];
 
 /** What a schedule reads as, for the confirmation. */
 function scheduleLabel(cron: string): string {

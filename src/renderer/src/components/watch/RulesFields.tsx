@@ -9,7 +9,7 @@ export const KIND_LABELS: Record<ChangeKind, string> = {
   buy_now_changed: 'Buy now changed',
   status_changed: 'Status changed',
   rescheduled: 'Rescheduled',
-  sold: 'Sold / ended',
+  sale_result: 'Sale result (sold, on approval, not sold)',
   relisted: 'Relisted',
   dropped_out: 'Dropped out of results',
 };
