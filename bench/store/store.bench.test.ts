@@ -57,12 +57,21 @@ function vehicle(i: number, r: () => number, bid: number): Vehicle {
     drive_type: 'FWD',
     odometer: Math.floor(r() * 200_000),
     damage: 'Front End',
-    auction: { state: 'open', auction_at: new Date(Date.UTC(2026, 5, 1) + (i % 5000) * 60_000).toISOString(), lot_status: 'Timed', lot_sub_status: 'Open' },
-    pricing: { current_bid_usd: bid, buy_now_usd: null, sale_price_usd: null },
-    location: { display: CITIES[i % CITIES.length]!, state: 'TX', facility_id: String(i % 400) },
+    secondary_damage: null,
+    body_style: 'Sedan',
+    engine: { raw: '2.0L I-4', size_l: 2, hp: 158 },
+    run_condition: 'RUNS AND DRIVES',
+    run_condition_label: 'Runs and drives',
+    has_key: true,
+    title_document: { name: 'SALVAGE - REPAIRABLE', group: 'approved' },
+    seller: { name: 'Insurance Co', type: 'insurance' },
+    yard: { id: String(i % 400), name: null, zip: '75001', latitude: 32.9, longitude: -96.8 },
+    auction: { state: 'open', auction_at: new Date(Date.UTC(2026, 5, 1) + (i % 5000) * 60_000).toISOString(), lot_status: 'Timed', lot_sub_status: 'Open', last_sold_status: null, last_sold_day: null, is_buy_now: false },
+    pricing: { current_bid_usd: bid, buy_now_usd: null, sale_price_usd: null, estimated_cost_from_usd: null, estimated_cost_to_usd: null },
+    location: { display: CITIES[i % CITIES.length]!, state: 'TX', facility_id: String(i % 400), ship_from: null },
     media: { thumbs_count: 10, has_360: false, photos: [`https://cs.copart.com/v1/AUTH_svc.pdoc00001/lpp/${lot}_hrs.jpg`] },
   };
-  return { ...v, raw: { ...v, extra: { seller: 'Insurance Co', details: 'x'.repeat(200) } } } as Vehicle;
+  return { ...v, raw: { ...v, extra: { seller: 'Insurance Co', details: 'x'.repeat(200) } } } satisfies Vehicle;
 }
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
@@ -107,7 +116,7 @@ it(`store: ingest, diff and offline search on ${LOTS.toLocaleString('en-US')} lo
   const ingestChanged = N2 / ((performance.now() - t0) / 1000);
 
   // 3. Pure diff rate.
-  const a: LotState = { platform: 'copart', lot_number: '1', vin: 'V', current_bid_usd: 100, buy_now_usd: null, sale_price_usd: null, state: 'open', lot_status: 'Timed', lot_sub_status: 'Open', auction_at: 1, observed_at: 1 };
+  const a: LotState = { platform: 'copart', lot_number: '1', vin: 'V', current_bid_usd: 100, buy_now_usd: null, sale_price_usd: null, state: 'open', lot_status: 'Timed', lot_sub_status: 'Open', last_sold_status: null, auction_at: 1, observed_at: 1 };
   const b: LotState = { ...a, current_bid_usd: 150, state: 'live', lot_sub_status: 'Live', observed_at: 2 };
   t0 = performance.now();
   let n = 0;

@@ -35,7 +35,7 @@ describe('alerts in the browser shell', () => {
       act(() =>
         fake.emit({
           name: 'alert.raised',
-          payload: { id: 9, kind: 'sold', title: '2019 TESLA MODEL 3 · Sold for $14,000', body: 'copart lot 45416833', lot_key: 'copart:45416833', notify: true },
+          payload: { id: 9, kind: 'sale_result', title: '2019 TESLA MODEL 3 · Sold for $14,000', body: 'copart lot 45416833', lot_key: 'copart:45416833', notify: true },
         }),
       );
       expect(shown.map((n) => n.title)).toEqual(['2019 TESLA MODEL 3 · Sold for $14,000']);

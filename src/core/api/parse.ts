@@ -142,7 +142,10 @@ function readOdometer(r: Reader): number | null {
   const v = r.get('odometer');
   if (isObj(v)) {
     if (v.mi !== undefined && v.mi !== null) return r.numOf('odometer.mi', v.mi);
-    if (v.km === undefined || v.km === null) return null;
+    if (v.km === undefined || v.km === null) {
+      r.warn('odometer', 'object without mi or km read as null');
+      return null;
+    }
     r.warn('odometer', 'object read as its km value converted to miles');
     const km = r.numOf('odometer.km', v.km);
     return km === null ? null : Math.round(km / 1.609344);

@@ -203,7 +203,8 @@ const STATUS_FIELDS = [
  *   ended lot are not reported (the sale is over; the date is noise).
  * - `sale_result` (field `sale_price_usd`): the auction is over, with `outcome` sold | sold_on_approval |
  *   ended_unsold (outcomeOf, either dialect). Emitted when next is over and prev was open (once per ending), or
- *   when an ended lot's outcome itself changes (an approval accepted: sold on approval -> sold). before =
+ *   when the seller accepts a bid that was on approval (sold on approval -> sold). A price published after the
+ *   ending is not a second result. before =
  *   prev.sale_price_usd, after = next.sale_price_usd (USD, null when no price is published). The ending is ONE
  *   event for the buyer: the status fields that moved with it give no separate status_changed.
  *   A lot that ends, reopens (a relist under the same key) and ends again has two endings, so two sale_result.
@@ -257,7 +258,8 @@ export function diffLot(
   }
   const was = outcomeOf(before);
   const now = outcomeOf(next);
-  const saleResult = now !== 'open' && now !== was;
+  // Once per ending; and again only when the seller accepts a bid that was on approval (news the buyer waits for).
+  const saleResult = now !== 'open' && (was === 'open' || (was === 'sold_on_approval' && now === 'sold'));
   // One auction event (a lot going live, ending) moves several status fields at once; it is one change for the
   // user and must be one alert, so only the most telling field that moved is reported, and none when the move is
   // the ending itself (the sale result says it).

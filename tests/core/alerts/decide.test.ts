@@ -16,7 +16,7 @@ function change(
       ? 'current_bid_usd'
       : kind === 'buy_now_changed'
         ? 'buy_now_usd'
-        : kind === 'sold'
+        : kind === 'sale_result'
           ? 'sale_price_usd'
           : kind === 'rescheduled' || kind === 'relisted'
             ? 'auction_at'
@@ -29,6 +29,7 @@ function change(
     before,
     after,
     related_lot_key: null,
+    outcome: kind === 'sale_result' ? 'sold' : null,
     observed_at: T0,
     ...over,
   };
@@ -71,7 +72,7 @@ describe('decide: kinds and texts', () => {
   it('records only (null) a change whose kind is not in the rules', () => {
     expect(decide(input(change('bid_changed', 3900, 4250)))).toBeNull(); // default kinds omit bid_changed
     expect(decide(input(change('dropped_out')))).toBeNull();
-    expect(decide(input(change('sold', null, 100), { rules: rules({ kinds: ['new_match'] }) }))).toBeNull();
+    expect(decide(input(change('sale_result', null, 100), { rules: rules({ kinds: ['new_match'] }) }))).toBeNull();
   });
 
   it('alerts the default kinds', () => {
@@ -79,7 +80,7 @@ describe('decide: kinds and texts', () => {
       'new_match',
       'status_changed',
       'rescheduled',
-      'sold',
+      'sale_result',
       'relisted',
       'buy_now_changed',
     ] as const) {
@@ -87,14 +88,25 @@ describe('decide: kinds and texts', () => {
     }
   });
 
-  it('words each sale result differently', () => {
-    const sold = (after: number | null, state: string | null) =>
-      decide(input(change('sold', null, after), { lot: lot({ state, lot_sub_status: 'Ended' }) }))?.title;
-    expect(sold(12_300, 'sold')).toBe('2018 AUDI S5 · Sold for $12,300');
-    expect(sold(null, 'not_sold')).toBe('2018 AUDI S5 · Auction ended — not sold');
-    expect(sold(null, 'sold')).toBe('2018 AUDI S5 · Sold (price not published yet)');
-    expect(sold(null, 'on_approval')).toBe('2018 AUDI S5 · Auction ended — awaiting seller approval');
-    expect(sold(null, null)).toBe('2018 AUDI S5 · Auction ended — no sale price yet');
+  it('words each sale result as ONE alert with the outcome and the price, never "Sold" for an unsold end', () => {
+    const result = (after: number | null, outcome: Change['outcome']) => {
+      const d = decide(input(change('sale_result', null, after, { outcome })));
+      return `${d?.title} | ${d?.body}`;
+    };
+    expect(result(12_300, 'sold')).toBe('2018 AUDI S5 · Sold for $12,300 | copart lot 45416833 · Saved search “Audi under 10k”');
+    expect(result(null, 'sold')).toBe(
+      '2018 AUDI S5 · Sold (price not published yet) | copart lot 45416833 · Saved search “Audi under 10k”',
+    );
+    expect(result(6600, 'sold_on_approval')).toBe(
+      '2018 AUDI S5 · Sold on approval at $6,600 | The seller may still refuse; a relist is possible · copart lot 45416833 · Saved search “Audi under 10k”',
+    );
+    expect(result(null, 'ended_unsold')).toBe(
+      '2018 AUDI S5 · Auction ended, not sold | A relist may follow · copart lot 45416833 · Saved search “Audi under 10k”',
+    );
+    for (const outcome of ['ended_unsold', 'sold_on_approval'] as const) {
+      expect(result(5000, outcome)).not.toMatch(/· Sold for/);
+    }
+    expect(result(5000, 'ended_unsold')).not.toContain('$');
   });
 
   it('words status, date, relist, new match and watch sources', () => {
@@ -125,7 +137,7 @@ describe('decide: kinds and texts', () => {
   });
 
   it('falls back to the lot for an empty vehicle title', () => {
-    expect(decide(input(change('sold', null, 5000), { title: ' ' }))?.title).toBe(
+    expect(decide(input(change('sale_result', null, 5000), { title: ' ' }))?.title).toBe(
       'copart lot 45416833 · Sold for $5,000',
     );
   });
@@ -225,7 +237,7 @@ describe('decide: budget of new matches', () => {
 });
 
 describe('decide: delivery policy', () => {
-  const sold = (over: Partial<DecideInput> = {}) => decide(input(change('sold', null, 12_300), over));
+  const sold = (over: Partial<DecideInput> = {}) => decide(input(change('sale_result', null, 12_300), over));
 
   it('mutes', () => {
     expect(sold({ rules: rules({ muted: true }) })).toMatchObject({
@@ -243,7 +255,7 @@ describe('decide: delivery policy', () => {
   });
 
   it('snoozes until an event: other kinds stay silent, the event lifts the snooze', () => {
-    const r = rules({ snooze_until_event: 'sold', kinds: ['sold', 'rescheduled'] });
+    const r = rules({ snooze_until_event: 'sale_result', kinds: ['sale_result', 'rescheduled'] });
     const other = decide(input(change('rescheduled', T0, T0 + DAY), { rules: r }));
     expect(other).toMatchObject({ delivery: 'suppressed', reason: 'snoozed' });
     expect(other?.lifts_snooze).toBeUndefined();
@@ -255,11 +267,11 @@ describe('decide: delivery policy', () => {
     const r = rules({ snooze_until: T0 + DAY, snooze_until_event: 'relisted', kinds: [] });
     const d = decide(input(change('relisted', T0, T0 + DAY, { related_lot_key: KEY }), { rules: r }));
     expect(d).toMatchObject({ kind: 'relisted', delivery: 'now', lifts_snooze: true });
-    expect(decide(input(change('sold', null, 1), { rules: r }))).toBeNull();
+    expect(decide(input(change('sale_result', null, 1), { rules: r }))).toBeNull();
   });
 
   it('mute wins over a lifted snooze, but the lift is still reported', () => {
-    const d = sold({ rules: rules({ muted: true, snooze_until_event: 'sold' }) });
+    const d = sold({ rules: rules({ muted: true, snooze_until_event: 'sale_result' }) });
     expect(d).toMatchObject({ delivery: 'suppressed', reason: 'muted', lifts_snooze: true });
   });
 

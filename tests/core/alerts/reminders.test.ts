@@ -65,7 +65,7 @@ describe('dueReminders', () => {
     expect(one({ muted: true })).toMatchObject({ delivery: 'suppressed', reason: 'muted' });
     expect(one({ snooze_until: AT })).toMatchObject({ delivery: 'suppressed', reason: 'snoozed' });
     expect(one({ snooze_until: AT - 30 * MIN })).toMatchObject({ delivery: 'now' });
-    expect(one({ snooze_until_event: 'sold' })).toMatchObject({ delivery: 'suppressed', reason: 'snoozed' });
+    expect(one({ snooze_until_event: 'sale_result' })).toMatchObject({ delivery: 'suppressed', reason: 'snoozed' });
     // 11:30 PM at -240 is 03:30Z; put the auction at 04:00Z.
     const night = lot({ auction_at: Date.UTC(2025, 4, 15, 4, 0) });
     const [q] = dueReminders(

@@ -11,6 +11,7 @@ import { parseErrorBody, parseObjectData } from '../../../src/core/api/parse';
 import { parseQuotaHeaders, parseRetryAfter } from '../../../src/core/api/quota';
 import { VehicleSchema } from '../../../src/shared/vehicle';
 import { driftedRecord, page20, specRecord } from './fixtures/records';
+import { realFinishedRecord, realOpenRecord } from './fixtures/realRecords';
 
 describe('vehicle records', () => {
   it('a spec-shaped record parses without warnings', () => {
@@ -67,11 +68,11 @@ describe('vehicle records', () => {
     expect(r.ok && r.warnings).toEqual([expect.stringContaining('data.odometer')]);
   });
 
-  it('an odometer object is converted and counted as a warning (it is not the spec number)', () => {
+  it("the real service's odometer object reads as miles without a warning; an empty one is counted", () => {
     const r = parseVehicleDetail({ data: { odometer: { mi: 91351, km: 147015 } } });
     if (!r.ok) throw new Error(r.reason);
     expect(r.value.data.odometer).toBe(91351);
-    expect(r.warnings).toEqual([expect.stringContaining('data.odometer')]);
+    expect(r.warnings).toEqual([]);
     const empty = parseVehicleDetail({ data: { odometer: {} } });
     expect(empty.ok && empty.value.data.odometer).toBeNull();
     expect(empty.ok && empty.warnings).toHaveLength(1);
@@ -188,7 +189,7 @@ describe('parsers never throw (property)', () => {
     );
   });
 
-  it('on mutated real records, keeping every record and a schema-valid normalised form', () => {
+  it('on mutated records of both dialects, keeping every record whole and a schema-valid normalised form', () => {
     const keys = [
       'platform',
       'lot_number',
@@ -200,13 +201,19 @@ describe('parsers never throw (property)', () => {
       'location',
       'media',
       'make',
+      'condition',
+      'vehicle_specs',
+      'sale_document',
+      'seller',
+      'facility',
     ];
+    const nestedKeys = ['auction', 'pricing', 'location', 'media', 'condition', 'vehicle_specs', 'sale_document', 'seller', 'facility'];
     fc.assert(
       fc.property(
-        fc.constantFrom(driftedRecord, specRecord),
+        fc.constantFrom(driftedRecord, specRecord, realFinishedRecord(), realOpenRecord()),
         fc.array(fc.tuple(fc.constantFrom(...keys), fc.jsonValue()), { maxLength: 5 }),
         fc.array(
-          fc.tuple(fc.constantFrom('auction', 'pricing', 'location', 'media'), fc.string(), fc.jsonValue()),
+          fc.tuple(fc.constantFrom(...nestedKeys), fc.oneof(fc.string(), fc.constantFrom('state', 'last_sold_status', 'last_sold_price_usd', 'engine', 'run_condition', 'send_from')), fc.jsonValue()),
           { maxLength: 5 },
         ),
         (base, top, nested) => {
@@ -220,11 +227,62 @@ describe('parsers never throw (property)', () => {
           expect(r.ok).toBe(true);
           if (r.ok) {
             expect(r.value.data).toHaveLength(2);
-            for (const v of r.value.data) VehicleSchema.parse(v);
+            for (const v of r.value.data) {
+              VehicleSchema.parse(v);
+              // The record itself is never dropped: raw is the input, whatever its fields held.
+              expect(v.raw).toBe(rec);
+            }
           }
         },
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('the real dialect (REAL-SERVICE.md "Real records do not carry the spec\'s flat fields")', () => {
+  const normal = (rec: unknown) => {
+    const r = parseVehicleDetail({ ok: true, data: rec });
+    if (!r.ok) throw new Error(r.reason);
+    return r;
+  };
+
+  it('maps every real path of the table into the specification field, silently', () => {
+    const r = normal(realFinishedRecord());
+    expect(r.warnings).toEqual([]);
+    expect(r.value.data).toMatchObject({
+      platform: 'iaai',
+      lot_number: '45139005',
+      odometer: 139084,
+      damage: 'Front end',
+      color: 'Gray',
+      fuel_type: 'Gasoline',
+      transmission: 'Automatic',
+      drive_type: 'All Wheel Drive',
+      auction: { state: 'finished', auction_at: '2026-08-04T13:30:00+00:00', lot_status: null, lot_sub_status: null, last_sold_status: 'Sold', last_sold_day: '2026-08-04' },
+      pricing: { current_bid_usd: 9250, sale_price_usd: 9250, estimated_cost_from_usd: 1450, estimated_cost_to_usd: 15000 },
+      location: { display: 'Boston - Shirley (MA)', state: 'MA', facility_id: '420', ship_from: 'Norfolk' },
+      engine: { size_l: 3, hp: 349 },
+    });
+  });
+
+  it('reads the specification field first when a record carries both', () => {
+    const rec = { ...realFinishedRecord(), damage: 'Hail', color: 'Red', location: { display: 'Dallas (TX)', state: 'OK', facility_id: '12' } };
+    expect(normal(rec).value.data).toMatchObject({ damage: 'Hail', color: 'Red', location: { state: 'OK', facility_id: '12' } });
+  });
+
+  it('reads a last_sold_price_usd of 0, or any on an open lot, as no price (never "$0")', () => {
+    expect(normal(realOpenRecord()).value.data.pricing.sale_price_usd).toBeNull();
+    expect(normal(realFinishedRecord({ last_sold_status: null, last_sold_price_usd: 0 })).value.data.pricing.sale_price_usd).toBeNull();
+    const openWithOldPrice = realFinishedRecord({ state: 'open', last_sold_status: null, last_sold_price_usd: 8000 });
+    expect(normal(openWithOldPrice).value.data.pricing.sale_price_usd).toBeNull();
+  });
+
+  it('gives null, never a guess, for a field in neither dialect', () => {
+    const v = normal({ lot_number: '1', platform: 'copart', location: { display: 'Somewhere without a code' } }).value.data;
+    expect([v.damage, v.color, v.fuel_type, v.drive_type, v.odometer, v.run_condition, v.has_key, v.title_document.name, v.seller.name]).toEqual(
+      [null, null, null, null, null, null, null, null, null],
+    );
+    expect(v.location.state).toBeNull();
   });
 });

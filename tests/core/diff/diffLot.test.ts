@@ -23,6 +23,7 @@ describe('diffLot: first observation', () => {
         before: T0 - 7 * DAY,
         after: next.auction_at,
         related_lot_key: 'iaai:111',
+        outcome: null,
         observed_at: T0 + 5,
       },
     ]);
@@ -86,6 +87,7 @@ describe('diffLot: fields', () => {
       before: 3900,
       after: 4250,
       related_lot_key: null,
+      outcome: null,
       observed_at: T0 + 1,
     });
   });
@@ -148,38 +150,54 @@ describe('diffLot: fields', () => {
     expect(diffLot(unsold, { ...unsold, auction_at: null })).toEqual([]);
   });
 
-  it('reports sold with the price when a sale price appears', () => {
+  it('reports a sale result, sold, with the price when a sale price appears', () => {
     const cs = diffLot(lot(), lot({ sale_price_usd: 12_300 }));
     expect(cs).toEqual([
-      expect.objectContaining({ kind: 'sold', field: 'sale_price_usd', before: null, after: 12_300 }),
+      expect.objectContaining({ kind: 'sale_result', outcome: 'sold', field: 'sale_price_usd', before: null, after: 12_300 }),
     ]);
   });
 
-  it('reports sold with after null when the lot ends without a price', () => {
+  it('reports ONE change when the lot ends: the sale result, not also the status fields that moved with it', () => {
     const cs = diffLot(lot(), lot({ lot_sub_status: 'Ended' }));
-    expect(cs.map((c) => c.kind)).toEqual(['status_changed', 'sold']);
-    expect(cs[1]).toMatchObject({ before: null, after: null, field: 'sale_price_usd' });
+    expect(cs.map((c) => c.kind)).toEqual(['sale_result']);
+    expect(cs[0]).toMatchObject({ before: null, after: null, field: 'sale_price_usd', outcome: 'ended_unsold' });
   });
 
-  it('reports sold only once: not again when the price arrives after the ending', () => {
-    const ended = lot({ state: 'on_approval' });
-    expect(diffLot(lot(), ended).filter((c) => c.kind === 'sold')).toHaveLength(1);
+  it('reads the real dialect: finished + last_sold_status, open stays open whatever last_sold_status says', () => {
+    const open = lot({ state: 'open', lot_status: null, lot_sub_status: null });
+    const result = (last: string | null, price: number | null) =>
+      diffLot(open, { ...open, state: 'finished', last_sold_status: last, sale_price_usd: price });
+    expect(result('Sold', 9250)).toEqual([expect.objectContaining({ kind: 'sale_result', outcome: 'sold', after: 9250 })]);
+    expect(result('Sold on Approval', 6600)).toEqual([
+      expect.objectContaining({ kind: 'sale_result', outcome: 'sold_on_approval', after: 6600 }),
+    ]);
+    expect(result(null, null)).toEqual([expect.objectContaining({ kind: 'sale_result', outcome: 'ended_unsold', after: null })]);
+    expect(diffLot(open, { ...open, last_sold_status: 'Sold' })).toEqual([]);
+  });
+
+  it('reports the sale result only once: not again when the price arrives after a sold ending', () => {
+    const ended = lot({ state: 'sold' });
+    expect(diffLot(lot(), ended).filter((c) => c.kind === 'sale_result')).toHaveLength(1);
     const priced = lot({ state: 'sold', sale_price_usd: 9000 });
-    expect(diffLot(ended, priced).map((c) => c.kind)).toEqual(['status_changed']);
+    expect(diffLot(ended, priced)).toEqual([]);
+    const unsoldThenPrice = lot({ lot_sub_status: 'Ended' });
+    expect(diffLot(unsoldThenPrice, lot({ lot_sub_status: 'Ended', sale_price_usd: 9000 })).map((c) => c.kind)).toEqual([]);
   });
 
-  it('orders changes bid, buy now, status, date, sold', () => {
+  it('reports a second sale result when the seller accepts a bid that was on approval', () => {
+    const approval = lot({ state: 'finished', last_sold_status: 'Sold on Approval', sale_price_usd: 6600 });
+    const accepted = { ...approval, last_sold_status: 'Sold' };
+    expect(diffLot(approval, accepted)).toEqual([
+      expect.objectContaining({ kind: 'sale_result', outcome: 'sold', after: 6600 }),
+    ]);
+  });
+
+  it('orders changes bid, buy now, date, sale result', () => {
     const cs = diffLot(
       lot(),
       lot({ current_bid_usd: 5000, buy_now_usd: 7000, state: 'sold', auction_at: T0, sale_price_usd: 5000 }),
     );
-    expect(cs.map((c) => c.kind)).toEqual([
-      'bid_changed',
-      'buy_now_changed',
-      'status_changed',
-      'rescheduled',
-      'sold',
-    ]);
+    expect(cs.map((c) => c.kind)).toEqual(['bid_changed', 'buy_now_changed', 'rescheduled', 'sale_result']);
   });
 
   it('takes vin from next, else from prev, and observed_at from next', () => {

@@ -22,6 +22,7 @@ describe('diffSearch', () => {
       before: null,
       after: null,
       related_lot_key: null,
+      outcome: null,
       observed_at: T0 + 1,
     });
   });

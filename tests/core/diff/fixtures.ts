@@ -19,11 +19,34 @@ export function lot(over: Partial<LotState> = {}): LotState {
     state: 'open',
     lot_status: 'Timed',
     lot_sub_status: 'Open',
+    last_sold_status: null,
     auction_at: T0 + DAY,
     observed_at: T0,
     ...over,
   };
 }
+
+/** The normalised fields a buyer decides on beyond the specification's list, all unknown. */
+export const NO_EXTRAS = {
+  secondary_damage: null,
+  body_style: null,
+  engine: { raw: null, size_l: null, hp: null },
+  run_condition: null,
+  run_condition_label: null,
+  has_key: null,
+  title_document: { name: null, group: null },
+  seller: { name: null, type: null },
+  yard: { id: null, name: null, zip: null, latitude: null, longitude: null },
+} satisfies Partial<Vehicle>;
+
+/** Pricing with nothing known (USD). */
+export const NO_PRICES: Vehicle['pricing'] = {
+  current_bid_usd: null,
+  buy_now_usd: null,
+  sale_price_usd: null,
+  estimated_cost_from_usd: null,
+  estimated_cost_to_usd: null,
+};
 
 export function vehicle(over: Partial<Vehicle> = {}): Vehicle {
   return {
@@ -41,14 +64,18 @@ export function vehicle(over: Partial<Vehicle> = {}): Vehicle {
     drive_type: null,
     odometer: null,
     damage: null,
+    ...NO_EXTRAS,
     auction: {
       state: 'open',
       auction_at: '2025-05-15T10:00:00-04:00',
       lot_status: 'Timed',
       lot_sub_status: 'Open',
+      last_sold_status: null,
+      last_sold_day: null,
+      is_buy_now: null,
     },
-    pricing: { current_bid_usd: 3900, buy_now_usd: null, sale_price_usd: null },
-    location: { display: null, state: null, facility_id: null },
+    pricing: { ...NO_PRICES, current_bid_usd: 3900 },
+    location: { display: null, state: null, facility_id: null, ship_from: null },
     media: { thumbs_count: null, has_360: null, photos: [] },
     raw: {},
     ...over,

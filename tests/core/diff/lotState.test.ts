@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   ENDED_STATES,
   isEnded,
-  isEndedUnsold,
+  mayBeRelisted,
+  outcomeOf,
   parseAuctionAt,
-  saleOutcome,
   toLotState,
 } from '../../../src/core/diff';
-import { lot, T0, vehicle } from './fixtures';
+import { lot, NO_PRICES, T0, vehicle } from './fixtures';
 
 describe('parseAuctionAt', () => {
   it('reads ISO 8601 with a numeric offset', () => {
@@ -55,6 +55,7 @@ describe('toLotState', () => {
       state: 'open',
       lot_status: 'Timed',
       lot_sub_status: 'Open',
+      last_sold_status: null,
       auction_at: Date.UTC(2025, 4, 15, 14),
       observed_at: T0,
     });
@@ -68,8 +69,8 @@ describe('toLotState', () => {
 
   it('keeps auction_at null when unreadable, and non-finite amounts as null', () => {
     const v = vehicle({
-      auction: { state: null, auction_at: 'tomorrow', lot_status: null, lot_sub_status: '' },
-      pricing: { current_bid_usd: Number.NaN, buy_now_usd: 9000, sale_price_usd: null },
+      auction: { state: null, auction_at: 'tomorrow', lot_status: null, lot_sub_status: '', last_sold_status: null, last_sold_day: null, is_buy_now: null },
+      pricing: { ...NO_PRICES, current_bid_usd: Number.NaN, buy_now_usd: 9000 },
     });
     const s = toLotState(v, T0);
     expect(s?.auction_at).toBeNull();
@@ -91,9 +92,17 @@ describe('isEnded', () => {
     expect(isEnded(lot({ lot_sub_status: 'ENDED' }))).toBe(true);
   });
 
-  it('is true when a sale price is known', () => {
+  it('is true when a sale price is known; a price of 0 is no price', () => {
     expect(isEnded(lot({ sale_price_usd: 12_300 }))).toBe(true);
-    expect(isEnded(lot({ sale_price_usd: 0 }))).toBe(true);
+    expect(isEnded(lot({ sale_price_usd: 0 }))).toBe(false);
+  });
+
+  it('reads the real dialect: finished is over; last_sold_status ends an unknown state word, never an open one', () => {
+    const real = { lot_status: null, lot_sub_status: null };
+    expect(isEnded(lot({ ...real, state: 'finished' }))).toBe(true);
+    expect(isEnded(lot({ ...real, state: 'open', last_sold_status: 'Sold' }))).toBe(false);
+    expect(isEnded(lot({ ...real, state: 'paused', last_sold_status: 'Sold on Approval' }))).toBe(true);
+    expect(isEnded(lot({ ...real, state: 'paused' }))).toBe(false);
   });
 
   it('is true for each final state word, in any case and with spaces', () => {
@@ -107,15 +116,21 @@ describe('isEnded', () => {
     expect(isEnded(lot({ state: 'upcoming' }))).toBe(false);
   });
 
-  it('tells ended unsold from sold', () => {
-    expect(isEndedUnsold(lot({ state: 'not_sold' }))).toBe(true);
-    expect(isEndedUnsold(lot({ lot_sub_status: 'Ended' }))).toBe(true);
-    expect(isEndedUnsold(lot({ state: 'sold' }))).toBe(false);
-    expect(isEndedUnsold(lot({ sale_price_usd: 5000 }))).toBe(false);
-    expect(isEndedUnsold(lot())).toBe(false);
-    expect(saleOutcome(lot({ state: 'Sold' }))).toBe('sold');
-    expect(saleOutcome(lot({ state: 'unsold' }))).toBe('not_sold');
-    expect(saleOutcome(lot({ state: 'on_approval' }))).toBe('on_approval');
-    expect(saleOutcome(lot({ state: 'ended' }))).toBe('unknown');
+  it('tells the outcome in both dialects, and which results may come back as a relist', () => {
+    expect(outcomeOf(lot({ state: 'Sold' }))).toBe('sold');
+    expect(outcomeOf(lot({ state: 'unsold' }))).toBe('ended_unsold');
+    expect(outcomeOf(lot({ state: 'on_approval' }))).toBe('sold_on_approval');
+    expect(outcomeOf(lot({ state: 'ended' }))).toBe('ended_unsold');
+    expect(outcomeOf(lot({ lot_sub_status: 'Ended', sale_price_usd: 5000 }))).toBe('sold');
+    expect(outcomeOf(lot({ state: 'finished', lot_sub_status: null, last_sold_status: 'Sold', sale_price_usd: 9250 }))).toBe('sold');
+    expect(outcomeOf(lot({ state: 'finished', lot_sub_status: null, last_sold_status: 'Sold on Approval' }))).toBe('sold_on_approval');
+    expect(outcomeOf(lot({ state: 'finished', lot_sub_status: null, last_sold_status: null }))).toBe('ended_unsold');
+    expect(outcomeOf(lot())).toBe('open');
+    expect(mayBeRelisted(lot({ state: 'not_sold' }))).toBe(true);
+    expect(mayBeRelisted(lot({ lot_sub_status: 'Ended' }))).toBe(true);
+    expect(mayBeRelisted(lot({ state: 'finished', last_sold_status: 'Sold on Approval' }))).toBe(true);
+    expect(mayBeRelisted(lot({ state: 'sold' }))).toBe(false);
+    expect(mayBeRelisted(lot({ sale_price_usd: 5000 }))).toBe(false);
+    expect(mayBeRelisted(lot())).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffLot, diffSearch, isEnded } from '../../../src/core/diff';
+import { diffLot, diffSearch, isEnded, outcomeOf } from '../../../src/core/diff';
 import type { Change, LotState } from '../../../src/shared/watch';
 import { DAY, T0 } from './fixtures';
 
@@ -19,9 +19,10 @@ const lotState = (lotNumber: fc.Arbitrary<string> = fc.constant('1')): fc.Arbitr
     current_bid_usd: amount,
     buy_now_usd: amount,
     sale_price_usd: fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: amount }),
-    state: word([null, 'open', 'live', 'sold', 'not_sold', 'on_approval', 'ENDED', 'upcoming']),
+    state: word([null, 'open', 'live', 'sold', 'not_sold', 'on_approval', 'ENDED', 'upcoming', 'finished']),
     lot_status: word([null, 'Timed', 'Buy Now']),
     lot_sub_status: word([null, 'Open', 'Live', 'Ended', 'ended']),
+    last_sold_status: word([null, null, 'Sold', 'Sold on Approval']),
     auction_at: fc.constantFrom(null, T0, T0 + DAY, T0 + 2 * DAY, T0 - DAY),
     observed_at: fc.integer({ min: T0, max: T0 + 10 * DAY }),
   });
@@ -61,10 +62,10 @@ describe('diffLot properties', () => {
     );
   });
 
-  // The one exception, forced by the spec of `sold` (before = prev.sale_price_usd, which is always null since prev
+  // The one exception, forced by the spec of `sale_result` (before = prev.sale_price_usd, which is always null since prev
   // had not ended; after = next.sale_price_usd, null when the lot ended without a price): a `sold` with both null
   // is the difference "not ended -> ended", which this property checks instead.
-  it("every change's before !== after (sold without a price: the lot went from open to ended)", () => {
+  it("every change's before !== after (a sale result without a price: the lot went from open to ended)", () => {
     fc.assert(
       fc.property(
         fc.option(lotState(), { nil: null }),
@@ -73,9 +74,10 @@ describe('diffLot properties', () => {
         (prev, next, others) => {
           const p = prev && { ...prev, platform: next.platform };
           for (const c of diffLot(p, next, { otherLotsOfVin: others })) {
-            if (c.kind === 'sold' && c.after === null) {
-              expect(c.before).toBeNull();
-              expect(p !== null && !isEnded(p) && isEnded(next)).toBe(true);
+            if (c.kind === 'sale_result' && c.before === c.after) {
+              // Open -> ended without a price, or an approval accepted at the same price.
+              expect(p !== null && isEnded(next)).toBe(true);
+              expect(c.outcome === 'sold' || !isEnded(p!)).toBe(true);
               continue;
             }
             expect(c.before !== c.after).toBe(true);
@@ -87,7 +89,7 @@ describe('diffLot properties', () => {
     );
   });
 
-  it('sold never appears twice along a sequence in which the lot, once ended, stays ended', () => {
+  it('once ended and staying ended, a lot gets one sale result, and more only when an approval is accepted', () => {
     fc.assert(
       fc.property(sequence, (raw) => {
         let ended = false;
@@ -96,19 +98,27 @@ describe('diffLot properties', () => {
           ended ||= isEnded(s);
           return ended && !isEnded(s) ? { ...s, lot_sub_status: 'Ended' } : s;
         });
-        expect(walk(states).filter((c) => c.kind === 'sold').length).toBeLessThanOrEqual(1);
+        const results = walk(states).filter((c) => c.kind === 'sale_result');
+        // After the first, a result is only ever an approval accepted: sold, right after a sold-on-approval state.
+        for (const r of results.slice(1)) {
+          const i = states.findIndex((s) => s.observed_at === r.observed_at);
+          expect(r.outcome).toBe('sold');
+          expect(outcomeOf(states[i - 1]!)).toBe('sold_on_approval');
+        }
       }),
       { numRuns: 300 },
     );
   });
 
-  it('along any sequence, sold appears once per ending: never twice without the lot reopening in between', () => {
+  it('along any sequence, a sale result appears once per ending, plus once per approval accepted', () => {
     fc.assert(
       fc.property(sequence, (states) => {
-        const endings = states.filter(
-          (s, i) => isEnded(s) && (i === 0 ? false : !isEnded(states[i - 1]!)),
-        ).length;
-        expect(walk(states).filter((c) => c.kind === 'sold')).toHaveLength(endings);
+        const endings = states.filter((s, i) => {
+          if (i === 0 || !isEnded(s)) return false;
+          const before = outcomeOf(states[i - 1]!);
+          return before === 'open' || (before === 'sold_on_approval' && outcomeOf(s) === 'sold');
+        }).length;
+        expect(walk(states).filter((c) => c.kind === 'sale_result')).toHaveLength(endings);
       }),
       { numRuns: 300 },
     );

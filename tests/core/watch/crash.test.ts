@@ -153,7 +153,7 @@ describe('crash and restart (kill -9, 20 cycles)', () => {
     expect(ended.length).toBeGreaterThanOrEqual(3);
     for (const l of ended) {
       const k = `${l.platform}:${l.lotNumber}`;
-      expect(alerts.filter((a) => a.kind === 'sold' && a.lot_key === k), `sale result of ${k}`).toHaveLength(1);
+      expect(alerts.filter((a) => a.kind === 'sale_result' && a.lot_key === k), `sale result of ${k}`).toHaveLength(1);
     }
     // Every alert that was due to be shown was shown or claimed (none left pending after the orderly run).
     expect(alerts.filter((a) => a.status === 'pending')).toEqual([]);

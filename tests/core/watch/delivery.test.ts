@@ -61,7 +61,8 @@ describe('delivery', () => {
   it('holds alerts in quiet hours and sends one digest when they end; the inbox has every alert', async () => {
     const { core, value, shown } = await setup();
     const lot = sb.market.sorted.find((l) => l.subStatus === 'Open' && l.auctionAt > clock.now() + 5 * MIN)!;
-    const w = await value('watchlist.add', { target: lot.lotNumber });
+    // Bid changes too, so the quiet hours hold more than one alert (the sale itself is one alert).
+    const w = await value('watchlist.add', { target: lot.lotNumber, rules: { kinds: ['bid_changed', 'sale_result'] } });
     // Quiet from now until two hours after the sale (UTC, as the test's time zone).
     const hhmm = (t: number) => new Date(t).toISOString().slice(11, 16);
     await value('settings.update', { quietHours: { enabled: true, start: hhmm(clock.now() - MIN), end: hhmm(lot.auctionAt + 2 * 60 * MIN) } });

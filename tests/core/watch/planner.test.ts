@@ -17,6 +17,7 @@ const lot = (over: Partial<LotState> = {}): LotState => ({
   state: 'open',
   lot_status: 'Timed',
   lot_sub_status: 'Open',
+  last_sold_status: null,
   auction_at: now + 2 * MIN,
   observed_at: now,
   ...over,

@@ -148,7 +148,7 @@ describe('library, lot detail, alerts inbox', () => {
   it('finds stored lots offline and shows a lot with its timeline', async () => {
     const { call, clock, core } = await makeCore();
     const lot = sb.market.sorted.find((l) => l.subStatus === 'Open' && l.auctionAt > START + 3_600_000)!;
-    const w = value(await call('watchlist.add', { target: lot.lotNumber, rules: { kinds: ['status_changed', 'sold', 'bid_changed'] } }));
+    const w = value(await call('watchlist.add', { target: lot.lotNumber, rules: { kinds: ['status_changed', 'sale_result', 'bid_changed'] } }));
     // The sale happens; the watch checks after it.
     clock.advanceTo(lot.auctionAt + 10 * 60_000);
     sb.advance(lot.auctionAt + 10 * 60_000 - sb.marketNow());
@@ -158,11 +158,11 @@ describe('library, lot detail, alerts inbox', () => {
     const byVin = value(await call<{ lots: { lot_key: string }[] }>('library.search', { q: lot.v.vin.slice(0, 8) }));
     expect(byVin.lots[0]?.lot_key).toBe(`${lot.platform}:${lot.lotNumber}`);
     const d = value(await call<{ timeline: { kind: string }[]; observations: number; watch_id: number }>('lots.get', { lot_key: `${lot.platform}:${lot.lotNumber}` }));
-    expect(d.timeline.map((c) => c.kind)).toEqual(expect.arrayContaining(['status_changed', 'sold']));
+    expect(d.timeline.map((c) => c.kind)).toEqual(expect.arrayContaining(['sale_result']));
     expect(d.observations).toBe(2);
     expect(d.watch_id).toBe(w['id']);
     const inbox = value(await call<{ alerts: { id: number; kind: string; read: boolean }[]; unread: number }>('alerts.list'));
-    expect(inbox.alerts.map((a) => a.kind)).toEqual(expect.arrayContaining(['sold']));
+    expect(inbox.alerts.map((a) => a.kind)).toEqual(expect.arrayContaining(['sale_result']));
     expect(inbox.unread).toBe(inbox.alerts.length);
     const after = value(await call<{ unread: number }>('alerts.markRead', { ids: [inbox.alerts[0]!.id] }));
     expect(after.unread).toBe(inbox.unread - 1);

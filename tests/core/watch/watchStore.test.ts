@@ -5,6 +5,7 @@ import { WatchStore } from '../../../src/core/db/watchStore';
 import { AlertRulesSchema } from '../../../src/shared/watch';
 import type { Vehicle } from '../../../src/shared/vehicle';
 import { tempDir } from '../../helpers/tmp';
+import { NO_EXTRAS, NO_PRICES } from '../diff/fixtures';
 
 const dirs: { cleanup(): void }[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
@@ -33,9 +34,10 @@ export function vehicle(over: Partial<Vehicle> & { bid?: number | null } = {}): 
     drive_type: 'FWD',
     odometer: 180000,
     damage: 'Front End',
-    auction: { state: 'open', auction_at: '2026-11-23T15:00:00+00:00', lot_status: 'Timed', lot_sub_status: 'Open' },
-    pricing: { current_bid_usd: bid === undefined ? 500 : bid, buy_now_usd: null, sale_price_usd: null },
-    location: { display: 'Dallas (TX)', state: 'TX', facility_id: '12' },
+    ...NO_EXTRAS,
+    auction: { state: 'open', auction_at: '2026-11-23T15:00:00+00:00', lot_status: 'Timed', lot_sub_status: 'Open', last_sold_status: null, last_sold_day: null, is_buy_now: null },
+    pricing: { ...NO_PRICES, current_bid_usd: bid === undefined ? 500 : bid },
+    location: { display: 'Dallas (TX)', state: 'TX', facility_id: '12', ship_from: null },
     media: { thumbs_count: 1, has_360: false, photos: ['https://cs.copart.com/x_hrs.jpg'] },
     raw: {},
     ...rest,

@@ -23,7 +23,7 @@ const FORD = 'iaai:39120001';
 // Ford: the newest alert of all, but read. Tesla: older, with unread alerts. Lotwatch itself: one unread, oldest.
 const inbox: AlertView[] = [
   alert({ id: 1, lot_key: TESLA, title: 'Tesla bid up', read: false, created_at: NOW - 50 * MINUTE }),
-  alert({ id: 2, lot_key: FORD, title: 'Ford sold', kind: 'sold', read: true, created_at: NOW - 2 * MINUTE }),
+  alert({ id: 2, lot_key: FORD, title: 'Ford sold', kind: 'sale_result', read: true, created_at: NOW - 2 * MINUTE }),
   alert({ id: 3, lot_key: TESLA, title: 'Tesla rescheduled', kind: 'rescheduled', read: false, created_at: NOW - 20 * MINUTE }),
   alert({ id: 4, lot_key: TESLA, title: 'Tesla status', kind: 'status_changed', read: true, created_at: NOW - 90 * MINUTE }),
   alert({ id: 5, lot_key: null, title: 'Quota low', kind: 'quota_low', source: 'lotwatch', read: false, created_at: NOW - 300 * MINUTE }),

@@ -10,6 +10,8 @@ import type { MethodOutput } from '../../../src/shared/ipc/contract';
 import type { Result } from '../../../src/shared/ipc/errors';
 import { errResult, okResult, type FakeHandlers } from '../fakeBridge';
 import { HOUR, lotDetail, lotSummary, MINUTE, NOW } from './fixtures';
+import { parseVehicleDetail } from '../../../src/core/api/parse';
+import { realFinishedRecord } from '../../core/api/fixtures/realRecords';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'], now: NOW });
@@ -36,6 +38,7 @@ const stored: MethodOutput<'vehicles.get'> = lotDetail({
       before: null,
       after: null,
       related_lot_key: null,
+      outcome: null,
       observed_at: NOW - 3 * HOUR,
       search_id: 7,
     },
@@ -48,6 +51,7 @@ const stored: MethodOutput<'vehicles.get'> = lotDetail({
       before: 1200,
       after: 1450,
       related_lot_key: null,
+      outcome: null,
       observed_at: NOW - 1 * HOUR,
       search_id: null,
     },
@@ -60,6 +64,7 @@ const stored: MethodOutput<'vehicles.get'> = lotDetail({
       before: 'upcoming',
       after: 'open',
       related_lot_key: null,
+      outcome: null,
       observed_at: NOW - 2 * HOUR,
       search_id: null,
     },
@@ -130,5 +135,62 @@ describe('LotView', () => {
     expect(await screen.findByRole('heading', { name: '2019 TESLA MODEL 3' })).toBeTruthy();
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Lot');
     expect(inputsOf(fake, 'vehicles.get')[0]).toEqual({ id: KEY, refresh: true });
+  });
+});
+
+describe('LotView with a record in the real service dialect', () => {
+  it('shows the sale result and what a buyer decides on: damage, colour, fuel, drive, title, run condition, keys, seller', async () => {
+    const { data: record, raw } = (() => {
+      const r = parseVehicleDetail({ ok: true, data: realFinishedRecord() });
+      if (!r.ok) throw new Error(r.reason);
+      return r.value;
+    })();
+    const { raw: _raw, ...normalized } = record;
+    const detail = lotDetail({
+      offline: false,
+      summary: lotSummary({
+        lot_key: 'iaai:45139005',
+        platform: 'iaai',
+        lot_number: '45139005',
+        title: record.title,
+        current_bid_usd: 9250,
+        sale_price_usd: 9250,
+        state: 'finished',
+        lot_status: null,
+        lot_sub_status: null,
+        last_sold_status: 'Sold',
+      }),
+      record: normalized as Record<string, unknown>,
+      raw,
+    });
+    installFake({ handlers: { ...quietSections, 'vehicles.get': () => okResult(detail) } });
+    render(<LotView lotKey="iaai:45139005" />);
+    await screen.findByRole('heading', { name: '2018 AUDI S5 3.0T PREMIUM PLUS' });
+    expect(screen.getByText('Sold for').closest('.price-main')?.textContent).toContain('$9,250');
+    const vehicle = screen.getByRole('region', { name: 'Vehicle' });
+    const fact = (label: string) => within(vehicle).getByText(label).closest('.fact')?.querySelector('dd')?.textContent;
+    expect(fact('Damage')).toBe('Front end');
+    expect(fact('Secondary damage')).toBe('Left Front');
+    expect(fact('Color')).toBe('Gray');
+    expect(fact('Fuel')).toBe('Gasoline');
+    expect(fact('Drive')).toBe('All Wheel Drive');
+    expect(fact('Title document')).toBe('SALVAGE - REPAIRABLE-COLLISION');
+    expect(fact('Run condition')).toBe('Runs and drives');
+    expect(fact('Keys')).toBe('Yes');
+    expect(fact('Seller')).toBe('Mapfre Usa (insurance)');
+    expect(fact('Odometer')).toContain('139,084');
+    expect(fact('Ships from')).toBe('Norfolk');
+    expect(fact('State (location)')).toBe('MA');
+  });
+
+  it('never says "Sold" for a lot that ended unsold', async () => {
+    const detail = lotDetail({
+      summary: lotSummary({ state: 'finished', lot_status: null, lot_sub_status: null, last_sold_status: null, sale_price_usd: null, current_bid_usd: 4100 }),
+    });
+    installFake({ handlers: { ...quietSections, 'vehicles.get': () => okResult({ ...detail, offline: false }) } });
+    render(<LotView lotKey={KEY} />);
+    await screen.findByRole('heading', { name: '2019 TESLA MODEL 3' });
+    expect(screen.getByText('Ended unsold · last bid').closest('.price-main')?.textContent).toContain('$4,100');
+    expect(screen.queryByText(/^Sold/)).toBeNull();
   });
 });

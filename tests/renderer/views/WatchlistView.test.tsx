@@ -53,11 +53,11 @@ describe('WatchlistView', () => {
     expect(open.textContent).toContain('$12,300');
     expect(open.textContent).toContain('open');
     expect(open.textContent).toContain('#45416833');
-    // A sold lot shows its sale price and the word "sold", not the last bid and the raw state.
+    // A sold lot shows its sale price and its sale result, not the last bid and the raw state.
     const done = rowOf('2020 FORD F-150 XLT');
     expect(done.textContent).toContain('$18,750');
     expect(done.textContent).not.toContain('$18,000');
-    expect(within(done).getByText('sold')).toBeTruthy();
+    expect(within(done).getByText('Sold')).toBeTruthy();
     expect(screen.getByText('2 watched')).toBeTruthy();
   });
 

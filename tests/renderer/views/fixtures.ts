@@ -2,6 +2,7 @@
  * Realistic answers for the fake bridge, built through the contract's own zod output schemas, so a fixture that
  * drifts from the contract fails loudly instead of testing a shape core never sends.
  */
+import { saleOutcomeOf } from '../../../src/shared/saleOutcome';
 import {
   AlertViewSchema,
   LotDetailSchema,
@@ -23,7 +24,7 @@ export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 
 export function lotSummary(over: Partial<LotSummary> = {}): LotSummary {
-  return LotSummarySchema.parse({
+  const base = {
     lot_key: 'copart:45416833',
     platform: 'copart',
     lot_number: '45416833',
@@ -39,12 +40,15 @@ export function lotSummary(over: Partial<LotSummary> = {}): LotSummary {
     state: 'open',
     lot_status: 'Timed',
     lot_sub_status: 'Open',
+    last_sold_status: null,
     auction_at: NOW + 26 * HOUR,
     first_seen_at: NOW - 48 * HOUR,
     last_observed_at: NOW - 5 * MINUTE,
     photo: null,
     ...over,
-  });
+  };
+  // Core decides the outcome from the lot's facts; the fixture does the same so an overridden lot stays coherent.
+  return LotSummarySchema.parse({ outcome: saleOutcomeOf(base), ...base });
 }
 
 export function watch(over: Partial<WatchView> = {}): WatchView {

@@ -1,4 +1,6 @@
 import { useState, type ReactNode } from 'react';
+import type { LotSummary } from '../../../shared/ipc/contract';
+import { SALE_OUTCOME_LABEL } from '../../../shared/saleOutcome';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { JsonViewer } from '../components/JsonViewer';
 import { Gallery } from '../components/lot/Gallery';
@@ -17,6 +19,38 @@ type Rec = Record<string, unknown>;
 const obj = (v: unknown): Rec => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : {});
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : typeof v === 'number' ? String(v) : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const yesNo = (v: unknown): string | null => (v === true ? 'Yes' : v === false ? 'No' : null);
+
+/** Who sells, in words: "Mapfre Usa (insurance)"; the service's `unknown` type is left out. */
+function sellerText(seller: Rec): string | null {
+  const name = str(seller['name']);
+  const type = str(seller['type']);
+  const kind = type === 'insurance' ? 'insurance' : type === 'non_insurance' ? 'not insurance' : null;
+  if (name && name.toLowerCase() !== 'unknown') return kind ? `${name} (${kind})` : name;
+  return kind ? `Unnamed seller (${kind})` : null;
+}
+
+/** The engine in words: the listing's text, else "3.0 L · 349 hp". */
+function engineText(engine: Rec): string | null {
+  const raw = str(engine['raw']);
+  if (raw) return raw;
+  const parts = [num(engine['size_l']) !== null ? `${num(engine['size_l'])} L` : null, num(engine['hp']) !== null ? `${num(engine['hp'])} hp` : null];
+  return parts.filter(Boolean).join(' · ') || null;
+}
+
+/** The price block's headline: the sale result once the auction is over (never "Sold" for an unsold end). */
+function priceHeadline(s: LotSummary): { label: string; amount: number | null } {
+  switch (s.outcome) {
+    case 'sold':
+      return { label: 'Sold for', amount: s.sale_price_usd };
+    case 'sold_on_approval':
+      return { label: 'Sold on approval at', amount: s.sale_price_usd ?? s.current_bid_usd };
+    case 'ended_unsold':
+      return { label: 'Ended unsold · last bid', amount: s.current_bid_usd };
+    default:
+      return { label: 'Current bid', amount: s.current_bid_usd };
+  }
+}
 
 /** A titled block of the lot page. */
 function Section({ title, children, id }: { title: string; children: ReactNode; id: string }) {
@@ -78,6 +112,12 @@ export function LotView({ lotKey }: { lotKey: string }) {
   const r = d.record;
   const loc = obj(r['location']);
   const media = obj(r['media']);
+  const pricing = obj(r['pricing']);
+  const doc = obj(r['title_document']);
+  const yard = obj(r['yard']);
+  const headline = priceHeadline(s);
+  const estFrom = num(pricing['estimated_cost_from_usd']);
+  const estTo = num(pricing['estimated_cost_to_usd']);
   const photos = Array.isArray(media['photos']) ? (media['photos'] as unknown[]).filter((p): p is string => typeof p === 'string') : [];
   const title = s.title ?? ([s.year, s.make, s.model].filter(Boolean).join(' ') || `Lot ${s.lot_number}`);
   const page = lotPageUrl(s.platform, s.lot_number);
@@ -126,8 +166,8 @@ export function LotView({ lotKey }: { lotKey: string }) {
         <div className="lot-side">
           <div className="lot-price card">
             <div className="price-main">
-              <span className="muted small">{s.sale_price_usd !== null ? 'Sold for' : 'Current bid'}</span>
-              <strong className="price-big">{usd(s.sale_price_usd ?? s.current_bid_usd)}</strong>
+              <span className="muted small">{headline.label}</span>
+              <strong className="price-big">{usd(headline.amount)}</strong>
             </div>
             <dl className="facts">
               <Fact label="Buy now">{usd(s.buy_now_usd)}</Fact>
@@ -141,7 +181,7 @@ export function LotView({ lotKey }: { lotKey: string }) {
                   'Not scheduled'
                 )}
               </Fact>
-              <Fact label="State">{s.state}</Fact>
+              <Fact label="Result">{s.outcome === 'open' ? 'Not sold yet' : SALE_OUTCOME_LABEL[s.outcome]}</Fact>
               <Fact label="Location">{s.location}</Fact>
               <Fact label="Observed">
                 {d.observations} time{d.observations === 1 ? '' : 's'} · last {relative(s.last_observed_at, now)}
@@ -163,11 +203,20 @@ export function LotView({ lotKey }: { lotKey: string }) {
           <Fact label="Type">{str(r['type'])}</Fact>
           <Fact label="Odometer">{num(r['odometer']) !== null ? miles(num(r['odometer'])) : null}</Fact>
           <Fact label="Damage">{str(r['damage'])}</Fact>
+          <Fact label="Secondary damage">{str(r['secondary_damage'])}</Fact>
+          <Fact label="Run condition">{str(r['run_condition_label']) ?? str(r['run_condition'])}</Fact>
+          <Fact label="Keys">{yesNo(r['has_key'])}</Fact>
+          <Fact label="Title document">{str(doc['name'])}</Fact>
+          <Fact label="Seller">{sellerText(obj(r['seller']))}</Fact>
           <Fact label="Color">{str(r['color'])}</Fact>
+          <Fact label="Body">{str(r['body_style'])}</Fact>
+          <Fact label="Engine">{engineText(obj(r['engine']))}</Fact>
           <Fact label="Fuel">{str(r['fuel_type'])}</Fact>
           <Fact label="Transmission">{str(r['transmission'])}</Fact>
           <Fact label="Drive">{str(r['drive_type'])}</Fact>
-          <Fact label="Facility">{str(loc['facility_id'])}</Fact>
+          <Fact label="Est. repair cost">{estFrom !== null || estTo !== null ? `${usd(estFrom)} – ${usd(estTo)}` : null}</Fact>
+          <Fact label="Yard">{[str(yard['name']) ?? str(loc['display']), str(yard['zip'])].filter(Boolean).join(' · ') || str(loc['facility_id'])}</Fact>
+          <Fact label="Ships from">{str(loc['ship_from'])}</Fact>
           <Fact label="State (location)">{str(loc['state'])}</Fact>
         </dl>
       </Section>
