@@ -234,12 +234,12 @@ function describe(
       if (c.related_lot_key !== null && c.related_lot_key !== c.lot_key) {
         return {
           headline: `relisted as ${lotLabel(c.lot_key)}`,
-          detail: `Earlier ${lotLabel(c.related_lot_key)} ended unsold · auction ${date}`,
+          detail: `Earlier ${lotLabel(c.related_lot_key)} did not sell · auction ${date}`,
         };
       }
       return {
         headline: `relisted for ${date}`,
-        detail: `Ended unsold${before === null ? '' : `; was ${when(before, tz)}`}`,
+        detail: `Did not sell${before === null ? '' : `; was ${when(before, tz)}`}`,
       };
     }
     case 'new_match': {

@@ -123,7 +123,7 @@ describe('decide: kinds and texts', () => {
     );
     expect(rl?.title).toBe('2018 AUDI S5 · relisted as copart lot 45416833');
     expect(rl?.body).toBe(
-      'Earlier iaai lot 111 ended unsold · auction Tue May 20, 12:00 PM · copart lot 45416833 · Watch “My S5”',
+      'Earlier iaai lot 111 did not sell · auction Tue May 20, 12:00 PM · copart lot 45416833 · Watch “My S5”',
     );
     const nm = decide(
       input(change('new_match'), {
