@@ -179,6 +179,11 @@ function readPhotos(raw: unknown, w: string[], path: string): string[] {
   return strings(m.thumbs);
 }
 
+/** 0 (or a negative amount) as null: the real service's way of saying "none" for a price. */
+function positiveOrNull(n: number | null): number | null {
+  return n !== null && n > 0 ? n : null;
+}
+
 /** The state code inside a display such as "Boston - Shirley (MA)"; null when there is none. */
 export function stateFromDisplay(display: string | null): string | null {
   const m = display === null ? null : /\(([A-Z]{2})\)\s*$/.exec(display.trim());
@@ -284,7 +289,8 @@ export function normalizeVehicle(raw: unknown, w: string[], path = ''): Vehicle 
     },
     pricing: {
       current_bid_usd: p.num('current_bid_usd'),
-      buy_now_usd: p.num('buy_now_usd'),
+      // The real service sends 0 when no buy now is offered: a buy now price of $0 does not exist.
+      buy_now_usd: positiveOrNull(p.num('buy_now_usd')),
       // REAL-SERVICE.md: last_sold_price_usd is 0 when nothing was paid, which is no price, not "$0".
       sale_price_usd: salePrice === 0 ? null : salePrice,
       estimated_cost_from_usd: realNum(est, 'from'),

@@ -51,7 +51,7 @@ describe('WatchlistView', () => {
     expect(within(table).getAllByRole('row')).toHaveLength(3);
     const open = rowOf('2019 TESLA MODEL 3');
     expect(open.textContent).toContain('$12,300');
-    expect(open.textContent).toContain('open');
+    expect(open.textContent).toContain('Open');
     expect(open.textContent).toContain('#45416833');
     // A sold lot shows its sale price and its sale result, not the last bid and the raw state.
     const done = rowOf('2020 FORD F-150 XLT');

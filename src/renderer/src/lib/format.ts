@@ -1,4 +1,6 @@
 import { format, formatDistanceStrict } from 'date-fns';
+import type { LotSummary } from '../../../shared/ipc/contract';
+import { SALE_OUTCOME_LABEL } from '../../../shared/saleOutcome';
 
 const usdFmt = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 const intFmt = new Intl.NumberFormat('en-US');
@@ -72,3 +74,21 @@ export const KIND_SHORT: Readonly<Record<string, string>> = {
   search_empty: 'Search empty',
   digest: 'Digest',
 };
+
+/** The facts a lot's auction status is told from, in either dialect of the service. */
+export type StatusFacts = Pick<LotSummary, 'outcome' | 'state' | 'lot_status' | 'lot_sub_status' | 'buy_now_usd'>;
+
+/**
+ * A lot's auction status in words, from either dialect (docs/service-contract.md): the sale result once the
+ * auction is over ("Sold", "Sold on approval", "Ended unsold"); else the specification's sub-status (Live, Open),
+ * else the real service's state word ("open" reads "Open"). `saleType` is the specification's lot status (Timed,
+ * Buy Now), else "Buy Now" when a buy-now price is offered.
+ */
+export function auctionStatus(l: StatusFacts): { label: string; tone: 'open' | 'live' | 'ended'; saleType: string | null } {
+  const saleType = l.lot_status ?? (l.buy_now_usd !== null && l.buy_now_usd > 0 ? 'Buy Now' : null);
+  if (l.outcome !== 'open') return { label: SALE_OUTCOME_LABEL[l.outcome], tone: 'ended', saleType };
+  const word = l.lot_sub_status ?? l.state;
+  const live = (word ?? '').toLowerCase() === 'live';
+  const label = word ? word.charAt(0).toUpperCase() + word.slice(1) : 'Open';
+  return { label, tone: live ? 'live' : 'open', saleType: saleType === label ? null : saleType };
+}

@@ -7,14 +7,13 @@ import {
 } from '@tanstack/react-table';
 import { useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import type { LotSummary } from '../../../shared/ipc/contract';
-import { SALE_OUTCOME_LABEL } from '../../../shared/saleOutcome';
 import type { ErrorPayload } from '../../../shared/ipc/errors';
 import { api } from '../api';
 import { openLot } from '../App';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { EmptyState, Progress } from '../components/watch/common';
 import { LwTable, type LwColumnMeta } from '../components/watch/LwTable';
-import { dateTime, platformName, relative, usd } from '../lib/format';
+import { auctionStatus, dateTime, platformName, relative, usd } from '../lib/format';
 import { call } from '../lib/useCall';
 import './library.css';
 import { appNow } from '../lib/clock';
@@ -34,10 +33,9 @@ export function downloadText(text: string, filename: string, type = 'text/csv;ch
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** A lot's status for filtering and display: its sale result once the auction is over, else auction.state. */
+/** A lot's status for filtering and display: its sale result once the auction is over, else its auction state. */
 function statusOf(l: LotSummary): string {
-  if (l.outcome !== 'open') return SALE_OUTCOME_LABEL[l.outcome];
-  return l.state ?? 'unknown';
+  return auctionStatus(l).label;
 }
 
 const col = createColumnHelper<LotSummary>();
@@ -166,9 +164,7 @@ export function LibraryView() {
           cell: ({ row: { original: l } }) => (
             <>
               <span className="lib-status">{statusOf(l)}</span>
-              {l.lot_sub_status && l.lot_sub_status.toLowerCase() !== statusOf(l).toLowerCase() && (
-                <span className="lw-sub"> · {l.lot_sub_status}</span>
-              )}
+              {auctionStatus(l).saleType && <span className="lw-sub"> · {auctionStatus(l).saleType}</span>}
             </>
           ),
         }),

@@ -138,7 +138,7 @@ export function LotView({ lotKey }: { lotKey: string }) {
             <span className={`plat plat-${s.platform}`}>{platformName(s.platform)}</span>
             <span>Lot {s.lot_number}</span>
             {s.vin && <span className="mono">VIN {s.vin}</span>}
-            <StatusPill status={s.lot_status} sub={s.lot_sub_status} />
+            <StatusPill lot={s} />
             {d.offline && (
               <span className="offline-badge" role="status" title="The service could not be reached; this is the copy stored on this computer.">
                 Offline · stored {relative(s.last_observed_at, now)}

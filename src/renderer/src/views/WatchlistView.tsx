@@ -1,5 +1,4 @@
 import { createColumnHelper, getCoreRowModel, getSortedRowModel, useReactTable, type SortingState } from '@tanstack/react-table';
-import { SALE_OUTCOME_LABEL } from '../../../shared/saleOutcome';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { WatchView } from '../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../shared/ipc/errors';
@@ -17,7 +16,7 @@ import {
 } from '../components/watch/common';
 import { LwTable, type LwColumnMeta } from '../components/watch/LwTable';
 import { draftToRules, RulesFields, rulesToDraft, type RulesDraft } from '../components/watch/RulesFields';
-import { countdown, platformName, relative, usd } from '../lib/format';
+import { auctionStatus, countdown, platformName, relative, usd } from '../lib/format';
 import { call, useCall } from '../lib/useCall';
 import './watchlist.css';
 
@@ -251,14 +250,14 @@ export function WatchlistView() {
         meta: { className: 'num' } satisfies LwColumnMeta,
         cell: ({ row: { original: w } }) => usd(w.lot?.buy_now_usd),
       }),
-      col.accessor((w) => w.lot?.state ?? '', {
+      col.accessor((w) => (w.lot ? auctionStatus(w.lot).label : ''), {
         id: 'state',
         header: 'State',
         cell: ({ row: { original: w } }) =>
           w.lot ? (
             <>
-              <div className="wl-state">{w.lot.outcome !== 'open' ? SALE_OUTCOME_LABEL[w.lot.outcome] : (w.lot.state ?? '–')}</div>
-              <div className="lw-sub">{[w.lot.lot_status, w.lot.lot_sub_status].filter(Boolean).join(' · ') || '–'}</div>
+              <div className="wl-state">{auctionStatus(w.lot).label}</div>
+              <div className="lw-sub">{auctionStatus(w.lot).saleType ?? ''}</div>
             </>
           ) : (
             '–'

@@ -10,7 +10,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { VehicleRow } from '../../../../shared/ipc/contract';
 import { openLot } from '../../App';
-import { miles, platformName, relative, usd } from '../../lib/format';
+import { auctionStatus, miles, platformName, relative, usd, type StatusFacts } from '../../lib/format';
 import { Photo } from '../Photo';
 import { useNow } from '../lot/useNow';
 
@@ -22,12 +22,13 @@ const nullsLast = (a: number | string | null, b: number | string | null): number
 };
 
 /** A status pill: Live stands out, Ended is muted. */
-export function StatusPill({ status, sub }: { status: string | null; sub: string | null }) {
-  const cls = sub === 'Live' ? 'pill live' : sub === 'Ended' ? 'pill ended' : 'pill';
+export function StatusPill({ lot }: { lot: StatusFacts }) {
+  const st = auctionStatus(lot);
+  const cls = st.tone === 'live' ? 'pill live' : st.tone === 'ended' ? 'pill ended' : 'pill';
   return (
     <span className={cls}>
-      {sub ?? '–'}
-      {status && status !== sub ? <span className="pill-sub"> · {status}</span> : null}
+      {st.label}
+      {st.saleType ? <span className="pill-sub"> · {st.saleType}</span> : null}
     </span>
   );
 }
@@ -90,7 +91,7 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
           return <time dateTime={t ? new Date(t).toISOString() : undefined} title={t ? new Date(t).toLocaleString() : undefined}>{relative(t, now)}</time>;
         },
       },
-      { id: 'status', header: 'Status', accessorFn: (r) => r.lot_sub_status ?? '', cell: (c) => <StatusPill status={c.row.original.lot_status} sub={c.row.original.lot_sub_status} /> },
+      { id: 'status', header: 'Status', accessorFn: (r) => auctionStatus(r).label, cell: (c) => <StatusPill lot={c.row.original} /> },
     ],
     [photos, now],
   );
