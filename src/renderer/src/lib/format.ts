@@ -86,7 +86,10 @@ export type StatusFacts = Pick<LotSummary, 'outcome' | 'state' | 'lot_status' | 
  */
 export function auctionStatus(l: StatusFacts): { label: string; tone: 'open' | 'live' | 'ended'; saleType: string | null } {
   const saleType = l.lot_status ?? (l.buy_now_usd !== null && l.buy_now_usd > 0 ? 'Buy Now' : null);
-  if (l.outcome !== 'open') return { label: SALE_OUTCOME_LABEL[l.outcome], tone: 'ended', saleType };
+  if (l.outcome !== 'open') {
+    const label = SALE_OUTCOME_LABEL[l.outcome];
+    return { label, tone: 'ended', saleType: saleType?.toLowerCase() === label.toLowerCase() ? null : saleType };
+  }
   const word = l.lot_sub_status ?? l.state;
   const live = (word ?? '').toLowerCase() === 'live';
   const label = word ? word.charAt(0).toUpperCase() + word.slice(1) : 'Open';
