@@ -3,7 +3,7 @@
  * - the real service's (REAL-SERVICE.md "Other endpoints (real)"): 20 keys such as `make_model {makes,
  *   models_by_make}`, `types [{id, name, ...}]`, `cylinders {options: [...]}`, `running_condition {options:
  *   [{value, label}]}`, `seller_type {param, options}`, `lot {status, sub_status, defaults}`, `ranges`;
- * - the specification-style one (Lotwatch's sandbox before it spoke the real shape): flat lists such as `makes`,
+ * - the specification-style one (the flat lists Lotwatch's sandbox serves, src/sandbox vehicleFilters): `makes`,
  *   `models {MAKE: [...]}`, `types`, `damages`, `run_conditions` of `{value, count}`, and `{min, max}` per range.
  * The body is about 2 MB and its inner shapes are undocumented, so the reader is lenient about wrappers and item
  * shapes, but it never guesses a value: what is missing or unreadable becomes an empty list or null. It never

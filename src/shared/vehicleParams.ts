@@ -53,11 +53,6 @@ export const SEARCH_DEFAULTS = {
   per_page: 20,
 } as const;
 
-/** True when `p` names an enumerated string parameter of GET /vehicles. */
-export function isSearchEnumParam(p: string): p is SearchEnumParam {
-  return Object.prototype.hasOwnProperty.call(SEARCH_ENUMS, p);
-}
-
 /**
  * One word for comparing a value from the service with a specification value: lower case, with spaces,
  * punctuation and separators dropped, so "Buy Now", "buy_now" and "BUY-NOW" compare equal. Sources differ in

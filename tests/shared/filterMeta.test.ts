@@ -4,7 +4,7 @@ import { emptyFilterMeta, readFilterMeta, specChoices, type FilterMeta } from '.
 import { SEARCH_ENUMS, toSpecValue } from '../../src/shared/vehicleParams';
 import { realFiltersData } from './fixtures/realFilters';
 
-/** The specification-style body the sandbox served before it spoke the real shape (src/sandbox vehicleFilters). */
+/** The specification-style body of Lotwatch's sandbox (src/sandbox vehicleFilters): flat lists of {value, count}. */
 function legacyFiltersData(): Record<string, unknown> {
   return {
     platforms: [

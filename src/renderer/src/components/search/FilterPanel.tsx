@@ -1,6 +1,7 @@
 import { useState, type ChangeEvent, type ReactNode } from 'react';
 import { useForm, useWatch, type UseFormRegister } from 'react-hook-form';
 import type { FilterMeta, NumberRange } from '../../../../shared/filterMeta';
+import { SEARCH_DEFAULTS } from '../../../../shared/vehicleParams';
 import {
   enumOptions,
   listOptions,
@@ -255,8 +256,8 @@ export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave }
         </label>
         <div className="sf-grid2">
           <Select name="platform" label="Platform" reg={reg} errors={errors} options={PLATFORM_OPTIONS} anyLabel="Both" />
-          <Select name="lot_status" label="Sale type" reg={reg} errors={errors} options={enumOptions(meta, 'lot_status')} anyLabel="All (default)" />
-          <Select name="lot_sub_status" label="Auction" reg={reg} errors={errors} options={enumOptions(meta, 'lot_sub_status')} anyLabel="Open (default)" />
+          <Select name="lot_status" label="Sale type" reg={reg} errors={errors} options={enumOptions(meta, 'lot_status')} anyLabel={`${SEARCH_DEFAULTS.lot_status} (default)`} />
+          <Select name="lot_sub_status" label="Auction" reg={reg} errors={errors} options={enumOptions(meta, 'lot_sub_status')} anyLabel={`${SEARCH_DEFAULTS.lot_sub_status} (default)`} />
           <ChoiceOrText
             name="make"
             label="Make"
@@ -315,9 +316,9 @@ export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave }
                 <input type="text" inputMode="numeric" aria-label="ZIP code" placeholder="ZIP" {...reg('zip')} {...invalid('zip', errors)} />
                 <input type="number" min={0} aria-label="Radius" placeholder="radius" {...reg('radius')} {...invalid('radius', errors)} />
                 <select aria-label="Units" {...reg('units')} {...invalid('units', errors)}>
-                  <option value="">mi</option>
+                  <option value="">{SEARCH_DEFAULTS.units}</option>
                   {enumOptions(meta, 'units')
-                    .filter((o) => o.value !== 'mi')
+                    .filter((o) => o.value !== SEARCH_DEFAULTS.units)
                     .map((o) => (
                       <option key={o.value} value={o.value}>
                         {o.label}
