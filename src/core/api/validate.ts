@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PLATFORMS } from '../../shared/vehicle';
+import { AUCTION_TYPES, SEARCH_ENUMS } from '../../shared/vehicleParams';
 import { ApiInputError } from './errors';
 
 /**
@@ -7,29 +8,11 @@ import { ApiInputError } from './errors';
  * in an ApiInputError, the way the service's own 422 `errors` map does.
  */
 
-/** Values of the enumerated filters of GET /vehicles (spec "GET /vehicles: query parameters"). */
-export const ENUMS = {
-  lot_status: ['All', 'Timed', 'Buy Now'],
-  lot_sub_status: ['Live', 'Open', 'Ended'],
-  fuel_type: ['Diesel', 'Hybrid', 'Electric', 'Flexible', 'Gasoline', 'All others'],
-  transmission: ['Manual', 'Unknown', 'Automatic'],
-  drive_type: ['AWD', 'FWD', 'RWD'],
-  run_cond: ['STATIONARY', 'NO INFORMATION', 'RUNS AND DRIVES', 'ENGINE START PROGRAM'],
-  damage: [
-    'Fire',
-    'Hail',
-    'Theft',
-    'Water',
-    'Chemical',
-    'Rollover',
-    'Mechanical',
-    'Vandalized',
-    'Repossession',
-  ],
-  has_key: ['No', 'All', 'With'],
-  units: ['km', 'mi'],
-  seller_type: ['dealer', 'finance', 'insurance', 'non_insurance'],
-} as const;
+/**
+ * Values of the enumerated filters of GET /vehicles (spec "GET /vehicles: query parameters"), from the one list
+ * the search form offers from too (src/shared/vehicleParams), so the form never offers what this refuses.
+ */
+export const ENUMS = SEARCH_ENUMS;
 
 /** spec "Limits": per_page 1..20 on /vehicles, /history and /locations. */
 export const MAX_PER_PAGE = 20;
@@ -65,7 +48,7 @@ export const SearchParamsSchema = z
     price_max: nonNeg,
     year_from: year,
     year_to: year,
-    auction_type: z.union([z.literal(0), z.literal(1), z.literal(2)], 'Must be 0, 1 or 2.'),
+    auction_type: z.literal(AUCTION_TYPES, 'Must be 0, 1 or 2.'),
     platform,
     type: text,
     make: text,

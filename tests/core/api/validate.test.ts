@@ -5,8 +5,10 @@ import {
   checkLotNumber,
   checkSearchParams,
   checkSlugVin,
+  ENUMS,
   isCalendarDate,
 } from '../../../src/core/api/validate';
+import { AUCTION_TYPES, SEARCH_ENUMS, type SearchEnumParam } from '../../../src/shared/vehicleParams';
 import { setup } from './helpers';
 
 function fieldsOf(fn: () => unknown): Record<string, string[]> {
@@ -34,6 +36,24 @@ describe('search parameters', () => {
     expect(fieldsOf(() => checkSearchParams({ platform: 'ebay' as never }))).toHaveProperty('platform');
     expect(fieldsOf(() => checkSearchParams({ auction_type: 3 as never }))).toHaveProperty('auction_type');
     expect(fieldsOf(() => checkSearchParams({ units: 'ft' as never }))).toHaveProperty('units');
+  });
+  it('the enum lists are the shared ones the search form offers from: each value passes, a near miss does not', () => {
+    expect(ENUMS).toBe(SEARCH_ENUMS);
+    const multi = new Set(['fuel_type', 'transmission', 'drive_type', 'damage']);
+    for (const [param, values] of Object.entries(SEARCH_ENUMS) as [SearchEnumParam, readonly string[]][]) {
+      for (const v of values) {
+        const input = { [param]: multi.has(param) ? [v] : v };
+        expect(checkSearchParams(input as never)).toEqual(input);
+        // The spec's spelling is the only one sent: a lower-cased value is refused before it costs a request.
+        if (v.toLowerCase() !== v) {
+          const lower = { [param]: multi.has(param) ? [v.toLowerCase()] : v.toLowerCase() };
+          expect(fieldsOf(() => checkSearchParams(lower as never))).toHaveProperty(param);
+        }
+      }
+    }
+    for (const t of AUCTION_TYPES) expect(checkSearchParams({ auction_type: t }).auction_type).toBe(t);
+    expect(fieldsOf(() => checkSearchParams({ damage: ['Vandalism' as never] }))).toHaveProperty('damage');
+    expect(fieldsOf(() => checkSearchParams({ drive_type: ['All Wheel Drive' as never] }))).toHaveProperty('drive_type');
   });
   it('auction_type and platform are alternatives', () => {
     const f = fieldsOf(() => checkSearchParams({ auction_type: 1, platform: 'copart' }));

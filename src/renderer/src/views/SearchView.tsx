@@ -1,5 +1,6 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import type { MethodOutput } from '../../../shared/ipc/contract';
+import { readFilterMeta } from '../../../shared/filterMeta';
 import type { ErrorPayload } from '../../../shared/ipc/errors';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { FilterPanel } from '../components/search/FilterPanel';
@@ -29,6 +30,8 @@ function fieldErrors(e: ErrorPayload | null): Record<string, string> {
 export function SearchView() {
   const info = useCall('app.info');
   const filters = useCall('vehicles.filters');
+  // The filters body is large (about 2 MB on the real service): read it once per answer, not on every render.
+  const filterMeta = useMemo(() => readFilterMeta(filters.data?.data), [filters.data]);
   const [initial] = useState(emptyForm);
   const [params, setParams] = useState<Record<string, unknown> | null>(null);
   const [page, setPage] = useState<Page | null>(null);
@@ -72,7 +75,7 @@ export function SearchView() {
           </p>
         )}
         <FilterPanel
-          meta={filters.data?.data ?? null}
+          meta={filterMeta}
           initial={initial}
           errors={errors}
           loading={loading}

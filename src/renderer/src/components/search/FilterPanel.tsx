@@ -1,8 +1,17 @@
-import { useState, type ReactNode } from 'react';
+import { useState, type ChangeEvent, type ReactNode } from 'react';
 import { useForm, useWatch, type UseFormRegister } from 'react-hook-form';
-import { modelsFor, optionsFor, rangeFor, type Option, type SearchForm } from './params';
+import type { FilterMeta, NumberRange } from '../../../../shared/filterMeta';
+import { SEARCH_DEFAULTS } from '../../../../shared/vehicleParams';
+import {
+  enumOptions,
+  listOptions,
+  modelsOf,
+  PLATFORM_OPTIONS,
+  rangeHint,
+  type Option,
+  type SearchForm,
+} from './params';
 
-type Meta = Record<string, unknown> | null;
 type Errors = Record<string, string>;
 type Reg = UseFormRegister<SearchForm>;
 type Name = keyof SearchForm;
@@ -67,21 +76,28 @@ function Text({ name, label, reg, errors, placeholder, list, type = 'text' }: {
   );
 }
 
-function Select({ name, label, reg, errors, options, anyLabel = 'Any' }: {
+/**
+ * A single choice. `current` is the form's value: when it is not among the options (a saved search made with an
+ * older list) it is shown as its own option, so what the select shows is what is sent.
+ */
+function Select({ name, label, reg, errors, options, anyLabel = 'Any', current, onChange }: {
   name: Name;
   label: string;
   reg: Reg;
   errors: Errors;
   options: Option[];
   anyLabel?: string;
+  current?: string;
+  onChange?: (e: ChangeEvent<HTMLSelectElement>) => void;
 }) {
+  const extra: Option[] = current && !options.some((o) => o.value === current) ? [{ value: current, label: current }] : [];
   return (
     <label className="sf-field">
       <span>{label}</span>
-      <select {...reg(name)} {...invalid(name, errors)}>
+      <select {...reg(name, onChange ? { onChange } : undefined)} {...invalid(name, errors)}>
         <option value="">{anyLabel}</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
+        {[...extra, ...options].map((o) => (
+          <option key={o.value} value={o.value} disabled={o.disabled} title={o.title}>
             {o.label}
           </option>
         ))}
@@ -91,16 +107,46 @@ function Select({ name, label, reg, errors, options, anyLabel = 'Any' }: {
   );
 }
 
-/** Two number inputs for a `*_from`/`*_to` (or `*_min`/`*_max`) pair. */
+/** A select when the service listed choices, else a text field (offline, or a list the service does not give). */
+function ChoiceOrText(props: {
+  name: Name;
+  label: string;
+  reg: Reg;
+  errors: Errors;
+  options: Option[];
+  anyLabel?: string;
+  current?: string;
+  placeholder?: string;
+  onChange?: (e: ChangeEvent<HTMLSelectElement>) => void;
+}) {
+  const { placeholder, ...select } = props;
+  return props.options.length ? (
+    <Select {...select} />
+  ) : (
+    <Text name={props.name} label={props.label} reg={props.reg} errors={props.errors} placeholder={placeholder} />
+  );
+}
+
+/**
+ * Two number inputs for a `*_from`/`*_to` (or `*_min`/`*_max`) pair. The range the service lists shows as
+ * placeholders and as a hint both inputs are described by.
+ */
 function Range({ label, from, to, reg, errors, range, step }: {
   label: string;
   from: Name;
   to: Name;
   reg: Reg;
   errors: Errors;
-  range: { min: number | null; max: number | null };
+  range: NumberRange | null;
   step?: string;
 }) {
+  const hint = rangeHint(range);
+  const hintId = `sf-${from}-hint`;
+  /** aria props of one input: the listed range, and the error message when there is one. */
+  const aria = (name: Name) => {
+    const ids = [hint ? hintId : null, errors[name] ? errId(name) : null].filter(Boolean).join(' ');
+    return { ...(errors[name] ? { 'aria-invalid': true as const } : {}), ...(ids ? { 'aria-describedby': ids } : {}) };
+  };
   return (
     <fieldset className="sf-range">
       <legend>{label}</legend>
@@ -109,35 +155,44 @@ function Range({ label, from, to, reg, errors, range, step }: {
           type="number"
           step={step ?? 'any'}
           aria-label={`${label} from`}
-          placeholder={range.min !== null ? `from ${range.min}` : 'from'}
+          placeholder={range && range.min !== null ? `from ${range.min}` : 'from'}
           {...reg(from)}
-          {...invalid(from, errors)}
+          {...aria(from)}
         />
         <span aria-hidden="true">–</span>
         <input
           type="number"
           step={step ?? 'any'}
           aria-label={`${label} to`}
-          placeholder={range.max !== null ? `to ${range.max}` : 'to'}
+          placeholder={range && range.max !== null ? `to ${range.max}` : 'to'}
           {...reg(to)}
-          {...invalid(to, errors)}
+          {...aria(to)}
         />
       </div>
+      {hint && (
+        <span className="sf-hint muted small" id={hintId}>
+          Listed: {hint}
+        </span>
+      )}
       <FieldError name={from} errors={errors} />
       <FieldError name={to} errors={errors} />
     </fieldset>
   );
 }
 
-/** Checkboxes for a multi parameter; scrolls when the list is long. */
+/**
+ * Checkboxes for a multi parameter; scrolls when the list is long. A choice the specification does not allow is
+ * shown disabled with its reason as the title. Nothing shows when there is nothing to choose and no error.
+ */
 function Checks({ name, label, reg, errors, options }: { name: Name; label: string; reg: Reg; errors: Errors; options: Option[] }) {
+  if (!options.length && !errors[name]) return null;
   return (
     <fieldset className={options.length > 6 ? 'sf-checks long' : 'sf-checks'} {...invalid(name, errors)}>
       <legend>{label}</legend>
       <div className="sf-check-list">
         {options.map((o) => (
-          <label key={o.value} className="sf-check">
-            <input type="checkbox" value={o.value} {...reg(name)} />
+          <label key={o.value} className="sf-check" title={o.title}>
+            <input type="checkbox" value={o.value} disabled={o.disabled} title={o.title} {...reg(name)} />
             <span>{o.label}</span>
             {o.count !== undefined && <span className="sf-count">{o.count.toLocaleString('en-US')}</span>}
           </label>
@@ -159,23 +214,37 @@ function Flag({ name, label, reg }: { name: Name; label: ReactNode; reg: Reg }) 
 
 /**
  * The search filters: every GET /vehicles parameter of the spec, the common ones first and the rest under
- * "More filters". Choices come from `vehicles.filters` metadata when it lists them, else from the spec.
- * `errors` maps parameter names to the service's messages.
+ * "More filters". Choices come from the GET /vehicles/filters metadata (`meta`, read by readFilterMeta from
+ * either dialect): makes, models of the chosen make, vehicle types by name, cylinders, colors, ranges as hints.
+ * Enumerated parameters offer only what the specification allows (values the service lists beyond it show
+ * disabled), and the spec's own lists when the metadata is missing. `errors` maps parameter names to the
+ * service's messages.
  */
 export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave }: {
-  meta: Meta;
+  meta: FilterMeta;
   initial: SearchForm;
   errors: Errors;
   loading: boolean;
   onSearch: (f: SearchForm) => void;
   onSave: (f: SearchForm) => void;
 }) {
-  const { register: reg, handleSubmit, reset, control, getValues } = useForm<SearchForm>({ defaultValues: initial });
-  const make = useWatch({ control, name: 'make' });
+  const { register: reg, handleSubmit, reset, control, getValues, setValue } = useForm<SearchForm>({ defaultValues: initial });
+  const [make, model, type, locState, saleDoc] = useWatch({
+    control,
+    name: ['make', 'model', 'type', 'loc_state', 'sale_document_type'],
+  });
   const errorInMore = Object.keys(errors).some((k) => MORE_FIELDS.has(k));
   const [moreOpen, setMoreOpen] = useState(false);
-  const makes = optionsFor(meta, 'make');
-  const models = modelsFor(meta, make);
+  const models = modelsOf(meta, make);
+  // loc_state takes a 2-letter code (Lotwatch refuses anything else before sending): offer only codes.
+  const states = listOptions(meta.locStates.filter((c) => /^[A-Za-z]{2}$/.test(c.value)));
+  // A model typed or picked for another make would search for nothing: clear it when the new make lists models
+  // and this one is not among them.
+  const onMakeChange = (e: ChangeEvent<HTMLSelectElement>) => {
+    const listed = modelsOf(meta, e.target.value);
+    const current = getValues('model').trim().toLowerCase();
+    if (current && listed.length && !listed.some((m) => m.toLowerCase() === current)) setValue('model', '');
+  };
 
   return (
     <form className="sf" aria-label="Search filters" onSubmit={handleSubmit(onSearch)} noValidate>
@@ -186,25 +255,34 @@ export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave }
           <FieldError name="s" errors={errors} />
         </label>
         <div className="sf-grid2">
-          <Select name="platform" label="Platform" reg={reg} errors={errors} options={optionsFor(meta, 'platform')} anyLabel="Both" />
-          <Select name="lot_status" label="Sale type" reg={reg} errors={errors} options={optionsFor(meta, 'lot_status')} anyLabel="All (default)" />
-          <Select name="lot_sub_status" label="Auction" reg={reg} errors={errors} options={optionsFor(meta, 'lot_sub_status')} anyLabel="Open (default)" />
-          <Select name="make" label="Make" reg={reg} errors={errors} options={makes} />
+          <Select name="platform" label="Platform" reg={reg} errors={errors} options={PLATFORM_OPTIONS} anyLabel="Both" />
+          <Select name="lot_status" label="Sale type" reg={reg} errors={errors} options={enumOptions(meta, 'lot_status')} anyLabel={`${SEARCH_DEFAULTS.lot_status} (default)`} />
+          <Select name="lot_sub_status" label="Auction" reg={reg} errors={errors} options={enumOptions(meta, 'lot_sub_status')} anyLabel={`${SEARCH_DEFAULTS.lot_sub_status} (default)`} />
+          <ChoiceOrText
+            name="make"
+            label="Make"
+            reg={reg}
+            errors={errors}
+            options={listOptions(meta.makes)}
+            current={make}
+            onChange={onMakeChange}
+            placeholder="e.g. TOYOTA"
+          />
         </div>
-        <label className="sf-field">
-          <span>Model</span>
-          <input type="text" {...reg('model')} list="sf-models" placeholder={make ? 'Any model' : 'Pick a make first, or type'} {...invalid('model', errors)} />
-          <datalist id="sf-models">
-            {models.map((m) => (
-              <option key={m.value} value={m.value} />
-            ))}
-          </datalist>
-          <FieldError name="model" errors={errors} />
-        </label>
-        <Range label="Year" from="year_from" to="year_to" reg={reg} errors={errors} range={rangeFor(meta, 'year')} step="1" />
-        <Range label="Price (USD)" from="price_min" to="price_max" reg={reg} errors={errors} range={rangeFor(meta, 'price')} />
-        <Range label="Odometer (mi)" from="odometer_from" to="odometer_to" reg={reg} errors={errors} range={rangeFor(meta, 'odometer')} />
-        <Checks name="damage" label="Damage" reg={reg} errors={errors} options={optionsFor(meta, 'damage')} />
+        <ChoiceOrText
+          name="model"
+          label="Model"
+          reg={reg}
+          errors={errors}
+          options={listOptions(models)}
+          anyLabel="Any model"
+          current={model}
+          placeholder={make ? 'Any model' : 'Pick a make first, or type'}
+        />
+        <Range label="Year" from="year_from" to="year_to" reg={reg} errors={errors} range={meta.ranges.year} step="1" />
+        <Range label="Price (USD)" from="price_min" to="price_max" reg={reg} errors={errors} range={meta.ranges.price} />
+        <Range label="Odometer (mi)" from="odometer_from" to="odometer_to" reg={reg} errors={errors} range={meta.ranges.odometer} />
+        <Checks name="damage" label="Damage" reg={reg} errors={errors} options={enumOptions(meta, 'damage')} />
         <fieldset className="sf-range">
           <legend>Auction date</legend>
           <div className="sf-range-inputs">
@@ -220,17 +298,17 @@ export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave }
         <details className="sf-more" open={moreOpen || errorInMore} onToggle={(e) => setMoreOpen(e.currentTarget.open)}>
           <summary>More filters</summary>
           <div className="sf-more-body">
-            <Select name="type" label="Vehicle type" reg={reg} errors={errors} options={optionsFor(meta, 'type')} />
-            <Checks name="color" label="Color" reg={reg} errors={errors} options={optionsFor(meta, 'color')} />
-            <Checks name="fuel_type" label="Fuel" reg={reg} errors={errors} options={optionsFor(meta, 'fuel_type')} />
-            <Checks name="transmission" label="Transmission" reg={reg} errors={errors} options={optionsFor(meta, 'transmission')} />
-            <Checks name="drive_type" label="Drive" reg={reg} errors={errors} options={optionsFor(meta, 'drive_type')} />
-            <Checks name="cylinders" label="Cylinders" reg={reg} errors={errors} options={optionsFor(meta, 'cylinders')} />
-            <Range label="Engine size (L)" from="engine_size_from" to="engine_size_to" reg={reg} errors={errors} range={rangeFor(meta, 'engine_size')} />
-            <Range label="Engine power (hp)" from="engine_hp_from" to="engine_hp_to" reg={reg} errors={errors} range={rangeFor(meta, 'engine_hp')} step="1" />
+            <ChoiceOrText name="type" label="Vehicle type" reg={reg} errors={errors} options={listOptions(meta.types)} current={type} placeholder="e.g. AUTOMOBILE" />
+            <Checks name="color" label="Color" reg={reg} errors={errors} options={listOptions(meta.colors)} />
+            <Checks name="fuel_type" label="Fuel" reg={reg} errors={errors} options={enumOptions(meta, 'fuel_type')} />
+            <Checks name="transmission" label="Transmission" reg={reg} errors={errors} options={enumOptions(meta, 'transmission')} />
+            <Checks name="drive_type" label="Drive" reg={reg} errors={errors} options={enumOptions(meta, 'drive_type')} />
+            <Checks name="cylinders" label="Cylinders" reg={reg} errors={errors} options={meta.cylinders.map((n) => ({ value: String(n), label: String(n) }))} />
+            <Range label="Engine size (L)" from="engine_size_from" to="engine_size_to" reg={reg} errors={errors} range={meta.ranges.engineSize} />
+            <Range label="Engine power (hp)" from="engine_hp_from" to="engine_hp_to" reg={reg} errors={errors} range={meta.ranges.engineHp} step="1" />
             <div className="sf-grid2">
-              <Select name="run_cond" label="Run condition" reg={reg} errors={errors} options={optionsFor(meta, 'run_cond')} />
-              <Select name="has_key" label="Keys" reg={reg} errors={errors} options={optionsFor(meta, 'has_key')} anyLabel="All (default)" />
+              <Select name="run_cond" label="Run condition" reg={reg} errors={errors} options={enumOptions(meta, 'run_cond')} />
+              <Select name="has_key" label="Keys" reg={reg} errors={errors} options={enumOptions(meta, 'has_key')} anyLabel="All (default)" />
             </div>
             <fieldset className="sf-range">
               <legend>Near a ZIP code</legend>
@@ -238,9 +316,9 @@ export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave }
                 <input type="text" inputMode="numeric" aria-label="ZIP code" placeholder="ZIP" {...reg('zip')} {...invalid('zip', errors)} />
                 <input type="number" min={0} aria-label="Radius" placeholder="radius" {...reg('radius')} {...invalid('radius', errors)} />
                 <select aria-label="Units" {...reg('units')} {...invalid('units', errors)}>
-                  <option value="">mi</option>
-                  {optionsFor(meta, 'units')
-                    .filter((o) => o.value !== 'mi')
+                  <option value="">{SEARCH_DEFAULTS.units}</option>
+                  {enumOptions(meta, 'units')
+                    .filter((o) => o.value !== SEARCH_DEFAULTS.units)
                     .map((o) => (
                       <option key={o.value} value={o.value}>
                         {o.label}
@@ -253,13 +331,20 @@ export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave }
               <FieldError name="units" errors={errors} />
             </fieldset>
             <div className="sf-grid2">
-              <Select name="loc_state" label="State" reg={reg} errors={errors} options={optionsFor(meta, 'loc_state')} />
+              <ChoiceOrText name="loc_state" label="State" reg={reg} errors={errors} options={states} current={locState} placeholder="e.g. TX" />
               <Text name="facility_id" label="Facility ID" reg={reg} errors={errors} />
             </div>
             <Text name="office_name" label="Office or branch" reg={reg} errors={errors} />
             <div className="sf-grid2">
-              <Select name="seller_type" label="Seller" reg={reg} errors={errors} options={optionsFor(meta, 'seller_type')} />
-              <Select name="sale_document_type" label="Sale document" reg={reg} errors={errors} options={optionsFor(meta, 'sale_document_type')} />
+              <Select name="seller_type" label="Seller" reg={reg} errors={errors} options={enumOptions(meta, 'seller_type')} />
+              <ChoiceOrText
+                name="sale_document_type"
+                label="Sale document"
+                reg={reg}
+                errors={errors}
+                options={listOptions(meta.saleDocumentTypes)}
+                current={saleDoc}
+              />
             </div>
             <Flag name="sale_document_pending" label="Sale document pending" reg={reg} />
             <Flag name="has_shipping_price" label="Has a shipping price" reg={reg} />

@@ -3,6 +3,11 @@
  * Every field of the form carries the spec's parameter name, so a service field error (`params.year_from` or
  * `year_from`) lands on the field of the same name.
  */
+import { specChoices, type Choice, type FilterMeta, type NumberRange } from '../../../../shared/filterMeta';
+import { PLATFORMS } from '../../../../shared/vehicle';
+import type { SearchEnumParam } from '../../../../shared/vehicleParams';
+
+const PLATFORM_LABELS: Record<string, string> = { copart: 'Copart', iaai: 'IAAI' };
 
 /** Parameters that take several values (repeated in the query). */
 export const MULTI_FIELDS = ['color', 'fuel_type', 'transmission', 'cylinders', 'drive_type', 'damage'] as const;
@@ -83,7 +88,9 @@ export function toParams(f: SearchForm): Record<string, unknown> {
     p[k] = Number.isFinite(n) ? n : v;
   }
   for (const k of MULTI_FIELDS) {
-    const vs = (f[k] ?? []).filter((x) => x !== '');
+    // A list with a single checkbox gives its value as a string (false when unchecked), not as a list.
+    const raw: unknown = f[k];
+    const vs = (Array.isArray(raw) ? raw : [raw]).filter((x): x is string => typeof x === 'string' && x !== '');
     if (vs.length) p[k] = k === 'cylinders' ? vs.map((x) => (Number.isInteger(Number(x)) ? Number(x) : x)) : vs;
   }
   for (const k of FLAG_FIELDS) if (f[k]) p[k] = true;
@@ -106,97 +113,75 @@ export function fieldOfErrorKey(key: string): string {
   return key.replace(/^params\./, '').replace(/\.\d+$/, '');
 }
 
-/** One choice of a filter: the wire value, what to show, and how many open lots have it when the service said. */
+/**
+ * One choice of a filter: the wire value, what to show, how many open lots have it when the service said, and
+ * whether it may be sent (a value the service lists but the specification refuses is shown disabled, with a
+ * title saying why).
+ */
 export interface Option {
   value: string;
   label: string;
   count?: number;
+  disabled?: boolean;
+  title?: string;
 }
 
-/** Option lists of the spec, used when the filter metadata does not list a filter. */
-const SPEC_OPTIONS: Record<string, string[]> = {
-  lot_status: ['All', 'Timed', 'Buy Now'],
-  lot_sub_status: ['Live', 'Open', 'Ended'],
-  fuel_type: ['Diesel', 'Hybrid', 'Electric', 'Flexible', 'Gasoline', 'All others'],
-  transmission: ['Manual', 'Unknown', 'Automatic'],
-  drive_type: ['AWD', 'FWD', 'RWD'],
-  run_cond: ['STATIONARY', 'NO INFORMATION', 'RUNS AND DRIVES', 'ENGINE START PROGRAM'],
-  damage: ['Fire', 'Hail', 'Theft', 'Water', 'Chemical', 'Rollover', 'Mechanical', 'Vandalized', 'Repossession'],
-  has_key: ['No', 'All', 'With'],
-  units: ['mi', 'km'],
-  seller_type: ['dealer', 'finance', 'insurance', 'non_insurance'],
+/** Where each enumerated parameter's listed values sit in FilterMeta (units has no list: the spec's is used). */
+const ENUM_META: Record<SearchEnumParam, (m: FilterMeta) => Choice[]> = {
+  lot_status: (m) => m.lotStatuses,
+  lot_sub_status: (m) => m.lotSubStatuses,
+  fuel_type: (m) => m.fuelTypes,
+  transmission: (m) => m.transmissions,
+  drive_type: (m) => m.driveTypes,
+  run_cond: (m) => m.runConditions,
+  damage: (m) => m.damage,
+  has_key: (m) => m.hasKey,
+  units: () => [],
+  seller_type: (m) => m.sellerTypes,
 };
 
-/** Where a parameter's options may sit in the filter metadata (the service does not document the names). */
-const META_KEYS: Record<string, string[]> = {
-  platform: ['platforms', 'platform'],
-  lot_status: ['lot_status', 'lot_statuses'],
-  lot_sub_status: ['lot_sub_status', 'lot_sub_statuses'],
-  type: ['types', 'type', 'vehicle_types'],
-  make: ['makes', 'make'],
-  color: ['colors', 'color'],
-  fuel_type: ['fuel_types', 'fuel_type'],
-  transmission: ['transmissions', 'transmission'],
-  cylinders: ['cylinders'],
-  drive_type: ['drive_types', 'drive_type'],
-  run_cond: ['run_conditions', 'run_cond'],
-  damage: ['damages', 'damage'],
-  has_key: ['has_key', 'keys'],
-  units: ['units'],
-  loc_state: ['loc_states', 'states', 'loc_state'],
-  seller_type: ['seller_types', 'seller_type'],
-  sale_document_type: ['sale_document_types', 'sale_document_type'],
-  ports: ['ports'],
-};
-
-const PLATFORM_LABELS: Record<string, string> = { copart: 'Copart', iaai: 'IAAI' };
-
-function toOption(x: unknown): Option | null {
-  if (typeof x === 'string' || typeof x === 'number') return { value: String(x), label: String(x) };
-  if (x && typeof x === 'object') {
-    const o = x as Record<string, unknown>;
-    const value = o['value'] ?? o['id'] ?? o['name'];
-    if (typeof value !== 'string' && typeof value !== 'number') return null;
-    const label = typeof o['label'] === 'string' ? o['label'] : typeof o['name'] === 'string' ? o['name'] : String(value);
-    const count = typeof o['count'] === 'number' ? o['count'] : undefined;
-    return { value: String(value), label, ...(count !== undefined ? { count } : {}) };
-  }
-  return null;
+/**
+ * The choices of an enumerated GET /vehicles parameter: what the service lists, limited to what the
+ * specification allows and spelled its way; values it refuses come last, disabled; the specification's list when
+ * the service lists nothing usable (offline, error). See specChoices in src/shared/filterMeta.
+ */
+export function enumOptions(meta: FilterMeta, param: SearchEnumParam): Option[] {
+  return specChoices(param, ENUM_META[param](meta)).map(({ sendable, ...c }) =>
+    sendable
+      ? c
+      : {
+          ...c,
+          disabled: true,
+          title: `The service lists “${c.label}”, but the specification does not allow sending it as ${param}.`,
+        },
+  );
 }
 
-function listOf(v: unknown): Option[] | null {
-  if (!Array.isArray(v)) return null;
-  const out = v.map(toOption).filter((o): o is Option => o !== null);
-  return out.length ? out : null;
+/** Options of a free-valued parameter (make, type, color, ...) from names or choices the service listed. */
+export function listOptions(list: readonly (string | Choice)[]): Option[] {
+  return list.map((x) => (typeof x === 'string' ? { value: x, label: x } : x));
 }
 
-/** The choices for a parameter from the filter metadata, else the spec's list, else none (a free text field). */
-export function optionsFor(meta: Record<string, unknown> | null, param: string): Option[] {
-  for (const k of META_KEYS[param] ?? [param]) {
-    const l = meta ? listOf(meta[k]) : null;
-    if (l) return param === 'platform' ? l.map((o) => ({ ...o, label: PLATFORM_LABELS[o.value] ?? o.label })) : l;
-  }
-  if (param === 'platform') return [{ value: 'copart', label: 'Copart' }, { value: 'iaai', label: 'IAAI' }];
-  return (SPEC_OPTIONS[param] ?? []).map((v) => ({ value: v, label: v }));
+/** The platforms by their wire values (spec: platform_a / platform_b are copart / iaai). */
+export const PLATFORM_OPTIONS: Option[] = PLATFORMS.map((p) => ({ value: p, label: PLATFORM_LABELS[p] ?? p }));
+
+/** Models of a make from the metadata (make matched without regard to case), or none. */
+export function modelsOf(meta: FilterMeta, make: string): string[] {
+  const m = make.trim().toLowerCase();
+  if (!m) return [];
+  const key = Object.keys(meta.modelsByMake).find((k) => k.toLowerCase() === m);
+  return key ? (meta.modelsByMake[key] ?? []) : [];
 }
 
-/** Models of a make from the metadata (`models: {MAKE: [...]}`), or none. */
-export function modelsFor(meta: Record<string, unknown> | null, make: string): Option[] {
-  const models = meta?.['models'];
-  if (!make || !models || typeof models !== 'object') return [];
-  const m = models as Record<string, unknown>;
-  const key = Object.keys(m).find((k) => k.toLowerCase() === make.toLowerCase());
-  return (key ? listOf(m[key]) : null) ?? [];
-}
-
-/** A `{min, max}` range from the metadata (`year`, `price`, `odometer`, ...), for placeholders. */
-export function rangeFor(meta: Record<string, unknown> | null, name: string): { min: number | null; max: number | null } {
-  const r = meta?.[name];
-  if (r && typeof r === 'object' && !Array.isArray(r)) {
-    const o = r as Record<string, unknown>;
-    return { min: typeof o['min'] === 'number' ? o['min'] : null, max: typeof o['max'] === 'number' ? o['max'] : null };
-  }
-  return { min: null, max: null };
+/**
+ * A listed range as a short hint, e.g. "1998–2026", "0.6–8.4" or "0–250,000"; null when the service gave none.
+ * Thousands are grouped from 10,000 up only, so years read as years.
+ */
+export function rangeHint(r: NumberRange | null): string | null {
+  if (!r) return null;
+  const f = (n: number | null) =>
+    n === null ? '…' : n.toLocaleString('en-US', { maximumFractionDigits: 2, useGrouping: Math.abs(n) >= 10000 });
+  return `${f(r.min)}–${f(r.max)}`;
 }
 
 /** A short name for a set of parameters, e.g. "TOYOTA COROLLA 2018–2022 · Copart". */
