@@ -29,7 +29,8 @@ async function useService(page: Page, baseUrl: string, key: string): Promise<voi
 interface MarketLot {
   lot_number: string;
   title: string;
-  auction: { auction_at: string; lot_sub_status: string };
+  /** In either dialect: `state` is "open" until the lot goes live (specification) or ends (real service). */
+  auction: { auction_at: string; state: string };
   pricing: { current_bid_usd: number | null };
 }
 
@@ -46,7 +47,7 @@ async function lotSellingSoon(demoUrl: string, fromMin: number, toMin: number): 
     };
     const hit = body.data.find((v) => {
       const t = Date.parse(v.auction.auction_at) - now;
-      return v.auction.lot_sub_status === 'Open' && t > fromMin * 60_000 && t < toMin * 60_000;
+      return v.auction.state === 'open' && t > fromMin * 60_000 && t < toMin * 60_000;
     });
     if (hit) return hit;
     cursor = body.meta.next_cursor;
@@ -133,7 +134,7 @@ test.describe('journeys', () => {
       await expect.poll(async () => (await ofLot()).some((n) => /auction moved to/.test(n.title)), { timeout: 30_000 }).toBe(true);
       // The live phase and the end follow, at 60x: about a minute of wall time.
       await expect
-        .poll(async () => (await ofLot()).some((n) => /Sold for|Auction ended/.test(n.title)), { timeout: 120_000, intervals: [1000] })
+        .poll(async () => (await ofLot()).some((n) => /Sold for|Sold on approval|Auction ended/.test(n.title)), { timeout: 120_000, intervals: [1000] })
         .toBe(true);
       const seen = await ofLot();
       expect(seen.some((n) => /bid (reached|\$)/.test(n.title))).toBe(true);
@@ -144,7 +145,7 @@ test.describe('journeys', () => {
       await openView(page, 'Alerts');
       const group = page.getByRole('list', { name: new RegExp(`Alerts for ${lot.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) });
       await expect(group.getByRole('listitem').filter({ hasText: /auction moved to/ })).toHaveCount(1);
-      await expect(group.getByRole('listitem').filter({ hasText: /Sold for|Auction ended/ })).toHaveCount(1);
+      await expect(group.getByRole('listitem').filter({ hasText: /Sold for|Sold on approval|Auction ended/ })).toHaveCount(1);
       await shot(page, 'alerts-after-sale');
       await page.getByRole('button', { name: 'Mark all read' }).click();
       await expect(page.getByText(/^All read/)).toBeVisible();
