@@ -250,7 +250,14 @@ export function createCore(deps: CoreDeps): Core {
     'searches.setPaused': (i) => service.setSearchPaused(i.id, i.paused),
     'searches.estimate': (i) => {
       const now = deps.clock.now();
-      const perWeek = runsPerWeek(i.schedule, now);
+      let perWeek = 0;
+      let scheduleError: string | null = null;
+      try {
+        perWeek = runsPerWeek(i.schedule, now);
+      } catch (e) {
+        if (!(e instanceof LotwatchError) || e.code !== 'bad_input') throw e;
+        scheduleError = e.fields?.['schedule']?.[0] ?? e.message;
+      }
       const runs = perWeek / 7;
       const b = budget.plan(now, engine.plan().projectedNext24h);
       return {
@@ -260,6 +267,7 @@ export function createCore(deps: CoreDeps): Core {
         allowed_per_day: b.allowedPerDay,
         planned_per_day: b.projectedNext24h,
         basis: b.basis,
+        schedule_error: scheduleError,
       };
     },
     'watchlist.list': () => service.listWatches(),

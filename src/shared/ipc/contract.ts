@@ -267,6 +267,11 @@ export const contract = {
       /** Requests the saved searches and watches already scheduled are expected to spend in the next 24 hours. */
       planned_per_day: z.number(),
       basis: z.enum(['quota', 'setting', 'default']),
+      /**
+       * Why the schedule cannot be counted (not a cron expression), else null; the counts are then 0. An answer,
+       * not a refusal: the dialog asks while the user is still typing the expression.
+       */
+      schedule_error: z.string().nullable(),
     }),
   },
   'watchlist.list': { input: Void, output: z.array(WatchViewSchema) },

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SaveSearchDialog } from '../../../src/renderer/src/components/search/SaveSearchDialog';
 import { scheduleCostText } from '../../../src/renderer/src/components/search/ScheduleCost';
 import type { MethodInput, MethodOutput } from '../../../src/shared/ipc/contract';
-import { errResult, okResult } from '../fakeBridge';
+import { okResult } from '../fakeBridge';
 
 afterEach(cleanup);
 
@@ -15,14 +15,14 @@ function estimator(allowed: number, planned = 0) {
   const perWeek: Record<string, number> = { '*/10 * * * *': 1008, '*/30 * * * *': 336, '0 * * * *': 168, '0 */6 * * *': 28, '0 8 * * *': 7, '0 8 * * 1-5': 5 };
   return (i: MethodInput<'searches.estimate'> | undefined) => {
     const w = perWeek[i!.schedule];
-    if (w === undefined) return errResult('bad_input', 'Not a valid cron expression.', { fields: { schedule: ['Not a valid cron expression.'] } });
     const value: MethodOutput<'searches.estimate'> = {
-      runs_per_week: w,
-      runs_per_day: w / 7,
-      requests_per_day: (w / 7) * i!.max_pages,
+      runs_per_week: w ?? 0,
+      runs_per_day: (w ?? 0) / 7,
+      requests_per_day: ((w ?? 0) / 7) * i!.max_pages,
       allowed_per_day: allowed,
       planned_per_day: planned,
       basis: 'quota',
+      schedule_error: w === undefined ? 'Not a valid cron expression.' : null,
     };
     return okResult(value);
   };
@@ -70,7 +70,7 @@ describe('SaveSearchDialog · what the schedule costs', () => {
 });
 
 describe('scheduleCostText', () => {
-  const base = { allowed_per_day: 1000, planned_per_day: 0, basis: 'quota' as const };
+  const base = { allowed_per_day: 1000, planned_per_day: 0, basis: 'quota' as const, schedule_error: null };
   it('says a schedule that does not run every day per week', () => {
     expect(scheduleCostText({ ...base, runs_per_week: 5, runs_per_day: 5 / 7, requests_per_day: 10 / 7 }, 2).cost).toBe(
       'About 10 requests a week (up to 2 pages × 5 runs), about 2 a day, of your 1,000-a-day share.',

@@ -55,7 +55,7 @@ export function ScheduleCost({ schedule, maxPages }: { schedule: string; maxPage
       live = false;
     };
   }, [schedule, maxPages, valid, key]);
-  if (!valid || !est || est.key !== key) return null;
+  if (!valid || !est || est.key !== key || est.value.schedule_error !== null) return null;
   const t = scheduleCostText(est.value, maxPages);
   return (
     <div className="ss-cost" aria-live="polite">
