@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { RequestBudget } from './watch/budget';
 import { WatchEngine } from './watch/engine';
 import { ExploreService } from './watch/explore';
+import { runsPerWeek } from './watch/cron';
 import { WatchService } from './watch/service';
 import type { AppInfo, ContractEvent } from '../shared/ipc/contract';
 import type { Result } from '../shared/ipc/errors';
@@ -113,8 +114,14 @@ export function createCore(deps: CoreDeps): Core {
     // Every answer's quota headers, whoever asked (a poll, a search in the UI, the console), feed the budget.
     onQuota: (q: QuotaSnapshot) => {
       if (!db.open) return;
-      store.saveQuota(q, deps.clock.now());
-      emit({ name: 'quota.changed', payload: q });
+      // An answer without the period headers (some 429s) keeps the period of the last full snapshot, so a spent
+      // quota is still said as "until 12 December".
+      const prev = store.loadQuota();
+      const keep = q.periodEnd === null && prev?.periodEnd != null && prev.periodEnd > q.at;
+      const merged = keep ? { ...q, periodStart: prev.periodStart, periodEnd: prev.periodEnd } : q;
+      store.saveQuota(merged, deps.clock.now());
+      engine.onQuota(merged);
+      emit({ name: 'quota.changed', payload: merged });
     },
   };
   /** Builds the client for the current mode: the sandbox in Demo mode, else the service URL with the user's key. */
@@ -122,6 +129,11 @@ export function createCore(deps: CoreDeps): Core {
     const old = client;
     client = null;
     await old?.close();
+    // Another key, service or mode has its own quota: the old one's numbers and pause no longer apply.
+    if (old) {
+      store.deleteQuota();
+      engine.resetPause();
+    }
     const s = settings.get();
     if (s.demoMode) {
       if (!deps.demoService) return;
@@ -156,10 +168,14 @@ export function createCore(deps: CoreDeps): Core {
     emit: (e) => emit(e),
     quiet: () => settings.get().quietHours,
     tzOffsetMinutes: tz,
+    examplesActive: () => settings.get().demoMode,
   });
-  const service = new WatchService(db, store, engine, deps.clock, () => client);
+  const service = new WatchService(db, store, engine, deps.clock, () => client, () => settings.get().demoMode);
   const photos = new PhotoCache(db, join(deps.dataDir, 'photos'));
-  const explore = new ExploreService(db, store, engine, service, deps.clock, () => client);
+  const explore = new ExploreService(db, store, engine, service, deps.clock, () => client, () => {
+    const s = settings.get();
+    return s.demoMode ? 'demo' : s.serviceUrl;
+  });
 
   /**
    * Demo mode's first start: a sample saved search and three watched lots whose auctions are minutes away, marked
@@ -215,6 +231,10 @@ export function createCore(deps: CoreDeps): Core {
     'settings.update': async (patch) => {
       const before = settings.get();
       const next = settings.update(SettingsPatchSchema.parse(patch));
+      // Demo mode's examples never run on the user's real key: turning Demo mode off pauses them until the user
+      // says (Settings asks: remove them or keep them paused); turning it on again resumes them.
+      if (before.demoMode && !next.demoMode) explore.pauseExamples();
+      if (!before.demoMode && next.demoMode) explore.resumeExamples();
       if (before.demoMode !== next.demoMode || before.serviceUrl !== next.serviceUrl) await rebuildClient();
       emit({ name: 'settings.changed', payload: next });
       return next;
@@ -228,6 +248,28 @@ export function createCore(deps: CoreDeps): Core {
       return service.runSearchNow(i.id);
     },
     'searches.setPaused': (i) => service.setSearchPaused(i.id, i.paused),
+    'searches.estimate': (i) => {
+      const now = deps.clock.now();
+      let perWeek = 0;
+      let scheduleError: string | null = null;
+      try {
+        perWeek = runsPerWeek(i.schedule, now);
+      } catch (e) {
+        if (!(e instanceof LotwatchError) || e.code !== 'bad_input') throw e;
+        scheduleError = e.fields?.['schedule']?.[0] ?? e.message;
+      }
+      const runs = perWeek / 7;
+      const b = budget.plan(now, engine.plan().projectedNext24h);
+      return {
+        runs_per_week: perWeek,
+        runs_per_day: runs,
+        requests_per_day: runs * i.max_pages,
+        allowed_per_day: b.allowedPerDay,
+        planned_per_day: b.projectedNext24h,
+        basis: b.basis,
+        schedule_error: scheduleError,
+      };
+    },
     'watchlist.list': () => service.listWatches(),
     'watchlist.add': async (i) => {
       await ready;
@@ -257,6 +299,7 @@ export function createCore(deps: CoreDeps): Core {
         running: client !== null,
         paused_until: engine.pause().until,
         pause_reason: engine.pause().reason,
+        pause_kind: engine.pause().kind,
       };
     },
     'photos.get': async (i) => {
@@ -266,8 +309,18 @@ export function createCore(deps: CoreDeps): Core {
         if (!client) {
           throw new LotwatchError('not_found', 'This photo is not cached. Add an API key or turn on Demo mode to load it.');
         }
-        const img = await client.fetchImage(i.url);
-        p = photos.write(i.url, i.lot_key ?? null, img.bytes, img.contentType, deps.clock.now());
+        // A photo that failed is not asked for again for a day: each try is a request of the user's quota.
+        if (photos.recentFailure(i.url, deps.clock.now())) {
+          throw new LotwatchError('not_found', 'This photo could not be loaded. Lotwatch tries it again after a day.');
+        }
+        try {
+          const img = await client.fetchImage(i.url);
+          p = photos.write(i.url, i.lot_key ?? null, img.bytes, img.contentType, deps.clock.now());
+        } catch (e) {
+          // Refused before sending (a malformed URL) costs nothing, so only failures of a sent request count.
+          if ((e as LotwatchError).code !== 'bad_input') photos.recordFailure(i.url, (e as LotwatchError).code ?? 'internal', deps.clock.now());
+          throw e;
+        }
       }
       return { data_url: `data:${p.contentType};base64,${p.bytes.toString('base64')}`, content_type: p.contentType, cached: p.cached };
     },

@@ -25,6 +25,11 @@ export const SettingsSchema = z.object({
    * allows 100 a month (about 3 a day), Basic 30,000 (about 1,000).
    */
   requestsPerDay: z.number().int().min(1, 'Allow at least 1 request a day.').max(1_000_000).nullable().default(null),
+  /**
+   * The kinds of action (contract method names, e.g. `vehicles.search`) whose "this uses 1 request of your quota"
+   * notice the user has seen with a real key: each is said once, before its first request, then not again.
+   */
+  spendNoticesSeen: z.array(z.string().min(1).max(60)).max(100).default([]),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -51,6 +56,7 @@ export const SettingsPatchSchema = z
     notificationsEnabled: SettingsSchema.shape.notificationsEnabled.unwrap(),
     quietHours: QuietHoursSchema,
     requestsPerDay: SettingsSchema.shape.requestsPerDay.unwrap(),
+    spendNoticesSeen: SettingsSchema.shape.spendNoticesSeen.unwrap(),
   })
   .partial()
   .strict();

@@ -9,6 +9,7 @@ export { buildDigest, DIGEST_TITLES } from './digest';
 export {
   keyRejectedAlert,
   quotaLowAlert,
+  quotaSpentAlert,
   searchFailingAlert,
   searchEmptyAlert,
   SEARCH_FAILING_AFTER,

@@ -1,5 +1,6 @@
 import type { AlertDecision } from './decide';
 import { utcDate } from './format';
+import { quotaSpentSentence } from '../../shared/quota';
 
 /*
  * Lotwatch watching itself (issue 5 "Alerts"). Every one of these delivers 'now' and ignores quiet hours and
@@ -69,6 +70,25 @@ export function quotaLowAlert(
     'Lotwatch: request quota running low',
     `${left} of ${limit.toLocaleString('en-US')} requests left${until}. Checks slow down to stay within the plan.`,
     periodEnd === null ? `quota_low:day:${utcDay(now)}` : `quota_low:${periodEnd}`,
+  );
+}
+
+/**
+ * The plan's requests are used up for the period (remaining 0, or the service's 429 "API request limit reached",
+ * REAL-SERVICE.md "Plans and quota"). One per quota period (dedup `quota_spent:<periodEnd>`; once a UTC day,
+ * `quota_spent:day:<YYYY-MM-DD>`, when the period end is unknown), however many polls meet the spent quota.
+ * Kind `quota_low`: it is the same worry, at its end.
+ *
+ * @param periodEnd ms since the epoch (X-Subscription-Period-End), or null when unknown.
+ * @param now ms since the epoch.
+ * @returns the alert (always). Throws nothing.
+ */
+export function quotaSpentAlert(periodEnd: number | null, now: number): AlertDecision {
+  return system(
+    'quota_low',
+    'Lotwatch: monthly requests used up',
+    `${quotaSpentSentence(periodEnd)} Lotwatch checks nothing until then and starts again by itself; everything it stored stays in the Library.`,
+    periodEnd === null ? `quota_spent:day:${utcDay(now)}` : `quota_spent:${periodEnd}`,
   );
 }
 

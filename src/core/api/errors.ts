@@ -1,4 +1,6 @@
+import { format } from 'date-fns';
 import { BadInputError, LotwatchError } from '../errors';
+import { quotaSpentSentence } from '../../shared/quota';
 import type { ErrorCode } from '../../shared/ipc/errors';
 
 /**
@@ -86,21 +88,51 @@ export class ValidationError extends ApiError {
   }
 }
 
-/** 429: quota exceeded or rate limit reached. `retryAfterMs` from Retry-After (seconds or HTTP date), else null. */
+/** Waits up to this long read as "try again in N s"; a longer one is said as a time (ms). */
+const SHORT_WAIT_MS = 60 * 60_000;
+
+/**
+ * 429: the rate limit was reached (too many requests a second). `retryAfterMs` from Retry-After (seconds or HTTP
+ * date), else null. A short wait reads "Try again in 3 s"; a long one as the time it ends, never as a huge number of
+ * seconds. A spent monthly quota is the subclass QuotaSpentError.
+ */
 export class RateLimitedError extends ApiError {
   constructor(
     endpoint: string,
     detail: string | null,
     readonly retryAfterMs: number | null,
+    now: number = Date.now(),
   ) {
     super(
       'rate_limited',
       `The service's request limit was reached${tail(detail)}. ` +
         (retryAfterMs === null
           ? 'Wait a little, or check your plan quota.'
-          : `Try again in ${Math.ceil(retryAfterMs / 1000)} s.`),
+          : retryAfterMs <= SHORT_WAIT_MS
+            ? `Try again in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s.`
+            : `The service asks to wait until ${format(now + retryAfterMs, "d MMMM, HH:mm")}.`),
       { status: 429, endpoint, retryable: true },
     );
+  }
+}
+
+/**
+ * 429 because the plan's requests for the subscription period are used up (REAL-SERVICE.md "Envelope, headers,
+ * errors": body `{ok: false, message, limit, used, remaining: 0}`, no `status`). It lasts until the period ends, so
+ * the message names that date ("used up until 12 December"), and the call is not worth retrying before then.
+ * `periodEnd` (ms) is X-Subscription-Period-End, else now + Retry-After when that is long, else null.
+ */
+export class QuotaSpentError extends RateLimitedError {
+  override readonly retryable = false;
+
+  constructor(
+    endpoint: string,
+    readonly periodEnd: number | null,
+    retryAfterMs: number | null,
+    now: number = Date.now(),
+  ) {
+    super(endpoint, null, retryAfterMs, now);
+    this.message = quotaSpentSentence(periodEnd);
   }
 }
 

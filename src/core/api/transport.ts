@@ -9,6 +9,7 @@ import {
   ForbiddenError,
   NetworkError,
   NotFoundError,
+  QuotaSpentError,
   RateLimitedError,
   ServerError,
   TimeoutError,
@@ -104,7 +105,8 @@ export async function send(
     } catch (e) {
       if (signal?.aborted || !(e instanceof ApiError)) throw e;
       scrub(e, key);
-      const retryable = e.code === 'network' || e.code === 'server' || e.code === 'rate_limited';
+      // A spent quota lasts until the period ends: asking again in seconds only fills the request log.
+      const retryable = (e.code === 'network' || e.code === 'server' || e.code === 'rate_limited') && !(e instanceof QuotaSpentError);
       if (!retryable || attempt >= o.retry.maxRetries) throw e;
       const backoff = Math.min(o.retry.maxDelayMs, o.retry.baseDelayMs * 2 ** attempt);
       const jittered = backoff / 2 + (backoff / 2) * o.random();
@@ -282,12 +284,42 @@ function statusError(
     case 422:
       return new ValidationError(endpoint, message, fields);
     case 429:
-      return new RateLimitedError(endpoint, message, parseRetryAfter(headers, now));
+      return tooMany(endpoint, message, json, headers, now);
   }
   if (status >= 500) return new ServerError(endpoint, status, message);
   if (status >= 400) return new BadRequestError(endpoint, message, status);
   // 1xx/3xx: undici does not follow redirects, and the service documents none.
   return new BadResponseError(endpoint, `unexpected HTTP status ${status}`, status);
+}
+
+/**
+ * A 429 read as either a spent quota or a passing rate limit (REAL-SERVICE.md "Envelope, headers, errors"). Spent:
+ * the body says `remaining: 0` (or `used >= limit`), or the quota headers say no requests remain. The period end
+ * comes from X-Subscription-Period-End, else from a Retry-After longer than an hour.
+ */
+function tooMany(
+  endpoint: string,
+  message: string | null,
+  json: unknown,
+  headers: Record<string, string | string[] | undefined>,
+  now: number,
+): RateLimitedError {
+  const retryAfter = parseRetryAfter(headers, now);
+  const body = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  const remaining = num(body['remaining']);
+  const used = num(body['used']);
+  const limit = num(body['limit']);
+  const q = parseQuotaHeaders(headers, now);
+  const spent = remaining === 0 || (used !== null && limit !== null && limit > 0 && used >= limit) || q?.remaining === 0;
+  if (!spent) return new RateLimitedError(endpoint, message, retryAfter, now);
+  const periodEnd =
+    q?.periodEnd !== null && q?.periodEnd !== undefined && q.periodEnd > now
+      ? q.periodEnd
+      : retryAfter !== null && retryAfter > 3_600_000
+        ? now + retryAfter
+        : null;
+  return new QuotaSpentError(endpoint, periodEnd, retryAfter, now);
 }
 
 /**

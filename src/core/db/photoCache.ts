@@ -4,6 +4,12 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import { LotwatchError } from '../errors';
 
+/**
+ * A photo that could not be had (404, 429, a broken answer) is not asked for again for this long (ms): with a quota
+ * of 100 requests a month, a page that shows the same broken photo on every visit would spend it on failures.
+ */
+export const PHOTO_RETRY_AFTER_MS = 86_400_000;
+
 const EXT: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' };
 
 /** A cached photo: its bytes and content type. */
@@ -22,6 +28,9 @@ export interface Photo {
 export class PhotoCache {
   private readonly get_: Statement;
   private readonly put: Statement;
+  private readonly failGet: Statement;
+  private readonly failPut: Statement;
+  private readonly failDel: Statement;
 
   constructor(
     db: Database,
@@ -31,6 +40,26 @@ export class PhotoCache {
     this.put = db.prepare(`INSERT INTO photos (url, lot_key, sha256, content_type, bytes, fetched_at) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT(url) DO UPDATE SET sha256 = excluded.sha256, content_type = excluded.content_type,
       bytes = excluded.bytes, fetched_at = excluded.fetched_at, lot_key = COALESCE(excluded.lot_key, photos.lot_key)`);
+    // Failures live in the key/value cache (`photo-failed:<url>`), so the photo index keeps only real files.
+    this.failGet = db.prepare('SELECT value, updated_at FROM cache WHERE key = ?');
+    this.failPut = db.prepare(`INSERT INTO cache (key, value, updated_at) VALUES (?, ?, ?)
+      ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`);
+    this.failDel = db.prepare('DELETE FROM cache WHERE key = ?');
+  }
+
+  /**
+   * When `url` last failed (ms) if that was less than PHOTO_RETRY_AFTER_MS before `now`, with the error's code;
+   * else null (never failed, or long enough ago to try again).
+   */
+  recentFailure(url: string, now: number): { at: number; code: string } | null {
+    const r = this.failGet.get(`photo-failed:${url}`) as { value: string; updated_at: number } | undefined;
+    if (!r || now - r.updated_at >= PHOTO_RETRY_AFTER_MS || r.updated_at > now) return null;
+    return { at: r.updated_at, code: r.value };
+  }
+
+  /** Remembers that fetching `url` failed at `now` (ms) with error code `code`. */
+  recordFailure(url: string, code: string, now: number): void {
+    this.failPut.run(`photo-failed:${url}`, code, now);
   }
 
   private file(sha: string, contentType: string): string {
@@ -61,6 +90,7 @@ export class PhotoCache {
       renameSync(tmp, f);
     }
     this.put.run(url, lotKey, sha, contentType, buf.length, now);
+    this.failDel.run(`photo-failed:${url}`);
     return { bytes: buf, contentType, cached: false };
   }
 }

@@ -205,6 +205,7 @@ export class WatchStore {
       saveQuota: p(`INSERT INTO quota (id, snapshot, updated_at) VALUES (1, ?, ?)
         ON CONFLICT(id) DO UPDATE SET snapshot = excluded.snapshot, updated_at = excluded.updated_at`),
       loadQuota: p('SELECT snapshot FROM quota WHERE id = 1'),
+      deleteQuota: p('DELETE FROM quota WHERE id = 1'),
       getSecret: p('SELECT ciphertext FROM secrets WHERE name = ?'),
       setSecret: p(`INSERT INTO secrets (name, ciphertext, updated_at) VALUES (?, ?, ?)
         ON CONFLICT(name) DO UPDATE SET ciphertext = excluded.ciphertext, updated_at = excluded.updated_at`),
@@ -554,6 +555,11 @@ export class WatchStore {
 
   saveQuota(q: QuotaSnapshot, now: number): void {
     this.s['saveQuota']!.run(JSON.stringify(q), now);
+  }
+
+  /** Forgets the quota snapshot (another key, service or mode reports its own). */
+  deleteQuota(): void {
+    this.s['deleteQuota']!.run();
   }
 
   loadQuota(): QuotaSnapshot | null {

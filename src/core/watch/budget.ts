@@ -65,7 +65,10 @@ export class RequestBudget {
    */
   canSpend(n: number, now: number, reserve = 0): boolean {
     const { perDay, q } = this.allowance(now);
-    if (q && q.remaining !== null && q.at > now - DAY && q.remaining - n < 0) return false;
+    // The plan's own count wins: a fresh snapshot, or one that says nothing is left before its period ends (a spent
+    // quota stays spent until then, however old the snapshot).
+    const current = q !== null && (q.at > now - DAY || (q.remaining === 0 && q.periodEnd !== null && q.periodEnd > now));
+    if (q && q.remaining !== null && current && q.remaining - n < 0) return false;
     return this.opts.spentSince(now - DAY) + n + reserve <= perDay;
   }
 

@@ -78,3 +78,21 @@ export class CronTrigger {
     void this.task.destroy();
   }
 }
+
+/**
+ * Runs of a cron schedule in the week (7 x 24 h) after `from` (ms), counted with node-cron's own matcher minute by
+ * minute, the way the engine's triggers decide: the cost of a schedule before it is saved. A week, not a day, so
+ * "weekdays at 8:00" counts 5 wherever the week starts.
+ * @throws BadInputError (field `schedule`) for an invalid expression.
+ */
+export function runsPerWeek(expression: string, from: number): number {
+  const task = createTask(checkCron(expression), () => undefined);
+  try {
+    let n = 0;
+    const start = Math.floor(from / MIN) * MIN + MIN;
+    for (let m = start; m < start + MAX_LOOKBACK_MIN * MIN; m += MIN) if (task.match(new Date(m))) n++;
+    return n;
+  } finally {
+    void task.destroy();
+  }
+}

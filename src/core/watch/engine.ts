@@ -1,5 +1,5 @@
 import type { ApiClient } from '../api';
-import { ApiError, RateLimitedError, UnauthorizedError } from '../api/errors';
+import { ApiError, QuotaSpentError, RateLimitedError, UnauthorizedError } from '../api/errors';
 import {
   buildDigest,
   decide,
@@ -7,6 +7,7 @@ import {
   quietHoursEnd,
   keyRejectedAlert,
   quotaLowAlert,
+  quotaSpentAlert,
   searchEmptyAlert,
   searchFailingAlert,
   type AlertDecision,
@@ -17,6 +18,7 @@ import type { AlertRow, NewAlert, SavedSearchRow, WatchRow, WatchStore } from '.
 import type { Logger } from '../log';
 import type { ContractEvent } from '../../shared/ipc/contract';
 import type { QuotaSnapshot, Vehicle } from '../../shared/vehicle';
+import { quotaSpentSentence } from '../../shared/quota';
 import { lotKeyOf, type AlertRules, type Change, type LotState, type QuietHours } from '../../shared/watch';
 import type { RequestBudget } from './budget';
 import { CronTrigger } from './cron';
@@ -39,7 +41,15 @@ export interface EngineDeps {
   quiet: () => QuietHours;
   /** The user's UTC offset in minutes at time t (e.g. -300 for US Eastern winter). */
   tzOffsetMinutes: (t: number) => number;
+  /**
+   * Whether Demo mode's example watches may be polled (true in Demo mode). Outside it they would spend the user's
+   * real quota on lots they never chose, so they wait; default always.
+   */
+  examplesActive?: () => boolean;
 }
+
+/** Why polling is paused: the plan's requests are used up for the period, or the per-second rate limit. */
+export type PauseKind = 'quota_spent' | 'rate_limited';
 
 /** The scheduler's current plan, for the Usage page. */
 export interface SchedulePlan {
@@ -69,6 +79,7 @@ export class WatchEngine {
   /** After a 429: no polling until then (ms), and why. */
   private pausedUntil = 0;
   private pauseReason: string | null = null;
+  private pauseKind: PauseKind | null = null;
   private scaledAt = -Infinity;
 
   constructor(private readonly d: EngineDeps) {}
@@ -214,7 +225,8 @@ export class WatchEngine {
     for (const w of this.watchStates()) {
       next = Math.min(next, Math.max(nextCheckAt(w.lot, w.lastChecked, now, this.scale), (w.watch.last_checked_at ?? 0) + this.failureBackoff(w.watch)));
     }
-    if (now < this.pausedUntil) next = Math.max(next, Math.min(this.pausedUntil, now + 60_000));
+    const pausedTo = this.pauseEnd(now);
+    if (now < pausedTo) next = Math.max(next, Math.min(pausedTo, now + 60_000));
     const delay = Math.max(0, next - now);
     this.cancelTimer = this.d.clock.setTimeout(() => {
       this.cancelTimer = null;
@@ -228,7 +240,7 @@ export class WatchEngine {
       const now = this.d.clock.now();
       const from = this.lastTick;
       this.updateScale(now);
-      const paused = now < this.pausedUntil;
+      const paused = now < this.pauseEnd(now);
       // Watches first: lots close to their sale matter most (DESIGN.md "Request budget").
       const due = paused
         ? []
@@ -243,11 +255,11 @@ export class WatchEngine {
             .filter((w) => w.at <= now)
             .sort((a, b) => a.at - b.at);
       for (const w of due) {
-        if (this.d.clock.now() < this.pausedUntil) break;
+        if (this.d.clock.now() < this.pauseEnd(this.d.clock.now())) break;
         await this.pollWatch(w.watch);
       }
       for (const s of this.d.store.listSearches()) {
-        if (s.paused || this.d.clock.now() < this.pausedUntil) continue;
+        if (s.paused || this.d.clock.now() < this.pauseEnd(this.d.clock.now())) continue;
         const t = this.triggers.get(s.id);
         // From the last run, not the last tick: a run missed while the app was closed or the machine slept runs
         // once on the next tick (catch-up), never once per missed minute.
@@ -304,7 +316,8 @@ export class WatchEngine {
   // ---- polls ---------------------------------------------------------------------------------------------------
 
   private watchStates(): { watch: WatchRow; lot: LotState | null; lastChecked: number | null }[] {
-    return this.d.store.listWatches().map((watch) => {
+    const examples = this.d.examplesActive?.() ?? true;
+    return this.d.store.listWatches().filter((w) => examples || !w.is_example).map((watch) => {
       const lot = watch.lot_key ? this.d.store.getLotState(watch.lot_key) : null;
       // A saved-search page that refreshed the lot counts as a check (no second fetch).
       const lastChecked =
@@ -315,20 +328,62 @@ export class WatchEngine {
     });
   }
 
-  private onQuota(q: QuotaSnapshot | null): void {
+  /**
+   * Raises the quota alerts of a snapshot, whoever's request brought it (a poll, a search in the UI, the console):
+   * "used up" when nothing remains, else "running low" at 10% or less. Each is keyed by the quota period, so it is
+   * raised once a period however many answers carry the same numbers. Throws nothing but database errors.
+   */
+  onQuota(q: QuotaSnapshot | null): void {
     if (!q) return;
     const now = this.d.clock.now();
-    if (q.limit !== null && q.remaining !== null && q.periodEnd !== null) {
-      const a = quotaLowAlert({ limit: q.limit, remaining: q.remaining, periodEnd: q.periodEnd }, now);
+    // A 429 may come without the period headers; the period of the last full snapshot still names the period.
+    const stored = this.d.store.loadQuota();
+    const periodEnd = q.periodEnd ?? (stored?.periodEnd !== null && stored?.periodEnd !== undefined && stored.periodEnd > now ? stored.periodEnd : null);
+    if (q.remaining === 0) {
+      this.storeAlerts([quotaSpentAlert(periodEnd, now)], now);
+      return;
+    }
+    if (q.limit !== null && q.remaining !== null && periodEnd !== null) {
+      const a = quotaLowAlert({ limit: q.limit, remaining: q.remaining, periodEnd }, now);
       if (a) this.storeAlerts([a], now);
     }
   }
 
-  /** Whether polling is paused after the service said 429 (quota spent or rate limit), until when and why. */
-  pause(): { until: number | null; reason: string | null } {
-    return this.pausedUntil > this.d.clock.now()
-      ? { until: this.pausedUntil, reason: this.pauseReason }
-      : { until: null, reason: null };
+  /**
+   * The end of the current pause (ms; <= now when not paused): after a 429, or while the last quota snapshot says
+   * the plan has no requests left before its period ends. The snapshot is stored, so a restart keeps the pause.
+   */
+  private pauseEnd(now: number): number {
+    return Math.max(this.pausedUntil, this.spentUntil(now) ?? 0);
+  }
+
+  /** The period end while the stored snapshot says no requests remain, else null. */
+  private spentUntil(now: number): number | null {
+    const q = this.d.store.loadQuota();
+    return q && q.remaining === 0 && q.periodEnd !== null && q.periodEnd > now ? q.periodEnd : null;
+  }
+
+  /**
+   * Whether polling is paused after the service said 429 (quota spent or rate limit), until when (ms) and why: for a
+   * spent quota, the period's end and "used up until 12 December", never a count of seconds.
+   */
+  pause(): { until: number | null; reason: string | null; kind: PauseKind | null } {
+    const now = this.d.clock.now();
+    const spent = this.spentUntil(now);
+    if (spent !== null && spent >= this.pausedUntil) {
+      return { until: spent, reason: quotaSpentSentence(spent), kind: 'quota_spent' };
+    }
+    return this.pausedUntil > now
+      ? { until: this.pausedUntil, reason: this.pauseReason, kind: this.pauseKind }
+      : { until: null, reason: null, kind: null };
+  }
+
+  /** Ends a pause after a 429: a new key, service or mode has its own quota. */
+  resetPause(): void {
+    this.pausedUntil = 0;
+    this.pauseReason = null;
+    this.pauseKind = null;
+    if (this.started && !this.disposed) this.reschedule();
   }
 
   /** A watch that keeps failing waits longer between tries: 1, 2, 4 ... minutes, at most an hour. */
@@ -337,10 +392,18 @@ export class WatchEngine {
   }
 
   private failed(e: unknown, now: number): { code: string; message: string } {
-    if (e instanceof RateLimitedError) {
+    if (e instanceof QuotaSpentError) {
+      // The plan's requests are used up until its period ends: nothing is sent before then. Without a known end,
+      // look again in an hour (one request), not every minute.
+      this.pausedUntil = e.periodEnd ?? now + Math.max(HOUR, e.retryAfterMs ?? HOUR);
+      this.pauseReason = e.message;
+      this.pauseKind = 'quota_spent';
+      this.storeAlerts([quotaSpentAlert(e.periodEnd, now)], now);
+    } else if (e instanceof RateLimitedError) {
       // The service said stop: every poll waits for Retry-After (or a minute) instead of spending more.
       this.pausedUntil = now + Math.max(60_000, e.retryAfterMs ?? 60_000);
       this.pauseReason = e.message;
+      this.pauseKind = 'rate_limited';
     }
     if (e instanceof UnauthorizedError) this.storeAlerts([keyRejectedAlert(now)], now);
     if (e instanceof ApiError || (e instanceof Error && 'code' in e)) {

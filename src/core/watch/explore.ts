@@ -15,6 +15,14 @@ import type { WatchService } from './service';
 
 type Row = Record<string, unknown>;
 
+const DAY = 86_400_000;
+/**
+ * How long a fetched copy of /vehicles/filters is used without asking again (ms). The real body is about 2 MB and
+ * its choices (makes, models, damage kinds) change slowly (REAL-SERVICE.md "Other endpoints"), while every fetch
+ * costs a request of a quota as small as 100 a month.
+ */
+export const FILTERS_MAX_AGE_MS = DAY;
+
 /** The vehicle-auction endpoints the API console offers (spec "Endpoints: Summary"). */
 const VA_ENDPOINTS: MethodOutput<'console.endpoints'> = [
   { name: 'GET /vehicles', group: 'vehicle-auction', path_params: [], query_params: ['s', 'lot_status', 'lot_sub_status', 'price_min', 'price_max', 'year_from', 'year_to', 'auction_type', 'platform', 'type', 'make', 'model', 'color', 'fuel_type', 'odometer_from', 'odometer_to', 'engine_size_from', 'engine_size_to', 'engine_hp_from', 'engine_hp_to', 'transmission', 'cylinders', 'drive_type', 'run_cond', 'damage', 'has_key', 'cursor', 'zip', 'radius', 'units', 'per_page', 'facility_id', 'loc_state', 'office_name', 'auction_date_from', 'auction_date_to', 'today_only', 'sale_document_pending', 'sale_document_type', 'seller_type', 'has_shipping_price'], description: 'Search auction vehicles with filters and cursor pagination.' },
@@ -60,9 +68,15 @@ export class ExploreService {
     private readonly watch: WatchService,
     private readonly clock: Clock,
     private readonly client: () => ApiClient | null,
+    /** Where the client's answers come from ("demo", or the service URL): a cached answer belongs to one source. */
+    private readonly source: () => string = () => '',
   ) {
     const p = (sql: string) => db.prepare(sql);
     this.q = {
+      cacheDel: p('DELETE FROM cache WHERE key = ?'),
+      exampleSearches: p('SELECT id FROM saved_searches WHERE is_example = 1 AND paused = 0'),
+      pauseSearch: p('UPDATE saved_searches SET paused = 1, updated_at = ? WHERE id = ? AND is_example = 1'),
+      resumeSearch: p('UPDATE saved_searches SET paused = 0, updated_at = ? WHERE id = ? AND is_example = 1'),
       cacheGet: p('SELECT value, updated_at FROM cache WHERE key = ?'),
       cachePut: p(`INSERT INTO cache (key, value, updated_at) VALUES (?, ?, ?)
         ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`),
@@ -132,21 +146,47 @@ export class ExploreService {
     return { lots: r.data.map((v) => this.row(v)), meta: r.meta, warnings: r.warnings };
   }
 
-  /** GET /vehicles/filters, kept for offline use. */
-  async filters(): Promise<MethodOutput<'vehicles.filters'>> {
+  private filtersInFlight: Promise<MethodOutput<'vehicles.filters'>> | null = null;
+
+  /**
+   * GET /vehicles/filters at most once a day per source (FILTERS_MAX_AGE_MS), kept on disk in the `cache` table: a
+   * copy younger than a day is served without a request (`cached: true`); an older one, or one from another source
+   * (Demo mode's simulated market versus the real service), is refreshed once, and when that fails the stale copy
+   * is served. Visits to Search at the same moment share one request.
+   * @throws the service error when nothing is cached; unauthorized when there is no client and no copy.
+   */
+  filters(): Promise<MethodOutput<'vehicles.filters'>> {
+    this.filtersInFlight ??= this.loadFilters().finally(() => {
+      this.filtersInFlight = null;
+    });
+    return this.filtersInFlight;
+  }
+
+  private async loadFilters(): Promise<MethodOutput<'vehicles.filters'>> {
     const c = this.client();
+    const now = this.clock.now();
     const cached = this.q['cacheGet']!.get('filters') as { value: string; updated_at: number } | undefined;
+    const from = (this.q['cacheGet']!.get('filters:source') as { value: string } | undefined)?.value ?? null;
+    const copy = () =>
+      cached ? { data: JSON.parse(cached.value) as Record<string, unknown>, fetched_at: cached.updated_at, cached: true } : null;
+    const age = cached ? now - cached.updated_at : Infinity;
+    const fresh = cached !== undefined && from === this.source() && age >= 0 && age < FILTERS_MAX_AGE_MS;
+    if (fresh || (cached && !c)) return copy()!;
     if (c) {
       try {
         const r = await c.getFilters();
-        const now = this.clock.now();
-        this.q['cachePut']!.run('filters', JSON.stringify(r.data), now);
-        return { data: r.data, fetched_at: now, cached: false };
+        const at = this.clock.now();
+        this.store.transaction(() => {
+          this.q['cachePut']!.run('filters', JSON.stringify(r.data), at);
+          this.q['cachePut']!.run('filters:source', this.source(), at);
+        });
+        return { data: r.data, fetched_at: at, cached: false };
       } catch (e) {
-        if (!cached) throw e;
+        const stale = copy();
+        if (!stale) throw e;
+        return stale;
       }
     }
-    if (cached) return { data: JSON.parse(cached.value) as Record<string, unknown>, fetched_at: cached.updated_at, cached: true };
     this.requireClient();
     throw new LotwatchError('network', 'The filters could not be loaded.');
   }
@@ -356,14 +396,57 @@ export class ExploreService {
     return { csv, rows: rows.length };
   }
 
+  /**
+   * Removes every Demo-mode example (saved searches and watches marked `is_example`) and returns how many of each
+   * went. Throws nothing but database errors.
+   */
   removeExamples(): MethodOutput<'examples.remove'> {
     const n = this.q['examples']!.get() as { s: number; w: number };
     this.store.transaction(() => {
       this.q['delExampleSearches']!.run();
       this.q['delExampleWatches']!.run();
+      this.q['cacheDel']!.run('examples:paused');
     });
     this.engine.refresh();
     return { searches: n.s, watches: n.w };
+  }
+
+  /**
+   * Demo mode was turned off: the example saved searches are paused (their ids remembered, so turning Demo mode on
+   * again resumes exactly these), because they would otherwise run against the user's real key and quota. Example
+   * watches need no flag: the engine polls them only in Demo mode. Returns how many examples there are.
+   */
+  pauseExamples(): MethodOutput<'examples.remove'> {
+    const n = this.q['examples']!.get() as { s: number; w: number };
+    const now = this.clock.now();
+    this.store.transaction(() => {
+      const ids = (this.q['exampleSearches']!.all() as { id: number }[]).map((r) => r.id);
+      const before = this.pausedExampleIds();
+      for (const id of ids) this.q['pauseSearch']!.run(now, id);
+      if (ids.length || before.length) this.q['cachePut']!.run('examples:paused', JSON.stringify([...new Set([...before, ...ids])]), now);
+    });
+    this.engine.refresh();
+    return { searches: n.s, watches: n.w };
+  }
+
+  /** Demo mode is on again: resumes the example searches that pauseExamples paused (not ones the user paused). */
+  resumeExamples(): void {
+    const now = this.clock.now();
+    this.store.transaction(() => {
+      for (const id of this.pausedExampleIds()) this.q['resumeSearch']!.run(now, id);
+      this.q['cacheDel']!.run('examples:paused');
+    });
+    this.engine.refresh();
+  }
+
+  private pausedExampleIds(): number[] {
+    const r = this.q['cacheGet']!.get('examples:paused') as { value: string } | undefined;
+    try {
+      const ids = r ? (JSON.parse(r.value) as unknown) : [];
+      return Array.isArray(ids) ? ids.filter((x): x is number => Number.isInteger(x)) : [];
+    } catch {
+      return [];
+    }
   }
 
   /** Whether a one-time flag is set (e.g. Demo examples created), and sets it. */

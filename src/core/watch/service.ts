@@ -55,6 +55,8 @@ export class WatchService {
     private readonly engine: WatchEngine,
     private readonly clock: Clock,
     private readonly client: () => ApiClient | null,
+    /** Whether Demo mode's example watches are checked (Demo mode only); default always. */
+    private readonly examplesActive: () => boolean = () => true,
   ) {
     const p = (sql: string) => db.prepare(sql);
     this.q = {
@@ -153,7 +155,8 @@ export class WatchService {
       rules: w.rules,
       is_example: w.is_example,
       last_checked_at: w.last_checked_at,
-      next_check_at: nextCheckAt(lot, lot ? last : null, this.clock.now()),
+      // An example watch waits while Demo mode is off (the engine skips it): no next check to show.
+      next_check_at: w.is_example && !this.examplesActive() ? null : nextCheckAt(lot, lot ? last : null, this.clock.now()),
       last_error: w.last_error,
       lot: row ? this.lotSummary(row) : null,
     };

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useStore } from 'zustand';
 import type { Bridge } from '../../shared/ipc/bridge';
+import { SpendNoticeHost } from './components/SpendNotice';
 import { isViewId, VIEWS, type AppStore, type ViewId } from './state/appStore';
 import { AlertsView } from './views/AlertsView';
 import { ConsoleView } from './views/ConsoleView';
@@ -156,6 +157,7 @@ export function App({ store, api }: { store: AppStore; api: Bridge }) {
         <main className="content" id="content">
           {lotKey ? <LotView key={lotKey} lotKey={lotKey} /> : <CurrentView view={view} store={store} />}
         </main>
+        <SpendNoticeHost store={store} />
       </div>
     </div>
   );

@@ -20,6 +20,7 @@ export const METHOD_NAMES = [
   'searches.remove',
   'searches.runNow',
   'searches.setPaused',
+  'searches.estimate',
   'watchlist.list',
   'watchlist.add',
   'watchlist.remove',

@@ -226,6 +226,11 @@ export const StatusSchema = z.object({
   /** Polling is paused until this time (ms) after the service answered 429, with its message; else null. */
   paused_until: z.number().nullable(),
   pause_reason: z.string().nullable(),
+  /**
+   * Why: `quota_spent` (the plan's requests are used up until `paused_until`, the period's end: say the date) or
+   * `rate_limited` (too many requests a second: a short wait); null when not paused.
+   */
+  pause_kind: z.enum(['quota_spent', 'rate_limited']).nullable().default(null),
 });
 export type Status = z.infer<typeof StatusSchema>;
 
@@ -239,6 +244,36 @@ export const contract = {
   'searches.remove': { input: Id, output: Done },
   'searches.runNow': { input: Id, output: RunOutcomeSchema },
   'searches.setPaused': { input: Id.extend({ paused: z.boolean() }), output: SavedSearchViewSchema },
+  /**
+   * What a schedule would cost before it is saved: runs of the cron schedule over the next week (node-cron's own
+   * matcher), per day on average, times up to `max_pages` requests a run; against the budget's daily allowance
+   * (requests) and what the current searches and watches are already expected to spend in 24 hours.
+   */
+  'searches.estimate': {
+    input: z
+      .object({
+        schedule: z.string().trim().min(1, 'Give a schedule, for example */30 * * * *.').max(200),
+        max_pages: z.number().int().min(1, 'At least 1 page.').max(50, 'At most 50 pages a run.'),
+      })
+      .strict(),
+    output: z.object({
+      runs_per_week: z.number().int(),
+      /** Average runs a day over the week (may be fractional: weekdays at 8:00 is 5/7). */
+      runs_per_day: z.number(),
+      /** Requests a day at most: runs_per_day x max_pages. */
+      requests_per_day: z.number(),
+      /** The budget's daily allowance (requests): the plan's quota shared over its period, or the user's limit. */
+      allowed_per_day: z.number(),
+      /** Requests the saved searches and watches already scheduled are expected to spend in the next 24 hours. */
+      planned_per_day: z.number(),
+      basis: z.enum(['quota', 'setting', 'default']),
+      /**
+       * Why the schedule cannot be counted (not a cron expression), else null; the counts are then 0. An answer,
+       * not a refusal: the dialog asks while the user is still typing the expression.
+       */
+      schedule_error: z.string().nullable(),
+    }),
+  },
   'watchlist.list': { input: Void, output: z.array(WatchViewSchema) },
   'watchlist.add': {
     input: z

@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   'db_from_future',
   'db_unavailable',
   'not_implemented',
+  /** The user chose not to send a request that would spend their quota (renderer only: nothing reached core). */
+  'cancelled',
   // Service (spec "Errors")
   'bad_request',
   'unauthorized',

@@ -7,6 +7,7 @@ import {
   ForbiddenError,
   NetworkError,
   NotFoundError,
+  QuotaSpentError,
   RateLimitedError,
   ServerError,
   TimeoutError,
@@ -403,6 +404,51 @@ describe('retries', () => {
     expect(e).toBeInstanceOf(RateLimitedError);
     expect((e as RateLimitedError).retryAfterMs).toBe(60_000);
     expect(env.records).toHaveLength(1);
+  });
+
+  it('reads the real "limit reached" 429 as a spent quota until the period end, and does not retry it', async () => {
+    env = setup({ retry: { maxRetries: 2, baseDelayMs: 10 } });
+    const end = Date.UTC(2026, 11, 12, 12, 0, 0);
+    // REAL-SERVICE.md "Envelope, headers, errors": no `status` field; Retry-After counts the seconds to the period end.
+    env.on(
+      '/usage',
+      429,
+      { ok: false, message: 'API request limit reached for current subscription period.', limit: 100, base_limit: 100, extra_limit: 0, used: 100, remaining: 0 },
+      { 'retry-after': String((end - env.clock.now()) / 1000), 'x-subscription-remaining': '0', 'x-subscription-period-end': new Date(end).toISOString() },
+    );
+    const e = await caught(env.client.getUsage());
+    expect(e).toBeInstanceOf(QuotaSpentError);
+    expect(e.code).toBe('rate_limited');
+    expect(e.retryable).toBe(false);
+    expect((e as QuotaSpentError).periodEnd).toBe(end);
+    expect(e.message).toBe("Your plan's monthly requests are used up until 12 December.");
+    expect(e.message).not.toMatch(/\d{4,}/);
+    expect(env.records).toHaveLength(1);
+    expect(env.clock.sleeps).toEqual([]);
+  });
+
+  it('takes the period end of a spent quota from a long Retry-After when the headers do not say it', async () => {
+    env = setup();
+    const end = Date.UTC(2026, 11, 12, 12, 0, 0);
+    env.on(
+      '/usage',
+      429,
+      { ok: false, message: 'API request limit reached for current subscription period.', limit: 100, used: 100, remaining: 0 },
+      { 'retry-after': String((end - env.clock.now()) / 1000) },
+    );
+    const e = await caught(env.client.getUsage());
+    expect((e as QuotaSpentError).periodEnd).toBe(end);
+    expect(e.message).toContain('until 12 December');
+  });
+
+  it('says a long wait of a rate limit as a time, never as millions of seconds', async () => {
+    env = setup({ retry: { maxRetries: 0 } });
+    env.on('/usage', 429, { message: 'Too Many Attempts.' }, { 'retry-after': '2591782' });
+    const e = await caught(env.client.getUsage());
+    expect(e).toBeInstanceOf(RateLimitedError);
+    expect(e).not.toBeInstanceOf(QuotaSpentError);
+    expect(e.message).not.toContain('2591782');
+    expect(e.message).toMatch(/wait until \d{1,2} [A-Z][a-z]+, \d\d:\d\d/);
   });
 
   it('never retries other 4xx', async () => {

@@ -8,7 +8,7 @@ import { explainKeyError, SettingsView } from '../../../src/renderer/src/views/S
 import { StatusSchema, type Status } from '../../../src/shared/ipc/contract';
 import type { ErrorCode } from '../../../src/shared/ipc/errors';
 import { errResult, okResult, type FakeHandlers } from '../fakeBridge';
-import { NOW } from './fixtures';
+import { NOW, savedSearch } from './fixtures';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'], now: NOW });
@@ -101,7 +101,7 @@ describe('SettingsView · API key', () => {
     ['network', 'The service could not be reached, so the key was not checked.', 'Check the connection and the Service URL'],
   ])('explains a %s answer to "Test key" in words', async (code, title, advice) => {
     const raw = `HTTP ${code} from GET /usage`;
-    const fake = await mount({ 'status.get': () => okResult(status(true)), 'key.test': () => errResult(code, raw) });
+    const fake = await mount({ 'status.get': () => okResult(status(true)), 'key.test': () => errResult(code, raw, { retryable: true }) });
     fireEvent.click(screen.getByRole('button', { name: 'Test key' }));
     const notice = await screen.findByRole('alert');
     expect(within(notice).getByText(title)).toBeTruthy();
@@ -112,7 +112,7 @@ describe('SettingsView · API key', () => {
 });
 
 describe('explainKeyError', () => {
-  const e = (code: ErrorCode, message = 'raw message') => explainKeyError({ code, message, retryable: false });
+  const e = (code: ErrorCode, message = 'raw message') => explainKeyError({ code, message, retryable: true });
 
   it('maps unauthorized, rate_limited and network (and timeout) to their sentences', () => {
     expect(e('unauthorized').title).toBe('The service refused this key.');
@@ -122,7 +122,78 @@ describe('explainKeyError', () => {
     for (const c of ['unauthorized', 'rate_limited', 'network'] as const) expect(e(c).title).not.toBe('raw message');
   });
 
+  it('says a spent quota (a 429 not worth retrying) with its date, not "wait a moment"', () => {
+    const spent = "Your plan's monthly requests are used up until 12 December.";
+    expect(explainKeyError({ code: 'rate_limited', message: spent, retryable: false })).toEqual({
+      title: spent,
+      advice: 'The key itself works. To go on before then, change the plan on the service.',
+    });
+  });
+
   it('falls back to the error message for other codes', () => {
     expect(e('server', 'The service had a problem (503).')).toEqual({ title: 'The service had a problem (503).', advice: 'Try again in a moment.' });
+  });
+});
+
+describe('SettingsView · Demo examples when Demo mode is turned off', () => {
+  const exampleSearch = savedSearch({ id: 3, name: 'Example: Tesla Model 3', is_example: true, paused: true, next_run_at: null });
+  const exampleWatches = [1, 2, 3].map((id) => ({ id, is_example: true }));
+
+  async function turnDemoOff(handlers: FakeHandlers) {
+    const fake = installFake({
+      settings: { demoMode: true },
+      handlers: {
+        'status.get': () => okResult(status(true, 'demo')),
+        'searches.list': () => okResult([exampleSearch, savedSearch({ id: 4, name: 'Mine' })]),
+        // Only is_example is read from the watch list.
+        'watchlist.list': () => okResult(exampleWatches as never),
+        ...handlers,
+      },
+    });
+    const store = createAppStore(fake.bridge);
+    await act(() => store.getState().load());
+    render(<SettingsView store={store} />);
+    fireEvent.click(await screen.findByRole('checkbox', { name: /Demo mode/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    const question = await screen.findByRole('group', { name: /Demo mode is off/ });
+    expect(question.textContent).toContain('Its examples (1 saved search and 3 watched lots) are paused so that they do not use your key');
+    expect(inputsOf(fake, 'settings.update')).toEqual([expect.objectContaining({ demoMode: false })]);
+    return { fake, question };
+  }
+
+  it('asks, and "Remove them" removes them', async () => {
+    const { fake, question } = await turnDemoOff({ 'examples.remove': () => okResult({ searches: 1, watches: 3 }) });
+    fireEvent.click(within(question).getByRole('button', { name: 'Remove them' }));
+    expect(await screen.findByText('Removed the Demo examples (1 saved search and 3 watched lots).')).toBeTruthy();
+    expect(inputsOf(fake, 'examples.remove')).toHaveLength(1);
+    expect(screen.queryByRole('group', { name: /Demo mode is off/ })).toBeNull();
+  });
+
+  it('"Keep them paused" keeps them (core paused them when Demo mode went off)', async () => {
+    const { fake, question } = await turnDemoOff({});
+    fireEvent.click(within(question).getByRole('button', { name: 'Keep them paused' }));
+    expect(await screen.findByText('The Demo examples stay paused; they run again only in Demo mode.')).toBeTruthy();
+    expect(inputsOf(fake, 'examples.remove')).toEqual([]);
+  });
+
+  it('does not ask when there are no examples, or when Demo mode stays on', async () => {
+    const fake = installFake({
+      settings: { demoMode: true },
+      handlers: {
+        'status.get': () => okResult(status(true, 'demo')),
+        'searches.list': () => okResult([savedSearch({ id: 4, name: 'Mine' })]),
+        'watchlist.list': () => okResult([]),
+      },
+    });
+    const store = createAppStore(fake.bridge);
+    await act(() => store.getState().load());
+    render(<SettingsView store={store} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Save settings' }));
+    await screen.findByText('Saved.');
+    expect(inputsOf(fake, 'searches.list')).toEqual([]);
+    fireEvent.click(screen.getByRole('checkbox', { name: /Demo mode/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(inputsOf(fake, 'watchlist.list')).toHaveLength(1));
+    expect(screen.queryByRole('group', { name: /Demo mode is off/ })).toBeNull();
   });
 });

@@ -14,12 +14,17 @@ const ADVICE: Partial<Record<ErrorPayload['code'], string>> = {
   validation: 'Correct the highlighted fields.',
 };
 
+/** What to do when the plan's requests are used up for the period. */
+const SPENT_ADVICE = 'Saved searches and watches wait until then; the Library still has everything stored. To go on sooner, change the plan on the service.';
+
 /** An error as the user sees it: what happened and what to do. Never a stack trace. */
 export function ErrorNotice({ error, onRetry }: { error: ErrorPayload; onRetry?: () => void }) {
+  // A 429 that is not worth retrying is a spent quota; its message already says until when.
+  const advice = error.code === 'rate_limited' && !error.retryable ? SPENT_ADVICE : ADVICE[error.code];
   return (
     <div className="notice error" role="alert">
       <strong>{error.message}</strong>
-      {ADVICE[error.code] && <span className="advice"> {ADVICE[error.code]}</span>}
+      {advice && <span className="advice"> {advice}</span>}
       {onRetry && error.retryable && (
         <button type="button" className="link-button" onClick={onRetry}>
           Try again

@@ -1,7 +1,21 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ErrorPayload } from '../../../shared/ipc/errors';
+import type { ErrorPayload, Result } from '../../../shared/ipc/errors';
 import type { Method, MethodInput, MethodOutput } from '../../../shared/ipc/contract';
 import { api } from '../api';
+import { beforeSpend } from './spendNotice';
+
+/**
+ * Calls a contract method after the one-time spend notice (spendNotice.ts) when it would spend a request of the
+ * user's quota. Declined: a lot opens from its stored copy; anything else answers `cancelled`, with nothing sent.
+ */
+async function invoke<M extends Method>(method: M, input?: MethodInput<M>): Promise<Result<MethodOutput<M>>> {
+  if (await beforeSpend(method, input)) return api.invoke(method, input);
+  if (method === 'vehicles.get') return api.invoke(method, { ...(input as MethodInput<'vehicles.get'>), refresh: false } as MethodInput<M>);
+  return {
+    ok: false,
+    error: { code: 'cancelled', message: 'Not sent, so no request of your quota was used.', retryable: true },
+  };
+}
 
 /** State of one contract call: data, loading flag, and the typed error (never a thrown exception). */
 export interface CallState<M extends Method> {
@@ -29,7 +43,7 @@ export function useCall<M extends Method>(method: M, input?: MethodInput<M>, aut
     async (i?: MethodInput<M>) => {
       const my = ++seq.current;
       setLoading(true);
-      const r = await api.invoke(method, i ?? inputRef.current);
+      const r = await invoke(method, i ?? inputRef.current);
       if (my !== seq.current) return null;
       setLoading(false);
       if (r.ok) {
@@ -56,7 +70,7 @@ export function useCall<M extends Method>(method: M, input?: MethodInput<M>, aut
   return { data, loading, error, run };
 }
 
-/** Calls a contract method once, for event handlers (buttons, forms). */
-export function call<M extends Method>(method: M, input?: MethodInput<M>) {
-  return api.invoke(method, input);
+/** Calls a contract method once, for event handlers (buttons, forms); a spending call says so the first time. */
+export function call<M extends Method>(method: M, input?: MethodInput<M>): Promise<Result<MethodOutput<M>>> {
+  return invoke(method, input);
 }

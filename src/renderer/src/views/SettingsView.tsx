@@ -41,6 +41,8 @@ export function explainKeyError(e: ErrorPayload): { title: string; advice: strin
     case 'forbidden':
       return { title: 'The key works, but its plan does not include usage data.', advice: 'Check the plan on the service.' };
     case 'rate_limited':
+      // Not worth trying again: the plan's requests are used up until its period ends (the message says when).
+      if (!e.retryable) return { title: e.message, advice: 'The key itself works. To go on before then, change the plan on the service.' };
       return {
         title: 'The key is known, but its quota or rate limit is reached right now.',
         advice: 'Wait a moment and test again; see Usage for the quota.',
@@ -245,12 +247,70 @@ function ApiKeySection({
   );
 }
 
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Asked once Demo mode is off and Demo examples exist: core has already paused them (they must never run on the
+ * user's real key), so without an answer they stay paused; "Remove them" deletes them (`examples.remove`), "Keep
+ * them paused" keeps them for when Demo mode is on again.
+ */
+export function DemoExamplesQuestion({
+  searches,
+  watches,
+  onDone,
+}: {
+  searches: number;
+  watches: number;
+  onDone: (note: string) => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ErrorPayload | null>(null);
+  const what = [searches ? count(searches, 'saved search', 'saved searches') : '', watches ? count(watches, 'watched lot', 'watched lots') : '']
+    .filter(Boolean)
+    .join(' and ');
+  const remove = async () => {
+    setBusy(true);
+    const r = await call('examples.remove');
+    setBusy(false);
+    if (!r.ok) return setError(r.error);
+    onDone(`Removed the Demo examples (${count(r.value.searches, 'saved search', 'saved searches')} and ${count(r.value.watches, 'watched lot', 'watched lots')}).`);
+  };
+  return (
+    <div className="settings-question" role="group" aria-labelledby="demo-examples-q">
+      <p id="demo-examples-q">
+        <strong>Demo mode is off.</strong> Its examples ({what}) are paused so that they do not use your key's requests.
+        Remove them, or keep them paused for when you turn Demo mode on again?
+      </p>
+      {error && <ErrorNotice error={error} />}
+      <div className="actions">
+        <button type="button" className="primary" onClick={() => void remove()} disabled={busy}>
+          {busy ? 'Removing…' : 'Remove them'}
+        </button>
+        <button type="button" onClick={() => onDone('The Demo examples stay paused; they run again only in Demo mode.')} disabled={busy}>
+          Keep them paused
+        </button>
+      </div>
+    </div>
+  );
+}
+
 /**
  * Settings: the API key, theme, Demo mode, service URL, notifications and the request budget. Field errors from
  * the contract show inline. The key status follows `settings.changed` (Demo mode decides whether it is used).
+ * Turning Demo mode off asks what to do with Demo mode's examples (DemoExamplesQuestion).
  */
 export function SettingsView({ store }: { store: AppStore }) {
   const settings = useStore(store, (s) => s.settings);
+  const [examples, setExamples] = useState<{ searches: number; watches: number } | null>(null);
+  const [examplesNote, setExamplesNote] = useState<string | null>(null);
+  // After Demo mode was turned off and saved: are there examples to ask about? (Two local reads, no request.)
+  const askAboutExamples = async () => {
+    const [s, w] = await Promise.all([call('searches.list'), call('watchlist.list')]);
+    const searches = s.ok ? s.value.filter((x) => x.is_example).length : 0;
+    const watches = w.ok ? w.value.filter((x) => x.is_example).length : 0;
+    setExamplesNote(null);
+    setExamples(searches + watches > 0 ? { searches, watches } : null);
+  };
   const status = useCall('status.get');
   const refresh = status.run;
   useEffect(
@@ -263,9 +323,30 @@ export function SettingsView({ store }: { store: AppStore }) {
   return (
     <div className="settings-page">
       <ApiKeySection status={status.data} statusError={status.error} refresh={() => void refresh()} />
+      {examples && (
+        <DemoExamplesQuestion
+          searches={examples.searches}
+          watches={examples.watches}
+          onDone={(note) => {
+            setExamples(null);
+            setExamplesNote(note);
+          }}
+        />
+      )}
+      {examplesNote && (
+        <p className="ok" role="status">
+          {examplesNote}
+        </p>
+      )}
       {settings ? (
         // A new stored value (saved here or changed elsewhere) starts a fresh draft.
-        <SettingsForm key={JSON.stringify(settings)} store={store} initial={settings} keySet={status.data?.key.set ?? null} />
+        <SettingsForm
+          key={JSON.stringify(settings)}
+          store={store}
+          initial={settings}
+          keySet={status.data?.key.set ?? null}
+          onDemoOff={() => void askAboutExamples()}
+        />
       ) : (
         <p className="muted">Loading settings…</p>
       )}
@@ -273,7 +354,18 @@ export function SettingsView({ store }: { store: AppStore }) {
   );
 }
 
-function SettingsForm({ store, initial, keySet }: { store: AppStore; initial: Settings; keySet: boolean | null }) {
+function SettingsForm({
+  store,
+  initial,
+  keySet,
+  onDemoOff,
+}: {
+  store: AppStore;
+  initial: Settings;
+  keySet: boolean | null;
+  /** Called after a save that turned Demo mode off. */
+  onDemoOff: () => void;
+}) {
   const info = useStore(store, (s) => s.info);
   const saving = useStore(store, (s) => s.saving);
   const saveError = useStore(store, (s) => s.saveError);
@@ -289,7 +381,8 @@ function SettingsForm({ store, initial, keySet }: { store: AppStore; initial: Se
   const quietPartError = (part: 'start' | 'end') => saveError?.fields?.[`quietHours.${part}`]?.[0];
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    await store.getState().updateSettings(draft);
+    const demoOff = initial.demoMode && !draft.demoMode;
+    if ((await store.getState().updateSettings(draft)) && demoOff) onDemoOff();
   };
   const set = <K extends keyof Settings>(k: K, v: Settings[K]) => {
     setDraft({ ...draft, [k]: v });

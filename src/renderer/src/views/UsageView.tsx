@@ -12,6 +12,7 @@ import { call, useCall } from '../lib/useCall';
 import '../components/lwTable.css';
 import './usage.css';
 import { appNow } from '../lib/clock';
+import { dayMonth, quotaSpentSentence } from '../../../shared/quota';
 
 type LogRow = MethodOutput<'requests.list'>['rows'][number];
 
@@ -59,7 +60,7 @@ export function budgetSentences(s: Status): string[] {
   if (b.basis === 'quota') {
     out.push(
       b.periodRemaining !== null && b.periodEnd !== null
-        ? `The daily allowance spreads the ${integer(b.periodRemaining)} requests left in the plan over the days until ${format(b.periodEnd, 'MMM d')}.`
+        ? `The daily allowance spreads the ${integer(b.periodRemaining)} requests left in the plan over the days until ${dayMonth(b.periodEnd)}.`
         : "The daily allowance follows the plan's quota.",
     );
   } else if (b.basis === 'setting') {
@@ -238,6 +239,9 @@ export function UsageView() {
   const rows = useMemo(() => log.data?.rows ?? [], [log.data]);
   const buckets = useMemo(() => hourly(rows, now), [rows, now]);
   const s = status.data;
+  // The plan's requests are used up for the period: said with the date it ends, never as seconds to wait.
+  const spent = s !== null && (s.pause_kind === 'quota_spent' || s.budget.periodRemaining === 0);
+  const spentUntil = s?.pause_kind === 'quota_spent' ? s.paused_until : (s?.budget.periodEnd ?? null);
 
   return (
     <div className="usage">
@@ -258,14 +262,20 @@ export function UsageView() {
                   <li key={t}>{t}</li>
                 ))}
               </ul>
-              {(s.budget.periodRemaining === 0 || s.budget.allowedPerDay === 0) && (
+              {spent ? (
                 <p className="usage-warning" role="status">
-                  Polling is paused: the plan has no requests left
-                  {s.budget.periodEnd !== null ? ` until ${dateTime(s.budget.periodEnd)}` : ''}. Lotwatch sends nothing it
-                  has no quota for and resumes by itself when the quota renews; everything stored stays in the Library.
+                  {quotaSpentSentence(spentUntil)} Saved searches and watches wait until then and start again by
+                  themselves; everything stored stays in the Library.
                 </p>
+              ) : (
+                s.budget.allowedPerDay === 0 && (
+                  <p className="usage-warning" role="status">
+                    Polling is paused: today's share of the plan is spent. It resumes by itself; everything stored stays
+                    in the Library.
+                  </p>
+                )
               )}
-              {s.paused_until !== null && s.paused_until > now && (
+              {!spent && s.paused_until !== null && s.paused_until > now && (
                 <p className="usage-warning" role="status">
                   Polling is paused until {dateTime(s.paused_until)} ({relative(s.paused_until, now)}):{' '}
                   {s.pause_reason ?? 'the service said the quota or rate limit was reached'}. It resumes by itself.
@@ -281,7 +291,7 @@ export function UsageView() {
             <>
               <p className="usage-headline">
                 <strong>{integer(s.quota.remaining)}</strong> of {integer(s.quota.limit)} left
-                {s.quota.periodEnd !== null ? ` until ${format(s.quota.periodEnd, 'MMM d')}` : ' this period'}
+                {s.quota.periodEnd !== null ? ` until ${dayMonth(s.quota.periodEnd)}` : ' this period'}
               </p>
               {s.quota.limit !== null && s.quota.used !== null && (
                 <Meter value={s.quota.used} max={s.quota.limit} label="Requests used of the plan's quota" />

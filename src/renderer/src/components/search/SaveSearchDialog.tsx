@@ -6,6 +6,7 @@ import { call } from '../../lib/useCall';
 import { ErrorNotice, fieldMessage } from '../ErrorNotice';
 import { Modal } from './Modal';
 import { describeParams } from './params';
+import { ScheduleCost } from './ScheduleCost';
 
 /** Schedules offered by name; anything else is a custom cron expression. */
 export const SCHEDULES = [
@@ -128,6 +129,7 @@ export function SaveSearchDialog({ params, onClose }: { params: Record<string, u
         )}
         {err('schedule')}
         {err('max_pages')}
+        <ScheduleCost schedule={preset === 'custom' ? custom : preset} maxPages={Number(maxPages)} />
         <fieldset>
           <legend>Alerts</legend>
           <label className="check">

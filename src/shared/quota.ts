@@ -1,0 +1,22 @@
+import { format } from 'date-fns';
+
+/**
+ * How Lotwatch says that the plan's requests are used up (REAL-SERVICE.md "Plans and quota": a spent quota lasts
+ * until the subscription period ends). One wording for the error, the alert and the Usage page, so the buyer reads
+ * the same sentence everywhere. Dates read as dates ("12 December") in this computer's time zone.
+ */
+
+/** `12 December` for a time in ms since the epoch (this computer's time zone). */
+export function dayMonth(ms: number): string {
+  return format(ms, 'd MMMM');
+}
+
+/**
+ * "Your plan's monthly requests are used up until 12 December." When the period end is unknown (ms since the
+ * epoch, or null), the sentence says "for this period" instead of a date. Throws nothing.
+ */
+export function quotaSpentSentence(periodEnd: number | null): string {
+  return periodEnd === null
+    ? "Your plan's monthly requests are used up for this period."
+    : `Your plan's monthly requests are used up until ${dayMonth(periodEnd)}.`;
+}
