@@ -5,7 +5,7 @@ import { DEMO_KEY, createSandbox } from '../../src/sandbox/index';
 /**
  * Sandbox benchmark (issue 4 closing note): start time and memory with 20,000 lots, and requests per second of
  * GET /vehicles over real HTTP on 127.0.0.1, bounded by time (BENCH_SECONDS, default 4 per scenario) and
- * concurrency (BENCH_CONCURRENCY, default 16).
+ * concurrency (BENCH_CONCURRENCY, default 16). The sandbox answers in its default (real service's) shape.
  */
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 4);
 const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 16);
@@ -57,7 +57,7 @@ it('sandbox: start, memory, /vehicles req/s', async () => {
   await pool.close();
   await sb.dispose();
   const table = [
-    `Sandbox benchmark (${sb.market.lots.length} lots at start, ${CONCURRENCY} connections, ${SECONDS} s per scenario, Node ${process.version})`,
+    `Sandbox benchmark (${sb.market.lots.length} lots at start, ${sb.shape} shape, ${CONCURRENCY} connections, ${SECONDS} s per scenario, Node ${process.version})`,
     `start: market built in ${built.toFixed(0)} ms, listening after ${started.toFixed(0)} ms`,
     `memory: heap ${mb(after.heapUsed)} (+${mb(after.heapUsed - before.heapUsed)}), rss ${mb(after.rss)} (+${mb(after.rss - before.rss)})`,
     '',

@@ -125,9 +125,25 @@ export const WEIGHTED_MODELS: readonly (readonly [ModelSpec, number])[] = MODELS
 export const COLORS: readonly (readonly [string, number])[] = [
   ['Black', 20], ['White', 22], ['Silver', 14], ['Gray', 16], ['Blue', 9], ['Red', 9], ['Green', 2], ['Brown', 2], ['Gold', 1], ['Orange', 1], ['Yellow', 1], ['Beige', 1],
 ];
-/** Primary damage values: the spec's filter list plus the commonest real-world ones (which no filter names). */
+/**
+ * Primary damage values, spelled as the real service's records spell them (REAL-SERVICE.md: "Front end",
+ * "All over", "Left Front"). The spec's `damage` filter values (Fire, Hail, Theft, Water, Chemical, Rollover,
+ * Mechanical, Vandalized, Repossession) are all here, one word each, so they match that filter case-insensitively;
+ * the collision words ("Front end", "Left Front" ...) are what only the record shows: no spec filter value names
+ * them. Splitting a weight over several words keeps every other value's draw unchanged for a seed.
+ */
 export const DAMAGES: readonly (readonly [string, number])[] = [
-  ['Front End', 30], ['Rear End', 14], ['Side', 10], ['Mechanical', 8], ['Hail', 5], ['Water', 6], ['Fire', 2], ['Theft', 2], ['Vandalized', 2], ['Rollover', 2], ['Chemical', 0.5], ['Repossession', 3], ['Minor Dent/Scratches', 8], ['All Over', 3], ['Normal Wear', 5],
+  ['Front end', 22], ['Left Front', 4], ['Right Front', 4], ['Rear end', 10], ['Left Rear', 2], ['Right Rear', 2], ['Left side', 5], ['Right side', 5],
+  ['Mechanical', 8], ['Hail', 5], ['Water', 6], ['Fire', 2], ['Theft', 2], ['Vandalized', 2], ['Rollover', 2], ['Chemical', 0.5], ['Repossession', 3],
+  ['Minor dent/scratches', 8], ['All over', 3], ['Normal wear', 5],
+];
+/** Damage words that make a lot cheap (burnt, flooded, rolled, wrecked all over) or barely dearer than intact. */
+export const SEVERE_DAMAGES: readonly string[] = ['Fire', 'Rollover', 'Water', 'All over', 'Chemical'];
+export const MINOR_DAMAGES: readonly string[] = ['Minor dent/scratches', 'Normal wear', 'Repossession', 'Hail', 'Theft'];
+/** Secondary damage: the side-and-end words of the real records ("Left Front; Right Front" in the survey). */
+export const SECONDARY_DAMAGES: readonly (readonly [string, number])[] = [
+  ['Left Front', 14], ['Right Front', 14], ['Left Rear', 9], ['Right Rear', 9], ['Left side', 8], ['Right side', 8], ['Front end', 10], ['Rear end', 8],
+  ['Minor dent/scratches', 8], ['Undercarriage', 4], ['Mechanical', 6], ['Normal wear', 2],
 ];
 export const RUN_CONDITIONS: readonly (readonly [string, string, number])[] = [
   ['RUNS AND DRIVES', 'Run and Drive', 55], ['ENGINE START PROGRAM', 'Engine Start Program', 20], ['STATIONARY', 'Stationary', 20], ['NO INFORMATION', 'No Information', 5],

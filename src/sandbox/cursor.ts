@@ -50,6 +50,8 @@ export interface Page<T> {
 /**
  * One page of `sorted` (already in list order) holding the items that pass `keep`, after or before the cursor.
  * `cmp(item, cursor)` orders an item against the cursor's edge record; `keyOf` gives an item's cursor columns.
+ * `from` is an index before which the caller knows no item passes `keep` (0 when it does not know): the scan
+ * starts there, so a search need not walk past a long head of items it would refuse anyway.
  * Cost: a binary search plus a scan that stops after perPage + 1 matches.
  */
 export function paginate<T>(
@@ -59,10 +61,11 @@ export function paginate<T>(
   cmp: (item: T, c: Cursor) => number,
   keyOf: (item: T) => Record<string, string | number>,
   keep: (item: T) => boolean = () => true,
+  from = 0,
 ): Page<T> {
   const found: T[] = [];
   if (!cursor || cursor.next) {
-    let i = 0;
+    let i = from;
     if (cursor) {
       let lo = 0;
       let hi = sorted.length;
@@ -71,7 +74,7 @@ export function paginate<T>(
         if (cmp(sorted[mid] as T, cursor) <= 0) lo = mid + 1;
         else hi = mid;
       }
-      i = lo;
+      i = Math.max(lo, from);
     }
     for (; i < sorted.length && found.length <= perPage; i++) {
       const it = sorted[i] as T;
@@ -85,7 +88,7 @@ export function paginate<T>(
       if (cmp(sorted[mid] as T, cursor) < 0) lo = mid + 1;
       else hi = mid;
     }
-    for (let i = lo - 1; i >= 0 && found.length <= perPage; i--) {
+    for (let i = lo - 1; i >= from && found.length <= perPage; i--) {
       const it = sorted[i] as T;
       if (keep(it)) found.push(it);
     }

@@ -43,9 +43,15 @@ export interface DemoService {
  * Creates the lazily started demo service for a shell (Electron or headless). The market runs at real time
  * (speed 1) by default, with auctions every few minutes, so a new user sees alerts soon. `align` returns the
  * watcher's current time; the market is moved forward to it once started, so their clocks agree to the ms.
+ * Demo mode answers in the real service's shapes (`shape` 'real', the default), so the app meets in Demo what it
+ * meets against the real service. The specification's dialect, for tests of it, comes from `shape: 'spec'` or,
+ * for a shell started as is (headless, end-to-end runs), from the environment: LOTWATCH_SANDBOX_SHAPE=spec. An
+ * unknown value makes `get()` reject with createSandbox's RangeError.
  */
 export function createDemoService(opts: SandboxOptions & { align?: () => number } = {}): DemoService {
-  const { align, ...sandboxOptions } = opts;
+  const { align, ...rest } = opts;
+  const fromEnv = process.env['LOTWATCH_SANDBOX_SHAPE'];
+  const sandboxOptions: SandboxOptions = { ...rest, shape: rest.shape ?? ((fromEnv || 'real') as SandboxOptions['shape']) };
   let sb: Sandbox | undefined;
   let starting: Promise<{ baseUrl: string; apiKey: string }> | undefined;
   return {

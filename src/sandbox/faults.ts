@@ -19,9 +19,12 @@ export type FaultKind =
   /** 502 with an HTML page from the web server in front of the service. */
   | 'html'
   /** The connection is closed without any response. */
-  | 'drop';
+  | 'drop'
+  /** 502 with the real service's JSON `{ "ok": false, "message": "Vehicle API request failed." }` (an upstream failure). */
+  | 'error_502';
 
-export const FAULT_KINDS: readonly FaultKind[] = ['error_500', 'error_503', 'burst_429', 'truncated', 'non_json', 'html', 'drop'];
+/** Every fault kind. New kinds go last: `rates` draws walk this order, so a seed keeps its earlier faults. */
+export const FAULT_KINDS: readonly FaultKind[] = ['error_500', 'error_503', 'burst_429', 'truncated', 'non_json', 'html', 'drop', 'error_502'];
 
 export interface FaultSettings {
   /** Extra delay before every API response, ms (real time). */
@@ -32,7 +35,10 @@ export interface FaultSettings {
   rates?: Partial<Record<FaultKind, number>>;
   /** Faults for the next requests, one each, in order. */
   queue?: FaultKind[];
-  /** Schema drift: records in the real-world shapes of REAL-SERVICE.md instead of the spec's. */
+  /**
+   * Forces the real service's shapes (REAL-SERVICE.md) on the covered paths. The real shape is now the sandbox's
+   * default, so this only matters for a sandbox started with shape 'spec'; kept so older tests keep working.
+   */
   drift?: boolean;
   /** Only requests whose path contains this text are faulted (latency and drift included). */
   pathContains?: string;
@@ -64,6 +70,7 @@ export class Faults {
     return !this.settings.pathContains || path.includes(this.settings.pathContains);
   }
 
+  /** Whether the drift setting forces the real shape on `path`. */
   drift(path: string): boolean {
     return this.settings.drift === true && this.applies(path);
   }

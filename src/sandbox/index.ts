@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { Faults, type FaultSettings } from './faults';
 import { ImageCache } from './images';
 import { Market } from './market';
+import type { WireShape } from './records';
 import { CONTROL_PREFIX, VA_PREFIX, VP_PREFIX, buildServer } from './server';
 
 export type { FaultKind, FaultSettings } from './faults';
 export type { MarketEvent, Lot } from './market';
-export { Market } from './market';
+export type { WireShape } from './records';
+export { Market, VENDOR_SAMPLES } from './market';
 export { CONTROL_PREFIX, VA_PREFIX, VP_PREFIX } from './server';
 
 /** The key the sandbox accepts when no keys are given (Demo mode). Not a secret. */
@@ -35,6 +37,12 @@ export interface SandboxOptions {
   testControl?: boolean;
   /** Initial faults. Default none. */
   faults?: FaultSettings;
+  /**
+   * The wire dialect of every endpoint. 'real' (default): the real service's records, history, filters and 429
+   * bodies (REAL-SERVICE.md). 'spec': the specification's shapes (flat fields, lot_status/lot_sub_status, state
+   * words sold/approval/unsold/live, history as Vehicles, a 429 with `status`), so both dialects can be tested.
+   */
+  shape?: WireShape;
 }
 
 export interface Sandbox {
@@ -52,6 +60,8 @@ export interface Sandbox {
   readonly market: Market;
   readonly faults: Faults;
   readonly keys: readonly string[];
+  /** The wire dialect chosen at creation. */
+  readonly shape: WireShape;
   /** Current market time, ms since epoch (also brings the market up to it). */
   marketNow(): number;
   /** Moves the market clock forward by `ms` of market time. */
@@ -62,7 +72,7 @@ export interface Sandbox {
 /**
  * Creates the local Vehicle Auction Data Service (issue 4): builds the market synchronously (about a second for
  * 20,000 lots) and the HTTP app; `start` listens. Market time = startTime + (now() - creation) x speed + advances.
- * @throws RangeError when speed is outside 0..3600 or lots < 1.
+ * @throws RangeError when speed is outside 0..3600, lots < 1 or shape is neither 'real' nor 'spec'.
  */
 export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const now = opts.now ?? Date.now;
@@ -70,6 +80,8 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   if (!(speed >= 0 && speed <= 3600)) throw new RangeError(`speed must be from 0 to 3600, not ${speed}`);
   const lots = opts.lots ?? 20_000;
   if (!(lots >= 1)) throw new RangeError(`lots must be at least 1, not ${lots}`);
+  const shape = opts.shape ?? 'real';
+  if (shape !== 'real' && shape !== 'spec') throw new RangeError(`shape must be 'real' or 'spec', not ${String(shape)}`);
   const seed = (opts.seed ?? 42) >>> 0;
   const realStart = now();
   const startTime = opts.startTime ?? Math.floor(realStart / 60_000) * 60_000;
@@ -89,6 +101,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     quota: opts.quota ?? { limit: 100_000, periodMs: 30 * 24 * 3600_000 },
     ratePerSecond: opts.ratePerSecond ?? 40,
     perPageLimit: opts.perPageLimit ?? 20,
+    shape,
     now,
     marketNow,
     advance,
@@ -118,6 +131,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     market,
     faults,
     keys,
+    shape,
     marketNow() {
       const t = marketNow();
       market.advanceTo(t);

@@ -1,10 +1,14 @@
 import {
   COLORS,
   DAMAGES,
+  MINOR_DAMAGES,
+  MODELS,
   RUN_CONDITIONS,
   SALE_DOCS,
   SELLER_NAMES,
+  SECONDARY_DAMAGES,
   SELLER_TYPES,
+  SEVERE_DAMAGES,
   WEIGHTED_MODELS,
   makeVin,
   type ModelSpec,
@@ -29,6 +33,34 @@ export type AuctionState = 'open' | 'live' | 'sold' | 'approval' | 'unsold';
 export type SubStatus = 'Open' | 'Live' | 'Ended';
 export type LotStatus = 'Timed' | 'Buy Now';
 type Outcome = 'sold' | 'approval' | 'unsold';
+
+/**
+ * The vendor's documented sample identifiers (REAL-SERVICE.md "The vendor's own examples"): its public example
+ * clients call these VINs and Copart lot numbers, so the market always holds them (markets of at least
+ * VENDOR_SAMPLE_MIN_LOTS lots) and the examples run unchanged. Each VIN is one vehicle with a deterministic story:
+ * `past` listings already ended before the market's start (days before it, with their outcome), and `open`, when
+ * given, a listing still to be sold (days after the start). `lotNumber` pins a listing's number; the others draw
+ * theirs like any lot. The catalog's nearest model stands in where it lacks the real one (an X1 and a Tundra).
+ */
+export const VENDOR_SAMPLES: readonly {
+  vin: string;
+  make: string;
+  model: string;
+  year: number;
+  trim: string;
+  past: readonly { daysAgo: number; outcome: Outcome; lotNumber?: string }[];
+  open?: { inDays: number; lotNumber: string };
+}[] = [
+  // Two sales ten days apart, the second final: a sales history, and a finished lot that carries "Sold".
+  { vin: 'WBAVL1C58FVY28848', make: 'BMW', model: 'X5', year: 2015, trim: 'XDRIVE40I', past: [{ daysAgo: 13, outcome: 'approval' }, { daysAgo: 3, outcome: 'sold', lotNumber: '51015256' }] },
+  // The OpenAPI's example record (2014 HONDA CR-V EX-L, lot 45416833): sold on approval, now listed again.
+  { vin: '2HKRM4H7XEH623608', make: 'HONDA', model: 'CR-V', year: 2014, trim: 'EX-L', past: [{ daysAgo: 12, outcome: 'approval' }], open: { inDays: 2, lotNumber: '45416833' } },
+  // A current model year on its first listing: no history yet.
+  { vin: '5TFLA5DBXTX349827', make: 'TOYOTA', model: 'TACOMA', year: 2026, trim: 'SR5', past: [], open: { inDays: 4, lotNumber: '78691915' } },
+];
+/** Smaller markets (unit tests of a few lots) leave the vendor samples out, so `lots` stays exact and small. */
+export const VENDOR_SAMPLE_MIN_LOTS = 100;
+const VENDOR_LOTS = VENDOR_SAMPLES.reduce((n, s) => n + s.past.length + (s.open ? 1 : 0), 0);
 
 /** One physical vehicle; a VIN keeps its vehicle across relists. */
 export interface Vehicle {
@@ -102,6 +134,8 @@ export interface Lot {
   currentBid: number;
   buyNow: number | null;
   salePrice: number | null;
+  /** Market time the lot ended, ms since epoch; null until then. The real shape's last_sold_day and history date. */
+  endedAt: number | null;
   outcome: Outcome;
   steps: PlanStep[];
   next: number;
@@ -159,6 +193,8 @@ export class Market {
   private heap: Lot[] = [];
   private counters = { copart: 0, iaai: 0, item: 0, vins: new Set<string>() };
   private arrivalIndex = 0;
+  /** Lot numbers the vendor samples pin; the generated numbers step over them. */
+  private readonly reserved = new Set(VENDOR_SAMPLES.flatMap((s) => [...s.past.map((p) => p.lotNumber), s.open?.lotNumber]).filter((n) => n !== undefined));
   private nextArrival: number;
   private readonly arrivalMean: number;
   private readonly baseYear: number;
@@ -174,7 +210,10 @@ export class Market {
     this.counters.copart = 50_000_000 + rng.int(0, 999_999);
     this.counters.iaai = 38_000_000 + rng.int(0, 999_999);
     this.counters.item = 41_000_000 + rng.int(0, 999_999);
-    this.populate(opts.lots);
+    const samples = opts.lots >= VENDOR_SAMPLE_MIN_LOTS;
+    if (samples) for (const s of VENDOR_SAMPLES) this.counters.vins.add(s.vin);
+    this.populate(samples ? opts.lots - VENDOR_LOTS : opts.lots);
+    if (samples) this.addVendorSamples();
     // Arrivals keep the open stock steady: as many new lots per day as the initial stock sells per day.
     const current = this.lots.filter((l) => l.subStatus !== 'Ended').length;
     this.arrivalMean = (14 * DAY) / Math.max(1, current);
@@ -243,6 +282,22 @@ export class Market {
     return lot;
   }
 
+  /**
+   * The index in `sorted` of the first lot whose auction date is after market time. No lot before it is Open: a lot
+   * goes live at its auction date (a step applied as soon as market time reaches it), reschedules only move an
+   * open lot later, and every lot is created with its auction ahead. So a search for open lots may start here.
+   */
+  firstUpcoming(): number {
+    let lo = 0;
+    let hi = this.sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.sorted[mid] as Lot).auctionAt <= this.nowT) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
   /** The lot by lot number (either platform) or IAAI item id. */
   findLot(id: string): Lot | undefined {
     return this.byNumber.get(id) ?? this.byItemId.get(id);
@@ -286,13 +341,60 @@ export class Market {
       const auction = rng.chance(0.025)
         ? toMin(this.startTime + rng.int(2 * MIN, 6 * HOUR))
         : toMin(this.startTime + rng.int(20 * MIN, 14 * DAY));
-      const lot = this.newLot(rng, v, facility, created, auction, null);
-      // Steps before the start are history, applied silently.
-      while (lot.next < lot.steps.length && (lot.steps[lot.next] as PlanStep).t <= this.startTime) {
-        this.applyStep(lot, false);
-      }
-      if (lot.next < lot.steps.length) this.heapPush(lot);
+      this.schedule(this.newLot(rng, v, facility, created, auction, null));
     }
+  }
+
+  /** Applies a start-time lot's steps up to the start silently (they are history) and queues the rest. */
+  private schedule(lot: Lot): void {
+    while (lot.next < lot.steps.length && (lot.steps[lot.next] as PlanStep).t <= this.startTime) {
+      this.applyStep(lot, false);
+    }
+    if (lot.next < lot.steps.length) this.heapPush(lot);
+  }
+
+  /** Adds the VENDOR_SAMPLES vehicles and their listings at Copart yards with shipping quotes; see there. */
+  private addVendorSamples(): void {
+    const yards = this.facilities.filter((f) => f.platform === 'copart' && f.hasShipping);
+    VENDOR_SAMPLES.forEach((s, i) => {
+      const rng = new Rng(hash32(this.seed, 0x7e5d, i));
+      const spec = MODELS.find((m) => m.make === s.make && m.model === s.model) as ModelSpec;
+      const [engineL, cylinders, hp, fuel] = spec.engines[0] as readonly [number, number, number, string];
+      const age = Math.max(0, this.baseYear - s.year);
+      const odometer = Math.round(age * 12_500 * (0.6 + rng.next() * 0.6) + rng.int(5, 9000));
+      const color = rng.weighted(COLORS);
+      const drive = spec.drives[0] as string;
+      const v: Vehicle = {
+        vin: s.vin,
+        spec,
+        year: s.year,
+        trim: s.trim,
+        color,
+        fuel,
+        transmission: 'Automatic',
+        drive,
+        cylinders,
+        engineL,
+        hp,
+        odometer,
+        value: spec.msrp * 0.86 ** age * Math.max(0.3, 1 - odometer / 350_000),
+        lc: {
+          make: spec.make.toLowerCase(),
+          model: spec.model.toLowerCase(),
+          type: spec.type.toLowerCase(),
+          color: color.toLowerCase(),
+          fuel: fuel.toLowerCase(),
+          transmission: 'automatic',
+          drive: drive.toLowerCase(),
+        },
+      };
+      const facility = rng.pick(yards);
+      for (const p of s.past) this.addPastLot(rng, v, facility, toMin(this.startTime - p.daysAgo * DAY), p.outcome, p.lotNumber);
+      if (s.open) {
+        const auction = toMin(this.startTime + s.open.inDays * DAY + rng.int(0, 8) * HOUR);
+        this.schedule(this.newLot(rng, v, facility, toSec(this.startTime - rng.int(1, 3) * DAY), auction, null, false, s.open.lotNumber));
+      }
+    });
   }
 
   private makeVehicle(rng: Rng): Vehicle {
@@ -344,16 +446,25 @@ export class Market {
   }
 
   private nextNumber(platform: Platform, rng: Rng): { lotNumber: string; itemId: string | null } {
+    // A number a vendor sample pins is stepped over (this draws nothing, so other lots keep their numbers).
+    const step = (n: number): number => {
+      let x = n + rng.int(1, 40);
+      while (this.reserved.has(String(x))) x++;
+      return x;
+    };
     if (platform === 'copart') {
-      this.counters.copart += rng.int(1, 40);
+      this.counters.copart = step(this.counters.copart);
       return { lotNumber: String(this.counters.copart), itemId: null };
     }
-    this.counters.iaai += rng.int(1, 40);
-    this.counters.item += rng.int(1, 40);
+    this.counters.iaai = step(this.counters.iaai);
+    this.counters.item = step(this.counters.item);
     return { lotNumber: String(this.counters.iaai), itemId: String(this.counters.item) };
   }
 
-  /** A lot with its terms and plan drawn from `rng`; registered in the indexes (not in `sorted`). */
+  /**
+   * A lot with its terms and plan drawn from `rng`; registered in the indexes (not in `sorted`). `fixedNumber`
+   * pins the lot number of a vendor sample (Copart; no IAAI item id).
+   */
   private newLot(
     rng: Rng,
     v: Vehicle,
@@ -362,9 +473,10 @@ export class Market {
     auctionAt: number,
     relistOf: Lot | null,
     past = false,
+    fixedNumber?: string,
   ): Lot {
     const platform = facility.platform;
-    const { lotNumber, itemId } = this.nextNumber(platform, rng);
+    const { lotNumber, itemId } = fixedNumber !== undefined ? { lotNumber: fixedNumber, itemId: null } : this.nextNumber(platform, rng);
     const damage = rng.weighted(DAMAGES);
     const [runCond, runLabel] = (() => {
       const r = rng.weighted(RUN_CONDITIONS.map((x) => [x, x[2]] as const));
@@ -372,8 +484,8 @@ export class Market {
     })();
     const sellerType = rng.weighted(SELLER_TYPES);
     const doc = rng.weighted(SALE_DOCS.map((x) => [x, x[2]] as const));
-    const severe = ['Fire', 'Rollover', 'Water', 'All Over', 'Chemical'].includes(damage);
-    const minor = ['Minor Dent/Scratches', 'Normal Wear', 'Repossession', 'Hail', 'Theft'].includes(damage);
+    const severe = SEVERE_DAMAGES.includes(damage);
+    const minor = MINOR_DAMAGES.includes(damage);
     let factor = severe ? 0.12 + rng.next() * 0.2 : minor ? 0.45 + rng.next() * 0.3 : 0.25 + rng.next() * 0.3;
     if (runCond === 'STATIONARY') factor *= 0.75;
     if (relistOf) factor *= 0.9;
@@ -390,7 +502,7 @@ export class Market {
       facility,
       damage,
       damageLc: damage.toLowerCase(),
-      secondaryDamage: rng.chance(0.4) ? rng.weighted(DAMAGES) : null,
+      secondaryDamage: rng.chance(0.4) ? rng.weighted(SECONDARY_DAMAGES) : null,
       runCond,
       runLabel,
       hasKey: rng.chance(0.72),
@@ -412,6 +524,7 @@ export class Market {
       currentBid: 0,
       buyNow,
       salePrice: null,
+      endedAt: null,
       outcome,
       steps: [],
       next: 0,
@@ -428,11 +541,15 @@ export class Market {
     return lot;
   }
 
-  /** An earlier, already ended listing of a vehicle: no plan, final state only. */
-  private addPastLot(rng: Rng, v: Vehicle, facility: Facility, auctionAt: number): void {
-    const lot = this.newLot(rng, v, facility, toSec(auctionAt - rng.int(3, 20) * DAY), auctionAt, null, true);
+  /**
+   * An earlier, already ended listing of a vehicle: no plan, final state only. A vendor sample gives its outcome
+   * and may pin its lot number.
+   */
+  private addPastLot(rng: Rng, v: Vehicle, facility: Facility, auctionAt: number, outcome?: Outcome, fixedNumber?: string): void {
+    const lot = this.newLot(rng, v, facility, toSec(auctionAt - rng.int(3, 20) * DAY), auctionAt, null, true, fixedNumber);
+    if (outcome) lot.outcome = outcome;
     // Earlier listings of a VIN that is listed again mostly did not sell.
-    if (rng.chance(0.6)) lot.outcome = 'unsold';
+    else if (rng.chance(0.6)) lot.outcome = 'unsold';
     const end = lot.steps.find((s) => s.k === Step.End);
     for (const s of lot.steps) if (s.k !== Step.Relist) this.applyStepValue(lot, s);
     lot.next = lot.steps.length;
@@ -521,6 +638,7 @@ export class Market {
         lot.state = lot.outcome;
         lot.subStatus = 'Ended';
         lot.salePrice = lot.outcome === 'unsold' ? null : lot.currentBid;
+        lot.endedAt = s.t;
         break;
       case Step.Relist:
         // The old lot itself does not change when its vehicle is listed again.
@@ -553,11 +671,13 @@ export class Market {
           to: new Date(lot.auctionAt).toISOString(),
         });
         break;
+      // In the real shape a live lot still reads auction.state "open" (REAL-SERVICE.md "Auction states"): going
+      // live is invisible on that wire, the end is not. A scorer of watchers reads this flag.
       case Step.Live:
-        this.record(s.t, 'state', lot, { from: before.state, to: lot.state, lot_sub_status: lot.subStatus });
+        this.record(s.t, 'state', lot, { from: before.state, to: lot.state, lot_sub_status: lot.subStatus, visible_in_real_shape: false });
         break;
       case Step.End:
-        this.record(s.t, 'state', lot, { from: before.state, to: lot.state, lot_sub_status: lot.subStatus });
+        this.record(s.t, 'state', lot, { from: before.state, to: lot.state, lot_sub_status: lot.subStatus, visible_in_real_shape: true });
         if (lot.outcome !== 'unsold') {
           this.record(s.t, 'sale', lot, {
             price: lot.salePrice,

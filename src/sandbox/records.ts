@@ -3,18 +3,21 @@ import type { Facility } from './geo';
 import type { Lot } from './market';
 
 /**
- * Wire shapes of the sandbox's records. The default shape is the specification's Vehicle (spec "Vehicle",
- * "AuctionInfo", "PricingInfo", "VehicleLocation", "MediaInfo") plus harmless extra keys that the real service
- * also sends (REAL-SERVICE.md "Records in practice"). The drift shape is what public consumers see from the real
- * service: odometer as {mi, km}, extra auction/pricing/media keys, a raw `details` object.
+ * Wire shapes of the sandbox's records. Two dialects, chosen at startup (SandboxOptions.shape):
+ * - 'real' (the default): what the real service returns (REAL-SERVICE.md, reference/real-records-field-survey.txt),
+ *   built in realShape.ts.
+ * - 'spec': the specification's Vehicle (spec "Vehicle", "AuctionInfo", "PricingInfo", "VehicleLocation",
+ *   "MediaInfo") with flat color/damage/odometer, lot_status/lot_sub_status and sale_price_usd, plus a few harmless
+ *   extra keys; built here (specRecord).
  */
+export type WireShape = 'real' | 'spec';
 
 /** "2026-06-22T13:30:00+00:00": ISO 8601 with an explicit offset, as in the vendor OpenAPI example. */
 export function isoOffset(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+  return `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 }
 
-/** "2026-06-22 13:30:00": the SQL-ish form the real cursor and `ad` field carry (UTC). */
+/** "2026-06-22 13:30:00": the SQL-ish form (UTC) the real cursor carries, and the spec shape's `ad` field. */
 export function sqlTime(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 }
@@ -33,21 +36,73 @@ function hexTail(seed: number, lotNumber: number, idx: number): string {
   return s.slice(0, 22);
 }
 
-/** The photo URL of a lot's photo `idx` (0-based) on the platform's real image host; `large` or thumbnail. */
+/**
+ * The photo URL of a lot's photo `idx` (0-based) on the platform's real image host; `large` or thumbnail
+ * (REAL-SERVICE.md "Photo hosts"): Copart's cs.copart.com `<hex>_thb.jpg` / `_hrs.jpg`, IAAI's
+ * vis.iaai.com/resizer?imageKeys=<salvage id>~SID~I<n> (the salvage id is the item id, not the lot number) at
+ * 400x300 or 845x633.
+ */
 export function photoUrl(seed: number, lot: Lot, idx: number, large: boolean): string {
+  const base = photoBase(seed, lot, idx, copartMonth(lot));
+  return lot.platform === 'copart' ? `${base}_${large ? 'hrs' : 'thb'}.jpg` : `${base}${large ? '845&height=633' : '400&height=300'}`;
+}
+
+/** "0626": the month and year of a Copart lot's creation, in its photo paths. */
+function copartMonth(lot: Lot): string {
+  const d = new Date(lot.createdAt);
+  return `${String(d.getUTCMonth() + 1).padStart(2, '0')}${String(d.getUTCFullYear() % 100).padStart(2, '0')}`;
+}
+
+/** A photo URL without its size suffix (Copart `_thb.jpg` / `_hrs.jpg`, IAAI the width and height values). */
+function photoBase(seed: number, lot: Lot, idx: number, mmyy: string): string {
   if (lot.platform === 'copart') {
     const n = Number(lot.lotNumber);
     const hex = n.toString(16).padStart(8, '0') + idx.toString(16).padStart(2, '0') + hexTail(seed, n, idx);
-    const d = new Date(lot.createdAt);
-    const mmyy = `${String(d.getUTCMonth() + 1).padStart(2, '0')}${String(d.getUTCFullYear() % 100).padStart(2, '0')}`;
-    return `https://cs.copart.com/v1/AUTH_svc.pdoc00001/lpp/${mmyy}/${hex}_${large ? 'hrs' : 'thb'}.jpg`;
+    return `https://cs.copart.com/v1/AUTH_svc.pdoc00001/lpp/${mmyy}/${hex}`;
   }
-  const [w, h] = large ? [845, 633] : [400, 300];
-  return `https://vis.iaai.com/resizer?imageKeys=${lot.lotNumber}~SID~I${idx + 1}&width=${w}&height=${h}`;
+  return `https://vis.iaai.com/resizer?imageKeys=${lot.itemId}~SID~I${idx + 1}&width=`;
+}
+
+/** A lot's photo URLs in photo order: thumbnails (400x300) and large ones. Shared: never mutate. */
+export interface PhotoSet {
+  thumbs: readonly string[];
+  large: readonly string[];
+}
+
+/**
+ * How many lots' photo URLs are kept. A page of 20 records needs several hundred URLs, and the same lots are asked
+ * for again and again (a watcher polls its watchlist, a list its first page); bounded so a walk over every lot
+ * does not keep them all (about 3 KB a lot).
+ */
+const PHOTO_CACHE_LOTS = 4096;
+const photoCache = new Map<Lot, PhotoSet>();
+
+/** The lot's photo URLs (see photoUrl and PhotoSet), from a small least-recently-used cache. */
+export function photoSet(seed: number, lot: Lot): PhotoSet {
+  const hit = photoCache.get(lot);
+  if (hit) {
+    photoCache.delete(lot);
+    photoCache.set(lot, hit);
+    return hit;
+  }
+  const mmyy = lot.platform === 'copart' ? copartMonth(lot) : '';
+  const thumbs: string[] = [];
+  const large: string[] = [];
+  for (let i = 0; i < lot.photos; i++) {
+    const base = photoBase(seed, lot, i, mmyy);
+    thumbs.push(lot.platform === 'copart' ? `${base}_thb.jpg` : `${base}400&height=300`);
+    large.push(lot.platform === 'copart' ? `${base}_hrs.jpg` : `${base}845&height=633`);
+  }
+  const set = { thumbs, large };
+  photoCache.set(lot, set);
+  if (photoCache.size > PHOTO_CACHE_LOTS) photoCache.delete(photoCache.keys().next().value as Lot);
+  return set;
 }
 
 export interface PhotoRef {
-  lotNumber: string;
+  platform: 'copart' | 'iaai';
+  /** The Copart lot number, or the IAAI salvage id (item id). */
+  id: string;
   idx: number;
   width: number;
   height: number;
@@ -76,7 +131,8 @@ export function parsePhotoUrl(seed: number, raw: string): PhotoRef | 'invalid' |
     const ext = (m[3] as string).toLowerCase();
     const large = m[2] !== 'thb';
     return {
-      lotNumber: String(n),
+      platform: 'copart',
+      id: String(n),
       idx,
       width: large ? 1024 : 320,
       height: large ? 768 : 240,
@@ -92,7 +148,8 @@ export function parsePhotoUrl(seed: number, raw: string): PhotoRef | 'invalid' |
     if (!Number.isFinite(w) || !Number.isFinite(h)) return 'invalid';
     const fmt = (u.searchParams.get('format') ?? 'jpeg').toLowerCase();
     return {
-      lotNumber: m[1] as string,
+      platform: 'iaai',
+      id: m[1] as string,
       idx: Number(m[2]) - 1,
       width: Math.min(1600, Math.max(16, Math.round(w))),
       height: Math.min(1200, Math.max(16, Math.round(h))),
@@ -102,13 +159,19 @@ export function parsePhotoUrl(seed: number, raw: string): PhotoRef | 'invalid' |
   return 'invalid';
 }
 
-/** "2018-audi-s5-30t-premium-plus-WAUC4CF57JA035732", the real service's slug_vin. */
+const slugs = new WeakMap<Lot['v'], string>();
+/** "2018-audi-s5-30t-premium-plus-WAUC4CF57JA035732", the real service's slug_vin (one per vehicle, kept). */
 export function slugVin(lot: Lot): string {
-  const slug = `${lot.v.year} ${lot.v.spec.make} ${lot.v.spec.model} ${lot.v.trim}`
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-  return `${slug}-${lot.v.vin}`;
+  let slug = slugs.get(lot.v);
+  if (slug === undefined) {
+    const words = `${lot.v.year} ${lot.v.spec.make} ${lot.v.spec.model} ${lot.v.trim}`
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
+    slug = `${words}-${lot.v.vin}`;
+    slugs.set(lot.v, slug);
+  }
+  return slug;
 }
 
 /** VehicleLocation.display: "human-readable place, city with state code" (spec), e.g. "Dallas (TX)". */
@@ -118,17 +181,17 @@ export function locationDisplay(f: Facility): string {
 
 export interface RecordOptions {
   seed: number;
-  /** Market time now, ms (for countdowns in the drift shape). */
-  now: number;
-  drift: boolean;
+  /** The detail endpoints' record: adds trim, lot_url and relisted_from. */
   detail: boolean;
 }
 
-/** The wire record of one lot (spec "Vehicle"); see the file comment for the default and drift shapes. */
-export function vehicleRecord(lot: Lot, o: RecordOptions): Record<string, unknown> {
+/**
+ * The specification's Vehicle of one lot (spec "Vehicle" and its parts): odometer in miles, the market's own state
+ * words (open, live, sold, approval, unsold), sale_price_usd in USD (null unless sold), photo URLs in media.photos.
+ */
+export function specRecord(lot: Lot, o: RecordOptions): Record<string, unknown> {
   const v = lot.v;
-  const photos: string[] = [];
-  for (let i = 0; i < lot.photos; i++) photos.push(photoUrl(o.seed, lot, i, true));
+  const photos = photoSet(o.seed, lot).large;
   const rec: Record<string, unknown> = {
     platform: lot.platform,
     lot_number: lot.lotNumber,
@@ -193,52 +256,15 @@ export function vehicleRecord(lot: Lot, o: RecordOptions): Record<string, unknow
   if (lot.itemId) rec['item_id'] = lot.itemId;
   if (o.detail) {
     rec['trim'] = v.trim;
-    rec['lot_url'] =
-      lot.platform === 'copart'
-        ? `https://www.copart.com/lot/${lot.lotNumber}/${lot.titleLower.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`
-        : `https://www.iaai.com/VehicleDetail/${lot.itemId}~US`;
+    rec['lot_url'] = lotUrl(lot);
     rec['relisted_from'] = lot.relistOf ? lot.relistOf.lotNumber : null;
   }
-  if (o.drift) applyDrift(rec, lot, o, photos);
   return rec;
 }
 
-function applyDrift(rec: Record<string, unknown>, lot: Lot, o: RecordOptions, photos: string[]): void {
-  rec['odometer'] = { mi: lot.v.odometer, km: Math.round(lot.v.odometer * 1.609344) };
-  rec['subLot'] = null;
-  const auction = rec['auction'] as Record<string, unknown>;
-  const d = new Date(lot.auctionAt);
-  auction['formatted'] = d.toUTCString();
-  auction['full_date'] = isoOffset(lot.auctionAt);
-  auction['countdown'] = Math.max(0, Math.round((lot.auctionAt - o.now) / 1000));
-  auction['is_timed'] = lot.lotStatus === 'Timed';
-  auction['is_buy_now'] = lot.lotStatus === 'Buy Now';
-  auction['timed_end_at'] = null;
-  const prev = lot.relistOf;
-  auction['last_sold_day'] = prev && prev.salePrice !== null ? sqlTime(prev.auctionAt) : null;
-  auction['last_sold_status'] = prev && prev.salePrice !== null ? (prev.outcome === 'sold' ? 'Sold' : 'Sold on Approval') : null;
-  const pricing = rec['pricing'] as Record<string, unknown>;
-  pricing['current_bid2_usd'] = lot.currentBid;
-  pricing['last_sold_price_usd'] = prev?.salePrice ?? null;
-  pricing['estimated_cost'] = {
-    from: Math.round(lot.v.value * 0.2),
-    to: Math.round(lot.v.value * 0.5),
-    text: `$${Math.round(lot.v.value * 0.2)} - $${Math.round(lot.v.value * 0.5)}`,
-  };
-  const media = rec['media'] as Record<string, unknown>;
-  // The real service's thumbs_count can exceed the URLs it lists.
-  media['thumbs_count'] = lot.photos + (lot.photos > 0 ? 2 : 0);
-  media['thumbs'] = photos.map((_, i) => photoUrl(o.seed, lot, i, false));
-  media['items'] = photos.map((p, i) => ({ type: 'image', thumb: photoUrl(o.seed, lot, i, false), large: p, url: p }));
-  media['has_video'] = false;
-  if (lot.platform === 'iaai') {
-    rec['details'] = {
-      StockNumber: lot.lotNumber,
-      ItemId: lot.itemId,
-      BranchName: lot.facility.name,
-      Keys: lot.hasKey ? 'Present' : 'Missing',
-      StartCode: lot.runLabel,
-      Odometer: `${lot.v.odometer.toLocaleString('en-US')} mi (Actual)`,
-    };
-  }
+/** The lot's page on its platform: copart.com/lot/{lot number}/{slug}, iaai.com/VehicleDetail/{item id}~US. */
+export function lotUrl(lot: Lot): string {
+  return lot.platform === 'copart'
+    ? `https://www.copart.com/lot/${lot.lotNumber}/${lot.titleLower.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`
+    : `https://www.iaai.com/VehicleDetail/${lot.itemId}~US`;
 }

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Faults, FaultKind, FaultSettings } from './faults';
 import type { ImageCache } from './images';
 import type { Market } from './market';
-import { isoOffset, parsePhotoUrl } from './records';
+import { isoOffset, parsePhotoUrl, type WireShape } from './records';
 import { HttpError, Validator, type RawQuery } from './validate';
 import {
   auctionToPort,
@@ -40,6 +40,8 @@ export interface ServerDeps {
   /** Requests per second per key; 0 turns the limiter off. */
   ratePerSecond: number;
   perPageLimit: number;
+  /** The wire dialect: the real service's shapes (default) or the specification's (`--shape spec`). */
+  shape: WireShape;
   /** Real time, ms since epoch (injectable). */
   now: () => number;
   marketNow: () => number;
@@ -65,6 +67,8 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 export function buildServer(d: ServerDeps): FastifyInstance {
   const usage = new Map<string, KeyUsage>();
   const firstPeriod = d.now();
+  // The old `drift` fault still forces the real shape on the paths it covers (useful with `--shape spec`).
+  const shapeOf = (path: string): WireShape => (d.faults.drift(path) ? 'real' : d.shape);
 
   const usageOf = (key: string): KeyUsage => {
     const t = d.now();
@@ -127,7 +131,7 @@ export function buildServer(d: ServerDeps): FastifyInstance {
     if (u.used >= d.quota.limit) {
       quotaHeaders(reply, u);
       reply.header('retry-after', Math.max(1, Math.ceil((u.periodStart + d.quota.periodMs - t) / 1000)));
-      return reply.code(429).send({ ok: false, status: 429, message: 'API quota exceeded for the current period.' });
+      return reply.code(429).send(quotaSpentBody(shapeOf(pathOf(req)), d.quota.limit, u.used));
     }
     u.used++;
     u.inWindow++;
@@ -170,7 +174,7 @@ export function buildServer(d: ServerDeps): FastifyInstance {
     market: d.market,
     seed: d.seed,
     perPageLimit: d.perPageLimit,
-    drift: d.faults.drift(path),
+    shape: shapeOf(path),
   });
 
   /** Wraps a JSON handler: latency and faults, then the market brought to now, then the answer. */
@@ -233,8 +237,8 @@ export function buildServer(d: ServerDeps): FastifyInstance {
     v.check();
     const ref = parsePhotoUrl(d.seed, url as string);
     if (ref === 'invalid') throw new HttpError(400, 'Invalid image URL.');
-    const lot = ref === 'unknown' ? undefined : d.market.findLot(ref.lotNumber);
-    if (ref === 'unknown' || !lot || ref.idx < 0 || ref.idx >= lot.photos) throw new HttpError(404, 'Image not found.');
+    const lot = ref === 'unknown' ? undefined : ref.platform === 'copart' ? d.market.byNumber.get(ref.id) : d.market.byItemId.get(ref.id);
+    if (ref === 'unknown' || !lot || lot.platform !== ref.platform || ref.idx < 0 || ref.idx >= lot.photos) throw new HttpError(404, 'Image not found.');
     const img = await d.images.render(lot, ref);
     return reply.type(`image/${ref.format}`).header('cache-control', 'public, max-age=86400').send(img);
   });
@@ -247,12 +251,32 @@ export function buildServer(d: ServerDeps): FastifyInstance {
   return app;
 }
 
+/**
+ * The 429 body of a spent monthly quota. Real shape (REAL-SERVICE.md "Quota spent (real)"): `{ok: false, message:
+ * "API request limit reached for current subscription period.", limit, base_limit, extra_limit: 0, used,
+ * remaining: 0}` with no `status` field (counts are requests). Spec shape (spec "Errors": ok, status, message).
+ */
+export function quotaSpentBody(shape: WireShape, limit: number, used: number): Record<string, unknown> {
+  if (shape === 'spec') return { ok: false, status: 429, message: 'API quota exceeded for the current period.' };
+  return {
+    ok: false,
+    message: 'API request limit reached for current subscription period.',
+    limit,
+    base_limit: limit,
+    extra_limit: 0,
+    used,
+    remaining: Math.max(0, limit - used),
+  };
+}
+
 function sendFault(kind: FaultKind, req: FastifyRequest, reply: FastifyReply, body: string): FastifyReply | undefined {
   switch (kind) {
     case 'error_500':
       return reply.code(500).send({ message: 'Server Error' });
     case 'error_503':
       return reply.code(503).send({ ok: false, status: 503, message: 'Service temporarily unavailable.' });
+    case 'error_502':
+      return reply.code(502).send({ ok: false, message: 'Vehicle API request failed.' });
     case 'burst_429':
       return reply.code(429).header('retry-after', 1).send({ ok: false, status: 429, message: 'Too Many Attempts.' });
     case 'non_json':

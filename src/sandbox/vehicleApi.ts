@@ -1,7 +1,9 @@
 import { BadCursor, decodeCursor, paginate, type Cursor } from './cursor';
+import { filtersBody } from './filters';
 import { PORTS, facilitiesNearZip, shippingPrices, type Facility } from './geo';
 import { compareLots, type Lot, type Market } from './market';
-import { parseSqlTime, sqlTime, vehicleRecord } from './records';
+import { historyRow, realRecord } from './realShape';
+import { parseSqlTime, slugVin, specRecord, sqlTime, type WireShape } from './records';
 import { HttpError, Validator, type RawQuery } from './validate';
 
 /**
@@ -12,10 +14,10 @@ import { HttpError, Validator, type RawQuery } from './validate';
 export interface ApiContext {
   market: Market;
   seed: number;
-  /** Largest per_page accepted on /vehicles (X-Per-Page-Limit); history and locations stay at 20. */
+  /** Largest per_page accepted on /vehicles (X-Per-Page-Limit); locations stay at 20; history: see vehicleHistory. */
   perPageLimit: number;
-  /** Schema-drift fault: REAL-SERVICE.md record shapes instead of the spec's. */
-  drift: boolean;
+  /** The wire dialect of this answer: the real service's shapes (default) or the specification's. */
+  shape: WireShape;
 }
 
 type Body = Record<string, unknown>;
@@ -58,15 +60,18 @@ function lotVsCursor(l: Lot, c: Cursor): number {
 }
 
 function record(ctx: ApiContext, lot: Lot, detail = false): Body {
-  return vehicleRecord(lot, { seed: ctx.seed, now: ctx.market.now, drift: ctx.drift, detail });
+  if (ctx.shape === 'real') return realRecord(lot, ctx.seed, ctx.market.now);
+  return specRecord(lot, { seed: ctx.seed, detail });
 }
 
 const ciEq = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
 /**
  * GET /vehicles (spec "GET /vehicles: query parameters"). Every listed filter filters; the OpenAPI's `upcoming`
- * and `updated_within_minutes` too. Enumerated control parameters (lot_status, lot_sub_status, auction_type,
- * platform, units, has_key, upcoming) answer 422 for unknown values; free filter values (make, colour, damage,
+ * and `updated_within_minutes` too. Filters act on the market's own fields, so they select the same lots in both
+ * shapes, though the real records show no lot_status or lot_sub_status and spell drive and run words their own
+ * way. Enumerated control parameters (lot_status, lot_sub_status, auction_type, platform, units, has_key,
+ * upcoming) answer 422 for unknown values; free filter values (make, colour, damage,
  * fuel, ...) that match nothing give an empty page (REAL-SERVICE.md). price_* compare the sale price of ended
  * lots and the current bid otherwise (USD); odometer_* are miles; dates are UTC days of the auction date.
  */
@@ -188,7 +193,9 @@ export function listVehicles(ctx: ApiContext, q: RawQuery): Body {
     return true;
   };
 
-  const page = paginate(m.sorted, perPage, cursor, lotVsCursor, lotKey, keep);
+  // Open lots all lie after the ones whose auction date has come (Market.firstUpcoming): skip that head.
+  const page = paginate(m.sorted, perPage, cursor, lotVsCursor, lotKey, keep, subStatus === 'Open' ? m.firstUpcoming() : 0);
+  // With a zip the records carry their distance in `units` (the real shape always has the key: null without zip).
   const data = page.items.map((l) => {
     const r = record(ctx, l);
     if (near) r['distance'] = near.get(l.facility.idx) ?? null;
@@ -227,19 +234,27 @@ export function vehicleDetails(ctx: ApiContext, slug: string): Body {
   return { ok: true, data: record(ctx, lot, true), meta: null };
 }
 
+/** Largest and default history per_page of the real shape: the real service answers 50 rows when none is asked. */
+export const REAL_HISTORY_PER_PAGE = 50;
+
 /**
- * GET /vehicles/{slugVin}/history (spec): the ended lots of the same VIN (earlier sales and the lot itself once
- * ended), newest first, cursor-paginated (per_page 1-20). Drift mode answers the real-world
- * `{vehicle, history[]}` shape (REAL-SERVICE.md).
+ * GET /vehicles/{slugVin}/history, cursor-paginated, newest first.
+ * - real shape (REAL-SERVICE.md "History"): `data: {vehicle: {slug_vin, vin, platform, lot_number}, history:
+ *   [{platform, date "YYYY-MM-DD", price (USD), status "Sold" | "Sold on Approval"}]}`: the sales of the VIN only
+ *   (a lot that ended unsold is not a sale), no lot numbers in the rows; per_page 1-50, default 50.
+ * - spec shape (spec "GET /vehicles/{slugVin}/history"): `data` an array of the Vehicle records of the VIN's ended
+ *   lots, unsold ones included; per_page 1-20, default 20.
+ * @throws HttpError 422 for a bad per_page, cursor or identifier, 404 when no lot has the identifier.
  */
 export function vehicleHistory(ctx: ApiContext, slug: string, q: RawQuery): Body {
   const v = new Validator(q);
-  const perPage = v.int('per_page', { min: 1, max: 20, dflt: 20 }) ?? 20;
+  const max = ctx.shape === 'real' ? REAL_HISTORY_PER_PAGE : 20;
+  const perPage = v.int('per_page', { min: 1, max, dflt: max }) ?? max;
   const cursor = readCursor(v, HISTORY_COLS);
   v.check();
   const lot = resolveSlug(ctx.market, slug);
   const ended = (ctx.market.byVin.get(lot.v.vin) ?? [])
-    .filter((l) => l.subStatus === 'Ended')
+    .filter((l) => l.subStatus === 'Ended' && (ctx.shape === 'spec' || l.salePrice !== null))
     .sort((a, b) => b.auctionAt - a.auctionAt || b.id - a.id);
   const page = paginate(
     ended,
@@ -249,18 +264,12 @@ export function vehicleHistory(ctx: ApiContext, slug: string, q: RawQuery): Body
     (l) => ({ 'vehicles.ad': sqlTime(l.auctionAt), 'vehicles.id': l.id }),
   );
   const meta = { per_page: perPage, next_cursor: page.next_cursor, prev_cursor: page.prev_cursor };
-  if (ctx.drift) {
+  if (ctx.shape === 'real') {
     return {
       ok: true,
       data: {
-        vehicle: record(ctx, lot),
-        history: page.items.map((l) => ({
-          platform: l.platform,
-          lot_number: l.lotNumber,
-          date: sqlTime(l.auctionAt),
-          price: l.salePrice ?? l.currentBid,
-          status: l.outcome === 'sold' ? 'Sold' : l.outcome === 'approval' ? 'Sold on Approval' : 'Not Sold',
-        })),
+        vehicle: { slug_vin: slugVin(lot), vin: lot.v.vin, platform: lot.platform, lot_number: lot.lotNumber },
+        history: page.items.map(historyRow),
       },
       meta,
     };
@@ -396,83 +405,9 @@ export function listLocations(ctx: ApiContext, q: RawQuery): Body {
   return { ok: true, data, meta: { per_page: perPage, next_cursor: page.next_cursor, prev_cursor: page.prev_cursor } };
 }
 
-let filtersCache: { market: Market; version: number; body: Body } | null = null;
-
-/**
- * GET /vehicles/filters (spec "FiltersResponse"): option lists with counts of open lots and value ranges, grouped
- * by filter name. Rebuilt when the market has changed by more than a few hundred events (counts are a guide).
- */
+/** GET /vehicles/filters (spec "FiltersResponse"): the body of the answer's shape; see filters.ts. */
 export function vehicleFilters(ctx: ApiContext): Body {
-  const m = ctx.market;
-  if (filtersCache && filtersCache.market === m && m.version - filtersCache.version < 500) return filtersCache.body;
-  const counts = new Map<string, Map<string, number>>();
-  const bump = (group: string, value: string | number): void => {
-    let g = counts.get(group);
-    if (!g) counts.set(group, (g = new Map()));
-    const k = String(value);
-    g.set(k, (g.get(k) ?? 0) + 1);
-  };
-  const models = new Map<string, Map<string, number>>();
-  const range = { year: [Infinity, -Infinity], price: [Infinity, -Infinity], odometer: [Infinity, -Infinity], engine_size: [Infinity, -Infinity], engine_hp: [Infinity, -Infinity] };
-  const widen = (k: keyof typeof range, n: number): void => {
-    const r = range[k];
-    if (n < (r[0] as number)) r[0] = n;
-    if (n > (r[1] as number)) r[1] = n;
-  };
-  for (const l of m.lots) {
-    if (l.subStatus === 'Ended') continue;
-    const v = l.v;
-    bump('makes', v.spec.make);
-    let mm = models.get(v.spec.make);
-    if (!mm) models.set(v.spec.make, (mm = new Map()));
-    mm.set(v.spec.model, (mm.get(v.spec.model) ?? 0) + 1);
-    bump('types', v.spec.type);
-    bump('colors', v.color);
-    bump('fuel_types', v.fuel);
-    bump('transmissions', v.transmission);
-    bump('drive_types', v.drive);
-    if (v.cylinders) bump('cylinders', v.cylinders);
-    bump('damages', l.damage);
-    bump('run_conditions', l.runCond);
-    bump('seller_types', l.sellerType);
-    bump('sale_document_types', l.docType);
-    bump('states', l.facility.state);
-    widen('year', v.year);
-    widen('price', l.currentBid);
-    widen('odometer', v.odometer);
-    if (v.engineL > 0) widen('engine_size', v.engineL);
-    widen('engine_hp', v.hp);
-  }
-  const list = (g: string): { value: string; count: number }[] =>
-    [...(counts.get(g) ?? new Map<string, number>())].map(([value, count]) => ({ value, count })).sort((a, b) => a.value.localeCompare(b.value));
-  const data: Body = {
-    platforms: [
-      { value: 'copart', label: 'Copart', auction_type: 1 },
-      { value: 'iaai', label: 'IAAI', auction_type: 2 },
-    ],
-    lot_status: ['All', 'Timed', 'Buy Now'],
-    lot_sub_status: ['Live', 'Open', 'Ended'],
-    has_key: ['No', 'All', 'With'],
-    units: ['mi', 'km'],
-    ports: PORTS.map((p) => p.port),
-    makes: list('makes'),
-    models: Object.fromEntries([...models].sort(([a], [b]) => a.localeCompare(b)).map(([mk, mm]) => [mk, [...mm].map(([value, count]) => ({ value, count })).sort((a, b) => a.value.localeCompare(b.value))])),
-    types: list('types'),
-    colors: list('colors'),
-    fuel_types: list('fuel_types'),
-    transmissions: list('transmissions'),
-    drive_types: list('drive_types'),
-    cylinders: list('cylinders'),
-    damages: list('damages'),
-    run_conditions: list('run_conditions'),
-    seller_types: list('seller_types'),
-    sale_document_types: list('sale_document_types'),
-    loc_states: list('states'),
-    ...Object.fromEntries(Object.entries(range).map(([k, [lo, hi]]) => [k, { min: Number.isFinite(lo) ? lo : null, max: Number.isFinite(hi) ? hi : null }])),
-  };
-  const body = { ok: true, data, meta: null };
-  filtersCache = { market: m, version: m.version, body };
-  return body;
+  return filtersBody(ctx.market, ctx.shape);
 }
 
 /** Sort check used by tests: the list order the cursor relies on. */

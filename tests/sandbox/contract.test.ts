@@ -4,42 +4,111 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUOTA_HEADERS, startHarness, type Harness } from './harness';
 
-// Every endpoint's responses, errors included, validated against the vendor OpenAPI 1.1.0 (reference/).
-// A copy of shared/reference/openapi-vehicle-auction-v1.1.0.json, so the test needs nothing outside the repo.
+// Every endpoint's responses, errors included, validated against the vendor OpenAPI 1.1.0 (reference/), in both
+// wire shapes. A copy of shared/reference/openapi-vehicle-auction-v1.1.0.json, so the test needs nothing outside
+// the repo.
 const SPEC_PATH = new URL('./fixtures/openapi-vehicle-auction-v1.1.0.json', import.meta.url);
 type Doc = { paths: Record<string, { get: { responses: Record<string, unknown> } }>; components: Record<string, Record<string, unknown>> };
 const doc = JSON.parse(readFileSync(SPEC_PATH, 'utf8')) as Doc;
+type Schema = Record<string, unknown>;
+
+/**
+ * The OpenAPI as the real service's answers bear it out. Only where the OpenAPI genuinely disagrees with
+ * REAL-SERVICE.md is it changed, and nowhere else:
+ * - Vehicle.odometer: the OpenAPI says number; real records carry an object {mi, km} ("an object, never a number").
+ * - VehicleLocation.state: the OpenAPI says string; it is null in 68 of 68 real records.
+ * - VehicleHistoryResponse.data: the OpenAPI says an array of Vehicles; the real history is an object
+ *   {vehicle: {slug_vin, vin, platform, lot_number}, history: [{platform, date, price, status}]}.
+ * Everything else (the Vehicle's other fields, CursorMeta, ApiError, the other envelopes) is checked as published.
+ */
+function realDoc(): Doc {
+  const d = JSON.parse(JSON.stringify(doc)) as Doc;
+  const schemas = d.components['schemas'] as Record<string, Schema & { properties: Record<string, Schema> }>;
+  schemas['Vehicle']!.properties['odometer'] = {
+    type: 'object',
+    properties: { mi: { type: 'number' }, km: { type: 'number' } },
+    required: ['mi', 'km'],
+  };
+  schemas['VehicleLocation']!.properties['state'] = { type: ['string', 'null'] };
+  schemas['VehicleHistoryResponse']!.properties['data'] = {
+    type: 'object',
+    required: ['vehicle', 'history'],
+    properties: {
+      vehicle: {
+        type: 'object',
+        required: ['slug_vin', 'vin', 'platform', 'lot_number'],
+        properties: { slug_vin: { type: 'string' }, vin: { type: 'string' }, platform: { type: 'string' }, lot_number: { type: 'string' } },
+      },
+      history: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['platform', 'date', 'price', 'status'],
+          properties: {
+            platform: { type: 'string' },
+            date: { type: 'string', format: 'date' },
+            price: { type: 'number' },
+            status: { enum: ['Sold', 'Sold on Approval'] },
+          },
+        },
+      },
+    },
+  };
+  return d;
+}
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
 ajv.addSchema({ $id: 'openapi', components: doc.components });
+ajv.addSchema({ $id: 'openapi-real', components: realDoc().components });
 
-/** The JSON schema of (template, status), following components.responses refs; ApiError when none is given. */
-function schemaFor(template: string, status: number): string {
+/** The JSON schema id of (template, status) in a document, following components.responses refs; ApiError when none is given. */
+function schemaFor(template: string, status: number, base: 'openapi' | 'openapi-real'): string {
   let r = doc.paths[template]?.get.responses[String(status)] as Record<string, unknown> | undefined;
   if (!r) throw new Error(`OpenAPI has no ${status} for ${template}`);
   if (typeof r['$ref'] === 'string') r = doc.components['responses']?.[(r['$ref'] as string).split('/').pop() as string] as Record<string, unknown>;
   const content = (r?.['content'] as Record<string, { schema: { $ref?: string } }> | undefined)?.['application/json'];
   const ref = content?.schema.$ref ?? '#/components/schemas/ApiError';
-  return `openapi${ref}`;
+  return `${base}${ref}`;
 }
 
-let h: Harness;
-let lot: Record<string, unknown>;
-let iaai: Record<string, unknown>;
-let photo: string;
+type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+let real: Harness;
+let spec: Harness;
+beforeAll(async () => {
+  [real, spec] = await Promise.all([startHarness(), startHarness({ shape: 'spec' })]);
+});
+afterAll(() => Promise.all([real.close(), spec.close()]));
 const enc = encodeURIComponent;
 
-beforeAll(async () => {
-  h = await startHarness();
-  const list = await h.json('/vehicles?per_page=20&platform=copart');
-  lot = (list.body['data'] as Record<string, unknown>[]).find((v) => (v['media'] as { photos: string[] }).photos.length > 0)!;
-  photo = (lot['media'] as { photos: string[] }).photos[0]!;
-  iaai = ((await h.json('/vehicles?platform=iaai&per_page=1')).body['data'] as Record<string, unknown>[])[0]!;
-});
-afterAll(() => h.close());
+/** What the cases need from one harness: a Copart lot with photos, one photo URL, and an IAAI item id. */
+interface Fixture {
+  lot: Rec;
+  photo: string;
+  itemId: string;
+}
+async function fixture(h: Harness): Promise<Fixture> {
+  const list = (await h.json('/vehicles?per_page=20&platform=copart')).body['data'] as Rec[];
+  const iaai = ((await h.json('/vehicles?platform=iaai&per_page=1')).body['data'] as Rec[])[0]!;
+  if (h.sb.shape === 'spec') {
+    const lot = list.find((v) => v['media']['photos'].length > 0)!;
+    return { lot, photo: lot['media']['photos'][0], itemId: iaai['item_id'] };
+  }
+  // Real shape: photos in media.items[].large, the IAAI VehicleDetail id in details.attributes.Id "<id>~US".
+  const lot = list.find((v) => v['media']['items'].length > 0)!;
+  return { lot, photo: lot['media']['items'][0]['large'], itemId: String(iaai['details']['attributes']['Id']).replace(/~US$/, '') };
+}
 
-describe('contract: every endpoint against the vendor OpenAPI', () => {
+for (const shape of ['real', 'spec'] as const) describe(`contract (${shape} shape): every endpoint against the vendor OpenAPI`, () => {
+  let h: Harness;
+  let f: Fixture;
+  const base = shape === 'real' ? 'openapi-real' : 'openapi';
+  beforeAll(async () => {
+    h = shape === 'real' ? real : spec;
+    f = await fixture(h);
+  });
+  // The case table is built before beforeAll has fetched the fixture: `lot` reads the fixture's lot when a case runs.
+  const lot = new Proxy({} as Rec, { get: (_t, k: string) => f.lot[k] });
   const cases: [string, () => string, number, string?][] = [
     ['/vehicles', () => '/vehicles', 200],
     ['/vehicles', () => '/vehicles?make=TOYOTA&color=Black&color=White&fuel_type=Gasoline&per_page=5&lot_sub_status=Open', 200],
@@ -57,7 +126,14 @@ describe('contract: every endpoint against the vendor OpenAPI', () => {
     ['/vehicles/{slugVin}', () => '/vehicles/ABC123', 422],
     ['/vehicles/{slugVin}', () => '/vehicles/99999999', 404],
     ['/vehicles/{slugVin}/history', () => `/vehicles/${String(lot['vin'])}/history?per_page=5`, 200],
-    ['/vehicles/{slugVin}/history', () => `/vehicles/${String(lot['vin'])}/history?per_page=50`, 422],
+    ...(shape === 'real'
+      ? ([
+          ['/vehicles/{slugVin}/history', () => `/vehicles/${String(lot['vin'])}/history`, 200],
+          ['/vehicles/{slugVin}/history', () => '/vehicles/WBAVL1C58FVY28848/history', 200],
+          ['/vehicles/{slugVin}/history', () => `/vehicles/${String(lot['vin'])}/history?per_page=50`, 200],
+          ['/vehicles/{slugVin}/history', () => `/vehicles/${String(lot['vin'])}/history?per_page=51`, 422],
+        ] as [string, () => string, number][])
+      : ([['/vehicles/{slugVin}/history', () => `/vehicles/${String(lot['vin'])}/history?per_page=50`, 422]] as [string, () => string, number][])),
     ['/vehicles/{slugVin}/history', () => '/vehicles/1HGCM82633A004352/history', 404],
     ['/vehicles/{slugVin}/related', () => `/vehicles/${String(lot['lot_number'])}/related`, 200],
     ['/vehicles/{slugVin}/related', () => '/vehicles/short/related', 422],
@@ -77,7 +153,7 @@ describe('contract: every endpoint against the vendor OpenAPI', () => {
     ['/shipping/auction-to-port', () => '/shipping/auction-to-port?vin=SHORT', 422],
     ['/shipping/auction-to-port', () => '/shipping/auction-to-port?lot_number=1', 404],
     ['/vehicles/urltodetails', () => `/vehicles/urltodetails?url=${enc(`https://www.copart.com/lot/${String(lot['lot_number'])}/clean-title`)}`, 200],
-    ['/vehicles/urltodetails', () => `/vehicles/urltodetails?url=${enc(`https://www.iaai.com/VehicleDetail/${String(iaai['item_id'])}~US`)}`, 200],
+    ['/vehicles/urltodetails', () => `/vehicles/urltodetails?url=${enc(`https://www.iaai.com/VehicleDetail/${f.itemId}~US`)}`, 200],
     ['/vehicles/urltodetails', () => '/vehicles/urltodetails', 422],
     ['/vehicles/urltodetails', () => `/vehicles/urltodetails?url=${enc('https://example.com/x')}`, 422],
     ['/vehicles/urltodetails', () => `/vehicles/urltodetails?url=${enc('https://www.copart.com/lot/1')}`, 404],
@@ -92,7 +168,7 @@ describe('contract: every endpoint against the vendor OpenAPI', () => {
       const key = keyMode === 'nokey' ? null : keyMode === 'badkey' ? 'wrong' : undefined;
       const { status: got, body, res } = await h.json(path(), { key });
       expect(got, JSON.stringify(body).slice(0, 300)).toBe(status);
-      const validate = ajv.getSchema(schemaFor(template, status))!;
+      const validate = ajv.getSchema(schemaFor(template, status, base))!;
       expect(validate(body), ajv.errorsText(validate.errors)).toBe(true);
       for (const name of QUOTA_HEADERS) expect(res.headers.get(name), name).not.toBeNull();
       if (status >= 400) {
@@ -105,7 +181,7 @@ describe('contract: every endpoint against the vendor OpenAPI', () => {
   }
 
   it('200 /image-proxy serves a real image for the records photo URLs', async () => {
-    const res = await h.get(`/image-proxy?url=${enc(photo)}`);
+    const res = await h.get(`/image-proxy?url=${enc(f.photo)}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/jpeg');
     const buf = Buffer.from(await res.arrayBuffer());
@@ -114,7 +190,7 @@ describe('contract: every endpoint against the vendor OpenAPI', () => {
   });
 
   it('every record of a full walk of /vehicles validates', async () => {
-    const validate = ajv.getSchema('openapi#/components/schemas/VehicleListResponse')!;
+    const validate = ajv.getSchema(`${base}#/components/schemas/VehicleListResponse`)!;
     let cursor: string | null = null;
     let pages = 0;
     do {
@@ -126,7 +202,30 @@ describe('contract: every endpoint against the vendor OpenAPI', () => {
     expect(pages).toBe(40);
   });
 
+  it('the detail records of every lot of a page of ended lots validate', async () => {
+    const validate = ajv.getSchema(`${base}#/components/schemas/VehicleDetailsResponse`)!;
+    const ended = (await h.json('/vehicles?per_page=20&lot_sub_status=Ended')).body['data'] as Rec[];
+    expect(ended.length).toBe(20);
+    for (const r of ended) {
+      const { body } = await h.json(`/vehicles/${String(r['lot_number'])}`);
+      expect(validate(body), ajv.errorsText(validate.errors)).toBe(true);
+    }
+  });
+});
+
+describe('contract: the real shape against the published OpenAPI, unpatched', () => {
+  it('disagrees exactly where REAL-SERVICE.md says the real service does', async () => {
+    const validate = ajv.getSchema('openapi#/components/schemas/VehicleListResponse')!;
+    const { body } = await real.json('/vehicles?per_page=5');
+    expect(validate(body)).toBe(false);
+    const paths = new Set((validate.errors ?? []).map((e) => e.instancePath.replace(/^\/data\/\d+/, '')));
+    expect([...paths].sort()).toEqual(['/location/state', '/odometer']);
+  });
+});
+
+describe('contract: the video-platform paths', () => {
   it('every video-platform path answers a JSON body with the same auth', async () => {
+    const h = real;
     const { VIDEO_PATHS } = await import('../../src/sandbox/video');
     expect(VIDEO_PATHS).toHaveLength(20);
     for (const p of VIDEO_PATHS) {

@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness';
 
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// `h` answers in the real service's shapes (the default), `hs` in the specification's; same seed, same market.
 let h: Harness;
+let hs: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  [h, hs] = await Promise.all([startHarness(), startHarness({ shape: 'spec' })]);
 });
-afterAll(() => h.close());
+afterAll(() => Promise.all([h.close(), hs.close()]));
 
 async function all(query: string, max = 2000): Promise<Rec[]> {
   const out: Rec[] = [];
@@ -19,59 +21,77 @@ async function all(query: string, max = 2000): Promise<Rec[]> {
   } while (cursor && out.length < max);
   return out;
 }
-const first = async (query: string): Promise<Rec[]> => (await h.json(`/vehicles?${query}`)).body['data'] as Rec[];
+const first = async (query: string, on: Harness = h): Promise<Rec[]> => (await on.json(`/vehicles?${query}`)).body['data'] as Rec[];
+/** The market's lot behind a record, for facts the real records do not show (lot_sub_status, cylinders, yard name). */
+const lotOf = (r: Rec) => h.sb.market.findLot(r['lot_number'])!;
+/** "TX" from a real record's location.display "Dallas (TX)": the only place the real shape names the state. */
+const stateOf = (r: Rec): string => /\(([A-Z]{2})\)$/.exec(r['location']['display'])?.[1] ?? '';
 
-describe('GET /vehicles filters really filter', () => {
-  const cases: [string, (r: Rec) => boolean][] = [
-    ['make=toyota', (r) => r['make'] === 'TOYOTA'],
-    ['make=HONDA&model=CR-V', (r) => r['model'] === 'CR-V'],
-    ['type=PICKUP', (r) => r['type'] === 'PICKUP'],
-    ['year_from=2020&year_to=2022', (r) => r['year'] >= 2020 && r['year'] <= 2022],
-    ['price_min=1000&price_max=2000', (r) => r['pricing']['current_bid_usd'] >= 1000 && r['pricing']['current_bid_usd'] <= 2000],
-    ['auction_type=1', (r) => r['platform'] === 'copart'],
-    ['auction_type=2', (r) => r['platform'] === 'iaai'],
-    ['platform=iaai', (r) => r['platform'] === 'iaai'],
-    ['color=Black&color=White', (r) => ['Black', 'White'].includes(r['color'])],
-    ['color[]=Red', (r) => r['color'] === 'Red'],
-    ['fuel_type=Diesel&fuel_type=Electric', (r) => ['Diesel', 'Electric'].includes(r['fuel_type'])],
-    ['odometer_from=10000&odometer_to=50000', (r) => r['odometer'] >= 10000 && r['odometer'] <= 50000],
-    ['engine_size_from=3&engine_size_to=5', (r) => r['vehicle_specs']['engine']['size_l'] >= 3 && r['vehicle_specs']['engine']['size_l'] <= 5],
-    ['engine_hp_from=300', (r) => r['vehicle_specs']['engine']['hp'] >= 300],
-    ['transmission=Manual', (r) => r['transmission'] === 'Manual'],
-    ['cylinders=6&cylinders=8', (r) => [6, 8].includes(r['vehicle_specs']['cylinders'])],
-    ['drive_type=AWD', (r) => r['drive_type'] === 'AWD'],
-    ['run_cond=STATIONARY', (r) => r['condition']['run_condition']['value'] === 'STATIONARY'],
-    ['damage=Hail&damage=Water', (r) => ['Hail', 'Water'].includes(r['damage'])],
-    ['has_key=With', (r) => r['condition']['has_key'] === true],
-    ['has_key=No', (r) => r['condition']['has_key'] === false],
-    ['lot_status=Buy Now', (r) => r['auction']['lot_status'] === 'Buy Now' && r['pricing']['buy_now_usd'] > 0],
-    ['lot_status=Timed', (r) => r['auction']['lot_status'] === 'Timed'],
-    ['lot_sub_status=Ended', (r) => r['auction']['lot_sub_status'] === 'Ended'],
-    ['loc_state=TX', (r) => r['location']['state'] === 'TX'],
-    ['office_name=Dallas', (r) => r['facility']['name'] === 'Dallas'],
-    ['auction_date_from=2026-06-03&auction_date_to=2026-06-04', (r) => r['ad'] >= '2026-06-03' && r['ad'] < '2026-06-05'],
-    ['today_only=true', (r) => r['ad'].startsWith('2026-06-01')],
-    ['sale_document_pending=1', (r) => r['sale_document']['is_pending'] === true],
-    ['sale_document_type=salvage', (r) => r['sale_document']['type'] === 'salvage'],
-    ['seller_type=dealer', (r) => r['seller']['type'] === 'dealer'],
-    ['upcoming=only', (r) => Date.parse(r['auction']['auction_at']) > Date.UTC(2026, 5, 1, 12)],
-    ['zip=75201&radius=100', (r) => r['distance'] <= 100 && r['location']['state'] === 'TX'],
-    ['zip=75201&radius=100&units=km', (r) => r['distance'] <= 100],
+describe('GET /vehicles filters really filter, in both shapes', () => {
+  // [query, check of a spec-shape record, check of a real-shape record]. Filters act on the market, so both shapes
+  // must also return the same lots in the same order; the real records show the fact under its real path.
+  const cases: [string, (r: Rec) => boolean, (r: Rec) => boolean][] = [
+    ['make=toyota', (r) => r['make'] === 'TOYOTA', (r) => r['make'] === 'TOYOTA'],
+    ['make=HONDA&model=CR-V', (r) => r['model'] === 'CR-V', (r) => r['model'] === 'CR-V'],
+    ['type=PICKUP', (r) => r['type'] === 'PICKUP', (r) => r['type'] === 'PICKUP'],
+    ['year_from=2020&year_to=2022', (r) => r['year'] >= 2020 && r['year'] <= 2022, (r) => r['year'] >= 2020 && r['year'] <= 2022],
+    ['price_min=1000&price_max=2000', (r) => r['pricing']['current_bid_usd'] >= 1000 && r['pricing']['current_bid_usd'] <= 2000, (r) => r['pricing']['current_bid_usd'] >= 1000 && r['pricing']['current_bid_usd'] <= 2000],
+    ['auction_type=1', (r) => r['platform'] === 'copart', (r) => r['platform'] === 'copart' && r['platform_id'] === 1],
+    ['auction_type=2', (r) => r['platform'] === 'iaai', (r) => r['platform'] === 'iaai' && r['platform_id'] === 2],
+    ['platform=iaai', (r) => r['platform'] === 'iaai', (r) => r['platform'] === 'iaai'],
+    ['color=Black&color=White', (r) => ['Black', 'White'].includes(r['color']), (r) => ['Black', 'White'].includes(r['vehicle_specs']['exterior_color'])],
+    ['color[]=Red', (r) => r['color'] === 'Red', (r) => r['vehicle_specs']['exterior_color'] === 'Red'],
+    ['fuel_type=Diesel&fuel_type=Electric', (r) => ['Diesel', 'Electric'].includes(r['fuel_type']), (r) => ['Diesel', 'Electric'].includes(r['vehicle_specs']['fuel_type'])],
+    ['odometer_from=10000&odometer_to=50000', (r) => r['odometer'] >= 10000 && r['odometer'] <= 50000, (r) => r['odometer']['mi'] >= 10000 && r['odometer']['mi'] <= 50000],
+    ['engine_size_from=3&engine_size_to=5', (r) => r['vehicle_specs']['engine']['size_l'] >= 3 && r['vehicle_specs']['engine']['size_l'] <= 5, (r) => Number(r['vehicle_specs']['engine']['size_l']) >= 3 && Number(r['vehicle_specs']['engine']['size_l']) <= 5],
+    ['engine_hp_from=300', (r) => r['vehicle_specs']['engine']['hp'] >= 300, (r) => r['vehicle_specs']['engine']['hp'] >= 300],
+    ['transmission=Manual', (r) => r['transmission'] === 'Manual', (r) => r['vehicle_specs']['transmission'] === 'Manual'],
+    ['cylinders=6&cylinders=8', (r) => [6, 8].includes(r['vehicle_specs']['cylinders']), (r) => [6, 8].includes(lotOf(r).v.cylinders) && /-(6|8) /.test(r['vehicle_specs']['engine']['raw'])],
+    ['drive_type=AWD', (r) => r['drive_type'] === 'AWD', (r) => r['vehicle_specs']['drive_type'] === 'All Wheel Drive'],
+    ['run_cond=STATIONARY', (r) => r['condition']['run_condition']['value'] === 'STATIONARY', (r) => r['condition']['run_condition']['value'] === 'STATIONARY / NO INFORMATION' && lotOf(r).runCond === 'STATIONARY'],
+    ['run_cond=NO INFORMATION', (r) => r['condition']['run_condition']['value'] === 'NO INFORMATION', (r) => r['condition']['run_condition']['value'] === 'STATIONARY / NO INFORMATION' && lotOf(r).runCond === 'NO INFORMATION'],
+    ['run_cond=RUNS AND DRIVES', (r) => r['condition']['run_condition']['value'] === 'RUNS AND DRIVES', (r) => r['condition']['run_condition']['value'] === 'RUNS AND DRIVES' && r['condition']['run_condition']['label'] === 'Runs and drives'],
+    ['run_cond=ENGINE START PROGRAM', (r) => r['condition']['run_condition']['value'] === 'ENGINE START PROGRAM', (r) => r['condition']['run_condition']['value'] === 'ENGINE START PROGRAM'],
+    ['damage=Hail&damage=Water', (r) => ['Hail', 'Water'].includes(r['damage']), (r) => ['Hail', 'Water'].includes(r['condition']['primary_damage'])],
+    ['damage=mechanical', (r) => r['damage'] === 'Mechanical', (r) => r['condition']['primary_damage'] === 'Mechanical'],
+    ['has_key=With', (r) => r['condition']['has_key'] === true, (r) => r['condition']['has_key'] === true],
+    ['has_key=No', (r) => r['condition']['has_key'] === false, (r) => r['condition']['has_key'] === false],
+    ['lot_status=Buy Now', (r) => r['auction']['lot_status'] === 'Buy Now' && r['pricing']['buy_now_usd'] > 0, (r) => r['auction']['is_buy_now'] === true && r['pricing']['buy_now_usd'] > 0],
+    ['lot_status=Timed', (r) => r['auction']['lot_status'] === 'Timed', (r) => r['auction']['is_timed'] === true && r['auction']['is_buy_now'] === false],
+    ['lot_sub_status=Ended', (r) => r['auction']['lot_sub_status'] === 'Ended', (r) => r['auction']['state'] === 'finished'],
+    ['loc_state=TX', (r) => r['location']['state'] === 'TX', (r) => stateOf(r) === 'TX' && r['location']['state'] === null],
+    ['office_name=Dallas', (r) => r['facility']['name'] === 'Dallas', (r) => lotOf(r).facility.name === 'Dallas' && r['location']['display'] === 'Dallas (TX)'],
+    ['auction_date_from=2026-06-03&auction_date_to=2026-06-04', (r) => r['ad'] >= '2026-06-03' && r['ad'] < '2026-06-05', (r) => r['ad'] >= '2026-06-03' && r['ad'] < '2026-06-05'],
+    ['today_only=true', (r) => r['ad'].startsWith('2026-06-01'), (r) => r['auction']['auction_at'].startsWith('2026-06-01')],
+    ['sale_document_pending=1', (r) => r['sale_document']['is_pending'] === true, (r) => r['sale_document']['is_pending'] === true],
+    ['sale_document_type=salvage', (r) => r['sale_document']['type'] === 'salvage', (r) => r['sale_document']['name'] === 'SALVAGE' && r['sale_document']['type'] === 'success'],
+    ['seller_type=dealer', (r) => r['seller']['type'] === 'dealer', (r) => ['non_insurance', 'unknown'].includes(r['seller']['type']) && lotOf(r).sellerType === 'dealer'],
+    ['seller_type=insurance', (r) => r['seller']['type'] === 'insurance', (r) => ['insurance', 'unknown'].includes(r['seller']['type'])],
+    ['upcoming=only', (r) => Date.parse(r['auction']['auction_at']) > Date.UTC(2026, 5, 1, 12), (r) => Date.parse(r['auction']['auction_at']) > Date.UTC(2026, 5, 1, 12)],
+    ['zip=75201&radius=100', (r) => r['distance'] <= 100 && r['location']['state'] === 'TX', (r) => r['distance'] <= 100 && stateOf(r) === 'TX'],
+    ['zip=75201&radius=100&units=km', (r) => r['distance'] <= 100, (r) => r['distance'] <= 100],
   ];
-  for (const [q, pred] of cases) {
+  for (const [q, specPred, realPred] of cases) {
     it(q, async () => {
-      const rows = await first(`per_page=20&${q}`);
-      expect(rows.length, q).toBeGreaterThan(0);
-      for (const r of rows) expect(pred(r), `${q}: ${JSON.stringify(r).slice(0, 200)}`).toBe(true);
+      const [specRows, realRows] = await Promise.all([first(`per_page=20&${q}`, hs), first(`per_page=20&${q}`, h)]);
+      expect(specRows.length, q).toBeGreaterThan(0);
+      for (const r of specRows) expect(specPred(r), `spec ${q}: ${JSON.stringify(r).slice(0, 200)}`).toBe(true);
+      for (const r of realRows) expect(realPred(r), `real ${q}: ${JSON.stringify(r).slice(0, 300)}`).toBe(true);
+      expect(realRows.map((r) => r['lot_number'])).toEqual(specRows.map((r) => r['lot_number']));
     });
   }
   it('facility_id, has_shipping_price, s (lot, VIN, title) and updated_within_minutes', async () => {
     const [one] = await first('per_page=1&make=FORD');
-    expect((await first(`facility_id=${one!['location']['facility_id']}`)).every((r) => r['location']['facility_id'] === one!['location']['facility_id'])).toBe(true);
+    const facility = String(one!['facility']['id']);
+    const sameYard = await first(`facility_id=${facility}`);
+    expect(sameYard.length).toBeGreaterThan(0);
+    expect(sameYard.every((r) => String(r['facility']['id']) === facility)).toBe(true);
     expect((await first(`s=${one!['lot_number']}`))[0]!['lot_number']).toBe(one!['lot_number']);
     expect((await first(`s=${one!['vin']}`))[0]!['vin']).toBe(one!['vin']);
     expect((await first('s=silverado')).every((r) => r['title'].includes('SILVERADO'))).toBe(true);
-    expect((await first('has_shipping_price=true')).every((r) => !['AK', 'HI'].includes(r['location']['state']))).toBe(true);
+    const shipping = await first('has_shipping_price=true');
+    expect(shipping.length).toBeGreaterThan(0);
+    expect(shipping.every((r) => !['AK', 'HI'].includes(stateOf(r)))).toBe(true);
     expect((await first('lot_sub_status=Ended&updated_within_minutes=1')).length).toBe(0);
   });
   it('unknown free filter values give an empty page, not an error', async () => {
@@ -83,11 +103,15 @@ describe('GET /vehicles filters really filter', () => {
     }
   });
   it('defaults: lot_sub_status Open, per_page 20, order by auction date then update time', async () => {
-    const rows = await first('');
+    const rows = await first('', hs);
     expect(rows).toHaveLength(20);
     expect(rows.every((r) => r['auction']['lot_sub_status'] === 'Open')).toBe(true);
     const keys = rows.map((r) => `${r['ad']}|${r['updated_at']}`);
     expect([...keys].sort()).toEqual(keys);
+    // The real records carry no lot_sub_status: they read "open" (live lots too), in the same order.
+    const real = await first('');
+    expect(real.map((r) => r['lot_number'])).toEqual(rows.map((r) => r['lot_number']));
+    expect(real.every((r) => r['auction']['state'] === 'open' && lotOf(r).subStatus === 'Open')).toBe(true);
   });
 });
 
@@ -131,7 +155,7 @@ describe('validation (422 in Laravel wording)', () => {
     ['/vehicles?cylinders=four', 'cylinders.0', 'The cylinders.0 field must be an integer.'],
     ['/vehicles?cursor=eyJmb28iOjF9', 'cursor', 'The cursor field format is invalid.'],
     ['/vehicles/WAUC4CF57/history', 'vin', 'The vin field must be 17 characters.'],
-    ['/vehicles/x/history?per_page=21', 'per_page', 'The per page field must not be greater than 20.'],
+    ['/vehicles/x/history?per_page=51', 'per_page', 'The per page field must not be greater than 50.'],
     ['/locations?units=yd', 'units', 'The selected units is invalid.'],
     ['/image-proxy', 'url', 'The url field is required.'],
   ];
@@ -143,6 +167,11 @@ describe('validation (422 in Laravel wording)', () => {
       expect(body['message']).toBe(msg);
     });
   }
+  it('spec shape: history per_page stops at the spec limit, 20', async () => {
+    const { status, body } = await hs.json('/vehicles/x/history?per_page=21');
+    expect(status).toBe(422);
+    expect((body['errors'] as Rec)['per_page']).toEqual(['The per page field must not be greater than 20.']);
+  });
   it('several failures: message counts the others', async () => {
     const { body } = await h.json('/vehicles?per_page=0&year_from=x');
     expect(body['message']).toBe('The per page field must be at least 1. (and 1 more error)');
@@ -155,10 +184,10 @@ describe('records, detail, history, related, shipping, locations', () => {
     for (const l of h.sb.market.lots) expect(l.v.vin[8]).toBe(vinCheckDigit(l.v.vin));
     expect(new Set(h.sb.market.lots.map((l) => l.lotNumber)).size).toBe(h.sb.market.lots.length);
   });
-  it('history lists earlier sales of the VIN, newest first, paginated', async () => {
-    const vin = [...h.sb.market.byVin].find(([, ls]) => ls.filter((l) => l.subStatus === 'Ended').length >= 2)![0];
-    const p1 = (await h.json(`/vehicles/${vin}/history?per_page=1`)).body;
-    const p2 = (await h.json(`/vehicles/${vin}/history?per_page=1&cursor=${(p1['meta'] as Rec)['next_cursor']}`)).body;
+  it('spec shape: history lists the ended lots of the VIN as records, newest first, paginated', async () => {
+    const vin = [...hs.sb.market.byVin].find(([, ls]) => ls.filter((l) => l.subStatus === 'Ended').length >= 2)![0];
+    const p1 = (await hs.json(`/vehicles/${vin}/history?per_page=1`)).body;
+    const p2 = (await hs.json(`/vehicles/${vin}/history?per_page=1&cursor=${(p1['meta'] as Rec)['next_cursor']}`)).body;
     const a = (p1['data'] as Rec[])[0]!;
     const b = (p2['data'] as Rec[])[0]!;
     expect(a['vin']).toBe(vin);
@@ -216,12 +245,17 @@ describe('records, detail, history, related, shipping, locations', () => {
     }
     const bad = photoUrl(7, lot, 1, false).replace(/[0-9a-f]{4}_thb/, 'ffff_thb');
     expect((await h.get(`/image-proxy?url=${encodeURIComponent(bad)}`)).status).toBe(404);
+    // IAAI photos are keyed by the salvage id (the item id), not the lot number (REAL-SERVICE.md "Photo hosts").
     const iaai = h.sb.market.lots.find((l) => l.platform === 'iaai' && l.photos > 0)!;
-    const over = `https://vis.iaai.com/resizer?imageKeys=${iaai.lotNumber}~SID~I${iaai.photos + 1}&width=400&height=300`;
+    const last = `https://vis.iaai.com/resizer?imageKeys=${iaai.itemId}~SID~I${iaai.photos}&width=400&height=300`;
+    expect((await h.get(`/image-proxy?url=${encodeURIComponent(last)}`)).status).toBe(200);
+    const over = `https://vis.iaai.com/resizer?imageKeys=${iaai.itemId}~SID~I${iaai.photos + 1}&width=400&height=300`;
     expect((await h.get(`/image-proxy?url=${encodeURIComponent(over)}`)).status).toBe(404);
+    const byLotNumber = `https://vis.iaai.com/resizer?imageKeys=${iaai.lotNumber}~SID~I1&width=400&height=300`;
+    expect((await h.get(`/image-proxy?url=${encodeURIComponent(byLotNumber)}`)).status).toBe(404);
   });
-  it('filters metadata lists makes with counts and ranges', async () => {
-    const data = (await h.json('/vehicles/filters')).body['data'] as Rec;
+  it('spec shape: filters metadata lists makes with counts and ranges', async () => {
+    const data = (await hs.json('/vehicles/filters')).body['data'] as Rec;
     expect(data['makes'].some((m: Rec) => m['value'] === 'TOYOTA' && m['count'] > 0)).toBe(true);
     expect(data['year']['min']).toBeLessThanOrEqual(data['year']['max']);
     expect(data['ports']).toContain('Moto_ATV');
@@ -240,7 +274,7 @@ describe('keys, quota and rate limit', () => {
     }
   });
   it('quota per period: 429 with Retry-After when spent, counters in headers and /usage, new period resets', async () => {
-    const q = await startHarness({ lots: 200, quota: { limit: 3, periodMs: 60_000 } });
+    const q = await startHarness({ lots: 200, quota: { limit: 3, periodMs: 60_000 }, shape: 'spec' });
     try {
       const r1 = await q.get('/usage');
       expect(r1.headers.get('x-subscription-used')).toBe('1');

@@ -50,21 +50,45 @@ describe('faults on demand', () => {
     await fetch(`${h.url}/__sandbox/faults`, { method: 'DELETE' });
     expect((await h.get('/locations')).status).toBe(200);
   });
-  it('schema drift gives the real-world record shapes', async () => {
-    await setFaults({ drift: true });
-    const list = (await h.json('/vehicles?per_page=1')).body['data'] as Record<string, unknown>[];
-    const rec = list[0]!;
-    expect(rec['odometer']).toMatchObject({ mi: expect.any(Number), km: expect.any(Number) });
-    expect(rec['auction']).toHaveProperty('countdown');
-    expect(rec['media']).toHaveProperty('items');
-    const ended = h.sb.market.lots.find((l) => l.subStatus === 'Ended')!;
-    const hist = (await h.json(`/vehicles/${ended.v.vin}/history`)).body['data'] as Record<string, unknown>;
-    expect(hist).toHaveProperty('vehicle');
-    expect(Array.isArray(hist['history'])).toBe(true);
+  it('502 with the real upstream-failure body, on the next request only', async () => {
+    await setFaults({ queue: ['error_502'] });
+    const r = await h.get('/vehicles/filters');
+    expect(r.status).toBe(502);
+    expect(r.headers.get('content-type')).toMatch(/application\/json/);
+    expect(await r.json()).toEqual({ ok: false, message: 'Vehicle API request failed.' });
+    expect(r.headers.get('x-subscription-used')).not.toBeNull();
+    expect((await h.get('/vehicles/filters')).status).toBe(200);
+    await setFaults({ rates: { error_502: 1 }, pathContains: '/usage' });
+    expect((await h.get('/usage')).status).toBe(502);
+    expect((await h.get('/vehicles')).status).toBe(200);
     await fetch(`${h.url}/__sandbox/faults`, { method: 'DELETE' });
-    expect(typeof ((await h.json('/vehicles?per_page=1')).body['data'] as Record<string, unknown>[])[0]!['odometer']).toBe('number');
+  });
+  it('the real shape is the default; on a spec-shape sandbox the drift setting brings it back', async () => {
+    expect(((await h.json('/vehicles?per_page=1')).body['data'] as Record<string, unknown>[])[0]!['odometer']).toMatchObject({ mi: expect.any(Number) });
+    const s = await startHarness({ lots: 500, shape: 'spec' });
+    try {
+      const put = (body: unknown): Promise<Response> =>
+        fetch(`${s.url}/__sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(typeof ((await s.json('/vehicles?per_page=1')).body['data'] as Record<string, unknown>[])[0]!['odometer']).toBe('number');
+      await put({ drift: true });
+      const rec = ((await s.json('/vehicles?per_page=1')).body['data'] as Record<string, unknown>[])[0]!;
+      expect(rec['odometer']).toMatchObject({ mi: expect.any(Number), km: expect.any(Number) });
+      expect(rec['auction']).toHaveProperty('countdown');
+      expect(rec['media']).toHaveProperty('items');
+      const ended = s.sb.market.lots.find((l) => l.subStatus === 'Ended')!;
+      const hist = (await s.json(`/vehicles/${ended.v.vin}/history`)).body['data'] as Record<string, unknown>;
+      expect(hist).toHaveProperty('vehicle');
+      expect(Array.isArray(hist['history'])).toBe(true);
+      await put({ drift: true, pathContains: '/history' });
+      expect(typeof ((await s.json('/vehicles?per_page=1')).body['data'] as Record<string, unknown>[])[0]!['odometer']).toBe('number');
+      await fetch(`${s.url}/__sandbox/faults`, { method: 'DELETE' });
+      expect(typeof ((await s.json('/vehicles?per_page=1')).body['data'] as Record<string, unknown>[])[0]!['odometer']).toBe('number');
+    } finally {
+      await s.close();
+    }
   });
   it('bad fault settings are refused with 422', async () => {
     expect((await setFaults({ queue: ['meteor'] })).status).toBe(422);
+    expect((await setFaults({ rates: { error_502: 2 } })).status).toBe(422);
   });
 });

@@ -37,21 +37,31 @@ describe('determinism', () => {
 describe('the market clock', () => {
   it('at 1x: events happen when they should, in order, never ahead of market time', async () => {
     const h = await startHarness({ speed: 1 });
+    const hs = await startHarness({ speed: 1, shape: 'spec' });
     try {
       const m = h.sb.market;
       const first = m.sorted.find((l) => l.subStatus === 'Open')!;
       expect(first.auctionAt - START).toBeLessThanOrEqual(15 * 60_000); // auctions start within minutes of a fresh start
-      h.clock.t = first.auctionAt - 1000;
-      let rec = (await h.json(`/vehicles/${first.lotNumber}`)).body['data'] as Rec;
+      const both = async (t: number): Promise<[Rec, Rec]> => {
+        h.clock.t = hs.clock.t = t;
+        const [real, spec] = await Promise.all([h.json(`/vehicles/${first.lotNumber}`), hs.json(`/vehicles/${first.lotNumber}`)]);
+        return [real.body['data'] as Rec, spec.body['data'] as Rec];
+      };
+      let [rec, specRec] = await both(first.auctionAt - 1000);
       expect(rec['auction']['state']).toBe('open');
-      h.clock.t = first.auctionAt;
-      rec = (await h.json(`/vehicles/${first.lotNumber}`)).body['data'] as Rec;
-      expect(rec['auction']).toMatchObject({ state: 'live', lot_sub_status: 'Live' });
-      h.clock.t = first.auctionAt + 5 * 60_000;
-      rec = (await h.json(`/vehicles/${first.lotNumber}`)).body['data'] as Rec;
-      expect(rec['auction']['lot_sub_status']).toBe('Ended');
-      expect(['sold', 'approval', 'unsold']).toContain(rec['auction']['state']);
-      expect(rec['pricing']['sale_price_usd'] === null).toBe(rec['auction']['state'] === 'unsold');
+      expect(specRec['auction']['state']).toBe('open');
+      // Live: the spec shape says so; the real shape still reads "open" with no result.
+      [rec, specRec] = await both(first.auctionAt);
+      expect(specRec['auction']).toMatchObject({ state: 'live', lot_sub_status: 'Live' });
+      expect(rec['auction']).toMatchObject({ state: 'open', last_sold_status: null, last_sold_day: null });
+      expect(rec['pricing']['last_sold_price_usd']).toBe(0);
+      [rec, specRec] = await both(first.auctionAt + 5 * 60_000);
+      expect(specRec['auction']['lot_sub_status']).toBe('Ended');
+      expect(['sold', 'approval', 'unsold']).toContain(specRec['auction']['state']);
+      expect(specRec['pricing']['sale_price_usd'] === null).toBe(specRec['auction']['state'] === 'unsold');
+      const word = { sold: 'Sold', approval: 'Sold on Approval', unsold: null }[specRec['auction']['state'] as 'sold'];
+      expect(rec['auction']).toMatchObject({ state: 'finished', last_sold_status: word });
+      expect(rec['pricing']['last_sold_price_usd']).toBe(specRec['pricing']['sale_price_usd'] ?? 0);
       const ev = (await (await fetch(`${h.url}/__sandbox/events?since=0`)).json()) as { data: (MarketEvent & { at: string })[]; meta: Rec };
       expect(ev.data.length).toBeGreaterThan(0);
       const times = ev.data.map((e) => e.t);
@@ -60,10 +70,16 @@ describe('the market clock', () => {
       const mine = ev.data.filter((e) => e.lot_number === first.lotNumber).map((e) => e.kind);
       expect(mine).toContain('state');
       expect(ev.data.find((e) => e.lot_number === first.lotNumber && e.kind === 'state')!.t).toBe(first.auctionAt);
+      // The live transition is invisible in the real shape, the end is not: the ground truth says which is which.
+      const states = ev.data.filter((e) => e.lot_number === first.lotNumber && e.kind === 'state');
+      expect(states.map((e) => [e.data['lot_sub_status'], e.data['visible_in_real_shape']])).toEqual([
+        ['Live', false],
+        ['Ended', true],
+      ]);
       const next = (await (await fetch(`${h.url}/__sandbox/events?since=${ev.meta['next_since']}`)).json()) as { data: unknown[] };
       expect(next.data).toEqual([]);
     } finally {
-      await h.close();
+      await Promise.all([h.close(), hs.close()]);
     }
   });
   it('at 3600x: a real second is a market hour; bids rise, lots end, new lots arrive, relists reuse the VIN', async () => {
@@ -82,12 +98,21 @@ describe('the market clock', () => {
       expect(lot.relistOf!.v.vin).toBe(lot.v.vin);
       expect(lot.lotNumber).not.toBe(lot.relistOf!.lotNumber);
       expect(lot.auctionAt).toBeGreaterThan(relist.t);
-      const hist = (await h.json(`/vehicles/${lot.lotNumber}/history`)).body['data'] as Rec[];
-      expect(hist.map((r) => r['lot_number'])).toContain(lot.relistOf!.lotNumber);
+      // The relisted lot ended unsold, so the real history (sales only) does not list it; its VIN's sales are there.
+      const hist = (await h.json(`/vehicles/${lot.lotNumber}/history`)).body['data'] as Rec;
+      expect(hist['vehicle']).toMatchObject({ vin: lot.v.vin, lot_number: lot.lotNumber });
+      const sales = m.byVin.get(lot.v.vin)!.filter((l) => l.subStatus === 'Ended' && l.salePrice !== null);
+      expect(hist['history']).toHaveLength(sales.length);
+      expect(lot.relistOf!.salePrice).toBeNull();
       const arrivals = m.events.filter((e) => e.kind === 'new_lot').length;
       expect(arrivals).toBeGreaterThan(100);
       const { isSorted } = await import('../../src/sandbox/vehicleApi');
       expect(isSorted(m)).toBe(true);
+      // Open searches start at firstUpcoming: no open lot may lie before it, after ten days of steps of every kind.
+      const from = m.firstUpcoming();
+      expect(from).toBeGreaterThan(0);
+      expect(m.sorted.slice(0, from).some((l) => l.subStatus === 'Open')).toBe(false);
+      expect(m.lots.filter((l) => l.subStatus === 'Open').every((l) => l.auctionAt > m.now)).toBe(true);
     } finally {
       await h.close();
     }

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness';
 
+// The specification's shape shows lot_sub_status (Open, Live, Ended), the phases a reschedule moves; the real shape
+// reads "open" for both Open and Live.
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ lots: 500 });
+  h = await startHarness({ lots: 500, shape: 'spec' });
 });
 afterAll(() => h.close());
 
