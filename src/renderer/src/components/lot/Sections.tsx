@@ -44,6 +44,8 @@ export function SaleHistory({ id, auto }: { id: string; auto: boolean }) {
     );
   const sales = h.data?.sales ?? [];
   const meta = h.data?.meta ?? null;
+  // The real service's history rows carry no lot number: the column shows only when some row has one.
+  const withLot = sales.some((s) => s.lot_number !== null);
   return (
     <div aria-busy={h.loading}>
       {h.error && <ErrorNotice error={h.error} onRetry={() => void h.run()} />}
@@ -55,7 +57,7 @@ export function SaleHistory({ id, auto }: { id: string; auto: boolean }) {
             <tr>
               <th>Date</th>
               <th>Platform</th>
-              <th>Lot</th>
+              {withLot && <th>Lot</th>}
               <th className="num">Price</th>
               <th>Status</th>
             </tr>
@@ -63,9 +65,9 @@ export function SaleHistory({ id, auto }: { id: string; auto: boolean }) {
           <tbody>
             {sales.map((s, i) => (
               <tr key={`${s.platform}-${s.lot_number}-${s.date}-${i}`}>
-                <td>{s.date ? s.date.slice(0, 10) : '–'}</td>
+                <td className="nowrap">{s.date ? s.date.slice(0, 10) : '–'}</td>
                 <td>{platformName(s.platform)}</td>
-                <td>{s.lot_number ?? '–'}</td>
+                {withLot && <td>{s.lot_number ?? '–'}</td>}
                 <td className="num">{s.outcome === 'ended_unsold' ? '–' : usd(s.price)}</td>
                 <td>{s.outcome ? SALE_OUTCOME_LABEL[s.outcome] : (s.status ?? '–')}</td>
               </tr>
