@@ -176,7 +176,14 @@ function score(
   sb: Sandbox,
 ): Omit<BenchResult, 'requests' | 'wall_ms'> {
   const lots = new Set(watched.map(lotKey));
-  for (const e of events) if (e.kind === 'relist' && lots.has(`${e.data['previous_platform']}:${e.data['previous_lot_number']}`)) lots.add(key(e));
+  // A watch follows its vehicle into a relist, rules and all: the relisted lot's threshold is the watched lot's.
+  for (const e of events) {
+    const prev = `${e.data['previous_platform']}:${e.data['previous_lot_number']}`;
+    if (e.kind !== 'relist' || !lots.has(prev)) continue;
+    lots.add(key(e));
+    const x = thresholds.get(prev);
+    if (x !== undefined) thresholds.set(key(e), x);
+  }
   const expected: { kind: string; lot: string; t: number; source?: string }[] = [];
   for (const e of events) {
     const k = key(e);
