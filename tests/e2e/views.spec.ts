@@ -156,6 +156,9 @@ test.describe('views', () => {
     await expect(page.getByText(/^\d+ lots in the library/)).toBeVisible();
     const search = page.getByRole('searchbox').or(page.getByPlaceholder(/Search title, VIN/));
     await search.first().fill('FORD');
+    // Wait for the search itself (it settles after typing stops and clears the selection): the first row of the
+    // unfiltered list may already be a Ford, and a box ticked before the search lands would be cleared by it.
+    await expect(page.getByText(/lots? match “FORD”/)).toBeVisible();
     await expect(page.getByRole('table').getByRole('row').nth(1)).toContainText('FORD');
     await page.getByRole('table').getByRole('row').nth(1).getByRole('checkbox').check();
     const download = page.waitForEvent('download');
