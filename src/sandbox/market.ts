@@ -174,6 +174,19 @@ export function compareLots(a: Lot, b: Lot): number {
   return a.auctionAt - b.auctionAt || a.updatedAt - b.updatedAt || a.id - b.id;
 }
 
+/** The lower-case copies of a vehicle's filterable words, made once so a search does not allocate per lot. */
+function lowerCased(spec: ModelSpec, color: string, fuel: string, transmission: string, drive: string): Vehicle['lc'] {
+  return {
+    make: spec.make.toLowerCase(),
+    model: spec.model.toLowerCase(),
+    type: spec.type.toLowerCase(),
+    color: color.toLowerCase(),
+    fuel: fuel.toLowerCase(),
+    transmission: transmission.toLowerCase(),
+    drive: drive.toLowerCase(),
+  };
+}
+
 export class Market {
   readonly seed: number;
   readonly startTime: number;
@@ -378,15 +391,7 @@ export class Market {
         hp,
         odometer,
         value: spec.msrp * 0.86 ** age * Math.max(0.3, 1 - odometer / 350_000),
-        lc: {
-          make: spec.make.toLowerCase(),
-          model: spec.model.toLowerCase(),
-          type: spec.type.toLowerCase(),
-          color: color.toLowerCase(),
-          fuel: fuel.toLowerCase(),
-          transmission: 'automatic',
-          drive: drive.toLowerCase(),
-        },
+        lc: lowerCased(spec, color, fuel, 'Automatic', drive),
       };
       const facility = rng.pick(yards);
       for (const p of s.past) this.addPastLot(rng, v, facility, toMin(this.startTime - p.daysAgo * DAY), p.outcome, p.lotNumber);
@@ -429,15 +434,7 @@ export class Market {
       hp,
       odometer,
       value,
-      lc: {
-        make: spec.make.toLowerCase(),
-        model: spec.model.toLowerCase(),
-        type: spec.type.toLowerCase(),
-        color: color.toLowerCase(),
-        fuel: fuel.toLowerCase(),
-        transmission: transmission.toLowerCase(),
-        drive: drive.toLowerCase(),
-      },
+      lc: lowerCased(spec, color, fuel, transmission, drive),
     };
   }
 

@@ -40,3 +40,23 @@ export class FakeClock implements Clock {
     this.t = end;
   }
 }
+
+/**
+ * A clock for the service client's retry waits in tests whose core runs on a FakeClock: it reads the fake time, runs
+ * short waits (under 10 s, a retry back-off) at once, and leaves long ones (a Retry-After pause) to real time, never
+ * holding the process open. Without it a retried request would wait for a fake clock nobody advances.
+ */
+export function clientClockOf(clock: Clock): Clock {
+  return {
+    now: () => clock.now(),
+    setTimeout: (fn: () => void, ms: number) => {
+      if (ms >= 10_000) {
+        const h = setTimeout(fn, ms);
+        h.unref();
+        return () => clearTimeout(h);
+      }
+      const h = setImmediate(fn);
+      return () => clearImmediate(h);
+    },
+  };
+}

@@ -6,7 +6,7 @@ import { openDatabase } from '../../../src/core/db/connection';
 import { silentLogger } from '../../../src/core/log';
 import { FileSecretBox } from '../../../src/core/secrets';
 import { createSandbox, DEMO_KEY, type Sandbox } from '../../../src/sandbox/index';
-import { FakeClock } from '../../helpers/fakeClock';
+import { clientClockOf, FakeClock } from '../../helpers/fakeClock';
 import { tempDir } from '../../helpers/tmp';
 
 // Delivery through the engine: quiet hours hold alerts for one digest, reminders fire once before the auction.
@@ -111,18 +111,7 @@ describe('quota exhausted', () => {
       dbPath,
       dataDir: t.dir,
       clock,
-      clientClock: {
-        now: () => clock.now(),
-        setTimeout: (fn, ms) => {
-          if (ms >= 10_000) {
-            const h = setTimeout(fn, ms);
-            h.unref();
-            return () => clearTimeout(h);
-          }
-          const h = setImmediate(fn);
-          return () => clearImmediate(h);
-        },
-      },
+      clientClock: clientClockOf(clock),
       secrets: new FileSecretBox(join(t.dir, 'secret.key')),
       notifier: { notify() {} },
       log: silentLogger,

@@ -7,7 +7,7 @@ import { silentLogger } from '../../../src/core/log';
 import { FileSecretBox } from '../../../src/core/secrets';
 import { createSandbox, DEMO_KEY, type Sandbox } from '../../../src/sandbox/index';
 import type { Result } from '../../../src/shared/ipc/errors';
-import { FakeClock } from '../../helpers/fakeClock';
+import { clientClockOf, FakeClock } from '../../helpers/fakeClock';
 import { tempDir } from '../../helpers/tmp';
 
 // Requests the user did not ask for are their money (REAL-SERVICE.md "Plans and quota": 100 a month on the free
@@ -51,18 +51,7 @@ function makeCore(opts: { live?: boolean; examples?: boolean; autoStart?: boolea
       dbPath,
       dataDir: t.dir,
       clock,
-      clientClock: {
-        now: () => clock.now(),
-        setTimeout: (fn: () => void, ms: number) => {
-          if (ms >= 10_000) {
-            const h = setTimeout(fn, ms);
-            h.unref();
-            return () => clearTimeout(h);
-          }
-          const h = setImmediate(fn);
-          return () => clearImmediate(h);
-        },
-      },
+      clientClock: clientClockOf(clock),
       secrets: new FileSecretBox(join(t.dir, 'secret.key')),
       notifier: { notify() {} },
       log: silentLogger,
