@@ -82,7 +82,22 @@ export function createCore(deps: CoreDeps): Core {
   const { db, log } = deps;
   const settings = new SettingsRepo(db, deps.clock);
   const listeners = new Set<(e: ContractEvent) => void>();
+  // The unread count is pushed whenever it may have changed, so the navigation, title and badge follow live.
+  let unread = -1;
+  const pushUnread = () => {
+    if (!db.open) return;
+    const n = service.unreadCount();
+    if (n === unread) return;
+    unread = n;
+    send({ name: 'unread.changed', payload: { count: n } });
+  };
+  // Whether the service answered the last request (null before the first): the header's "Offline".
+  let reachable: boolean | null = null;
   const emit = (e: ContractEvent) => {
+    send(e);
+    if (e.name === 'alert.raised' || (e.name === 'poll.finished' && e.payload.alerts > 0)) pushUnread();
+  };
+  const send = (e: ContractEvent) => {
     for (const l of listeners) {
       try {
         l(e);
@@ -110,6 +125,11 @@ export function createCore(deps: CoreDeps): Core {
     ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
     sink: (r: Parameters<NonNullable<Parameters<typeof createApiClient>[0]['sink']>>[0]) => {
       if (db.open) store.logRequest(r);
+      const now = r.status !== null;
+      if (now !== reachable) {
+        reachable = now;
+        emit({ name: 'reachability.changed', payload: { reachable: now, at: r.at } });
+      }
     },
     // Every answer's quota headers, whoever asked (a poll, a search in the UI, the console), feed the budget.
     onQuota: (q: QuotaSnapshot) => {
@@ -282,7 +302,12 @@ export function createCore(deps: CoreDeps): Core {
       return service.checkWatchNow(i.id);
     },
     'alerts.list': (i) => service.listAlerts(i),
-    'alerts.markRead': (i) => service.markRead(i.ids, i.read),
+    'alerts.markRead': (i) => {
+      const r = service.markRead(i.ids, i.read);
+      pushUnread();
+      return r;
+    },
+    'alerts.unread': () => ({ count: service.unreadCount() }),
     'alerts.snooze': (i) => service.snooze(i),
     'alerts.mute': (i) => service.mute(i.lot_key, i.muted),
     'library.search': (i) => service.searchLibrary(i),
@@ -300,6 +325,7 @@ export function createCore(deps: CoreDeps): Core {
         paused_until: engine.pause().until,
         pause_reason: engine.pause().reason,
         pause_kind: engine.pause().kind,
+        service_reachable: reachable,
       };
     },
     'photos.get': async (i) => {

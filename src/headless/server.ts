@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Core } from '../core/app';
 import type { Logger } from '../core/log';
 import type { ErrorCode, ErrorPayload } from '../shared/ipc/errors';
+import type { ContractEvent } from '../shared/ipc/contract';
 import { CONTENT_SECURITY_POLICY } from '../shared/csp';
 
 export interface HeadlessServerOptions {
@@ -29,6 +30,8 @@ export interface HeadlessServer {
   readonly token: string;
   /** The bound port (after start). */
   readonly port: number;
+  /** Sends one event to every open page (SSE stream) that is not a core event; returns how many pages got it. */
+  broadcast(e: ContractEvent): number;
 }
 
 /** HTTP status for an error code in an RPC answer. Codes about the call itself are 4xx; domain errors are 200. */
@@ -227,6 +230,10 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
     token,
     get port() {
       return port;
+    },
+    broadcast(e) {
+      for (const s of streams) s.raw.write(`data: ${JSON.stringify(e)}\n\n`);
+      return streams.size;
     },
     async start() {
       await app.listen({ host, port: opts.port ?? 0 });

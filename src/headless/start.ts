@@ -79,12 +79,21 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     dataDir: opts.dataDir,
     clock: engineClock,
     secrets: new FileSecretBox(join(opts.dataDir, 'secret.key')),
-    notifier: { notify: () => {} },
+    // The browser shell's notification channel: the page turns this event into a browser Notification.
+    notifier: {
+      notify: (n) =>
+        void server.broadcast({
+          name: 'notification.posted',
+          payload: { tag: `lotwatch-${n.lotKey ?? n.title}`, title: n.title, body: n.body, lot_key: n.lotKey ?? null },
+        }),
+    },
     log,
     shell: 'headless',
     version: opts.version,
   });
-  const server = createHeadlessServer({
+  // eslint-disable-next-line prefer-const -- the notifier above closes over it
+  let server: HeadlessServer;
+  server = createHeadlessServer({
     core,
     rendererDir: opts.rendererDir,
     log,

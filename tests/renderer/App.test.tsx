@@ -34,14 +34,14 @@ describe('alerts in the browser shell', () => {
       await waitFor(() => expect(store.getState().info?.shell).toBe('headless'));
       act(() =>
         fake.emit({
-          name: 'alert.raised',
-          payload: { id: 9, kind: 'sale_result', title: '2019 TESLA MODEL 3 · Sold for $14,000', body: 'copart lot 45416833', lot_key: 'copart:45416833', notify: true },
+          name: 'notification.posted',
+          payload: { tag: 'lotwatch-9', title: '2019 TESLA MODEL 3 · Sold for $14,000', body: 'copart lot 45416833', lot_key: 'copart:45416833' },
         }),
       );
       expect(shown.map((n) => n.title)).toEqual(['2019 TESLA MODEL 3 · Sold for $14,000']);
-      // An alert that is not to notify (quiet hours, a cap) lands in the inbox only.
+      // An alert core did not send as a notification (quiet hours, a cap, notifications off) lands in the inbox only.
       act(() =>
-        fake.emit({ name: 'alert.raised', payload: { id: 10, kind: 'bid_changed', title: 'held', body: '', lot_key: null, notify: false } }),
+        fake.emit({ name: 'alert.raised', payload: { id: 10, kind: 'bid_changed', title: 'held', body: '', lot_key: null } }),
       );
       expect(shown).toHaveLength(1);
       act(() => shown[0]?.onclick?.());

@@ -686,7 +686,7 @@ export class WatchEngine {
       this.d.notify({ id: digest[0]!.id, title: d.title, body: d.body, lot_key: null, kind: 'digest' });
       for (const a of digest) {
         this.d.store.markDelivered(a.id, now);
-        this.d.emit({ name: 'alert.raised', payload: { id: a.id, kind: a.kind, title: a.title, body: a.body, lot_key: a.lot_key, notify: false } });
+        this.d.emit({ name: 'alert.raised', payload: { id: a.id, kind: a.kind, title: a.title, body: a.body, lot_key: a.lot_key } });
       }
     }
   }
@@ -697,6 +697,6 @@ export class WatchEngine {
     } catch (e) {
       this.d.log.warn('watch: notification failed', { id: a.id, error: (e as Error).message });
     }
-    this.d.emit({ name: 'alert.raised', payload: { id: a.id, kind: a.kind, title: a.title, body: a.body, lot_key: a.lot_key, notify: true } });
+    this.d.emit({ name: 'alert.raised', payload: { id: a.id, kind: a.kind, title: a.title, body: a.body, lot_key: a.lot_key } });
   }
 }

@@ -385,6 +385,11 @@ export class WatchService {
     return { alerts, unread: (this.q['unread']!.get() as { n: number }).n };
   }
 
+  /** How many inbox alerts are unread. Throws only database errors. */
+  unreadCount(): number {
+    return (this.q['unread']!.get() as { n: number }).n;
+  }
+
   markRead(ids: number[], read: boolean): { unread: number } {
     const now = this.clock.now();
     this.store.transaction(() => {

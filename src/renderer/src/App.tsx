@@ -92,15 +92,10 @@ export function App({ store, api }: { store: AppStore; api: Bridge }) {
     return api.on((e) => {
       if (e.name === 'settings.changed') store.setState({ settings: e.payload });
       if (e.name === 'notification.clicked') openLot(e.payload.lotKey);
-      // In the browser shell the page shows alerts as browser notifications; Electron's main process shows native ones.
-      if (
-        e.name === 'alert.raised' &&
-        e.payload.notify &&
-        store.getState().info?.shell === 'headless' &&
-        typeof Notification !== 'undefined' &&
-        Notification.permission === 'granted'
-      ) {
-        const n = new Notification(e.payload.title, { body: e.payload.body, tag: `lotwatch-${e.payload.id}` });
+      // Core decided this notification is to be shown now (settings, mute, quiet hours and the digest applied);
+      // only the browser shell sends it, and the page is its channel.
+      if (e.name === 'notification.posted' && typeof Notification !== 'undefined' && Notification.permission === 'granted') {
+        const n = new Notification(e.payload.title, { body: e.payload.body, tag: e.payload.tag });
         // A click brings the page forward on the lot, as the desktop app's native notification does.
         const lotKey = e.payload.lot_key;
         n.onclick = () => {

@@ -30,6 +30,7 @@ export const METHOD_NAMES = [
   'alerts.markRead',
   'alerts.snooze',
   'alerts.mute',
+  'alerts.unread',
   'library.search',
   'lots.get',
   'status.get',
@@ -60,6 +61,9 @@ export const EVENT_NAMES = [
   'poll.finished',
   'alert.raised',
   'quota.changed',
+  'unread.changed',
+  'notification.posted',
+  'reachability.changed',
 ] as const;
 
 export type MethodName = (typeof METHOD_NAMES)[number];

@@ -231,6 +231,11 @@ export const StatusSchema = z.object({
    * `rate_limited` (too many requests a second: a short wait); null when not paused.
    */
   pause_kind: z.enum(['quota_spent', 'rate_limited']).nullable().default(null),
+  /**
+   * Whether the service answered the last request Lotwatch sent (any HTTP status counts as an answer; a refused
+   * connection, DNS failure or timeout does not); null before the first request. The header says "Offline" on false.
+   */
+  service_reachable: z.boolean().nullable().default(null),
 });
 export type Status = z.infer<typeof StatusSchema>;
 
@@ -323,6 +328,8 @@ export const contract = {
     input: z.object({ lot_key: z.string().min(3), muted: z.boolean() }).strict(),
     output: WatchViewSchema,
   },
+  /** How many inbox alerts are unread: the count on Alerts in the navigation, the title and the app badge. */
+  'alerts.unread': { input: Void, output: z.object({ count: z.number().int().min(0) }) },
   'library.search': {
     input: z
       .object({
@@ -424,16 +431,31 @@ export const events = {
     changes: z.number().int(),
     alerts: z.number().int(),
   }),
-  /** An alert landed in the inbox; `notify` says whether it should be shown as a notification now. */
+  /** An alert landed in the inbox (the inbox refreshes). Whether it is also shown as a notification is core's call. */
   'alert.raised': z.object({
     id: z.number().int(),
     kind: z.string(),
     title: z.string(),
     body: z.string(),
     lot_key: z.string().nullable(),
-    notify: z.boolean(),
   }),
   'quota.changed': QuotaSnapshotSchema,
+  /** The number of unread inbox alerts changed (an alert arrived, or some were read). */
+  'unread.changed': z.object({ count: z.number().int().min(0) }),
+  /**
+   * The browser shell's notification channel: core decided to show this notification now (settings, mute, snooze,
+   * quiet hours and the digest already applied), and the page shows it as a browser Notification. Never sent in
+   * the desktop app, which shows native notifications from its main process.
+   */
+  'notification.posted': z.object({
+    /** Stable tag: the browser shows one notification per tag, so a second tab does not show it twice. */
+    tag: z.string(),
+    title: z.string(),
+    body: z.string(),
+    lot_key: z.string().nullable(),
+  }),
+  /** The service became reachable or unreachable (see StatusSchema.service_reachable). */
+  'reachability.changed': z.object({ reachable: z.boolean(), at: z.number() }),
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type Contract = typeof contract;
