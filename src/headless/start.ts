@@ -3,6 +3,7 @@ import { createCore, type Core } from '../core/app';
 import { systemClock, type Clock } from '../core/clock';
 import { openDatabase } from '../core/db/connection';
 import { createLogger, type Logger } from '../core/log';
+import { acquireDataLock } from '../core/instanceLock';
 import { FileSecretBox } from '../core/secrets';
 import { createDemoService, demoWorldStart } from '../sandbox/demo';
 import { createHeadlessServer, type HeadlessServer } from './server';
@@ -41,12 +42,21 @@ export interface RunningHeadless {
 /**
  * Starts the headless shell: core over `<dataDir>/lotwatch.sqlite` with a key-file secret box, and the HTTP
  * server. Alerts reach the page as `alert.raised` events, which it shows as browser notifications.
- * @throws DatabaseFromFutureError / DatabaseUnavailableError from openDatabase; listen errors (EADDRINUSE).
+ * @throws AlreadyRunningError when another Lotwatch runs on the data folder (nothing touched);
+ *   DatabaseFromFutureError / DatabaseUnavailableError from openDatabase; listen errors (EADDRINUSE).
  */
 export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadless> {
   const log = opts.log ?? createLogger();
   const dbPath = join(opts.dataDir, 'lotwatch.sqlite');
-  const db = openDatabase(dbPath);
+  // One Lotwatch per data folder: before the database is opened, so a second start changes nothing.
+  const lock = acquireDataLock(opts.dataDir, { shell: 'headless', now: Date.now() });
+  let db;
+  try {
+    db = openDatabase(dbPath);
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
   const speed = Math.min(3600, Math.max(1, opts.demoSpeed ?? 1));
   // With an accelerated demo, market time is start + (wall - t0) * speed for both the sandbox and the engine; the
   // client's own waits (timeouts, backoff) stay in real time, since the network is not accelerated.
@@ -107,8 +117,10 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   } catch (e) {
     await core.dispose();
     await demo.dispose();
+    lock.release();
     throw e;
   }
+  lock.setUrl(url.replace(/\?token=.*$/, ''));
   return {
     url,
     demoUrl: async () => (await demo.get()).baseUrl.replace(/\/api\/v1\/vehicle-auction\/?$/, ''),
@@ -118,6 +130,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
       await server.dispose();
       await core.dispose();
       await demo.dispose();
+      lock.release();
     },
   };
 }

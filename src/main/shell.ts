@@ -1,10 +1,11 @@
-import { app, BrowserWindow, ipcMain, Notification, safeStorage, session, shell, type WebContents } from 'electron';
+import { app, BrowserWindow, ipcMain, nativeImage, Notification, safeStorage, session, shell, Tray, type WebContents } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createCore, type Core, type Notifier } from '../core/app';
 import { systemClock } from '../core/clock';
 import { openDatabase } from '../core/db/connection';
 import { LotwatchError } from '../core/errors';
+import { acquireDataLock, AlreadyRunningError, type DataLock } from '../core/instanceLock';
 import { createLogger } from '../core/log';
 import { createDemoService, demoWorldStart } from '../sandbox/demo';
 import { EVENT_CHANNEL, RPC_CHANNEL } from '../shared/ipc/channels';
@@ -82,6 +83,45 @@ export function electronNotifier(getWindow: () => BrowserWindow | undefined): No
   };
 }
 
+/** The tray icon's tooltip for an unread count: what a buyer reads when the pointer rests on the icon. */
+export function trayTooltip(unread: number): string {
+  return unread === 0 ? 'Lotwatch: no unread alerts' : `Lotwatch: ${unread.toLocaleString('en-US')} unread alert${unread === 1 ? '' : 's'}`;
+}
+
+/**
+ * Shows the unread count where a desktop user looks without opening the window: the app badge (macOS dock, Linux
+ * launchers that support it) and the tray icon's tooltip; a tray click brings the window forward. Returns the
+ * function that applies a new count, and the tray (null when the desktop has no tray area).
+ */
+export function unreadIndicators(getWindow: () => BrowserWindow | undefined, iconPath: string): { apply(n: number): void; tray: Tray | null } {
+  let tray: Tray | null = null;
+  try {
+    tray = new Tray(nativeImage.createFromPath(iconPath));
+    tray.setToolTip(trayTooltip(0));
+    tray.on('click', () => {
+      const w = getWindow();
+      if (!w || w.isDestroyed()) return;
+      if (w.isMinimized()) w.restore();
+      w.show();
+      w.focus();
+    });
+  } catch {
+    // No tray area on this desktop: the badge and the window title still carry the count.
+    tray = null;
+  }
+  return {
+    tray,
+    apply(n) {
+      try {
+        app.setBadgeCount(n);
+      } catch {
+        // Badges are not supported on every desktop; the tooltip and title still say it.
+      }
+      tray?.setToolTip(trayTooltip(n));
+    },
+  };
+}
+
 /**
  * Starts the desktop app: single-instance lock, core over the user's data folder, one hardened window,
  * the IPC handler, and an orderly quit (core disposed and the database closed before the process exits).
@@ -109,6 +149,18 @@ export async function startShell(paths: ShellPaths): Promise<ShellState | undefi
 
   const ref: { window?: BrowserWindow } = {};
   let core: Core;
+  // One Lotwatch per data folder, whichever shell: the browser shell may already serve this folder.
+  let lock: DataLock;
+  try {
+    lock = acquireDataLock(dataDir, { shell: 'electron', now: systemClock.now() });
+  } catch (e) {
+    const message = e instanceof AlreadyRunningError ? e.message : `Lotwatch could not start: ${(e as Error).message}`;
+    log.error('startup refused', { error: message });
+    const { dialog } = await import('electron');
+    dialog.showErrorBox(e instanceof AlreadyRunningError ? 'Lotwatch is already running' : 'Lotwatch cannot start', message);
+    app.exit(1);
+    return undefined;
+  }
   // The Demo world persists across restarts (the same lots, moved on to the present).
   const demo = createDemoService({ startTime: demoWorldStart(dataDir, systemClock.now()), align: () => systemClock.now() });
   try {
@@ -129,6 +181,7 @@ export async function startShell(paths: ShellPaths): Promise<ShellState | undefi
   } catch (e) {
     const message = e instanceof LotwatchError ? e.message : `Lotwatch could not start: ${(e as Error).message}`;
     log.error('startup failed', { error: message });
+    lock.release();
     const { dialog } = await import('electron');
     dialog.showErrorBox('Lotwatch cannot start', message);
     app.exit(1);
@@ -166,8 +219,13 @@ export async function startShell(paths: ShellPaths): Promise<ShellState | undefi
   ref.window = window;
   hardenWebContents(window.webContents, appUrl);
   window.once('ready-to-show', () => window.show());
+  const indicators = unreadIndicators(() => ref.window, join(app.getAppPath(), 'resources', 'icon.png'));
   const unsubscribe = core.on((e) => {
+    if (e.name === 'unread.changed') indicators.apply(e.payload.count);
     if (!window.isDestroyed()) window.webContents.send(EVENT_CHANNEL, e);
+  });
+  void core.invoke('alerts.unread', undefined).then((r) => {
+    if (r.ok) indicators.apply((r.value as { count: number }).count);
   });
 
   app.on('second-instance', () => {
@@ -182,11 +240,15 @@ export async function startShell(paths: ShellPaths): Promise<ShellState | undefi
     quitting = true;
     event.preventDefault();
     unsubscribe();
+    indicators.tray?.destroy();
     ipcMain.removeHandler(RPC_CHANNEL);
     void core
       .dispose()
       .then(() => demo.dispose())
-      .finally(() => app.quit());
+      .finally(() => {
+        lock.release();
+        app.quit();
+      });
   });
   app.on('window-all-closed', () => app.quit());
 

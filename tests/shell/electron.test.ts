@@ -9,7 +9,7 @@ let dir: { dir: string; cleanup(): void };
 
 // The mock is made once per file; its getters read the current test's fake, so every test starts clean.
 vi.mock('electron', () => {
-  const keys = ['app', 'BrowserWindow', 'ipcMain', 'session', 'shell', 'safeStorage', 'Notification', 'dialog', 'contextBridge', 'ipcRenderer'];
+  const keys = ['app', 'BrowserWindow', 'ipcMain', 'session', 'shell', 'safeStorage', 'Notification', 'dialog', 'contextBridge', 'ipcRenderer', 'Tray', 'nativeImage'];
   const m: Record<string, unknown> = {};
   for (const k of keys) Object.defineProperty(m, k, { enumerable: true, get: () => (fake.module as Record<string, unknown>)[k] });
   return m;
@@ -42,6 +42,35 @@ describe('Electron shell (electron mocked)', () => {
     expect(await start(false)).toBeUndefined();
     expect(fake.app.quit).toHaveBeenCalled();
     expect(FakeBrowserWindow.instances).toHaveLength(0);
+  });
+
+  it('refuses to start on a data folder another Lotwatch uses, says where, and exits 1', async () => {
+    const { acquireDataLock } = await import('../../src/core/instanceLock');
+    const held = acquireDataLock(dir.dir, { shell: 'headless', now: Date.UTC(2026, 10, 23, 8, 0) });
+    held.setUrl('http://127.0.0.1:5199/');
+    try {
+      expect(await start()).toBeUndefined();
+      expect(FakeBrowserWindow.instances).toHaveLength(0);
+      expect(fake.dialog.showErrorBox).toHaveBeenCalledWith(
+        'Lotwatch is already running',
+        expect.stringContaining(`Lotwatch is already running on the data folder ${dir.dir}: the browser shell (npm run serve)`),
+      );
+      expect(fake.app.exit).toHaveBeenCalledWith(1);
+      // Nothing was opened: no database file appeared beside the lock.
+      const { readdirSync } = await import('node:fs');
+      expect(readdirSync(dir.dir)).toEqual(['lotwatch.lock']);
+    } finally {
+      held.release();
+    }
+  });
+
+  it('frees the data folder when it quits', async () => {
+    await start();
+    const { readdirSync } = await import('node:fs');
+    expect(readdirSync(dir.dir)).toContain('lotwatch.lock');
+    fake.app.emit('before-quit', { preventDefault() {} });
+    await vi.waitFor(() => expect(fake.app.quit).toHaveBeenCalled());
+    expect(readdirSync(dir.dir)).not.toContain('lotwatch.lock');
   });
 
   it('opens one hardened window with the preload and the built renderer', async () => {
@@ -127,6 +156,23 @@ describe('Electron shell (electron mocked)', () => {
     expect(sent).toEqual([
       { channel: EVENT_CHANNEL, payload: { name: 'settings.changed', payload: expect.objectContaining({ theme: 'dark' }) } },
     ]);
+  });
+
+  it('puts the unread count on the app badge and the tray tooltip, live', async () => {
+    const s = await start();
+    await vi.waitFor(() => expect(fake.app.setBadgeCount).toHaveBeenCalledWith(0));
+    const tray = fake.trays[0]!;
+    expect(tray.tooltip).toBe('Lotwatch: no unread alerts');
+    // The service says the plan's requests are used up: Lotwatch raises its own alert, which lands unread.
+    s!.core.engine.onQuota({ at: Date.now(), limit: 100, baseLimit: 100, extraLimit: 0, used: 100, remaining: 0, periodStart: null, periodEnd: Date.UTC(2026, 11, 12), perPageLimit: null, rateLimit: null, rateRemaining: null });
+    await s!.core.engine.runDue();
+    await vi.waitFor(() => expect(fake.app.setBadgeCount).toHaveBeenLastCalledWith(1));
+    expect(tray.tooltip).toBe('Lotwatch: 1 unread alert');
+    const h = fake.ipcMain.handlers.get(RPC_CHANNEL)!;
+    const list = (await h({ senderFrame: { url: APP_URL } }, 'alerts.list', undefined)) as { value: { alerts: { id: number }[] } };
+    await h({ senderFrame: { url: APP_URL } }, 'alerts.markRead', { ids: list.value.alerts.map((a) => a.id) });
+    expect(fake.app.setBadgeCount).toHaveBeenLastCalledWith(0);
+    expect(tray.tooltip).toBe('Lotwatch: no unread alerts');
   });
 
   it('disposes core and closes the database before quitting', async () => {

@@ -56,6 +56,7 @@ export function createFakeElectron(opts: { lock?: boolean; userData: string }) {
     getVersion: vi.fn(() => '0.1.0-test'),
     quit: vi.fn(),
     exit: vi.fn(),
+    setBadgeCount: vi.fn(() => true),
   });
   const handlers = new Map<string, (...a: unknown[]) => unknown>();
   const ipcMain = {
@@ -96,8 +97,25 @@ export function createFakeElectron(opts: { lock?: boolean; userData: string }) {
     }
   }
   const dialog = { showErrorBox: vi.fn() };
+  const trays: FakeTray[] = [];
+  class FakeTray extends EventEmitter {
+    tooltip = '';
+    destroyed = false;
+    constructor(readonly image: unknown) {
+      super();
+      trays.push(this);
+    }
+    setToolTip(t: string) {
+      this.tooltip = t;
+    }
+    destroy() {
+      this.destroyed = true;
+    }
+  }
+  const nativeImage = { createFromPath: vi.fn((p: string) => ({ path: p })) };
   return {
-    module: { app, BrowserWindow: FakeBrowserWindow, ipcMain, session, shell, safeStorage, Notification, dialog },
+    module: { app, BrowserWindow: FakeBrowserWindow, ipcMain, session, shell, safeStorage, Notification, dialog, Tray: FakeTray, nativeImage },
+    trays,
     app,
     ipcMain,
     shell,

@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   'internal',
   'db_from_future',
   'db_unavailable',
+  /** Another Lotwatch already runs on this data folder; this one left the data untouched. */
+  'already_running',
   'not_implemented',
   /** The user chose not to send a request that would spend their quota (renderer only: nothing reached core). */
   'cancelled',

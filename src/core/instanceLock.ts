@@ -1,0 +1,150 @@
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { LotwatchError } from './errors';
+
+/** The lock file's name inside the data folder. */
+export const LOCK_FILE = 'lotwatch.lock';
+
+/** Who holds a data folder: written as JSON into the lock file, read by the next Lotwatch that starts. */
+export interface LockHolder {
+  pid: number;
+  /** `electron` (the desktop app) or `headless` (the browser shell). */
+  shell: 'electron' | 'headless';
+  /** ms since the epoch. */
+  started_at: number;
+  host: string;
+  /** The browser shell's address without its token (the token stays with the process that printed it); else null. */
+  url: string | null;
+}
+
+/**
+ * Another Lotwatch already runs on this data folder. Two running on one folder would both poll (spending the
+ * quota twice) and both notify; so the second one says where the first one is and stops before touching the data.
+ */
+export class AlreadyRunningError extends LotwatchError {
+  constructor(
+    readonly dataDir: string,
+    readonly holder: LockHolder,
+  ) {
+    const who = holder.shell === 'electron' ? 'the desktop app' : 'the browser shell (npm run serve)';
+    const where = holder.url ? ` at ${holder.url} (open the address it printed, with its token)` : '';
+    const since = new Date(holder.started_at).toISOString().replace('T', ' ').slice(0, 16);
+    super(
+      'already_running',
+      `Lotwatch is already running on the data folder ${dataDir}: ${who}, process ${holder.pid}, started ${since} UTC${where}. ` +
+        'Use that one, or quit it first. Nothing was changed.',
+    );
+  }
+}
+
+/** A held data-folder lock. */
+export interface DataLock {
+  readonly path: string;
+  /** Records the browser shell's address once it listens, so a second start can point to it. Throws nothing. */
+  setUrl(url: string): void;
+  /** Removes the lock file if it is still ours. Idempotent; throws nothing. */
+  release(): void;
+}
+
+/** Folders this process holds: a second shell in the same process (tests, an embedding) is refused as well. */
+const heldHere = new Map<string, LockHolder>();
+
+/** True when a process with this id runs on this machine (EPERM: it runs, as another user). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readHolder(path: string): LockHolder | null {
+  try {
+    const v = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockHolder>;
+    if (typeof v.pid !== 'number' || (v.shell !== 'electron' && v.shell !== 'headless')) return null;
+    return {
+      pid: v.pid,
+      shell: v.shell,
+      started_at: typeof v.started_at === 'number' ? v.started_at : 0,
+      host: typeof v.host === 'string' ? v.host : '',
+      url: typeof v.url === 'string' ? v.url : null,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Takes the data folder for this process: creates `<dataDir>/lotwatch.lock` exclusively (O_EXCL), holding this
+ * process's id, shell and start time. A lock left by a process that no longer runs on this machine (a crash, a
+ * power cut) is stale and taken over; an unreadable lock file is treated as stale too, since a half-written lock
+ * can only come from a crash while writing it.
+ *
+ * @param dataDir the data folder (created when missing).
+ * @param who the shell starting, and the clock (ms) for started_at.
+ * @returns the held lock; release it on quit.
+ * @throws AlreadyRunningError when a running Lotwatch holds the folder; fs errors (no permission) as they are.
+ */
+export function acquireDataLock(dataDir: string, who: { shell: LockHolder['shell']; now: number }): DataLock {
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, LOCK_FILE);
+  const mine = heldHere.get(path);
+  if (mine) throw new AlreadyRunningError(dataDir, mine);
+  const me: LockHolder = { pid: process.pid, shell: who.shell, started_at: who.now, host: hostname(), url: null };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fd = openSync(path, 'wx', 0o600);
+      try {
+        writeSync(fd, JSON.stringify(me));
+      } finally {
+        closeSync(fd);
+      }
+      heldHere.set(path, me);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) {
+        const holder = readHolder(path);
+        if (holder && (e as NodeJS.ErrnoException).code === 'EEXIST') throw new AlreadyRunningError(dataDir, holder);
+        throw e;
+      }
+      const holder = readHolder(path);
+      if (holder && holder.host === me.host && holder.pid !== me.pid && alive(holder.pid)) {
+        throw new AlreadyRunningError(dataDir, holder);
+      }
+      if (holder && holder.host !== me.host && holder.host !== '') {
+        // Another computer's lock on a shared folder: its process cannot be checked from here, so it is honoured.
+        throw new AlreadyRunningError(dataDir, holder);
+      }
+      try {
+        unlinkSync(path);
+      } catch {
+        // Gone already: another starter took it over first; the next attempt sees its lock.
+      }
+    }
+  }
+  let released = false;
+  return {
+    path,
+    setUrl(url) {
+      if (released) return;
+      heldHere.set(path, { ...me, url });
+      try {
+        writeFileSync(path, JSON.stringify({ ...me, url }), { mode: 0o600 });
+      } catch {
+        // The address is a courtesy for a second start; the lock itself stands.
+      }
+    },
+    release() {
+      if (released) return;
+      released = true;
+      heldHere.delete(path);
+      try {
+        if (readHolder(path)?.pid === me.pid) unlinkSync(path);
+      } catch {
+        // Already gone.
+      }
+    },
+  };
+}
