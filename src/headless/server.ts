@@ -18,6 +18,8 @@ export interface HeadlessServerOptions {
   host?: string;
   /** Port; 0 picks a free one. */
   port?: number;
+  /** Called when a page opens its event stream; an event it returns goes to that page alone (the missed summary). */
+  onPageOpened?: () => ContractEvent | null;
   /** The per-run token; a random 192-bit one when not given. */
   token?: string;
 }
@@ -204,6 +206,8 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
       'X-Accel-Buffering': 'no',
     });
     res.write(': connected\n\n');
+    const first = opts.onPageOpened?.();
+    if (first) res.write(`data: ${JSON.stringify(first)}\n\n`);
     const unsubscribe = core.on((e) => res.write(`data: ${JSON.stringify(e)}\n\n`));
     const heartbeat = setInterval(() => res.write(': ping\n\n'), 25_000);
     streams.add(reply);

@@ -6,6 +6,7 @@ import { createLogger, type Logger } from '../core/log';
 import { acquireDataLock } from '../core/instanceLock';
 import { FileSecretBox } from '../core/secrets';
 import { createDemoService, demoWorldStart } from '../sandbox/demo';
+import { BrowserNotifyChannel } from './notifyChannel';
 import { createHeadlessServer, type HeadlessServer } from './server';
 
 export interface HeadlessOptions {
@@ -41,7 +42,7 @@ export interface RunningHeadless {
 
 /**
  * Starts the headless shell: core over `<dataDir>/lotwatch.sqlite` with a key-file secret box, and the HTTP
- * server. Alerts reach the page as `alert.raised` events, which it shows as browser notifications.
+ * server. Notifications core decides to show reach the open pages as `notification.posted` events (see BrowserNotifyChannel).
  * @throws AlreadyRunningError when another Lotwatch runs on the data folder (nothing touched);
  *   DatabaseFromFutureError / DatabaseUnavailableError from openDatabase; listen errors (EADDRINUSE).
  */
@@ -81,6 +82,9 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     align: () => engineClock.now(),
     testControl: opts.demoControl === true,
   });
+  // The browser shell's notification channel: open tabs show what core decided to notify; a closed browser gets a
+  // summary when a tab next opens.
+  const channel = new BrowserNotifyChannel({ broadcast: (e) => server.broadcast(e) });
   const core = createCore({
     demoService: () => demo.get(),
     ...(marketClock ? { clientClock: { now: marketClock.now, setTimeout: systemClock.setTimeout } } : {}),
@@ -89,24 +93,16 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     dataDir: opts.dataDir,
     clock: engineClock,
     secrets: new FileSecretBox(join(opts.dataDir, 'secret.key')),
-    // The browser shell's notification channel: the page turns this event into a browser Notification.
-    notifier: {
-      notify: (n) =>
-        void server.broadcast({
-          name: 'notification.posted',
-          payload: { tag: `lotwatch-${n.lotKey ?? n.title}`, title: n.title, body: n.body, lot_key: n.lotKey ?? null },
-        }),
-    },
+    notifier: { notify: (n) => channel.notify(n) },
     log,
     shell: 'headless',
     version: opts.version,
   });
-  // eslint-disable-next-line prefer-const -- the notifier above closes over it
-  let server: HeadlessServer;
-  server = createHeadlessServer({
+  const server: HeadlessServer = createHeadlessServer({
     core,
     rendererDir: opts.rendererDir,
     log,
+    onPageOpened: () => channel.takeMissed(),
     ...(opts.host !== undefined ? { host: opts.host } : {}),
     ...(opts.port !== undefined ? { port: opts.port } : {}),
     ...(opts.token !== undefined ? { token: opts.token } : {}),

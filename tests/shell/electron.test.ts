@@ -175,6 +175,28 @@ describe('Electron shell (electron mocked)', () => {
     expect(tray.tooltip).toBe('Lotwatch: no unread alerts');
   });
 
+  it('shows no native notification while notifications are off in Settings, and one when on', async () => {
+    const s = await start();
+    const h = fake.ipcMain.handlers.get(RPC_CHANNEL)!;
+    const quota = (remaining: number, periodEnd: number) => ({
+      at: Date.now(), limit: 100, baseLimit: 100, extraLimit: 0, used: 100 - remaining, remaining,
+      periodStart: null, periodEnd, perPageLimit: null, rateLimit: null, rateRemaining: null,
+    });
+    await h({ senderFrame: { url: APP_URL } }, 'settings.update', { notificationsEnabled: false });
+    s!.core.engine.onQuota(quota(0, Date.UTC(2030, 0, 1)));
+    await s!.core.engine.runDue();
+    expect(fake.notifications.filter((n) => n.title.startsWith('Lotwatch:'))).toEqual([]);
+    await h({ senderFrame: { url: APP_URL } }, 'settings.update', { notificationsEnabled: true });
+    s!.core.engine.onQuota(quota(5, Date.UTC(2030, 1, 1)));
+    await s!.core.engine.runDue();
+    expect(fake.notifications.filter((n) => n.title.startsWith('Lotwatch:')).map((n) => [n.title, n.shown])).toEqual([
+      ['Lotwatch: request quota running low', true],
+    ]);
+    // The desktop app never posts the browser channel's event to its window: the page shows no second notification.
+    const sent = FakeBrowserWindow.instances[0]!.webContents.sent.map((x) => (x.payload as { name: string }).name);
+    expect(sent).not.toContain('notification.posted');
+  });
+
   it('disposes core and closes the database before quitting', async () => {
     const s = await start();
     const prevent = vi.fn();

@@ -1,0 +1,66 @@
+import type { ContractEvent } from '../shared/ipc/contract';
+
+/** How many alert titles the summary lists before "and N more": a notification shows a few lines at most. */
+const SUMMARY_TITLES = 3;
+
+/** One notification core decided to show (after settings, mute, snooze, quiet hours and the digest). */
+export interface ChannelNotification {
+  title: string;
+  body: string;
+  lotKey?: string;
+}
+
+/** Where the channel sends: every open page, or one page that just connected. */
+export interface PageStreams {
+  /** Sends the event to every open page; returns how many got it (0: no tab is open). */
+  broadcast(e: ContractEvent): number;
+}
+
+/**
+ * The browser shell's notification channel. A notification goes to every open Lotwatch tab as `notification.posted`
+ * (the page shows it as a browser Notification, one per tag, so two tabs show it once). When no tab is open the
+ * notification would be lost, so the channel keeps it, and the next tab that opens gets one summary
+ * ("3 alerts while no Lotwatch tab was open") instead of a burst. The alerts themselves are in the inbox either way;
+ * what is kept here is only the notification, in memory: a restart before a tab opens drops the summary, never an
+ * alert, and nothing is ever shown twice.
+ */
+export class BrowserNotifyChannel {
+  private missed: ChannelNotification[] = [];
+  private seq = 0;
+
+  constructor(private readonly pages: PageStreams) {}
+
+  /** Shows one notification on the open tabs, or keeps it for the next tab. Throws nothing. */
+  notify(n: ChannelNotification): void {
+    const sent = this.pages.broadcast({
+      name: 'notification.posted',
+      payload: { tag: `lotwatch-${++this.seq}-${n.lotKey ?? 'app'}`, title: n.title, body: n.body, lot_key: n.lotKey ?? null },
+    });
+    if (sent === 0) this.missed.push(n);
+  }
+
+  /**
+   * A tab connected: returns the one summary notification of what was missed while no tab was open (and forgets
+   * them), or null when nothing was missed. The single missed notification is passed on as it was.
+   */
+  takeMissed(): ContractEvent | null {
+    const missed = this.missed;
+    if (missed.length === 0) return null;
+    this.missed = [];
+    if (missed.length === 1) {
+      const only = missed[0]!;
+      return { name: 'notification.posted', payload: { tag: `lotwatch-${++this.seq}-missed`, title: only.title, body: only.body, lot_key: only.lotKey ?? null } };
+    }
+    const lines = missed.slice(0, SUMMARY_TITLES).map((m) => m.title);
+    if (missed.length > SUMMARY_TITLES) lines.push(`and ${missed.length - SUMMARY_TITLES} more`);
+    return {
+      name: 'notification.posted',
+      payload: {
+        tag: `lotwatch-${++this.seq}-missed`,
+        title: `${missed.length} alerts while no Lotwatch tab was open`,
+        body: lines.join('\n'),
+        lot_key: null,
+      },
+    };
+  }
+}
