@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { App } from '../../src/renderer/src/App';
-import { createAppStore, VIEWS } from '../../src/renderer/src/state/appStore';
+import { App } from '../../src/renderer/src/app/App';
+import { createAppStore, VIEWS } from '../../src/renderer/src/app/appStore';
 import { createFakeBridge } from './fakeBridge';
 
 beforeEach(() => {

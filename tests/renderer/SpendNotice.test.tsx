@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SpendNoticeHost } from '../../src/renderer/src/components/SpendNotice';
 import { call } from '../../src/renderer/src/lib/useCall';
-import { createAppStore } from '../../src/renderer/src/state/appStore';
+import { createAppStore } from '../../src/renderer/src/app/appStore';
 import { StatusSchema, type Method, type MethodInput } from '../../src/shared/ipc/contract';
 import type { Settings } from '../../src/shared/settings';
 import { okResult, type FakeHandlers } from './fakeBridge';

@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { api } from './api';
-import { App } from './App';
-import { createAppStore } from './state/appStore';
+import { App } from './app/App';
+import { createAppStore } from './app/appStore';
 import './styles.css';
 
 const store = createAppStore(api);

@@ -4,7 +4,7 @@ import { inputsOf, installFake } from './fakeApi';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AlertView } from '../../../src/shared/ipc/contract';
-import { AlertsView } from '../../../src/renderer/src/views/AlertsView';
+import { AlertsView } from '../../../src/renderer/src/features/alerts/AlertsView';
 import { errResult, okResult } from '../fakeBridge';
 import { alert, lotDetail, lotSummary, MINUTE, NOW } from './fixtures';
 

@@ -3,9 +3,9 @@
 import { inputsOf, installFake } from './fakeApi';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { App } from '../../../src/renderer/src/App';
-import { createAppStore } from '../../../src/renderer/src/state/appStore';
-import { LotView } from '../../../src/renderer/src/views/LotView';
+import { App } from '../../../src/renderer/src/app/App';
+import { createAppStore } from '../../../src/renderer/src/app/appStore';
+import { LotView } from '../../../src/renderer/src/features/lot/LotView';
 import type { MethodOutput } from '../../../src/shared/ipc/contract';
 import type { Result } from '../../../src/shared/ipc/errors';
 import { errResult, okResult, type FakeHandlers } from '../fakeBridge';

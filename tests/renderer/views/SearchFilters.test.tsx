@@ -4,7 +4,7 @@ import { inputsOf, installFake } from './fakeApi';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildQuery, checkSearchParams } from '../../../src/core/api/validate';
-import { SearchView } from '../../../src/renderer/src/views/SearchView';
+import { SearchView } from '../../../src/renderer/src/features/search/SearchView';
 import { SEARCH_ENUMS } from '../../../src/shared/vehicleParams';
 import { realFiltersData } from '../../shared/fixtures/realFilters';
 import { errResult, okResult } from '../fakeBridge';

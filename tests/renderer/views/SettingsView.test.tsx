@@ -3,8 +3,8 @@
 import { inputsOf, installFake } from './fakeApi';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createAppStore } from '../../../src/renderer/src/state/appStore';
-import { explainKeyError, SettingsView } from '../../../src/renderer/src/views/SettingsView';
+import { createAppStore } from '../../../src/renderer/src/app/appStore';
+import { explainKeyError, SettingsView } from '../../../src/renderer/src/features/settings/SettingsView';
 import { StatusSchema, type Status } from '../../../src/shared/ipc/contract';
 import type { ErrorCode } from '../../../src/shared/ipc/errors';
 import { errResult, okResult, type FakeHandlers } from '../fakeBridge';

@@ -3,7 +3,7 @@
 import { installFake } from './fakeApi';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { UsageView } from '../../../src/renderer/src/views/UsageView';
+import { UsageView } from '../../../src/renderer/src/features/usage/UsageView';
 import { StatusSchema } from '../../../src/shared/ipc/contract';
 import { okResult } from '../fakeBridge';
 import { NOW } from './fixtures';

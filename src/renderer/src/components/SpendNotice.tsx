@@ -4,7 +4,7 @@ import type { Settings } from '../../../shared/settings';
 import { api } from '../api';
 import { integer } from '../lib/quantity';
 import { setSpendHost, type SpendAsk } from '../lib/spendNotice';
-import type { AppStore } from '../state/appStore';
+import type { AppStore } from '../app/appStore';
 
 type Waiting = { ask: SpendAsk; resolve: (go: boolean) => void };
 

@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useStore } from 'zustand';
-import type { MethodOutput, Status } from '../../../shared/ipc/contract';
-import type { ErrorPayload } from '../../../shared/ipc/errors';
-import type { Settings } from '../../../shared/settings';
-import { api } from '../api';
-import { ErrorNotice } from '../components/ErrorNotice';
-import { UsageDetails } from '../components/UsageDetails';
-import { call, useCall } from '../lib/useCall';
-import type { AppStore } from '../state/appStore';
+import type { MethodOutput, Status } from '../../../../shared/ipc/contract';
+import type { ErrorPayload } from '../../../../shared/ipc/errors';
+import type { Settings } from '../../../../shared/settings';
+import { api } from '../../api';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { UsageDetails } from '../../components/UsageDetails';
+import { call, useCall } from '../../lib/useCall';
+import type { AppStore } from '../../app/appStore';
 import './settings.css';
 
 /** Asks the browser for permission to show alerts as notifications (headless shell only). */

@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import type { MethodInput, MethodOutput } from '../../../shared/ipc/contract';
-import type { ErrorPayload } from '../../../shared/ipc/errors';
-import { ErrorNotice } from '../components/ErrorNotice';
-import { JsonViewer } from '../components/JsonViewer';
-import { integer, requests } from '../lib/quantity';
-import { call, useCall } from '../lib/useCall';
-import '../components/lwTable.css';
+import type { MethodInput, MethodOutput } from '../../../../shared/ipc/contract';
+import type { ErrorPayload } from '../../../../shared/ipc/errors';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { JsonViewer } from '../../components/JsonViewer';
+import { integer, requests } from '../../lib/quantity';
+import { call, useCall } from '../../lib/useCall';
+import '../../components/lwTable.css';
 import './console.css';
 
 type Endpoint = MethodOutput<'console.endpoints'>[number];

@@ -1,18 +1,18 @@
 import { format } from 'date-fns';
 import { useEffect, useMemo, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
-import type { MethodOutput, Status } from '../../../shared/ipc/contract';
-import type { ErrorPayload } from '../../../shared/ipc/errors';
-import { api } from '../api';
-import { ErrorNotice } from '../components/ErrorNotice';
-import { UsageDetails } from '../components/UsageDetails';
-import { dateTime, relative } from '../lib/format';
-import { bytes, integer, requests } from '../lib/quantity';
-import { call, useCall } from '../lib/useCall';
-import '../components/lwTable.css';
+import type { MethodOutput, Status } from '../../../../shared/ipc/contract';
+import type { ErrorPayload } from '../../../../shared/ipc/errors';
+import { api } from '../../api';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { UsageDetails } from '../../components/UsageDetails';
+import { dateTime, relative } from '../../lib/format';
+import { bytes, integer, requests } from '../../lib/quantity';
+import { call, useCall } from '../../lib/useCall';
+import '../../components/lwTable.css';
 import './usage.css';
-import { appNow } from '../lib/clock';
-import { dayMonth, quotaSpentSentence } from '../../../shared/quota';
+import { appNow } from '../../lib/clock';
+import { dayMonth, quotaSpentSentence } from '../../../../shared/quota';
 
 type LogRow = MethodOutput<'requests.list'>['rows'][number];
 

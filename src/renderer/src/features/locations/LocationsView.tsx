@@ -1,10 +1,10 @@
 import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import type { MethodOutput } from '../../../shared/ipc/contract';
-import type { ErrorPayload } from '../../../shared/ipc/errors';
-import { ErrorNotice, fieldMessage } from '../components/ErrorNotice';
-import { platformName } from '../lib/format';
-import { call } from '../lib/useCall';
-import '../components/lwTable.css';
+import type { MethodOutput } from '../../../../shared/ipc/contract';
+import type { ErrorPayload } from '../../../../shared/ipc/errors';
+import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
+import { platformName } from '../../lib/format';
+import { call } from '../../lib/useCall';
+import '../../components/lwTable.css';
 import './locations.css';
 
 type Location = MethodOutput<'locations.list'>['locations'][number];

@@ -9,10 +9,11 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { VehicleRow } from '../../../../shared/ipc/contract';
-import { openLot } from '../../App';
-import { auctionStatus, miles, platformName, relative, usd, type StatusFacts } from '../../lib/format';
-import { Photo } from '../Photo';
-import { useNow } from '../lot/useNow';
+import { openLot } from '../../app/navigation';
+import { auctionStatus, miles, platformName, relative, usd } from '../../lib/format';
+import { Photo } from '../../components/Photo';
+import { StatusPill } from '../../components/StatusPill';
+import { useNow } from '../../lib/useNow';
 
 const nullsLast = (a: number | string | null, b: number | string | null): number => {
   if (a === null && b === null) return 0;
@@ -20,18 +21,6 @@ const nullsLast = (a: number | string | null, b: number | string | null): number
   if (b === null) return -1;
   return a < b ? -1 : a > b ? 1 : 0;
 };
-
-/** A status pill: Live stands out, Ended is muted. */
-export function StatusPill({ lot }: { lot: StatusFacts }) {
-  const st = auctionStatus(lot);
-  const cls = st.tone === 'live' ? 'pill live' : st.tone === 'ended' ? 'pill ended' : 'pill';
-  return (
-    <span className={cls}>
-      {st.label}
-      {st.saleType ? <span className="pill-sub"> · {st.saleType}</span> : null}
-    </span>
-  );
-}
 
 /**
  * One page of search results in a virtualized table: sortable on the loaded rows (click a header), a row click

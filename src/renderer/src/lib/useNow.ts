@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { appNow } from '../../lib/clock';
+import { appNow } from './clock';
 
 /** Core's current time (ms, see lib/clock), refreshed every `everyMs`: for countdowns and relative dates. */
 export function useNow(everyMs = 1000): number {

@@ -1,14 +1,14 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { AlertView } from '../../../shared/ipc/contract';
-import type { ErrorPayload } from '../../../shared/ipc/errors';
-import { openLot } from '../App';
-import { ErrorNotice } from '../components/ErrorNotice';
-import { EmptyState, Progress, useContractEvents, useNow } from '../components/watch/common';
-import { api } from '../api';
-import { dateTime, KIND_SHORT, platformName, relative } from '../lib/format';
-import { call, useCall } from '../lib/useCall';
+import type { AlertView } from '../../../../shared/ipc/contract';
+import type { ErrorPayload } from '../../../../shared/ipc/errors';
+import { openLot } from '../../app/navigation';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { EmptyState, Progress, useContractEvents, useNow } from '../../components/watch/common';
+import { api } from '../../api';
+import { dateTime, KIND_SHORT, platformName, relative } from '../../lib/format';
+import { call, useCall } from '../../lib/useCall';
 import './alerts.css';
-import { appNow } from '../lib/clock';
+import { appNow } from '../../lib/clock';
 
 /** Alerts of one lot (or of Lotwatch itself when `lotKey` is null), newest first. */
 export interface AlertGroup {

@@ -1,13 +1,13 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
-import type { MethodOutput } from '../../../shared/ipc/contract';
-import { readFilterMeta } from '../../../shared/filterMeta';
-import type { ErrorPayload } from '../../../shared/ipc/errors';
-import { ErrorNotice } from '../components/ErrorNotice';
-import { FilterPanel } from '../components/search/FilterPanel';
-import { emptyForm, fieldOfErrorKey, toParams, type SearchForm } from '../components/search/params';
-import { ResultsTable } from '../components/search/ResultsTable';
-import { SaveSearchDialog } from '../components/search/SaveSearchDialog';
-import { call, useCall } from '../lib/useCall';
+import type { MethodOutput } from '../../../../shared/ipc/contract';
+import { readFilterMeta } from '../../../../shared/filterMeta';
+import type { ErrorPayload } from '../../../../shared/ipc/errors';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { FilterPanel } from './FilterPanel';
+import { emptyForm, fieldOfErrorKey, toParams, type SearchForm } from './params';
+import { ResultsTable } from './ResultsTable';
+import { SaveSearchDialog } from './SaveSearchDialog';
+import { call, useCall } from '../../lib/useCall';
 import './search.css';
 
 type Page = MethodOutput<'vehicles.search'>;

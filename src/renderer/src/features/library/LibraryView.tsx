@@ -6,17 +6,17 @@ import {
   type SortingState,
 } from '@tanstack/react-table';
 import { useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
-import type { LotSummary } from '../../../shared/ipc/contract';
-import type { ErrorPayload } from '../../../shared/ipc/errors';
-import { api } from '../api';
-import { openLot } from '../App';
-import { ErrorNotice } from '../components/ErrorNotice';
-import { EmptyState, Progress } from '../components/watch/common';
-import { LwTable, type LwColumnMeta } from '../components/watch/LwTable';
-import { auctionStatus, dateTime, platformName, relative, usd } from '../lib/format';
-import { call } from '../lib/useCall';
+import type { LotSummary } from '../../../../shared/ipc/contract';
+import type { ErrorPayload } from '../../../../shared/ipc/errors';
+import { api } from '../../api';
+import { openLot } from '../../app/navigation';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { EmptyState, Progress } from '../../components/watch/common';
+import { LwTable, type LwColumnMeta } from '../../components/watch/LwTable';
+import { auctionStatus, dateTime, platformName, relative, usd } from '../../lib/format';
+import { call } from '../../lib/useCall';
 import './library.css';
-import { appNow } from '../lib/clock';
+import { appNow } from '../../lib/clock';
 
 const PAGE = 500;
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { usd } from '../../lib/format';
 import { useCall } from '../../lib/useCall';
-import { ErrorNotice } from '../ErrorNotice';
+import { ErrorNotice } from '../../components/ErrorNotice';
 
 /** Destination ports of the spec's documented example list. */
 export const PORTS = ['Chicago', 'NY', 'Miami', 'Savannah', 'Norfolk', 'Houston', 'LA', 'Seattle', 'Moto_ATV'] as const;

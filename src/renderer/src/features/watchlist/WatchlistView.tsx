@@ -1,10 +1,10 @@
 import { createColumnHelper, getCoreRowModel, getSortedRowModel, useReactTable, type SortingState } from '@tanstack/react-table';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import type { WatchView } from '../../../shared/ipc/contract';
-import type { ErrorPayload } from '../../../shared/ipc/errors';
-import { openLot } from '../App';
-import { ErrorNotice, fieldMessage } from '../components/ErrorNotice';
-import { Photo } from '../components/Photo';
+import type { WatchView } from '../../../../shared/ipc/contract';
+import type { ErrorPayload } from '../../../../shared/ipc/errors';
+import { openLot } from '../../app/navigation';
+import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
+import { Photo } from '../../components/Photo';
 import {
   ConfirmAction,
   EmptyState,
@@ -13,11 +13,11 @@ import {
   RemoveExamples,
   useContractEvents,
   useNow,
-} from '../components/watch/common';
-import { LwTable, type LwColumnMeta } from '../components/watch/LwTable';
-import { draftToRules, RulesFields, rulesToDraft, type RulesDraft } from '../components/watch/RulesFields';
-import { auctionStatus, countdown, platformName, relative, usd } from '../lib/format';
-import { call, useCall } from '../lib/useCall';
+} from '../../components/watch/common';
+import { LwTable, type LwColumnMeta } from '../../components/watch/LwTable';
+import { draftToRules, RulesFields, rulesToDraft, type RulesDraft } from '../../components/watch/RulesFields';
+import { auctionStatus, countdown, platformName, relative, usd } from '../../lib/format';
+import { call, useCall } from '../../lib/useCall';
 import './watchlist.css';
 
 /** Adds a watch by VIN, lot number or lot-page URL; shows progress while the service resolves it. */

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { WatchView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { call, useCall } from '../../lib/useCall';
-import { ErrorNotice, fieldMessage } from '../ErrorNotice';
+import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
 
 /**
  * Watch / Unwatch the lot and edit its rules: bid above, buy now under, reminders N minutes before the sale.

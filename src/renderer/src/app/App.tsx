@@ -1,23 +1,19 @@
 import { useEffect } from 'react';
 import { useStore } from 'zustand';
-import type { Bridge } from '../../shared/ipc/bridge';
-import { SpendNoticeHost } from './components/SpendNotice';
-import { isViewId, VIEWS, type AppStore, type ViewId } from './state/appStore';
-import { AlertsView } from './views/AlertsView';
-import { ConsoleView } from './views/ConsoleView';
-import { LibraryView } from './views/LibraryView';
-import { LocationsView } from './views/LocationsView';
-import { LotView } from './views/LotView';
-import { SavedSearchesView } from './views/SavedSearchesView';
-import { SearchView } from './views/SearchView';
-import { SettingsView } from './views/SettingsView';
-import { UsageView } from './views/UsageView';
-import { WatchlistView } from './views/WatchlistView';
-
-/** Opens a lot in the detail view. */
-export function openLot(lotKey: string): void {
-  location.hash = `#/lot/${encodeURIComponent(lotKey)}`;
-}
+import type { Bridge } from '../../../shared/ipc/bridge';
+import { SpendNoticeHost } from '../components/SpendNotice';
+import { VIEWS, type AppStore, type ViewId } from './appStore';
+import { followRoute, openLot, openView, viewHref } from './navigation';
+import { AlertsView } from '../features/alerts/AlertsView';
+import { ConsoleView } from '../features/console/ConsoleView';
+import { LibraryView } from '../features/library/LibraryView';
+import { LocationsView } from '../features/locations/LocationsView';
+import { LotView } from '../features/lot/LotView';
+import { SavedSearchesView } from '../features/saved/SavedSearchesView';
+import { SearchView } from '../features/search/SearchView';
+import { SettingsView } from '../features/settings/SettingsView';
+import { UsageView } from '../features/usage/UsageView';
+import { WatchlistView } from '../features/watchlist/WatchlistView';
 
 function CurrentView({ view, store }: { view: ViewId; store: AppStore }) {
   switch (view) {
@@ -52,26 +48,22 @@ function useTheme(theme: 'system' | 'light' | 'dark' | undefined) {
 /** Keeps the view in the URL hash (`#/settings`) so a reload stays put; Ctrl/Cmd+1..8 switch views. */
 function useViewRouting(store: AppStore) {
   useEffect(() => {
-    const fromHash = () => {
-      const id = location.hash.replace(/^#\/?/, '');
-      const lot = /^lot\/(.+)$/.exec(id);
-      if (lot?.[1]) store.setState({ lotKey: decodeURIComponent(lot[1]) });
-      else if (isViewId(id)) store.getState().setView(id);
-    };
-    fromHash();
-    window.addEventListener('hashchange', fromHash);
+    const stopFollowing = followRoute((route) => {
+      if (route?.kind === 'lot') store.setState({ lotKey: route.lotKey });
+      else if (route?.kind === 'view') store.getState().setView(route.view);
+    });
     const onKey = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
       const n = Number(e.key === '0' ? 10 : e.key);
       const v = VIEWS[n - 1];
       if (Number.isInteger(n) && v) {
         e.preventDefault();
-        location.hash = `#/${v.id}`;
+        openView(v.id);
       }
     };
     window.addEventListener('keydown', onKey);
     return () => {
-      window.removeEventListener('hashchange', fromHash);
+      stopFollowing();
       window.removeEventListener('keydown', onKey);
     };
   }, [store]);
@@ -120,7 +112,7 @@ export function App({ store, api }: { store: AppStore; api: Bridge }) {
           {VIEWS.map((v, i) => (
             <li key={v.id}>
               <a
-                href={`#/${v.id}`}
+                href={viewHref(v.id)}
                 className={v.id === view && !lotKey ? 'nav-item active' : 'nav-item'}
                 aria-current={v.id === view && !lotKey ? 'page' : undefined}
                 title={`${v.label} (Ctrl+${(i + 1) % 10})`}

@@ -1,6 +1,6 @@
 import { useState, type KeyboardEvent } from 'react';
-import { Photo } from '../Photo';
-import { Modal } from '../search/Modal';
+import { Photo } from '../../components/Photo';
+import { Modal } from '../../components/Modal';
 
 /**
  * Lot photos: a large photo and a strip of thumbnails. Left/Right switch photos (in the strip and in the

@@ -3,8 +3,8 @@ import type { SavedSearchView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import type { ChangeKind } from '../../../../shared/watch';
 import { call } from '../../lib/useCall';
-import { ErrorNotice, fieldMessage } from '../ErrorNotice';
-import { Modal } from './Modal';
+import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
+import { Modal } from '../../components/Modal';
 import { describeParams } from './params';
 import { ScheduleCost } from './ScheduleCost';
 

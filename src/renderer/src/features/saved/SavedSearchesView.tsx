@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { SavedSearchView } from '../../../shared/ipc/contract';
-import type { ErrorPayload } from '../../../shared/ipc/errors';
-import { ErrorNotice, fieldMessage } from '../components/ErrorNotice';
+import type { SavedSearchView } from '../../../../shared/ipc/contract';
+import type { ErrorPayload } from '../../../../shared/ipc/errors';
+import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
 import {
   ConfirmAction,
   cronInWords,
@@ -11,10 +11,10 @@ import {
   RemoveExamples,
   useContractEvents,
   useNow,
-} from '../components/watch/common';
-import { draftToRules, RulesFields, rulesToDraft, type RulesDraft } from '../components/watch/RulesFields';
-import { dateTime, relative, usd } from '../lib/format';
-import { call, useCall } from '../lib/useCall';
+} from '../../components/watch/common';
+import { draftToRules, RulesFields, rulesToDraft, type RulesDraft } from '../../components/watch/RulesFields';
+import { dateTime, relative, usd } from '../../lib/format';
+import { call, useCall } from '../../lib/useCall';
 import './saved.css';
 
 const PARAM_LABELS: Record<string, string> = {

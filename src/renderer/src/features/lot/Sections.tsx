@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { SALE_OUTCOME_LABEL } from '../../../../shared/saleOutcome';
-import { openLot } from '../../App';
+import { lotHref, openLot } from '../../app/navigation';
 import { platformName, relative, usd } from '../../lib/format';
 import { useCall } from '../../lib/useCall';
-import { ErrorNotice } from '../ErrorNotice';
-import { Photo } from '../Photo';
-import { useNow } from './useNow';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Photo } from '../../components/Photo';
+import { useNow } from '../../lib/useNow';
 
 /** "Load" prompt for a section that would spend a request on a real key. */
 function LoadPrompt({ what, onLoad }: { what: string; onLoad: () => void }) {
@@ -115,7 +115,7 @@ export function RelatedLots({ id, auto, photos }: { id: string; auto: boolean; p
         <ul className="related">
           {lots.map((l) => (
             <li key={l.lot_key}>
-              <a href={`#/lot/${encodeURIComponent(l.lot_key)}`} className="related-card" onClick={(e) => { e.preventDefault(); openLot(l.lot_key); }}>
+              <a href={lotHref(l.lot_key)} className="related-card" onClick={(e) => { e.preventDefault(); openLot(l.lot_key); }}>
                 {photos && <Photo url={l.photo} lotKey={l.lot_key} alt="" className="related-img" />}
                 <span className="related-text">
                   <strong>{l.title ?? `${l.year ?? ''} ${l.make ?? ''} ${l.model ?? ''}`}</strong>
