@@ -1,42 +1,12 @@
-import { useEffect } from 'react';
+import { useEffect, useRef, type MouseEvent } from 'react';
 import { useStore } from 'zustand';
 import type { Bridge } from '../../../shared/ipc/bridge';
+import { ApiProvider, useApi } from '../api/ApiContext';
 import { SpendNoticeHost } from '../components/SpendNotice';
-import { VIEWS, type AppStore, type ViewId } from './appStore';
+import { VIEWS, type AppStore } from './appStore';
 import { followRoute, openLot, openView, viewHref } from './navigation';
-import { AlertsView } from '../features/alerts/AlertsView';
-import { ConsoleView } from '../features/console/ConsoleView';
-import { LibraryView } from '../features/library/LibraryView';
-import { LocationsView } from '../features/locations/LocationsView';
-import { LotView } from '../features/lot/LotView';
-import { SavedSearchesView } from '../features/saved/SavedSearchesView';
-import { SearchView } from '../features/search/SearchView';
-import { SettingsView } from '../features/settings/SettingsView';
-import { UsageView } from '../features/usage/UsageView';
-import { WatchlistView } from '../features/watchlist/WatchlistView';
-
-function CurrentView({ view, store }: { view: ViewId; store: AppStore }) {
-  switch (view) {
-    case 'search':
-      return <SearchView />;
-    case 'watchlist':
-      return <WatchlistView />;
-    case 'saved':
-      return <SavedSearchesView />;
-    case 'alerts':
-      return <AlertsView />;
-    case 'library':
-      return <LibraryView />;
-    case 'locations':
-      return <LocationsView />;
-    case 'usage':
-      return <UsageView />;
-    case 'console':
-      return <ConsoleView />;
-    case 'settings':
-      return <SettingsView store={store} />;
-  }
-}
+import { useServiceReachable, useUnreadCount, useUnreadTitle } from './signals';
+import { CurrentView, LotPage } from './views';
 
 /** Applies the theme setting to the document: `system` follows prefers-color-scheme through CSS. */
 function useTheme(theme: 'system' | 'light' | 'dark' | undefined) {
@@ -45,7 +15,7 @@ function useTheme(theme: 'system' | 'light' | 'dark' | undefined) {
   }, [theme]);
 }
 
-/** Keeps the view in the URL hash (`#/settings`) so a reload stays put; Ctrl/Cmd+1..8 switch views. */
+/** Keeps the view in the URL hash (`#/settings`) so a reload stays put; Ctrl/Cmd+1..9 switch views. */
 function useViewRouting(store: AppStore) {
   useEffect(() => {
     const stopFollowing = followRoute((route) => {
@@ -69,15 +39,39 @@ function useViewRouting(store: AppStore) {
   }, [store]);
 }
 
-/** The app frame: navigation, the Demo-mode label, and the current view. */
+/** What the Offline badge explains, on hover and to a screen reader. */
+export const OFFLINE_EXPLANATION =
+  'The auction data service cannot be reached; Lotwatch shows what it has stored and tries again on its schedule';
+
+/**
+ * The app: hands the bridge to core down to every view (ApiProvider) and draws the frame. The entry point and the
+ * tests choose the bridge; nothing below reads it from a module.
+ */
 export function App({ store, api }: { store: AppStore; api: Bridge }) {
+  return (
+    <ApiProvider bridge={api}>
+      <Frame store={store} />
+    </ApiProvider>
+  );
+}
+
+/**
+ * The app frame: a skip link, the navigation (with the unread count on Alerts), the header with the Demo/Live
+ * label and an Offline badge while the service cannot be reached, and the current view.
+ */
+function Frame({ store }: { store: AppStore }) {
+  const api = useApi();
   const view = useStore(store, (s) => s.view);
   const lotKey = useStore(store, (s) => s.lotKey);
   const info = useStore(store, (s) => s.info);
   const settings = useStore(store, (s) => s.settings);
   const loadError = useStore(store, (s) => s.loadError);
+  const unread = useUnreadCount();
+  const reachable = useServiceReachable();
+  const mainRef = useRef<HTMLElement>(null);
   useTheme(settings?.theme);
   useViewRouting(store);
+  useUnreadTitle(unread);
 
   useEffect(() => {
     void store.getState().load();
@@ -98,29 +92,51 @@ export function App({ store, api }: { store: AppStore; api: Bridge }) {
     });
   }, [store, api]);
 
+  // The skip link moves focus into the view without touching the hash, which holds the route.
+  const skipToMain = (e: MouseEvent<HTMLAnchorElement>) => {
+    e.preventDefault();
+    mainRef.current?.focus();
+  };
+
   const current = VIEWS.find((v) => v.id === view) ?? VIEWS[0];
   return (
     <div className="frame">
+      <a className="skip-link" href="#content" onClick={skipToMain}>
+        Skip to main content
+      </a>
       <nav className="sidebar" aria-label="Main">
         <div className="brand">
           <span className="brand-mark" aria-hidden="true">
             ◎
           </span>
-          Lotwatch
+          <span className="brand-name">Lotwatch</span>
         </div>
         <ul>
-          {VIEWS.map((v, i) => (
-            <li key={v.id}>
-              <a
-                href={viewHref(v.id)}
-                className={v.id === view && !lotKey ? 'nav-item active' : 'nav-item'}
-                aria-current={v.id === view && !lotKey ? 'page' : undefined}
-                title={`${v.label} (Ctrl+${(i + 1) % 10})`}
-              >
-                {v.label}
-              </a>
-            </li>
-          ))}
+          {VIEWS.map((v, i) => {
+            const here = v.id === view && !lotKey;
+            const count = v.id === 'alerts' && unread ? unread : 0;
+            return (
+              <li key={v.id}>
+                <a
+                  href={viewHref(v.id)}
+                  className={here ? 'nav-item active' : 'nav-item'}
+                  aria-current={here ? 'page' : undefined}
+                  aria-label={count ? `${v.label}, ${count} unread` : v.label}
+                  title={`${v.label} (Ctrl+${(i + 1) % 10})`}
+                >
+                  <span className="nav-label">{v.label}</span>
+                  <span className="nav-short" aria-hidden="true">
+                    {v.short}
+                  </span>
+                  {count > 0 && (
+                    <span className="nav-badge" aria-hidden="true">
+                      {count > 999 ? '999+' : count}
+                    </span>
+                  )}
+                </a>
+              </li>
+            );
+          })}
         </ul>
         <div className="sidebar-foot">
           {info ? `v${info.version} · ${info.shell === 'electron' ? 'Desktop' : 'Browser'}` : '\u00a0'}
@@ -129,20 +145,28 @@ export function App({ store, api }: { store: AppStore; api: Bridge }) {
       <div className="main">
         <header className="topbar">
           <h1>{lotKey ? 'Lot' : current.label}</h1>
-          {info?.mode === 'demo' && (
-            <span className="demo-badge" role="status" title="Lotwatch is using its built-in simulated market">
-              Demo mode · simulated market
-            </span>
-          )}
-          {info?.mode === 'live' && <span className="live-badge">Live service</span>}
+          <span className="topbar-badges">
+            {reachable === false && (
+              <span className="offline-badge" role="status" title={OFFLINE_EXPLANATION}>
+                Offline
+                <span className="visually-hidden">: {OFFLINE_EXPLANATION}.</span>
+              </span>
+            )}
+            {info?.mode === 'demo' && (
+              <span className="demo-badge" role="status" title="Lotwatch is using its built-in simulated market">
+                Demo mode · simulated market
+              </span>
+            )}
+            {info?.mode === 'live' && <span className="live-badge">Live service</span>}
+          </span>
         </header>
         {loadError && (
           <div className="banner error" role="alert">
             <strong>Lotwatch could not load.</strong> {loadError.message}
           </div>
         )}
-        <main className="content" id="content">
-          {lotKey ? <LotView key={lotKey} lotKey={lotKey} /> : <CurrentView view={view} store={store} />}
+        <main className="content" id="content" tabIndex={-1} ref={mainRef}>
+          {lotKey ? <LotPage lotKey={lotKey} /> : <CurrentView view={view} store={store} />}
         </main>
         <SpendNoticeHost store={store} />
       </div>

@@ -5,21 +5,25 @@ import type { ErrorPayload } from '../../../shared/ipc/errors';
 import type { Settings, SettingsPatch } from '../../../shared/settings';
 import { syncAppClock } from '../lib/clock';
 
-/** The views of the app frame, in navigation order. */
+/**
+ * The views of the app frame, in navigation order. `short` is the label of the narrow navigation rail a small
+ * window shows, so every view stays one click away when the full sidebar does not fit.
+ */
 export const VIEWS = [
-  { id: 'search', label: 'Search' },
-  { id: 'watchlist', label: 'Watchlist' },
-  { id: 'saved', label: 'Saved searches' },
-  { id: 'alerts', label: 'Alerts' },
-  { id: 'library', label: 'Library' },
-  { id: 'locations', label: 'Locations' },
-  { id: 'usage', label: 'Usage' },
-  { id: 'console', label: 'API console' },
-  { id: 'settings', label: 'Settings' },
+  { id: 'search', label: 'Search', short: 'Search' },
+  { id: 'watchlist', label: 'Watchlist', short: 'Watch' },
+  { id: 'saved', label: 'Saved searches', short: 'Saved' },
+  { id: 'alerts', label: 'Alerts', short: 'Alerts' },
+  { id: 'library', label: 'Library', short: 'Library' },
+  { id: 'locations', label: 'Locations', short: 'Places' },
+  { id: 'usage', label: 'Usage', short: 'Usage' },
+  { id: 'console', label: 'API console', short: 'API' },
+  { id: 'settings', label: 'Settings', short: 'Settings' },
 ] as const;
 
 export type ViewId = (typeof VIEWS)[number]['id'];
 
+/** Whether a string names one of the views (a hash from a link, a bookmark or a reload). */
 export function isViewId(v: string): v is ViewId {
   return VIEWS.some((x) => x.id === v);
 }

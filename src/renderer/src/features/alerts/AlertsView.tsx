@@ -4,9 +4,9 @@ import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { openLot } from '../../app/navigation';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { EmptyState, Progress, useContractEvents, useNow } from '../../components/watch/common';
-import { api } from '../../api';
+import { useApi } from '../../api/ApiContext';
 import { dateTime, KIND_SHORT, platformName, relative } from '../../lib/format';
-import { call, useCall } from '../../lib/useCall';
+import { useCall, useCaller } from '../../lib/useCall';
 import './alerts.css';
 import { appNow } from '../../lib/clock';
 
@@ -41,6 +41,7 @@ export function groupAlerts(alerts: AlertView[]): AlertGroup[] {
 /** Lot titles for group headings, read from stored data (`lots.get` works offline); cached per session. */
 const titleCache = new Map<string, string | null>();
 function useLotTitles(keys: string[]): Map<string, string | null> {
+  const api = useApi();
   const [, bump] = useState(0);
   const wanted = keys.filter((k) => !titleCache.has(k)).slice(0, 40);
   const sig = wanted.join('|');
@@ -58,7 +59,7 @@ function useLotTitles(keys: string[]): Map<string, string | null> {
     return () => {
       live = false;
     };
-  }, [sig]);
+  }, [api, sig]);
   return titleCache;
 }
 
@@ -86,6 +87,7 @@ function GroupActions({
   onDone: (text: string, muted?: boolean) => void;
   onError: (e: ErrorPayload) => void;
 }) {
+  const call = useCaller();
   const [busy, setBusy] = useState(false);
   const snooze = async (choice: string) => {
     if (!choice) return;
@@ -142,6 +144,7 @@ function GroupActions({
  * Enter opens the lot, r toggles read. New alerts appear as they are raised.
  */
 export function AlertsView() {
+  const call = useCaller();
   const list = useCall('alerts.list', { limit: 500 });
   const { run } = list;
   const now = useNow();
@@ -151,6 +154,7 @@ export function AlertsView() {
   const [active, setActive] = useState<number | null>(null);
   const [fresh, setFresh] = useState<Set<number>>(new Set());
   const listRef = useRef<HTMLDivElement>(null);
+  const viewRef = useRef<HTMLElement>(null);
 
   useContractEvents((e) => {
     if (e.name === 'alert.raised') {
@@ -181,12 +185,13 @@ export function AlertsView() {
     setActive(id);
     listRef.current?.querySelector<HTMLElement>(`[data-alert-id="${id}"]`)?.focus();
   };
-  const onKey = (e: KeyboardEvent<HTMLElement>, a: AlertView) => {
-    if (e.target !== e.currentTarget) return;
+  /** The inbox's keys, on the alert `a` (the focused one, or the current one when nothing has focus yet). */
+  const handleKey = (e: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean; preventDefault(): void }, a: AlertView, focused: boolean) => {
     const i = order.indexOf(a.id);
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
-      const next = order[e.key === 'ArrowDown' ? Math.min(order.length - 1, i + 1) : Math.max(0, i - 1)];
+      // From the page, the first arrow lands on the current alert; from an alert, it moves on.
+      const next = !focused ? a.id : order[e.key === 'ArrowDown' ? Math.min(order.length - 1, i + 1) : Math.max(0, i - 1)];
       if (next !== undefined) focusAlert(next);
     } else if (e.key === 'Home' || e.key === 'End') {
       e.preventDefault();
@@ -197,12 +202,34 @@ export function AlertsView() {
       open(a);
     } else if (e.key === 'r' && !e.ctrlKey && !e.metaKey && !e.altKey) {
       e.preventDefault();
+      if (!focused) focusAlert(a.id);
       void markRead([a.id], !a.read);
     }
   };
+  const onKey = (e: KeyboardEvent<HTMLElement>, a: AlertView) => {
+    if (e.target !== e.currentTarget) return;
+    handleKey(e, a, true);
+  };
+  // The keys work as soon as the view opens: while focus rests on the page itself (nothing focused, or the main
+  // area after "Skip to main content"), they act on the current alert. Fields, buttons and links keep their keys.
+  const pageKeys = useRef<(e: globalThis.KeyboardEvent) => void>(() => undefined);
+  useEffect(() => {
+    pageKeys.current = (e) => {
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+      const t = e.target;
+      const idle = t === document.body || t === document.documentElement || (t instanceof HTMLElement && (t.id === 'content' || t === viewRef.current));
+      const a = alerts.find((x) => x.id === focusId);
+      if (idle && a) handleKey(e, a, false);
+    };
+  });
+  useEffect(() => {
+    const onPageKey = (e: globalThis.KeyboardEvent) => pageKeys.current(e);
+    window.addEventListener('keydown', onPageKey);
+    return () => window.removeEventListener('keydown', onPageKey);
+  }, []);
 
   return (
-    <section className="lw-view al" aria-label="Alerts inbox">
+    <section className="lw-view al" aria-label="Alerts inbox" ref={viewRef}>
       <div className="lw-toolbar">
         <span className="al-count" aria-live="polite">
           {list.data ? (unread > 0 ? <strong>{unread} unread</strong> : 'All read') : ''}

@@ -4,7 +4,7 @@ import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { JsonViewer } from '../../components/JsonViewer';
 import { integer, requests } from '../../lib/quantity';
-import { call, useCall } from '../../lib/useCall';
+import { useCall, useCaller } from '../../lib/useCall';
 import '../../components/lwTable.css';
 import './console.css';
 
@@ -66,6 +66,7 @@ function EndpointForm({
   remaining: number | null;
   onDone: () => void;
 }) {
+  const call = useCaller();
   const [path, setPath] = useState<Record<string, string>>({});
   const [listed, setListed] = useState<Record<string, string[]>>(() => Object.fromEntries(ep.query_params.map((q) => [q, ['']])));
   const [free, setFree] = useState<FreeRow[]>(() => (ep.query_params.length === 0 ? [{ id: 1, name: '', value: '' }] : []));

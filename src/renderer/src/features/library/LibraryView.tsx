@@ -5,16 +5,16 @@ import {
   useReactTable,
   type SortingState,
 } from '@tanstack/react-table';
-import { useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import type { LotSummary } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
-import { api } from '../../api';
+import { useApi } from '../../api/ApiContext';
 import { openLot } from '../../app/navigation';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { EmptyState, Progress } from '../../components/watch/common';
 import { LwTable, type LwColumnMeta } from '../../components/watch/LwTable';
 import { auctionStatus, dateTime, platformName, relative, usd } from '../../lib/format';
-import { call } from '../../lib/useCall';
+import { useCaller } from '../../lib/useCall';
 import './library.css';
 import { appNow } from '../../lib/clock';
 
@@ -45,6 +45,8 @@ const col = createColumnHelper<LotSummary>();
  * works with the network off. Filter and sort the loaded rows, select some, export them as CSV.
  */
 export function LibraryView() {
+  const api = useApi();
+  const call = useCaller();
   const [q, setQ] = useState('');
   const [query, setQuery] = useState('');
   const [lots, setLots] = useState<LotSummary[]>([]);
@@ -67,7 +69,7 @@ export function LibraryView() {
     return () => clearTimeout(t);
   }, [q]);
 
-  const load = async (term: string, offset: number) => {
+  const load = useCallback(async (term: string, offset: number) => {
     const my = ++seq.current;
     setLoading(true);
     const r = await api.invoke('library.search', { q: term, limit: PAGE, offset });
@@ -78,12 +80,12 @@ export function LibraryView() {
       setTotal(r.value.total);
       setLots((prev) => (offset === 0 ? r.value.lots : [...prev, ...r.value.lots]));
     } else setError(r.error);
-  };
+  }, [api]);
   useEffect(() => {
     // The search is the effect's job: it syncs the list with the query.
     void load(query, 0);
     setSelected(new Set());
-  }, [query]);
+  }, [load, query]);
 
   const statuses = useMemo(() => [...new Set(lots.map(statusOf))].sort(), [lots]);
   const platforms = useMemo(() => [...new Set(lots.map((l) => l.platform))].sort(), [lots]);

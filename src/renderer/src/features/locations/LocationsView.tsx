@@ -3,7 +3,7 @@ import type { MethodOutput } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
 import { platformName } from '../../lib/format';
-import { call } from '../../lib/useCall';
+import { useCaller } from '../../lib/useCall';
 import '../../components/lwTable.css';
 import './locations.css';
 
@@ -123,6 +123,7 @@ function Field({
  * on their fields.
  */
 export function LocationsView() {
+  const call = useCaller();
   const [form, setForm] = useState<LocationQuery>(EMPTY);
   const [result, setResult] = useState<Result | null>(null);
   const [error, setError] = useState<ErrorPayload | null>(null);

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { WatchView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
-import { call, useCall } from '../../lib/useCall';
+import { useCall, useCaller } from '../../lib/useCall';
 import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
 
 /**
@@ -9,6 +9,7 @@ import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
  * `watchId` is the lot's watch from `vehicles.get`; the rules come from `watchlist.list`.
  */
 export function WatchPanel({ lotNumber, watchId: initialId }: { lotNumber: string; watchId: number | null }) {
+  const call = useCaller();
   const [watch, setWatch] = useState<WatchView | null>(null);
   const [watchId, setWatchId] = useState(initialId);
   const list = useCall('watchlist.list', undefined, initialId !== null);
@@ -71,6 +72,7 @@ export function WatchPanel({ lotNumber, watchId: initialId }: { lotNumber: strin
 }
 
 function RulesForm({ watch, onSaved }: { watch: WatchView; onSaved: (w: WatchView) => void }) {
+  const call = useCaller();
   const r = watch.rules;
   const [bidAbove, setBidAbove] = useState(r.bid_above_usd?.toString() ?? '');
   const [buyNowUnder, setBuyNowUnder] = useState(r.buy_now_under_usd?.toString() ?? '');

@@ -14,7 +14,7 @@ import {
 } from '../../components/watch/common';
 import { draftToRules, RulesFields, rulesToDraft, type RulesDraft } from '../../components/watch/RulesFields';
 import { dateTime, relative, usd } from '../../lib/format';
-import { call, useCall } from '../../lib/useCall';
+import { useCall, useCaller } from '../../lib/useCall';
 import './saved.css';
 
 const PARAM_LABELS: Record<string, string> = {
@@ -61,6 +61,7 @@ const SCHEDULES = [
 
 /** Edits name, schedule, pages and rules of a saved search; field errors come back from `searches.update`. */
 function EditPanel({ search, onSaved, onClose }: { search: SavedSearchView; onSaved: () => void; onClose: () => void }) {
+  const call = useCaller();
   const [name, setName] = useState(search.name);
   const [schedule, setSchedule] = useState(search.schedule);
   const [maxPages, setMaxPages] = useState(String(search.max_pages));
@@ -196,6 +197,7 @@ function Health({ s }: { s: SavedSearchView }) {
 
 /** Saved searches: schedule, last and next run, results and new matches, failures; run, pause, edit, delete. */
 export function SavedSearchesView() {
+  const call = useCaller();
   const list = useCall('searches.list');
   const { run } = list;
   const now = useNow();

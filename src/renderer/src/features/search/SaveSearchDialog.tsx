@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { SavedSearchView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import type { ChangeKind } from '../../../../shared/watch';
-import { call } from '../../lib/useCall';
+import { useCaller } from '../../lib/useCall';
 import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
 import { Modal } from '../../components/Modal';
 import { describeParams } from './params';
@@ -30,6 +30,7 @@ function scheduleLabel(cron: string): string {
  * `searches.create` with the current parameters (never a cursor) and confirms with a link to Saved searches.
  */
 export function SaveSearchDialog({ params, onClose }: { params: Record<string, unknown>; onClose: () => void }) {
+  const call = useCaller();
   const [name, setName] = useState(() => describeParams(params));
   const [preset, setPreset] = useState<string>('*/30 * * * *');
   const [custom, setCustom] = useState('*/15 * * * *');

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { MethodOutput } from '../../../../shared/ipc/contract';
 import { integer } from '../../lib/quantity';
-import { call } from '../../lib/useCall';
+import { useCaller } from '../../lib/useCall';
 
 type Estimate = MethodOutput<'searches.estimate'>;
 
@@ -42,6 +42,7 @@ export function scheduleCostText(e: Estimate, maxPages: number): { cost: string;
  * field error says why.
  */
 export function ScheduleCost({ schedule, maxPages }: { schedule: string; maxPages: number }) {
+  const call = useCaller();
   const [est, setEst] = useState<{ key: string; value: Estimate } | null>(null);
   const valid = Number.isInteger(maxPages) && maxPages >= 1 && maxPages <= 50 && schedule.trim() !== '';
   const key = `${schedule}|${maxPages}`;
@@ -54,7 +55,7 @@ export function ScheduleCost({ schedule, maxPages }: { schedule: string; maxPage
     return () => {
       live = false;
     };
-  }, [schedule, maxPages, valid, key]);
+  }, [call, schedule, maxPages, valid, key]);
   if (!valid || !est || est.key !== key || est.value.schedule_error !== null) return null;
   const t = scheduleCostText(est.value, maxPages);
   return (

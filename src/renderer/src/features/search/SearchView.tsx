@@ -7,7 +7,7 @@ import { FilterPanel } from './FilterPanel';
 import { emptyForm, fieldOfErrorKey, toParams, type SearchForm } from './params';
 import { ResultsTable } from './ResultsTable';
 import { SaveSearchDialog } from './SaveSearchDialog';
-import { call, useCall } from '../../lib/useCall';
+import { useCall, useCaller } from '../../lib/useCall';
 import './search.css';
 
 type Page = MethodOutput<'vehicles.search'>;
@@ -28,6 +28,7 @@ function fieldErrors(e: ErrorPayload | null): Record<string, string> {
  * real key each photo costs a request, so they wait for "Show photos".
  */
 export function SearchView() {
+  const call = useCaller();
   const info = useCall('app.info');
   const filters = useCall('vehicles.filters');
   // The filters body is large (about 2 MB on the real service): read it once per answer, not on every render.
@@ -54,7 +55,7 @@ export function SearchView() {
       setPageNo(nextPageNo);
       setError(null);
     } else setError(r.error);
-  }, []);
+  }, [call]);
 
   const onSearch = (f: SearchForm) => {
     const p = toParams(f);

@@ -3,10 +3,10 @@ import { useStore } from 'zustand';
 import type { MethodOutput, Status } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import type { Settings } from '../../../../shared/settings';
-import { api } from '../../api';
+import { useApi } from '../../api/ApiContext';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { UsageDetails } from '../../components/UsageDetails';
-import { call, useCall } from '../../lib/useCall';
+import { useCall, useCaller } from '../../lib/useCall';
 import type { AppStore } from '../../app/appStore';
 import './settings.css';
 
@@ -71,6 +71,7 @@ function ApiKeySection({
   statusError: ErrorPayload | null;
   refresh: () => void;
 }) {
+  const call = useCaller();
   const [key, setKey] = useState('');
   const [show, setShow] = useState(false);
   const [busy, setBusy] = useState<null | 'set' | 'test' | 'clear'>(null);
@@ -263,6 +264,7 @@ export function DemoExamplesQuestion({
   watches: number;
   onDone: (note: string) => void;
 }) {
+  const call = useCaller();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorPayload | null>(null);
   const what = [searches ? count(searches, 'saved search', 'saved searches') : '', watches ? count(watches, 'watched lot', 'watched lots') : '']
@@ -300,6 +302,8 @@ export function DemoExamplesQuestion({
  * Turning Demo mode off asks what to do with Demo mode's examples (DemoExamplesQuestion).
  */
 export function SettingsView({ store }: { store: AppStore }) {
+  const api = useApi();
+  const call = useCaller();
   const settings = useStore(store, (s) => s.settings);
   const [examples, setExamples] = useState<{ searches: number; watches: number } | null>(null);
   const [examplesNote, setExamplesNote] = useState<string | null>(null);
@@ -318,7 +322,7 @@ export function SettingsView({ store }: { store: AppStore }) {
       api.on((e) => {
         if (e.name === 'settings.changed') void refresh();
       }),
-    [refresh],
+    [api, refresh],
   );
   return (
     <div className="settings-page">

@@ -3,12 +3,12 @@ import { useEffect, useMemo, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import type { MethodOutput, Status } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
-import { api } from '../../api';
+import { useApi } from '../../api/ApiContext';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { UsageDetails } from '../../components/UsageDetails';
 import { dateTime, relative } from '../../lib/format';
 import { bytes, integer, requests } from '../../lib/quantity';
-import { call, useCall } from '../../lib/useCall';
+import { useCall, useCaller } from '../../lib/useCall';
 import '../../components/lwTable.css';
 import './usage.css';
 import { appNow } from '../../lib/clock';
@@ -193,6 +193,8 @@ function RequestLog({ rows }: { rows: LogRow[] }) {
  * because it spends a request. Follows `quota.changed` and `poll.finished` live.
  */
 export function UsageView() {
+  const api = useApi();
+  const call = useCaller();
   const status = useCall('status.get');
   const log = useCall('requests.list', { limit: 1000 });
   const [now, setNow] = useState(() => appNow());
@@ -219,7 +221,7 @@ export function UsageView() {
       off();
       if (timer) clearTimeout(timer);
     };
-  }, [refreshStatus, refreshLog]);
+  }, [api, refreshStatus, refreshLog]);
 
   const fetchUsage = async () => {
     setFetching(true);

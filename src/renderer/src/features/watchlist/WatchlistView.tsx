@@ -17,11 +17,12 @@ import {
 import { LwTable, type LwColumnMeta } from '../../components/watch/LwTable';
 import { draftToRules, RulesFields, rulesToDraft, type RulesDraft } from '../../components/watch/RulesFields';
 import { auctionStatus, countdown, platformName, relative, usd } from '../../lib/format';
-import { call, useCall } from '../../lib/useCall';
+import { useCall, useCaller } from '../../lib/useCall';
 import './watchlist.css';
 
 /** Adds a watch by VIN, lot number or lot-page URL; shows progress while the service resolves it. */
 function AddWatchForm({ onAdded }: { onAdded: (w: WatchView) => void }) {
+  const call = useCaller();
   const [target, setTarget] = useState('');
   const [label, setLabel] = useState('');
   const [busy, setBusy] = useState(false);
@@ -80,6 +81,7 @@ function AddWatchForm({ onAdded }: { onAdded: (w: WatchView) => void }) {
 
 /** The rules of one watch, edited in a panel; field errors come back as `rules.<field>`. */
 function RulesPanel({ watch, onSaved, onClose }: { watch: WatchView; onSaved: (w: WatchView) => void; onClose: () => void }) {
+  const call = useCaller();
   const [draft, setDraft] = useState<RulesDraft>(() => rulesToDraft(watch.rules));
   const [label, setLabel] = useState(watch.label);
   const [busy, setBusy] = useState(false);
@@ -144,6 +146,7 @@ const col = createColumnHelper<WatchView>();
 
 /** Follow VINs and lots: current bid, buy now, state and a live countdown to the auction. */
 export function WatchlistView() {
+  const call = useCaller();
   const list = useCall('watchlist.list');
   const { run } = list;
   const [rulesFor, setRulesFor] = useState<number | null>(null);
