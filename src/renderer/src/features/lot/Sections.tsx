@@ -120,10 +120,14 @@ export function RelatedLots({ id, auto, photos }: { id: string; auto: boolean; p
                 <span className="related-text">
                   <strong>{l.title ?? `${l.year ?? ''} ${l.make ?? ''} ${l.model ?? ''}`}</strong>
                   <span className="muted small">
-                    {platformName(l.platform)} {l.lot_number} · {l.location ?? '–'}
+                    <span className="related-lot">
+                      {platformName(l.platform)} {l.lot_number}
+                    </span>{' '}
+                    · {l.location ?? '–'}
                   </span>
                   <span className="small">
-                    {usd(l.current_bid_usd)} · {relative(l.auction_at, now)}
+                    {/* An upcoming lot nobody has bid on yet reads "No bid yet", never "$0". */}
+                    {l.current_bid_usd ? usd(l.current_bid_usd) : 'No bid yet'} · {relative(l.auction_at, now)}
                   </span>
                 </span>
               </a>

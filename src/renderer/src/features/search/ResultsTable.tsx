@@ -7,10 +7,10 @@ import {
   type SortingState,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { VehicleRow } from '../../../../shared/ipc/contract';
 import { openLot } from '../../app/navigation';
-import { auctionStatus, miles, platformName, relative, usd } from '../../lib/format';
+import { miles, platformName, relative, usd } from '../../lib/format';
 import { Photo } from '../../components/Photo';
 import { StatusPill } from '../../components/StatusPill';
 import { useNow } from '../../lib/useNow';
@@ -22,6 +22,24 @@ const nullsLast = (a: number | string | null, b: number | string | null): number
   return a < b ? -1 : a > b ? 1 : 0;
 };
 
+/** Below this width (px) the results drop the odometer column, so lot, bid and sale stay in view unscrolled. */
+const COMPACT_BELOW = 700;
+
+/** Whether the element is narrower than `below` px, followed as the window resizes. */
+function useNarrow(ref: RefObject<HTMLElement | null>, below: number): boolean {
+  const [narrow, setNarrow] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(([entry]) => {
+      if (entry) setNarrow(entry.contentRect.width < below);
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [ref, below]);
+  return narrow;
+}
+
 /**
  * One page of search results in a virtualized table: sortable on the loaded rows (click a header), a row click
  * or Enter opens the lot, arrow keys move between rows. Thumbnails only when `photos` is on (each costs a
@@ -30,6 +48,8 @@ const nullsLast = (a: number | string | null, b: number | string | null): number
 export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boolean }) {
   const [sorting, setSorting] = useState<SortingState>([]);
   const now = useNow(30_000);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const compact = useNarrow(scrollRef, COMPACT_BELOW);
   const columns = useMemo<ColumnDef<VehicleRow>[]>(
     () => [
       ...(photos
@@ -48,10 +68,23 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
         accessorFn: (r) => r.title ?? [r.year, r.make, r.model].filter(Boolean).join(' '),
         cell: ({ row }) => {
           const r = row.original;
+          const title = r.title ?? ([r.year, r.make, r.model].filter(Boolean).join(' ') || 'Untitled lot');
+          // The title may be cut (the tooltip has it whole); the VIN never is: a buyer copies and checks it.
           return (
             <div className="rt-vehicle">
-              <span className="rt-title">{r.title ?? ([r.year, r.make, r.model].filter(Boolean).join(' ') || 'Untitled lot')}</span>
-              <span className="rt-sub">{[r.damage ? `${r.damage} damage` : null, r.vin].filter(Boolean).join(' · ') || '–'}</span>
+              <span className="rt-title" title={title}>
+                {title}
+              </span>
+              <span className="rt-sub">
+                {r.vin && <span className="rt-vin">{r.vin}</span>}
+                {r.damage && (
+                  <span className="rt-damage" title={`${r.damage} damage`}>
+                    {r.vin ? '\u00a0· ' : ''}
+                    {r.damage} damage
+                  </span>
+                )}
+                {!r.vin && !r.damage && '–'}
+              </span>
             </div>
           );
         },
@@ -66,23 +99,62 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
           </span>
         ),
       },
-      { id: 'bid', header: 'Current bid', accessorFn: (r) => r.current_bid_usd, sortingFn: (a, b) => nullsLast(a.original.current_bid_usd, b.original.current_bid_usd), cell: (c) => usd(c.row.original.current_bid_usd), meta: { num: true } },
-      { id: 'buy_now', header: 'Buy now', accessorFn: (r) => r.buy_now_usd, sortingFn: (a, b) => nullsLast(a.original.buy_now_usd, b.original.buy_now_usd), cell: (c) => usd(c.row.original.buy_now_usd), meta: { num: true } },
-      { id: 'odometer', header: 'Odometer', accessorFn: (r) => r.odometer, sortingFn: (a, b) => nullsLast(a.original.odometer, b.original.odometer), cell: (c) => miles(c.row.original.odometer), meta: { num: true } },
-      { id: 'location', header: 'Location', accessorFn: (r) => r.location ?? '', cell: (c) => c.row.original.location ?? '–' },
+      {
+        id: 'bid',
+        header: 'Current bid',
+        accessorFn: (r) => r.current_bid_usd,
+        sortingFn: (a, b) => nullsLast(a.original.current_bid_usd, b.original.current_bid_usd),
+        cell: (c) => {
+          const r = c.row.original;
+          return (
+            <div className="rt-stack">
+              <span>{usd(r.current_bid_usd)}</span>
+              {r.buy_now_usd !== null && <span className="rt-sub">Buy now {usd(r.buy_now_usd)}</span>}
+            </div>
+          );
+        },
+        meta: { num: true },
+      },
+      ...(compact
+        ? []
+        : [
+      {
+        id: 'odometer',
+        header: 'Odometer',
+        accessorFn: (r) => r.odometer,
+        sortingFn: (a, b) => nullsLast(a.original.odometer, b.original.odometer),
+        cell: (c) => {
+          const r = c.row.original;
+          return (
+            <div className="rt-stack">
+              <span>{miles(r.odometer)}</span>
+              <span className="rt-sub" title={r.location ?? undefined}>
+                {r.location ?? '–'}
+              </span>
+            </div>
+          );
+        },
+      } satisfies ColumnDef<VehicleRow>,
+          ]),
       {
         id: 'auction',
-        header: 'Auction',
+        header: 'Sale',
         accessorFn: (r) => r.auction_at,
         sortingFn: (a, b) => nullsLast(a.original.auction_at, b.original.auction_at),
         cell: (c) => {
           const t = c.row.original.auction_at;
-          return <time dateTime={t ? new Date(t).toISOString() : undefined} title={t ? new Date(t).toLocaleString() : undefined}>{relative(t, now)}</time>;
+          return (
+            <div className="rt-stack rt-sale">
+              <StatusPill lot={c.row.original} />
+              <time className="rt-sub" dateTime={t ? new Date(t).toISOString() : undefined} title={t ? new Date(t).toLocaleString() : undefined}>
+                {relative(t, now)}
+              </time>
+            </div>
+          );
         },
       },
-      { id: 'status', header: 'Status', accessorFn: (r) => auctionStatus(r).label, cell: (c) => <StatusPill lot={c.row.original} /> },
     ],
-    [photos, now],
+    [photos, now, compact],
   );
   // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Table returns fresh functions by design; this component does not memoize them.
   const table = useReactTable({
@@ -95,8 +167,7 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
     sortDescFirst: false,
   });
   const model = table.getRowModel().rows;
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const rowHeight = photos ? 60 : 40;
+  const rowHeight = photos ? 60 : 48;
   const virtualizer = useVirtualizer({ count: model.length, getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight, overscan: 8 });
   const items = virtualizer.getVirtualItems();
   const padTop = items[0]?.start ?? 0;

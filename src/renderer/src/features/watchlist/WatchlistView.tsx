@@ -245,13 +245,13 @@ export function WatchlistView() {
         id: 'bid',
         header: 'Bid',
         meta: { className: 'num' } satisfies LwColumnMeta,
-        cell: ({ row: { original: w } }) => usd(w.lot?.sale_price_usd ?? w.lot?.current_bid_usd),
-      }),
-      col.accessor((w) => w.lot?.buy_now_usd ?? -1, {
-        id: 'buy_now',
-        header: 'Buy now',
-        meta: { className: 'num' } satisfies LwColumnMeta,
-        cell: ({ row: { original: w } }) => usd(w.lot?.buy_now_usd),
+        // The buy-now price, when there is one, under the bid: one column less keeps the actions in a small window.
+        cell: ({ row: { original: w } }) => (
+          <>
+            <div>{usd(w.lot?.sale_price_usd ?? w.lot?.current_bid_usd)}</div>
+            {w.lot?.buy_now_usd != null && <div className="lw-sub">Buy now {usd(w.lot.buy_now_usd)}</div>}
+          </>
+        ),
       }),
       col.accessor((w) => (w.lot ? auctionStatus(w.lot).label : ''), {
         id: 'state',
