@@ -204,4 +204,10 @@ describe('keyboard', () => {
     // The route stays as it was: the skip link does not touch the hash.
     expect(window.location.hash).toBe('');
   });
+
+  it('moves focus into the view chosen in the navigation, so its keys work at once', async () => {
+    setup();
+    fireEvent.click(screen.getByRole('link', { name: 'Alerts' }));
+    expect(document.activeElement).toBe(screen.getByRole('main'));
+  });
 });

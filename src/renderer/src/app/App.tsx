@@ -95,8 +95,12 @@ function Frame({ store }: { store: AppStore }) {
   // The skip link moves focus into the view without touching the hash, which holds the route.
   const skipToMain = (e: MouseEvent<HTMLAnchorElement>) => {
     e.preventDefault();
-    mainRef.current?.focus();
+    mainRef.current?.focus({ preventScroll: true });
   };
+
+  // A view chosen in the navigation takes the focus, so its keys (the inbox's arrows, Enter and r) work at once
+  // and the next Tab goes into it; the link's own navigation still changes the hash.
+  const focusView = () => mainRef.current?.focus({ preventScroll: true });
 
   const current = VIEWS.find((v) => v.id === view) ?? VIEWS[0];
   return (
@@ -123,6 +127,7 @@ function Frame({ store }: { store: AppStore }) {
                   aria-current={here ? 'page' : undefined}
                   aria-label={count ? `${v.label}, ${count} unread` : v.label}
                   title={`${v.label} (Ctrl+${(i + 1) % 10})`}
+                  onClick={focusView}
                 >
                   <span className="nav-label">{v.label}</span>
                   <span className="nav-short" aria-hidden="true">
@@ -147,7 +152,7 @@ function Frame({ store }: { store: AppStore }) {
           <h1>{lotKey ? 'Lot' : current.label}</h1>
           <span className="topbar-badges">
             {reachable === false && (
-              <span className="offline-badge" role="status" title={OFFLINE_EXPLANATION}>
+              <span className="service-offline-badge" role="status" title={OFFLINE_EXPLANATION}>
                 Offline
                 <span className="visually-hidden">: {OFFLINE_EXPLANATION}.</span>
               </span>
