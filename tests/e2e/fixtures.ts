@@ -1,9 +1,10 @@
-import { test as base, _electron, expect as expectPw, type Page } from '@playwright/test';
+import { test as base, _electron, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { electronBinary } from './env';
+import { AppFrame } from './pages/AppFrame';
 
 export interface AppHandle {
   page: Page;
@@ -160,6 +161,5 @@ export { expect } from '@playwright/test';
 
 /** Opens a view through its navigation link, as a user would, and waits for its heading. */
 export async function openView(page: Page, label: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();
-  await expectPw(page.getByRole('banner').getByRole('heading', { level: 1, name: label })).toBeVisible();
+  await new AppFrame(page).open(label);
 }

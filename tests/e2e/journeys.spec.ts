@@ -1,5 +1,11 @@
 import type { Page } from '@playwright/test';
 import { expect, openView, startSandbox, stopProcess, test } from './fixtures';
+import { AlertsPage } from './pages/AlertsPage';
+import { AppFrame } from './pages/AppFrame';
+import { LotPage } from './pages/LotPage';
+import { SearchPage } from './pages/SearchPage';
+import { SettingsPage } from './pages/SettingsPage';
+import { WatchlistPage } from './pages/WatchlistPage';
 
 // User journeys (issue 7), each on a fresh data folder: the headless shell + the sandbox + system Chromium. The
 // journeys that need the market to move run the Demo market accelerated (--demo-speed) with its test-only control
@@ -14,17 +20,7 @@ const notifications = (page: Page) =>
   page.evaluate(() => (globalThis as unknown as { __notifications: { title: string; body: string }[] }).__notifications);
 
 /** Points Lotwatch at a service of our own with `key`: Settings → key, Demo mode off, Service URL. */
-async function useService(page: Page, baseUrl: string, key: string): Promise<void> {
-  await openView(page, 'Settings');
-  await page.getByRole('textbox', { name: 'API key' }).fill(key);
-  await page.getByRole('button', { name: 'Save key' }).click();
-  await expect(page.getByText(/A key is set/)).toBeVisible();
-  await page.getByRole('checkbox', { name: /Demo mode/ }).uncheck();
-  await page.getByRole('textbox', { name: 'Service URL' }).fill(baseUrl);
-  await page.getByRole('button', { name: 'Save settings' }).click();
-  await expect(page.getByRole('form', { name: 'Settings' }).getByText('Saved.')).toBeVisible();
-  await expect(page.getByText('Live service')).toBeVisible();
-}
+const useService = (page: Page, baseUrl: string, key: string): Promise<void> => new SettingsPage(page).useService(baseUrl, key);
 
 /** With a real key, the first request of each kind of action says so once: go on. */
 async function continueSpend(page: Page): Promise<void> {
@@ -67,9 +63,10 @@ async function lotSellingSoon(demoUrl: string, fromMin: number, toMin: number): 
 test.describe('journeys', () => {
   test('first start in Demo mode: labelled, with example watches and a search that are easy to remove', async ({ app }) => {
     const { page } = app;
-    await expect(page.getByText('Demo mode · simulated market')).toBeVisible();
-    await openView(page, 'Watchlist');
-    const table = page.getByRole('table', { name: 'Watched vehicles' });
+    const watchlist = new WatchlistPage(page);
+    await expect(watchlist.frame.demoBadge).toBeVisible();
+    await watchlist.open();
+    const table = watchlist.table;
     await expect(table.getByText('Example')).toHaveCount(3);
     await expect(table).toContainText(/\d+m \d+s/);
     await openView(page, 'Saved searches');
@@ -78,24 +75,25 @@ test.describe('journeys', () => {
     await page.getByRole('button', { name: 'Remove examples (1)' }).click();
     await page.getByRole('group', { name: /Remove all example/ }).getByRole('button', { name: 'Remove examples' }).click();
     await expect(page.getByRole('row', { name: 'Example: Tesla Model 3' })).toHaveCount(0);
-    await openView(page, 'Watchlist');
+    await watchlist.open();
     await expect(page.getByText(/Nothing watched yet|No watched/i).first()).toBeVisible();
     expect(app.consoleErrors).toEqual([]);
   });
 
   test('search by filters and open a lot: photos, sale history, shipping', async ({ app }) => {
     const { page } = app;
-    await openView(page, 'Search');
+    const search = new SearchPage(page);
+    const lot = new LotPage(page);
+    await search.open();
     await page.getByRole('spinbutton', { name: /^Year/ }).first().fill('2018');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    const rows = page.locator('tbody tr.rt-row');
+    await search.search();
+    const rows = search.rows;
     await expect(rows.first()).toBeVisible();
     await rows.first().press('Enter');
-    await expect(page.getByRole('button', { name: /^Photo 1 of/ })).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Sale history' })).not.toContainText('Loading');
-    const shipping = page.getByRole('region', { name: 'Shipping to port' });
-    await shipping.getByRole('button', { name: 'Get prices' }).click();
-    await expect(shipping.getByRole('table', { name: 'Shipping prices' })).toContainText('$');
+    await expect(lot.firstPhoto).toBeVisible();
+    await expect(lot.saleHistory).not.toContainText('Loading');
+    await lot.getShippingPrices();
+    await expect(lot.shippingPrices).toContainText('$');
     await shot(page, 'lot-opened');
     expect(app.consoleErrors).toEqual([]);
   });
@@ -113,11 +111,10 @@ test.describe('journeys', () => {
       await expect(page.getByText('This browser will show alerts as notifications.')).toBeVisible();
 
       const lot = await lotSellingSoon(demoUrl, 12, 40);
-      await openView(page, 'Watchlist');
-      await page.getByRole('textbox', { name: /VIN, lot number or lot-page URL/ }).fill(lot.lot_number);
-      await page.getByRole('button', { name: 'Watch', exact: true }).click();
-      const table = page.getByRole('table', { name: 'Watched vehicles' });
-      const row = table.getByRole('row').filter({ hasText: lot.lot_number });
+      const watchlist = new WatchlistPage(page);
+      await watchlist.open();
+      await watchlist.add(lot.lot_number);
+      const row = watchlist.row(lot.lot_number);
       await expect(row).toBeVisible();
 
       // Rule: tell me when the bid reaches its next step (every bid change would also work, but the cap of six
@@ -136,7 +133,7 @@ test.describe('journeys', () => {
         body: JSON.stringify({ lot_number: lot.lot_number, auction_at: new Date(to).toISOString() }),
       });
       expect(moved.status).toBe(200);
-      await row.getByRole('button', { name: /^Check .* now$/ }).click();
+      await watchlist.checkNowButton(row).click();
 
       const ofLot = async () => (await notifications(page)).filter((n) => n.title.includes(lot.title) || n.body.includes(lot.lot_number));
       await expect.poll(async () => (await ofLot()).some((n) => /auction moved to/.test(n.title)), { timeout: 30_000 }).toBe(true);
@@ -150,13 +147,14 @@ test.describe('journeys', () => {
       const titles = seen.map((n) => n.title);
       expect(new Set(titles).size).toBe(titles.length);
 
-      await openView(page, 'Alerts');
-      const group = page.getByRole('list', { name: new RegExp(`Alerts for ${lot.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) });
-      await expect(group.getByRole('listitem').filter({ hasText: /auction moved to/ })).toHaveCount(1);
-      await expect(group.getByRole('listitem').filter({ hasText: /Sold for|Sold on approval|Auction ended/ })).toHaveCount(1);
+      const alerts = new AlertsPage(page);
+      await alerts.open();
+      const group = alerts.groupFor(lot.title);
+      await expect(alerts.alertsIn(group, /auction moved to/)).toHaveCount(1);
+      await expect(alerts.alertsIn(group, /Sold for|Sold on approval|Auction ended/)).toHaveCount(1);
       await shot(page, 'alerts-after-sale');
-      await page.getByRole('button', { name: 'Mark all read' }).click();
-      await expect(page.getByText(/^All read/)).toBeVisible();
+      await alerts.markAllReadButton.click();
+      await expect(alerts.allRead).toBeVisible();
       expect(app.consoleErrors).toEqual([]);
     });
   });
@@ -167,17 +165,13 @@ test.describe('journeys', () => {
 
     test('save a search and get a new-match alert', async ({ app }) => {
       const { page } = app;
-      await openView(page, 'Search');
-      const make = page.getByRole('combobox', { name: 'Make' });
+      const search = new SearchPage(page);
+      await search.open();
+      const make = search.make;
       const value = await make.locator('option', { hasText: 'TOYOTA' }).first().getAttribute('value');
       await make.selectOption(value ?? '');
-      await page.getByRole('button', { name: 'Save this search…' }).click();
-      const dialog = page.getByRole('dialog');
-      await dialog.getByRole('textbox', { name: 'Name' }).fill('Toyotas');
-      await dialog.getByRole('combobox', { name: 'Schedule' }).selectOption('custom');
-      await dialog.getByRole('textbox', { name: /Cron expression/ }).fill('*/5 * * * *');
-      await dialog.getByRole('spinbutton', { name: 'Pages per run' }).fill('20');
-      await dialog.getByRole('button', { name: 'Save search' }).click();
+      await search.fillSaveDialog('Toyotas', '*/5 * * * *', 20);
+      const dialog = search.dialog;
       await expect(dialog.getByRole('status')).toContainText('Toyotas');
       await dialog.getByRole('button', { name: 'Close' }).click();
 
@@ -195,31 +189,34 @@ test.describe('journeys', () => {
 
   test('offline review: with the service stopped, the library and stored lots still open', async ({ app }) => {
     const { page } = app;
+    const search = new SearchPage(page);
     const sb = await startSandbox(['--key', 'journey-key', '--seed', '5']);
     try {
       await useService(page, sb.baseUrl, 'journey-key');
-      await openView(page, 'Search');
-      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await search.open();
+      await search.search();
       await continueSpend(page);
-      const rows = page.locator('tbody tr.rt-row');
+      const rows = search.rows;
       await expect(rows.first()).toBeVisible();
-      const title = (await rows.first().locator('.rt-title').innerText()).trim();
+      const title = (await search.title(0).innerText()).trim();
       await rows.first().click();
       await continueSpend(page);
-      await expect(page.getByRole('heading', { level: 2, name: title })).toBeVisible();
+      await expect(new LotPage(page).heading(title)).toBeVisible();
     } finally {
       await stopProcess(sb.proc);
     }
     // The service is gone: search explains it, the library and the lot page still work.
-    await openView(page, 'Search');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await search.open();
+    await search.search();
     await expect(page.getByRole('alert').first()).toContainText(/could not be reached|network|connection/i);
     await openView(page, 'Library');
     await expect(page.getByText(/^\d+ lots in the library/)).toBeVisible();
     const first = page.getByRole('table', { name: 'Library lots' }).getByRole('row').nth(1);
     await first.getByRole('button').first().click();
     await expect(page.getByText(/Offline · stored/)).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Vehicle' })).toContainText('Odometer');
+    await expect(new LotPage(page).vehicle).toContainText('Odometer');
+    // The header says the service cannot be reached once Lotwatch has tried.
+    await expect(new AppFrame(page).offlineBadge).toBeVisible();
     await shot(page, 'offline-lot');
   });
 
@@ -228,18 +225,20 @@ test.describe('journeys', () => {
     const sb = await startSandbox(['--key', 'the-right-key']);
     try {
       await useService(page, sb.baseUrl, 'a-wrong-key');
-      await page.getByRole('button', { name: 'Test key' }).click();
+      await new SettingsPage(page).testKeyButton.click();
       await expect(page.getByText('The service refused this key.')).toBeVisible();
-      await openView(page, 'Search');
-      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      const search = new SearchPage(page);
+      await search.open();
+      await search.search();
       await continueSpend(page);
       await expect(page.getByRole('alert').first()).toContainText(/key/i);
       // A check of a watched lot meets the same 401: the watch shows it and Lotwatch raises one alert about itself.
-      await openView(page, 'Watchlist');
-      await page.getByRole('button', { name: /^Check .* now$/ }).first().click();
+      const watchlist = new WatchlistPage(page);
+      await watchlist.open();
+      await watchlist.checkNowButton().click();
       await continueSpend(page);
-      await expect(page.getByRole('table', { name: 'Watched vehicles' })).toContainText(/key/i);
-      await openView(page, 'Alerts');
+      await expect(watchlist.table).toContainText(/key/i);
+      await new AlertsPage(page).open();
       await expect(page.getByText('Lotwatch: API key rejected')).toHaveCount(1);
       await shot(page, 'wrong-key');
     } finally {
@@ -252,12 +251,13 @@ test.describe('journeys', () => {
     const sb = await startSandbox(['--key', 'spent-key', '--quota', '0']);
     try {
       await useService(page, sb.baseUrl, 'spent-key');
-      await page.getByRole('button', { name: 'Test key' }).click();
+      await new SettingsPage(page).testKeyButton.click();
       // Said as the date the plan's period ends, never as a number of seconds to wait.
       await expect(page.getByText(/^Your plan's monthly requests are used up until \d{1,2} [A-Z][a-z]+\.$/)).toBeVisible();
       // Lotwatch knows the quota is spent (from the 429's headers) and does not spend requests it has not got.
-      await openView(page, 'Watchlist');
-      await page.getByRole('button', { name: /^Check .* now$/ }).first().click();
+      const watchlist = new WatchlistPage(page);
+      await watchlist.open();
+      await watchlist.checkNowButton().click();
       await continueSpend(page);
       await expect(page.getByText(/Check skipped: the request budget is spent for now/)).toBeVisible();
       await openView(page, 'Usage');

@@ -1,17 +1,14 @@
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { expect, openView, test } from './fixtures';
+import { AlertsPage } from './pages/AlertsPage';
+import { AppFrame } from './pages/AppFrame';
+import { LotPage } from './pages/LotPage';
+import { SearchPage } from './pages/SearchPage';
+import { WatchlistPage } from './pages/WatchlistPage';
 
 // One main flow per view (issue 6), in Demo mode against the built-in sandbox, with a screenshot of each view
 // saved as a test artifact under test-results/.
-
-/** Picks the first option of a select whose label starts with `text` (labels carry counts: "TOYOTA (1,234)"). */
-async function selectByText(page: Page, name: string, text: string): Promise<void> {
-  const select = page.getByRole('combobox', { name });
-  await expect(select.locator('option', { hasText: text }).first()).toBeAttached();
-  const value = await select.locator('option', { hasText: text }).first().getAttribute('value');
-  await select.selectOption(value ?? '');
-}
 
 /**
  * Console errors other than the browser's own "Failed to load resource" line for a refusal the test caused on
@@ -25,11 +22,12 @@ const shot = (page: Page, name: string) => page.screenshot({ path: test.info().o
 test.describe('views', () => {
   test('Search: filters from the service, results, sorting, next page, and a lot opens', async ({ app }) => {
     const { page } = app;
-    await openView(page, 'Search');
+    const search = new SearchPage(page);
+    await search.open();
     // The Make list comes from GET /vehicles/filters.
-    await selectByText(page, 'Make', 'TOYOTA');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    const rows = page.locator('tbody tr.rt-row');
+    await search.selectByText('Make', 'TOYOTA');
+    await search.search();
+    const rows = search.rows;
     await expect(rows.first()).toBeVisible();
     await expect(rows.first()).toContainText('TOYOTA');
     await expect(page.getByText(/^Page 1 · \d+ lots/)).toBeVisible();
@@ -52,68 +50,68 @@ test.describe('views', () => {
 
   test('Lot detail: photos, fields, sale history, shipping prices, raw record, and watch', async ({ app }) => {
     const { page } = app;
-    await openView(page, 'Search');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await page.locator('tbody tr.rt-row').nth(3).click();
+    const search = new SearchPage(page);
+    const lot = new LotPage(page);
+    await search.open();
+    await search.search();
+    await search.rows.nth(3).click();
     await expect(page.getByRole('button', { name: /^Photo 1 of \d+: open the large view/ })).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Vehicle' })).toContainText('Odometer');
-    await expect(page.getByRole('region', { name: 'Sale history' })).toBeVisible();
+    await expect(lot.vehicle).toContainText('Odometer');
+    await expect(lot.saleHistory).toBeVisible();
     // Related lots finish loading: a card per lot, or the sentence that there are none.
-    const related = page.getByRole('region', { name: 'Related lots' });
+    const related = lot.related;
     await expect(related.getByRole('link').first().or(related.getByText(/No upcoming lots/))).toBeVisible();
 
     // Gallery: the large view opens and closes with Escape.
-    await page.getByRole('button', { name: /^Photo 1 of/ }).click();
+    await lot.firstPhoto.click();
     await expect(page.getByRole('dialog')).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toBeHidden();
 
-    const shipping = page.getByRole('region', { name: 'Shipping to port' });
-    await shipping.getByRole('button', { name: 'Get prices' }).click();
-    await expect(shipping.getByRole('table', { name: 'Shipping prices' }).getByRole('row')).toHaveCount(4);
-    await shipping.getByRole('combobox', { name: 'Source' }).selectOption('auction-to-port');
-    await shipping.getByRole('button', { name: 'Get prices' }).click();
-    await expect(shipping.getByRole('table', { name: 'Shipping prices' }).getByRole('row')).toHaveCount(4);
+    await lot.getShippingPrices();
+    await expect(lot.shippingPrices.getByRole('row')).toHaveCount(4);
+    await lot.getShippingPrices('auction-to-port');
+    await expect(lot.shippingPrices.getByRole('row')).toHaveCount(4);
 
     await expect(page.getByRole('link', { name: /Open on (Copart|IAAI)/ })).toHaveAttribute('href', /^https:\/\/www\.(copart|iaai)\.com\//);
-    await page.getByRole('button', { name: 'Watch this lot' }).click();
+    await lot.watchButton.click();
     await expect(page.getByText('● Watching')).toBeVisible();
     await page.getByRole('textbox', { name: /Remind me minutes before the sale/ }).fill('90, 15');
     await page.getByRole('button', { name: 'Save rules' }).click();
     await expect(page.getByText('Rules saved.')).toBeVisible();
     await shot(page, 'lot');
 
-    await page.getByRole('button', { name: '← Back' }).click();
-    await openView(page, 'Watchlist');
-    await expect(page.getByRole('table', { name: 'Watched vehicles' }).getByRole('row')).toHaveCount(5);
+    await lot.backButton.click();
+    const watchlist = new WatchlistPage(page);
+    await watchlist.open();
+    await expect(watchlist.table.getByRole('row')).toHaveCount(5);
     expect(app.consoleErrors).toEqual([]);
   });
 
   test('Watchlist: add by lot number, refuse a bad VIN with its field, remove the examples', async ({ app }) => {
     const { page } = app;
-    await openView(page, 'Watchlist');
-    const table = page.getByRole('table', { name: 'Watched vehicles' });
+    const watchlist = new WatchlistPage(page);
+    const search = new SearchPage(page);
+    await watchlist.open();
+    const table = watchlist.table;
     await expect(table.getByRole('row')).toHaveCount(4);
-    const target = page.getByRole('textbox', { name: /VIN, lot number or lot-page URL/ });
+    const target = watchlist.target;
 
-    await target.fill('1HGCM82633A00435');
-    await page.getByRole('button', { name: 'Watch', exact: true }).click();
+    await watchlist.add('1HGCM82633A00435');
     await expect(target).toHaveAttribute('aria-invalid', 'true');
 
     // A lot number from a live search.
-    await openView(page, 'Search');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    const lotCell = page.locator('tbody tr.rt-row').nth(5).locator('.rt-lot');
+    await search.open();
+    await search.search();
+    const lotCell = search.lotCell(5);
     const lotNumber = ((await lotCell.innerText()).match(/\d{6,}/) ?? [''])[0];
     expect(lotNumber).toMatch(/^\d+$/);
-    await openView(page, 'Watchlist');
-    await target.fill(lotNumber);
-    await page.getByRole('button', { name: 'Watch', exact: true }).click();
+    await watchlist.open();
+    await watchlist.add(lotNumber);
     await expect(table.getByRole('row')).toHaveCount(5);
     await expect(table).toContainText(lotNumber);
 
-    await page.getByRole('button', { name: /Remove examples \(3\)/ }).click();
-    await page.getByRole('group', { name: /Remove all example/ }).getByRole('button', { name: 'Remove examples' }).click();
+    await watchlist.removeExamples(3);
     await expect(table.getByRole('row')).toHaveCount(2);
     await shot(page, 'watchlist');
     expect(unexpectedErrors(app.consoleErrors, 'watchlist.add')).toEqual([]);
@@ -121,21 +119,18 @@ test.describe('views', () => {
 
   test('Saved searches: save from Search, run now, pause, and a bad cron is a field error', async ({ app }) => {
     const { page } = app;
-    await openView(page, 'Search');
-    await selectByText(page, 'Make', 'HONDA');
-    await page.getByRole('button', { name: 'Save this search…' }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByRole('textbox', { name: 'Name' }).fill('Hondas for export');
-    await dialog.getByRole('combobox', { name: 'Schedule' }).selectOption('custom');
-    await dialog.getByRole('textbox', { name: /Cron expression/ }).fill('every now and then');
-    await dialog.getByRole('button', { name: 'Save search' }).click();
-    await expect(dialog.getByRole('textbox', { name: /Cron expression/ })).toHaveAttribute('aria-invalid', 'true');
-    await dialog.getByRole('textbox', { name: /Cron expression/ }).fill('*/20 * * * *');
+    const search = new SearchPage(page);
+    await search.open();
+    await search.selectByText('Make', 'HONDA');
+    await search.fillSaveDialog('Hondas for export', 'every now and then');
+    const dialog = search.dialog;
+    await expect(search.cronField()).toHaveAttribute('aria-invalid', 'true');
+    await search.cronField().fill('*/20 * * * *');
     await dialog.getByRole('button', { name: 'Save search' }).click();
     await expect(dialog.getByRole('status')).toContainText('Hondas for export');
     await dialog.getByRole('link', { name: 'Open Saved searches' }).click();
 
-    await expect(page.getByRole('banner').getByRole('heading', { level: 1, name: 'Saved searches' })).toBeVisible();
+    await expect(new AppFrame(page).banner.getByRole('heading', { level: 1, name: 'Saved searches' })).toBeVisible();
     const row = page.getByRole('row', { name: 'Hondas for export' });
     await expect(row).toContainText('every 20 minutes');
     await row.getByRole('button', { name: 'Run Hondas for export now' }).click();
@@ -149,9 +144,10 @@ test.describe('views', () => {
   test('Library: full-text search of stored lots and CSV export of a selection', async ({ app }) => {
     const { page } = app;
     // Something to store: one search page.
-    await openView(page, 'Search');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await expect(page.locator('tbody tr.rt-row').first()).toBeVisible();
+    const searchPage = new SearchPage(page);
+    await searchPage.open();
+    await searchPage.search();
+    await expect(searchPage.rows.first()).toBeVisible();
     await openView(page, 'Library');
     await expect(page.getByText(/^\d+ lots in the library/)).toBeVisible();
     const search = page.getByRole('searchbox').or(page.getByPlaceholder(/Search title, VIN/));
@@ -205,9 +201,52 @@ test.describe('views', () => {
     await expect(response).toContainText('ok');
     await shot(page, 'console');
 
-    await openView(page, 'Alerts');
-    await expect(page.getByRole('region', { name: 'Alerts inbox' })).toBeVisible();
+    const alerts = new AlertsPage(page);
+    await alerts.open();
+    await expect(alerts.inbox).toBeVisible();
     await shot(page, 'alerts');
+    expect(app.consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('the unread count', () => {
+  test.use({ shellArgs: ['--demo-speed', '600'] });
+  test.setTimeout(240_000);
+
+  test('an alert that arrives in Demo mode shows on Alerts in the navigation and in the document title', async ({ app }) => {
+    const { page } = app;
+    const alerts = new AlertsPage(page);
+    const frame = alerts.frame;
+    // Start from nothing unread: whatever the first minutes of the market raised is read.
+    await alerts.open();
+    await expect(alerts.markAllReadButton.or(page.getByText('No alerts yet'))).toBeVisible();
+    if (await alerts.markAllReadButton.isEnabled()) await alerts.markAllReadButton.click();
+    await expect(frame.navLink('Alerts')).toHaveAccessibleName('Alerts');
+    await expect(page).toHaveTitle('Lotwatch');
+
+    // The simulated market moves on (600x): a watched example lot or the example search raises an alert.
+    await frame.open('Search');
+    const badge = frame.alertsLinkWithUnread();
+    await expect(badge).toBeVisible({ timeout: 180_000 });
+    const name = (await badge.getAttribute('aria-label')) ?? '';
+    const count = Number(/^Alerts, (\d+) unread$/.exec(name)?.[1]);
+    expect(count).toBeGreaterThan(0);
+    await expect(badge.locator('.nav-badge')).toHaveText(String(count));
+    await expect(page).toHaveTitle(`(${count}) Lotwatch`);
+    await page.screenshot({ path: test.info().outputPath('unread-count.png') });
+
+    // The inbox answers its keys as soon as it opens: the first arrow lands on the newest unread alert.
+    await alerts.open();
+    const first = alerts.inbox.getByRole('listitem').first();
+    await expect(first).toBeVisible();
+    await page.keyboard.press('ArrowDown');
+    await expect(first).toBeFocused();
+
+    // Read everything: the badge and the count in the title go.
+    await alerts.markAllReadButton.click();
+    await expect(alerts.allRead).toBeVisible();
+    await expect(frame.navLink('Alerts')).toHaveAccessibleName('Alerts');
+    await expect(page).toHaveTitle('Lotwatch');
     expect(app.consoleErrors).toEqual([]);
   });
 });

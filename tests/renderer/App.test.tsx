@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { App } from '../../src/renderer/src/App';
-import { createAppStore, VIEWS } from '../../src/renderer/src/state/appStore';
-import { createFakeBridge } from './fakeBridge';
+import { App } from '../../src/renderer/src/app/App';
+import { createAppStore, VIEWS } from '../../src/renderer/src/app/appStore';
+import { StatusSchema } from '../../src/shared/ipc/contract';
+import { createFakeBridge, okResult } from './fakeBridge';
 
 beforeEach(() => {
   window.location.hash = '';
@@ -131,5 +132,82 @@ describe('Settings view', () => {
       await fake.bridge.invoke('settings.update', { theme: 'light' });
     });
     expect((screen.getByRole('combobox', { name: 'Theme' }) as HTMLSelectElement).value).toBe('light');
+  });
+});
+
+describe('the unread count wherever a person looks', () => {
+  it('shows the count on Alerts in the navigation and in the document title, and follows unread.changed', async () => {
+    const { fake } = setup({ unread: 3 });
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(await within(nav).findByRole('link', { name: 'Alerts, 3 unread' })).toBeTruthy();
+    await waitFor(() => expect(document.title).toBe('(3) Lotwatch'));
+    act(() => fake.setUnread(4));
+    expect(within(nav).getByRole('link', { name: 'Alerts, 4 unread' })).toBeTruthy();
+    expect(document.title).toBe('(4) Lotwatch');
+    act(() => fake.setUnread(0));
+    expect(within(nav).getByRole('link', { name: 'Alerts' })).toBeTruthy();
+    expect(within(nav).queryByRole('link', { name: /unread/ })).toBeNull();
+    expect(document.title).toBe('Lotwatch');
+  });
+
+  it('keeps an event that arrived before the first answer (the newer count wins)', async () => {
+    let answer: (v: { ok: true; value: { count: number } }) => void = () => undefined;
+    const { fake } = setup({ handlers: { 'alerts.unread': () => new Promise((r) => (answer = r)) } });
+    act(() => fake.setUnread(7));
+    await act(async () => answer({ ok: true, value: { count: 2 } }));
+    expect(screen.getByRole('link', { name: 'Alerts, 7 unread' })).toBeTruthy();
+    expect(document.title).toBe('(7) Lotwatch');
+  });
+});
+
+describe('Offline in the header', () => {
+  const status = (reachable: boolean | null) =>
+    StatusSchema.parse({
+      mode: 'demo',
+      key: { set: false, storage: 'the system keychain' },
+      quota: null,
+      budget: { allowedPerDay: 3, spentLast24h: 0, projectedNext24h: 0, basis: 'quota', periodRemaining: null, periodEnd: null },
+      scale: 1,
+      running: true,
+      paused_until: null,
+      pause_reason: null,
+      service_reachable: reachable,
+    });
+
+  it('says Offline, with why, while the service cannot be reached, and drops it when it is back', async () => {
+    const { fake } = setup({ handlers: { 'status.get': () => okResult(status(false)) } });
+    const banner = screen.getByRole('banner');
+    const badge = await within(banner).findByText('Offline');
+    expect(badge.getAttribute('title')).toMatch(/cannot be reached; Lotwatch shows what it has stored and tries again/);
+    expect(badge.textContent).toMatch(/cannot be reached/);
+    act(() => fake.emit({ name: 'reachability.changed', payload: { reachable: true, at: Date.now() } }));
+    expect(within(banner).queryByText('Offline')).toBeNull();
+    act(() => fake.emit({ name: 'reachability.changed', payload: { reachable: false, at: Date.now() } }));
+    expect(within(banner).getByText('Offline')).toBeTruthy();
+  });
+
+  it('says nothing while nobody knows yet or the service answers', async () => {
+    setup({ handlers: { 'status.get': () => okResult(status(null)) } });
+    expect(await screen.findByText(/Demo mode ·/)).toBeTruthy();
+    expect(screen.queryByText('Offline')).toBeNull();
+  });
+});
+
+describe('keyboard', () => {
+  it('has a "Skip to main content" link first, which moves focus to the view', async () => {
+    setup();
+    const focusable = document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, [tabindex="0"]');
+    const skip = screen.getByRole('link', { name: 'Skip to main content' });
+    expect(focusable[0]).toBe(skip);
+    fireEvent.click(skip);
+    expect(document.activeElement).toBe(screen.getByRole('main'));
+    // The route stays as it was: the skip link does not touch the hash.
+    expect(window.location.hash).toBe('');
+  });
+
+  it('moves focus into the view chosen in the navigation, so its keys work at once', async () => {
+    setup();
+    fireEvent.click(screen.getByRole('link', { name: 'Alerts' }));
+    expect(document.activeElement).toBe(screen.getByRole('main'));
   });
 });

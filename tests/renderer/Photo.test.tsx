@@ -1,7 +1,6 @@
 // @vitest-environment jsdom
-// fakeApi must be the first import: it installs window.api before the renderer's api module reads it.
-import { inputsOf, installFake } from './views/fakeApi';
-import { cleanup, render, screen } from '@testing-library/react';
+import { inputsOf, installFake, render } from './views/fakeApi';
+import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Photo } from '../../src/renderer/src/components/Photo';
 import { errResult } from './fakeBridge';

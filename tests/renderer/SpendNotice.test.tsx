@@ -1,12 +1,11 @@
 // @vitest-environment jsdom
-// fakeApi must be the first import: it installs window.api before the renderer's api module reads it.
-import { inputsOf, installFake } from './views/fakeApi';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { inputsOf, installFake, render } from './views/fakeApi';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SpendNoticeHost } from '../../src/renderer/src/components/SpendNotice';
-import { call } from '../../src/renderer/src/lib/useCall';
-import { createAppStore } from '../../src/renderer/src/state/appStore';
+import { useCaller } from '../../src/renderer/src/lib/useCall';
+import { createAppStore } from '../../src/renderer/src/app/appStore';
 import { StatusSchema, type Method, type MethodInput } from '../../src/shared/ipc/contract';
 import type { Settings } from '../../src/shared/settings';
 import { okResult, type FakeHandlers } from './fakeBridge';
@@ -32,6 +31,7 @@ function status(keySet = true, remaining: number | null = 57) {
 /** A stand-in for a view: a button that makes one contract call and shows how it ended. */
 function Harness<M extends Method>({ method, input, label }: { method: M; input: MethodInput<M>; label: string }) {
   const [out, setOut] = useState('');
+  const call = useCaller();
   return (
     <div>
       <button type="button" onClick={() => void call(method, input).then((r) => setOut(r.ok ? 'sent' : `not sent: ${r.error.code}`))}>

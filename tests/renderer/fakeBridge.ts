@@ -21,12 +21,14 @@ export function errResult(code: ErrorPayload['code'], message: string, extra: Pa
 
 /**
  * A typed in-memory stand-in for core behind the contract: real validation of settings patches (the shared
- * zod schema), real events, recorded calls.
+ * zod schema), real events, recorded calls, and the inbox's unread count (`alerts.unread`, with `setUnread` pushing
+ * `unread.changed` as core does when an alert arrives or is read).
  */
 export function createFakeBridge(
-  over: { info?: Partial<AppInfo>; settings?: Partial<Settings>; handlers?: FakeHandlers } = {},
+  over: { info?: Partial<AppInfo>; settings?: Partial<Settings>; handlers?: FakeHandlers; unread?: number } = {},
 ) {
   let settings: Settings = { ...DEFAULT_SETTINGS, ...over.settings };
+  let unread = over.unread ?? 0;
   const listeners = new Set<(e: ContractEvent) => void>();
   const calls: { method: Method; input: unknown }[] = [];
   const info = (): AppInfo => ({
@@ -64,6 +66,8 @@ export function createFakeBridge(
           for (const l of listeners) l({ name: 'settings.changed', payload: settings });
           return okv(settings);
         }
+        case 'alerts.unread':
+          return okv({ count: unread });
         default:
           return { ok: false, error: { code: 'unknown_method', message: 'no', retryable: false } };
       }
@@ -73,5 +77,18 @@ export function createFakeBridge(
       return () => listeners.delete(l);
     },
   };
-  return { bridge, calls, emit: (e: ContractEvent) => listeners.forEach((l) => l(e)), get settings() { return settings; } };
+  const emit = (e: ContractEvent) => listeners.forEach((l) => l(e));
+  return {
+    bridge,
+    calls,
+    emit,
+    /** Sets the unread count and announces it with `unread.changed`. */
+    setUnread(count: number) {
+      unread = count;
+      emit({ name: 'unread.changed', payload: { count } });
+    },
+    get settings() {
+      return settings;
+    },
+  };
 }

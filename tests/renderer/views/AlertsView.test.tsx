@@ -1,10 +1,9 @@
 // @vitest-environment jsdom
-// fakeApi must be the first import: it installs window.api before the renderer's api module reads it.
-import { inputsOf, installFake } from './fakeApi';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { inputsOf, installFake, render } from './fakeApi';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AlertView } from '../../../src/shared/ipc/contract';
-import { AlertsView } from '../../../src/renderer/src/views/AlertsView';
+import { AlertsView } from '../../../src/renderer/src/features/alerts/AlertsView';
 import { errResult, okResult } from '../fakeBridge';
 import { alert, lotDetail, lotSummary, MINUTE, NOW } from './fixtures';
 
@@ -105,5 +104,37 @@ describe('AlertsView', () => {
     fireEvent.keyDown(item, { key: 'Enter' });
     expect(decodeURIComponent(window.location.hash)).toBe(`#/lot/${TESLA}`);
     await waitFor(() => expect(inputsOf(fake, 'alerts.markRead')).toEqual([{ ids: [1], read: true }]));
+  });
+
+  it('answers its keys as soon as it opens, before anything in it has focus', async () => {
+    const fake = installFake({ handlers: { 'alerts.list': () => listAnswer(inbox), 'lots.get': lotsGet, 'alerts.markRead': () => okResult({ unread: 2 }) } });
+    render(<AlertsView />);
+    await screen.findByText('Tesla rescheduled');
+    expect(document.activeElement).toBe(document.body);
+    // The first arrow lands on the first alert (unread first, newest first), the next moves on from there.
+    fireEvent.keyDown(document.body, { key: 'ArrowDown' });
+    expect(document.activeElement?.textContent).toMatch(/Tesla rescheduled/);
+    fireEvent.keyDown(document.activeElement as Element, { key: 'ArrowDown' });
+    expect(document.activeElement?.textContent).toMatch(/Tesla bid up/);
+    // r and Enter act on the current alert from the page too.
+    (document.activeElement as HTMLElement).blur();
+    fireEvent.keyDown(document.body, { key: 'r' });
+    await waitFor(() => expect(inputsOf(fake, 'alerts.markRead')).toEqual([{ ids: [1], read: true }]));
+    (document.activeElement as HTMLElement).blur();
+    fireEvent.keyDown(document.body, { key: 'Enter' });
+    expect(decodeURIComponent(window.location.hash)).toBe(`#/lot/${TESLA}`);
+  });
+
+  it('leaves keys alone while focus is in a field or on a button', async () => {
+    const fake = installFake({ handlers: { 'alerts.list': () => listAnswer(inbox), 'lots.get': lotsGet, 'alerts.markRead': () => okResult({ unread: 2 }) } });
+    render(<AlertsView />);
+    await screen.findByText('Tesla rescheduled');
+    const button = screen.getByRole('button', { name: 'Mark all read' });
+    button.focus();
+    fireEvent.keyDown(button, { key: 'r' });
+    fireEvent.keyDown(button, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(button);
+    expect(inputsOf(fake, 'alerts.markRead')).toEqual([]);
+    expect(window.location.hash).toBe('#/alerts');
   });
 });

@@ -1,11 +1,10 @@
 // @vitest-environment jsdom
-// fakeApi must be the first import: it installs window.api before the renderer's api module reads it.
-import { inputsOf, installFake } from './fakeApi';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { inputsOf, installFake, render } from './fakeApi';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { App } from '../../../src/renderer/src/App';
-import { createAppStore } from '../../../src/renderer/src/state/appStore';
-import { LotView } from '../../../src/renderer/src/views/LotView';
+import { App } from '../../../src/renderer/src/app/App';
+import { createAppStore } from '../../../src/renderer/src/app/appStore';
+import { LotView } from '../../../src/renderer/src/features/lot/LotView';
 import type { MethodOutput } from '../../../src/shared/ipc/contract';
 import type { Result } from '../../../src/shared/ipc/errors';
 import { errResult, okResult, type FakeHandlers } from '../fakeBridge';
@@ -192,5 +191,35 @@ describe('LotView with a record in the real service dialect', () => {
     await screen.findByRole('heading', { name: '2019 TESLA MODEL 3' });
     expect(screen.getByText('Ended unsold · last bid').closest('.price-main')?.textContent).toContain('$4,100');
     expect(screen.queryByText(/^Sold/)).toBeNull();
+  });
+
+  it('says "No bid yet" on a related lot nobody has bid on, never "$0"', async () => {
+    const related = (lot_number: string, current_bid_usd: number | null) => ({
+      ...lotSummary({ lot_key: `copart:${lot_number}`, lot_number, title: `2020 TESLA MODEL 3 ${lot_number}`, current_bid_usd, auction_at: NOW + 2 * HOUR }),
+      odometer: null,
+      damage: null,
+      color: null,
+      fuel_type: null,
+      transmission: null,
+      drive_type: null,
+      type: null,
+      photos: [],
+    });
+    installFake({
+      handlers: {
+        ...quietSections,
+        'vehicles.get': () => okResult(stored),
+        'vehicles.related': () => okResult({ lots: [related('50313048', 0), related('50313049', null), related('50313050', 2500)] }),
+      },
+    });
+    render(<LotView lotKey={KEY} />);
+    const section = await screen.findByRole('region', { name: 'Related lots' });
+    const cards = await within(section).findAllByRole('link');
+    expect(cards.map((c) => c.textContent)).toEqual([
+      expect.stringMatching(/50313048.*No bid yet · in 2 hours/),
+      expect.stringMatching(/50313049.*No bid yet · in 2 hours/),
+      expect.stringMatching(/50313050.*\$2,500 · in 2 hours/),
+    ]);
+    expect(section.textContent).not.toContain('$0');
   });
 });

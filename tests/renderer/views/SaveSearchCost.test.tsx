@@ -1,10 +1,9 @@
 // @vitest-environment jsdom
-// fakeApi must be the first import: it installs window.api before the renderer's api module reads it.
-import { inputsOf, installFake } from './fakeApi';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { inputsOf, installFake, render } from './fakeApi';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SaveSearchDialog } from '../../../src/renderer/src/components/search/SaveSearchDialog';
-import { scheduleCostText } from '../../../src/renderer/src/components/search/ScheduleCost';
+import { SaveSearchDialog } from '../../../src/renderer/src/features/search/SaveSearchDialog';
+import { scheduleCostText } from '../../../src/renderer/src/features/search/ScheduleCost';
 import type { MethodInput, MethodOutput } from '../../../src/shared/ipc/contract';
 import { okResult } from '../fakeBridge';
 

@@ -1,10 +1,9 @@
 // @vitest-environment jsdom
-// fakeApi must be the first import: it installs window.api before the renderer's api module reads it.
-import { inputsOf, installFake } from './fakeApi';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { inputsOf, installFake, render } from './fakeApi';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SavedSearchView } from '../../../src/shared/ipc/contract';
-import { SavedSearchesView } from '../../../src/renderer/src/views/SavedSearchesView';
+import { SavedSearchesView } from '../../../src/renderer/src/features/saved/SavedSearchesView';
 import { okResult } from '../fakeBridge';
 import { HOUR, MINUTE, NOW, savedSearch } from './fixtures';
 

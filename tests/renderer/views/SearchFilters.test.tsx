@@ -1,10 +1,9 @@
 // @vitest-environment jsdom
-// fakeApi must be the first import: it installs window.api before the renderer's api module reads it.
-import { inputsOf, installFake } from './fakeApi';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { inputsOf, installFake, render } from './fakeApi';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildQuery, checkSearchParams } from '../../../src/core/api/validate';
-import { SearchView } from '../../../src/renderer/src/views/SearchView';
+import { SearchView } from '../../../src/renderer/src/features/search/SearchView';
 import { SEARCH_ENUMS } from '../../../src/shared/vehicleParams';
 import { realFiltersData } from '../../shared/fixtures/realFilters';
 import { errResult, okResult } from '../fakeBridge';

@@ -1,11 +1,10 @@
 // @vitest-environment jsdom
-// fakeApi must be the first import: it installs window.api before the renderer's api module reads it.
-import { inputsOf, installFake } from './fakeApi';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { inputsOf, installFake, render } from './fakeApi';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MethodInput } from '../../../src/shared/ipc/contract';
-import { SaveSearchDialog } from '../../../src/renderer/src/components/search/SaveSearchDialog';
-import { SearchView } from '../../../src/renderer/src/views/SearchView';
+import { SaveSearchDialog } from '../../../src/renderer/src/features/search/SaveSearchDialog';
+import { SearchView } from '../../../src/renderer/src/features/search/SearchView';
 import { AlertRulesSchema } from '../../../src/shared/watch';
 import { errResult, okResult } from '../fakeBridge';
 import { NOW, savedSearch } from './fixtures';

@@ -1,10 +1,9 @@
 // @vitest-environment jsdom
-// fakeApi must be the first import: it installs window.api before the renderer's api module reads it.
-import { inputsOf, installFake } from './fakeApi';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { inputsOf, installFake, render } from './fakeApi';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createAppStore } from '../../../src/renderer/src/state/appStore';
-import { explainKeyError, SettingsView } from '../../../src/renderer/src/views/SettingsView';
+import { createAppStore } from '../../../src/renderer/src/app/appStore';
+import { explainKeyError, SettingsView } from '../../../src/renderer/src/features/settings/SettingsView';
 import { StatusSchema, type Status } from '../../../src/shared/ipc/contract';
 import type { ErrorCode } from '../../../src/shared/ipc/errors';
 import { errResult, okResult, type FakeHandlers } from '../fakeBridge';

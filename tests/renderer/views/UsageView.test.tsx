@@ -1,9 +1,8 @@
 // @vitest-environment jsdom
-// fakeApi must be the first import: it installs window.api before the renderer's api module reads it.
-import { installFake } from './fakeApi';
-import { cleanup, render, screen } from '@testing-library/react';
+import { installFake, render } from './fakeApi';
+import { cleanup, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { UsageView } from '../../../src/renderer/src/views/UsageView';
+import { UsageView } from '../../../src/renderer/src/features/usage/UsageView';
 import { StatusSchema } from '../../../src/shared/ipc/contract';
 import { okResult } from '../fakeBridge';
 import { NOW } from './fixtures';

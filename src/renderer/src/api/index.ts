@@ -10,7 +10,8 @@ declare global {
 
 /**
  * The renderer's one way to reach core: `window.api` when the Electron preload provided it, the HTTP bridge
- * of the headless shell otherwise. The renderer never knows which shell it is in beyond this choice.
+ * of the headless shell otherwise. The renderer never knows which shell it is in beyond this choice, which the
+ * app's entry makes once and hands to the views through ApiProvider.
  */
 export function pickBridge(w: { api?: RawBridge } = typeof window === 'undefined' ? {} : window): Bridge {
   if (w.api && typeof w.api.invoke === 'function' && typeof w.api.on === 'function') {
@@ -18,5 +19,3 @@ export function pickBridge(w: { api?: RawBridge } = typeof window === 'undefined
   }
   return createHttpBridge();
 }
-
-export const api: Bridge = pickBridge();

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { api } from '../api';
+import { useApi } from '../api/ApiContext';
 
 const memo = new Map<string, string>();
 /** Photos that could not be had in this session, with when (ms): core would refuse them for a day anyway. */
@@ -17,6 +17,7 @@ const recentlyFailed = (url: string) => {
  * failed is not asked for again in this session (core, for its part, does not ask the service again for a day).
  */
 export function Photo({ url, lotKey, alt, className }: { url: string | null; lotKey?: string; alt: string; className?: string }) {
+  const api = useApi();
   const [src, setSrc] = useState<string | null>(url ? (memo.get(url) ?? null) : null);
   const [failed, setFailed] = useState(() => url !== null && recentlyFailed(url));
   useEffect(() => {
@@ -32,7 +33,7 @@ export function Photo({ url, lotKey, alt, className }: { url: string | null; lot
     return () => {
       live = false;
     };
-  }, [url, lotKey]);
+  }, [api, url, lotKey]);
   if (src) return <img src={src} alt={alt} className={className} />;
   return (
     <div className={`photo-placeholder ${className ?? ''}`} role="img" aria-label={failed ? `${alt} (no photo)` : alt}>

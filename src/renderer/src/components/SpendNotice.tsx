@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Method } from '../../../shared/ipc/contract';
 import type { Settings } from '../../../shared/settings';
-import { api } from '../api';
+import { useApi } from '../api/ApiContext';
 import { integer } from '../lib/quantity';
 import { setSpendHost, type SpendAsk } from '../lib/spendNotice';
-import type { AppStore } from '../state/appStore';
+import type { AppStore } from '../app/appStore';
 
 type Waiting = { ask: SpendAsk; resolve: (go: boolean) => void };
 
@@ -30,6 +30,7 @@ function loadedSettings(store: AppStore): Promise<Settings | null> {
  * by the app frame; calls that arrive together wait for one answer.
  */
 export function SpendNoticeHost({ store }: { store: AppStore }) {
+  const api = useApi();
   const [current, setCurrent] = useState<{ ask: SpendAsk; left: number | null } | null>(null);
   const waiting = useRef<Waiting[]>([]);
   const showing = useRef(false);
@@ -78,7 +79,7 @@ export function SpendNoticeHost({ store }: { store: AppStore }) {
         void next();
       });
     });
-  }, [store]);
+  }, [api, store]);
 
   useEffect(() => {
     if (current) continueRef.current?.focus();

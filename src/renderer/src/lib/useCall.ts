@@ -1,14 +1,15 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Bridge } from '../../../shared/ipc/bridge';
 import type { ErrorPayload, Result } from '../../../shared/ipc/errors';
 import type { Method, MethodInput, MethodOutput } from '../../../shared/ipc/contract';
-import { api } from '../api';
+import { useApi } from '../api/ApiContext';
 import { beforeSpend } from './spendNotice';
 
 /**
  * Calls a contract method after the one-time spend notice (spendNotice.ts) when it would spend a request of the
  * user's quota. Declined: a lot opens from its stored copy; anything else answers `cancelled`, with nothing sent.
  */
-async function invoke<M extends Method>(method: M, input?: MethodInput<M>): Promise<Result<MethodOutput<M>>> {
+async function invoke<M extends Method>(api: Bridge, method: M, input?: MethodInput<M>): Promise<Result<MethodOutput<M>>> {
   if (await beforeSpend(method, input)) return api.invoke(method, input);
   if (method === 'vehicles.get') return api.invoke(method, { ...(input as MethodInput<'vehicles.get'>), refresh: false } as MethodInput<M>);
   return {
@@ -31,6 +32,7 @@ export interface CallState<M extends Method> {
  * so lists do not flash. Ignores answers that arrive after the component unmounted or a newer call started.
  */
 export function useCall<M extends Method>(method: M, input?: MethodInput<M>, auto = true): CallState<M> {
+  const api = useApi();
   const [data, setData] = useState<MethodOutput<M> | null>(null);
   const [loading, setLoading] = useState(auto);
   const [error, setError] = useState<ErrorPayload | null>(null);
@@ -43,7 +45,7 @@ export function useCall<M extends Method>(method: M, input?: MethodInput<M>, aut
     async (i?: MethodInput<M>) => {
       const my = ++seq.current;
       setLoading(true);
-      const r = await invoke(method, i ?? inputRef.current);
+      const r = await invoke(api, method, i ?? inputRef.current);
       if (my !== seq.current) return null;
       setLoading(false);
       if (r.ok) {
@@ -54,7 +56,7 @@ export function useCall<M extends Method>(method: M, input?: MethodInput<M>, aut
       setError(r.error);
       return null;
     },
-    [method],
+    [api, method],
   );
   useEffect(() => {
     // Fetching on mount is the effect's job: it syncs the component with the service. The loading flag it sets
@@ -70,7 +72,14 @@ export function useCall<M extends Method>(method: M, input?: MethodInput<M>, aut
   return { data, loading, error, run };
 }
 
-/** Calls a contract method once, for event handlers (buttons, forms); a spending call says so the first time. */
-export function call<M extends Method>(method: M, input?: MethodInput<M>): Promise<Result<MethodOutput<M>>> {
-  return invoke(method, input);
+/** A contract call for an event handler, with the same spend notice as `useCall`. */
+export type Caller = <M extends Method>(method: M, input?: MethodInput<M>) => Promise<Result<MethodOutput<M>>>;
+
+/**
+ * The function that calls a contract method once, for event handlers (buttons, forms): a spending call says so the
+ * first time, as `useCall` does. Stable for as long as the bridge is the same.
+ */
+export function useCaller(): Caller {
+  const api = useApi();
+  return useMemo<Caller>(() => (method, input) => invoke(api, method, input), [api]);
 }

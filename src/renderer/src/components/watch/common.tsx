@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { ContractEvent } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
-import { api } from '../../api';
+import { useApi } from '../../api/ApiContext';
 import { appNow } from '../../lib/clock';
 import './common.css';
 
@@ -34,11 +34,12 @@ export function useNow(): number {
 
 /** Subscribes to contract events for the component's lifetime; the latest listener is always the one called. */
 export function useContractEvents(listener: (e: ContractEvent) => void): void {
+  const api = useApi();
   const ref = useRef(listener);
   useEffect(() => {
     ref.current = listener;
   });
-  useEffect(() => api.on((e) => ref.current(e)), []);
+  useEffect(() => api.on((e) => ref.current(e)), [api]);
 }
 
 /** A small badge that marks example data installed on first run. */
@@ -194,6 +195,7 @@ export function RemoveExamples({
   onDone: (note: string) => void;
   onError: (e: ErrorPayload) => void;
 }) {
+  const api = useApi();
   if (count <= 0) return null;
   const both = lead === 'searches' ? 'searches and watches' : 'watches and searches';
   const remove = async () => {

@@ -1,0 +1,348 @@
+import {
+  createColumnHelper,
+  getCoreRowModel,
+  getSortedRowModel,
+  useReactTable,
+  type SortingState,
+} from '@tanstack/react-table';
+import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
+import type { LotSummary } from '../../../../shared/ipc/contract';
+import type { ErrorPayload } from '../../../../shared/ipc/errors';
+import { useApi } from '../../api/ApiContext';
+import { openLot } from '../../app/navigation';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { EmptyState, Progress } from '../../components/watch/common';
+import { LwTable, type LwColumnMeta } from '../../components/watch/LwTable';
+import { auctionStatus, dateTime, platformName, relative, usd } from '../../lib/format';
+import { useCaller } from '../../lib/useCall';
+import './library.css';
+import { appNow } from '../../lib/clock';
+
+const PAGE = 500;
+
+/** Saves text as a file through a Blob and a temporary download link. */
+export function downloadText(text: string, filename: string, type = 'text/csv;charset=utf-8'): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.style.display = 'none';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** A lot's status for filtering and display: its sale result once the auction is over, else its auction state. */
+function statusOf(l: LotSummary): string {
+  return auctionStatus(l).label;
+}
+
+const col = createColumnHelper<LotSummary>();
+
+/**
+ * The library: full-text search over every lot Lotwatch has fetched, read from the local database, so it
+ * works with the network off. Filter and sort the loaded rows, select some, export them as CSV.
+ */
+export function LibraryView() {
+  const api = useApi();
+  const call = useCaller();
+  const [q, setQ] = useState('');
+  const [query, setQuery] = useState('');
+  const [lots, setLots] = useState<LotSummary[]>([]);
+  const [total, setTotal] = useState<number | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<ErrorPayload | null>(null);
+  const [platform, setPlatform] = useState('');
+  const [status, setStatus] = useState('');
+  const [hasSale, setHasSale] = useState(false);
+  const [sorting, setSorting] = useState<SortingState>([{ id: 'last_seen', desc: true }]);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const anchor = useRef<string | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const [exportNote, setExportNote] = useState<string | null>(null);
+  const seq = useRef(0);
+
+  // Typing settles for a moment before the search runs.
+  useEffect(() => {
+    const t = setTimeout(() => setQuery(q.trim()), 250);
+    return () => clearTimeout(t);
+  }, [q]);
+
+  const load = useCallback(async (term: string, offset: number) => {
+    const my = ++seq.current;
+    setLoading(true);
+    const r = await api.invoke('library.search', { q: term, limit: PAGE, offset });
+    if (my !== seq.current) return;
+    setLoading(false);
+    if (r.ok) {
+      setError(null);
+      setTotal(r.value.total);
+      setLots((prev) => (offset === 0 ? r.value.lots : [...prev, ...r.value.lots]));
+    } else setError(r.error);
+  }, [api]);
+  useEffect(() => {
+    // The search is the effect's job: it syncs the list with the query.
+    void load(query, 0);
+    setSelected(new Set());
+  }, [load, query]);
+
+  const statuses = useMemo(() => [...new Set(lots.map(statusOf))].sort(), [lots]);
+  const platforms = useMemo(() => [...new Set(lots.map((l) => l.platform))].sort(), [lots]);
+  const filtered = useMemo(
+    () =>
+      lots.filter(
+        (l) =>
+          (!platform || l.platform === platform) &&
+          (!status || statusOf(l) === status) &&
+          (!hasSale || l.sale_price_usd !== null),
+      ),
+    [lots, platform, status, hasSale],
+  );
+
+  const table = useReactTable({
+    data: filtered,
+    columns: useMemo(
+      () => [
+        col.display({
+          id: 'select',
+          size: 36,
+          header: () => <SelectAllBox />,
+          cell: ({ row }) => (
+            <input
+              type="checkbox"
+              aria-label={`Select ${row.original.title ?? row.original.lot_key}`}
+              checked={selected.has(row.original.lot_key)}
+              onClick={(e) => toggle(row.original.lot_key, e)}
+              onChange={() => undefined}
+            />
+          ),
+        }),
+        col.accessor((l) => l.title ?? '', {
+          id: 'vehicle',
+          header: 'Vehicle',
+          meta: { className: 'wrap' } satisfies LwColumnMeta,
+          cell: ({ row: { original: l } }) => (
+            <div className="lib-vehicle">
+              <button type="button" className="lw-link" onClick={() => openLot(l.lot_key)}>
+                {l.title ?? l.lot_key}
+              </button>
+              <div className="lw-sub">{l.vin ? `VIN ${l.vin}` : 'No VIN'}</div>
+            </div>
+          ),
+        }),
+        col.accessor((l) => `${l.platform}:${l.lot_number}`, {
+          id: 'lot',
+          header: 'Lot',
+          meta: { className: 'nowrap' } satisfies LwColumnMeta,
+          cell: ({ row: { original: l } }) => (
+            <>
+              {platformName(l.platform)} <span className="lw-sub">#{l.lot_number}</span>
+            </>
+          ),
+        }),
+        col.accessor((l) => l.location ?? '', { id: 'location', header: 'Location', meta: { className: 'wrap' } satisfies LwColumnMeta, cell: (c) => c.getValue() || '–' }),
+        col.accessor((l) => l.current_bid_usd ?? -1, {
+          id: 'bid',
+          header: 'Bid',
+          meta: { className: 'num' } satisfies LwColumnMeta,
+          cell: ({ row: { original: l } }) => usd(l.current_bid_usd),
+        }),
+        col.accessor((l) => l.buy_now_usd ?? -1, {
+          id: 'buy_now',
+          header: 'Buy now',
+          meta: { className: 'num' } satisfies LwColumnMeta,
+          cell: ({ row: { original: l } }) => usd(l.buy_now_usd),
+        }),
+        col.accessor((l) => l.sale_price_usd ?? -1, {
+          id: 'sale',
+          header: 'Sold for',
+          meta: { className: 'num' } satisfies LwColumnMeta,
+          cell: ({ row: { original: l } }) => usd(l.sale_price_usd),
+        }),
+        col.accessor(statusOf, {
+          id: 'status',
+          header: 'Status',
+          cell: ({ row: { original: l } }) => (
+            <>
+              <span className="lib-status">{statusOf(l)}</span>
+              {auctionStatus(l).saleType && <span className="lw-sub"> · {auctionStatus(l).saleType}</span>}
+            </>
+          ),
+        }),
+        col.accessor((l) => l.auction_at ?? 0, {
+          id: 'auction',
+          header: 'Auction',
+          meta: { className: 'nowrap' } satisfies LwColumnMeta,
+          cell: ({ row: { original: l } }) => dateTime(l.auction_at),
+        }),
+        col.accessor((l) => l.last_observed_at, {
+          id: 'last_seen',
+          header: 'Fetched',
+          meta: { className: 'nowrap' } satisfies LwColumnMeta,
+          cell: ({ row: { original: l } }) => (
+            <span title={dateTime(l.last_observed_at)}>{relative(l.last_observed_at, appNow())}</span>
+          ),
+        }),
+      ],
+      // The cells read the current selection.
+      // eslint-disable-next-line react-hooks/exhaustive-deps
+      [selected, filtered],
+    ),
+    state: { sorting },
+    onSortingChange: setSorting,
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+    getRowId: (l) => l.lot_key,
+  });
+  const rows = table.getRowModel().rows;
+
+  /** Toggles one row; with Shift, sets every row between the last clicked one and this one. */
+  function toggle(key: string, e: MouseEvent) {
+    const keys = rows.map((r) => r.original.lot_key);
+    const next = new Set(selected);
+    const on = !selected.has(key);
+    const from = anchor.current ? keys.indexOf(anchor.current) : -1;
+    const to = keys.indexOf(key);
+    if (e.shiftKey && from >= 0 && to >= 0) {
+      const [a, b] = from < to ? [from, to] : [to, from];
+      for (const k of keys.slice(a, b + 1)) {
+        if (on) next.add(k);
+        else next.delete(k);
+      }
+    } else if (on) next.add(key);
+    else next.delete(key);
+    anchor.current = key;
+    setSelected(next);
+  }
+
+  const shownKeys = filtered.map((l) => l.lot_key);
+  const allShownSelected = shownKeys.length > 0 && shownKeys.every((k) => selected.has(k));
+  const someShownSelected = shownKeys.some((k) => selected.has(k));
+  function SelectAllBox() {
+    return (
+      <input
+        type="checkbox"
+        aria-label="Select all shown lots"
+        checked={allShownSelected}
+        ref={(el) => {
+          if (el) el.indeterminate = someShownSelected && !allShownSelected;
+        }}
+        onChange={() => setSelected(allShownSelected ? new Set() : new Set(shownKeys))}
+      />
+    );
+  }
+
+  const exportCsv = async () => {
+    const keys = selected.size > 0 ? [...selected] : shownKeys;
+    setExporting(true);
+    setExportNote(null);
+    const r = await call('library.export', { lot_keys: keys });
+    setExporting(false);
+    if (r.ok) {
+      setError(null);
+      downloadText(r.value.csv, 'lotwatch-export.csv');
+      setExportNote(`Exported ${r.value.rows} lot${r.value.rows === 1 ? '' : 's'} to lotwatch-export.csv.`);
+    } else setError(r.error);
+  };
+
+  const filtersOn = Boolean(platform || status || hasSale);
+  return (
+    <section className="lw-view lib" aria-label="Library">
+      <div className="lib-banner" role="note">
+        <strong>Works offline.</strong> The library searches everything Lotwatch has ever fetched, stored on this
+        computer. It spends no requests, and lots open from stored data when the network is off.
+      </div>
+      <div className="lw-toolbar lib-toolbar">
+        <input
+          type="search"
+          className="lib-search"
+          aria-label="Search the library"
+          placeholder="Search title, VIN, lot number, location…"
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') setQ('');
+          }}
+        />
+        <select aria-label="Platform" value={platform} onChange={(e) => setPlatform(e.target.value)}>
+          <option value="">All platforms</option>
+          {platforms.map((p) => (
+            <option key={p} value={p}>
+              {platformName(p)}
+            </option>
+          ))}
+        </select>
+        <select aria-label="Status" value={status} onChange={(e) => setStatus(e.target.value)}>
+          <option value="">Any status</option>
+          {statuses.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+        <label className="check lib-check">
+          <input type="checkbox" checked={hasSale} onChange={(e) => setHasSale(e.target.checked)} />
+          <span>Has sale price</span>
+        </label>
+        <span className="spacer" />
+        <button type="button" className="primary" disabled={exporting || filtered.length === 0} onClick={() => void exportCsv()}>
+          {exporting ? 'Exporting…' : selected.size > 0 ? `Export CSV (${selected.size} selected)` : `Export CSV (${filtered.length} shown)`}
+        </button>
+      </div>
+      <div className="lw-toolbar lib-status-line">
+        <span aria-live="polite" className="lib-count">
+          {total === null
+            ? ''
+            : `${total.toLocaleString('en-US')} lot${total === 1 ? '' : 's'} ${query ? `match “${query}”` : 'in the library'}`}
+          {total !== null && lots.length < total ? ` · ${lots.length.toLocaleString('en-US')} loaded` : ''}
+          {filtersOn ? ` · ${filtered.length.toLocaleString('en-US')} after filters` : ''}
+          {selected.size > 0 ? ` · ${selected.size} selected` : ''}
+        </span>
+        {loading && <Progress label="Searching…" />}
+        {exportNote && (
+          <span className="lib-note" role="status">
+            {exportNote}
+          </span>
+        )}
+        <span className="spacer" />
+        {selected.size > 0 && (
+          <button type="button" className="lw-small" onClick={() => setSelected(new Set())}>
+            Clear selection
+          </button>
+        )}
+      </div>
+      {error && <ErrorNotice error={error} onRetry={() => void load(query, 0)} />}
+      {total === 0 && !loading && (
+        <EmptyState title={query ? `Nothing stored matches “${query}”` : 'The library is empty'}>
+          {query
+            ? 'Try fewer words, part of a VIN or a lot number. Only lots Lotwatch has fetched are here.'
+            : 'Every lot Lotwatch fetches — from Search, saved searches and watches — is kept here for offline review.'}
+        </EmptyState>
+      )}
+      {lots.length > 0 && filtered.length === 0 && (
+        <EmptyState title="No loaded lot passes the filters">Loosen the platform, status or sale-price filter.</EmptyState>
+      )}
+      {filtered.length > 0 && (
+        <LwTable
+          table={table}
+          label="Library lots"
+          rowHeight={46}
+          maxHeight="calc(100vh - 300px)"
+          virtualizeAbove={40}
+          rowProps={(row) => ({
+            className: selected.has(row.original.lot_key) ? 'lib-selected' : undefined,
+            onDoubleClick: () => openLot(row.original.lot_key),
+          })}
+        />
+      )}
+      {total !== null && lots.length < total && (
+        <div>
+          <button type="button" disabled={loading} onClick={() => void load(query, lots.length)}>
+            Load {Math.min(PAGE, total - lots.length).toLocaleString('en-US')} more
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

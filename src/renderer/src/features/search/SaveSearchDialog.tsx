@@ -1,0 +1,157 @@
+import { useState, type FormEvent } from 'react';
+import type { SavedSearchView } from '../../../../shared/ipc/contract';
+import type { ErrorPayload } from '../../../../shared/ipc/errors';
+import type { ChangeKind } from '../../../../shared/watch';
+import { useCaller } from '../../lib/useCall';
+import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
+import { Modal } from '../../components/Modal';
+import { describeParams } from './params';
+import { ScheduleCost } from './ScheduleCost';
+
+/** Schedules offered by name; anything else is a custom cron expression. */
+export const SCHEDULES = [
+  { cron: '*/10 * * * *', label: 'Every 10 minutes' },
+  { cron: '*/30 * * * *', label: 'Every 30 minutes' },
+  { cron: '0 * * * *', label: 'Every hour' },
+  { cron: '0 */6 * * *', label: 'Every 6 hours' },
+  { cron: '0 8 * * *', label: 'Every day at 8:00' },
+] as const;
+
+/** The change kinds that notify by default (mirrors DEFAULT_NOTIFY_KINDS of src/shared/watch.ts). */
+const NOTIFY_KINDS: ChangeKind[] = ['new_match', 'status_changed', 'rescheduled', 'sale_result', 'relisted', 'buy_now_changed'];
+
+/** What a schedule reads as, for the confirmation. */
+function scheduleLabel(cron: string): string {
+  return SCHEDULES.find((s) => s.cron === cron)?.label.toLowerCase() ?? `on “${cron}”`;
+}
+
+/**
+ * "Save this search": name, schedule (presets or custom cron), pages per run and alert rules; calls
+ * `searches.create` with the current parameters (never a cursor) and confirms with a link to Saved searches.
+ */
+export function SaveSearchDialog({ params, onClose }: { params: Record<string, unknown>; onClose: () => void }) {
+  const call = useCaller();
+  const [name, setName] = useState(() => describeParams(params));
+  const [preset, setPreset] = useState<string>('*/30 * * * *');
+  const [custom, setCustom] = useState('*/15 * * * *');
+  const [maxPages, setMaxPages] = useState('5');
+  const [newMatches, setNewMatches] = useState(true);
+  const [budget, setBudget] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ErrorPayload | null>(null);
+  const [saved, setSaved] = useState<SavedSearchView | null>(null);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    const schedule = preset === 'custom' ? custom : preset;
+    const max = budget.trim() === '' ? null : Number(budget);
+    const r = await call('searches.create', {
+      name,
+      params,
+      schedule,
+      max_pages: Number(maxPages),
+      rules: {
+        kinds: newMatches ? NOTIFY_KINDS : NOTIFY_KINDS.filter((k) => k !== 'new_match'),
+        max_price_usd: max,
+      },
+    });
+    setBusy(false);
+    if (r.ok) {
+      setSaved(r.value);
+      setError(null);
+    } else setError(r.error);
+  };
+  const msg = (f: string) => fieldMessage(error, f);
+  const inv = (f: string) => (msg(f) ? { 'aria-invalid': true as const, 'aria-describedby': `ss-${f}-error` } : {});
+  const err = (f: string) =>
+    msg(f) ? (
+      <span className="field-error" id={`ss-${f}-error`}>
+        {msg(f)}
+      </span>
+    ) : null;
+
+  if (saved) {
+    return (
+      <Modal title="Search saved" onClose={onClose} className="ss">
+        <h2>Search saved</h2>
+        <p role="status">
+          <strong>{saved.name}</strong> is saved. Lotwatch runs it {scheduleLabel(saved.schedule)}, reading up to {saved.max_pages}{' '}
+          {saved.max_pages === 1 ? 'page' : 'pages'} a run, and alerts you about what changes.
+        </p>
+        <div className="actions">
+          <a className="button primary" href="#/saved" onClick={onClose} data-autofocus>
+            Open Saved searches
+          </a>
+          <button type="button" onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </Modal>
+    );
+  }
+
+  const unknownFieldError = error && (!error.fields || !['name', 'schedule', 'max_pages', 'params', 'rules', 'rules.max_price_usd', 'max_price_usd'].some((f) => error.fields?.[f]));
+  return (
+    <Modal title="Save this search" onClose={onClose} className="ss">
+      <form onSubmit={submit} noValidate>
+        <h2>Save this search</h2>
+        <p className="muted small">Lotwatch runs it on a schedule and alerts you to new matches and changes. Each page read is one request.</p>
+        {unknownFieldError && <ErrorNotice error={error} />}
+        {fieldMessage(error, 'params') && <p className="field-error">{fieldMessage(error, 'params')}</p>}
+        <label className="field">
+          <span>Name</span>
+          <input type="text" value={name} onChange={(e) => setName(e.target.value)} data-autofocus {...inv('name')} />
+          {err('name')}
+        </label>
+        <div className="ss-row">
+          <label className="field">
+            <span>Schedule</span>
+            <select value={preset} onChange={(e) => setPreset(e.target.value)} {...inv('schedule')}>
+              {SCHEDULES.map((s) => (
+                <option key={s.cron} value={s.cron}>
+                  {s.label}
+                </option>
+              ))}
+              <option value="custom">Custom (cron)…</option>
+            </select>
+          </label>
+          <label className="field">
+            <span>Pages per run</span>
+            <input type="number" min={1} max={50} value={maxPages} onChange={(e) => setMaxPages(e.target.value)} {...inv('max_pages')} />
+          </label>
+        </div>
+        {preset === 'custom' && (
+          <label className="field">
+            <span>Cron expression</span>
+            <input type="text" className="mono" value={custom} onChange={(e) => setCustom(e.target.value)} placeholder="*/15 * * * *" {...inv('schedule')} />
+            <span className="muted small">minute hour day-of-month month day-of-week, e.g. */15 * * * * for every 15 minutes</span>
+          </label>
+        )}
+        {err('schedule')}
+        {err('max_pages')}
+        <ScheduleCost schedule={preset === 'custom' ? custom : preset} maxPages={Number(maxPages)} />
+        <fieldset>
+          <legend>Alerts</legend>
+          <label className="check">
+            <input type="checkbox" checked={newMatches} onChange={(e) => setNewMatches(e.target.checked)} />
+            <span>Alert me about new matches</span>
+          </label>
+          <label className="field">
+            <span>Budget: only alert when the bid or buy now is at most (USD)</span>
+            <input type="number" min={0} value={budget} onChange={(e) => setBudget(e.target.value)} placeholder="no limit" {...inv('max_price_usd')} />
+            {err('max_price_usd')}
+          </label>
+        </fieldset>
+        <div className="actions">
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Saving…' : 'Save search'}
+          </button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,71 @@
+import { useEffect, useState } from 'react';
+import type { MethodOutput } from '../../../../shared/ipc/contract';
+import { integer } from '../../lib/quantity';
+import { useCaller } from '../../lib/useCall';
+
+type Estimate = MethodOutput<'searches.estimate'>;
+
+const plural = (n: number, one: string, many: string) => `${integer(n)} ${n === 1 ? one : many}`;
+
+/**
+ * What a saved search's schedule costs, in words: requests per run are up to `maxPages` pages, times the runs of
+ * the cron schedule (a day, or a week when it does not run every day), against the budget's daily allowance; and a
+ * warning when that, alone or with what is already scheduled, exceeds the allowance. Pure; amounts are requests.
+ * E.g. "About 240 requests a day (up to 5 pages × 48 runs) of your 1,000-a-day share."
+ */
+export function scheduleCostText(e: Estimate, maxPages: number): { cost: string; warning: string | null } {
+  const share = `your ${integer(e.allowed_per_day)}-a-day share`;
+  const pages = plural(maxPages, 'page', 'pages');
+  let cost: string;
+  if (e.runs_per_week === 0) {
+    cost = 'This schedule does not run in the coming week, so it costs nothing for now.';
+  } else if (e.runs_per_week % 7 === 0) {
+    const runs = e.runs_per_week / 7;
+    cost = `About ${plural(runs * maxPages, 'request', 'requests')} a day (up to ${pages} × ${plural(runs, 'run', 'runs')}) of ${share}.`;
+  } else {
+    const perWeek = e.runs_per_week * maxPages;
+    cost = `About ${plural(perWeek, 'request', 'requests')} a week (up to ${pages} × ${plural(e.runs_per_week, 'run', 'runs')}), about ${integer(Math.ceil(e.requests_per_day))} a day, of ${share}.`;
+  }
+  let warning: string | null = null;
+  if (e.requests_per_day > e.allowed_per_day) {
+    warning =
+      'That is more than your daily share: Lotwatch would skip runs to stay within it. Choose a less frequent schedule or fewer pages.';
+  } else if (e.requests_per_day + e.planned_per_day > e.allowed_per_day) {
+    warning = `With what your saved searches and watches already need (about ${integer(e.planned_per_day)} a day), that goes over your daily share: Lotwatch would check less often and skip runs to stay within it.`;
+  }
+  return { cost, warning };
+}
+
+/**
+ * The cost line of the save-search dialog, asked of core (`searches.estimate`, no request to the service) whenever
+ * the schedule or the pages change. Shows nothing while the schedule is not a valid cron expression: the form's own
+ * field error says why.
+ */
+export function ScheduleCost({ schedule, maxPages }: { schedule: string; maxPages: number }) {
+  const call = useCaller();
+  const [est, setEst] = useState<{ key: string; value: Estimate } | null>(null);
+  const valid = Number.isInteger(maxPages) && maxPages >= 1 && maxPages <= 50 && schedule.trim() !== '';
+  const key = `${schedule}|${maxPages}`;
+  useEffect(() => {
+    if (!valid) return;
+    let live = true;
+    void call('searches.estimate', { schedule, max_pages: maxPages }).then((r) => {
+      if (live && r.ok) setEst({ key, value: r.value });
+    });
+    return () => {
+      live = false;
+    };
+  }, [call, schedule, maxPages, valid, key]);
+  if (!valid || !est || est.key !== key || est.value.schedule_error !== null) return null;
+  const t = scheduleCostText(est.value, maxPages);
+  return (
+    <div className="ss-cost" aria-live="polite">
+      <p className="muted small">{t.cost}</p>
+      {t.warning && (
+        <p className="ss-cost-warning" role="status">
+          {t.warning}
+        </p>
+      )}
+    </div>
+  );
+}

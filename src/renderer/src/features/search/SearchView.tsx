@@ -1,0 +1,153 @@
+import { useCallback, useMemo, useRef, useState } from 'react';
+import type { MethodOutput } from '../../../../shared/ipc/contract';
+import { readFilterMeta } from '../../../../shared/filterMeta';
+import type { ErrorPayload } from '../../../../shared/ipc/errors';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { FilterPanel } from './FilterPanel';
+import { emptyForm, fieldOfErrorKey, toParams, type SearchForm } from './params';
+import { ResultsTable } from './ResultsTable';
+import { SaveSearchDialog } from './SaveSearchDialog';
+import { useCall, useCaller } from '../../lib/useCall';
+import './search.css';
+
+type Page = MethodOutput<'vehicles.search'>;
+
+/** Field messages of a 422/bad_input keyed by parameter name (`params.year_from` -> `year_from`). */
+function fieldErrors(e: ErrorPayload | null): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(e?.fields ?? {})) {
+    const f = fieldOfErrorKey(k);
+    if (v[0] && !out[f]) out[f] = v[0];
+  }
+  return out;
+}
+
+/**
+ * Search: every filter of GET /vehicles, results one page at a time (cursor paging) in a sortable virtualized
+ * table, and "Save this search" to watch it on a schedule. Thumbnails show by default in Demo mode only; with a
+ * real key each photo costs a request, so they wait for "Show photos".
+ */
+export function SearchView() {
+  const call = useCaller();
+  const info = useCall('app.info');
+  const filters = useCall('vehicles.filters');
+  // The filters body is large (about 2 MB on the real service): read it once per answer, not on every render.
+  const filterMeta = useMemo(() => readFilterMeta(filters.data?.data), [filters.data]);
+  const [initial] = useState(emptyForm);
+  const [params, setParams] = useState<Record<string, unknown> | null>(null);
+  const [page, setPage] = useState<Page | null>(null);
+  const [pageNo, setPageNo] = useState(1);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<ErrorPayload | null>(null);
+  const [photoChoice, setPhotoChoice] = useState<boolean | null>(null);
+  const [saving, setSaving] = useState<Record<string, unknown> | null>(null);
+  const seq = useRef(0);
+  const photos = photoChoice ?? info.data?.mode === 'demo';
+
+  const run = useCallback(async (p: Record<string, unknown>, cursor: string | undefined, nextPageNo: number) => {
+    const my = ++seq.current;
+    setLoading(true);
+    const r = await call('vehicles.search', { params: p, ...(cursor ? { cursor } : {}) });
+    if (my !== seq.current) return;
+    setLoading(false);
+    if (r.ok) {
+      setPage(r.value);
+      setPageNo(nextPageNo);
+      setError(null);
+    } else setError(r.error);
+  }, [call]);
+
+  const onSearch = (f: SearchForm) => {
+    const p = toParams(f);
+    setParams(p);
+    void run(p, undefined, 1);
+  };
+  const errors = fieldErrors(error);
+  const generalError = error && !Object.keys(errors).length ? error : null;
+  const meta = page?.meta ?? null;
+  const rows = page?.lots ?? [];
+
+  return (
+    <div className="search">
+      <aside className="search-filters">
+        {filters.error && (
+          <p className="muted small sf-meta-note" role="status">
+            Filter choices could not be loaded ({filters.error.message}); the spec&apos;s lists are shown instead.
+          </p>
+        )}
+        <FilterPanel
+          meta={filterMeta}
+          initial={initial}
+          errors={errors}
+          loading={loading}
+          onSearch={onSearch}
+          onSave={(f) => setSaving(toParams(f))}
+        />
+      </aside>
+      <section className="search-results" aria-label="Results" aria-busy={loading}>
+        <div className="sr-toolbar">
+          <span className="sr-summary" role="status">
+            {loading
+              ? 'Searching…'
+              : page
+                ? rows.length
+                  ? `Page ${pageNo} · ${rows.length} ${rows.length === 1 ? 'lot' : 'lots'}`
+                  : 'No lots'
+                : 'Set filters and press Search'}
+          </span>
+          <label className="sr-photos">
+            <input type="checkbox" checked={photos} onChange={(e) => setPhotoChoice(e.target.checked)} />
+            <span>Show photos</span>
+          </label>
+          {info.data?.mode === 'live' && !photos && <span className="muted small">Each photo costs one request.</span>}
+          <div className="sr-pager">
+            <button
+              type="button"
+              disabled={loading || !meta?.prev_cursor || !params}
+              onClick={() => params && meta?.prev_cursor && void run(params, meta.prev_cursor, Math.max(1, pageNo - 1))}
+            >
+              ← Previous
+            </button>
+            <button
+              type="button"
+              disabled={loading || !meta?.next_cursor || !params}
+              onClick={() => params && meta?.next_cursor && void run(params, meta.next_cursor, pageNo + 1)}
+            >
+              Next →
+            </button>
+          </div>
+        </div>
+        <div className={loading ? 'progress active' : 'progress'} role="progressbar" aria-label="Loading results" aria-hidden={!loading} />
+        {page?.warnings.map((w) => (
+          <p key={w} className="notice small">
+            {w}
+          </p>
+        ))}
+        {error && Object.keys(errors).length > 0 && (
+          <ErrorNotice error={{ ...error, message: 'The service refused some filters: see the highlighted fields.' }} />
+        )}
+        {generalError && <ErrorNotice error={generalError} onRetry={() => params && void run(params, undefined, 1)} />}
+        {!page && !loading && !error && (
+          <div className="sr-empty">
+            <h2>Search both platforms</h2>
+            <p className="muted">
+              Choose a make, a year range or a price, or type a lot number or VIN, then press <kbd>Enter</kbd> or Search. Results come a
+              page at a time; save a search to have Lotwatch watch it for you.
+            </p>
+          </div>
+        )}
+        {page && rows.length === 0 && !loading && (
+          <div className="sr-empty">
+            <h2>No lots match</h2>
+            <p className="muted">
+              Widen the filters: clear the model, widen the year or price range, or set Auction to Live or Ended. You can still save this
+              search to be alerted when a match appears.
+            </p>
+          </div>
+        )}
+        {rows.length > 0 && <ResultsTable rows={rows} photos={photos} />}
+      </section>
+      {saving && <SaveSearchDialog params={saving} onClose={() => setSaving(null)} />}
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import type { Locator, Page } from '@playwright/test';
+import { AppFrame } from './AppFrame';
+
+/** The Watchlist: the add form, the table of watched vehicles, each watch's actions and the examples' removal. */
+export class WatchlistPage {
+  readonly frame: AppFrame;
+  readonly table: Locator;
+  readonly target: Locator;
+  readonly watchButton: Locator;
+
+  constructor(readonly page: Page) {
+    this.frame = new AppFrame(page);
+    this.table = page.getByRole('table', { name: 'Watched vehicles' });
+    this.target = page.getByRole('textbox', { name: /VIN, lot number or lot-page URL/ });
+    this.watchButton = page.getByRole('button', { name: 'Watch', exact: true });
+  }
+
+  /** Opens the Watchlist from the navigation. */
+  async open(): Promise<void> {
+    await this.frame.open('Watchlist');
+  }
+
+  /** Types a VIN, lot number or lot-page URL and presses Watch. */
+  async add(target: string): Promise<void> {
+    await this.target.fill(target);
+    await this.watchButton.click();
+  }
+
+  /** The table row of the watch whose text contains `text` (a lot number, a title). */
+  row(text: string): Locator {
+    return this.table.getByRole('row').filter({ hasText: text });
+  }
+
+  /** The "Check … now" button of the first watch (or of `row`). */
+  checkNowButton(row?: Locator): Locator {
+    return (row ?? this.page).getByRole('button', { name: /^Check .* now$/ }).first();
+  }
+
+  /** Removes the examples through the "Remove examples (N)" button and its confirmation. */
+  async removeExamples(count: number): Promise<void> {
+    await this.page.getByRole('button', { name: new RegExp(`Remove examples \\(${count}\\)`) }).click();
+    await this.page.getByRole('group', { name: /Remove all example/ }).getByRole('button', { name: 'Remove examples' }).click();
+  }
+}
