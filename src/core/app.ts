@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { Dispatcher } from 'undici';
 import { createApiClient, type ApiClient } from './api';
 import { PhotoCache } from './db/photoCache';
-import { WatchStore } from './db/watchStore';
+import { Store } from './db/store';
 import { LotwatchError } from './errors';
 import { join } from 'node:path';
 import { RequestBudget } from './watch/budget';
@@ -17,6 +17,7 @@ import { SettingsPatchSchema } from '../shared/settings';
 import type { Clock } from './clock';
 import { SettingsRepo } from './db/settingsRepo';
 import { schemaVersion } from './db/migrate';
+import { sqliteVersion } from './db/connection';
 import type { Logger } from './log';
 import { dispatch, type Handlers } from './rpc';
 import type { SecretBox } from './secrets';
@@ -108,12 +109,12 @@ export function createCore(deps: CoreDeps): Core {
   };
   let disposed: Promise<void> | undefined;
   const inFlight = new Set<Promise<unknown>>();
-  const store = new WatchStore(db);
+  const store = new Store(db);
 
   // The API key lives encrypted in the store; its plain text only in this closure, never in a log or the renderer.
   let apiKey: string | null = null;
   try {
-    const c = store.getSecret(KEY_SECRET);
+    const c = store.requests.getSecret(KEY_SECRET);
     apiKey = c ? deps.secrets.decrypt(c) : null;
   } catch (e) {
     log.warn('the stored API key could not be read; set it again', { error: (e as Error).message });
@@ -124,7 +125,7 @@ export function createCore(deps: CoreDeps): Core {
     log,
     ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
     sink: (r: Parameters<NonNullable<Parameters<typeof createApiClient>[0]['sink']>>[0]) => {
-      if (db.open) store.logRequest(r);
+      if (db.open) store.requests.logRequest(r);
       const now = r.status !== null;
       if (now !== reachable) {
         reachable = now;
@@ -136,10 +137,10 @@ export function createCore(deps: CoreDeps): Core {
       if (!db.open) return;
       // An answer without the period headers (some 429s) keeps the period of the last full snapshot, so a spent
       // quota is still said as "until 12 December".
-      const prev = store.loadQuota();
+      const prev = store.requests.loadQuota();
       const keep = q.periodEnd === null && prev?.periodEnd != null && prev.periodEnd > q.at;
       const merged = keep ? { ...q, periodStart: prev.periodStart, periodEnd: prev.periodEnd } : q;
-      store.saveQuota(merged, deps.clock.now());
+      store.requests.saveQuota(merged, deps.clock.now());
       engine.onQuota(merged);
       emit({ name: 'quota.changed', payload: merged });
     },
@@ -151,7 +152,7 @@ export function createCore(deps: CoreDeps): Core {
     await old?.close();
     // Another key, service or mode has its own quota: the old one's numbers and pause no longer apply.
     if (old) {
-      store.deleteQuota();
+      store.requests.deleteQuota();
       engine.resetPause();
     }
     const s = settings.get();
@@ -169,8 +170,8 @@ export function createCore(deps: CoreDeps): Core {
     }
   }
   const budget = new RequestBudget({
-    spentSince: (t) => store.requestsSince(t),
-    quota: () => store.loadQuota(),
+    spentSince: (t) => store.requests.requestsSince(t),
+    quota: () => store.requests.loadQuota(),
     userPerDay: () => settings.get().requestsPerDay,
   });
   const tz = deps.tzOffsetMinutes ?? ((t: number) => -new Date(t).getTimezoneOffset());
@@ -190,9 +191,9 @@ export function createCore(deps: CoreDeps): Core {
     tzOffsetMinutes: tz,
     examplesActive: () => settings.get().demoMode,
   });
-  const service = new WatchService(db, store, engine, deps.clock, () => client, () => settings.get().demoMode);
+  const service = new WatchService(store, engine, deps.clock, () => client, () => settings.get().demoMode);
   const photos = new PhotoCache(db, join(deps.dataDir, 'photos'));
-  const explore = new ExploreService(db, store, engine, service, deps.clock, () => client, () => {
+  const explore = new ExploreService(store, engine, service, deps.clock, () => client, () => {
     const s = settings.get();
     return s.demoMode ? 'demo' : s.serviceUrl;
   });
@@ -242,7 +243,7 @@ export function createCore(deps: CoreDeps): Core {
       versions: {
         node: process.versions.node,
         electron: deps.electronVersion ?? null,
-        sqlite: (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v,
+        sqlite: sqliteVersion(db),
       },
       schemaVersion: schemaVersion(db),
       clock: { now: deps.clock.now(), speed: deps.clock.speed ?? 1 },
@@ -318,7 +319,7 @@ export function createCore(deps: CoreDeps): Core {
       return {
         mode: settings.get().demoMode ? ('demo' as const) : ('live' as const),
         key: { set: apiKey !== null, storage: deps.secrets.description },
-        quota: store.loadQuota(),
+        quota: store.requests.loadQuota(),
         budget: budget.plan(now, plan.projectedNext24h),
         scale: plan.scale,
         running: client !== null,
@@ -391,7 +392,7 @@ export function createCore(deps: CoreDeps): Core {
     'library.export': (i) => explore.exportCsv(i),
     'examples.remove': () => explore.removeExamples(),
     'key.set': async (i) => {
-      store.setSecret(KEY_SECRET, deps.secrets.encrypt(i.key), deps.clock.now());
+      store.requests.setSecret(KEY_SECRET, deps.secrets.encrypt(i.key), deps.clock.now());
       apiKey = i.key;
       await rebuildClient();
       return { ok: true as const };
@@ -405,7 +406,7 @@ export function createCore(deps: CoreDeps): Core {
       return { ok: true, usage: usage.data };
     },
     'key.clear': async () => {
-      store.deleteSecret(KEY_SECRET);
+      store.requests.deleteSecret(KEY_SECRET);
       apiKey = null;
       await rebuildClient();
       return { ok: true as const };

@@ -1,6 +1,6 @@
 import type { ApiClient } from '../api';
 import type { Clock } from '../clock';
-import type { WatchStore } from '../db/watchStore';
+import type { Store } from '../db/store';
 import type { Logger } from '../log';
 import type { ContractEvent } from '../../shared/ipc/contract';
 import type { QuotaSnapshot, Vehicle } from '../../shared/vehicle';
@@ -15,7 +15,7 @@ export type { PauseKind, RunOutcome, SchedulePlan };
 
 /** What the engine needs; everything with side effects is injected (DESIGN.md "Conventions"). */
 export interface EngineDeps {
-  store: WatchStore;
+  store: Store;
   /** The client for the current key and mode, or null when there is none (no key outside Demo mode). */
   client: () => ApiClient | null;
   clock: Clock;
@@ -45,12 +45,12 @@ export class WatchEngine {
   private readonly polls: Polls;
   private readonly recorder: Recorder;
   private readonly gate: PauseGate;
-  private readonly store: WatchStore;
+  private readonly store: Store;
 
   constructor(d: EngineDeps) {
     this.store = d.store;
-    this.gate = new PauseGate(d.clock, () => d.store.loadQuota());
-    const outbox = new Outbox({ store: d.store, clock: d.clock, log: d.log, notify: d.notify, emit: d.emit });
+    this.gate = new PauseGate(d.clock, () => d.store.requests.loadQuota());
+    const outbox = new Outbox({ store: d.store.alerts, clock: d.clock, log: d.log, notify: d.notify, emit: d.emit });
     this.recorder = new Recorder({ store: d.store, clock: d.clock, quiet: d.quiet, tzOffsetMinutes: d.tzOffsetMinutes });
     this.polls = new Polls({
       ...d,
@@ -85,7 +85,7 @@ export class WatchEngine {
   /** Checks one watch now, queued like a search run; `skipped` when the watch is gone. */
   checkWatchNow(id: number): Promise<RunOutcome> {
     return this.scheduler.enqueue(async () => {
-      const w = this.store.getWatch(id);
+      const w = this.store.watches.getWatch(id);
       return w ? this.polls.pollWatch(w) : { status: 'skipped', requests: 0, changes: 0, alerts: 0 };
     });
   }

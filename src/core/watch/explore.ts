@@ -1,19 +1,16 @@
-import type { Database, Statement } from 'better-sqlite3';
 import { outcomeOfStatusText, vehicleOutcome } from '../../shared/saleOutcome';
 import { stringify } from 'csv-stringify/sync';
 import type { ApiClient } from '../api';
 import { ApiError } from '../api/errors';
 import { VIDEO_ENDPOINTS, type VideoEndpoint } from '../api/video';
 import type { Clock } from '../clock';
-import type { WatchStore } from '../db/watchStore';
+import type { LotRow, Store } from '../db/store';
 import { LotwatchError } from '../errors';
 import type { MethodInput, MethodOutput, VehicleRow } from '../../shared/ipc/contract';
 import type { Vehicle } from '../../shared/vehicle';
-import { lotKeyOf } from '../../shared/watch';
+import { lotKeyOf, parseLotKey } from '../../shared/watch';
 import type { WatchEngine } from './engine';
 import type { WatchService } from './service';
-
-type Row = Record<string, unknown>;
 
 const DAY = 86_400_000;
 /**
@@ -41,6 +38,14 @@ const VA_ENDPOINTS: MethodOutput<'console.endpoints'> = [
 const MULTI = new Set(['color', 'fuel_type', 'transmission', 'cylinders', 'drive_type', 'damage']);
 const NUMERIC = /^(price_|year_|odometer_|engine_|radius$|per_page$|auction_type$|cylinders$)/;
 
+/**
+ * The lot number to ask the service for when the user's id may be a lot key (`copart:123` -> `123`); any other
+ * id (a VIN, a lot number) is used as it is.
+ */
+function lotNumberOf(id: string): string {
+  return parseLotKey(id)?.lot_number ?? id;
+}
+
 /** Turns console form strings into typed query values: numbers where the spec says number, booleans, lists. */
 function coerce(query: Record<string, string | string[]>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -59,38 +64,15 @@ function coerce(query: Record<string, string | string[]>): Record<string, unknow
  * the engine (observation, timeline, alerts), so the library holds everything ever fetched.
  */
 export class ExploreService {
-  private readonly q: Record<string, Statement>;
-
   constructor(
-    private readonly db: Database,
-    private readonly store: WatchStore,
+    private readonly store: Store,
     private readonly engine: WatchEngine,
     private readonly watch: WatchService,
     private readonly clock: Clock,
     private readonly client: () => ApiClient | null,
     /** Where the client's answers come from ("demo", or the service URL): a cached answer belongs to one source. */
     private readonly source: () => string = () => '',
-  ) {
-    const p = (sql: string) => db.prepare(sql);
-    this.q = {
-      cacheDel: p('DELETE FROM cache WHERE key = ?'),
-      exampleSearches: p('SELECT id FROM saved_searches WHERE is_example = 1 AND paused = 0'),
-      pauseSearch: p('UPDATE saved_searches SET paused = 1, updated_at = ? WHERE id = ? AND is_example = 1'),
-      resumeSearch: p('UPDATE saved_searches SET paused = 0, updated_at = ? WHERE id = ? AND is_example = 1'),
-      cacheGet: p('SELECT value, updated_at FROM cache WHERE key = ?'),
-      cachePut: p(`INSERT INTO cache (key, value, updated_at) VALUES (?, ?, ?)
-        ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`),
-      byVin: p('SELECT lot_key FROM lots WHERE vin = ? ORDER BY auction_at DESC LIMIT 1'),
-      byNumber: p('SELECT lot_key FROM lots WHERE lot_number = ? ORDER BY last_observed_at DESC LIMIT 1'),
-      requests: p('SELECT at, endpoint, status, duration_ms, bytes, attempt, error_code FROM request_log ORDER BY id DESC LIMIT ?'),
-      requestCount: p('SELECT count(*) AS n FROM request_log'),
-      lotsByKey: p('SELECT * FROM lots WHERE lot_key = ?'),
-      allLots: p('SELECT * FROM lots ORDER BY last_observed_at DESC'),
-      examples: p('SELECT (SELECT count(*) FROM saved_searches WHERE is_example = 1) AS s, (SELECT count(*) FROM watches WHERE is_example = 1) AS w'),
-      delExampleSearches: p('DELETE FROM saved_searches WHERE is_example = 1'),
-      delExampleWatches: p('DELETE FROM watches WHERE is_example = 1'),
-    };
-  }
+  ) {}
 
   private requireClient(): ApiClient {
     const c = this.client();
@@ -102,7 +84,7 @@ export class ExploreService {
 
   private row(v: Vehicle): VehicleRow {
     const key = v.platform && v.lot_number ? lotKeyOf(v.platform, v.lot_number) : `unknown:${v.vin ?? ''}`;
-    const stored = v.platform && v.lot_number ? this.store.getLotRecord(key) : null;
+    const stored = v.platform && v.lot_number ? this.store.lots.getLotRecord(key) : null;
     const at = v.auction.auction_at ? Date.parse(v.auction.auction_at) : NaN;
     const now = this.clock.now();
     return {
@@ -165,20 +147,20 @@ export class ExploreService {
   private async loadFilters(): Promise<MethodOutput<'vehicles.filters'>> {
     const c = this.client();
     const now = this.clock.now();
-    const cached = this.q['cacheGet']!.get('filters') as { value: string; updated_at: number } | undefined;
-    const from = (this.q['cacheGet']!.get('filters:source') as { value: string } | undefined)?.value ?? null;
+    const cached = this.store.cache.get('filters');
+    const from = this.store.cache.get('filters:source')?.value ?? null;
     const copy = () =>
       cached ? { data: JSON.parse(cached.value) as Record<string, unknown>, fetched_at: cached.updated_at, cached: true } : null;
     const age = cached ? now - cached.updated_at : Infinity;
-    const fresh = cached !== undefined && from === this.source() && age >= 0 && age < FILTERS_MAX_AGE_MS;
+    const fresh = cached !== null && from === this.source() && age >= 0 && age < FILTERS_MAX_AGE_MS;
     if (fresh || (cached && !c)) return copy()!;
     if (c) {
       try {
         const r = await c.getFilters();
         const at = this.clock.now();
         this.store.transaction(() => {
-          this.q['cachePut']!.run('filters', JSON.stringify(r.data), at);
-          this.q['cachePut']!.run('filters:source', this.source(), at);
+          this.store.cache.put('filters', JSON.stringify(r.data), at);
+          this.store.cache.put('filters:source', this.source(), at);
         });
         return { data: r.data, fetched_at: at, cached: false };
       } catch (e) {
@@ -193,11 +175,8 @@ export class ExploreService {
 
   /** The stored lot key for an id the user has: a lot key, a VIN, or a lot number. */
   private storedKey(id: string): string | null {
-    if (id.includes(':')) return (this.q['lotsByKey']!.get(id) as Row | undefined) ? id : null;
-    const r = (/^[A-HJ-NPR-Z0-9]{17}$/i.test(id) ? this.q['byVin']!.get(id.toUpperCase()) : this.q['byNumber']!.get(id)) as
-      | { lot_key: string }
-      | undefined;
-    return r?.lot_key ?? null;
+    if (id.includes(':')) return this.store.lots.getRow(id) ? id : null;
+    return /^[A-HJ-NPR-Z0-9]{17}$/i.test(id) ? this.store.lots.latestKeyOfVin(id.toUpperCase()) : this.store.lots.latestKeyOfNumber(id);
   }
 
   /**
@@ -206,7 +185,7 @@ export class ExploreService {
    */
   async get(i: MethodInput<'vehicles.get'>): Promise<MethodOutput<'vehicles.get'>> {
     const id = i.id.trim();
-    const slug = id.includes(':') ? (id.split(':')[1] ?? id) : id;
+    const slug = lotNumberOf(id);
     const c = this.client();
     if (c && i.refresh !== false) {
       try {
@@ -230,7 +209,7 @@ export class ExploreService {
   }
 
   async history(i: MethodInput<'vehicles.history'>): Promise<MethodOutput<'vehicles.history'>> {
-    const r = await this.requireClient().getHistory(i.id.includes(':') ? (i.id.split(':')[1] ?? i.id) : i.id, i.cursor ? { cursor: i.cursor } : {});
+    const r = await this.requireClient().getHistory(lotNumberOf(i.id), i.cursor ? { cursor: i.cursor } : {});
     return {
       sales: r.sales.map((s) => ({
         platform: s.platform,
@@ -245,7 +224,7 @@ export class ExploreService {
   }
 
   async related(i: MethodInput<'vehicles.related'>): Promise<MethodOutput<'vehicles.related'>> {
-    const r = await this.requireClient().getRelated(i.id.includes(':') ? (i.id.split(':')[1] ?? i.id) : i.id);
+    const r = await this.requireClient().getRelated(lotNumberOf(i.id));
     this.engine.ingest(r.data, 'explore');
     return { lots: r.data.map((v) => this.row(v)) };
   }
@@ -255,7 +234,7 @@ export class ExploreService {
     const ports = i.ports && i.ports.length ? i.ports : undefined;
     const r =
       i.endpoint === 'vehicle'
-        ? await c.getVehicleShipping(i.id?.includes(':') ? (i.id.split(':')[1] ?? '') : (i.id ?? ''), ports ? { ports } : {})
+        ? await c.getVehicleShipping(lotNumberOf(i.id ?? ''), ports ? { ports } : {})
         : await c.getAuctionToPortShipping({
             ...(i.vin ? { vin: i.vin } : {}),
             ...(i.lot_number ? { lot_number: i.lot_number } : {}),
@@ -287,8 +266,8 @@ export class ExploreService {
 
   requests(limit: number): MethodOutput<'requests.list'> {
     return {
-      rows: this.q['requests']!.all(limit) as MethodOutput<'requests.list'>['rows'],
-      last24h: this.store.requestsSince(this.clock.now() - 86_400_000),
+      rows: this.store.requests.recent(limit),
+      last24h: this.store.requests.requestsSince(this.clock.now() - 86_400_000),
     };
   }
 
@@ -309,7 +288,7 @@ export class ExploreService {
    */
   async console(i: MethodInput<'console.call'>): Promise<MethodOutput<'console.call'>> {
     const c = this.requireClient();
-    const before = (this.q['requestCount']!.get() as { n: number }).n;
+    const before = this.store.requests.count();
     const t0 = performance.now();
     const q = coerce(i.query ?? {});
     const path = i.path ?? {};
@@ -369,7 +348,7 @@ export class ExploreService {
         status = r.status;
       }
     }
-    const after = (this.q['requestCount']!.get() as { n: number }).n;
+    const after = this.store.requests.count();
     return {
       status,
       json,
@@ -381,17 +360,17 @@ export class ExploreService {
 
   /** CSV of the chosen lots (or of a library query, or of everything), one row per lot, with a header. */
   exportCsv(i: MethodInput<'library.export'>): MethodOutput<'library.export'> {
-    let rows: Row[];
-    if (i.lot_keys) rows = i.lot_keys.map((k) => this.q['lotsByKey']!.get(k) as Row | undefined).filter((r): r is Row => !!r);
+    let rows: LotRow[];
+    if (i.lot_keys) rows = i.lot_keys.map((k) => this.store.lots.getRow(k)).filter((r): r is LotRow => !!r);
     else if (i.q) {
       const keys = this.watch.searchLibrary({ q: i.q, limit: 500, offset: 0 }).lots.map((l) => l.lot_key);
-      rows = keys.map((k) => this.q['lotsByKey']!.get(k) as Row);
-    } else rows = this.q['allLots']!.all() as Row[];
-    const cols = ['lot_key', 'platform', 'lot_number', 'vin', 'title', 'year', 'make', 'model', 'location', 'current_bid_usd', 'buy_now_usd', 'sale_price_usd', 'state', 'lot_status', 'lot_sub_status', 'auction_at', 'first_seen_at', 'last_observed_at', 'notes'];
+      rows = keys.map((k) => this.store.lots.getRow(k)!);
+    } else rows = this.store.lots.all();
+    const cols = ['lot_key', 'platform', 'lot_number', 'vin', 'title', 'year', 'make', 'model', 'location', 'current_bid_usd', 'buy_now_usd', 'sale_price_usd', 'state', 'lot_status', 'lot_sub_status', 'auction_at', 'first_seen_at', 'last_observed_at', 'notes'] as const satisfies readonly (keyof LotRow)[];
     const iso = (t: unknown) => (typeof t === 'number' ? new Date(t).toISOString() : '');
     const csv = stringify(
       rows.map((r) => cols.map((c) => (c.endsWith('_at') ? iso(r[c]) : (r[c] ?? '')))),
-      { header: true, columns: cols },
+      { header: true, columns: [...cols] },
     );
     return { csv, rows: rows.length };
   }
@@ -401,14 +380,14 @@ export class ExploreService {
    * went. Throws nothing but database errors.
    */
   removeExamples(): MethodOutput<'examples.remove'> {
-    const n = this.q['examples']!.get() as { s: number; w: number };
+    const n = this.exampleCounts();
     this.store.transaction(() => {
-      this.q['delExampleSearches']!.run();
-      this.q['delExampleWatches']!.run();
-      this.q['cacheDel']!.run('examples:paused');
+      this.store.searches.deleteExampleSearches();
+      this.store.watches.deleteExampleWatches();
+      this.store.cache.delete('examples:paused');
     });
     this.engine.refresh();
-    return { searches: n.s, watches: n.w };
+    return n;
   }
 
   /**
@@ -417,30 +396,35 @@ export class ExploreService {
    * watches need no flag: the engine polls them only in Demo mode. Returns how many examples there are.
    */
   pauseExamples(): MethodOutput<'examples.remove'> {
-    const n = this.q['examples']!.get() as { s: number; w: number };
+    const n = this.exampleCounts();
     const now = this.clock.now();
     this.store.transaction(() => {
-      const ids = (this.q['exampleSearches']!.all() as { id: number }[]).map((r) => r.id);
+      const ids = this.store.searches.activeExampleIds();
       const before = this.pausedExampleIds();
-      for (const id of ids) this.q['pauseSearch']!.run(now, id);
-      if (ids.length || before.length) this.q['cachePut']!.run('examples:paused', JSON.stringify([...new Set([...before, ...ids])]), now);
+      for (const id of ids) this.store.searches.setExamplePaused(id, true, now);
+      if (ids.length || before.length) this.store.cache.put('examples:paused', JSON.stringify([...new Set([...before, ...ids])]), now);
     });
     this.engine.refresh();
-    return { searches: n.s, watches: n.w };
+    return n;
   }
 
   /** Demo mode is on again: resumes the example searches that pauseExamples paused (not ones the user paused). */
   resumeExamples(): void {
     const now = this.clock.now();
     this.store.transaction(() => {
-      for (const id of this.pausedExampleIds()) this.q['resumeSearch']!.run(now, id);
-      this.q['cacheDel']!.run('examples:paused');
+      for (const id of this.pausedExampleIds()) this.store.searches.setExamplePaused(id, false, now);
+      this.store.cache.delete('examples:paused');
     });
     this.engine.refresh();
   }
 
+  /** How many example searches and watches there are (read in one transaction). */
+  private exampleCounts(): MethodOutput<'examples.remove'> {
+    return this.store.transaction(() => ({ searches: this.store.searches.exampleCount(), watches: this.store.watches.exampleCount() }));
+  }
+
   private pausedExampleIds(): number[] {
-    const r = this.q['cacheGet']!.get('examples:paused') as { value: string } | undefined;
+    const r = this.store.cache.get('examples:paused');
     try {
       const ids = r ? (JSON.parse(r.value) as unknown) : [];
       return Array.isArray(ids) ? ids.filter((x): x is number => Number.isInteger(x)) : [];
@@ -451,8 +435,8 @@ export class ExploreService {
 
   /** Whether a one-time flag is set (e.g. Demo examples created), and sets it. */
   once(flag: string): boolean {
-    const had = this.q['cacheGet']!.get(`flag:${flag}`) !== undefined;
-    if (!had) this.q['cachePut']!.run(`flag:${flag}`, '1', this.clock.now());
+    const had = this.store.cache.get(`flag:${flag}`) !== null;
+    if (!had) this.store.cache.put(`flag:${flag}`, '1', this.clock.now());
     return !had;
   }
 }

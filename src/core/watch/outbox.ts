@@ -1,6 +1,6 @@
 import { buildDigest } from '../alerts';
 import type { Clock } from '../clock';
-import type { AlertRow } from '../db/watchStore';
+import type { AlertRow } from '../db/store';
 import type { Logger } from '../log';
 import type { ContractEvent } from '../../shared/ipc/contract';
 

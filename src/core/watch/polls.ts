@@ -1,11 +1,11 @@
 import type { ApiClient } from '../api';
 import { ApiError, QuotaSpentError, UnauthorizedError } from '../api/errors';
 import type { Clock } from '../clock';
-import type { WatchRow, WatchStore } from '../db/watchStore';
+import type { WatchRow, Store } from '../db/store';
 import { diffSearch } from '../diff';
 import type { ContractEvent } from '../../shared/ipc/contract';
 import type { Vehicle } from '../../shared/vehicle';
-import { lotKeyOf, parseLotKey, pollTargetKey, type Change, type LotState } from '../../shared/watch';
+import { lotKeyOf, parseLotKey, pollTargetKey, type Change, type PollTarget, type LotState } from '../../shared/watch';
 import type { RequestBudget } from './budget';
 import type { Outbox } from './outbox';
 import { auctionOver } from './planner';
@@ -19,7 +19,7 @@ const SKIPPED: RunOutcome = { status: 'skipped', requests: 0, changes: 0, alerts
 
 /** What the polls need; everything with side effects is injected. */
 export interface PollsDeps {
-  store: WatchStore;
+  store: Store;
   /** The client for the current key and mode, or null when there is none. */
   client: () => ApiClient | null;
   clock: Clock;
@@ -52,7 +52,7 @@ export class Polls {
       const prevOf = new Map<string, LotState | null>();
       const changes: Change[] = [];
       for (const v of vehicles) {
-        const o = this.d.store.observe(v, now, source);
+        const o = this.d.store.lots.observe(v, now, source);
         if (!o) continue;
         const key = lotKeyOf(o.next.platform, o.next.lot_number);
         if (prevOf.has(key)) continue;
@@ -81,12 +81,13 @@ export class Polls {
    * search. Never throws for service errors (they end the run and are stored); throws database errors.
    */
   async runSearch(id: number, manual: boolean): Promise<RunOutcome> {
-    const s = this.d.store.getSearch(id);
+    const s = this.d.store.searches.getSearch(id);
     const client = this.d.client();
     if (!s || (s.paused && !manual) || !client) return { ...SKIPPED };
-    const target = pollTargetKey({ kind: 'search', id });
+    const run: PollTarget = { kind: 'search', id };
+    const target = pollTargetKey(run);
     const started = this.d.clock.now();
-    const runId = this.d.store.startRun(target, started);
+    const runId = this.d.store.searches.startRun(run, started);
     this.d.emit({ name: 'poll.started', payload: { target, at: started } });
     const vehicles: Vehicle[] = [];
     let complete = false;
@@ -124,7 +125,7 @@ export class Polls {
       const lotChanges: Change[] = [];
       const prevOf = new Map<string, LotState | null>();
       for (const v of vehicles) {
-        const o = this.d.store.observe(v, now, target);
+        const o = this.d.store.lots.observe(v, now, target);
         if (!o) continue;
         const key = lotKeyOf(o.next.platform, o.next.lot_number);
         // The same lot twice in one run (it moved between pages): diff against the first state only once.
@@ -134,7 +135,7 @@ export class Polls {
         lotChanges.push(...this.d.recorder.lotDiff(o.prev, o.next));
       }
       const fetchedSomething = vehicles.length > 0 || complete;
-      const members = this.d.store.memberKeys(id);
+      const members = this.d.store.searches.memberKeys(id);
       const searchChanges = fetchedSomething
         ? diffSearch(members, states, { complete, baseline: !s.baseline_done, observedAt: now })
         : [];
@@ -143,19 +144,19 @@ export class Polls {
       alerts = r.alerts;
       const seen = states.map((x) => lotKeyOf(x.platform, x.lot_number));
       const dropped = searchChanges.filter((c) => c.kind === 'dropped_out').map((c) => c.lot_key);
-      this.d.store.updateMembers(id, seen, dropped, now);
+      this.d.store.searches.updateMembers(id, seen, dropped, now);
       if (error && !fetchedSomething) {
-        this.d.store.searchRunFailed(id, now, error.code, error.message);
-        const after = this.d.store.getSearch(id);
+        this.d.store.searches.searchRunFailed(id, now, error.code, error.message);
+        const after = this.d.store.searches.getSearch(id);
         if (after && error.code !== 'budget') alerts += this.d.recorder.searchFailing(s, after.consecutive_failures, error.message, now);
       } else {
         if (complete) {
-          const counts = this.d.store.recentResultCounts(id, 3);
+          const counts = this.d.store.searches.recentResultCounts(id, 3);
           alerts += this.d.recorder.searchEmpty(s, [...counts, seen.length], now);
         }
-        this.d.store.searchRunOk(id, now, seen.length, complete);
+        this.d.store.searches.searchRunOk(id, now, seen.length, complete);
       }
-      this.d.store.finishRun(runId, now, {
+      this.d.store.searches.finishRun(runId, now, {
         status: error ? (fetchedSomething ? 'partial' : 'error') : 'ok',
         requests,
         records: vehicles.length,
@@ -181,13 +182,14 @@ export class Polls {
     if (!client) return { ...SKIPPED };
     const now0 = this.d.clock.now();
     if (!this.d.budget.canSpend(1, now0)) return { ...SKIPPED };
-    const lot = w.lot_key ? this.d.store.getLotState(w.lot_key) : null;
+    const lot = w.lot_key ? this.d.store.lots.getLotState(w.lot_key) : null;
     const vin = w.vin ?? lot?.vin ?? null;
     const byVin = w.kind === 'vin' || (lot !== null && auctionOver(lot) && vin !== null);
     const id = byVin && vin ? vin : ((w.lot_key ? parseLotKey(w.lot_key)?.lot_number : undefined) ?? vin);
     if (!id) return { ...SKIPPED };
-    const target = pollTargetKey({ kind: 'watch', id: w.id });
-    const runId = this.d.store.startRun(target, now0);
+    const run: PollTarget = { kind: 'watch', id: w.id };
+    const target = pollTargetKey(run);
+    const runId = this.d.store.searches.startRun(run, now0);
     this.d.emit({ name: 'poll.started', payload: { target, at: now0 } });
     let v: Vehicle | null = null;
     let error: { code: string; message: string } | null = null;
@@ -202,21 +204,21 @@ export class Polls {
     let alerts = 0;
     this.d.store.transaction(() => {
       if (v) {
-        const o = this.d.store.observe(v, now, target);
+        const o = this.d.store.lots.observe(v, now, target);
         if (o) {
           const key = lotKeyOf(o.next.platform, o.next.lot_number);
           const r = this.d.recorder.record(this.d.recorder.lotDiff(o.prev, o.next), now, () => o.prev, null, w);
           changes = r.changes;
           alerts = r.alerts;
           // A relisted vehicle: the watch follows it to its new lot.
-          this.d.store.watchChecked(w.id, now, key, o.next.vin);
+          this.d.store.watches.watchChecked(w.id, now, key, o.next.vin);
         } else {
-          this.d.store.watchChecked(w.id, now, null, null);
+          this.d.store.watches.watchChecked(w.id, now, null, null);
         }
       } else if (error) {
-        this.d.store.watchFailed(w.id, now, error.message);
+        this.d.store.watches.watchFailed(w.id, now, error.message);
       }
-      this.d.store.finishRun(runId, now, {
+      this.d.store.searches.finishRun(runId, now, {
         status: error ? 'error' : 'ok',
         requests: 1,
         records: v ? 1 : 0,

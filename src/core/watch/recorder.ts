@@ -10,7 +10,7 @@ import {
   type AlertDecision,
 } from '../alerts';
 import type { Clock } from '../clock';
-import type { NewAlert, SavedSearchRow, WatchRow, WatchStore } from '../db/watchStore';
+import type { NewAlert, SavedSearchRow, WatchRow, Store } from '../db/store';
 import { diffLot } from '../diff';
 import type { QuotaSnapshot } from '../../shared/vehicle';
 import { lotKeyOf, pollTargetKey, type AlertRules, type Change, type LotState, type QuietHours } from '../../shared/watch';
@@ -19,7 +19,7 @@ const HOUR = 3_600_000;
 
 /** What the recorder needs: the store, the clock and the user's quiet hours and time zone. */
 export interface RecorderDeps {
-  store: WatchStore;
+  store: Store;
   clock: Clock;
   quiet: () => QuietHours;
   /** The user's UTC offset in minutes at time t (e.g. -300 for US Eastern winter). */
@@ -36,13 +36,13 @@ export class Recorder {
 
   /** The changes between a lot's stored state and a new one, relists found through other stored lots of its VIN. */
   lotDiff(prev: LotState | null, next: LotState): Change[] {
-    const others = next.vin ? this.d.store.otherLotsOfVin(next.vin, lotKeyOf(next.platform, next.lot_number)) : [];
+    const others = next.vin ? this.d.store.lots.otherLotsOfVin(next.vin, lotKeyOf(next.platform, next.lot_number)) : [];
     return diffLot(prev, next, { otherLotsOfVin: others });
   }
 
   /** The watch that covers a lot: by its lot key, or by its VIN. */
   private watchFor(lotKey: string, vin: string | null): WatchRow | null {
-    for (const w of this.d.store.listWatches()) {
+    for (const w of this.d.store.watches.listWatches()) {
       if (w.lot_key === lotKey || (vin !== null && w.vin === vin)) return w;
     }
     return null;
@@ -62,7 +62,7 @@ export class Recorder {
   ): { changes: number; alerts: number } {
     let alerts = 0;
     for (const c of changes) {
-      const changeId = this.d.store.insertChange(c, search?.id ?? null);
+      const changeId = this.d.store.lots.insertChange(c, search?.id ?? null);
       const w = watch ?? this.watchFor(c.lot_key, c.vin);
       const rules: AlertRules | null = w && c.kind !== 'new_match' && c.kind !== 'dropped_out' ? w.rules : search?.rules ?? null;
       if (!rules) continue;
@@ -70,9 +70,9 @@ export class Recorder {
         w && rules === w.rules
           ? { kind: 'watch' as const, name: w.label || w.vin || w.lot_key || 'Watched lot' }
           : { kind: 'search' as const, name: search?.name ?? '' };
-      const record = this.d.store.getLotRecord(c.lot_key);
+      const record = this.d.store.lots.getLotRecord(c.lot_key);
       const title = record?.title ?? ([record?.year, record?.make, record?.model].filter(Boolean).join(' ') || c.lot_key);
-      const lot = this.d.store.getLotState(c.lot_key);
+      const lot = this.d.store.lots.getLotState(c.lot_key);
       const decision = decide({
         change: c,
         changeId,
@@ -82,13 +82,13 @@ export class Recorder {
         quiet: this.d.quiet(),
         now,
         tzOffsetMinutes: this.d.tzOffsetMinutes(now),
-        alertsForLotLastHour: this.d.store.alertsForLotSince(c.lot_key, now - HOUR),
+        alertsForLotLastHour: this.d.store.alerts.alertsForLotSince(c.lot_key, now - HOUR),
         title,
         source,
       });
       if (decision?.lifts_snooze && w) {
         // The event the user snoozed for has happened: the snooze ends with this alert.
-        this.d.store.updateWatchRules(w.id, { ...w.rules, snooze_until: null, snooze_until_event: null }, w.label, now);
+        this.d.store.watches.updateWatchRules(w.id, { ...w.rules, snooze_until: null, snooze_until_event: null }, w.label, now);
       }
       if (decision) {
         const tag =
@@ -122,7 +122,7 @@ export class Recorder {
         deliver_after:
           a.delivery === 'digest' ? quietHoursEnd(now, this.d.quiet(), this.d.tzOffsetMinutes(now)) : null,
       };
-      if (this.d.store.insertAlert(row, now) !== null) n++;
+      if (this.d.store.alerts.insertAlert(row, now) !== null) n++;
     }
     return n;
   }
@@ -135,7 +135,7 @@ export class Recorder {
     if (to <= from) return;
     for (const { watch, lot } of watches()) {
       if (!lot || watch.rules.remind_minutes_before.length === 0) continue;
-      const rec = this.d.store.getLotRecord(lotKeyOf(lot.platform, lot.lot_number));
+      const rec = this.d.store.lots.getLotRecord(lotKeyOf(lot.platform, lot.lot_number));
       const title = rec?.title ?? lotKeyOf(lot.platform, lot.lot_number);
       const due = dueReminders(lot, watch.rules, from, to, title, {
         quiet: this.d.quiet(),
@@ -154,7 +154,7 @@ export class Recorder {
     if (!q) return;
     const now = this.d.clock.now();
     // A 429 may come without the period headers; the period of the last full snapshot still names the period.
-    const stored = this.d.store.loadQuota();
+    const stored = this.d.store.requests.loadQuota();
     const periodEnd = q.periodEnd ?? (stored?.periodEnd !== null && stored?.periodEnd !== undefined && stored.periodEnd > now ? stored.periodEnd : null);
     if (q.remaining === 0) {
       this.storeAlerts([quotaSpentAlert(periodEnd, now)], now);

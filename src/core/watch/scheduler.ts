@@ -1,6 +1,6 @@
 import { QuotaSpentError, RateLimitedError } from '../api/errors';
 import type { Clock } from '../clock';
-import type { WatchRow, WatchStore } from '../db/watchStore';
+import type { WatchRow, Store } from '../db/store';
 import type { Logger } from '../log';
 import type { QuotaSnapshot } from '../../shared/vehicle';
 import { quotaSpentSentence } from '../../shared/quota';
@@ -111,7 +111,7 @@ export function failureBackoff(w: WatchRow): number {
 
 /** What the scheduler needs; everything with side effects is injected. */
 export interface SchedulerDeps {
-  store: WatchStore;
+  store: Store;
   clock: Clock;
   log: Logger;
   budget: RequestBudget;
@@ -145,7 +145,7 @@ export class Scheduler {
     if (this.started) return;
     this.started = true;
     const now = this.d.clock.now();
-    const n = this.d.store.interruptRuns(now);
+    const n = this.d.store.searches.interruptRuns(now);
     if (n) this.d.log.warn('watch: poll runs interrupted by a previous stop', { count: n });
     this.lastTick = now;
     this.syncTriggers();
@@ -199,7 +199,7 @@ export class Scheduler {
   plan(): SchedulePlan {
     const now = this.d.clock.now();
     const watches = this.watchStates();
-    const searches = this.d.store.listSearches();
+    const searches = this.d.store.searches.listSearches();
     const nextSearchRuns: SchedulePlan['nextSearchRuns'] = searches.map((s) => {
       const t = this.triggers.get(s.id);
       return { id: s.id, at: s.paused || !t ? null : t.nextAfter(now) };
@@ -220,8 +220,8 @@ export class Scheduler {
   /** The watches to poll (examples only while they may be) with their lots' stored states. */
   watchStates(): WatchState[] {
     const examples = this.d.examplesActive?.() ?? true;
-    return this.d.store.listWatches().filter((w) => examples || !w.is_example).map((watch) => {
-      const lot = watch.lot_key ? this.d.store.getLotState(watch.lot_key) : null;
+    return this.d.store.watches.listWatches().filter((w) => examples || !w.is_example).map((watch) => {
+      const lot = watch.lot_key ? this.d.store.lots.getLotState(watch.lot_key) : null;
       // A saved-search page that refreshed the lot counts as a check (no second fetch).
       const lastChecked =
         lot && watch.last_checked_at !== null
@@ -236,7 +236,7 @@ export class Scheduler {
   }
 
   private syncTriggers(): void {
-    const searches = this.d.store.listSearches();
+    const searches = this.d.store.searches.listSearches();
     const ids = new Set(searches.map((s) => s.id));
     for (const [id, t] of this.triggers) {
       const s = searches.find((x) => x.id === id);
@@ -298,7 +298,7 @@ export class Scheduler {
         if (this.pausedNow()) break;
         await this.d.polls.pollWatch(w.watch);
       }
-      for (const s of this.d.store.listSearches()) {
+      for (const s of this.d.store.searches.listSearches()) {
         if (s.paused || this.pausedNow()) continue;
         const t = this.triggers.get(s.id);
         // From the last run, not the last tick: a run missed while the app was closed or the machine slept runs
@@ -321,7 +321,7 @@ export class Scheduler {
     if (now - this.scaledAt < 10 * 60_000) return;
     this.scaledAt = now;
     const allowance = this.d.budget.allowance(now).perDay;
-    this.scale = scaleToFit(this.watchStates(), now, this.searchDemand(this.d.store.listSearches(), now), allowance);
+    this.scale = scaleToFit(this.watchStates(), now, this.searchDemand(this.d.store.searches.listSearches(), now), allowance);
   }
 }
 
