@@ -2,6 +2,9 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { LotRow } from './lotsRepo';
 import type { CountRow } from './rows';
 
+/** The Library's default list: a page of lots, most recently seen first (read off `lots_last_observed`). */
+export const RECENT_LOTS_SQL = 'SELECT * FROM lots ORDER BY last_observed_at DESC LIMIT ? OFFSET ?';
+
 /**
  * The offline library's queries over every stored lot: the most recently seen first (the default list, served by
  * the `lots_last_observed` index), and full-text search through `lots_fts` (title, VIN, lot number, make, model,
@@ -14,7 +17,7 @@ export class LibraryRepo {
   private readonly matchCount: Statement<[string], CountRow>;
 
   constructor(db: Database) {
-    this.recentLots = db.prepare('SELECT * FROM lots ORDER BY last_observed_at DESC LIMIT ? OFFSET ?');
+    this.recentLots = db.prepare(RECENT_LOTS_SQL);
     this.lotCount = db.prepare('SELECT count(*) AS n FROM lots');
     this.matchLots = db.prepare(`SELECT lots.* FROM lots_fts JOIN lots ON lots.rowid = lots_fts.rowid WHERE lots_fts MATCH ?
       ORDER BY rank LIMIT ? OFFSET ?`);
