@@ -85,7 +85,7 @@ function rowToLotState(r: LotRow): LotState {
 }
 
 /**
- * Lots, their observations and their timeline (`lots`, `observations`, `changes`; DESIGN.md "SQLite"). Every
+ * Lots, their observations and their timeline (`lots`, `observations`, `changes`). Every
  * record Lotwatch fetched is stored here, so the library and a lot's history work offline. Writes never await;
  * callers group a poll's writes in one transaction (see Store.transaction).
  */

@@ -13,7 +13,7 @@ export type { SavedSearchRow, RunResult } from './searchesRepo';
 export type { WatchRow } from './watchesRepo';
 
 /**
- * The watch store (issue 5 "Store"; DESIGN.md "SQLite"): one repository per table group over one better-sqlite3
+ * The watch store: one repository per table group over one better-sqlite3
  * connection. Statements are prepared once; every multi-statement write runs in `transaction` and never awaits,
  * so callers group a whole poll's writes in it and a crash keeps all of a poll or none of it.
  */

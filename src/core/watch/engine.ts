@@ -35,7 +35,7 @@ export interface EngineDeps {
 }
 
 /**
- * The watch engine (issue 5 "Scheduler"), the one object callers hold: it wires the scheduler (loop, queue,
+ * The watch engine, the one object callers hold: it wires the scheduler (loop, queue,
  * pause), the polls (search runs, watch checks, ingest), the recorder (changes to alerts) and the outbox
  * (delivery), and forwards to them. Each poll's writes are one transaction; alerts are delivered from the outbox,
  * claimed before they are shown, so none is ever shown twice.

@@ -124,7 +124,7 @@ export interface SchedulerDeps {
 }
 
 /**
- * The loop (issue 5 "Scheduler"): saved searches on their cron schedules, the watchlist by value, reminders and
+ * The loop: saved searches on their cron schedules, the watchlist by value, reminders and
  * the outbox, all on the injected clock and one job at a time through one queue, within the request budget.
  * A run missed while the app was closed runs once on the next tick (catch-up); a 429 pauses everything.
  */
