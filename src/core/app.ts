@@ -7,6 +7,7 @@ import { LotwatchError } from './errors';
 import { join } from 'node:path';
 import { RequestBudget } from './watch/budget';
 import { WatchEngine } from './watch/engine';
+import { ApiConsole } from './watch/apiConsole';
 import { ExploreService } from './watch/explore';
 import { WatchService } from './watch/service';
 import type { AppInfo, ContractEvent, Method, MethodInput, MethodOutput } from '../shared/ipc/contract';
@@ -250,6 +251,7 @@ export function createCore(deps: CoreDeps): Core {
     budget,
     service,
     explore,
+    apiConsole: new ApiConsole(store, () => client),
     photos,
     clock: deps.clock,
     secrets: deps.secrets,

@@ -13,10 +13,10 @@ export function consoleHandlers(c: HandlerContext): HandlerGroup<ConsoleMethods>
       return c.explore.usage();
     },
     'requests.list': (i) => c.explore.requests(i?.limit ?? 200),
-    'console.endpoints': () => c.explore.endpoints(),
+    'console.endpoints': () => c.apiConsole.endpoints(),
     'console.call': async (i) => {
       await c.ready;
-      return c.explore.console(i);
+      return c.apiConsole.call(i);
     },
   };
 }

@@ -7,6 +7,7 @@ import type { Store } from '../db/store';
 import type { Handlers } from '../rpc';
 import type { SecretBox } from '../secrets';
 import type { RequestBudget } from '../watch/budget';
+import type { ApiConsole } from '../watch/apiConsole';
 import type { WatchEngine } from '../watch/engine';
 import type { ExploreService } from '../watch/explore';
 import type { WatchService } from '../watch/service';
@@ -24,6 +25,7 @@ export interface HandlerContext {
   budget: RequestBudget;
   service: WatchService;
   explore: ExploreService;
+  apiConsole: ApiConsole;
   photos: PhotoCache;
   clock: Clock;
   secrets: SecretBox;

@@ -21,6 +21,7 @@ import { nextCheckAt } from './planner';
 
 /** Saved searches notify new matches by default; a watch notifies every change that matters. */
 export const DEFAULT_SEARCH_RULES: AlertRules = AlertRulesSchema.parse({ kinds: ['new_match'] });
+/** A watch's rules until the user edits them: every change that matters. */
 export const DEFAULT_WATCH_RULES: AlertRules = AlertRulesSchema.parse({});
 
 /**
@@ -193,6 +194,7 @@ export class WatchService {
     return { params, schedule, rules };
   }
 
+  /** Creates a saved search (an `isExample` one for Demo mode) and schedules it. @throws BadInputError naming each bad field. */
   createSearch(i: MethodInput<'searches.create'>, isExample = false): SavedSearchView {
     const { params, schedule, rules } = this.checkSearch(i, DEFAULT_SEARCH_RULES);
     const id = this.store.searches.insertSearch(
@@ -203,6 +205,7 @@ export class WatchService {
     return this.searchView(this.requireSearch(id));
   }
 
+  /** Edits a saved search; new params restart its baseline. @throws BadInputError, not_found. */
   updateSearch(i: MethodInput<'searches.update'>): SavedSearchView {
     const old = this.requireSearch(i.id);
     const { params, schedule, rules } = this.checkSearch(i, old.rules);
@@ -215,6 +218,7 @@ export class WatchService {
     return this.searchView(this.requireSearch(i.id));
   }
 
+  /** Deletes a saved search and unschedules it. @throws not_found. */
   removeSearch(id: number): { ok: true } {
     this.requireSearch(id);
     this.store.searches.deleteSearch(id);
@@ -222,6 +226,7 @@ export class WatchService {
     return { ok: true };
   }
 
+  /** Pauses or resumes a saved search's schedule (it can still be run by hand). @throws not_found. */
   setSearchPaused(id: number, paused: boolean): SavedSearchView {
     const s = this.requireSearch(id);
     this.store.searches.updateSearch(id, { ...s, paused }, this.clock.now());
@@ -229,6 +234,7 @@ export class WatchService {
     return this.searchView(this.requireSearch(id));
   }
 
+  /** Runs a saved search now, queued behind the engine's job in flight. @throws not_found, unauthorized without a client. */
   async runSearchNow(id: number): Promise<MethodOutput<'searches.runNow'>> {
     this.requireSearch(id);
     this.requireClient();
@@ -301,6 +307,7 @@ export class WatchService {
     return this.watchView(this.requireWatch(id));
   }
 
+  /** Removes a watch. @throws not_found. */
   removeWatch(id: number): { ok: true } {
     this.requireWatch(id);
     this.store.watches.deleteWatch(id);
@@ -308,6 +315,7 @@ export class WatchService {
     return { ok: true };
   }
 
+  /** Replaces a watch's rules (merged over its current ones) and label. @throws BadInputError, not_found. */
   setWatchRules(id: number, rulesInput: unknown, label?: string): WatchView {
     const w = this.requireWatch(id);
     const rules = parseRules(rulesInput, w.rules);
@@ -316,6 +324,7 @@ export class WatchService {
     return this.watchView(this.requireWatch(id));
   }
 
+  /** Checks one watch now (one request), queued behind the job in flight. @throws not_found, unauthorized. */
   async checkWatchNow(id: number): Promise<MethodOutput<'watchlist.checkNow'>> {
     this.requireWatch(id);
     this.requireClient();
@@ -329,11 +338,13 @@ export class WatchService {
     return w;
   }
 
+  /** Snoozes a watched lot's alerts until a time (ms) or an event. @throws not_found when the lot is not watched. */
   snooze(i: MethodInput<'alerts.snooze'>): WatchView {
     const w = this.watchOfLot(i.lot_key);
     return this.setWatchRules(w.id, { snooze_until: i.until ?? null, snooze_until_event: i.until_event ?? null });
   }
 
+  /** Mutes or unmutes a watched lot's alerts. @throws not_found when the lot is not watched. */
   mute(lotKey: string, muted: boolean): WatchView {
     const w = this.watchOfLot(lotKey);
     return this.setWatchRules(w.id, { muted });
