@@ -2,23 +2,30 @@ import type { Database } from 'better-sqlite3';
 import type { Dispatcher } from 'undici';
 import { createApiClient, type ApiClient } from './api';
 import { PhotoCache } from './db/photoCache';
-import { WatchStore } from './db/watchStore';
+import { Store } from './db/store';
 import { LotwatchError } from './errors';
 import { join } from 'node:path';
 import { RequestBudget } from './watch/budget';
 import { WatchEngine } from './watch/engine';
+import { ApiConsole } from './watch/apiConsole';
 import { ExploreService } from './watch/explore';
-import { runsPerWeek } from './watch/cron';
 import { WatchService } from './watch/service';
-import type { AppInfo, ContractEvent } from '../shared/ipc/contract';
+import type { AppInfo, ContractEvent, Method, MethodInput, MethodOutput } from '../shared/ipc/contract';
 import type { Result } from '../shared/ipc/errors';
 import type { QuotaSnapshot } from '../shared/vehicle';
-import { SettingsPatchSchema } from '../shared/settings';
 import type { Clock } from './clock';
 import { SettingsRepo } from './db/settingsRepo';
-import { schemaVersion } from './db/migrate';
 import type { Logger } from './log';
 import { dispatch, type Handlers } from './rpc';
+import { appHandlers } from './handlers/app';
+import { consoleHandlers } from './handlers/console';
+import { joinHandlers, type HandlerContext } from './handlers/context';
+import { inboxHandlers } from './handlers/inbox';
+import { libraryHandlers } from './handlers/library';
+import { lotHandlers } from './handlers/lots';
+import { searchHandlers } from './handlers/searches';
+import { settingsHandlers } from './handlers/settings';
+import { watchlistHandlers } from './handlers/watchlist';
 import type { SecretBox } from './secrets';
 
 /** A native or browser notification sink (DESIGN.md "Delivery"). Implemented by each shell. */
@@ -68,6 +75,12 @@ export interface Core {
   readonly ready: Promise<void>;
   /** Calls a contract method by name with unparsed input. Never throws: see `dispatch`. */
   invoke(method: unknown, input: unknown): Promise<Result<unknown>>;
+  /**
+   * Calls a contract method in process, typed from the contract (for tests and shells): the input is checked and
+   * the output parsed as `invoke` does, and the value is returned.
+   * @throws LotwatchError with the error's code, message, retryable flag and fields when the call fails.
+   */
+  call<M extends Method>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>>;
   /** Subscribes to contract events. Returns the unsubscribe function. */
   on(listener: (e: ContractEvent) => void): () => void;
   /** Stops everything long-lived, waits for work in flight, then closes the database. Idempotent. */
@@ -108,12 +121,12 @@ export function createCore(deps: CoreDeps): Core {
   };
   let disposed: Promise<void> | undefined;
   const inFlight = new Set<Promise<unknown>>();
-  const store = new WatchStore(db);
+  const store = new Store(db);
 
   // The API key lives encrypted in the store; its plain text only in this closure, never in a log or the renderer.
   let apiKey: string | null = null;
   try {
-    const c = store.getSecret(KEY_SECRET);
+    const c = store.requests.getSecret(KEY_SECRET);
     apiKey = c ? deps.secrets.decrypt(c) : null;
   } catch (e) {
     log.warn('the stored API key could not be read; set it again', { error: (e as Error).message });
@@ -124,7 +137,7 @@ export function createCore(deps: CoreDeps): Core {
     log,
     ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
     sink: (r: Parameters<NonNullable<Parameters<typeof createApiClient>[0]['sink']>>[0]) => {
-      if (db.open) store.logRequest(r);
+      if (db.open) store.requests.logRequest(r);
       const now = r.status !== null;
       if (now !== reachable) {
         reachable = now;
@@ -136,10 +149,10 @@ export function createCore(deps: CoreDeps): Core {
       if (!db.open) return;
       // An answer without the period headers (some 429s) keeps the period of the last full snapshot, so a spent
       // quota is still said as "until 12 December".
-      const prev = store.loadQuota();
+      const prev = store.requests.loadQuota();
       const keep = q.periodEnd === null && prev?.periodEnd != null && prev.periodEnd > q.at;
       const merged = keep ? { ...q, periodStart: prev.periodStart, periodEnd: prev.periodEnd } : q;
-      store.saveQuota(merged, deps.clock.now());
+      store.requests.saveQuota(merged, deps.clock.now());
       engine.onQuota(merged);
       emit({ name: 'quota.changed', payload: merged });
     },
@@ -151,7 +164,7 @@ export function createCore(deps: CoreDeps): Core {
     await old?.close();
     // Another key, service or mode has its own quota: the old one's numbers and pause no longer apply.
     if (old) {
-      store.deleteQuota();
+      store.requests.deleteQuota();
       engine.resetPause();
     }
     const s = settings.get();
@@ -169,8 +182,8 @@ export function createCore(deps: CoreDeps): Core {
     }
   }
   const budget = new RequestBudget({
-    spentSince: (t) => store.requestsSince(t),
-    quota: () => store.loadQuota(),
+    spentSince: (t) => store.requests.requestsSince(t),
+    quota: () => store.requests.loadQuota(),
     userPerDay: () => settings.get().requestsPerDay,
   });
   const tz = deps.tzOffsetMinutes ?? ((t: number) => -new Date(t).getTimezoneOffset());
@@ -190,9 +203,9 @@ export function createCore(deps: CoreDeps): Core {
     tzOffsetMinutes: tz,
     examplesActive: () => settings.get().demoMode,
   });
-  const service = new WatchService(db, store, engine, deps.clock, () => client, () => settings.get().demoMode);
+  const service = new WatchService(store, engine, deps.clock, () => client, () => settings.get().demoMode);
   const photos = new PhotoCache(db, join(deps.dataDir, 'photos'));
-  const explore = new ExploreService(db, store, engine, service, deps.clock, () => client, () => {
+  const explore = new ExploreService(store, engine, service, deps.clock, () => client, () => {
     const s = settings.get();
     return s.demoMode ? 'demo' : s.serviceUrl;
   });
@@ -230,205 +243,75 @@ export function createCore(deps: CoreDeps): Core {
       if (!disposed) engine.start();
     });
 
-  const handlers: Handlers = {
-    'app.info': () => ({
-      name: 'Lotwatch',
+  const context: HandlerContext = {
+    db,
+    store,
+    settings,
+    engine,
+    budget,
+    service,
+    explore,
+    apiConsole: new ApiConsole(store, () => client),
+    photos,
+    clock: deps.clock,
+    secrets: deps.secrets,
+    about: {
       version: deps.version,
       shell: deps.shell,
-      mode: settings.get().demoMode ? 'demo' : 'live',
+      electronVersion: deps.electronVersion ?? null,
       dataDir: deps.dataDir,
       dbPath: deps.dbPath,
-      platform: `${process.platform}-${process.arch}`,
-      versions: {
-        node: process.versions.node,
-        electron: deps.electronVersion ?? null,
-        sqlite: (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v,
-      },
-      schemaVersion: schemaVersion(db),
-      clock: { now: deps.clock.now(), speed: deps.clock.speed ?? 1 },
-    }),
-    'settings.get': () => settings.get(),
-    'settings.update': async (patch) => {
-      const before = settings.get();
-      const next = settings.update(SettingsPatchSchema.parse(patch));
-      // Demo mode's examples never run on the user's real key: turning Demo mode off pauses them until the user
-      // says (Settings asks: remove them or keep them paused); turning it on again resumes them.
-      if (before.demoMode && !next.demoMode) explore.pauseExamples();
-      if (!before.demoMode && next.demoMode) explore.resumeExamples();
-      if (before.demoMode !== next.demoMode || before.serviceUrl !== next.serviceUrl) await rebuildClient();
-      emit({ name: 'settings.changed', payload: next });
-      return next;
     },
-    'searches.list': () => service.listSearches(),
-    'searches.create': (i) => service.createSearch(i),
-    'searches.update': (i) => service.updateSearch(i),
-    'searches.remove': (i) => service.removeSearch(i.id),
-    'searches.runNow': async (i) => {
-      await ready;
-      return service.runSearchNow(i.id);
-    },
-    'searches.setPaused': (i) => service.setSearchPaused(i.id, i.paused),
-    'searches.estimate': (i) => {
-      const now = deps.clock.now();
-      let perWeek = 0;
-      let scheduleError: string | null = null;
-      try {
-        perWeek = runsPerWeek(i.schedule, now);
-      } catch (e) {
-        if (!(e instanceof LotwatchError) || e.code !== 'bad_input') throw e;
-        scheduleError = e.fields?.['schedule']?.[0] ?? e.message;
-      }
-      const runs = perWeek / 7;
-      const b = budget.plan(now, engine.plan().projectedNext24h);
-      return {
-        runs_per_week: perWeek,
-        runs_per_day: runs,
-        requests_per_day: runs * i.max_pages,
-        allowed_per_day: b.allowedPerDay,
-        planned_per_day: b.projectedNext24h,
-        basis: b.basis,
-        schedule_error: scheduleError,
-      };
-    },
-    'watchlist.list': () => service.listWatches(),
-    'watchlist.add': async (i) => {
-      await ready;
-      return service.addWatch(i);
-    },
-    'watchlist.remove': (i) => service.removeWatch(i.id),
-    'watchlist.setRules': (i) => service.setWatchRules(i.id, i.rules, i.label),
-    'watchlist.checkNow': async (i) => {
-      await ready;
-      return service.checkWatchNow(i.id);
-    },
-    'alerts.list': (i) => service.listAlerts(i),
-    'alerts.markRead': (i) => {
-      const r = service.markRead(i.ids, i.read);
-      pushUnread();
-      return r;
-    },
-    'alerts.unread': () => ({ count: service.unreadCount() }),
-    'alerts.snooze': (i) => service.snooze(i),
-    'alerts.mute': (i) => service.mute(i.lot_key, i.muted),
-    'library.search': (i) => service.searchLibrary(i),
-    'lots.get': (i) => service.lotDetail(i.lot_key),
-    'status.get': () => {
-      const now = deps.clock.now();
-      const plan = engine.plan();
-      return {
-        mode: settings.get().demoMode ? ('demo' as const) : ('live' as const),
-        key: { set: apiKey !== null, storage: deps.secrets.description },
-        quota: store.loadQuota(),
-        budget: budget.plan(now, plan.projectedNext24h),
-        scale: plan.scale,
-        running: client !== null,
-        paused_until: engine.pause().until,
-        pause_reason: engine.pause().reason,
-        pause_kind: engine.pause().kind,
-        service_reachable: reachable,
-      };
-    },
-    'photos.get': async (i) => {
-      let p = photos.read(i.url);
-      if (!p) {
-        await ready;
-        if (!client) {
-          throw new LotwatchError('not_found', 'This photo is not cached. Add an API key or turn on Demo mode to load it.');
-        }
-        // A photo that failed is not asked for again for a day: each try is a request of the user's quota.
-        if (photos.recentFailure(i.url, deps.clock.now())) {
-          throw new LotwatchError('not_found', 'This photo could not be loaded. Lotwatch tries it again after a day.');
-        }
-        try {
-          const img = await client.fetchImage(i.url);
-          p = photos.write(i.url, i.lot_key ?? null, img.bytes, img.contentType, deps.clock.now());
-        } catch (e) {
-          // Refused before sending (a malformed URL) costs nothing, so only failures of a sent request count.
-          if ((e as LotwatchError).code !== 'bad_input') photos.recordFailure(i.url, (e as LotwatchError).code ?? 'internal', deps.clock.now());
-          throw e;
-        }
-      }
-      return { data_url: `data:${p.contentType};base64,${p.bytes.toString('base64')}`, content_type: p.contentType, cached: p.cached };
-    },
-    'vehicles.search': async (i) => {
-      await ready;
-      return explore.search(i);
-    },
-    'vehicles.filters': async () => {
-      await ready;
-      return explore.filters();
-    },
-    'vehicles.get': async (i) => {
-      await ready;
-      return explore.get(i);
-    },
-    'vehicles.history': async (i) => {
-      await ready;
-      return explore.history(i);
-    },
-    'vehicles.related': async (i) => {
-      await ready;
-      return explore.related(i);
-    },
-    'shipping.get': async (i) => {
-      await ready;
-      return explore.shipping(i);
-    },
-    'locations.list': async (i) => {
-      await ready;
-      return explore.locations(i);
-    },
-    'usage.fetch': async () => {
-      await ready;
-      return explore.usage();
-    },
-    'requests.list': (i) => explore.requests(i?.limit ?? 200),
-    'console.endpoints': () => explore.endpoints(),
-    'console.call': async (i) => {
-      await ready;
-      return explore.console(i);
-    },
-    'library.export': (i) => explore.exportCsv(i),
-    'examples.remove': () => explore.removeExamples(),
-    'key.set': async (i) => {
-      store.setSecret(KEY_SECRET, deps.secrets.encrypt(i.key), deps.clock.now());
-      apiKey = i.key;
+    ready,
+    client: () => client,
+    hasKey: () => apiKey !== null,
+    async setKey(key) {
+      if (key === null) store.requests.deleteSecret(KEY_SECRET);
+      else store.requests.setSecret(KEY_SECRET, deps.secrets.encrypt(key), deps.clock.now());
+      apiKey = key;
       await rebuildClient();
-      return { ok: true as const };
     },
-    'key.test': async () => {
-      await ready;
-      if (!client) {
-        return { ok: false, usage: null };
-      }
-      const usage = await client.getUsage();
-      return { ok: true, usage: usage.data };
-    },
-    'key.clear': async () => {
-      store.deleteSecret(KEY_SECRET);
-      apiKey = null;
-      await rebuildClient();
-      return { ok: true as const };
-    },
+    rebuildClient,
+    reachable: () => reachable,
+    emit,
+    pushUnread,
+  };
+  // One group per domain; joinHandlers makes a method missing from every group, or in two, a compile error here.
+  const handlers: Handlers = joinHandlers(
+    appHandlers(context),
+    settingsHandlers(context),
+    searchHandlers(context),
+    watchlistHandlers(context),
+    inboxHandlers(context),
+    libraryHandlers(context),
+    lotHandlers(context),
+    consoleHandlers(context),
+  );
+
+  const invoke: Core['invoke'] = async (method, input) => {
+    if (disposed) {
+      return {
+        ok: false,
+        error: { code: 'internal', message: 'Lotwatch is shutting down.', retryable: true },
+      };
+    }
+    const p = dispatch(handlers, method, input, log);
+    inFlight.add(p);
+    try {
+      return await p;
+    } finally {
+      inFlight.delete(p);
+    }
   };
 
   return {
     engine,
     ready,
-    async invoke(method, input) {
-      if (disposed) {
-        return {
-          ok: false,
-          error: { code: 'internal', message: 'Lotwatch is shutting down.', retryable: true },
-        };
-      }
-      const p = dispatch(handlers, method, input, log);
-      inFlight.add(p);
-      try {
-        return await p;
-      } finally {
-        inFlight.delete(p);
-      }
+    invoke,
+    async call(method, input) {
+      const r = await invoke(method, input);
+      if (!r.ok) throw new LotwatchError(r.error.code, r.error.message, { retryable: r.error.retryable, ...(r.error.fields ? { fields: r.error.fields } : {}) });
+      return r.value as never;
     },
     on(listener) {
       listeners.add(listener);

@@ -15,6 +15,48 @@ export function lotKeyOf(platform: string, lotNumber: string): LotKey {
   return `${platform}:${lotNumber}`;
 }
 
+/** A lot key taken apart: the wire platform value (e.g. `copart`) and the lot number (e.g. `45416833`). */
+export interface ParsedLotKey {
+  platform: string;
+  lot_number: string;
+}
+
+/**
+ * Takes a lot key apart, so code that needs the lot number (to ask the service for one lot) never splits strings
+ * itself. A lot key is `platform:lot_number` with both parts non-empty and exactly one colon.
+ *
+ * @returns the two parts, or null when `s` is not a lot key (a VIN, a bare lot number, anything else): callers
+ *   decide what such an id means, so this never throws.
+ */
+export function parseLotKey(s: string): ParsedLotKey | null {
+  const i = s.indexOf(':');
+  if (i <= 0 || i === s.length - 1 || s.indexOf(':', i + 1) !== -1) return null;
+  return { platform: s.slice(0, i), lot_number: s.slice(i + 1) };
+}
+
+/**
+ * What one poll run is about: a saved search run or a watch check. Stored in `poll_runs.target`, carried by the
+ * `poll.started`/`poll.finished` events and used as an alert's `source`, always as its wire string (see
+ * pollTargetKey), so stored data and the renderer keep reading `search:<id>` and `watch:<id>`.
+ */
+export type PollTarget = { kind: 'search'; id: number } | { kind: 'watch'; id: number };
+
+/** The wire string of a poll target: `search:12` or `watch:3`. Throws nothing. */
+export function pollTargetKey(t: PollTarget): string {
+  return `${t.kind}:${t.id}`;
+}
+
+/**
+ * Reads a poll target's wire string back (`search:12`, `watch:3`).
+ * @returns the target, or null for anything else (another source such as `explore`, or a damaged value); never
+ *   throws, because stored rows and event payloads come from older versions too.
+ */
+export function parsePollTarget(s: string): PollTarget | null {
+  const m = /^(search|watch):(\d{1,15})$/.exec(s);
+  if (!m) return null;
+  return { kind: m[1] as PollTarget['kind'], id: Number(m[2]) };
+}
+
 /** The kinds of change between two observations (DESIGN.md "Change"). */
 export const CHANGE_KINDS = [
   'new_match',

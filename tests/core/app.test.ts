@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/core/db/migrations';
+import { LotwatchError } from '../../src/core/errors';
 import { FileSecretBox } from '../../src/core/secrets';
 import type { ContractEvent } from '../../src/shared/ipc/contract';
 import { makeCore } from '../helpers/core';
@@ -41,6 +42,19 @@ describe('createCore', () => {
     const r = await t.core.invoke('settings.update', { theme: 'dark', serviceUrl: 'not a url' });
     expect(r).toMatchObject({ ok: false, error: { code: 'bad_input', fields: { serviceUrl: expect.any(Array) } } });
     expect(await t.core.invoke('settings.get', undefined)).toMatchObject({ value: { theme: 'system' } });
+  });
+
+  it('calls a method in process, typed from the contract, and throws a LotwatchError for an error result', async () => {
+    const t = makeCore();
+    cleanups.push(t.cleanup);
+    const info = await t.core.call('app.info', undefined);
+    expect(info.schemaVersion).toBe(MIGRATIONS.at(-1)?.version);
+    const settings = await t.core.call('settings.update', { theme: 'dark' });
+    expect(settings.theme).toBe('dark');
+    const refused = t.core.call('settings.update', { serviceUrl: 'not a url' });
+    await expect(refused).rejects.toBeInstanceOf(LotwatchError);
+    await expect(refused).rejects.toMatchObject({ code: 'bad_input', retryable: false, fields: { serviceUrl: expect.any(Array) } });
+    await expect(t.core.call('lots.get', { lot_key: 'copart:1' })).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('keeps working when a listener throws', async () => {

@@ -1,4 +1,6 @@
 import { ESLint } from 'eslint';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // The import boundaries of DESIGN.md "The parts", checked through the project's own ESLint config.
@@ -32,5 +34,76 @@ describe('import boundaries', () => {
     ['src/sandbox/probe.ts', "import { ok } from '../shared/ipc/errors';"],
   ])('%s may: %s', async (file, code) => {
     expect(await restricted(file, code + '\nexport {};\n')).toBe(false);
+  });
+});
+
+// Every SQL statement lives in src/core/db (the repositories, migrations and connection): the rest of the app talks
+// to SQLite only through them. src/sandbox keeps its fake market in memory and has no SQL, so it gets no exception.
+const SQL_HOME = 'src/core/db/';
+
+/** What marks SQL in source text: a prepared or executed statement, or SQL keywords as written in a query. */
+const SQL_MARKS: [string, RegExp][] = [
+  ['.prepare(', /\.prepare\s*(<[^>]*>)?\s*\(/],
+  ['.exec( on a database', /\b\w*(db|Db|DB|database|Database|sqlite|Sqlite)\s*\.\s*(exec|pragma)\s*\(/],
+  ['SELECT … FROM', /\bSELECT\b[^;`'"]{0,400}?\bFROM\b/],
+  ['INSERT INTO', /\bINSERT\s+(OR\s+\w+\s+)?INTO\b/],
+  ['UPDATE … SET', /\bUPDATE\s+\w+\s+SET\b/],
+  ['DELETE FROM', /\bDELETE\s+FROM\b/],
+  ['CREATE TABLE/INDEX', /\bCREATE\s+(UNIQUE\s+)?(TABLE|INDEX|VIRTUAL\s+TABLE|TRIGGER)\b/],
+];
+
+/** The SQL marks found in `text` (empty when it has none). */
+function sqlIn(text: string): string[] {
+  return SQL_MARKS.filter(([, re]) => re.test(text)).map(([name]) => name);
+}
+
+/** Every source file under `dir`, as paths relative to the repository. */
+function sources(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.(ts|tsx|mts|js|mjs)$/.test(f))
+    .map((f) => join(dir, f).split(sep).join('/'));
+}
+
+describe('where SQL lives', () => {
+  it.each([
+    ["db.prepare('SELECT 1')", true],
+    ['this.db.exec(`CREATE INDEX x ON lots(a)`)', true],
+    ["const q = `SELECT lot_key FROM lots WHERE vin = ?`", true],
+    ["run('INSERT OR IGNORE INTO alerts (a) VALUES (1)')", true],
+    ["'UPDATE watches SET label = ?'", true],
+    ["'DELETE FROM cache WHERE key = ?'", true],
+    ['const m = /^lot\\/(.+)$/.exec(id);', false],
+    ["label: 'Select a make from the list'", false],
+    ['store.searches.listSearches()', false],
+  ])('the detector sees SQL in %s: %s', (text, found) => {
+    expect(sqlIn(text).length > 0).toBe(found);
+  });
+
+  it('no file under src/ outside src/core/db contains SQL', () => {
+    const offenders = sources('src')
+      .filter((f) => !f.startsWith(SQL_HOME))
+      .map((f) => ({ f, marks: sqlIn(readFileSync(f, 'utf8')) }))
+      .filter((x) => x.marks.length > 0)
+      .map((x) => `${x.f}: ${x.marks.join(', ')}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it('the repositories do hold the SQL (the scan reads real files)', () => {
+    expect(sqlIn(readFileSync('src/core/db/lotsRepo.ts', 'utf8'))).toContain('SELECT … FROM');
+  });
+});
+
+// Core files stay small enough to read in one sitting: split a file along its seams before it passes this.
+const MAX_CORE_LINES = 450;
+
+describe('file size', () => {
+  it(`no file under src/core is longer than ${MAX_CORE_LINES} lines`, () => {
+    const files = sources('src/core');
+    expect(files.length).toBeGreaterThan(20);
+    const long = files
+      .map((f) => ({ f, lines: readFileSync(f, 'utf8').replace(/\n$/, '').split('\n').length }))
+      .filter((x) => x.lines > MAX_CORE_LINES)
+      .map((x) => `${x.f}: ${x.lines} lines`);
+    expect(long).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { stateWord, vehicleOutcome } from '../../shared/saleOutcome';
 import type { AuctionLocation, CursorMeta, SaleRecord, ShippingPrice, Vehicle } from '../../shared/vehicle';
+import { isObj, kind, Reader } from './reader';
 
 /**
  * Tolerant parsers of the service's responses (issue 3 item 4; spec "Resources and their fields", REAL-SERVICE.md
@@ -62,76 +63,6 @@ export interface HistoryPage {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const kind = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
-
-/** Reads fields of one object, collecting warnings under `path`. */
-class Reader {
-  constructor(
-    private readonly o: Obj,
-    private readonly path: string,
-    private readonly w: string[],
-  ) {}
-
-  /** Counts a warning on `key` (also for conversions made outside the typed readers). */
-  warn(key: string, msg: string): void {
-    this.w.push(`${this.path}${key}: ${msg}`);
-  }
-
-  str(key: string): string | null {
-    const v = this.o[key];
-    if (v === undefined || v === null) return null;
-    if (typeof v === 'string') return v;
-    if (typeof v === 'number' && Number.isFinite(v)) {
-      this.warn(key, 'number read as text');
-      return String(v);
-    }
-    this.warn(key, `expected text, got ${kind(v)}`);
-    return null;
-  }
-
-  num(key: string, integer = false): number | null {
-    return this.numOf(key, this.o[key], integer);
-  }
-
-  numOf(key: string, v: unknown, integer = false): number | null {
-    if (v === undefined || v === null) return null;
-    let n: number | null = null;
-    if (typeof v === 'number' && Number.isFinite(v)) n = v;
-    else if (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v)) {
-      n = Number(v);
-      this.warn(key, 'numeric text read as a number');
-    }
-    if (n === null || (integer && !Number.isInteger(n))) {
-      this.warn(key, `expected ${integer ? 'an integer' : 'a number'}, got ${kind(v)}`);
-      return null;
-    }
-    return n;
-  }
-
-  bool(key: string): boolean | null {
-    const v = this.o[key];
-    if (v === undefined || v === null) return null;
-    if (typeof v === 'boolean') return v;
-    if (v === 0 || v === 1 || v === '0' || v === '1' || v === 'true' || v === 'false') {
-      this.warn(key, `${JSON.stringify(v)} read as a boolean`);
-      return v === 1 || v === '1' || v === 'true';
-    }
-    this.warn(key, `expected true/false, got ${kind(v)}`);
-    return null;
-  }
-
-  /** A nested object; a wrong type reads as an empty object (all its fields null) with a warning. */
-  sub(key: string): Reader {
-    const v = this.o[key];
-    if (v !== undefined && v !== null && !isObj(v)) this.warn(key, `expected an object, got ${kind(v)}`);
-    return new Reader(isObj(v) ? v : {}, `${this.path}${key}.`, this.w);
-  }
-
-  get(key: string): unknown {
-    return this.o[key];
-  }
-}
 
 /**
  * An odometer reading in miles: the specification's number (or numeric text), or the real service's `{ mi, km }`

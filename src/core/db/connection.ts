@@ -49,3 +49,8 @@ export function openDatabase(path: string, opts: OpenDatabaseOptions = {}): Data
     throw new DatabaseUnavailableError(`Lotwatch could not read its data file ${path}: ${(e as Error).message}`, e);
   }
 }
+
+/** The version of the SQLite library the connection runs on (e.g. `3.50.2`), for About and bug reports. */
+export function sqliteVersion(db: Database): string {
+  return db.prepare<[], { v: string }>('SELECT sqlite_version() AS v').get()!.v;
+}

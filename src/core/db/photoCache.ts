@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LotwatchError } from '../errors';
+import { CacheRepo } from './cacheRepo';
 
 /**
  * A photo that could not be had (404, 429, a broken answer) is not asked for again for this long (ms): with a quota
@@ -26,11 +27,9 @@ export interface Photo {
  * never leaves a half-written photo; the `photos` table maps each source URL to its file.
  */
 export class PhotoCache {
-  private readonly get_: Statement;
-  private readonly put: Statement;
-  private readonly failGet: Statement;
-  private readonly failPut: Statement;
-  private readonly failDel: Statement;
+  private readonly get_: Statement<[string], { sha256: string; content_type: string }>;
+  private readonly put: Statement<[string, string | null, string, string, number, number]>;
+  private readonly failures: CacheRepo;
 
   constructor(
     db: Database,
@@ -41,10 +40,7 @@ export class PhotoCache {
       ON CONFLICT(url) DO UPDATE SET sha256 = excluded.sha256, content_type = excluded.content_type,
       bytes = excluded.bytes, fetched_at = excluded.fetched_at, lot_key = COALESCE(excluded.lot_key, photos.lot_key)`);
     // Failures live in the key/value cache (`photo-failed:<url>`), so the photo index keeps only real files.
-    this.failGet = db.prepare('SELECT value, updated_at FROM cache WHERE key = ?');
-    this.failPut = db.prepare(`INSERT INTO cache (key, value, updated_at) VALUES (?, ?, ?)
-      ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`);
-    this.failDel = db.prepare('DELETE FROM cache WHERE key = ?');
+    this.failures = new CacheRepo(db);
   }
 
   /**
@@ -52,14 +48,14 @@ export class PhotoCache {
    * else null (never failed, or long enough ago to try again).
    */
   recentFailure(url: string, now: number): { at: number; code: string } | null {
-    const r = this.failGet.get(`photo-failed:${url}`) as { value: string; updated_at: number } | undefined;
+    const r = this.failures.get(`photo-failed:${url}`);
     if (!r || now - r.updated_at >= PHOTO_RETRY_AFTER_MS || r.updated_at > now) return null;
     return { at: r.updated_at, code: r.value };
   }
 
   /** Remembers that fetching `url` failed at `now` (ms) with error code `code`. */
   recordFailure(url: string, code: string, now: number): void {
-    this.failPut.run(`photo-failed:${url}`, code, now);
+    this.failures.put(`photo-failed:${url}`, code, now);
   }
 
   private file(sha: string, contentType: string): string {
@@ -68,7 +64,7 @@ export class PhotoCache {
 
   /** The cached photo of `url`, or null. */
   read(url: string): Photo | null {
-    const r = this.get_.get(url) as { sha256: string; content_type: string } | undefined;
+    const r = this.get_.get(url);
     if (!r) return null;
     const f = this.file(r.sha256, r.content_type);
     if (!existsSync(f)) return null;
@@ -90,7 +86,7 @@ export class PhotoCache {
       renameSync(tmp, f);
     }
     this.put.run(url, lotKey, sha, contentType, buf.length, now);
-    this.failDel.run(`photo-failed:${url}`);
+    this.failures.delete(`photo-failed:${url}`);
     return { bytes: buf, contentType, cached: false };
   }
 }

@@ -1,5 +1,8 @@
 import type { QuotaSnapshot } from '../../shared/vehicle';
+import type { LotState } from '../../shared/watch';
+import { projectedChecks } from './planner';
 
+const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
 /** Where the budget's numbers come from, for the UI. */
@@ -84,4 +87,65 @@ export class RequestBudget {
       periodEnd: q?.periodEnd ?? null,
     };
   }
+}
+
+/** One watched lot as the budget maths sees it: its stored state (null: never fetched) and its last fetch (ms). */
+export interface WatchLoad {
+  lot: LotState | null;
+  lastChecked: number | null;
+}
+
+/** What a saved search's schedule costs: enough of its row to count pages. */
+export interface SearchLoad {
+  id: number;
+  paused: boolean;
+  max_pages: number;
+  /** Records the last run found, or null before the first run. */
+  last_result_count: number | null;
+}
+
+/**
+ * Pages (= requests) one run of a saved search is expected to fetch: its last result count at 20 records a page,
+ * at least 1 and at most `max_pages`; `max_pages` before the first run. Throws nothing.
+ */
+export function pagesPerRun(s: Pick<SearchLoad, 'max_pages' | 'last_result_count'>): number {
+  if (s.last_result_count === null) return s.max_pages;
+  return Math.min(s.max_pages, Math.max(1, Math.ceil(s.last_result_count / 20)));
+}
+
+/**
+ * Requests per day the saved searches' schedules are expected to spend: runs a day times pages a run, over the
+ * searches that are not paused and have a valid schedule (`runsPerDay` answers null for the others). Throws nothing.
+ */
+export function searchDemandPerDay(searches: SearchLoad[], runsPerDay: (id: number) => number | null): number {
+  let demand = 0;
+  for (const s of searches) {
+    const runs = s.paused ? null : runsPerDay(s.id);
+    if (runs !== null) demand += runs * pagesPerRun(s);
+  }
+  return demand;
+}
+
+/**
+ * The stretch of the watchlist's background intervals (1, 2, 4 ... at most 64) needed for the projected day of
+ * watch checks plus `searchDemand` (requests/day) to fit `allowancePerDay` (requests/day), so a tight quota slows
+ * the watchlist down instead of running out. Throws nothing.
+ */
+export function scaleToFit(lots: WatchLoad[], now: number, searchDemand: number, allowancePerDay: number): number {
+  let scale = 1;
+  while (scale < 64 && projectedChecks(lots, now, DAY, scale) + searchDemand > allowancePerDay) scale *= 2;
+  return scale;
+}
+
+/**
+ * Requests the watchlist's anchors need in the next hour at this `scale`: kept back from scheduled searches so a
+ * lot about to sell is never starved by a search. Throws nothing.
+ */
+export function watchReserve(lots: WatchLoad[], now: number, scale: number): number {
+  return projectedChecks(lots, now, HOUR, scale);
+}
+
+/** Requests expected over the next 24 hours: the watchlist at this `scale` plus `searchDemand`. Throws nothing. */
+export function projectedDay(lots: WatchLoad[], now: number, scale: number, searchDemand: number): number {
+  return projectedChecks(lots, now, DAY, scale) + searchDemand;
 }

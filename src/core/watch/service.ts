@@ -1,9 +1,8 @@
-import type { Database, Statement } from 'better-sqlite3';
 import { saleOutcomeOf } from '../../shared/saleOutcome';
 import type { ApiClient } from '../api';
 import { checkLotPageUrl, checkSearchParams, checkVin } from '../api/validate';
 import { BadInputError, LotwatchError } from '../errors';
-import type { WatchStore, SavedSearchRow, WatchRow } from '../db/watchStore';
+import type { LotRow, SavedSearchRow, Store, WatchRow } from '../db/store';
 import type {
   AlertView,
   LotDetail,
@@ -13,7 +12,7 @@ import type {
   SavedSearchView,
   WatchView,
 } from '../../shared/ipc/contract';
-import { AlertRulesSchema, lotKeyOf, type AlertRules } from '../../shared/watch';
+import { AlertRulesSchema, lotKeyOf, parseLotKey, pollTargetKey, type AlertRules } from '../../shared/watch';
 import type { Clock } from '../clock';
 import { issuesToFields } from '../rpc';
 import { checkCron } from './cron';
@@ -22,6 +21,7 @@ import { nextCheckAt } from './planner';
 
 /** Saved searches notify new matches by default; a watch notifies every change that matters. */
 export const DEFAULT_SEARCH_RULES: AlertRules = AlertRulesSchema.parse({ kinds: ['new_match'] });
+/** A watch's rules until the user edits them: every change that matters. */
 export const DEFAULT_WATCH_RULES: AlertRules = AlertRulesSchema.parse({});
 
 /**
@@ -40,81 +40,56 @@ export function parseRules(input: unknown, base: AlertRules): AlertRules {
   throw new BadInputError(first ? `${first[0]}: ${first[1][0]}` : 'The alert rules are not valid.', fields);
 }
 
-type Row = Record<string, unknown>;
-
 /**
  * The contract methods of the watch engine (issue 5 item 6): saved searches, the watchlist, the alerts inbox,
  * the offline library, lot detail with its timeline. Reads go straight to SQLite; runs go through the engine.
  */
 export class WatchService {
-  private readonly q: Record<string, Statement>;
-
   constructor(
-    private readonly db: Database,
-    private readonly store: WatchStore,
+    private readonly store: Store,
     private readonly engine: WatchEngine,
     private readonly clock: Clock,
     private readonly client: () => ApiClient | null,
     /** Whether Demo mode's example watches are checked (Demo mode only); default always. */
     private readonly examplesActive: () => boolean = () => true,
-  ) {
-    const p = (sql: string) => db.prepare(sql);
-    this.q = {
-      newMatches: p(`SELECT count(*) AS n FROM alerts WHERE kind = 'new_match' AND source = ? AND created_at > ?`),
-      lot: p('SELECT * FROM lots WHERE lot_key = ?'),
-      alerts: p(`SELECT * FROM alerts WHERE (? = 0 OR read_at IS NULL) AND id < ?
-        ORDER BY (read_at IS NULL) DESC, id DESC LIMIT ?`),
-      unread: p('SELECT count(*) AS n FROM alerts WHERE read_at IS NULL'),
-      markRead: p('UPDATE alerts SET read_at = ? WHERE id = ?'),
-      markUnread: p('UPDATE alerts SET read_at = NULL WHERE id = ?'),
-      recent: p('SELECT * FROM lots ORDER BY last_observed_at DESC LIMIT ? OFFSET ?'),
-      count: p('SELECT count(*) AS n FROM lots'),
-      fts: p(`SELECT lots.* FROM lots_fts JOIN lots ON lots.rowid = lots_fts.rowid WHERE lots_fts MATCH ?
-        ORDER BY rank LIMIT ? OFFSET ?`),
-      ftsCount: p('SELECT count(*) AS n FROM lots_fts WHERE lots_fts MATCH ?'),
-      timeline: p('SELECT * FROM changes WHERE lot_key = ? ORDER BY observed_at, id'),
-      bids: p(`SELECT observed_at, json_extract(raw, '$.pricing.current_bid_usd') AS bid FROM observations
-        WHERE lot_key = ? AND raw IS NOT NULL ORDER BY observed_at`),
-      obsCount: p('SELECT count(*) AS n FROM observations WHERE lot_key = ?'),
-    };
-  }
+  ) {}
 
   // ---- views ---------------------------------------------------------------------------------------------------
 
-  private lotSummary(r: Row): LotSummary {
+  private lotSummary(r: LotRow): LotSummary {
     let photo: string | null = null;
     try {
-      const n = JSON.parse(r['normalized'] as string) as { media?: { photos?: string[] } };
+      const n = JSON.parse(r.normalized) as { media?: { photos?: string[] } };
       photo = n.media?.photos?.[0] ?? null;
     } catch {
       photo = null;
     }
     return {
-      lot_key: r['lot_key'] as string,
-      platform: r['platform'] as string,
-      lot_number: r['lot_number'] as string,
-      vin: (r['vin'] as string | null) ?? null,
-      title: (r['title'] as string | null) ?? null,
-      year: (r['year'] as number | null) ?? null,
-      make: (r['make'] as string | null) ?? null,
-      model: (r['model'] as string | null) ?? null,
-      location: (r['location'] as string | null) ?? null,
-      current_bid_usd: (r['current_bid_usd'] as number | null) ?? null,
-      buy_now_usd: (r['buy_now_usd'] as number | null) ?? null,
-      sale_price_usd: (r['sale_price_usd'] as number | null) ?? null,
-      state: (r['state'] as string | null) ?? null,
-      lot_status: (r['lot_status'] as string | null) ?? null,
-      lot_sub_status: (r['lot_sub_status'] as string | null) ?? null,
-      last_sold_status: (r['last_sold_status'] as string | null) ?? null,
+      lot_key: r.lot_key,
+      platform: r.platform,
+      lot_number: r.lot_number,
+      vin: r.vin ?? null,
+      title: r.title ?? null,
+      year: r.year ?? null,
+      make: r.make ?? null,
+      model: r.model ?? null,
+      location: r.location ?? null,
+      current_bid_usd: r.current_bid_usd ?? null,
+      buy_now_usd: r.buy_now_usd ?? null,
+      sale_price_usd: r.sale_price_usd ?? null,
+      state: r.state ?? null,
+      lot_status: r.lot_status ?? null,
+      lot_sub_status: r.lot_sub_status ?? null,
+      last_sold_status: r.last_sold_status ?? null,
       outcome: saleOutcomeOf({
-        state: (r['state'] as string | null) ?? null,
-        lot_sub_status: (r['lot_sub_status'] as string | null) ?? null,
-        last_sold_status: (r['last_sold_status'] as string | null) ?? null,
-        sale_price_usd: (r['sale_price_usd'] as number | null) ?? null,
+        state: r.state ?? null,
+        lot_sub_status: r.lot_sub_status ?? null,
+        last_sold_status: r.last_sold_status ?? null,
+        sale_price_usd: r.sale_price_usd ?? null,
       }),
-      auction_at: (r['auction_at'] as number | null) ?? null,
-      first_seen_at: r['first_seen_at'] as number,
-      last_observed_at: r['last_observed_at'] as number,
+      auction_at: r.auction_at ?? null,
+      first_seen_at: r.first_seen_at,
+      last_observed_at: r.last_observed_at,
       photo,
     };
   }
@@ -138,13 +113,13 @@ export class WatchService {
       last_complete: s.last_complete,
       consecutive_failures: s.consecutive_failures,
       last_error: s.last_error,
-      new_matches_24h: (this.q['newMatches']!.get(`search:${s.id}`, now - 86_400_000) as { n: number }).n,
+      new_matches_24h: this.store.alerts.newMatchesSince(pollTargetKey({ kind: 'search', id: s.id }), now - 86_400_000),
     };
   }
 
   private watchView(w: WatchRow): WatchView {
-    const row = w.lot_key ? (this.q['lot']!.get(w.lot_key) as Row | undefined) : undefined;
-    const lot = w.lot_key ? this.store.getLotState(w.lot_key) : null;
+    const row = w.lot_key ? this.store.lots.getRow(w.lot_key) : null;
+    const lot = w.lot_key ? this.store.lots.getLotState(w.lot_key) : null;
     const last = lot && w.last_checked_at !== null ? Math.max(w.last_checked_at, lot.observed_at) : w.last_checked_at;
     return {
       id: w.id,
@@ -163,13 +138,13 @@ export class WatchService {
   }
 
   private requireSearch(id: number): SavedSearchRow {
-    const s = this.store.getSearch(id);
+    const s = this.store.searches.getSearch(id);
     if (!s) throw new LotwatchError('not_found', `There is no saved search ${id}; it may have been deleted.`);
     return s;
   }
 
   private requireWatch(id: number): WatchRow {
-    const w = this.store.getWatch(id);
+    const w = this.store.watches.getWatch(id);
     if (!w) throw new LotwatchError('not_found', `There is no watch ${id}; it may have been removed.`);
     return w;
   }
@@ -188,7 +163,7 @@ export class WatchService {
   // ---- saved searches ------------------------------------------------------------------------------------------
 
   listSearches(): SavedSearchView[] {
-    return this.store.listSearches().map((s) => this.searchView(s));
+    return this.store.searches.listSearches().map((s) => this.searchView(s));
   }
 
   private checkSearch(i: MethodInput<'searches.create'>, base: AlertRules) {
@@ -219,9 +194,10 @@ export class WatchService {
     return { params, schedule, rules };
   }
 
+  /** Creates a saved search (an `isExample` one for Demo mode) and schedules it. @throws BadInputError naming each bad field. */
   createSearch(i: MethodInput<'searches.create'>, isExample = false): SavedSearchView {
     const { params, schedule, rules } = this.checkSearch(i, DEFAULT_SEARCH_RULES);
-    const id = this.store.insertSearch(
+    const id = this.store.searches.insertSearch(
       { name: i.name!, params, schedule, rules, max_pages: i.max_pages ?? 5, paused: i.paused ?? false, is_example: isExample },
       this.clock.now(),
     );
@@ -229,10 +205,11 @@ export class WatchService {
     return this.searchView(this.requireSearch(id));
   }
 
+  /** Edits a saved search; new params restart its baseline. @throws BadInputError, not_found. */
   updateSearch(i: MethodInput<'searches.update'>): SavedSearchView {
     const old = this.requireSearch(i.id);
     const { params, schedule, rules } = this.checkSearch(i, old.rules);
-    this.store.updateSearch(
+    this.store.searches.updateSearch(
       i.id,
       { name: i.name!, params, schedule, rules, max_pages: i.max_pages ?? old.max_pages, paused: i.paused ?? old.paused },
       this.clock.now(),
@@ -241,20 +218,23 @@ export class WatchService {
     return this.searchView(this.requireSearch(i.id));
   }
 
+  /** Deletes a saved search and unschedules it. @throws not_found. */
   removeSearch(id: number): { ok: true } {
     this.requireSearch(id);
-    this.store.deleteSearch(id);
+    this.store.searches.deleteSearch(id);
     this.engine.refresh();
     return { ok: true };
   }
 
+  /** Pauses or resumes a saved search's schedule (it can still be run by hand). @throws not_found. */
   setSearchPaused(id: number, paused: boolean): SavedSearchView {
     const s = this.requireSearch(id);
-    this.store.updateSearch(id, { ...s, paused }, this.clock.now());
+    this.store.searches.updateSearch(id, { ...s, paused }, this.clock.now());
     this.engine.refresh();
     return this.searchView(this.requireSearch(id));
   }
 
+  /** Runs a saved search now, queued behind the engine's job in flight. @throws not_found, unauthorized without a client. */
   async runSearchNow(id: number): Promise<MethodOutput<'searches.runNow'>> {
     this.requireSearch(id);
     this.requireClient();
@@ -264,7 +244,7 @@ export class WatchService {
   // ---- watchlist -----------------------------------------------------------------------------------------------
 
   listWatches(): WatchView[] {
-    return this.store.listWatches().map((w) => this.watchView(w));
+    return this.store.watches.listWatches().map((w) => this.watchView(w));
   }
 
   /**
@@ -295,9 +275,9 @@ export class WatchService {
     }
     const vin = isVin ? checkVin(target).vin : null;
     const client = this.requireClient();
-    const existing = this.store
+    const existing = this.store.watches
       .listWatches()
-      .find((w) => (vin && w.vin === vin) || (isLot && w.lot_key?.endsWith(`:${target}`)));
+      .find((w) => (vin && w.vin === vin) || (isLot && w.lot_key !== null && parseLotKey(w.lot_key)?.lot_number === target));
     if (existing) {
       throw new BadInputError('That vehicle is already on your watchlist.', { target: ['Already on your watchlist.'] });
     }
@@ -312,36 +292,39 @@ export class WatchService {
     if (!vin && !lotKey) {
       throw new LotwatchError('bad_response', 'The service answered without a platform and lot number for that lot.');
     }
-    const dup = lotKey && this.store.listWatches().find((w) => w.lot_key === lotKey);
+    const dup = lotKey && this.store.watches.listWatches().find((w) => w.lot_key === lotKey);
     if (dup) throw new BadInputError('That lot is already on your watchlist.', { target: ['Already on your watchlist.'] });
     const id = this.store.transaction(() => {
-      const wid = this.store.insertWatch(
+      const wid = this.store.watches.insertWatch(
         { kind: vin ? 'vin' : 'lot', vin: vin ?? vehicle?.vin ?? null, lot_key: lotKey, label: i.label ?? '', rules, is_example: isExample },
         now,
       );
-      if (vehicle) this.store.watchChecked(wid, now, lotKey, vehicle.vin);
+      if (vehicle) this.store.watches.watchChecked(wid, now, lotKey, vehicle.vin);
       return wid;
     });
-    if (vehicle) this.engine.ingest([vehicle], `watch:${id}`);
+    if (vehicle) this.engine.ingest([vehicle], pollTargetKey({ kind: 'watch', id }));
     this.engine.refresh();
     return this.watchView(this.requireWatch(id));
   }
 
+  /** Removes a watch. @throws not_found. */
   removeWatch(id: number): { ok: true } {
     this.requireWatch(id);
-    this.store.deleteWatch(id);
+    this.store.watches.deleteWatch(id);
     this.engine.refresh();
     return { ok: true };
   }
 
+  /** Replaces a watch's rules (merged over its current ones) and label. @throws BadInputError, not_found. */
   setWatchRules(id: number, rulesInput: unknown, label?: string): WatchView {
     const w = this.requireWatch(id);
     const rules = parseRules(rulesInput, w.rules);
-    this.store.updateWatchRules(id, rules, label ?? w.label, this.clock.now());
+    this.store.watches.updateWatchRules(id, rules, label ?? w.label, this.clock.now());
     this.engine.refresh();
     return this.watchView(this.requireWatch(id));
   }
 
+  /** Checks one watch now (one request), queued behind the job in flight. @throws not_found, unauthorized. */
   async checkWatchNow(id: number): Promise<MethodOutput<'watchlist.checkNow'>> {
     this.requireWatch(id);
     this.requireClient();
@@ -349,17 +332,19 @@ export class WatchService {
   }
 
   private watchOfLot(lotKey: string): WatchRow {
-    const rec = this.store.getLotState(lotKey);
-    const w = this.store.listWatches().find((x) => x.lot_key === lotKey || (rec?.vin && x.vin === rec.vin));
+    const rec = this.store.lots.getLotState(lotKey);
+    const w = this.store.watches.listWatches().find((x) => x.lot_key === lotKey || (rec?.vin && x.vin === rec.vin));
     if (!w) throw new LotwatchError('not_found', 'Only lots on your watchlist can be snoozed or muted. Watch it first.');
     return w;
   }
 
+  /** Snoozes a watched lot's alerts until a time (ms) or an event. @throws not_found when the lot is not watched. */
   snooze(i: MethodInput<'alerts.snooze'>): WatchView {
     const w = this.watchOfLot(i.lot_key);
     return this.setWatchRules(w.id, { snooze_until: i.until ?? null, snooze_until_event: i.until_event ?? null });
   }
 
+  /** Mutes or unmutes a watched lot's alerts. @throws not_found when the lot is not watched. */
   mute(lotKey: string, muted: boolean): WatchView {
     const w = this.watchOfLot(lotKey);
     return this.setWatchRules(w.id, { muted });
@@ -368,37 +353,35 @@ export class WatchService {
   // ---- alerts --------------------------------------------------------------------------------------------------
 
   listAlerts(i: MethodInput<'alerts.list'>): MethodOutput<'alerts.list'> {
-    const rows = this.q['alerts']!.all(i?.unread_only ? 1 : 0, i?.before_id ?? Number.MAX_SAFE_INTEGER, i?.limit ?? 100) as Row[];
+    const rows = this.store.alerts.list(i?.unread_only ?? false, i?.before_id ?? Number.MAX_SAFE_INTEGER, i?.limit ?? 100);
     const alerts: AlertView[] = rows.map((r) => ({
-      id: r['id'] as number,
-      kind: r['kind'] as string,
-      lot_key: (r['lot_key'] as string | null) ?? null,
-      title: r['title'] as string,
-      body: r['body'] as string,
-      source: r['source'] as string,
-      reason: (r['reason'] as string | null) ?? null,
-      created_at: r['created_at'] as number,
-      delivery: r['delivery'] as AlertView['delivery'],
-      status: r['status'] as string,
-      read: r['read_at'] !== null,
+      id: r.id,
+      kind: r.kind,
+      lot_key: r.lot_key ?? null,
+      title: r.title,
+      body: r.body,
+      source: r.source,
+      reason: r.reason ?? null,
+      created_at: r.created_at,
+      delivery: r.delivery,
+      status: r.status,
+      read: r.read_at !== null,
     }));
-    return { alerts, unread: (this.q['unread']!.get() as { n: number }).n };
+    return { alerts, unread: this.store.alerts.unreadCount() };
   }
 
   /** How many inbox alerts are unread. Throws only database errors. */
   unreadCount(): number {
-    return (this.q['unread']!.get() as { n: number }).n;
+    return this.store.alerts.unreadCount();
   }
 
+  /** Marks alerts read (or unread again) in one transaction; returns the new unread count. */
   markRead(ids: number[], read: boolean): { unread: number } {
     const now = this.clock.now();
     this.store.transaction(() => {
-      for (const id of ids) {
-        if (read) this.q['markRead']!.run(now, id);
-        else this.q['markUnread']!.run(id);
-      }
+      for (const id of ids) this.store.alerts.setRead(id, read, now);
     });
-    return { unread: (this.q['unread']!.get() as { n: number }).n };
+    return { unread: this.store.alerts.unreadCount() };
   }
 
   // ---- library and lot detail ---------------------------------------------------------------------------------
@@ -412,44 +395,43 @@ export class WatchService {
     const limit = i.limit ?? 100;
     const offset = i.offset ?? 0;
     if (words.length === 0) {
-      const rows = this.q['recent']!.all(limit, offset) as Row[];
-      return { lots: rows.map((r) => this.lotSummary(r)), total: (this.q['count']!.get() as { n: number }).n };
+      const rows = this.store.library.recent(limit, offset);
+      return { lots: rows.map((r) => this.lotSummary(r)), total: this.store.library.count() };
     }
     const match = words.slice(0, 12).map((w) => `"${w}"*`).join(' ');
-    const rows = this.q['fts']!.all(match, limit, offset) as Row[];
-    return { lots: rows.map((r) => this.lotSummary(r)), total: (this.q['ftsCount']!.get(match) as { n: number }).n };
+    const rows = this.store.library.search(match, limit, offset);
+    return { lots: rows.map((r) => this.lotSummary(r)), total: this.store.library.searchCount(match) };
   }
 
   /** One stored lot with its timeline and bid history; works offline. @throws not_found when never fetched. */
   lotDetail(lotKey: string): LotDetail {
-    const r = this.q['lot']!.get(lotKey) as Row | undefined;
+    const r = this.store.lots.getRow(lotKey);
     if (!r) throw new LotwatchError('not_found', `Lotwatch has no record of lot ${lotKey} yet.`);
-    const timeline = (this.q['timeline']!.all(lotKey) as Row[]).map((c) => ({
-      id: c['id'] as number,
-      kind: c['kind'] as LotDetail['timeline'][number]['kind'],
-      lot_key: c['lot_key'] as string,
-      vin: (c['vin'] as string | null) ?? null,
-      field: (c['field'] as string | null) ?? null,
-      before: c['before'] === null ? null : (JSON.parse(c['before'] as string) as string | number | boolean | null),
-      after: c['after'] === null ? null : (JSON.parse(c['after'] as string) as string | number | boolean | null),
-      related_lot_key: (c['related_lot_key'] as string | null) ?? null,
-      outcome: (c['outcome'] as LotDetail['timeline'][number]['outcome'] | null) ?? null,
-      observed_at: c['observed_at'] as number,
-      search_id: (c['search_id'] as number | null) ?? null,
+    const json = (v: string | null) => (v === null ? null : (JSON.parse(v) as string | number | boolean | null));
+    const timeline = this.store.lots.timeline(lotKey).map((c) => ({
+      id: c.id,
+      kind: c.kind as LotDetail['timeline'][number]['kind'],
+      lot_key: c.lot_key,
+      vin: c.vin ?? null,
+      field: c.field ?? null,
+      before: json(c.before),
+      after: json(c.after),
+      related_lot_key: c.related_lot_key ?? null,
+      outcome: (c.outcome as LotDetail['timeline'][number]['outcome'] | null) ?? null,
+      observed_at: c.observed_at,
+      search_id: c.search_id ?? null,
     }));
-    const bids = (this.q['bids']!.all(lotKey) as { observed_at: number; bid: number | null }[]).map(
-      (b) => [b.observed_at, typeof b.bid === 'number' ? b.bid : null] as [number, number | null],
-    );
-    const watch = this.store.listWatches().find((w) => w.lot_key === lotKey || (r['vin'] !== null && w.vin === r['vin']));
+    const bids = this.store.lots.bids(lotKey);
+    const watch = this.store.watches.listWatches().find((w) => w.lot_key === lotKey || (r.vin !== null && w.vin === r.vin));
     return {
       summary: this.lotSummary(r),
-      record: JSON.parse(r['normalized'] as string) as Record<string, unknown>,
-      raw: JSON.parse(r['raw'] as string) as unknown,
+      record: JSON.parse(r.normalized) as Record<string, unknown>,
+      raw: JSON.parse(r.raw) as unknown,
       timeline,
       bids,
-      observations: (this.q['obsCount']!.get(lotKey) as { n: number }).n,
+      observations: this.store.lots.observationCount(lotKey),
       watch_id: watch?.id ?? null,
-      notes: r['notes'] as string,
+      notes: r.notes,
     };
   }
 }

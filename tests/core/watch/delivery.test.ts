@@ -135,43 +135,40 @@ describe('quota exhausted', () => {
     const run = await core.invoke('searches.runNow', { id });
     expect(run, JSON.stringify(run)).toMatchObject({ ok: true, value: { status: 'error', requests: 1 } });
     // The spent quota is said as a date from the period's end, never as seconds to wait.
-    const periodEnd = (await core.invoke('status.get', undefined)) as { ok: true; value: { quota: { periodEnd: number } } };
-    const end = periodEnd.value.quota.periodEnd;
+    const periodEnd = await core.call('status.get', undefined);
+    const end = periodEnd.quota!.periodEnd!;
     expect(end).toBeGreaterThan(clock.now());
     const day = format(end, 'd MMMM');
-    const searches = (await core.invoke('searches.list', undefined)) as { ok: true; value: { last_error: string }[] };
-    expect(searches.value[0]!.last_error).toBe(`Your plan's monthly requests are used up until ${day}.`);
-    const status = (await core.invoke('status.get', undefined)) as {
-      ok: true;
-      value: { paused_until: number; pause_reason: string; pause_kind: string };
-    };
-    expect(status.value).toMatchObject({ paused_until: end, pause_kind: 'quota_spent' });
-    expect(status.value.pause_reason).toBe(`Your plan's monthly requests are used up until ${day}.`);
-    expect(status.value.pause_reason).not.toMatch(/\d+ s\b|seconds/);
-    const before = ((await core.invoke('requests.list', undefined)) as { ok: true; value: { rows: unknown[] } }).value.rows.length;
+    const searches = await core.call('searches.list', undefined);
+    expect(searches[0]!.last_error).toBe(`Your plan's monthly requests are used up until ${day}.`);
+    const status = await core.call('status.get', undefined);
+    expect(status).toMatchObject({ paused_until: end, pause_kind: 'quota_spent' });
+    expect(status.pause_reason).toBe(`Your plan's monthly requests are used up until ${day}.`);
+    expect(status.pause_reason).not.toMatch(/\d+ s\b|seconds/);
+    const before = (await core.call('requests.list', undefined)).rows.length;
     core.engine.start();
     for (let i = 0; i < 5; i++) {
       clock.advanceTo(clock.now() + 5 * MIN);
       await core.engine.runDue();
     }
-    const after = ((await core.invoke('requests.list', undefined)) as { ok: true; value: { rows: unknown[] } }).value.rows.length;
+    const after = (await core.call('requests.list', undefined)).rows.length;
     expect(after).toBe(before);
     // More failed calls in the same period (the user's own) raise no second alert: one per period.
     await core.invoke('searches.runNow', { id });
     await core.invoke('searches.runNow', { id });
-    const alerts = (await core.invoke('alerts.list', undefined)) as { ok: true; value: { alerts: { kind: string; title: string; body: string }[] } };
-    const quota = alerts.value.alerts.filter((a) => a.kind === 'quota_low');
+    const alerts = await core.call('alerts.list', undefined);
+    const quota = alerts.alerts.filter((a) => a.kind === 'quota_low');
     expect(quota).toHaveLength(1);
     expect(quota[0]!.body).toContain(`used up until ${day}`);
     // When the period has ended, polling starts again by itself.
     clock.advanceTo(end + MIN);
     await core.engine.runDue();
     await core.engine.idle();
-    const resumed = ((await core.invoke('requests.list', undefined)) as { ok: true; value: { rows: unknown[] } }).value.rows.length;
+    const resumed = (await core.call('requests.list', undefined)).rows.length;
     expect(resumed).toBeGreaterThan(after + 2);
     // (The sandbox's tiny plan of 5 a day is spent again at once: paused, but until the new period's end.)
-    const later = (await core.invoke('status.get', undefined)) as { ok: true; value: { paused_until: number | null } };
-    expect(later.value.paused_until === null || later.value.paused_until > end).toBe(true);
+    const later = await core.call('status.get', undefined);
+    expect(later.paused_until === null || later.paused_until > end).toBe(true);
     await small.dispose();
   });
 });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/core/db/connection';
-import { WatchStore } from '../../../src/core/db/watchStore';
+import { Store } from '../../../src/core/db/store';
 import { AlertRulesSchema } from '../../../src/shared/watch';
 import type { Vehicle } from '../../../src/shared/vehicle';
 import { tempDir } from '../../helpers/tmp';
@@ -14,7 +14,7 @@ function store() {
   const t = tempDir();
   dirs.push(t);
   const db = openDatabase(join(t.dir, 'lotwatch.sqlite'));
-  return { db, s: new WatchStore(db) };
+  return { db, s: new Store(db) };
 }
 
 export function vehicle(over: Partial<Vehicle> & { bid?: number | null } = {}): Vehicle {
@@ -47,15 +47,15 @@ export function vehicle(over: Partial<Vehicle> & { bid?: number | null } = {}): 
   return v;
 }
 
-describe('WatchStore', () => {
+describe('Store', () => {
   it('stores observations, keeps raw only when it changed, and returns the state before and after', () => {
     const { db, s } = store();
-    const first = s.observe(vehicle(), 1000, 'test');
+    const first = s.lots.observe(vehicle(), 1000, 'test');
     expect(first?.prev).toBeNull();
     expect(first?.next).toMatchObject({ lot_number: '50000001', current_bid_usd: 500, auction_at: Date.parse('2026-11-23T15:00:00Z') });
-    const same = s.observe(vehicle(), 2000, 'test');
+    const same = s.lots.observe(vehicle(), 2000, 'test');
     expect(same?.prev?.observed_at).toBe(1000);
-    const changed = s.observe(vehicle({ bid: 750 }), 3000, 'test');
+    const changed = s.lots.observe(vehicle({ bid: 750 }), 3000, 'test');
     expect(changed?.prev?.current_bid_usd).toBe(500);
     expect(changed?.next.current_bid_usd).toBe(750);
     const obs = db.prepare('SELECT observed_at, raw IS NULL AS dup FROM observations ORDER BY id').all();
@@ -64,20 +64,20 @@ describe('WatchStore', () => {
       { observed_at: 2000, dup: 1 },
       { observed_at: 3000, dup: 0 },
     ]);
-    expect(s.getLotRecord('copart:50000001')?.raw).toMatchObject({ extra_field_the_spec_does_not_list: 1 });
-    expect(s.getLotState('copart:50000001')?.observed_at).toBe(3000);
+    expect(s.lots.getLotRecord('copart:50000001')?.raw).toMatchObject({ extra_field_the_spec_does_not_list: 1 });
+    expect(s.lots.getLotState('copart:50000001')?.observed_at).toBe(3000);
   });
 
   it('refuses to key a record without platform or lot number (the caller counts it)', () => {
     const { s } = store();
-    expect(s.observe(vehicle({ lot_number: null }), 1, 't')).toBeNull();
+    expect(s.lots.observe(vehicle({ lot_number: null }), 1, 't')).toBeNull();
   });
 
   it('finds other lots of a VIN for relist detection', () => {
     const { s } = store();
-    s.observe(vehicle(), 1, 't');
-    s.observe(vehicle({ lot_number: '50000002' }), 2, 't');
-    expect(s.otherLotsOfVin('1HGCM82633A004352', 'copart:50000002').map((l) => l.lot_number)).toEqual(['50000001']);
+    s.lots.observe(vehicle(), 1, 't');
+    s.lots.observe(vehicle({ lot_number: '50000002' }), 2, 't');
+    expect(s.lots.otherLotsOfVin('1HGCM82633A004352', 'copart:50000002').map((l) => l.lot_number)).toEqual(['50000001']);
   });
 
   it('stores an alert once per dedup key and hands it out once through claim', () => {
@@ -94,31 +94,31 @@ describe('WatchStore', () => {
       delivery: 'now' as const,
       deliver_after: null,
     };
-    const id = s.insertAlert(a, 10);
+    const id = s.alerts.insertAlert(a, 10);
     expect(id).not.toBeNull();
-    expect(s.insertAlert(a, 11)).toBeNull();
-    expect(s.dueAlerts(20).map((r) => r.id)).toEqual([id]);
-    expect(s.claimAlert(id!)).toBe(true);
-    expect(s.claimAlert(id!)).toBe(false);
-    expect(s.dueAlerts(20)).toEqual([]);
-    s.markDelivered(id!, 30);
-    const digest = s.insertAlert({ ...a, dedup_key: 'change:2', delivery: 'digest', deliver_after: 100 }, 40);
-    expect(s.dueAlerts(99)).toEqual([]);
-    expect(s.dueAlerts(100).map((r) => r.id)).toEqual([digest]);
-    s.insertAlert({ ...a, dedup_key: 'change:3', delivery: 'suppressed' }, 50);
-    expect(s.dueAlerts(1000).map((r) => r.id)).toEqual([digest]);
-    expect(s.alertsForLotSince('copart:1', 0)).toBe(2);
+    expect(s.alerts.insertAlert(a, 11)).toBeNull();
+    expect(s.alerts.dueAlerts(20).map((r) => r.id)).toEqual([id]);
+    expect(s.alerts.claimAlert(id!)).toBe(true);
+    expect(s.alerts.claimAlert(id!)).toBe(false);
+    expect(s.alerts.dueAlerts(20)).toEqual([]);
+    s.alerts.markDelivered(id!, 30);
+    const digest = s.alerts.insertAlert({ ...a, dedup_key: 'change:2', delivery: 'digest', deliver_after: 100 }, 40);
+    expect(s.alerts.dueAlerts(99)).toEqual([]);
+    expect(s.alerts.dueAlerts(100).map((r) => r.id)).toEqual([digest]);
+    s.alerts.insertAlert({ ...a, dedup_key: 'change:3', delivery: 'suppressed' }, 50);
+    expect(s.alerts.dueAlerts(1000).map((r) => r.id)).toEqual([digest]);
+    expect(s.alerts.alertsForLotSince('copart:1', 0)).toBe(2);
   });
 
   it('indexes lots for offline full-text search and follows updates', () => {
     const { db, s } = store();
-    s.observe(vehicle(), 1, 't');
-    s.observe(vehicle({ lot_number: '50000009', vin: '5YJ3E1EA7KF317000', title: '2019 TESLA MODEL 3', make: 'TESLA', model: 'MODEL 3' }), 1, 't');
+    s.lots.observe(vehicle(), 1, 't');
+    s.lots.observe(vehicle({ lot_number: '50000009', vin: '5YJ3E1EA7KF317000', title: '2019 TESLA MODEL 3', make: 'TESLA', model: 'MODEL 3' }), 1, 't');
     const q = (m: string) => (db.prepare('SELECT lot_number FROM lots_fts WHERE lots_fts MATCH ?').all(m) as { lot_number: string }[]).map((r) => r.lot_number);
     expect(q('tesla')).toEqual(['50000009']);
     expect(q('"5YJ3E1"*')).toEqual(['50000009']);
     expect(q('dallas')).toHaveLength(2);
-    s.observe(vehicle({ title: '2003 HONDA ACCORD LX' }), 2, 't');
+    s.lots.observe(vehicle({ title: '2003 HONDA ACCORD LX' }), 2, 't');
     expect(q('LX')).toEqual(['50000001']);
     expect(q('EX')).toEqual([]);
   });
@@ -126,21 +126,21 @@ describe('WatchStore', () => {
   it('keeps saved searches, members, watches and runs', () => {
     const { s } = store();
     const rules = AlertRulesSchema.parse({});
-    const id = s.insertSearch({ name: 'Accords', params: { make: 'HONDA' }, schedule: '*/30 * * * *', rules, max_pages: 3, paused: false, is_example: false }, 5);
-    expect(s.getSearch(id)).toMatchObject({ name: 'Accords', params: { make: 'HONDA' }, baseline_done: false });
-    s.updateMembers(id, ['copart:1', 'copart:2'], [], 6);
-    s.updateMembers(id, ['copart:3'], ['copart:1'], 7);
-    expect([...s.memberKeys(id)].sort()).toEqual(['copart:2', 'copart:3']);
-    s.searchRunOk(id, 8, 2, true);
-    expect(s.getSearch(id)).toMatchObject({ baseline_done: true, last_result_count: 2, last_complete: true });
-    s.updateSearch(id, { name: 'Accords', params: { make: 'HONDA', model: 'ACCORD' }, schedule: '0 * * * *', rules, max_pages: 3, paused: false }, 9);
-    expect(s.getSearch(id)?.baseline_done).toBe(false);
-    const run = s.startRun(`search:${id}`, 10);
-    expect(s.interruptRuns(11)).toBe(1);
-    s.finishRun(run, 12, { status: 'ok', requests: 1, records: 2, changes: 0, complete: true });
-    const w = s.insertWatch({ kind: 'vin', vin: '1HGCM82633A004352', lot_key: null, label: '', rules, is_example: false }, 1);
-    s.watchChecked(w, 2, 'copart:1', '1HGCM82633A004352');
-    expect(s.getWatch(w)).toMatchObject({ lot_key: 'copart:1', last_checked_at: 2 });
-    expect(() => s.insertWatch({ kind: 'vin', vin: '1HGCM82633A004352', lot_key: null, label: '', rules, is_example: false }, 1)).toThrow();
+    const id = s.searches.insertSearch({ name: 'Accords', params: { make: 'HONDA' }, schedule: '*/30 * * * *', rules, max_pages: 3, paused: false, is_example: false }, 5);
+    expect(s.searches.getSearch(id)).toMatchObject({ name: 'Accords', params: { make: 'HONDA' }, baseline_done: false });
+    s.searches.updateMembers(id, ['copart:1', 'copart:2'], [], 6);
+    s.searches.updateMembers(id, ['copart:3'], ['copart:1'], 7);
+    expect([...s.searches.memberKeys(id)].sort()).toEqual(['copart:2', 'copart:3']);
+    s.searches.searchRunOk(id, 8, 2, true);
+    expect(s.searches.getSearch(id)).toMatchObject({ baseline_done: true, last_result_count: 2, last_complete: true });
+    s.searches.updateSearch(id, { name: 'Accords', params: { make: 'HONDA', model: 'ACCORD' }, schedule: '0 * * * *', rules, max_pages: 3, paused: false }, 9);
+    expect(s.searches.getSearch(id)?.baseline_done).toBe(false);
+    const run = s.searches.startRun({ kind: 'search', id }, 10);
+    expect(s.searches.interruptRuns(11)).toBe(1);
+    s.searches.finishRun(run, 12, { status: 'ok', requests: 1, records: 2, changes: 0, complete: true });
+    const w = s.watches.insertWatch({ kind: 'vin', vin: '1HGCM82633A004352', lot_key: null, label: '', rules, is_example: false }, 1);
+    s.watches.watchChecked(w, 2, 'copart:1', '1HGCM82633A004352');
+    expect(s.watches.getWatch(w)).toMatchObject({ lot_key: 'copart:1', last_checked_at: 2 });
+    expect(() => s.watches.insertWatch({ kind: 'vin', vin: '1HGCM82633A004352', lot_key: null, label: '', rules, is_example: false }, 1)).toThrow();
   });
 });

@@ -1,0 +1,111 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { QuotaSnapshot } from '../../shared/vehicle';
+import type { CountRow } from './rows';
+
+/** One request sent to the service, as logged: when (ms), what, the HTTP status (null: no answer), its cost. */
+export interface RequestLogEntry {
+  at: number;
+  endpoint: string;
+  status: number | null;
+  durationMs: number;
+  bytes: number;
+  attempt: number;
+  errorCode: string | null;
+}
+
+/** A request log row as the Usage page lists it. */
+export interface RequestLogRow {
+  at: number;
+  endpoint: string;
+  status: number | null;
+  duration_ms: number;
+  bytes: number;
+  attempt: number;
+  error_code: string | null;
+}
+
+/**
+ * What the service charges for: the request log (every request sent, retries too; the budget counts it), the
+ * last quota snapshot from the service's headers, and the encrypted secrets (the API key).
+ */
+export class RequestsRepo {
+  private readonly log: Statement<[number, string, number | null, number, number, number, string | null]>;
+  private readonly since: Statement<[number], CountRow>;
+  private readonly recentRows: Statement<[number], RequestLogRow>;
+  private readonly countAll: Statement<[], CountRow>;
+  private readonly saveSnapshot: Statement<[string, number]>;
+  private readonly loadSnapshot: Statement<[], { snapshot: string }>;
+  private readonly deleteSnapshot: Statement<[]>;
+  private readonly getSecretRow: Statement<[string], { ciphertext: Buffer }>;
+  private readonly setSecretRow: Statement<[string, Buffer, number]>;
+  private readonly deleteSecretRow: Statement<[string]>;
+
+  constructor(db: Database) {
+    this.log = db.prepare(`INSERT INTO request_log (at, endpoint, status, duration_ms, bytes, attempt, error_code)
+      VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    this.since = db.prepare('SELECT count(*) AS n FROM request_log WHERE at >= ?');
+    this.recentRows = db.prepare(
+      'SELECT at, endpoint, status, duration_ms, bytes, attempt, error_code FROM request_log ORDER BY id DESC LIMIT ?',
+    );
+    this.countAll = db.prepare('SELECT count(*) AS n FROM request_log');
+    this.saveSnapshot = db.prepare(`INSERT INTO quota (id, snapshot, updated_at) VALUES (1, ?, ?)
+      ON CONFLICT(id) DO UPDATE SET snapshot = excluded.snapshot, updated_at = excluded.updated_at`);
+    this.loadSnapshot = db.prepare('SELECT snapshot FROM quota WHERE id = 1');
+    this.deleteSnapshot = db.prepare('DELETE FROM quota WHERE id = 1');
+    this.getSecretRow = db.prepare('SELECT ciphertext FROM secrets WHERE name = ?');
+    this.setSecretRow = db.prepare(`INSERT INTO secrets (name, ciphertext, updated_at) VALUES (?, ?, ?)
+      ON CONFLICT(name) DO UPDATE SET ciphertext = excluded.ciphertext, updated_at = excluded.updated_at`);
+    this.deleteSecretRow = db.prepare('DELETE FROM secrets WHERE name = ?');
+  }
+
+  /** Logs one request sent (or tried) to the service. */
+  logRequest(r: RequestLogEntry): void {
+    this.log.run(r.at, r.endpoint, r.status, r.durationMs, r.bytes, r.attempt, r.errorCode);
+  }
+
+  /** Requests logged at or after `since` (ms). */
+  requestsSince(since: number): number {
+    return this.since.get(since)!.n;
+  }
+
+  /** The last `limit` requests, newest first. */
+  recent(limit: number): RequestLogRow[] {
+    return this.recentRows.all(limit);
+  }
+
+  /** How many requests were ever logged (the console counts what one call spent by the difference). */
+  count(): number {
+    return this.countAll.get()!.n;
+  }
+
+  /** Stores the quota snapshot of the last answer (one row). */
+  saveQuota(q: QuotaSnapshot, now: number): void {
+    this.saveSnapshot.run(JSON.stringify(q), now);
+  }
+
+  /** Forgets the quota snapshot (another key, service or mode reports its own). */
+  deleteQuota(): void {
+    this.deleteSnapshot.run();
+  }
+
+  /** The stored quota snapshot, or null before the first answer. */
+  loadQuota(): QuotaSnapshot | null {
+    const r = this.loadSnapshot.get();
+    return r ? (JSON.parse(r.snapshot) as QuotaSnapshot) : null;
+  }
+
+  /** The ciphertext of a secret, or null. */
+  getSecret(name: string): Buffer | null {
+    return this.getSecretRow.get(name)?.ciphertext ?? null;
+  }
+
+  /** Stores (or replaces) the ciphertext of a secret. */
+  setSecret(name: string, ciphertext: Buffer, now: number): void {
+    this.setSecretRow.run(name, ciphertext, now);
+  }
+
+  /** Forgets a secret. */
+  deleteSecret(name: string): void {
+    this.deleteSecretRow.run(name);
+  }
+}

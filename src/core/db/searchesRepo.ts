@@ -1,0 +1,262 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { pollTargetKey, type AlertRules, type LotKey, type PollTarget } from '../../shared/watch';
+import { bool, insertedId, parseStoredRules } from './rows';
+
+/** A saved search row with its JSON columns parsed. */
+export interface SavedSearchRow {
+  id: number;
+  name: string;
+  /** /vehicles query parameters (spec names), without cursor. */
+  params: Record<string, unknown>;
+  /** Cron expression (node-cron syntax). */
+  schedule: string;
+  rules: AlertRules;
+  max_pages: number;
+  paused: boolean;
+  is_example: boolean;
+  baseline_done: boolean;
+  created_at: number;
+  updated_at: number;
+  last_run_at: number | null;
+  last_ok_at: number | null;
+  last_result_count: number | null;
+  last_complete: boolean | null;
+  consecutive_failures: number;
+  last_error_code: string | null;
+  last_error: string | null;
+}
+
+/** How one poll run ended, for its `poll_runs` row. */
+export interface RunResult {
+  status: 'ok' | 'error' | 'partial';
+  requests: number;
+  records: number;
+  changes: number;
+  complete: boolean | null;
+  error_code?: string | null;
+  error_message?: string | null;
+}
+
+type SearchDbRow = Omit<SavedSearchRow, 'params' | 'rules' | 'paused' | 'is_example' | 'baseline_done' | 'last_complete'> & {
+  params: string;
+  rules: string;
+  paused: number;
+  is_example: number;
+  baseline_done: number;
+  last_complete: number | null;
+};
+
+type FinishRunParams = {
+  id: number;
+  now: number;
+  status: RunResult['status'];
+  requests: number;
+  records: number;
+  changes: number;
+  complete: number | null;
+  error_code: string | null;
+  error_message: string | null;
+};
+
+type SearchWrite = { name: string; params: string; schedule: string; rules: string; max_pages: number; paused: number; now: number };
+
+function toSearch(r: SearchDbRow): SavedSearchRow {
+  return {
+    id: r.id,
+    name: r.name,
+    params: JSON.parse(r.params) as Record<string, unknown>,
+    schedule: r.schedule,
+    rules: parseStoredRules(r.rules),
+    max_pages: r.max_pages,
+    paused: bool(r.paused),
+    is_example: bool(r.is_example),
+    baseline_done: bool(r.baseline_done),
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    last_run_at: r.last_run_at ?? null,
+    last_ok_at: r.last_ok_at ?? null,
+    last_result_count: r.last_result_count ?? null,
+    last_complete: r.last_complete === null || r.last_complete === undefined ? null : bool(r.last_complete),
+    consecutive_failures: r.consecutive_failures,
+    last_error_code: r.last_error_code ?? null,
+    last_error: r.last_error ?? null,
+  };
+}
+
+/**
+ * Saved searches, the lots each has matched (`search_members`) and the log of poll runs (`poll_runs`, for
+ * searches and watches alike). Writes never await; a poll's writes go in one transaction with its other writes.
+ */
+export class SearchesRepo {
+  private readonly getOne: Statement<[number], SearchDbRow>;
+  private readonly listAll: Statement<[], SearchDbRow>;
+  private readonly insertOne: Statement<[SearchWrite & { is_example: number }]>;
+  private readonly updateOne: Statement<[SearchWrite & { id: number }]>;
+  private readonly deleteOne: Statement<[number]>;
+  private readonly runOk: Statement<[{ id: number; now: number; count: number; complete: number }]>;
+  private readonly runFailed: Statement<[{ id: number; now: number; code: string; message: string }]>;
+  private readonly members: Statement<[number], { lot_key: string }>;
+  private readonly upsertMember: Statement<[number, string, number, number]>;
+  private readonly deleteMember: Statement<[number, string]>;
+  private readonly insertRun: Statement<[string, number]>;
+  private readonly finishRunRow: Statement<[FinishRunParams]>;
+  private readonly recentRuns: Statement<[string, number], { records: number }>;
+  private readonly interruptRunning: Statement<[number]>;
+  private readonly activeExamples: Statement<[], { id: number }>;
+  private readonly pauseExample: Statement<[number, number]>;
+  private readonly resumeExample: Statement<[number, number]>;
+  private readonly countExamples: Statement<[], { n: number }>;
+  private readonly deleteExamples: Statement<[]>;
+
+  constructor(db: Database) {
+    this.getOne = db.prepare('SELECT * FROM saved_searches WHERE id = ?');
+    this.listAll = db.prepare('SELECT * FROM saved_searches ORDER BY id');
+    this.insertOne = db.prepare(`INSERT INTO saved_searches (name, params, schedule, rules, max_pages, paused, is_example,
+      created_at, updated_at) VALUES (@name, @params, @schedule, @rules, @max_pages, @paused, @is_example, @now, @now)`);
+    this.updateOne = db.prepare(`UPDATE saved_searches SET name = @name, params = @params, schedule = @schedule, rules = @rules,
+      max_pages = @max_pages, paused = @paused, updated_at = @now,
+      baseline_done = CASE WHEN params = @params THEN baseline_done ELSE 0 END WHERE id = @id`);
+    this.deleteOne = db.prepare('DELETE FROM saved_searches WHERE id = ?');
+    this.runOk = db.prepare(`UPDATE saved_searches SET last_run_at = @now, last_ok_at = @now, last_result_count = @count,
+      last_complete = @complete, consecutive_failures = 0, last_error_code = NULL, last_error = NULL,
+      baseline_done = 1 WHERE id = @id`);
+    this.runFailed = db.prepare(`UPDATE saved_searches SET last_run_at = @now, consecutive_failures = consecutive_failures + 1,
+      last_error_code = @code, last_error = @message WHERE id = @id`);
+    this.members = db.prepare('SELECT lot_key FROM search_members WHERE search_id = ?');
+    this.upsertMember = db.prepare(`INSERT INTO search_members (search_id, lot_key, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?)
+      ON CONFLICT(search_id, lot_key) DO UPDATE SET last_seen_at = excluded.last_seen_at`);
+    this.deleteMember = db.prepare('DELETE FROM search_members WHERE search_id = ? AND lot_key = ?');
+    this.insertRun = db.prepare("INSERT INTO poll_runs (target, started_at, status) VALUES (?, ?, 'running')");
+    this.finishRunRow = db.prepare(`UPDATE poll_runs SET finished_at = @now, status = @status, requests = @requests,
+      records = @records, changes = @changes, complete = @complete, error_code = @error_code,
+      error_message = @error_message WHERE id = @id`);
+    this.recentRuns = db.prepare(`SELECT records FROM poll_runs WHERE target = ? AND status = 'ok' AND complete = 1
+      ORDER BY started_at DESC, id DESC LIMIT ?`);
+    this.interruptRunning = db.prepare("UPDATE poll_runs SET status = 'interrupted', finished_at = ? WHERE status = 'running'");
+    this.activeExamples = db.prepare('SELECT id FROM saved_searches WHERE is_example = 1 AND paused = 0');
+    this.pauseExample = db.prepare('UPDATE saved_searches SET paused = 1, updated_at = ? WHERE id = ? AND is_example = 1');
+    this.resumeExample = db.prepare('UPDATE saved_searches SET paused = 0, updated_at = ? WHERE id = ? AND is_example = 1');
+    this.countExamples = db.prepare('SELECT count(*) AS n FROM saved_searches WHERE is_example = 1');
+    this.deleteExamples = db.prepare('DELETE FROM saved_searches WHERE is_example = 1');
+  }
+
+  /** Every saved search, oldest first. */
+  listSearches(): SavedSearchRow[] {
+    return this.listAll.all().map(toSearch);
+  }
+
+  /** One saved search, or null when there is none with this id. */
+  getSearch(id: number): SavedSearchRow | null {
+    const r = this.getOne.get(id);
+    return r ? toSearch(r) : null;
+  }
+
+  /** Creates a saved search; input must be validated. Returns its id. */
+  insertSearch(
+    s: Pick<SavedSearchRow, 'name' | 'params' | 'schedule' | 'rules' | 'max_pages' | 'paused' | 'is_example'>,
+    now: number,
+  ): number {
+    const r = this.insertOne.run({
+      ...s,
+      params: JSON.stringify(s.params),
+      rules: JSON.stringify(s.rules),
+      paused: s.paused ? 1 : 0,
+      is_example: s.is_example ? 1 : 0,
+      now,
+    });
+    return insertedId(r);
+  }
+
+  /** Updates a saved search; new params restart its baseline (the next run notifies no new matches). */
+  updateSearch(id: number, s: Pick<SavedSearchRow, 'name' | 'params' | 'schedule' | 'rules' | 'max_pages' | 'paused'>, now: number): void {
+    this.updateOne.run({
+      name: s.name,
+      schedule: s.schedule,
+      max_pages: s.max_pages,
+      id,
+      params: JSON.stringify(s.params),
+      rules: JSON.stringify(s.rules),
+      paused: s.paused ? 1 : 0,
+      now,
+    });
+  }
+
+  /** Deletes a saved search (its members and runs stay until overwritten; they are keyed by id). */
+  deleteSearch(id: number): void {
+    this.deleteOne.run(id);
+  }
+
+  /** Records a run that fetched something: its time, result count, completeness; failures reset, baseline done. */
+  searchRunOk(id: number, now: number, count: number, complete: boolean): void {
+    this.runOk.run({ id, now, count, complete: complete ? 1 : 0 });
+  }
+
+  /** Records a run that fetched nothing: one more failure in a row, with the error's code and message. */
+  searchRunFailed(id: number, now: number, code: string, message: string): void {
+    this.runFailed.run({ id, now, code, message });
+  }
+
+  /** The lot keys a saved search has matched so far. */
+  memberKeys(searchId: number): Set<LotKey> {
+    return new Set(this.members.all(searchId).map((r) => r.lot_key));
+  }
+
+  /** Records that `keys` matched the search at `now`, and forgets `dropped`. */
+  updateMembers(searchId: number, keys: Iterable<LotKey>, dropped: Iterable<LotKey>, now: number): void {
+    for (const k of keys) this.upsertMember.run(searchId, k, now, now);
+    for (const k of dropped) this.deleteMember.run(searchId, k);
+  }
+
+  /** Opens a poll run for a target (stored as its wire string, `search:<id>` or `watch:<id>`); returns its id. */
+  startRun(target: PollTarget, now: number): number {
+    return insertedId(this.insertRun.run(pollTargetKey(target), now));
+  }
+
+  /** Closes a poll run with its result. */
+  finishRun(id: number, now: number, r: RunResult): void {
+    this.finishRunRow.run({
+      id,
+      now,
+      status: r.status,
+      requests: r.requests,
+      records: r.records,
+      changes: r.changes,
+      complete: r.complete === null ? null : r.complete ? 1 : 0,
+      error_code: r.error_code ?? null,
+      error_message: r.error_message ?? null,
+    });
+  }
+
+  /** Result counts of a saved search's last `n` complete runs, oldest first. */
+  recentResultCounts(searchId: number, n: number): number[] {
+    return this.recentRuns
+      .all(pollTargetKey({ kind: 'search', id: searchId }), n)
+      .map((r) => r.records)
+      .reverse();
+  }
+
+  /** Marks runs left 'running' by a crash as interrupted; returns how many. */
+  interruptRuns(now: number): number {
+    return this.interruptRunning.run(now).changes;
+  }
+
+  /** Ids of Demo mode's example searches that are not paused. */
+  activeExampleIds(): number[] {
+    return this.activeExamples.all().map((r) => r.id);
+  }
+
+  /** Pauses (`paused` true) or resumes an example search; a search that is not an example is left alone. */
+  setExamplePaused(id: number, paused: boolean, now: number): void {
+    (paused ? this.pauseExample : this.resumeExample).run(now, id);
+  }
+
+  /** How many example searches there are. */
+  exampleCount(): number {
+    return this.countExamples.get()!.n;
+  }
+
+  /** Deletes every example search. */
+  deleteExampleSearches(): void {
+    this.deleteExamples.run();
+  }
+}

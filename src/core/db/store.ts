@@ -1,0 +1,43 @@
+import type { Database } from 'better-sqlite3';
+import { AlertsRepo } from './alertsRepo';
+import { CacheRepo } from './cacheRepo';
+import { LibraryRepo } from './libraryRepo';
+import { LotsRepo } from './lotsRepo';
+import { RequestsRepo } from './requestsRepo';
+import { SearchesRepo } from './searchesRepo';
+import { WatchesRepo } from './watchesRepo';
+
+export type { AlertRow, NewAlert } from './alertsRepo';
+export type { LotRow, ChangeRow, LotRecord, ObservedLot } from './lotsRepo';
+export type { SavedSearchRow, RunResult } from './searchesRepo';
+export type { WatchRow } from './watchesRepo';
+
+/**
+ * The watch store: one repository per table group over one better-sqlite3
+ * connection. Statements are prepared once; every multi-statement write runs in `transaction` and never awaits,
+ * so callers group a whole poll's writes in it and a crash keeps all of a poll or none of it.
+ */
+export class Store {
+  readonly lots: LotsRepo;
+  readonly library: LibraryRepo;
+  readonly searches: SearchesRepo;
+  readonly watches: WatchesRepo;
+  readonly alerts: AlertsRepo;
+  readonly requests: RequestsRepo;
+  readonly cache: CacheRepo;
+
+  constructor(readonly db: Database) {
+    this.lots = new LotsRepo(db);
+    this.library = new LibraryRepo(db);
+    this.searches = new SearchesRepo(db);
+    this.watches = new WatchesRepo(db);
+    this.alerts = new AlertsRepo(db);
+    this.requests = new RequestsRepo(db);
+    this.cache = new CacheRepo(db);
+  }
+
+  /** Runs `fn` in one transaction (no awaits inside); nested calls join the outer one. Rethrows what `fn` throws. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+}

@@ -1,0 +1,126 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { AlertRules, LotKey } from '../../shared/watch';
+import { bool, insertedId, parseStoredRules } from './rows';
+
+/** A watch row: a VIN or a lot the user follows. */
+export interface WatchRow {
+  id: number;
+  kind: 'vin' | 'lot';
+  vin: string | null;
+  lot_key: LotKey | null;
+  label: string;
+  rules: AlertRules;
+  is_example: boolean;
+  created_at: number;
+  updated_at: number;
+  last_checked_at: number | null;
+  consecutive_failures: number;
+  last_error: string | null;
+}
+
+type WatchDbRow = Omit<WatchRow, 'rules' | 'is_example'> & { rules: string; is_example: number };
+
+type WatchInsert = Pick<WatchRow, 'kind' | 'vin' | 'lot_key' | 'label'> & { rules: string; is_example: number; now: number };
+
+function toWatch(r: WatchDbRow): WatchRow {
+  return {
+    id: r.id,
+    kind: r.kind,
+    vin: r.vin ?? null,
+    lot_key: r.lot_key ?? null,
+    label: r.label,
+    rules: parseStoredRules(r.rules),
+    is_example: bool(r.is_example),
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    last_checked_at: r.last_checked_at ?? null,
+    consecutive_failures: r.consecutive_failures,
+    last_error: r.last_error ?? null,
+  };
+}
+
+/**
+ * The watchlist (`watches`): VINs and lots the user follows, with their alert rules and the result of their
+ * last check. One VIN watch per VIN and one lot watch per lot (unique indexes; a second insert throws).
+ */
+export class WatchesRepo {
+  private readonly listAll: Statement<[], WatchDbRow>;
+  private readonly getOne: Statement<[number], WatchDbRow>;
+  private readonly insertOne: Statement<[WatchInsert]>;
+  private readonly updateRules: Statement<[string, string, number, number]>;
+  private readonly deleteOne: Statement<[number]>;
+  private readonly checked: Statement<[number, string | null, string | null, number]>;
+  private readonly failed: Statement<[number, string, number]>;
+  private readonly countExamples: Statement<[], { n: number }>;
+  private readonly deleteExamples: Statement<[]>;
+
+  constructor(db: Database) {
+    this.listAll = db.prepare('SELECT * FROM watches ORDER BY id');
+    this.getOne = db.prepare('SELECT * FROM watches WHERE id = ?');
+    this.insertOne = db.prepare(`INSERT INTO watches (kind, vin, lot_key, label, rules, is_example, created_at, updated_at)
+      VALUES (@kind, @vin, @lot_key, @label, @rules, @is_example, @now, @now)`);
+    this.updateRules = db.prepare('UPDATE watches SET rules = ?, label = ?, updated_at = ? WHERE id = ?');
+    this.deleteOne = db.prepare('DELETE FROM watches WHERE id = ?');
+    this.checked = db.prepare(`UPDATE watches SET last_checked_at = ?, consecutive_failures = 0, last_error = NULL,
+      lot_key = COALESCE(?, lot_key), vin = COALESCE(vin, ?) WHERE id = ?`);
+    this.failed = db.prepare(`UPDATE watches SET last_checked_at = ?, consecutive_failures = consecutive_failures + 1,
+      last_error = ? WHERE id = ?`);
+    this.countExamples = db.prepare('SELECT count(*) AS n FROM watches WHERE is_example = 1');
+    this.deleteExamples = db.prepare('DELETE FROM watches WHERE is_example = 1');
+  }
+
+  /** Every watch, oldest first. */
+  listWatches(): WatchRow[] {
+    return this.listAll.all().map(toWatch);
+  }
+
+  /** One watch, or null when there is none with this id. */
+  getWatch(id: number): WatchRow | null {
+    const r = this.getOne.get(id);
+    return r ? toWatch(r) : null;
+  }
+
+  /** Adds a watch; input must be validated. Returns its id. Throws SqliteError for a VIN or lot watched already. */
+  insertWatch(w: Pick<WatchRow, 'kind' | 'vin' | 'lot_key' | 'label' | 'rules' | 'is_example'>, now: number): number {
+    const r = this.insertOne.run({
+      kind: w.kind,
+      vin: w.vin,
+      lot_key: w.lot_key,
+      label: w.label,
+      rules: JSON.stringify(w.rules),
+      is_example: w.is_example ? 1 : 0,
+      now,
+    });
+    return insertedId(r);
+  }
+
+  /** Replaces a watch's rules and label. */
+  updateWatchRules(id: number, rules: AlertRules, label: string, now: number): void {
+    this.updateRules.run(JSON.stringify(rules), label, now, id);
+  }
+
+  /** Removes a watch. */
+  deleteWatch(id: number): void {
+    this.deleteOne.run(id);
+  }
+
+  /** Records a successful check; a VIN watch learns its current lot, a lot watch its VIN. */
+  watchChecked(id: number, now: number, lotKey: string | null, vin: string | null): void {
+    this.checked.run(now, lotKey, vin, id);
+  }
+
+  /** Records a failed check: one more failure in a row, with the error's message. */
+  watchFailed(id: number, now: number, message: string): void {
+    this.failed.run(now, message, id);
+  }
+
+  /** How many example watches there are. */
+  exampleCount(): number {
+    return this.countExamples.get()!.n;
+  }
+
+  /** Deletes every example watch. */
+  deleteExampleWatches(): void {
+    this.deleteExamples.run();
+  }
+}

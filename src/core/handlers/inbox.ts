@@ -1,0 +1,21 @@
+import type { HandlerContext, HandlerGroup } from './context';
+
+type InboxMethods = 'alerts.list' | 'alerts.markRead' | 'alerts.unread' | 'alerts.snooze' | 'alerts.mute';
+
+/**
+ * The alerts inbox: list, read state (pushing `unread.changed` so the badge follows), the unread count, and
+ * snooze or mute of a watched lot. Throws not_found for a lot that is not on the watchlist.
+ */
+export function inboxHandlers(c: HandlerContext): HandlerGroup<InboxMethods> {
+  return {
+    'alerts.list': (i) => c.service.listAlerts(i),
+    'alerts.markRead': (i) => {
+      const r = c.service.markRead(i.ids, i.read);
+      c.pushUnread();
+      return r;
+    },
+    'alerts.unread': () => ({ count: c.service.unreadCount() }),
+    'alerts.snooze': (i) => c.service.snooze(i),
+    'alerts.mute': (i) => c.service.mute(i.lot_key, i.muted),
+  };
+}

@@ -1,0 +1,142 @@
+import type { ApiClient } from '../api';
+import { VIDEO_ENDPOINTS, type VideoEndpoint } from '../api/video';
+import type { Store } from '../db/store';
+import { LotwatchError } from '../errors';
+import type { MethodInput, MethodOutput } from '../../shared/ipc/contract';
+
+/** The vehicle-auction endpoints the API console offers (spec "Endpoints: Summary"). */
+const VA_ENDPOINTS: MethodOutput<'console.endpoints'> = [
+  { name: 'GET /vehicles', group: 'vehicle-auction', path_params: [], query_params: ['s', 'lot_status', 'lot_sub_status', 'price_min', 'price_max', 'year_from', 'year_to', 'auction_type', 'platform', 'type', 'make', 'model', 'color', 'fuel_type', 'odometer_from', 'odometer_to', 'engine_size_from', 'engine_size_to', 'engine_hp_from', 'engine_hp_to', 'transmission', 'cylinders', 'drive_type', 'run_cond', 'damage', 'has_key', 'cursor', 'zip', 'radius', 'units', 'per_page', 'facility_id', 'loc_state', 'office_name', 'auction_date_from', 'auction_date_to', 'today_only', 'sale_document_pending', 'sale_document_type', 'seller_type', 'has_shipping_price'], description: 'Search auction vehicles with filters and cursor pagination.' },
+  { name: 'GET /vehicles/{slugVin}', group: 'vehicle-auction', path_params: ['slugVin'], query_params: [], description: 'One vehicle by VIN or lot number.' },
+  { name: 'GET /vehicles/{slugVin}/history', group: 'vehicle-auction', path_params: ['slugVin'], query_params: ['per_page', 'cursor'], description: 'Auction (sale) history of a vehicle.' },
+  { name: 'GET /vehicles/{slugVin}/related', group: 'vehicle-auction', path_params: ['slugVin'], query_params: [], description: 'Future lots of the same platform, make and model.' },
+  { name: 'GET /vehicles/filters', group: 'vehicle-auction', path_params: [], query_params: [], description: 'Filter metadata for a search interface.' },
+  { name: 'GET /vehicles/{slugVin}/shipping', group: 'vehicle-auction', path_params: ['slugVin'], query_params: ['ports'], description: 'Shipping prices to destination ports.' },
+  { name: 'GET /locations', group: 'vehicle-auction', path_params: [], query_params: ['platform', 'state', 'facility_id', 'q', 'zip', 'radius', 'units', 'per_page'], description: 'Auction facilities and locations.' },
+  { name: 'GET /shipping/auction-to-port', group: 'vehicle-auction', path_params: [], query_params: ['vin', 'lot_number', 'ports'], description: 'Auction-to-port shipping prices.' },
+  { name: 'GET /vehicles/urltodetails', group: 'vehicle-auction', path_params: [], query_params: ['url'], description: 'Vehicle details from a lot page URL.' },
+  { name: 'GET /usage', group: 'vehicle-auction', path_params: [], query_params: [], description: 'Usage and plan limits of the key.' },
+  { name: 'GET /image-proxy', group: 'vehicle-auction', path_params: [], query_params: ['url'], description: 'Proxy of an auction vehicle image.' },
+];
+
+const MULTI = new Set(['color', 'fuel_type', 'transmission', 'cylinders', 'drive_type', 'damage']);
+const NUMERIC = /^(price_|year_|odometer_|engine_|radius$|per_page$|auction_type$|cylinders$)/;
+
+/** Turns console form strings into typed query values: numbers where the spec says number, booleans, lists. */
+function coerce(query: Record<string, string | string[]>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, raw] of Object.entries(query)) {
+    const list = (Array.isArray(raw) ? raw : [raw]).map((v) => v.trim()).filter((v) => v !== '');
+    if (list.length === 0) continue;
+    const conv = (v: string) => (NUMERIC.test(k) && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v === 'true' ? true : v === 'false' ? false : v);
+    out[k] = MULTI.has(k) ? list.map(conv) : conv(list[0]!);
+  }
+  return out;
+}
+
+/**
+ * The API console: any endpoint of either specification called with the form's values, answered with the JSON as
+ * received, the time it took and the requests it spent, so a user can see exactly what the service says.
+ */
+export class ApiConsole {
+  constructor(
+    private readonly store: Store,
+    private readonly client: () => ApiClient | null,
+  ) {}
+
+  private requireClient(): ApiClient {
+    const c = this.client();
+    if (!c) {
+      throw new LotwatchError('unauthorized', 'No API key is set. Add your key in Settings, or turn on Demo mode to use the simulated market.');
+    }
+    return c;
+  }
+
+  /** The endpoints the API console offers: the vehicle-auction ones, then the video-platform ones. */
+  endpoints(): MethodOutput<'console.endpoints'> {
+    const vp = (Object.keys(VIDEO_ENDPOINTS) as VideoEndpoint[]).map((k) => ({
+      name: `GET /api/v1/vp/${k}`,
+      group: 'video-platform' as const,
+      path_params: [],
+      query_params: [],
+      description: 'Video-platform data (parameters not listed in the specification).',
+    }));
+    return [...VA_ENDPOINTS, ...vp];
+  }
+
+  /**
+   * Calls one endpoint of either specification with the console's form values and returns the JSON as received,
+   * the time it took, and the requests it spent. @throws ApiInputError for bad input (no request), ApiError.
+   */
+  async call(i: MethodInput<'console.call'>): Promise<MethodOutput<'console.call'>> {
+    const c = this.requireClient();
+    const before = this.store.requests.count();
+    const t0 = performance.now();
+    const q = coerce(i.query ?? {});
+    const path = i.path ?? {};
+    const slug = path['slugVin'] ?? '';
+    let json: unknown;
+    let status = 200;
+    switch (i.name) {
+      case 'GET /vehicles':
+        json = (await c.searchVehicles(q as never)).raw;
+        break;
+      case 'GET /vehicles/{slugVin}':
+        json = (await c.getVehicle(slug)).raw;
+        break;
+      case 'GET /vehicles/{slugVin}/history':
+        json = (await c.getHistory(slug, q as never)).raw;
+        break;
+      case 'GET /vehicles/{slugVin}/related':
+        json = (await c.getRelated(slug)).raw;
+        break;
+      case 'GET /vehicles/filters':
+        json = (await c.getFilters()).raw;
+        break;
+      case 'GET /vehicles/{slugVin}/shipping':
+        json = (await c.getVehicleShipping(slug, typeof q['ports'] === 'string' ? { ports: String(q['ports']).split(',') } : {})).raw;
+        break;
+      case 'GET /locations':
+        json = (await c.listLocations(q as never)).raw;
+        break;
+      case 'GET /shipping/auction-to-port':
+        json = (
+          await c.getAuctionToPortShipping({
+            ...(q['vin'] ? { vin: String(q['vin']) } : {}),
+            ...(q['lot_number'] !== undefined ? { lot_number: String(q['lot_number']) } : {}),
+            ...(typeof q['ports'] === 'string' ? { ports: String(q['ports']).split(',') } : {}),
+          })
+        ).raw;
+        break;
+      case 'GET /vehicles/urltodetails':
+        json = (await c.resolveUrl(String(q['url'] ?? ''))).raw;
+        break;
+      case 'GET /usage':
+        json = (await c.getUsage()).raw;
+        break;
+      case 'GET /image-proxy': {
+        const img = await c.fetchImage(String(q['url'] ?? ''));
+        json = { content_type: img.contentType, bytes: img.bytes.length };
+        break;
+      }
+      default: {
+        const m = /^GET \/api\/v1\/vp\/(.+)$/.exec(i.name);
+        const ep = m?.[1] as VideoEndpoint | undefined;
+        if (!ep || !Object.hasOwn(VIDEO_ENDPOINTS, ep)) {
+          throw new LotwatchError('bad_input', `There is no endpoint "${i.name}".`, { fields: { name: ['Choose an endpoint from the list.'] } });
+        }
+        const r = await c.callVideo(ep, q as never);
+        json = r.data;
+        status = r.status;
+      }
+    }
+    const after = this.store.requests.count();
+    return {
+      status,
+      json,
+      duration_ms: Math.round(performance.now() - t0),
+      requests: after - before,
+      remaining: c.quota()?.remaining ?? null,
+    };
+  }
+}

@@ -1,0 +1,236 @@
+import type { ApiClient } from '../api';
+import { ApiError, QuotaSpentError, UnauthorizedError } from '../api/errors';
+import type { Clock } from '../clock';
+import type { WatchRow, Store } from '../db/store';
+import { diffSearch } from '../diff';
+import type { ContractEvent } from '../../shared/ipc/contract';
+import type { Vehicle } from '../../shared/vehicle';
+import { lotKeyOf, parseLotKey, pollTargetKey, type Change, type PollTarget, type LotState } from '../../shared/watch';
+import type { RequestBudget } from './budget';
+import type { Outbox } from './outbox';
+import { auctionOver } from './planner';
+import type { Recorder } from './recorder';
+import type { PauseGate } from './scheduler';
+
+/** What one run of a saved search or one watch check did: its status and the requests, changes and alerts. */
+export type RunOutcome = { status: 'ok' | 'partial' | 'error' | 'skipped'; requests: number; changes: number; alerts: number };
+
+const SKIPPED: RunOutcome = { status: 'skipped', requests: 0, changes: 0, alerts: 0 };
+
+/** What the polls need; everything with side effects is injected. */
+export interface PollsDeps {
+  store: Store;
+  /** The client for the current key and mode, or null when there is none. */
+  client: () => ApiClient | null;
+  clock: Clock;
+  budget: RequestBudget;
+  emit: (e: ContractEvent) => void;
+  pause: PauseGate;
+  recorder: Recorder;
+  outbox: Outbox;
+  /** Requests kept back for the watchlist's next hour (a scheduled search may not spend them). */
+  watchReserve: (now: number) => number;
+}
+
+/**
+ * The polls: one run of a saved search, one check of a watch, and the storing of records fetched outside the
+ * schedule. Each poll's writes (observations, changes, alerts, run row) are one transaction, so a crash keeps all
+ * of a poll or none; its alerts are then handed to the outbox.
+ */
+export class Polls {
+  constructor(private readonly d: PollsDeps) {}
+
+  /**
+   * Stores records fetched outside the schedule (a manual search, a lot opened, related lots) the same way a poll
+   * does: observation, diff against the stored state, timeline, and alerts for watched lots. Without this, a
+   * change first seen by a manual fetch would be missing from the timeline. One transaction; never awaits.
+   * `source` names the fetch in the observations (`explore`, a poll target's wire string).
+   */
+  ingest(vehicles: Vehicle[], source: string): void {
+    const now = this.d.clock.now();
+    this.d.store.transaction(() => {
+      const prevOf = new Map<string, LotState | null>();
+      const changes: Change[] = [];
+      for (const v of vehicles) {
+        const o = this.d.store.lots.observe(v, now, source);
+        if (!o) continue;
+        const key = lotKeyOf(o.next.platform, o.next.lot_number);
+        if (prevOf.has(key)) continue;
+        prevOf.set(key, o.prev);
+        changes.push(...this.d.recorder.lotDiff(o.prev, o.next));
+      }
+      this.d.recorder.record(changes, now, (k) => prevOf.get(k) ?? null, null);
+    });
+    this.d.outbox.deliver();
+  }
+
+  /** Pauses on a 429, raises the alert a failure calls for, and returns its code and message for the run row. */
+  private failed(e: unknown, now: number): { code: string; message: string } {
+    this.d.pause.hold(e, now);
+    if (e instanceof QuotaSpentError) this.d.recorder.quotaSpent(e.periodEnd, now);
+    if (e instanceof UnauthorizedError) this.d.recorder.keyRejected(now);
+    if (e instanceof ApiError || (e instanceof Error && 'code' in e)) {
+      return { code: String((e as { code: unknown }).code), message: (e as Error).message };
+    }
+    return { code: 'internal', message: (e as Error)?.message ?? String(e) };
+  }
+
+  /**
+   * One run of a saved search: pages until the end, max_pages, the budget or an error; then one transaction.
+   * A `manual` run also runs a paused search and may spend the watchlist's reserve. Skipped without a client or
+   * search. Never throws for service errors (they end the run and are stored); throws database errors.
+   */
+  async runSearch(id: number, manual: boolean): Promise<RunOutcome> {
+    const s = this.d.store.searches.getSearch(id);
+    const client = this.d.client();
+    if (!s || (s.paused && !manual) || !client) return { ...SKIPPED };
+    const run: PollTarget = { kind: 'search', id };
+    const target = pollTargetKey(run);
+    const started = this.d.clock.now();
+    const runId = this.d.store.searches.startRun(run, started);
+    this.d.emit({ name: 'poll.started', payload: { target, at: started } });
+    const vehicles: Vehicle[] = [];
+    let complete = false;
+    let requests = 0;
+    let error: { code: string; message: string } | null = null;
+    let cursor: string | undefined;
+    for (let page = 0; page < s.max_pages; page++) {
+      const now = this.d.clock.now();
+      if (!this.d.budget.canSpend(1, now, manual ? 0 : this.d.watchReserve(now))) {
+        error = { code: 'budget', message: 'Paused by the request budget; the next run continues.' };
+        break;
+      }
+      try {
+        requests++;
+        const r = await client.searchVehicles({ ...(s.params as object), ...(cursor ? { cursor } : {}), per_page: 20 });
+        vehicles.push(...r.data);
+        this.d.recorder.onQuota(client.quota());
+        const next = r.meta?.next_cursor ?? null;
+        if (!next) {
+          complete = true;
+          break;
+        }
+        cursor = next;
+      } catch (e) {
+        this.d.recorder.onQuota(client.quota());
+        error = this.failed(e, this.d.clock.now());
+        break;
+      }
+    }
+    const now = this.d.clock.now();
+    let changes = 0;
+    let alerts = 0;
+    this.d.store.transaction(() => {
+      const states: LotState[] = [];
+      const lotChanges: Change[] = [];
+      const prevOf = new Map<string, LotState | null>();
+      for (const v of vehicles) {
+        const o = this.d.store.lots.observe(v, now, target);
+        if (!o) continue;
+        const key = lotKeyOf(o.next.platform, o.next.lot_number);
+        // The same lot twice in one run (it moved between pages): diff against the first state only once.
+        if (prevOf.has(key)) continue;
+        prevOf.set(key, o.prev);
+        states.push(o.next);
+        lotChanges.push(...this.d.recorder.lotDiff(o.prev, o.next));
+      }
+      const fetchedSomething = vehicles.length > 0 || complete;
+      const members = this.d.store.searches.memberKeys(id);
+      const searchChanges = fetchedSomething
+        ? diffSearch(members, states, { complete, baseline: !s.baseline_done, observedAt: now })
+        : [];
+      const r = this.d.recorder.record([...searchChanges, ...lotChanges], now, (k) => prevOf.get(k) ?? null, s);
+      changes = r.changes;
+      alerts = r.alerts;
+      const seen = states.map((x) => lotKeyOf(x.platform, x.lot_number));
+      const dropped = searchChanges.filter((c) => c.kind === 'dropped_out').map((c) => c.lot_key);
+      this.d.store.searches.updateMembers(id, seen, dropped, now);
+      if (error && !fetchedSomething) {
+        this.d.store.searches.searchRunFailed(id, now, error.code, error.message);
+        const after = this.d.store.searches.getSearch(id);
+        if (after && error.code !== 'budget') alerts += this.d.recorder.searchFailing(s, after.consecutive_failures, error.message, now);
+      } else {
+        if (complete) {
+          const counts = this.d.store.searches.recentResultCounts(id, 3);
+          alerts += this.d.recorder.searchEmpty(s, [...counts, seen.length], now);
+        }
+        this.d.store.searches.searchRunOk(id, now, seen.length, complete);
+      }
+      this.d.store.searches.finishRun(runId, now, {
+        status: error ? (fetchedSomething ? 'partial' : 'error') : 'ok',
+        requests,
+        records: vehicles.length,
+        changes,
+        complete,
+        error_code: error?.code ?? null,
+        error_message: error?.message ?? null,
+      });
+    });
+    const status: RunOutcome['status'] = error ? (vehicles.length ? 'partial' : 'error') : 'ok';
+    this.d.emit({ name: 'poll.finished', payload: { target, at: now, status, requests, changes, alerts } });
+    this.d.outbox.deliver();
+    return { status, requests, changes, alerts };
+  }
+
+  /**
+   * One check of a watch: the lot by lot number, or by VIN (a VIN watch, or a lot that ended unsold: relists).
+   * One request. Skipped without a client, without budget, or without anything to ask for. Never throws for
+   * service errors (they are stored on the watch and the run); throws database errors.
+   */
+  async pollWatch(w: WatchRow): Promise<RunOutcome> {
+    const client = this.d.client();
+    if (!client) return { ...SKIPPED };
+    const now0 = this.d.clock.now();
+    if (!this.d.budget.canSpend(1, now0)) return { ...SKIPPED };
+    const lot = w.lot_key ? this.d.store.lots.getLotState(w.lot_key) : null;
+    const vin = w.vin ?? lot?.vin ?? null;
+    const byVin = w.kind === 'vin' || (lot !== null && auctionOver(lot) && vin !== null);
+    const id = byVin && vin ? vin : ((w.lot_key ? parseLotKey(w.lot_key)?.lot_number : undefined) ?? vin);
+    if (!id) return { ...SKIPPED };
+    const run: PollTarget = { kind: 'watch', id: w.id };
+    const target = pollTargetKey(run);
+    const runId = this.d.store.searches.startRun(run, now0);
+    this.d.emit({ name: 'poll.started', payload: { target, at: now0 } });
+    let v: Vehicle | null = null;
+    let error: { code: string; message: string } | null = null;
+    try {
+      v = (await client.getVehicle(id)).data;
+    } catch (e) {
+      error = this.failed(e, this.d.clock.now());
+    }
+    this.d.recorder.onQuota(client.quota());
+    const now = this.d.clock.now();
+    let changes = 0;
+    let alerts = 0;
+    this.d.store.transaction(() => {
+      if (v) {
+        const o = this.d.store.lots.observe(v, now, target);
+        if (o) {
+          const key = lotKeyOf(o.next.platform, o.next.lot_number);
+          const r = this.d.recorder.record(this.d.recorder.lotDiff(o.prev, o.next), now, () => o.prev, null, w);
+          changes = r.changes;
+          alerts = r.alerts;
+          // A relisted vehicle: the watch follows it to its new lot.
+          this.d.store.watches.watchChecked(w.id, now, key, o.next.vin);
+        } else {
+          this.d.store.watches.watchChecked(w.id, now, null, null);
+        }
+      } else if (error) {
+        this.d.store.watches.watchFailed(w.id, now, error.message);
+      }
+      this.d.store.searches.finishRun(runId, now, {
+        status: error ? 'error' : 'ok',
+        requests: 1,
+        records: v ? 1 : 0,
+        changes,
+        complete: null,
+        error_code: error?.code ?? null,
+        error_message: error?.message ?? null,
+      });
+    });
+    const status = error ? 'error' : 'ok';
+    this.d.emit({ name: 'poll.finished', payload: { target, at: now, status, requests: 1, changes, alerts } });
+    this.d.outbox.deliver();
+    return { status, requests: 1, changes, alerts };
+  }
+}

@@ -1,0 +1,328 @@
+import { QuotaSpentError, RateLimitedError } from '../api/errors';
+import type { Clock } from '../clock';
+import type { WatchRow, Store } from '../db/store';
+import type { Logger } from '../log';
+import type { QuotaSnapshot } from '../../shared/vehicle';
+import { quotaSpentSentence } from '../../shared/quota';
+import type { LotState } from '../../shared/watch';
+import { projectedDay, scaleToFit, searchDemandPerDay, watchReserve, type RequestBudget } from './budget';
+import { CronTrigger } from './cron';
+import type { Outbox } from './outbox';
+import { nextCheckAt } from './planner';
+import type { Polls, RunOutcome } from './polls';
+import type { Recorder } from './recorder';
+
+const HOUR = 3_600_000;
+
+/** Why polling is paused: the plan's requests are used up for the period, or the per-second rate limit. */
+export type PauseKind = 'quota_spent' | 'rate_limited';
+
+/** The scheduler's current plan, for the Usage page. */
+export interface SchedulePlan {
+  /** Stretch of the watchlist's background intervals needed to stay in budget (1 = none). */
+  scale: number;
+  projectedNext24h: number;
+  nextSearchRuns: { id: number; at: number | null }[];
+  nextWatchChecks: { id: number; at: number }[];
+}
+
+/** A watch with its lot's stored state (null: never fetched) and when the lot was last fetched (ms, by any poll). */
+export interface WatchState {
+  watch: WatchRow;
+  lot: LotState | null;
+  lastChecked: number | null;
+}
+
+/**
+ * The pause after the service said 429: no polling until a time (ms), with the reason and kind shown to the user.
+ * A spent quota also pauses through the stored snapshot (`remaining` 0 before the period ends), so a restart keeps it.
+ */
+export class PauseGate {
+  private until = 0;
+  private reason: string | null = null;
+  private kind: PauseKind | null = null;
+
+  constructor(
+    private readonly clock: Clock,
+    /** The last stored quota snapshot, or null. */
+    private readonly quota: () => QuotaSnapshot | null,
+  ) {}
+
+  /**
+   * Pauses after a failed request when it says so: a spent quota until its period ends (an hour without a known
+   * end: one request, not one a minute), a rate limit for Retry-After (at least a minute). Other errors: nothing.
+   */
+  hold(e: unknown, now: number): void {
+    if (e instanceof QuotaSpentError) {
+      // The plan's requests are used up until its period ends: nothing is sent before then. Without a known end,
+      // look again in an hour (one request), not every minute.
+      this.until = e.periodEnd ?? now + Math.max(HOUR, e.retryAfterMs ?? HOUR);
+      this.reason = e.message;
+      this.kind = 'quota_spent';
+    } else if (e instanceof RateLimitedError) {
+      // The service said stop: every poll waits for Retry-After (or a minute) instead of spending more.
+      this.until = now + Math.max(60_000, e.retryAfterMs ?? 60_000);
+      this.reason = e.message;
+      this.kind = 'rate_limited';
+    }
+  }
+
+  /**
+   * The end of the current pause (ms; <= now when not paused): after a 429, or while the last quota snapshot says
+   * the plan has no requests left before its period ends.
+   */
+  end(now: number): number {
+    return Math.max(this.until, this.spentUntil(now) ?? 0);
+  }
+
+  /** The period end while the stored snapshot says no requests remain, else null. */
+  private spentUntil(now: number): number | null {
+    const q = this.quota();
+    return q && q.remaining === 0 && q.periodEnd !== null && q.periodEnd > now ? q.periodEnd : null;
+  }
+
+  /**
+   * Whether polling is paused, until when (ms) and why: for a spent quota, the period's end and "used up until
+   * 12 December", never a count of seconds.
+   */
+  state(): { until: number | null; reason: string | null; kind: PauseKind | null } {
+    const now = this.clock.now();
+    const spent = this.spentUntil(now);
+    if (spent !== null && spent >= this.until) {
+      return { until: spent, reason: quotaSpentSentence(spent), kind: 'quota_spent' };
+    }
+    return this.until > now
+      ? { until: this.until, reason: this.reason, kind: this.kind }
+      : { until: null, reason: null, kind: null };
+  }
+
+  /** Ends a pause after a 429 (a new key, service or mode has its own quota). */
+  reset(): void {
+    this.until = 0;
+    this.reason = null;
+    this.kind = null;
+  }
+}
+
+/** A watch that keeps failing waits longer between tries: 1, 2, 4 ... minutes, at most an hour (ms). */
+export function failureBackoff(w: WatchRow): number {
+  return w.consecutive_failures > 0 ? Math.min(HOUR, 60_000 * 2 ** (w.consecutive_failures - 1)) : 0;
+}
+
+/** What the scheduler needs; everything with side effects is injected. */
+export interface SchedulerDeps {
+  store: Store;
+  clock: Clock;
+  log: Logger;
+  budget: RequestBudget;
+  pause: PauseGate;
+  polls: Polls;
+  recorder: Recorder;
+  outbox: Outbox;
+  /** Whether Demo mode's example watches may be polled; default always. */
+  examplesActive?: () => boolean;
+}
+
+/**
+ * The loop: saved searches on their cron schedules, the watchlist by value, reminders and
+ * the outbox, all on the injected clock and one job at a time through one queue, within the request budget.
+ * A run missed while the app was closed runs once on the next tick (catch-up); a 429 pauses everything.
+ */
+export class Scheduler {
+  private triggers = new Map<number, CronTrigger>();
+  private chain: Promise<unknown> = Promise.resolve();
+  private cancelTimer: (() => void) | null = null;
+  private lastTick = 0;
+  private started = false;
+  private disposed = false;
+  private scale = 1;
+  private scaledAt = -Infinity;
+
+  constructor(private readonly d: SchedulerDeps) {}
+
+  /** Recovers from a crash (runs left 'running' become 'interrupted'), delivers what is due, and starts the loop. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    const now = this.d.clock.now();
+    const n = this.d.store.searches.interruptRuns(now);
+    if (n) this.d.log.warn('watch: poll runs interrupted by a previous stop', { count: n });
+    this.lastTick = now;
+    this.syncTriggers();
+    void this.enqueue(() => this.tick());
+  }
+
+  /** Stops the loop and waits for the job in flight. Idempotent. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.cancelTimer?.();
+    this.cancelTimer = null;
+    await this.chain.catch(() => undefined);
+    for (const t of this.triggers.values()) t.dispose();
+    this.triggers.clear();
+  }
+
+  /** Re-reads saved searches after a change (create, edit, pause, delete) and reschedules. */
+  refresh(): void {
+    this.scaledAt = -Infinity;
+    this.syncTriggers();
+    this.wake();
+  }
+
+  /** Plans the next tick again (after a pause ended) while the loop runs. */
+  wake(): void {
+    if (this.started && !this.disposed) this.reschedule();
+  }
+
+  /** Queues `fn` behind the job in flight (never overlapping); resolves or rejects with it. */
+  enqueue<T>(fn: () => Promise<T>): Promise<T> {
+    const p = this.chain.then(fn, fn);
+    this.chain = p.catch(() => undefined);
+    return p;
+  }
+
+  /** Runs everything due now (searches, watches, reminders, outbox); the loop calls this, tests may too. */
+  runDue(): Promise<void> {
+    return this.enqueue(() => this.tick());
+  }
+
+  /** Resolves when the job in flight (if any) and everything queued behind it are done. */
+  async idle(): Promise<void> {
+    let seen: Promise<unknown>;
+    do {
+      seen = this.chain;
+      await seen;
+    } while (seen !== this.chain);
+  }
+
+  /** The plan shown to the user: scale, projection, next runs. */
+  plan(): SchedulePlan {
+    const now = this.d.clock.now();
+    const watches = this.watchStates();
+    const searches = this.d.store.searches.listSearches();
+    const nextSearchRuns: SchedulePlan['nextSearchRuns'] = searches.map((s) => {
+      const t = this.triggers.get(s.id);
+      return { id: s.id, at: s.paused || !t ? null : t.nextAfter(now) };
+    });
+    return {
+      scale: this.scale,
+      projectedNext24h: projectedDay(watches, now, this.scale, this.searchDemand(searches, now)),
+      nextSearchRuns,
+      nextWatchChecks: watches.map((w) => ({ id: w.watch.id, at: nextCheckAt(w.lot, w.lastChecked, now, this.scale) })),
+    };
+  }
+
+  /** Requests the watchlist's anchors need in the next hour: kept back from scheduled searches. */
+  watchReserve(now: number): number {
+    return watchReserve(this.watchStates(), now, this.scale);
+  }
+
+  /** The watches to poll (examples only while they may be) with their lots' stored states. */
+  watchStates(): WatchState[] {
+    const examples = this.d.examplesActive?.() ?? true;
+    return this.d.store.watches.listWatches().filter((w) => examples || !w.is_example).map((watch) => {
+      const lot = watch.lot_key ? this.d.store.lots.getLotState(watch.lot_key) : null;
+      // A saved-search page that refreshed the lot counts as a check (no second fetch).
+      const lastChecked =
+        lot && watch.last_checked_at !== null
+          ? Math.max(watch.last_checked_at, lot.observed_at)
+          : (watch.last_checked_at ?? null);
+      return { watch, lot, lastChecked: lot ? lastChecked : null };
+    });
+  }
+
+  private searchDemand(searches: { id: number; paused: boolean; max_pages: number; last_result_count: number | null }[], now: number): number {
+    return searchDemandPerDay(searches, (id) => this.triggers.get(id)?.runsPerDay(now) ?? null);
+  }
+
+  private syncTriggers(): void {
+    const searches = this.d.store.searches.listSearches();
+    const ids = new Set(searches.map((s) => s.id));
+    for (const [id, t] of this.triggers) {
+      const s = searches.find((x) => x.id === id);
+      if (!ids.has(id) || s?.schedule !== t.expression) {
+        t.dispose();
+        this.triggers.delete(id);
+      }
+    }
+    for (const s of searches) {
+      if (this.triggers.has(s.id)) continue;
+      try {
+        this.triggers.set(s.id, new CronTrigger(s.schedule, async () => void (await this.d.polls.runSearch(s.id, false))));
+      } catch (e) {
+        this.d.log.warn('watch: saved search has an invalid schedule', { id: s.id, error: (e as Error).message });
+      }
+    }
+  }
+
+  /** The next due time of a watch: its planned check, but not before its failure backoff ends (ms). */
+  private dueAt(w: WatchState, now: number): number {
+    return Math.max(nextCheckAt(w.lot, w.lastChecked, now, this.scale), (w.watch.last_checked_at ?? 0) + failureBackoff(w.watch));
+  }
+
+  private reschedule(): void {
+    if (this.disposed) return;
+    this.cancelTimer?.();
+    const now = this.d.clock.now();
+    let next = Math.floor(now / 60_000) * 60_000 + 60_000;
+    for (const w of this.watchStates()) next = Math.min(next, this.dueAt(w, now));
+    const pausedTo = this.d.pause.end(now);
+    if (now < pausedTo) next = Math.max(next, Math.min(pausedTo, now + 60_000));
+    const delay = Math.max(0, next - now);
+    this.cancelTimer = this.d.clock.setTimeout(() => {
+      this.cancelTimer = null;
+      void this.enqueue(() => this.tick());
+    }, delay);
+  }
+
+  private pausedNow(): boolean {
+    const now = this.d.clock.now();
+    return now < this.d.pause.end(now);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.disposed) return;
+    try {
+      const now = this.d.clock.now();
+      const from = this.lastTick;
+      this.updateScale(now);
+      const paused = now < this.d.pause.end(now);
+      // Watches first: lots close to their sale matter most (DESIGN.md "Request budget").
+      const due = paused
+        ? []
+        : this.watchStates()
+            .map((w) => ({ ...w, at: this.dueAt(w, now) }))
+            .filter((w) => w.at <= now)
+            .sort((a, b) => a.at - b.at);
+      for (const w of due) {
+        if (this.pausedNow()) break;
+        await this.d.polls.pollWatch(w.watch);
+      }
+      for (const s of this.d.store.searches.listSearches()) {
+        if (s.paused || this.pausedNow()) continue;
+        const t = this.triggers.get(s.id);
+        // From the last run, not the last tick: a run missed while the app was closed or the machine slept runs
+        // once on the next tick (catch-up), never once per missed minute.
+        const since = s.last_run_at ?? s.created_at;
+        if (t?.dueBetween(since, now)) await t.execute();
+      }
+      this.d.recorder.reminders(from, this.d.clock.now(), () => this.watchStates());
+      this.d.outbox.deliver();
+      this.lastTick = now;
+    } catch (e) {
+      this.d.log.error('watch: tick failed', { error: (e as Error).message });
+    } finally {
+      this.reschedule();
+    }
+  }
+
+  /** Stretches the watchlist's background intervals until the projected day fits the allowance (every 10 min). */
+  private updateScale(now: number): void {
+    if (now - this.scaledAt < 10 * 60_000) return;
+    this.scaledAt = now;
+    const allowance = this.d.budget.allowance(now).perDay;
+    this.scale = scaleToFit(this.watchStates(), now, this.searchDemand(this.d.store.searches.listSearches(), now), allowance);
+  }
+}
+
+export type { RunOutcome };
