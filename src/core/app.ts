@@ -26,12 +26,10 @@ import { lotHandlers } from './handlers/lots';
 import { searchHandlers } from './handlers/searches';
 import { settingsHandlers } from './handlers/settings';
 import { watchlistHandlers } from './handlers/watchlist';
+import type { Notifier } from './alerts/notifier';
 import type { SecretBox } from './secrets';
 
-/** A native or browser notification sink (DESIGN.md "Delivery"). Implemented by each shell. */
-export interface Notifier {
-  notify(n: { title: string; body: string; lotKey?: string }): void;
-}
+export type { Notifier } from './alerts/notifier';
 
 /** What createCore needs from its shell: everything with side effects is injected. */
 export interface CoreDeps {
@@ -102,15 +100,11 @@ export function createCore(deps: CoreDeps): Core {
     const n = service.unreadCount();
     if (n === unread) return;
     unread = n;
-    send({ name: 'unread.changed', payload: { count: n } });
+    emit({ name: 'unread.changed', payload: { count: n } });
   };
   // Whether the service answered the last request (null before the first): the header's "Offline".
   let reachable: boolean | null = null;
   const emit = (e: ContractEvent) => {
-    send(e);
-    if (e.name === 'alert.raised' || (e.name === 'poll.finished' && e.payload.alerts > 0)) pushUnread();
-  };
-  const send = (e: ContractEvent) => {
     for (const l of listeners) {
       try {
         l(e);
@@ -193,11 +187,9 @@ export function createCore(deps: CoreDeps): Core {
     clock: deps.clock,
     log,
     budget,
-    notify: (a) => {
-      if (settings.get().notificationsEnabled) {
-        deps.notifier.notify({ title: a.title, body: a.body, ...(a.lot_key ? { lotKey: a.lot_key } : {}) });
-      }
-    },
+    notifier: deps.notifier,
+    notificationsEnabled: () => settings.get().notificationsEnabled,
+    afterDeliver: () => pushUnread(),
     emit: (e) => emit(e),
     quiet: () => settings.get().quietHours,
     tzOffsetMinutes: tz,

@@ -14,5 +14,5 @@ export {
   searchEmptyAlert,
   SEARCH_FAILING_AFTER,
 } from './system';
-export type { AlertSink } from './notifier';
+export type { Notifier } from './notifier';
 export { usd } from './format';

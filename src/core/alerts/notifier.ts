@@ -1,17 +1,10 @@
-import type { AlertKind } from '../../shared/watch';
-
 /**
- * The delivery port (DESIGN.md "The parts": alerts -> delivery ports): the store's outbox calls it once per alert
- * it claims. The Electron shell implements it with native notifications, the headless shell and tests with a
- * recorder. `id` is the stored alert's id (the inbox row); `lot_key` null for alerts about Lotwatch itself.
- * A throw or rejection means "not shown"; the alert stays in the inbox either way.
+ * The one notifier port (docs/architecture.md "Delivery"): the shell's channel behind core's outbox. Core decides
+ * whether and when a notification is shown (Settings' notifications switch, mute, snooze, quiet hours and the
+ * digest); the channel only shows it: a native Notification in the desktop app, a `notification.posted` event the
+ * open page turns into a browser Notification in the browser shell. `lotKey` is the lot a click opens (absent for
+ * alerts about Lotwatch itself and for digests). A throw means "not shown"; the alert stays in the inbox.
  */
-export interface AlertSink {
-  deliver(a: {
-    id: number;
-    title: string;
-    body: string;
-    lot_key: string | null;
-    kind: AlertKind;
-  }): Promise<void> | void;
+export interface Notifier {
+  notify(n: { title: string; body: string; lotKey?: string }): void;
 }

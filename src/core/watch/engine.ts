@@ -6,7 +6,8 @@ import type { ContractEvent } from '../../shared/ipc/contract';
 import type { QuotaSnapshot, Vehicle } from '../../shared/vehicle';
 import type { QuietHours } from '../../shared/watch';
 import type { RequestBudget } from './budget';
-import { Outbox, type NotifyPort } from './outbox';
+import type { Notifier } from '../alerts/notifier';
+import { Outbox } from './outbox';
 import { Polls, type RunOutcome } from './polls';
 import { Recorder } from './recorder';
 import { PauseGate, Scheduler, type PauseKind, type SchedulePlan } from './scheduler';
@@ -21,8 +22,12 @@ export interface EngineDeps {
   clock: Clock;
   log: Logger;
   budget: RequestBudget;
-  /** Shows one alert as a native/browser notification. */
-  notify: NotifyPort;
+  /** The shell's notification channel (the one notifier port). */
+  notifier: Notifier;
+  /** Settings' notifications switch: off, alerts land in the inbox only. */
+  notificationsEnabled: () => boolean;
+  /** Called after each delivery round (every poll and tick): new inbox rows may have arrived. */
+  afterDeliver?: () => void;
   emit: (e: ContractEvent) => void;
   quiet: () => QuietHours;
   /** The user's UTC offset in minutes at time t (e.g. -300 for US Eastern winter). */
@@ -50,7 +55,16 @@ export class WatchEngine {
   constructor(d: EngineDeps) {
     this.store = d.store;
     this.gate = new PauseGate(d.clock, () => d.store.requests.loadQuota());
-    const outbox = new Outbox({ store: d.store.alerts, clock: d.clock, log: d.log, notify: d.notify, emit: d.emit });
+    const outbox = new Outbox({
+      store: d.store.alerts,
+      clock: d.clock,
+      log: d.log,
+      notifier: d.notifier,
+      notificationsEnabled: d.notificationsEnabled,
+      emit: d.emit,
+      transaction: (fn) => d.store.transaction(fn),
+      ...(d.afterDeliver ? { afterDeliver: d.afterDeliver } : {}),
+    });
     this.recorder = new Recorder({ store: d.store, clock: d.clock, quiet: d.quiet, tzOffsetMinutes: d.tzOffsetMinutes });
     this.polls = new Polls({
       ...d,

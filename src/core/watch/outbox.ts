@@ -1,26 +1,16 @@
 import { buildDigest } from '../alerts';
 import type { Clock } from '../clock';
-import type { AlertRow } from '../db/store';
+import type { Notifier } from '../alerts/notifier';
+import type { AlertRow, NewAlert } from '../db/store';
 import type { Logger } from '../log';
 import type { ContractEvent } from '../../shared/ipc/contract';
 
-/** One notification to show: an alert's id, its text, the lot it is about (or null) and its kind (or `digest`). */
-export interface Notification {
-  id: number;
-  title: string;
-  body: string;
-  lot_key: string | null;
-  kind: string;
-}
-
-/** Shows one notification natively or in the browser. Injected: each shell has its own. May throw. */
-export type NotifyPort = (n: Notification) => void;
-
-/** The outbox's view of the alerts table: due rows, the claim, the mark. */
+/** The outbox's view of the alerts table: due rows, the claim, the mark, and the digest's own inbox entry. */
 export interface OutboxStore {
   dueAlerts(now: number): AlertRow[];
   claimAlert(id: number): boolean;
   markDelivered(id: number, now: number): void;
+  insertAlert(a: NewAlert, now: number): number | null;
 }
 
 /** What the outbox needs; the notification sink is a port so delivery can change without touching the polls. */
@@ -28,8 +18,15 @@ export interface OutboxDeps {
   store: OutboxStore;
   clock: Clock;
   log: Logger;
-  notify: NotifyPort;
+  /** The shell's channel. */
+  notifier: Notifier;
+  /** Settings' "Show alerts as notifications": off, alerts land in the inbox only. */
+  notificationsEnabled: () => boolean;
   emit: (e: ContractEvent) => void;
+  /** Called after each delivery round: the inbox may have new rows (the unread count follows). */
+  afterDeliver?: () => void;
+  /** Runs `fn` in one transaction (the digest's claim, marks and inbox entry are all or nothing). */
+  transaction: <T>(fn: () => T) => T;
 }
 
 /**
@@ -40,40 +37,64 @@ export class Outbox {
   constructor(private readonly d: OutboxDeps) {}
 
   /**
-   * Delivers the outbox: each pending alert is claimed, then shown, then marked delivered; digest alerts whose
-   * quiet hours ended go out as one notification. A crash between claim and show loses the notification, never
-   * the alert (it is in the inbox), and never shows it twice. Emits `alert.raised` for each alert delivered.
-   * Throws only database errors, and a failing digest notification (a single alert's failure is logged).
+   * Delivers the outbox. First the held (digest) alerts whose quiet hours have ended become one digest: in one
+   * transaction they are marked delivered and one inbox entry of kind `digest` ("7 alerts while you were away") is
+   * written, pending. Then each pending alert (the digest among them) is claimed, shown through the notifier when
+   * notifications are on, and marked delivered. A crash between claim and show loses that notification, never the
+   * alert (it is in the inbox), and never shows it twice. Emits `alert.raised` for each alert that lands.
+   * Throws only database errors (a failing notification is logged).
    */
   deliver(): void {
     const now = this.d.clock.now();
-    const rows = this.d.store.dueAlerts(now);
-    const digest: AlertRow[] = [];
-    for (const a of rows) {
-      if (!this.d.store.claimAlert(a.id)) continue;
-      if (a.status === 'digest') {
-        digest.push(a);
-        continue;
-      }
+    const due = this.d.store.dueAlerts(now);
+    const held = due.filter((a) => a.status === 'digest');
+    if (held.length) {
+      const claimed = this.d.transaction(() => {
+        const mine = held.filter((a) => this.d.store.claimAlert(a.id));
+        if (mine.length === 0) return mine;
+        const claimed = mine;
+        for (const a of claimed) this.d.store.markDelivered(a.id, now);
+        const digest = buildDigest(claimed, now);
+        this.d.store.insertAlert(
+          {
+            dedup_key: digest.dedup_key,
+            kind: 'digest',
+            lot_key: null,
+            change_id: null,
+            source: '',
+            title: digest.title,
+            body: digest.body,
+            reason: null,
+            delivery: 'now',
+            deliver_after: null,
+          },
+          now,
+        );
+        return claimed;
+      });
+      for (const a of claimed) this.raised(a);
+    }
+    // The digest entry written above is pending now: it goes out below, exactly like any other alert.
+    for (const a of this.d.store.dueAlerts(now)) {
+      if (a.status !== 'pending' || !this.d.store.claimAlert(a.id)) continue;
       this.show(a);
       this.d.store.markDelivered(a.id, this.d.clock.now());
     }
-    if (digest.length) {
-      const d = buildDigest(digest, now);
-      this.d.notify({ id: digest[0]!.id, title: d.title, body: d.body, lot_key: null, kind: 'digest' });
-      for (const a of digest) {
-        this.d.store.markDelivered(a.id, now);
-        this.d.emit({ name: 'alert.raised', payload: { id: a.id, kind: a.kind, title: a.title, body: a.body, lot_key: a.lot_key } });
-      }
-    }
+    this.d.afterDeliver?.();
   }
 
   private show(a: AlertRow): void {
-    try {
-      this.d.notify({ id: a.id, title: a.title, body: a.body, lot_key: a.lot_key, kind: a.kind });
-    } catch (e) {
-      this.d.log.warn('watch: notification failed', { id: a.id, error: (e as Error).message });
+    if (this.d.notificationsEnabled()) {
+      try {
+        this.d.notifier.notify({ title: a.title, body: a.body, ...(a.lot_key ? { lotKey: a.lot_key } : {}) });
+      } catch (e) {
+        this.d.log.warn('watch: notification failed', { id: a.id, error: (e as Error).message });
+      }
     }
+    this.raised(a);
+  }
+
+  private raised(a: AlertRow): void {
     this.d.emit({ name: 'alert.raised', payload: { id: a.id, kind: a.kind, title: a.title, body: a.body, lot_key: a.lot_key } });
   }
 }
