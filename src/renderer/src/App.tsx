@@ -22,11 +22,11 @@ export function openLot(lotKey: string): void {
 function CurrentView({ view, store }: { view: ViewId; store: AppStore }) {
   switch (view) {
     case 'search':
-      return <SearchView />;
+      return <SearchView store={store} />;
     case 'watchlist':
       return <WatchlistView />;
     case 'saved':
-      return <SavedSearchesView />;
+      return <SavedSearchesView store={store} />;
     case 'alerts':
       return <AlertsView />;
     case 'library':

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // fakeApi must be the first import: it installs window.api before the renderer's api module reads it.
-import { inputsOf, installFake } from './fakeApi';
+import { inputsOf, installFake, testStore } from './fakeApi';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MethodInput } from '../../../src/shared/ipc/contract';
@@ -102,7 +102,7 @@ describe('SaveSearchDialog', () => {
         'searches.create': created,
       },
     });
-    render(<SearchView />);
+    render(<SearchView store={testStore()} />);
     fireEvent.click(screen.getByRole('button', { name: 'Save this search…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Save this search' });
     expect((within(dialog).getByRole('textbox', { name: 'Name' }) as HTMLInputElement).value).toBe('All open lots');

@@ -4,8 +4,9 @@
  * imports this file BEFORE any renderer module: importing it sets `window.api` to a forwarder, and each test
  * then swaps in its own fake with `installFake({ handlers })`.
  */
-import type { RawBridge } from '../../../src/shared/ipc/bridge';
+import type { Bridge, RawBridge } from '../../../src/shared/ipc/bridge';
 import type { ContractEvent, Method, MethodInput } from '../../../src/shared/ipc/contract';
+import { createAppStore, type AppStore } from '../../../src/renderer/src/state/appStore';
 import { createFakeBridge } from '../fakeBridge';
 
 type Fake = ReturnType<typeof createFakeBridge>;
@@ -27,4 +28,13 @@ export function installFake(over: Parameters<typeof createFakeBridge>[0] = {}): 
 /** The inputs the renderer sent to one method, in order. */
 export function inputsOf<M extends Method>(fake: Fake, method: M): (MethodInput<M> | undefined)[] {
   return fake.calls.filter((c) => c.method === method).map((c) => c.input as MethodInput<M> | undefined);
+}
+
+/** An app store over the installed fake (what a view navigates through, e.g. "Open in Search"). */
+export function testStore(): AppStore {
+  const bridge: Bridge = {
+    invoke: (method, input) => current.bridge.invoke(method, input),
+    on: (listener) => current.bridge.on(listener),
+  };
+  return createAppStore(bridge);
 }
