@@ -30,11 +30,15 @@ export function inputsOf<M extends Method>(fake: Fake, method: M): (MethodInput<
   return fake.calls.filter((c) => c.method === method).map((c) => c.input as MethodInput<M> | undefined);
 }
 
-/** An app store over the installed fake (what a view navigates through, e.g. "Open in Search"). */
-export function testStore(): AppStore {
-  const bridge: Bridge = {
+/** A bridge that forwards to whichever fake is installed (for App's `api` and the store). */
+export function forwardingBridge(): Bridge {
+  return {
     invoke: (method, input) => current.bridge.invoke(method, input),
     on: (listener) => current.bridge.on(listener),
   };
-  return createAppStore(bridge);
+}
+
+/** An app store over the installed fake (what a view navigates through, e.g. "Open in Search"). */
+export function testStore(): AppStore {
+  return createAppStore(forwardingBridge());
 }

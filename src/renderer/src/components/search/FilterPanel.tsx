@@ -79,8 +79,9 @@ function Text({ name, label = labelOf(name), reg, errors, placeholder, list, typ
 }
 
 /**
- * A single choice. `current` is the form's value: when it is not among the options (a saved search made with an
- * older list) it is shown as its own option, so what the select shows is what is sent.
+ * A single choice. `current` is the form's value (or the value it started with): when it is not among the options
+ * (a saved search made with an older list, or one the service does not list now) it is shown as its own option,
+ * so what the select shows is what is sent.
  */
 function Select({ name, label = labelOf(name), reg, errors, options, anyLabel = defaultLabel(name), current, onChange }: {
   name: Name;
@@ -184,9 +185,19 @@ function Range({ from, to, reg, errors, range, step }: {
 
 /**
  * Checkboxes for a multi parameter; scrolls when the list is long. A choice the specification does not allow is
- * shown disabled with its reason as the title. Nothing shows when there is nothing to choose and no error.
+ * shown disabled with its reason as the title. `saved` are the values the form started with (a saved search's):
+ * one the options do not hold (not listed now, or the metadata is missing) is shown too, first, so every filter
+ * the search sends can be seen and unticked. Nothing shows when there is nothing to choose and no error.
  */
-function Checks({ name, label = labelOf(name), reg, errors, options }: { name: Name; label?: string; reg: Reg; errors: Errors; options: Option[] }) {
+function Checks({ name, label = labelOf(name), reg, errors, options: listed, saved = [] }: {
+  name: Name;
+  label?: string;
+  reg: Reg;
+  errors: Errors;
+  options: Option[];
+  saved?: readonly string[];
+}) {
+  const options: Option[] = [...saved.filter((v) => !listed.some((o) => o.value === v)).map((v) => ({ value: v, label: v })), ...listed];
   if (!options.length && !errors[name]) return null;
   return (
     <fieldset className={options.length > 6 ? 'sf-checks long' : 'sf-checks'} {...invalid(name, errors)}>
@@ -264,9 +275,9 @@ export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave, 
           <FieldError name="s" errors={errors} />
         </label>
         <div className="sf-grid2">
-          <Select name="platform" reg={reg} errors={errors} options={PLATFORM_OPTIONS} anyLabel="Both" />
-          <Select name="lot_status" reg={reg} errors={errors} options={enumOptions(meta, 'lot_status')} />
-          <Select name="lot_sub_status" reg={reg} errors={errors} options={enumOptions(meta, 'lot_sub_status')} />
+          <Select name="platform" current={initial.platform} reg={reg} errors={errors} options={PLATFORM_OPTIONS} anyLabel="Both" />
+          <Select name="lot_status" current={initial.lot_status} reg={reg} errors={errors} options={enumOptions(meta, 'lot_status')} />
+          <Select name="lot_sub_status" current={initial.lot_sub_status} reg={reg} errors={errors} options={enumOptions(meta, 'lot_sub_status')} />
           <ChoiceOrText
             name="make"
             reg={reg}
@@ -289,7 +300,7 @@ export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave, 
         <Range from="year_from" to="year_to" reg={reg} errors={errors} range={meta.ranges.year} step="1" />
         <Range from="price_min" to="price_max" reg={reg} errors={errors} range={meta.ranges.price} />
         <Range from="odometer_from" to="odometer_to" reg={reg} errors={errors} range={meta.ranges.odometer} />
-        <Checks name="damage" reg={reg} errors={errors} options={enumOptions(meta, 'damage')} />
+        <Checks name="damage" saved={initial.damage} reg={reg} errors={errors} options={enumOptions(meta, 'damage')} />
         <fieldset className="sf-range">
           <legend>{searchParam('auction_date_from')?.range?.group}</legend>
           <div className="sf-range-inputs">
@@ -306,16 +317,16 @@ export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave, 
           <summary>More filters</summary>
           <div className="sf-more-body">
             <ChoiceOrText name="type" reg={reg} errors={errors} options={listOptions(meta.types)} current={type} placeholder="e.g. AUTOMOBILE" />
-            <Checks name="color" reg={reg} errors={errors} options={listOptions(meta.colors)} />
-            <Checks name="fuel_type" reg={reg} errors={errors} options={enumOptions(meta, 'fuel_type')} />
-            <Checks name="transmission" reg={reg} errors={errors} options={enumOptions(meta, 'transmission')} />
-            <Checks name="drive_type" reg={reg} errors={errors} options={enumOptions(meta, 'drive_type')} />
-            <Checks name="cylinders" reg={reg} errors={errors} options={meta.cylinders.map((n) => ({ value: String(n), label: String(n) }))} />
+            <Checks name="color" saved={initial.color} reg={reg} errors={errors} options={listOptions(meta.colors)} />
+            <Checks name="fuel_type" saved={initial.fuel_type} reg={reg} errors={errors} options={enumOptions(meta, 'fuel_type')} />
+            <Checks name="transmission" saved={initial.transmission} reg={reg} errors={errors} options={enumOptions(meta, 'transmission')} />
+            <Checks name="drive_type" saved={initial.drive_type} reg={reg} errors={errors} options={enumOptions(meta, 'drive_type')} />
+            <Checks name="cylinders" saved={initial.cylinders} reg={reg} errors={errors} options={meta.cylinders.map((n) => ({ value: String(n), label: String(n) }))} />
             <Range from="engine_size_from" to="engine_size_to" reg={reg} errors={errors} range={meta.ranges.engineSize} />
             <Range from="engine_hp_from" to="engine_hp_to" reg={reg} errors={errors} range={meta.ranges.engineHp} step="1" />
             <div className="sf-grid2">
-              <Select name="run_cond" reg={reg} errors={errors} options={enumOptions(meta, 'run_cond')} />
-              <Select name="has_key" reg={reg} errors={errors} options={enumOptions(meta, 'has_key')} />
+              <Select name="run_cond" current={initial.run_cond} reg={reg} errors={errors} options={enumOptions(meta, 'run_cond')} />
+              <Select name="has_key" current={initial.has_key} reg={reg} errors={errors} options={enumOptions(meta, 'has_key')} />
             </div>
             <fieldset className="sf-range">
               <legend>Near a ZIP code</legend>
@@ -343,7 +354,7 @@ export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave, 
             </div>
             <Text name="office_name" reg={reg} errors={errors} />
             <div className="sf-grid2">
-              <Select name="seller_type" reg={reg} errors={errors} options={enumOptions(meta, 'seller_type')} />
+              <Select name="seller_type" current={initial.seller_type} reg={reg} errors={errors} options={enumOptions(meta, 'seller_type')} />
               <ChoiceOrText
                 name="sale_document_type"
                 reg={reg}
