@@ -125,28 +125,31 @@ export function SearchView({ store }: { store: AppStore }) {
       <aside className="search-filters">
         {draft && (
           <div className="sf-editing" role="region" aria-label="Editing a saved search">
-            <p>
-              Editing the filters of <strong>{draft.name}</strong>. Search to try them; nothing is saved or run until you
-              choose.
+            <p className="sf-editing-head">
+              <span>
+                Editing <strong>{draft.name}</strong>
+              </span>
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => {
+                  store.getState().closeSearchDraft();
+                  setUpdateError(null);
+                  setUpdated(null);
+                }}
+              >
+                Stop editing
+              </button>
             </p>
-            {updated && (
+            {updated ? (
               <p className="sf-editing-note" role="status">
                 {updated}
               </p>
+            ) : (
+              !updateError && <p className="muted small">Nothing is saved or run until you choose.</p>
             )}
             {updateFieldError && <p className="field-error">Not saved: correct the highlighted filters.</p>}
             {updateError && !updateFieldError && <ErrorNotice error={updateError} />}
-            <button
-              type="button"
-              className="link-button"
-              onClick={() => {
-                store.getState().closeSearchDraft();
-                setUpdateError(null);
-                setUpdated(null);
-              }}
-            >
-              Stop editing
-            </button>
           </div>
         )}
         {filters.error && (
