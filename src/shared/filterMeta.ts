@@ -9,7 +9,7 @@
  * shapes, but it never guesses a value: what is missing or unreadable becomes an empty list or null. It never
  * throws. Pure and zod-free, for the renderer's search form and anything in core that needs the same choices.
  */
-import { SEARCH_ENUMS, toSpecValue, type SearchEnumParam } from './vehicleParams';
+import { SEARCH_ENUMS, toSpecValue, toSpecValues, type SearchEnumParam } from './vehicleParams';
 
 /** One choice the service lists: the value to send, what to show, and how many open lots have it when told. */
 export interface Choice {
@@ -379,11 +379,20 @@ export interface SpecChoice extends Choice {
   sendable: boolean;
 }
 
+/** "NO INFORMATION" -> "No information": a spec spelling in capitals, made readable as a label. */
+function readable(v: string): string {
+  return v === v.toUpperCase() && /[A-Z]{2}/.test(v) ? v.charAt(0) + v.slice(1).toLowerCase() : v;
+}
+
 /**
  * The choices of an enumerated GET /vehicles parameter, given what the service listed for it:
  * - every listed value the specification allows, in the service's order, its value re-spelled the
  *   specification's way ("mechanical" -> "Mechanical", "All Wheel Drive" -> "AWD"), repeats merged, the
  *   service's label kept; the value decides, except a bare number (an id), where the label does;
+ * - a listed value that folds several specification values into one ("STATIONARY / NO INFORMATION", see
+ *   toSpecValues) offers each of them, so every run condition the specification has can be picked; the
+ *   service's label goes to the part it names ("Stationary"), the others read as the spec spells them, and the
+ *   folded count is not split between them;
  * - every listed value the specification does not allow, with `sendable: false`, so the form can show it
  *   disabled and never send it to be refused;
  * - when the service listed nothing for the parameter, or nothing the specification allows, the specification's
@@ -396,13 +405,22 @@ export function specChoices(param: SearchEnumParam, listed: readonly Choice[]): 
   const seen = new Set<string>();
   for (const c of listed) {
     // The value is what the service takes, so it decides; only an opaque number (an id) lets the label decide.
-    const spec = /^\d+$/.test(c.value) ? toSpecValue(param, c.label) : toSpecValue(param, c.value);
-    if (spec === null) {
+    const id = /^\d+$/.test(c.value);
+    const specs: string[] = id ? toSpecValues(param, c.label) : toSpecValues(param, c.value);
+    if (specs.length === 0) {
       refused.push({ ...c, sendable: false });
-    } else if (!seen.has(spec)) {
+      continue;
+    }
+    for (const spec of specs) {
+      if (seen.has(spec)) continue;
       seen.add(spec);
-      const label = c.label !== c.value && !/^\d+$/.test(c.value) ? c.label : spec;
-      ok.push({ value: spec, label, ...(c.count !== undefined ? { count: c.count } : {}), sendable: true });
+      if (specs.length === 1) {
+        const label = c.label !== c.value && !id ? c.label : spec;
+        ok.push({ value: spec, label, ...(c.count !== undefined ? { count: c.count } : {}), sendable: true });
+      } else {
+        const label = toSpecValue(param, c.label) === spec ? c.label : readable(spec);
+        ok.push({ value: spec, label, sendable: true });
+      }
     }
   }
   const base = ok.length

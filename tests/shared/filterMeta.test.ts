@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { emptyFilterMeta, readFilterMeta, specChoices, type FilterMeta } from '../../src/shared/filterMeta';
-import { SEARCH_ENUMS, toSpecValue } from '../../src/shared/vehicleParams';
+import { SEARCH_ENUMS, toSpecValue, toSpecValues } from '../../src/shared/vehicleParams';
 import { realFiltersData } from './fixtures/realFilters';
 
 /** The specification-style body of Lotwatch's sandbox (src/sandbox vehicleFilters): flat lists of {value, count}. */
@@ -325,13 +325,26 @@ describe('specChoices: only what the specification allows', () => {
     expect(c.filter((x) => !x.sendable).map((x) => x.value)).toEqual(['4x4 w/Front Whl Drv']);
   });
 
-  it('run_cond keeps the service label; "STATIONARY / NO INFORMATION" is not one spec value', () => {
+  it('run_cond keeps the service label; "STATIONARY / NO INFORMATION" offers both spec values it folds', () => {
     const c = specChoices('run_cond', real.runConditions);
     expect(c).toEqual([
       { value: 'RUNS AND DRIVES', label: 'Run & Drive', sendable: true },
       { value: 'ENGINE START PROGRAM', label: 'Engine Start Program', sendable: true },
-      { value: 'STATIONARY / NO INFORMATION', label: 'Stationary', sendable: false },
+      { value: 'STATIONARY', label: 'Stationary', sendable: true },
+      { value: 'NO INFORMATION', label: 'No information', sendable: true },
     ]);
+    expect(c.map((x) => x.value).sort()).toEqual([...SEARCH_ENUMS.run_cond].sort());
+  });
+
+  it('a folded value is split only when every part is one spec value', () => {
+    expect(toSpecValues('run_cond', 'STATIONARY / NO INFORMATION')).toEqual(['STATIONARY', 'NO INFORMATION']);
+    expect(toSpecValues('run_cond', 'stationary/no information')).toEqual(['STATIONARY', 'NO INFORMATION']);
+    expect(toSpecValues('run_cond', 'STATIONARY / UNKNOWN')).toEqual([]);
+    expect(toSpecValues('damage', 'Hail')).toEqual(['Hail']);
+    expect(toSpecValues('drive_type', '4x4 w/Front Whl Drv')).toEqual([]);
+    // The folded count belongs to both together, so neither part claims it.
+    const c = specChoices('run_cond', [{ value: 'STATIONARY / NO INFORMATION', label: 'Stationary', count: 9 }]);
+    expect(c.map((x) => x.count)).toEqual([undefined, undefined]);
   });
 
   it('seller_type: "unknown" is listed by the service but not sendable', () => {

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { PLATFORMS } from '../../shared/vehicle';
-import { AUCTION_TYPES, SEARCH_ENUMS } from '../../shared/vehicleParams';
+import {
+  SEARCH_ENUMS,
+  SEARCH_PARAMS,
+  type SearchParamDef,
+  type SearchParamName,
+  type SearchParamValues,
+} from '../../shared/vehicleParams';
 import { ApiInputError } from './errors';
 
 /**
@@ -36,58 +42,74 @@ const date = z
 const cursor = z.string().min(1, 'Must not be empty.').max(4000, 'Cursor is too long.');
 
 /**
- * Query of GET /vehicles: the specification's parameters under their wire names. Multi-valued parameters are
- * lists (sent repeated); dates are YYYY-MM-DD; prices in USD; odometer in `units`... as the service reads them.
+ * Lotwatch's own limits on GET /vehicles values, beyond what the specification's types say: no negative price,
+ * mileage or engine figure, years 1900..2100, 1..16 cylinders, a 5-digit ZIP, a radius above 0, a 2-letter state
+ * code, a cursor of 1..4000 characters. They refuse input the service could only answer with nothing or a 422,
+ * before it costs a request.
+ */
+const LOTWATCH_LIMITS: Partial<Record<SearchParamName, z.ZodType>> = {
+  price_min: nonNeg,
+  price_max: nonNeg,
+  year_from: year,
+  year_to: year,
+  odometer_from: nonNeg,
+  odometer_to: nonNeg,
+  engine_size_from: nonNeg,
+  engine_size_to: nonNeg,
+  engine_hp_from: nonNeg,
+  engine_hp_to: nonNeg,
+  cylinders: int.min(1, 'Must be at least 1.').max(16, 'Must be at most 16.'),
+  cursor,
+  zip: z.string().regex(/^\d{5}$/, 'Must be a 5-digit ZIP code.'),
+  radius: num.positive('Must be greater than 0.'),
+  loc_state: z.string().regex(/^[A-Za-z]{2}$/, 'Must be a 2-letter state code.'),
+};
+
+/** "0, 1 or 2": allowed values as the error messages list them. */
+function orList(values: readonly (string | number)[]): string {
+  const xs = values.map(String);
+  return xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} or ${xs.at(-1) ?? ''}`;
+}
+
+/**
+ * The check of one value of a GET /vehicles parameter, from its definition in SEARCH_PARAMS (type, allowed
+ * values, the specification's min/max) and Lotwatch's own limits above.
+ */
+function valueSchema(d: SearchParamDef): z.ZodType {
+  const own = LOTWATCH_LIMITS[d.name as SearchParamName];
+  if (own) return own;
+  switch (d.type) {
+    case 'string':
+      return text;
+    case 'date':
+      return date;
+    case 'bool':
+      return z.boolean('Must be true or false.');
+    case 'enum':
+      return oneOf(d.values as readonly [string, ...string[]]);
+    case 'int':
+    case 'number': {
+      if (d.values) return z.literal(d.values as readonly [number, ...number[]], `Must be ${orList(d.values)}.`);
+      let s = d.type === 'int' ? int : num;
+      if (d.min !== undefined) s = s.min(d.min, `Must be at least ${d.min}.`);
+      if (d.max !== undefined) s = s.max(d.max, `Must not be greater than ${d.max}.`);
+      return s;
+    }
+  }
+}
+
+/**
+ * Query of GET /vehicles: exactly the parameters of SEARCH_PARAMS (src/shared/vehicleParams, spec "GET /vehicles:
+ * query parameters") under their wire names, each optional, any other name refused. Multi-valued parameters are
+ * lists (sent repeated); dates are YYYY-MM-DD; prices in USD; odometer in miles.
  */
 export const SearchParamsSchema = z
-  .object({
-    s: text,
-    lot_status: oneOf(ENUMS.lot_status),
-    lot_sub_status: oneOf(ENUMS.lot_sub_status),
-    price_min: nonNeg,
-    price_max: nonNeg,
-    year_from: year,
-    year_to: year,
-    auction_type: z.literal(AUCTION_TYPES, 'Must be 0, 1 or 2.'),
-    platform,
-    type: text,
-    make: text,
-    model: text,
-    color: multi(text),
-    fuel_type: multi(oneOf(ENUMS.fuel_type)),
-    odometer_from: nonNeg,
-    odometer_to: nonNeg,
-    engine_size_from: nonNeg,
-    engine_size_to: nonNeg,
-    engine_hp_from: nonNeg,
-    engine_hp_to: nonNeg,
-    transmission: multi(oneOf(ENUMS.transmission)),
-    cylinders: multi(int.min(1, 'Must be at least 1.').max(16, 'Must be at most 16.')),
-    drive_type: multi(oneOf(ENUMS.drive_type)),
-    run_cond: oneOf(ENUMS.run_cond),
-    damage: multi(oneOf(ENUMS.damage)),
-    has_key: oneOf(ENUMS.has_key),
-    cursor,
-    zip: z.string().regex(/^\d{5}$/, 'Must be a 5-digit ZIP code.'),
-    radius: num.positive('Must be greater than 0.'),
-    units: oneOf(ENUMS.units),
-    per_page: perPage,
-    facility_id: text,
-    loc_state: z.string().regex(/^[A-Za-z]{2}$/, 'Must be a 2-letter state code.'),
-    office_name: text,
-    auction_date_from: date,
-    auction_date_to: date,
-    today_only: z.boolean('Must be true or false.'),
-    sale_document_pending: z.boolean('Must be true or false.'),
-    sale_document_type: text,
-    seller_type: oneOf(ENUMS.seller_type),
-    has_shipping_price: z.boolean('Must be true or false.'),
-  })
+  .object(Object.fromEntries(SEARCH_PARAMS.map((d) => [d.name, d.multi ? multi(valueSchema(d)) : valueSchema(d)])))
   .partial()
-  .strict();
+  .strict() as unknown as z.ZodType<SearchParamValues, SearchParamValues>;
 
 /** Query of GET /vehicles (see SearchParamsSchema). */
-export type SearchParams = z.input<typeof SearchParamsSchema>;
+export type SearchParams = SearchParamValues;
 
 /** Query of GET /locations (spec "GET /locations: query parameters"). */
 export const LocationParamsSchema = z

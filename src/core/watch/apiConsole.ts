@@ -3,10 +3,11 @@ import { VIDEO_ENDPOINTS, type VideoEndpoint } from '../api/video';
 import type { Store } from '../db/store';
 import { LotwatchError } from '../errors';
 import type { MethodInput, MethodOutput } from '../../shared/ipc/contract';
+import { SEARCH_PARAM_NAMES, SEARCH_PARAMS } from '../../shared/vehicleParams';
 
 /** The vehicle-auction endpoints the API console offers (spec "Endpoints: Summary"). */
 const VA_ENDPOINTS: MethodOutput<'console.endpoints'> = [
-  { name: 'GET /vehicles', group: 'vehicle-auction', path_params: [], query_params: ['s', 'lot_status', 'lot_sub_status', 'price_min', 'price_max', 'year_from', 'year_to', 'auction_type', 'platform', 'type', 'make', 'model', 'color', 'fuel_type', 'odometer_from', 'odometer_to', 'engine_size_from', 'engine_size_to', 'engine_hp_from', 'engine_hp_to', 'transmission', 'cylinders', 'drive_type', 'run_cond', 'damage', 'has_key', 'cursor', 'zip', 'radius', 'units', 'per_page', 'facility_id', 'loc_state', 'office_name', 'auction_date_from', 'auction_date_to', 'today_only', 'sale_document_pending', 'sale_document_type', 'seller_type', 'has_shipping_price'], description: 'Search auction vehicles with filters and cursor pagination.' },
+  { name: 'GET /vehicles', group: 'vehicle-auction', path_params: [], query_params: [...SEARCH_PARAM_NAMES], description: 'Search auction vehicles with filters and cursor pagination.' },
   { name: 'GET /vehicles/{slugVin}', group: 'vehicle-auction', path_params: ['slugVin'], query_params: [], description: 'One vehicle by VIN or lot number.' },
   { name: 'GET /vehicles/{slugVin}/history', group: 'vehicle-auction', path_params: ['slugVin'], query_params: ['per_page', 'cursor'], description: 'Auction (sale) history of a vehicle.' },
   { name: 'GET /vehicles/{slugVin}/related', group: 'vehicle-auction', path_params: ['slugVin'], query_params: [], description: 'Future lots of the same platform, make and model.' },
@@ -19,7 +20,7 @@ const VA_ENDPOINTS: MethodOutput<'console.endpoints'> = [
   { name: 'GET /image-proxy', group: 'vehicle-auction', path_params: [], query_params: ['url'], description: 'Proxy of an auction vehicle image.' },
 ];
 
-const MULTI = new Set(['color', 'fuel_type', 'transmission', 'cylinders', 'drive_type', 'damage']);
+const MULTI = new Set<string>(SEARCH_PARAMS.filter((p) => p.multi).map((p) => p.name));
 const NUMERIC = /^(price_|year_|odometer_|engine_|radius$|per_page$|auction_type$|cylinders$)/;
 
 /** Turns console form strings into typed query values: numbers where the spec says number, booleans, lists. */

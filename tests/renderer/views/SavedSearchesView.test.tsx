@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { inputsOf, installFake, render } from './fakeApi';
+import { inputsOf, installFake, render, testStore } from './fakeApi';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SavedSearchView } from '../../../src/shared/ipc/contract';
@@ -49,7 +49,7 @@ function cells(name: string): string[] {
 describe('SavedSearchesView', () => {
   it('shows each schedule in words, the last run and the last error', async () => {
     installFake({ handlers: { 'searches.list': () => okResult([tesla, trucks, fresh]) } });
-    render(<SavedSearchesView />);
+    render(<SavedSearchesView store={testStore()} />);
     await screen.findByRole('table', { name: 'Saved searches' });
     // Columns: Search, Schedule, Last run, Next run, Results, New (24 h), Health, Actions.
     const [, schedule, lastRun, nextRun, results, , health] = cells('Tesla Model 3 2019–2022');
@@ -78,7 +78,7 @@ describe('SavedSearchesView', () => {
         'searches.runNow': () => okResult({ status: 'ok', requests: 3, changes: 2, alerts: 1 }),
       },
     });
-    render(<SavedSearchesView />);
+    render(<SavedSearchesView store={testStore()} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Run Ford trucks daily now' }));
     expect(await screen.findByText('Ford trucks daily: done · 3 requests, 2 changes, 1 alert.')).toBeTruthy();
     expect(inputsOf(fake, 'searches.runNow')).toEqual([{ id: 8 }]);
@@ -96,7 +96,7 @@ describe('SavedSearchesView', () => {
         },
       },
     });
-    render(<SavedSearchesView />);
+    render(<SavedSearchesView store={testStore()} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Pause Tesla Model 3 2019–2022' }));
     expect(await screen.findByRole('button', { name: 'Resume Tesla Model 3 2019–2022' })).toBeTruthy();
     expect(inputsOf(fake, 'searches.setPaused')).toEqual([{ id: 7, paused: true }]);

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { inputsOf, installFake, render } from './fakeApi';
+import { inputsOf, installFake, render, testStore } from './fakeApi';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildQuery, checkSearchParams } from '../../../src/core/api/validate';
@@ -48,7 +48,7 @@ const checkbox = (group: string, name: string | RegExp) =>
 describe('Search filters fed the real /vehicles/filters body', () => {
   it('sends the type, make and model by name: type=AUTOMOBILE&make=AUDI&model=S5, never an id', async () => {
     const fake = withFilters(realFiltersData());
-    render(<SearchView />);
+    render(<SearchView store={testStore()} />);
     await waitFor(() => expect(optionValues(select('Make'))).toEqual(['', 'AUDI', 'BMW', 'TOYOTA']));
     fireEvent.click(screen.getByText('More filters'));
     expect(optionValues(select('Vehicle type'))).toEqual(['', 'AUTOMOBILE', 'MOTORCYCLE', 'TRUCK']);
@@ -65,7 +65,7 @@ describe('Search filters fed the real /vehicles/filters body', () => {
 
   it('a model of another make is cleared when the make changes', async () => {
     const fake = withFilters(realFiltersData());
-    render(<SearchView />);
+    render(<SearchView store={testStore()} />);
     await waitFor(() => expect(optionValues(select('Make'))).toContain('AUDI'));
     fireEvent.change(select('Make'), { target: { value: 'AUDI' } });
     await waitFor(() => expect(optionValues(select('Model'))).toContain('S5'));
@@ -78,7 +78,7 @@ describe('Search filters fed the real /vehicles/filters body', () => {
 
   it('offers only values the specification allows; the others show disabled with the reason', async () => {
     withFilters(realFiltersData());
-    render(<SearchView />);
+    render(<SearchView store={testStore()} />);
     await metaLoaded();
     const damage = within(screen.getByRole('group', { name: 'Damage' })).getAllByRole(
       'checkbox',
@@ -111,7 +111,8 @@ describe('Search filters fed the real /vehicles/filters body', () => {
       ['', 'Any', false],
       ['RUNS AND DRIVES', 'Run & Drive', false],
       ['ENGINE START PROGRAM', 'Engine Start Program', false],
-      ['STATIONARY / NO INFORMATION', 'Stationary', true],
+      ['STATIONARY', 'Stationary', false],
+      ['NO INFORMATION', 'No information', false],
     ]);
     expect([...select('Seller').options].filter((o) => o.disabled).map((o) => o.value)).toEqual(['unknown']);
     const cylinders = within(screen.getByRole('group', { name: 'Cylinders' })).getAllByRole(
@@ -122,7 +123,7 @@ describe('Search filters fed the real /vehicles/filters body', () => {
 
   it('every enabled choice, all picked at once, passes the validator and is sent in the spec spelling', async () => {
     const fake = withFilters(realFiltersData());
-    render(<SearchView />);
+    render(<SearchView store={testStore()} />);
     await metaLoaded();
     fireEvent.click(screen.getByText('More filters'));
     for (const group of ['Damage', 'Color', 'Fuel', 'Transmission', 'Drive', 'Cylinders']) {
@@ -162,7 +163,7 @@ describe('Search filters fed the real /vehicles/filters body', () => {
 
   it('shows the listed ranges as placeholders and a hint the inputs are described by', async () => {
     withFilters(realFiltersData());
-    render(<SearchView />);
+    render(<SearchView store={testStore()} />);
     const yearFrom = screen.getByRole('spinbutton', { name: 'Year from' }) as HTMLInputElement;
     await waitFor(() => expect(yearFrom.placeholder).toBe('from 1998'));
     expect((screen.getByRole('spinbutton', { name: 'Year to' }) as HTMLInputElement).placeholder).toBe(
@@ -178,7 +179,7 @@ describe('Search filters fed the real /vehicles/filters body', () => {
 describe('Search filters without metadata, and with the specification-style body', () => {
   it('offline: the spec lists are offered, make and model are typed', async () => {
     const fake = withFilters('offline');
-    render(<SearchView />);
+    render(<SearchView store={testStore()} />);
     expect(await screen.findByText(/Filter choices could not be loaded/)).toBeTruthy();
     const damage = within(screen.getByRole('group', { name: 'Damage' })).getAllByRole(
       'checkbox',
@@ -214,7 +215,7 @@ describe('Search filters without metadata, and with the specification-style body
       cylinders: [{ value: '4', count: 30 }],
       year: { min: 2004, max: 2025 },
     });
-    render(<SearchView />);
+    render(<SearchView store={testStore()} />);
     await waitFor(() => expect(optionValues(select('Make'))).toEqual(['', 'HONDA', 'TOYOTA']));
     fireEvent.change(select('Make'), { target: { value: 'TOYOTA' } });
     await waitFor(() => expect(optionValues(select('Model'))).toEqual(['', 'CAMRY', 'COROLLA']));

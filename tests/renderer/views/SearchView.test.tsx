@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { inputsOf, installFake, render } from './fakeApi';
+import { inputsOf, installFake, render, testStore } from './fakeApi';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MethodInput } from '../../../src/shared/ipc/contract';
@@ -101,7 +101,7 @@ describe('SaveSearchDialog', () => {
         'searches.create': created,
       },
     });
-    render(<SearchView />);
+    render(<SearchView store={testStore()} />);
     fireEvent.click(screen.getByRole('button', { name: 'Save this search…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Save this search' });
     expect((within(dialog).getByRole('textbox', { name: 'Name' }) as HTMLInputElement).value).toBe('All open lots');

@@ -5,6 +5,7 @@
 import { render as rtlRender, type RenderOptions } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
 import { ApiProvider } from '../../../src/renderer/src/api/ApiContext';
+import { createAppStore, type AppStore } from '../../../src/renderer/src/app/appStore';
 import type { Bridge } from '../../../src/shared/ipc/bridge';
 import type { Method, MethodInput } from '../../../src/shared/ipc/contract';
 import { createFakeBridge } from '../fakeBridge';
@@ -37,4 +38,14 @@ export function render(ui: ReactElement, options: Omit<RenderOptions, 'wrapper'>
 /** The inputs the renderer sent to one method, in order. */
 export function inputsOf<M extends Method>(fake: Fake, method: M): (MethodInput<M> | undefined)[] {
   return fake.calls.filter((c) => c.method === method).map((c) => c.input as MethodInput<M> | undefined);
+}
+
+/** An app store over the installed fake (what a view navigates through, e.g. "Open in Search"). */
+export function testStore(): AppStore {
+  return createAppStore(forwarder);
+}
+
+/** The bridge that forwards to the installed fake, for components that take it as a prop (the app frame). */
+export function forwardingBridge(): Bridge {
+  return forwarder;
 }

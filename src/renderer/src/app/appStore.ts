@@ -28,6 +28,18 @@ export function isViewId(v: string): v is ViewId {
   return VIEWS.some((x) => x.id === v);
 }
 
+/**
+ * A saved search opened in the Search form ("Open in Search" in Saved searches): which one (id, name) and the
+ * GET /vehicles parameters the form starts from. `opened` counts openings, so opening the same search again
+ * starts the form afresh.
+ */
+export interface SearchDraft {
+  id: number;
+  name: string;
+  params: Record<string, unknown>;
+  opened: number;
+}
+
 export interface AppState {
   view: ViewId;
   /** The lot open in the detail view (`#/lot/<lot_key>`), or null. */
@@ -41,13 +53,25 @@ export interface AppState {
   savedAt: number | null;
   /** The last save error, with per-field messages when the input was refused. */
   saveError: ErrorPayload | null;
+  /** The saved search whose filters the Search form is editing, or null for a plain search. */
+  searchDraft: SearchDraft | null;
   setView(view: ViewId): void;
+  /**
+   * Shows the Search view with the form filled from a saved search's parameters, to edit them and save them back
+   * (searches.update) or as a new search. Runs no search: a search spends a request of the quota, so only the
+   * user's own Search press sends one.
+   */
+  openSearchDraft(search: { id: number; name: string; params: Record<string, unknown> }): void;
+  /** Updates the open draft after its saved search was saved (new name or parameters); ignored for another id. */
+  updateSearchDraft(search: { id: number; name: string; params: Record<string, unknown> }): void;
+  /** Stops editing a saved search: the form's values stay, later saves create a new search. */
+  closeSearchDraft(): void;
   load(): Promise<void>;
   updateSettings(patch: SettingsPatch): Promise<boolean>;
 }
 
 /**
- * The app frame's store: current view, app info and settings. Built over a Bridge so tests give it a typed
+ * The app frame's store: current view, app info and settings, and the saved search the Search form is editing. Built over a Bridge so tests give it a typed
  * fake. `updateSettings` resolves to true when the change was saved.
  */
 export function createAppStore(api: Bridge, initialView: ViewId = 'search') {
@@ -60,7 +84,17 @@ export function createAppStore(api: Bridge, initialView: ViewId = 'search') {
     saving: false,
     savedAt: null,
     saveError: null,
+    searchDraft: null,
     setView: (view) => set({ view, lotKey: null }),
+    openSearchDraft: ({ id, name, params }) =>
+      set((s) => ({
+        searchDraft: { id, name, params: { ...params }, opened: (s.searchDraft?.opened ?? 0) + 1 },
+        view: 'search',
+        lotKey: null,
+      })),
+    updateSearchDraft: ({ id, name, params }) =>
+      set((s) => (s.searchDraft?.id === id ? { searchDraft: { ...s.searchDraft, name, params: { ...params } } } : {})),
+    closeSearchDraft: () => set({ searchDraft: null }),
     async load() {
       const [info, settings] = await Promise.all([api.invoke('app.info'), api.invoke('settings.get')]);
       if (!info.ok) return set({ loadError: info.error });

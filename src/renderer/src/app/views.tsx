@@ -47,11 +47,11 @@ export function LotPage({ lotKey }: { lotKey: string }) {
 function viewElement(view: ViewId, store: AppStore) {
   switch (view) {
     case 'search':
-      return <SearchView />;
+      return <SearchView store={store} />;
     case 'watchlist':
       return <WatchlistView />;
     case 'saved':
-      return <SavedSearchesView />;
+      return <SavedSearchesView store={store} />;
     case 'alerts':
       return <AlertsView />;
     case 'library':

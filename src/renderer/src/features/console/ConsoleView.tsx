@@ -3,6 +3,7 @@ import type { MethodInput, MethodOutput } from '../../../../shared/ipc/contract'
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { JsonViewer } from '../../components/JsonViewer';
+import { searchParam, type SearchParamDef } from '../../../../shared/vehicleParams';
 import { integer, requests } from '../../lib/quantity';
 import { useCall, useCaller } from '../../lib/useCall';
 import '../../components/lwTable.css';
@@ -49,6 +50,28 @@ export function requestLine(ep: Endpoint, path: Record<string, string>, query: R
   return line;
 }
 
+/**
+ * What a GET /vehicles parameter takes, for its console input's placeholder, from SEARCH_PARAMS: the allowed values
+ * ("All | Timed | Buy Now"), else the type ("integer 1–20", "number", "YYYY-MM-DD", "true | false"), and the
+ * specification's default ("default 20"); empty for free text without a default.
+ */
+export function paramHint(def: SearchParamDef): string {
+  const range = def.min !== undefined && def.max !== undefined ? ` ${def.min}–${def.max}` : '';
+  const what = def.values
+    ? def.values.join(' | ')
+    : def.type === 'int'
+      ? `integer${range}`
+      : def.type === 'number'
+        ? `number${range}`
+        : def.type === 'date'
+          ? 'YYYY-MM-DD'
+          : def.type === 'bool'
+            ? 'true | false'
+            : '';
+  const dflt = def.default === undefined ? '' : `default ${String(def.default)}`;
+  return [what, dflt].filter(Boolean).join('; ');
+}
+
 function fieldError(error: ErrorPayload | null, kind: 'path' | 'query', name: string): string | undefined {
   const f = error?.fields;
   if (!f) return undefined;
@@ -78,6 +101,8 @@ function EndpointForm({
   const confirmRef = useRef<HTMLButtonElement>(null);
   const query = buildQuery(listed, free);
   const freeOnly = ep.query_params.length === 0;
+  // GET /vehicles parameters are described by SEARCH_PARAMS: what each takes, and whether it may repeat.
+  const defOf = (q: string) => (ep.name === 'GET /vehicles' ? searchParam(q) : undefined);
 
   useEffect(() => {
     if (confirming) confirmRef.current?.focus();
@@ -156,9 +181,10 @@ function EndpointForm({
               {ep.query_params.map((q) => {
                 const values = listed[q] ?? [''];
                 const fe = fieldError(error, 'query', q);
+                const def = defOf(q);
                 return (
                   <div className="console-param" key={q}>
-                    <span className="console-name" id={`q-${q}`}>
+                    <span className="console-name" id={`q-${q}`} title={def ? `${def.label}${def.multi ? ' (several values allowed)' : ''}` : undefined}>
                       {q}
                     </span>
                     <div className="console-values">
@@ -169,6 +195,7 @@ function EndpointForm({
                             name={`query-${q}`}
                             {...(values.length > 1 ? { 'aria-label': `${q} value ${i + 1}` } : { 'aria-labelledby': `q-${q}` })}
                             aria-invalid={fe ? true : undefined}
+                            placeholder={def ? paramHint(def) : undefined}
                             value={v}
                             onChange={(e) => setListed({ ...listed, [q]: values.map((x, j) => (j === i ? e.target.value : x)) })}
                           />
@@ -186,15 +213,19 @@ function EndpointForm({
                       ))}
                       {fe && <span className="field-error">{fe}</span>}
                     </div>
-                    <button
-                      type="button"
-                      className="icon-button"
-                      aria-label={`Add another ${q} value`}
-                      title="Add another value (sent as a repeated parameter)"
-                      onClick={() => setListed({ ...listed, [q]: [...values, ''] })}
-                    >
-                      +
-                    </button>
+                    {def && !def.multi ? (
+                      <span aria-hidden="true" />
+                    ) : (
+                      <button
+                        type="button"
+                        className="icon-button"
+                        aria-label={`Add another ${q} value`}
+                        title="Add another value (sent as a repeated parameter)"
+                        onClick={() => setListed({ ...listed, [q]: [...values, ''] })}
+                      >
+                        +
+                      </button>
+                    )}
                   </div>
                 );
               })}

@@ -13,40 +13,20 @@ import {
   useNow,
 } from '../../components/watch/common';
 import { draftToRules, RulesFields, rulesToDraft, type RulesDraft } from '../../components/watch/RulesFields';
-import { dateTime, relative, usd } from '../../lib/format';
+import { describeSearchParams } from '../../../../shared/vehicleParams';
+import { dateTime, relative } from '../../lib/format';
 import { useCall, useCaller } from '../../lib/useCall';
+import type { AppStore } from '../../app/appStore';
 import './saved.css';
 
-const PARAM_LABELS: Record<string, string> = {
-  year_from: 'from',
-  year_to: 'to',
-  odometer_max: 'under',
-  price_max: 'under',
-};
-
-/** A saved search's filters in a line: "TESLA MODEL 3 · 2019–2022 · copart". */
+/**
+ * A saved search's filters in a line, from the phrases of SEARCH_PARAMS (src/shared/vehicleParams): "TESLA MODEL
+ * 3 · 2019–2022 · odometer under 80,000 mi · Copart only"; "All open lots" when it has none (the service's
+ * defaults: open auctions of both platforms).
+ */
 export function paramsSummary(params: Record<string, unknown>): string {
-  const parts: string[] = [];
-  const p = { ...params };
-  const take = (k: string) => {
-    const v = p[k];
-    delete p[k];
-    return v === undefined || v === null || v === '' ? null : v;
-  };
-  const make = take('make');
-  const model = take('model');
-  if (make || model) parts.push([make, model].filter(Boolean).map(String).join(' '));
-  const yf = take('year_from');
-  const yt = take('year_to');
-  if (yf || yt) parts.push(yf && yt ? `${String(yf)}–${String(yt)}` : yf ? `${String(yf)} or newer` : `up to ${String(yt)}`);
-  for (const [k, v] of Object.entries(p)) {
-    if (v === undefined || v === null || v === '') continue;
-    const val = Array.isArray(v) ? v.map(String).join(', ') : String(v);
-    const label = PARAM_LABELS[k];
-    if (/_usd$|price/.test(k) && typeof v === 'number') parts.push(`${k.replace(/_/g, ' ')} ${usd(v)}`);
-    else parts.push(label ? `${k.replace(/_/g, ' ')} ${val}` : `${k.replace(/_/g, ' ')}: ${val}`);
-  }
-  return parts.length ? parts.join(' · ') : 'All vehicles';
+  const parts = describeSearchParams(params);
+  return parts.length ? parts.join(' · ') : 'All open lots';
 }
 
 const SCHEDULES = [
@@ -60,7 +40,17 @@ const SCHEDULES = [
 ] as const;
 
 /** Edits name, schedule, pages and rules of a saved search; field errors come back from `searches.update`. */
-function EditPanel({ search, onSaved, onClose }: { search: SavedSearchView; onSaved: () => void; onClose: () => void }) {
+function EditPanel({
+  search,
+  onSaved,
+  onClose,
+  onOpenInSearch,
+}: {
+  search: SavedSearchView;
+  onSaved: () => void;
+  onClose: () => void;
+  onOpenInSearch: () => void;
+}) {
   const call = useCaller();
   const [name, setName] = useState(search.name);
   const [schedule, setSchedule] = useState(search.schedule);
@@ -102,7 +92,12 @@ function EditPanel({ search, onSaved, onClose }: { search: SavedSearchView; onSa
       <h2 ref={heading} tabIndex={-1}>
         Edit · {search.name}
       </h2>
-      <p className="lw-sub ss-filters">Filters: {paramsSummary(search.params)} (change them from Search)</p>
+      <p className="lw-sub ss-filters">
+        Filters: {paramsSummary(search.params)}{' '}
+        <button type="button" className="link-button" onClick={onOpenInSearch}>
+          Edit filters in Search
+        </button>
+      </p>
       <div className="lw-form-grid ss-edit-grid">
         <label className="field ss-name">
           <span>Name</span>
@@ -195,8 +190,12 @@ function Health({ s }: { s: SavedSearchView }) {
   return <span className="lw-badge ok">OK</span>;
 }
 
-/** Saved searches: schedule, last and next run, results and new matches, failures; run, pause, edit, delete. */
-export function SavedSearchesView() {
+/**
+ * Saved searches: schedule, last and next run, results and new matches, failures; run, pause, edit, delete, and
+ * "Open in Search", which shows the Search form filled with the search's filters (through the app store) to edit
+ * and save back, without running anything.
+ */
+export function SavedSearchesView({ store }: { store: AppStore }) {
   const call = useCaller();
   const list = useCall('searches.list');
   const { run } = list;
@@ -246,6 +245,11 @@ export function SavedSearchesView() {
     } else setActionError(r.error);
     void run();
   };
+  const openInSearch = (s: SavedSearchView) => {
+    store.getState().openSearchDraft(s);
+    // The address follows, so the navigation shows Search and a reload stays there.
+    location.hash = '#/search';
+  };
   const edited = searches.find((s) => s.id === editing) ?? null;
   const examples = searches.filter((s) => s.is_example).length;
 
@@ -283,6 +287,7 @@ export function SavedSearchesView() {
           key={edited.id}
           search={edited}
           onClose={() => setEditing(null)}
+          onOpenInSearch={() => openInSearch(edited)}
           onSaved={() => {
             setEditing(null);
             setNote(`Saved ${edited.name}.`);
@@ -358,6 +363,15 @@ export function SavedSearchesView() {
                         aria-label={`${s.paused ? 'Resume' : 'Pause'} ${s.name}`}
                       >
                         {s.paused ? 'Resume' : 'Pause'}
+                      </button>
+                      <button
+                        type="button"
+                        className="lw-small"
+                        aria-label={`Open ${s.name} in Search`}
+                        title="Edit the filters in the Search form (nothing is run until you press Search)"
+                        onClick={() => openInSearch(s)}
+                      >
+                        Open in Search
                       </button>
                       <button
                         type="button"

@@ -1,9 +1,11 @@
 import { useState, type ChangeEvent, type ReactNode } from 'react';
 import { useForm, useWatch, type UseFormRegister } from 'react-hook-form';
 import type { FilterMeta, NumberRange } from '../../../../shared/filterMeta';
-import { SEARCH_DEFAULTS } from '../../../../shared/vehicleParams';
+import { searchParam, SEARCH_DEFAULTS } from '../../../../shared/vehicleParams';
 import {
+  defaultLabel,
   enumOptions,
+  labelOf,
   listOptions,
   modelsOf,
   PLATFORM_OPTIONS,
@@ -58,9 +60,9 @@ function invalid(name: string, errors: Errors) {
   return errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': errId(name) } : {};
 }
 
-function Text({ name, label, reg, errors, placeholder, list, type = 'text' }: {
+function Text({ name, label = labelOf(name), reg, errors, placeholder, list, type = 'text' }: {
   name: Name;
-  label: string;
+  label?: string;
   reg: Reg;
   errors: Errors;
   placeholder?: string;
@@ -77,12 +79,13 @@ function Text({ name, label, reg, errors, placeholder, list, type = 'text' }: {
 }
 
 /**
- * A single choice. `current` is the form's value: when it is not among the options (a saved search made with an
- * older list) it is shown as its own option, so what the select shows is what is sent.
+ * A single choice. `current` is the form's value (or the value it started with): when it is not among the options
+ * (a saved search made with an older list, or one the service does not list now) it is shown as its own option,
+ * so what the select shows is what is sent.
  */
-function Select({ name, label, reg, errors, options, anyLabel = 'Any', current, onChange }: {
+function Select({ name, label = labelOf(name), reg, errors, options, anyLabel = defaultLabel(name), current, onChange }: {
   name: Name;
-  label: string;
+  label?: string;
   reg: Reg;
   errors: Errors;
   options: Option[];
@@ -110,7 +113,7 @@ function Select({ name, label, reg, errors, options, anyLabel = 'Any', current, 
 /** A select when the service listed choices, else a text field (offline, or a list the service does not give). */
 function ChoiceOrText(props: {
   name: Name;
-  label: string;
+  label?: string;
   reg: Reg;
   errors: Errors;
   options: Option[];
@@ -128,11 +131,10 @@ function ChoiceOrText(props: {
 }
 
 /**
- * Two number inputs for a `*_from`/`*_to` (or `*_min`/`*_max`) pair. The range the service lists shows as
- * placeholders and as a hint both inputs are described by.
+ * Two number inputs for a `*_from`/`*_to` (or `*_min`/`*_max`) pair, labelled from SEARCH_PARAMS ("Year", "Year
+ * from", "Year to"). The range the service lists shows as placeholders and as a hint both inputs are described by.
  */
-function Range({ label, from, to, reg, errors, range, step }: {
-  label: string;
+function Range({ from, to, reg, errors, range, step }: {
   from: Name;
   to: Name;
   reg: Reg;
@@ -140,6 +142,7 @@ function Range({ label, from, to, reg, errors, range, step }: {
   range: NumberRange | null;
   step?: string;
 }) {
+  const label = searchParam(from)?.range?.group ?? labelOf(from);
   const hint = rangeHint(range);
   const hintId = `sf-${from}-hint`;
   /** aria props of one input: the listed range, and the error message when there is one. */
@@ -154,7 +157,7 @@ function Range({ label, from, to, reg, errors, range, step }: {
         <input
           type="number"
           step={step ?? 'any'}
-          aria-label={`${label} from`}
+          aria-label={labelOf(from)}
           placeholder={range && range.min !== null ? `from ${range.min}` : 'from'}
           {...reg(from)}
           {...aria(from)}
@@ -163,7 +166,7 @@ function Range({ label, from, to, reg, errors, range, step }: {
         <input
           type="number"
           step={step ?? 'any'}
-          aria-label={`${label} to`}
+          aria-label={labelOf(to)}
           placeholder={range && range.max !== null ? `to ${range.max}` : 'to'}
           {...reg(to)}
           {...aria(to)}
@@ -182,9 +185,19 @@ function Range({ label, from, to, reg, errors, range, step }: {
 
 /**
  * Checkboxes for a multi parameter; scrolls when the list is long. A choice the specification does not allow is
- * shown disabled with its reason as the title. Nothing shows when there is nothing to choose and no error.
+ * shown disabled with its reason as the title. `saved` are the values the form started with (a saved search's):
+ * one the options do not hold (not listed now, or the metadata is missing) is shown too, first, so every filter
+ * the search sends can be seen and unticked. Nothing shows when there is nothing to choose and no error.
  */
-function Checks({ name, label, reg, errors, options }: { name: Name; label: string; reg: Reg; errors: Errors; options: Option[] }) {
+function Checks({ name, label = labelOf(name), reg, errors, options: listed, saved = [] }: {
+  name: Name;
+  label?: string;
+  reg: Reg;
+  errors: Errors;
+  options: Option[];
+  saved?: readonly string[];
+}) {
+  const options: Option[] = [...saved.filter((v) => !listed.some((o) => o.value === v)).map((v) => ({ value: v, label: v })), ...listed];
   if (!options.length && !errors[name]) return null;
   return (
     <fieldset className={options.length > 6 ? 'sf-checks long' : 'sf-checks'} {...invalid(name, errors)}>
@@ -203,7 +216,7 @@ function Checks({ name, label, reg, errors, options }: { name: Name; label: stri
   );
 }
 
-function Flag({ name, label, reg }: { name: Name; label: ReactNode; reg: Reg }) {
+function Flag({ name, label = labelOf(name), reg }: { name: Name; label?: ReactNode; reg: Reg }) {
   return (
     <label className="sf-flag">
       <input type="checkbox" {...reg(name)} />
@@ -217,16 +230,23 @@ function Flag({ name, label, reg }: { name: Name; label: ReactNode; reg: Reg }) 
  * "More filters". Choices come from the GET /vehicles/filters metadata (`meta`, read by readFilterMeta from
  * either dialect): makes, models of the chosen make, vehicle types by name, cylinders, colors, ranges as hints.
  * Enumerated parameters offer only what the specification allows (values the service lists beyond it show
- * disabled), and the spec's own lists when the metadata is missing. `errors` maps parameter names to the
- * service's messages.
+ * disabled), and the spec's own lists when the metadata is missing. Fields, labels and defaults come from
+ * SEARCH_PARAMS (src/shared/vehicleParams). `errors` maps parameter names to the service's messages. Nothing is
+ * sent until the user presses Search (a search spends a request of the quota).
  */
-export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave }: {
+export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave, editing }: {
   meta: FilterMeta;
   initial: SearchForm;
   errors: Errors;
   loading: boolean;
   onSearch: (f: SearchForm) => void;
+  /** "Save this search…" (or "Save as new…" while editing a saved search): the form's values, nothing sent yet. */
   onSave: (f: SearchForm) => void;
+  /**
+   * The saved search whose filters the form holds, when opened from Saved searches: "Save changes" then hands the
+   * form's values to `onUpdate` (searches.update), and Reset goes back to the saved filters.
+   */
+  editing?: { name: string; busy: boolean; onUpdate: (f: SearchForm) => void };
 }) {
   const { register: reg, handleSubmit, reset, control, getValues, setValue } = useForm<SearchForm>({ defaultValues: initial });
   const [make, model, type, locState, saleDoc] = useWatch({
@@ -250,17 +270,16 @@ export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave }
     <form className="sf" aria-label="Search filters" onSubmit={handleSubmit(onSearch)} noValidate>
       <div className="sf-scroll">
         <label className="sf-field">
-          <span>Lot number, VIN or title</span>
+          <span>{labelOf('s')}</span>
           <input type="search" {...reg('s')} placeholder="e.g. 50293048, 5TDX…, Corolla" {...invalid('s', errors)} />
           <FieldError name="s" errors={errors} />
         </label>
         <div className="sf-grid2">
-          <Select name="platform" label="Platform" reg={reg} errors={errors} options={PLATFORM_OPTIONS} anyLabel="Both" />
-          <Select name="lot_status" label="Sale type" reg={reg} errors={errors} options={enumOptions(meta, 'lot_status')} anyLabel={`${SEARCH_DEFAULTS.lot_status} (default)`} />
-          <Select name="lot_sub_status" label="Auction" reg={reg} errors={errors} options={enumOptions(meta, 'lot_sub_status')} anyLabel={`${SEARCH_DEFAULTS.lot_sub_status} (default)`} />
+          <Select name="platform" current={initial.platform} reg={reg} errors={errors} options={PLATFORM_OPTIONS} anyLabel="Both" />
+          <Select name="lot_status" current={initial.lot_status} reg={reg} errors={errors} options={enumOptions(meta, 'lot_status')} />
+          <Select name="lot_sub_status" current={initial.lot_sub_status} reg={reg} errors={errors} options={enumOptions(meta, 'lot_sub_status')} />
           <ChoiceOrText
             name="make"
-            label="Make"
             reg={reg}
             errors={errors}
             options={listOptions(meta.makes)}
@@ -271,7 +290,6 @@ export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave }
         </div>
         <ChoiceOrText
           name="model"
-          label="Model"
           reg={reg}
           errors={errors}
           options={listOptions(models)}
@@ -279,43 +297,43 @@ export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave }
           current={model}
           placeholder={make ? 'Any model' : 'Pick a make first, or type'}
         />
-        <Range label="Year" from="year_from" to="year_to" reg={reg} errors={errors} range={meta.ranges.year} step="1" />
-        <Range label="Price (USD)" from="price_min" to="price_max" reg={reg} errors={errors} range={meta.ranges.price} />
-        <Range label="Odometer (mi)" from="odometer_from" to="odometer_to" reg={reg} errors={errors} range={meta.ranges.odometer} />
-        <Checks name="damage" label="Damage" reg={reg} errors={errors} options={enumOptions(meta, 'damage')} />
+        <Range from="year_from" to="year_to" reg={reg} errors={errors} range={meta.ranges.year} step="1" />
+        <Range from="price_min" to="price_max" reg={reg} errors={errors} range={meta.ranges.price} />
+        <Range from="odometer_from" to="odometer_to" reg={reg} errors={errors} range={meta.ranges.odometer} />
+        <Checks name="damage" saved={initial.damage} reg={reg} errors={errors} options={enumOptions(meta, 'damage')} />
         <fieldset className="sf-range">
-          <legend>Auction date</legend>
+          <legend>{searchParam('auction_date_from')?.range?.group}</legend>
           <div className="sf-range-inputs">
-            <input type="date" aria-label="Auction date from" {...reg('auction_date_from')} {...invalid('auction_date_from', errors)} />
+            <input type="date" aria-label={labelOf('auction_date_from')} {...reg('auction_date_from')} {...invalid('auction_date_from', errors)} />
             <span aria-hidden="true">–</span>
-            <input type="date" aria-label="Auction date to" {...reg('auction_date_to')} {...invalid('auction_date_to', errors)} />
+            <input type="date" aria-label={labelOf('auction_date_to')} {...reg('auction_date_to')} {...invalid('auction_date_to', errors)} />
           </div>
           <FieldError name="auction_date_from" errors={errors} />
           <FieldError name="auction_date_to" errors={errors} />
         </fieldset>
-        <Flag name="today_only" label="Only auctions today" reg={reg} />
+        <Flag name="today_only" reg={reg} />
 
         <details className="sf-more" open={moreOpen || errorInMore} onToggle={(e) => setMoreOpen(e.currentTarget.open)}>
           <summary>More filters</summary>
           <div className="sf-more-body">
-            <ChoiceOrText name="type" label="Vehicle type" reg={reg} errors={errors} options={listOptions(meta.types)} current={type} placeholder="e.g. AUTOMOBILE" />
-            <Checks name="color" label="Color" reg={reg} errors={errors} options={listOptions(meta.colors)} />
-            <Checks name="fuel_type" label="Fuel" reg={reg} errors={errors} options={enumOptions(meta, 'fuel_type')} />
-            <Checks name="transmission" label="Transmission" reg={reg} errors={errors} options={enumOptions(meta, 'transmission')} />
-            <Checks name="drive_type" label="Drive" reg={reg} errors={errors} options={enumOptions(meta, 'drive_type')} />
-            <Checks name="cylinders" label="Cylinders" reg={reg} errors={errors} options={meta.cylinders.map((n) => ({ value: String(n), label: String(n) }))} />
-            <Range label="Engine size (L)" from="engine_size_from" to="engine_size_to" reg={reg} errors={errors} range={meta.ranges.engineSize} />
-            <Range label="Engine power (hp)" from="engine_hp_from" to="engine_hp_to" reg={reg} errors={errors} range={meta.ranges.engineHp} step="1" />
+            <ChoiceOrText name="type" reg={reg} errors={errors} options={listOptions(meta.types)} current={type} placeholder="e.g. AUTOMOBILE" />
+            <Checks name="color" saved={initial.color} reg={reg} errors={errors} options={listOptions(meta.colors)} />
+            <Checks name="fuel_type" saved={initial.fuel_type} reg={reg} errors={errors} options={enumOptions(meta, 'fuel_type')} />
+            <Checks name="transmission" saved={initial.transmission} reg={reg} errors={errors} options={enumOptions(meta, 'transmission')} />
+            <Checks name="drive_type" saved={initial.drive_type} reg={reg} errors={errors} options={enumOptions(meta, 'drive_type')} />
+            <Checks name="cylinders" saved={initial.cylinders} reg={reg} errors={errors} options={meta.cylinders.map((n) => ({ value: String(n), label: String(n) }))} />
+            <Range from="engine_size_from" to="engine_size_to" reg={reg} errors={errors} range={meta.ranges.engineSize} />
+            <Range from="engine_hp_from" to="engine_hp_to" reg={reg} errors={errors} range={meta.ranges.engineHp} step="1" />
             <div className="sf-grid2">
-              <Select name="run_cond" label="Run condition" reg={reg} errors={errors} options={enumOptions(meta, 'run_cond')} />
-              <Select name="has_key" label="Keys" reg={reg} errors={errors} options={enumOptions(meta, 'has_key')} anyLabel="All (default)" />
+              <Select name="run_cond" current={initial.run_cond} reg={reg} errors={errors} options={enumOptions(meta, 'run_cond')} />
+              <Select name="has_key" current={initial.has_key} reg={reg} errors={errors} options={enumOptions(meta, 'has_key')} />
             </div>
             <fieldset className="sf-range">
               <legend>Near a ZIP code</legend>
               <div className="sf-zip">
-                <input type="text" inputMode="numeric" aria-label="ZIP code" placeholder="ZIP" {...reg('zip')} {...invalid('zip', errors)} />
-                <input type="number" min={0} aria-label="Radius" placeholder="radius" {...reg('radius')} {...invalid('radius', errors)} />
-                <select aria-label="Units" {...reg('units')} {...invalid('units', errors)}>
+                <input type="text" inputMode="numeric" aria-label={labelOf('zip')} placeholder="ZIP" {...reg('zip')} {...invalid('zip', errors)} />
+                <input type="number" min={0} aria-label={labelOf('radius')} placeholder="radius" {...reg('radius')} {...invalid('radius', errors)} />
+                <select aria-label={labelOf('units')} {...reg('units')} {...invalid('units', errors)}>
                   <option value="">{SEARCH_DEFAULTS.units}</option>
                   {enumOptions(meta, 'units')
                     .filter((o) => o.value !== SEARCH_DEFAULTS.units)
@@ -331,23 +349,22 @@ export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave }
               <FieldError name="units" errors={errors} />
             </fieldset>
             <div className="sf-grid2">
-              <ChoiceOrText name="loc_state" label="State" reg={reg} errors={errors} options={states} current={locState} placeholder="e.g. TX" />
-              <Text name="facility_id" label="Facility ID" reg={reg} errors={errors} />
+              <ChoiceOrText name="loc_state" reg={reg} errors={errors} options={states} current={locState} placeholder="e.g. TX" />
+              <Text name="facility_id" reg={reg} errors={errors} />
             </div>
-            <Text name="office_name" label="Office or branch" reg={reg} errors={errors} />
+            <Text name="office_name" reg={reg} errors={errors} />
             <div className="sf-grid2">
-              <Select name="seller_type" label="Seller" reg={reg} errors={errors} options={enumOptions(meta, 'seller_type')} />
+              <Select name="seller_type" current={initial.seller_type} reg={reg} errors={errors} options={enumOptions(meta, 'seller_type')} />
               <ChoiceOrText
                 name="sale_document_type"
-                label="Sale document"
                 reg={reg}
                 errors={errors}
                 options={listOptions(meta.saleDocumentTypes)}
                 current={saleDoc}
               />
             </div>
-            <Flag name="sale_document_pending" label="Sale document pending" reg={reg} />
-            <Flag name="has_shipping_price" label="Has a shipping price" reg={reg} />
+            <Flag name="sale_document_pending" reg={reg} />
+            <Flag name="has_shipping_price" reg={reg} />
           </div>
         </details>
       </div>
@@ -355,8 +372,13 @@ export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave }
         <button type="submit" className="primary" disabled={loading}>
           {loading ? 'Searching…' : 'Search'}
         </button>
+        {editing && (
+          <button type="button" disabled={editing.busy} onClick={() => editing.onUpdate(getValues())} title={`Save these filters to “${editing.name}”`}>
+            {editing.busy ? 'Saving…' : 'Save changes'}
+          </button>
+        )}
         <button type="button" onClick={() => onSave(getValues())}>
-          Save this search…
+          {editing ? 'Save as new…' : 'Save this search…'}
         </button>
         <button type="button" className="sf-reset" onClick={() => reset(initial)}>
           Reset

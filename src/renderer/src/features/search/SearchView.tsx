@@ -1,13 +1,15 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
+import { useStore } from 'zustand';
 import type { MethodOutput } from '../../../../shared/ipc/contract';
 import { readFilterMeta } from '../../../../shared/filterMeta';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { FilterPanel } from './FilterPanel';
-import { emptyForm, fieldOfErrorKey, toParams, type SearchForm } from './params';
+import { emptyForm, fieldOfErrorKey, fromParams, toParams, type SearchForm } from './params';
 import { ResultsTable } from './ResultsTable';
 import { SaveSearchDialog } from './SaveSearchDialog';
 import { useCall, useCaller } from '../../lib/useCall';
+import type { AppStore } from '../../app/appStore';
 import './search.css';
 
 type Page = MethodOutput<'vehicles.search'>;
@@ -26,14 +28,21 @@ function fieldErrors(e: ErrorPayload | null): Record<string, string> {
  * Search: every filter of GET /vehicles, results one page at a time (cursor paging) in a sortable virtualized
  * table, and "Save this search" to watch it on a schedule. Thumbnails show by default in Demo mode only; with a
  * real key each photo costs a request, so they wait for "Show photos".
+ * Opened from Saved searches (the store's `searchDraft`), the form starts from that saved search's filters and
+ * offers "Save changes" (searches.update, keeping its name, schedule, pages, pause and alert rules as they are
+ * now) and "Save as new…"; nothing is searched until the user presses Search, since every search page spends a
+ * request of the quota.
  */
-export function SearchView() {
+export function SearchView({ store }: { store: AppStore }) {
   const call = useCaller();
   const info = useCall('app.info');
   const filters = useCall('vehicles.filters');
+  const draft = useStore(store, (s) => s.searchDraft);
   // The filters body is large (about 2 MB on the real service): read it once per answer, not on every render.
   const filterMeta = useMemo(() => readFilterMeta(filters.data?.data), [filters.data]);
-  const [initial] = useState(emptyForm);
+  // The form starts from the saved search being edited, read once: a later save or "Stop editing" keeps what the
+  // user has in the form.
+  const [initial] = useState(() => (draft ? fromParams(draft.params) : emptyForm()));
   const [params, setParams] = useState<Record<string, unknown> | null>(null);
   const [page, setPage] = useState<Page | null>(null);
   const [pageNo, setPageNo] = useState(1);
@@ -41,6 +50,9 @@ export function SearchView() {
   const [error, setError] = useState<ErrorPayload | null>(null);
   const [photoChoice, setPhotoChoice] = useState<boolean | null>(null);
   const [saving, setSaving] = useState<Record<string, unknown> | null>(null);
+  const [updating, setUpdating] = useState(false);
+  const [updateError, setUpdateError] = useState<ErrorPayload | null>(null);
+  const [updated, setUpdated] = useState<string | null>(null);
   const seq = useRef(0);
   const photos = photoChoice ?? info.data?.mode === 'demo';
 
@@ -62,14 +74,85 @@ export function SearchView() {
     setParams(p);
     void run(p, undefined, 1);
   };
-  const errors = fieldErrors(error);
-  const generalError = error && !Object.keys(errors).length ? error : null;
+
+  /**
+   * Saves the form's filters to the saved search being edited. Its other settings are read afresh first
+   * (searches.list, no quota), because searches.update replaces them all and they may have changed since it was
+   * opened (paused, renamed from Saved searches).
+   */
+  const onUpdate = async (f: SearchForm) => {
+    if (!draft) return;
+    const p = toParams(f);
+    setUpdating(true);
+    setUpdated(null);
+    const list = await call('searches.list');
+    const current = list.ok ? list.value.find((s) => s.id === draft.id) : undefined;
+    const r = !list.ok
+      ? list
+      : !current
+        ? ({
+            ok: false,
+            error: {
+              code: 'not_found',
+              message: `“${draft.name}” is no longer a saved search. Use Save as new… to keep these filters.`,
+              retryable: false,
+            },
+          } as const)
+        : await call('searches.update', {
+            id: current.id,
+            name: current.name,
+            params: p,
+            schedule: current.schedule,
+            max_pages: current.max_pages,
+            paused: current.paused,
+            rules: current.rules,
+          });
+    setUpdating(false);
+    if (r.ok) {
+      setUpdateError(null);
+      setUpdated(`Saved the filters of “${r.value.name}”.`);
+      store.getState().updateSearchDraft(r.value);
+    } else setUpdateError(r.error);
+  };
+
+  const errors = { ...fieldErrors(error), ...fieldErrors(updateError) };
+  const updateFieldError = !!updateError && Object.keys(fieldErrors(updateError)).length > 0;
+  const generalError = error && !Object.keys(fieldErrors(error)).length ? error : null;
   const meta = page?.meta ?? null;
   const rows = page?.lots ?? [];
 
   return (
     <div className="search">
       <aside className="search-filters">
+        {draft && (
+          <div className="sf-editing" role="region" aria-label="Editing a saved search">
+            <p className="sf-editing-head">
+              <span>
+                Editing <strong>{draft.name}</strong>
+              </span>
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => {
+                  store.getState().closeSearchDraft();
+                  setUpdateError(null);
+                  setUpdated(null);
+                }}
+              >
+                Stop editing
+              </button>
+            </p>
+            {updated ? (
+              <p className="sf-editing-note" role="status">
+                {updated}
+              </p>
+            ) : (
+              !updateError && <p className="muted small">Nothing is saved or run until you choose.</p>
+            )}
+            {updateFieldError && <p className="field-error">Not saved: correct the highlighted filters.</p>}
+            {updateError && !updateFieldError && <ErrorNotice error={updateError} />}
+          </div>
+        )}
         {filters.error && (
           <p className="muted small sf-meta-note" role="status">
             Filter choices could not be loaded ({filters.error.message}); the spec&apos;s lists are shown instead.
@@ -82,6 +165,7 @@ export function SearchView() {
           loading={loading}
           onSearch={onSearch}
           onSave={(f) => setSaving(toParams(f))}
+          {...(draft ? { editing: { name: draft.name, busy: updating, onUpdate: (f: SearchForm) => void onUpdate(f) } } : {})}
         />
       </aside>
       <section className="search-results" aria-label="Results" aria-busy={loading}>
@@ -123,7 +207,7 @@ export function SearchView() {
             {w}
           </p>
         ))}
-        {error && Object.keys(errors).length > 0 && (
+        {error && Object.keys(fieldErrors(error)).length > 0 && (
           <ErrorNotice error={{ ...error, message: 'The service refused some filters: see the highlighted fields.' }} />
         )}
         {generalError && <ErrorNotice error={generalError} onRetry={() => params && void run(params, undefined, 1)} />}

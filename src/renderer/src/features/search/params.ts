@@ -1,68 +1,58 @@
 /**
- * The search form and the GET /vehicles parameters it stands for (spec "GET /vehicles: query parameters").
- * Every field of the form carries the spec's parameter name, so a service field error (`params.year_from` or
+ * The search form and the GET /vehicles parameters it stands for (spec "GET /vehicles: query parameters"), its
+ * fields, kinds and labels taken from SEARCH_PARAMS (src/shared/vehicleParams). Every field of the form carries
+ * the spec's parameter name, so a service field error (`params.year_from` or
  * `year_from`) lands on the field of the same name.
  */
 import { specChoices, type Choice, type FilterMeta, type NumberRange } from '../../../../shared/filterMeta';
 import { PLATFORMS } from '../../../../shared/vehicle';
-import type { SearchEnumParam } from '../../../../shared/vehicleParams';
+import {
+  SEARCH_PARAMS,
+  searchParam,
+  type FormParamName,
+  type SearchEnumParam,
+  type SearchParamDef,
+} from '../../../../shared/vehicleParams';
 
 const PLATFORM_LABELS: Record<string, string> = { copart: 'Copart', iaai: 'IAAI' };
 
-/** Parameters that take several values (repeated in the query). */
-export const MULTI_FIELDS = ['color', 'fuel_type', 'transmission', 'cylinders', 'drive_type', 'damage'] as const;
-/** Parameters sent as numbers. */
-export const NUMBER_FIELDS = [
-  'price_min',
-  'price_max',
-  'year_from',
-  'year_to',
-  'odometer_from',
-  'odometer_to',
-  'engine_size_from',
-  'engine_size_to',
-  'engine_hp_from',
-  'engine_hp_to',
-  'radius',
-] as const;
-/** Flags sent only when set (their default is false). */
-export const FLAG_FIELDS = ['today_only', 'sale_document_pending', 'has_shipping_price'] as const;
-/** Plain text or single-choice parameters. */
-export const TEXT_FIELDS = [
-  's',
-  'lot_status',
-  'lot_sub_status',
-  'platform',
-  'type',
-  'make',
-  'model',
-  'run_cond',
-  'has_key',
-  'zip',
-  'units',
-  'facility_id',
-  'loc_state',
-  'office_name',
-  'auction_date_from',
-  'auction_date_to',
-  'sale_document_type',
-  'seller_type',
-] as const;
+/** The parameters the form has a field for: SEARCH_PARAMS less cursor, per_page and auction_type. */
+const FORM_PARAMS: readonly SearchParamDef[] = SEARCH_PARAMS.filter((p) => p.form);
+const namesOf = (keep: (p: SearchParamDef) => boolean) => FORM_PARAMS.filter(keep).map((p) => p.name as FormParamName);
 
-type MultiField = (typeof MULTI_FIELDS)[number];
-type NumberField = (typeof NUMBER_FIELDS)[number];
-type FlagField = (typeof FLAG_FIELDS)[number];
-type TextField = (typeof TEXT_FIELDS)[number];
+/** Parameters that take several values (repeated in the query). */
+export const MULTI_FIELDS = namesOf((p) => p.multi);
+/** Parameters sent as numbers. */
+export const NUMBER_FIELDS = namesOf((p) => !p.multi && !p.values && (p.type === 'int' || p.type === 'number'));
+/** Flags sent only when set (their default is false). */
+export const FLAG_FIELDS = namesOf((p) => p.type === 'bool');
+/** Plain text, date or single-choice parameters. */
+export const TEXT_FIELDS = namesOf((p) => !p.multi && (p.type === 'string' || p.type === 'date' || p.type === 'enum'));
+
+type FormDef = Extract<(typeof SEARCH_PARAMS)[number], { form: true }>;
 
 /** The form's values: strings as typed, arrays for multi parameters, booleans for flags. */
-export type SearchForm = Record<TextField | NumberField, string> & Record<MultiField, string[]> & Record<FlagField, boolean>;
+export type SearchForm = {
+  [D in FormDef as D['name']]: D extends { multi: true } ? string[] : D extends { type: 'bool' } ? boolean : string;
+};
 
-/** Every parameter name the form offers (the spec's list, less cursor and per_page which paging owns). */
-export const ALL_FIELDS = [...TEXT_FIELDS, ...NUMBER_FIELDS, ...MULTI_FIELDS, ...FLAG_FIELDS] as const;
+/** Every parameter name the form offers (the spec's list, less cursor and per_page which paging owns, and auction_type). */
+export const ALL_FIELDS: readonly FormParamName[] = FORM_PARAMS.map((p) => p.name as FormParamName);
+
+/** The form label of a parameter ("Year from"), from SEARCH_PARAMS; the name itself for one the spec does not list. */
+export function labelOf(name: string): string {
+  return searchParam(name)?.label ?? name;
+}
+
+/** The "(default)" choice of a single-choice field: the spec's default when it names one ("All (default)"), else "Any". */
+export function defaultLabel(name: string): string {
+  const d = searchParam(name)?.default;
+  return d === undefined ? 'Any' : `${String(d)} (default)`;
+}
 
 /** An empty form: the service's defaults apply to everything not set. */
 export function emptyForm(): SearchForm {
-  const f = {} as Record<string, unknown>;
+  const f: Record<string, unknown> = {};
   for (const k of TEXT_FIELDS) f[k] = '';
   for (const k of NUMBER_FIELDS) f[k] = '';
   for (const k of MULTI_FIELDS) f[k] = [];
@@ -72,17 +62,18 @@ export function emptyForm(): SearchForm {
 
 /**
  * The GET /vehicles parameters of a form: empty values are left out (the service default applies), numbers
- * become numbers (a value that is not a number is sent as typed, so the service's 422 names the field),
- * cylinders become integers, flags are sent only when true.
+ * become numbers (a value that is not a number is sent as typed, so the service's 422 names the field), the
+ * values of an integer multi parameter (cylinders) become integers, flags are sent only when true.
  */
-export function toParams(f: SearchForm): Record<string, unknown> {
+export function toParams(form: SearchForm): Record<string, unknown> {
+  const f = form as Record<string, unknown>;
   const p: Record<string, unknown> = {};
   for (const k of TEXT_FIELDS) {
-    const v = f[k].trim();
+    const v = String(f[k] ?? '').trim();
     if (v !== '') p[k] = v;
   }
   for (const k of NUMBER_FIELDS) {
-    const v = f[k].trim();
+    const v = String(f[k] ?? '').trim();
     if (v === '') continue;
     const n = Number(v);
     p[k] = Number.isFinite(n) ? n : v;
@@ -91,19 +82,28 @@ export function toParams(f: SearchForm): Record<string, unknown> {
     // A list with a single checkbox gives its value as a string (false when unchecked), not as a list.
     const raw: unknown = f[k];
     const vs = (Array.isArray(raw) ? raw : [raw]).filter((x): x is string => typeof x === 'string' && x !== '');
-    if (vs.length) p[k] = k === 'cylinders' ? vs.map((x) => (Number.isInteger(Number(x)) ? Number(x) : x)) : vs;
+    const int = searchParam(k)?.type === 'int';
+    if (vs.length) p[k] = int ? vs.map((x) => (Number.isInteger(Number(x)) ? Number(x) : x)) : vs;
   }
-  for (const k of FLAG_FIELDS) if (f[k]) p[k] = true;
+  for (const k of FLAG_FIELDS) if (f[k] === true) p[k] = true;
   return p;
 }
 
-/** A form filled from stored parameters (e.g. a saved search); unknown names are ignored. */
-export function fromParams(params: Record<string, unknown>): SearchForm {
+/**
+ * A form filled from stored parameters (a saved search). auction_type, which the form does not have, becomes its
+ * readable alternative platform (spec "GET /vehicles" rule 1: 1 = copart, 2 = iaai, 0 = both, no platform).
+ * Names the form does not have (cursor, per_page, or none the specification lists) are left out.
+ */
+export function fromParams(params: Readonly<Record<string, unknown>>): SearchForm {
   const f = emptyForm() as Record<string, unknown>;
   for (const [k, v] of Object.entries(params)) {
-    if ((MULTI_FIELDS as readonly string[]).includes(k)) f[k] = (Array.isArray(v) ? v : [v]).map(String);
+    if (v === null || v === undefined) continue;
+    if (k === 'auction_type' && params['platform'] === undefined) {
+      const platform = PLATFORMS[Number(v) - 1];
+      if (platform) f['platform'] = platform;
+    } else if ((MULTI_FIELDS as readonly string[]).includes(k)) f[k] = (Array.isArray(v) ? v : [v]).map(String);
     else if ((FLAG_FIELDS as readonly string[]).includes(k)) f[k] = v === true || v === 'true' || v === 1;
-    else if (k in f && v !== null && v !== undefined) f[k] = String(v);
+    else if ((TEXT_FIELDS as readonly string[]).includes(k) || (NUMBER_FIELDS as readonly string[]).includes(k)) f[k] = String(v);
   }
   return f as SearchForm;
 }
