@@ -94,7 +94,8 @@ export function createCore(deps: CoreDeps): Core {
   const settings = new SettingsRepo(db, deps.clock);
   const listeners = new Set<(e: ContractEvent) => void>();
   // The unread count is pushed whenever it may have changed, so the navigation, title and badge follow live.
-  let unread = -1;
+  // The count at start is the baseline (pages and the badge ask `alerts.unread` when they open); changes go out.
+  let unread = 0;
   const pushUnread = () => {
     if (!db.open) return;
     const n = service.unreadCount();
@@ -196,6 +197,7 @@ export function createCore(deps: CoreDeps): Core {
     examplesActive: () => settings.get().demoMode,
   });
   const service = new WatchService(store, engine, deps.clock, () => client, () => settings.get().demoMode);
+  unread = service.unreadCount();
   const photos = new PhotoCache(db, join(deps.dataDir, 'photos'));
   const explore = new ExploreService(store, engine, service, deps.clock, () => client, () => {
     const s = settings.get();

@@ -81,13 +81,16 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     startTime: speed > 1 ? start : demoWorldStart(opts.dataDir, t0),
     align: () => engineClock.now(),
     testControl: opts.demoControl === true,
+    // An injected clock (tests) drives the market too, so a lot sells when the watcher's clock says it does.
+    ...(opts.clock ? { now: () => engineClock.now() } : {}),
   });
   // The browser shell's notification channel: open tabs show what core decided to notify; a closed browser gets a
   // summary when a tab next opens.
   const channel = new BrowserNotifyChannel({ broadcast: (e) => server.broadcast(e) });
   const core = createCore({
     demoService: () => demo.get(),
-    ...(marketClock ? { clientClock: { now: marketClock.now, setTimeout: systemClock.setTimeout } } : {}),
+    // The network is not accelerated nor faked: the client's own waits (timeouts, backoff) run on real timers.
+    ...(engineClock !== systemClock ? { clientClock: { now: () => engineClock.now(), setTimeout: systemClock.setTimeout } } : {}),
     db,
     dbPath,
     dataDir: opts.dataDir,

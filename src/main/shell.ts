@@ -2,7 +2,7 @@ import { app, BrowserWindow, ipcMain, nativeImage, Notification, safeStorage, se
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createCore, type Core, type Notifier } from '../core/app';
-import { systemClock } from '../core/clock';
+import { systemClock, type Clock } from '../core/clock';
 import { openDatabase } from '../core/db/connection';
 import { LotwatchError } from '../core/errors';
 import { acquireDataLock, AlreadyRunningError, type DataLock } from '../core/instanceLock';
@@ -127,7 +127,9 @@ export function unreadIndicators(getWindow: () => BrowserWindow | undefined, ico
  * the IPC handler, and an orderly quit (core disposed and the database closed before the process exits).
  * Returns undefined when another instance already runs (that one is focused instead).
  */
-export async function startShell(paths: ShellPaths): Promise<ShellState | undefined> {
+export async function startShell(paths: ShellPaths, opts: { clock?: Clock } = {}): Promise<ShellState | undefined> {
+  // The watcher's and the Demo market's time; tests pass a fake one. The network's own waits stay real.
+  const clock = opts.clock ?? systemClock;
   if (!app.requestSingleInstanceLock()) {
     app.quit();
     return undefined;
@@ -152,7 +154,7 @@ export async function startShell(paths: ShellPaths): Promise<ShellState | undefi
   // One Lotwatch per data folder, whichever shell: the browser shell may already serve this folder.
   let lock: DataLock;
   try {
-    lock = acquireDataLock(dataDir, { shell: 'electron', now: systemClock.now() });
+    lock = acquireDataLock(dataDir, { shell: 'electron', now: clock.now() });
   } catch (e) {
     const message = e instanceof AlreadyRunningError ? e.message : `Lotwatch could not start: ${(e as Error).message}`;
     log.error('startup refused', { error: message });
@@ -162,7 +164,12 @@ export async function startShell(paths: ShellPaths): Promise<ShellState | undefi
     return undefined;
   }
   // The Demo world persists across restarts (the same lots, moved on to the present).
-  const demo = createDemoService({ startTime: demoWorldStart(dataDir, systemClock.now()), align: () => systemClock.now() });
+  const demo = createDemoService({
+    startTime: demoWorldStart(dataDir, clock.now()),
+    align: () => clock.now(),
+    // An injected clock (tests) drives the market too, so a lot sells when the watcher's clock says it does.
+    ...(opts.clock ? { now: () => clock.now() } : {}),
+  });
   try {
     const db = openDatabase(dbPath, nativeBinding ? { nativeBinding } : {});
     core = createCore({
@@ -170,7 +177,8 @@ export async function startShell(paths: ShellPaths): Promise<ShellState | undefi
       db,
       dbPath,
       dataDir,
-      clock: systemClock,
+      clock,
+      ...(clock !== systemClock ? { clientClock: { now: () => clock.now(), setTimeout: systemClock.setTimeout } } : {}),
       secrets: safeStorageBox(safeStorage),
       notifier: electronNotifier(() => ref.window),
       log,

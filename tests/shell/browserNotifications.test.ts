@@ -7,7 +7,9 @@ import { silentLogger } from '../../src/core/log';
 import { startHeadless, type RunningHeadless } from '../../src/headless/start';
 import type { ContractEvent } from '../../src/shared/ipc/contract';
 import type { QuotaSnapshot } from '../../src/shared/vehicle';
+import { FakeClock } from '../helpers/fakeClock';
 import { tempDir } from '../helpers/tmp';
+import { digestAfterQuietHours } from './digestScenario';
 
 // The browser shell's notifications come from core's one delivery path: the page shows only what core posts as
 // `notification.posted`, so Settings' "notifications off" holds here as in the desktop app, and alerts raised while
@@ -28,9 +30,9 @@ afterEach(async () => {
   }
 });
 
-async function start(): Promise<RunningHeadless> {
+async function start(clock?: FakeClock): Promise<RunningHeadless> {
   const d = tempDir();
-  const h = await startHeadless({ dataDir: d.dir, rendererDir: renderer.dir, version: 't', log: silentLogger });
+  const h = await startHeadless({ dataDir: d.dir, rendererDir: renderer.dir, version: 't', log: silentLogger, ...(clock ? { clock } : {}) });
   running.push({ h, cleanup: d.cleanup });
   await h.core.ready;
   return h;
@@ -127,4 +129,25 @@ describe('browser shell notifications', () => {
       page.close();
     }
   });
+
+  it('sends the quiet hours digest once when they end: one inbox entry, one notification', async () => {
+    const clock = new FakeClock(Math.floor(Date.now() / 60_000) * 60_000);
+    const h = await start(clock);
+    const page = await openPage(h.url);
+    try {
+      await digestAfterQuietHours({
+        call: (m, i) => h.core.call(m, i),
+        clock,
+        runDue: async () => {
+          await h.core.engine.runDue();
+          await h.core.engine.idle();
+          // The SSE frames are written; let them arrive.
+          await new Promise((r) => setTimeout(r, 50));
+        },
+        shown: () => posted(page.events).map((e) => (e.payload as { title: string }).title),
+      });
+    } finally {
+      page.close();
+    }
+  }, 60_000);
 });

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EVENT_CHANNEL, RPC_CHANNEL } from '../../src/shared/ipc/channels';
+import { FakeClock } from '../helpers/fakeClock';
 import { tempDir } from '../helpers/tmp';
+import { digestAfterQuietHours } from './digestScenario';
 import { createFakeElectron, FakeBrowserWindow } from './fakeElectron';
 
 let fake: ReturnType<typeof createFakeElectron>;
@@ -196,6 +198,29 @@ describe('Electron shell (electron mocked)', () => {
     const sent = FakeBrowserWindow.instances[0]!.webContents.sent.map((x) => (x.payload as { name: string }).name);
     expect(sent).not.toContain('notification.posted');
   });
+
+  it('shows the quiet hours digest once when they end: one inbox entry, one native notification', async () => {
+    const clock = new FakeClock(Math.floor(Date.now() / 60_000) * 60_000);
+    fake.app.requestSingleInstanceLock.mockReturnValue(true);
+    const { startShell } = await import('../../src/main/shell');
+    const s = await startShell(paths(), { clock });
+    await s!.core.ready;
+    const h = fake.ipcMain.handlers.get(RPC_CHANNEL)!;
+    await digestAfterQuietHours({
+      // Through the one IPC handler, as the window calls it.
+      call: async (m, i) => {
+        const r = (await h({ senderFrame: { url: APP_URL } }, m, i)) as { ok: boolean; value?: unknown; error?: { message: string } };
+        if (!r.ok) throw new Error(`${m}: ${r.error?.message}`);
+        return r.value as never;
+      },
+      clock,
+      runDue: async () => {
+        await s!.core.engine.runDue();
+        await s!.core.engine.idle();
+      },
+      shown: () => fake.notifications.filter((n) => n.shown).map((n) => n.title),
+    });
+  }, 60_000);
 
   it('disposes core and closes the database before quitting', async () => {
     const s = await start();
