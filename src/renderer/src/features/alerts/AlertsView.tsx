@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { AlertView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
+import { parseLotKey } from '../../../../shared/watch';
 import { openLot } from '../../app/navigation';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { EmptyState, Progress, useContractEvents, useNow } from '../../components/watch/common';
@@ -71,8 +72,8 @@ function tomorrowAt8(now: number): number {
 }
 
 function lotLabel(key: string): string {
-  const [p, n] = key.split(':');
-  return n ? `${platformName(p)} · lot ${n}` : key;
+  const k = parseLotKey(key);
+  return k ? `${platformName(k.platform)} · lot ${k.lot_number}` : key;
 }
 
 /** Snooze and mute for one lot's alerts. */

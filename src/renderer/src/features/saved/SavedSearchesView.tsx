@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { SavedSearchView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
+import { parsePollTarget } from '../../../../shared/watch';
 import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
 import {
   ConfirmAction,
@@ -207,7 +208,7 @@ export function SavedSearchesView({ store }: { store: AppStore }) {
   const searches = list.data ?? [];
 
   useContractEvents((e) => {
-    if (e.name === 'poll.finished' && e.payload.target.startsWith('search:')) void run();
+    if (e.name === 'poll.finished' && parsePollTarget(e.payload.target)?.kind === 'search') void run();
   });
 
   const runNow = async (s: SavedSearchView) => {

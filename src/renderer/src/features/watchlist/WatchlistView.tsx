@@ -2,6 +2,7 @@ import { createColumnHelper, getCoreRowModel, getSortedRowModel, useReactTable, 
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { WatchView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
+import { parsePollTarget } from '../../../../shared/watch';
 import { openLot } from '../../app/navigation';
 import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
 import { Photo } from '../../components/Photo';
@@ -157,7 +158,7 @@ export function WatchlistView() {
   const watches = useMemo(() => list.data ?? [], [list.data]);
 
   useContractEvents((e) => {
-    if (e.name === 'poll.finished' && e.payload.target.startsWith('watch:')) void run();
+    if (e.name === 'poll.finished' && parsePollTarget(e.payload.target)?.kind === 'watch') void run();
   });
 
   const checkNow = async (w: WatchView) => {
