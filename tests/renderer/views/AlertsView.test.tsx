@@ -64,6 +64,22 @@ describe('AlertsView', () => {
     expect(within(own).getByText('Quota low')).toBeTruthy();
   });
 
+  it('says an alert is held until quiet hours end, and once sent, that it went out in the digest', async () => {
+    const quiet = [
+      alert({ id: 11, title: 'Tesla bid up at night', delivery: 'digest', status: 'digest' }),
+      alert({ id: 12, title: 'Tesla sold at night', kind: 'sale_result', delivery: 'digest', status: 'delivered' }),
+      alert({ id: 13, lot_key: null, kind: 'digest', title: '2 alerts while you were away', source: '', status: 'delivered' }),
+    ];
+    installFake({ handlers: { 'alerts.list': () => listAnswer(quiet), 'lots.get': lotsGet } });
+    render(<AlertsView />);
+    const row = (title: string) => (screen.getByText(title).closest('li') as HTMLElement).textContent ?? '';
+    await screen.findByText('Tesla bid up at night');
+    expect(row('Tesla bid up at night')).toContain('held until quiet hours end');
+    expect(row('Tesla sold at night')).toContain('sent in the quiet hours digest');
+    expect(row('Tesla sold at night')).not.toContain('held');
+    expect(row('2 alerts while you were away')).toContain('Digest');
+  });
+
   it('"Mark all read" sends the ids of the unread alerts to alerts.markRead', async () => {
     let alerts = inbox;
     const fake = installFake({

@@ -320,7 +320,7 @@ export function AlertsView() {
                       <div className="lw-sub">
                         <span title={dateTime(a.created_at)}>{relative(a.created_at, now)}</span>
                         {a.reason ? ` · ${a.reason}` : ''}
-                        {a.delivery === 'digest' ? ' · held for the digest' : ''}
+                        {a.delivery === 'digest' ? (a.status === 'digest' ? ' · held until quiet hours end' : ' · sent in the quiet hours digest') : ''}
                         {a.delivery === 'suppressed' ? ' · kept quiet (muted, snoozed or capped)' : ''}
                       </div>
                     </div>
