@@ -3,9 +3,9 @@ import { expect, it } from 'vitest';
 import { DEMO_KEY, createSandbox } from '../../src/sandbox/index';
 
 /**
- * Sandbox benchmark (issue 4 closing note): start time and memory with 20,000 lots, and requests per second of
- * GET /vehicles over real HTTP on 127.0.0.1, bounded by time (BENCH_SECONDS, default 4 per scenario) and
- * concurrency (BENCH_CONCURRENCY, default 16). The sandbox answers in its default (real service's) shape.
+ * Sandbox benchmark: start time and memory with 20,000 lots, and requests per second of GET /vehicles over real HTTP
+ * on 127.0.0.1, bounded by time (BENCH_SECONDS, default 4 per scenario) and concurrency (BENCH_CONCURRENCY, default
+ * 16). The sandbox answers in its default (real service's) shape.
  */
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 4);
 const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 16);

@@ -11,9 +11,9 @@ import type { LotState } from '../../src/shared/watch';
 import { tempDir } from '../../tests/helpers/tmp';
 
 /**
- * Store benchmark (issue 7 item 3): ingest rate of lot records into SQLite through the engine (observation,
- * diff against the stored state, timeline, FTS index), the diff rate, offline full-text search latency on
- * BENCH_LOTS stored lots (default 200,000), and memory. Writes bench/results/store.json.
+ * Store benchmark: ingest rate of lot records into SQLite through the engine (observation, diff against the stored
+ * state, timeline, FTS index), the diff rate, offline full-text search latency on BENCH_LOTS stored lots (default
+ * 200,000), and memory. Writes bench/results/store.json.
  */
 const LOTS = Number(process.env['BENCH_LOTS'] ?? 200_000);
 const PAGE = 20;

@@ -9,11 +9,11 @@ import { FakeClock } from '../../tests/helpers/fakeClock';
 import { tempDir } from '../../tests/helpers/tmp';
 
 /**
- * The watcher benchmark (issue 7 item 2): the sandbox simulates `days` of market on fake time shared with the
- * watcher, with a workload of 10 watched lots (bid thresholds set) and 3 saved searches; the sandbox's event log
- * is the ground truth. `lotwatch` is Lotwatch's own scheduler; `naive` polls every watch and search at one fixed
- * interval chosen to spend the same budget. Both go through the same client, store, diff and alert rules, so only
- * the scheduling differs.
+ * The watcher benchmark: the sandbox simulates `days` of market on fake time shared with the watcher, with a
+ * workload of 10 watched lots (bid thresholds set) and 3 saved searches; the sandbox's event log is the ground
+ * truth. `lotwatch` is Lotwatch's own scheduler; `naive` polls every watch and search at one fixed interval chosen
+ * to spend the same budget. Both go through the same client, store, diff and alert rules, so only the scheduling
+ * differs.
  */
 
 const MIN = 60_000;

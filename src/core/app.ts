@@ -46,7 +46,8 @@ export interface CoreDeps {
   electronVersion?: string | null;
   /**
    * Starts (once) and describes the built-in sandbox for Demo mode. Provided by the shells, which may import
-   * src/sandbox; core may not (DESIGN.md: the sandbox stays an honest stand-in).
+   * src/sandbox; core may not (docs/architecture.md "The parts": the sandbox stays an honest stand-in that can catch
+   * the client's mistakes instead of sharing them).
    */
   demoService?: () => Promise<{ baseUrl: string; apiKey: string; ratePerSecond?: number }>;
   /** undici dispatcher for the service client (tests); default a pooled keep-alive Agent. */
@@ -86,7 +87,7 @@ export interface Core {
 }
 
 /**
- * The composition root without a shell (DESIGN.md "The parts"). Both the Electron and the headless shell
+ * The composition root without a shell (docs/architecture.md "The parts"). Both the Electron and the headless shell
  * call this with their own ports.
  */
 export function createCore(deps: CoreDeps): Core {
@@ -205,8 +206,8 @@ export function createCore(deps: CoreDeps): Core {
   });
 
   /**
-   * Demo mode's first start: a sample saved search and three watched lots whose auctions are minutes away, marked
-   * as examples (one click removes them), so a new user sees alerts arrive within minutes (issue 6).
+   * Demo mode's first start: a sample saved search and three watched lots whose auctions are minutes away, marked as
+   * examples (one click removes them), so a new user sees alerts arrive within minutes.
    */
   async function seedDemoExamples(): Promise<void> {
     if (deps.demoExamples === false || !client || !settings.get().demoMode || !explore.once('demo-examples')) return;

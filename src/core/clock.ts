@@ -1,6 +1,6 @@
 /**
- * Time and scheduling, injected everywhere so tests run on fake time (DESIGN.md "Conventions").
- * All times are integer milliseconds since the Unix epoch.
+ * Time and scheduling, injected everywhere so tests run on fake time (docs/architecture.md "Conventions"). All times
+ * are integer milliseconds since the Unix epoch.
  */
 export interface Clock {
   /** Current time, ms since the epoch. */

@@ -21,8 +21,8 @@ export function issuesToFields(issues: readonly z.core.$ZodIssue[]): Record<stri
 }
 
 /**
- * The one dispatcher both shells use (DESIGN.md "One contract, two shells"): checks the method name, parses
- * the input, calls the handler, parses the output, and maps every failure to a `Result` error. It never
+ * The one dispatcher both shells use (docs/architecture.md "One contract, two shells"): checks the method name,
+ * parses the input, calls the handler, parses the output, and maps every failure to a `Result` error. It never
  * throws and never puts a stack trace in the envelope.
  */
 export async function dispatch(

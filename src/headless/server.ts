@@ -75,8 +75,8 @@ function parseCookies(header: string | undefined): Record<string, string> {
 }
 
 /**
- * The headless shell's server (DESIGN.md "Why a headless shell"): serves the built renderer and carries the
- * contract over `POST /rpc/<method>` (JSON body = the method's input; answer = the Result envelope) and
+ * The headless shell's server (docs/architecture.md "Why a headless shell"): serves the built renderer and carries
+ * the contract over `POST /rpc/<method>` (JSON body = the method's input; answer = the Result envelope) and
  * `GET /events` (Server-Sent Events, one `data:` line of `{name, payload}` per contract event).
  *
  * Guards, in order, on every request: the Host header must name this server on a loopback name (DNS

@@ -1,5 +1,5 @@
 /**
- * Security rules of the Electron shell (DESIGN.md "Conventions: Security"). Pure functions, so the rules
+ * Security rules of the Electron shell (docs/architecture.md "Conventions", Security). Pure functions, so the rules
  * are tested without Electron.
  */
 

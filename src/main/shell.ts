@@ -30,7 +30,7 @@ export interface ShellState {
 }
 
 /**
- * The only IPC handler (DESIGN.md "One contract, two shells"): checks that the sender is the app's own
+ * The only IPC handler (docs/architecture.md "One contract, two shells"): checks that the sender is the app's own
  * page, then lets core parse, run and answer. Never throws across IPC.
  */
 export async function handleRpc(

@@ -3,8 +3,9 @@ import { EVENT_CHANNEL, RPC_CHANNEL, isEventName, isMethodName } from '../shared
 import type { RawBridge } from '../shared/ipc/bridge';
 
 /**
- * The sandboxed preload: exposes `window.api` with invoke() and on() only (DESIGN.md). Names are checked
- * against the zod-free channel list; payloads are checked by the main process.
+ * The sandboxed preload: exposes `window.api` with invoke() and on() only (docs/architecture.md "The parts"), so the
+ * page gets no other way into the main process. Names are checked against the zod-free channel list; payloads are
+ * checked by the main process.
  */
 const api: RawBridge = {
   invoke(method, input) {

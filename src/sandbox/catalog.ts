@@ -1,9 +1,9 @@
 import type { Rng } from './rng';
 
 /**
- * Static vocabulary of the simulated market: makes and models with plausible prices and specs, colours, damage,
- * run conditions, sale documents. Values and their spelling follow the filter lists of
- * spec/vehicle-auction-api.md "GET /vehicles" so that every filter value the spec names can match something.
+ * Static vocabulary of the simulated market: makes and models with plausible prices and specs, colours, damage, run
+ * conditions, sale documents. Values and their spelling follow the filter lists of spec "GET /vehicles" so that
+ * every filter value the spec names can match something.
  */
 
 export interface ModelSpec {
@@ -126,11 +126,12 @@ export const COLORS: readonly (readonly [string, number])[] = [
   ['Black', 20], ['White', 22], ['Silver', 14], ['Gray', 16], ['Blue', 9], ['Red', 9], ['Green', 2], ['Brown', 2], ['Gold', 1], ['Orange', 1], ['Yellow', 1], ['Beige', 1],
 ];
 /**
- * Primary damage values, spelled as the real service's records spell them (REAL-SERVICE.md: "Front end",
- * "All over", "Left Front"). The spec's `damage` filter values (Fire, Hail, Theft, Water, Chemical, Rollover,
- * Mechanical, Vandalized, Repossession) are all here, one word each, so they match that filter case-insensitively;
- * the collision words ("Front end", "Left Front" ...) are what only the record shows: no spec filter value names
- * them. Splitting a weight over several words keeps every other value's draw unchanged for a seed.
+ * Primary damage values, spelled as the real service's records spell them (docs/service-contract.md "Records":
+ * "Front end", "All over", "Left Front"). The spec's `damage` filter values (Fire, Hail, Theft, Water, Chemical,
+ * Rollover, Mechanical, Vandalized, Repossession) are all here, one word each, so they match that filter
+ * case-insensitively; the collision words ("Front end", "Left Front" ...) are what only the record shows: no spec
+ * filter value names them. Splitting a weight over several words keeps every other value's draw unchanged for a
+ * seed.
  */
 export const DAMAGES: readonly (readonly [string, number])[] = [
   ['Front end', 22], ['Left Front', 4], ['Right Front', 4], ['Rear end', 10], ['Left Rear', 2], ['Right Rear', 2], ['Left side', 5], ['Right side', 5],

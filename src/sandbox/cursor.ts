@@ -1,6 +1,6 @@
 /**
- * Laravel-style cursor pagination (spec "CursorMeta", REAL-SERVICE.md "Cursor"): the cursor is base64url (no
- * padding) of a JSON object holding the ordering columns of the edge record plus `_pointsToNextItems`. The
+ * Laravel-style cursor pagination (spec "CursorMeta", docs/service-contract.md "Cursor"): the cursor is base64url
+ * (no padding) of a JSON object holding the ordering columns of the edge record plus `_pointsToNextItems`. The
  * next/prev rules copy Laravel's CursorPaginator so that clients meet the same null cursors as on the real service.
  */
 

@@ -1,9 +1,9 @@
 import { Rng, hash32 } from './rng';
 
 /**
- * Faults on demand (issue 4 item 6), all off by default. A fault replaces one API response; `queue` applies faults
- * to the next requests in order (the way tests ask for "the next call fails"), `rates` draws them at random with a
- * per-request probability from the seed, so a faulty run is reproducible too.
+ * Faults on demand for tests of the client's error handling, all off by default. A fault replaces one API response;
+ * `queue` applies faults to the next requests in order (the way tests ask for "the next call fails"), `rates` draws
+ * them at random with a per-request probability from the seed, so a faulty run is reproducible too.
  */
 export type FaultKind =
   /** 500 with Laravel's bare `{ "message": "Server Error" }`. */
@@ -36,8 +36,9 @@ export interface FaultSettings {
   /** Faults for the next requests, one each, in order. */
   queue?: FaultKind[];
   /**
-   * Forces the real service's shapes (REAL-SERVICE.md) on the covered paths. The real shape is now the sandbox's
-   * default, so this only matters for a sandbox started with shape 'spec'; kept so older tests keep working.
+   * Forces the real service's shapes (docs/service-contract.md "Records") on the covered paths. The real shape is
+   * now the sandbox's default, so this only matters for a sandbox started with shape 'spec'; kept so older tests
+   * keep working.
    */
   drift?: boolean;
   /** Only requests whose path contains this text are faulted (latency and drift included). */

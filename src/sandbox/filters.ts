@@ -8,9 +8,9 @@ import type { WireShape } from './records';
  * GET /vehicles/filters bodies (spec "FiltersResponse": "object of available filter values grouped by filter
  * name"; the names and value shapes inside are not specified). Two dialects:
  *
- * - real (default): the 20 keys REAL-SERVICE.md lists for the real body, with the inner shapes it gives
- *   (cylinders, damage, engine_type, lot, make_model, running_condition, seller_type, types). For the keys it does
- *   not detail, the sandbox's choice:
+ * - real (default): the 20 keys of the real body (docs/service-contract.md "Filters"), with the inner shapes it
+ *   gives (cylinders, damage, engine_type, lot, make_model, running_condition, seller_type, types). For the keys it
+ *   does not detail, the sandbox's choice:
  *     auction_date           {params: {from, to}, min, max}: query names and the first and last open auction day
  *     auction_type           {param: "auction_type", options: [{value: 0 | 1 | 2, label}]}
  *     color, fuel_type, transmission   {options: string[]}

@@ -116,8 +116,8 @@ export function milesBetween(lat1: number, lng1: number, lat2: number, lng2: num
 export const KM_PER_MILE = 1.609344;
 
 /**
- * Facilities within `radius` (in `units`) of a US ZIP code, with their distance in those units; null when the ZIP
- * is unknown to the `zipcodes` data (the caller answers an empty page, REAL-SERVICE.md "unknown values").
+ * Facilities within `radius` (in `units`) of a US ZIP code, with their distance in those units; null when the ZIP is
+ * unknown to the `zipcodes` data (the caller answers an empty page, docs/service-contract.md "Unknown values").
  */
 export function facilitiesNearZip(
   facilities: readonly Facility[],

@@ -39,8 +39,9 @@ export interface SandboxOptions {
   faults?: FaultSettings;
   /**
    * The wire dialect of every endpoint. 'real' (default): the real service's records, history, filters and 429
-   * bodies (REAL-SERVICE.md). 'spec': the specification's shapes (flat fields, lot_status/lot_sub_status, state
-   * words sold/approval/unsold/live, history as Vehicles, a 429 with `status`), so both dialects can be tested.
+   * bodies (docs/service-contract.md). 'spec': the specification's shapes (flat fields, lot_status/lot_sub_status,
+   * state words sold/approval/unsold/live, history as Vehicles, a 429 with `status`), so both dialects can be
+   * tested.
    */
   shape?: WireShape;
 }
@@ -70,8 +71,9 @@ export interface Sandbox {
 }
 
 /**
- * Creates the local Vehicle Auction Data Service (issue 4): builds the market synchronously (about a second for
- * 20,000 lots) and the HTTP app; `start` listens. Market time = startTime + (now() - creation) x speed + advances.
+ * Creates the local Vehicle Auction Data Service (for Demo mode, tests and benchmarks): builds the market
+ * synchronously (about a second for 20,000 lots) and the HTTP app; `start` listens.
+ * Market time = startTime + (now() - creation) x speed + advances.
  * @throws RangeError when speed is outside 0..3600, lots < 1 or shape is neither 'real' nor 'spec'.
  */
 export function createSandbox(opts: SandboxOptions = {}): Sandbox {

@@ -17,11 +17,11 @@ import { buildFacilities, type Facility, type Platform } from './geo';
 import { Rng, hash32 } from './rng';
 
 /**
- * The simulated market (issue 4, items 3-5). Its state is a pure function of (seed, lot count, start time, market
- * time): every lot carries a plan of timed steps drawn from the seed when the lot is created, and `advanceTo`
- * applies the steps due, in (time, lot id) order, recording each as a market event. Nothing runs in the
- * background: the server advances the market to "now" on each request, so the same seed and the same market
- * times give the same answers however the requests are spaced.
+ * The simulated market. Its state is a pure function of (seed, lot count, start time, market time): every lot
+ * carries a plan of timed steps drawn from the seed when the lot is created, and `advanceTo` applies the steps due,
+ * in (time, lot id) order, recording each as a market event. Nothing runs in the background: the server advances the
+ * market to "now" on each request, so the same seed and the same market times give the same answers however the
+ * requests are spaced.
  */
 
 const MIN = 60_000;
@@ -35,8 +35,8 @@ export type LotStatus = 'Timed' | 'Buy Now';
 type Outcome = 'sold' | 'approval' | 'unsold';
 
 /**
- * The vendor's documented sample identifiers (REAL-SERVICE.md "The vendor's own examples"): its public example
- * clients call these VINs and Copart lot numbers, so the market always holds them (markets of at least
+ * The vendor's documented sample identifiers (docs/service-contract.md "The vendor's own examples"): its public
+ * example clients call these VINs and Copart lot numbers, so the market always holds them (markets of at least
  * VENDOR_SAMPLE_MIN_LOTS lots) and the examples run unchanged. Each VIN is one vehicle with a deterministic story:
  * `past` listings already ended before the market's start (days before it, with their outcome), and `open`, when
  * given, a listing still to be sold (days after the start). `lotNumber` pins a listing's number; the others draw
@@ -143,7 +143,7 @@ export interface Lot {
   relistedAs: Lot | null;
 }
 
-/** A ground-truth market event (issue 4 item 5), in market time. */
+/** A ground-truth market event, in market time: what a watcher should have seen. */
 export interface MarketEvent {
   seq: number;
   /** Market time, ms since epoch. */
@@ -169,7 +169,7 @@ const round25 = (n: number): number => Math.max(25, Math.round(n / 25) * 25);
 const toSec = (t: number): number => Math.floor(t / 1000) * 1000;
 const toMin = (t: number): number => Math.ceil(t / MIN) * MIN;
 
-/** Compares two lots in list order: auction date, then update time, then id (spec cursor, REAL-SERVICE.md). */
+/** Compares two lots in list order: auction date, then update time, then id (docs/service-contract.md "Cursor"). */
 export function compareLots(a: Lot, b: Lot): number {
   return a.auctionAt - b.auctionAt || a.updatedAt - b.updatedAt || a.id - b.id;
 }
@@ -266,9 +266,10 @@ export class Market {
   }
 
   /**
-   * Test control (issue 4 item 6: events on demand): reschedules an open lot at the current market time to
-   * `auctionAt` (ms since epoch, later than the lot's present date). Its live phase, end and relist move by the same
-   * amount, any reschedule it still had planned is dropped, and the event is recorded like any other reschedule.
+   * Test control (events on demand, so a test need not wait for one): reschedules an open lot at the current market
+   * time to `auctionAt` (ms since epoch, later than the lot's present date). Its live phase, end and relist move by
+   * the same amount, any reschedule it still had planned is dropped, and the event is recorded like any other
+   * reschedule.
    *
    * @returns the lot after the change.
    * @throws Error when no lot has `id`, the lot is live or ended, or `auctionAt` is not after its present date.
@@ -338,7 +339,7 @@ export class Market {
       const rng = new Rng(hash32(this.seed, 0x5e, vehicleNo++));
       const v = this.makeVehicle(rng);
       const facility = this.pickFacility(rng);
-      // Earlier sales of the same VIN give /history something to show (issue 4 item 4).
+      // Earlier sales of the same VIN give /history something to show.
       const earlier = rng.chance(0.14) ? rng.int(1, 2) : 0;
       let pastEnd = this.startTime - rng.int(10, 120) * DAY;
       for (let i = 0; i < earlier && this.lots.length < count - 1; i++) {
@@ -668,8 +669,8 @@ export class Market {
           to: new Date(lot.auctionAt).toISOString(),
         });
         break;
-      // In the real shape a live lot still reads auction.state "open" (REAL-SERVICE.md "Auction states"): going
-      // live is invisible on that wire, the end is not. A scorer of watchers reads this flag.
+      // In the real shape a live lot still reads auction.state "open" (docs/service-contract.md "Sale results"):
+      // going live is invisible on that wire, the end is not. A scorer of watchers reads this flag.
       case Step.Live:
         this.record(s.t, 'state', lot, { from: before.state, to: lot.state, lot_sub_status: lot.subStatus, visible_in_real_shape: false });
         break;

@@ -5,9 +5,8 @@ import { hash32 } from './rng';
 
 /**
  * The real service's record shape (the sandbox's default dialect): every path outside `details` of the survey of 68
- * real records (reference/real-records-field-survey.txt) with its type, the vocabulary of REAL-SERVICE.md ("Real
- * records do not carry the spec's flat fields", "Auction states and sale results", "Other real record parts"), and
- * on IAAI a small raw `details.attributes` object. None of the spec's flat fields is here (no top-level color,
+ * real records with its type, the vocabulary of docs/service-contract.md ("Records", "Photo hosts", "Sale results"),
+ * and on IAAI a small raw `details.attributes` object. None of the spec's flat fields is here (no top-level color,
  * damage, fuel_type, transmission, drive_type; no auction.lot_status / lot_sub_status, pricing.sale_price_usd,
  * media.photos, location.facility_id): a client that reads only those reads nothing, as against the real service.
  *
@@ -19,7 +18,7 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 
-/** The real shape's auction result of a lot (REAL-SERVICE.md "Auction states and sale results"). */
+/** The real shape's auction result of a lot (docs/service-contract.md "Sale results"). */
 export interface RealResult {
   /** "open" while the lot is open or live (live is not visible on this wire), "finished" once it ended. */
   state: 'open' | 'finished';
@@ -104,8 +103,9 @@ function realSeller(seed: number, lot: Lot): { class: string; name: string; text
 }
 
 /**
- * vehicle_specs.engine: raw text like "3.5L V-6 DOHC, 280HP", size_l a STRING "3.5" (REAL-SERVICE.md), hp, layout
- * "V" | "I" | "H" (the engine_type filter's letters). An electric vehicle has no size or layout (null).
+ * vehicle_specs.engine: raw text like "3.5L V-6 DOHC, 280HP", size_l a STRING "3.5"
+ * (docs/service-contract.md "Records"), hp, layout "V" | "I" | "H" (the engine_type filter's letters). An electric
+ * vehicle has no size or layout (null).
  */
 function realEngine(lot: Lot): { hp: number; layout: string | null; raw: string; size_l: string | null } {
   const v = lot.v;
@@ -312,8 +312,8 @@ function iaaiAttributes(lot: Lot, engineRaw: string): Record<string, unknown> {
 }
 
 /**
- * One row of the real history (REAL-SERVICE.md "History"): {platform, date "YYYY-MM-DD" (the day the lot ended),
- * price (USD), status "Sold" | "Sold on Approval"}. No lot number. Only for a lot that ended with a sale.
+ * One row of the real history (docs/service-contract.md "History"): {platform, date "YYYY-MM-DD" (the day the lot
+ * ended), price (USD), status "Sold" | "Sold on Approval"}. No lot number. Only for a lot that ended with a sale.
  */
 export function historyRow(lot: Lot): { platform: string; date: string; price: number; status: string } {
   const r = realResult(lot);

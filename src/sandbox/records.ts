@@ -4,8 +4,7 @@ import type { Lot } from './market';
 
 /**
  * Wire shapes of the sandbox's records. Two dialects, chosen at startup (SandboxOptions.shape):
- * - 'real' (the default): what the real service returns (REAL-SERVICE.md, reference/real-records-field-survey.txt),
- *   built in realShape.ts.
+ * - 'real' (the default): what the real service returns (docs/service-contract.md "Records"), built in realShape.ts.
  * - 'spec': the specification's Vehicle (spec "Vehicle", "AuctionInfo", "PricingInfo", "VehicleLocation",
  *   "MediaInfo") with flat color/damage/odometer, lot_status/lot_sub_status and sale_price_usd, plus a few harmless
  *   extra keys; built here (specRecord).
@@ -38,7 +37,7 @@ function hexTail(seed: number, lotNumber: number, idx: number): string {
 
 /**
  * The photo URL of a lot's photo `idx` (0-based) on the platform's real image host; `large` or thumbnail
- * (REAL-SERVICE.md "Photo hosts"): Copart's cs.copart.com `<hex>_thb.jpg` / `_hrs.jpg`, IAAI's
+ * (docs/service-contract.md "Photo hosts"): Copart's cs.copart.com `<hex>_thb.jpg` / `_hrs.jpg`, IAAI's
  * vis.iaai.com/resizer?imageKeys=<salvage id>~SID~I<n> (the salvage id is the item id, not the lot number) at
  * 400x300 or 845x633.
  */

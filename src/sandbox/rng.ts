@@ -1,6 +1,6 @@
 /**
  * Deterministic randomness for the sandbox market. Everything random in the sandbox derives from the seed through
- * these helpers, so one seed always yields the same market (issue 4, "deterministic for a seed").
+ * these helpers, so one seed always yields the same market, and a test or a benchmark can be run again exactly.
  */
 
 /** Mixes any number of 32-bit integers into one 32-bit hash (murmur3 finaliser per input). */

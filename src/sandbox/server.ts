@@ -19,8 +19,8 @@ import {
 import { VIDEO_PATHS, videoBody } from './video';
 
 /**
- * The sandbox's HTTP face (issue 4 items 1, 2, 5, 6, 7): Fastify routes under /api/v1/vehicle-auction and
- * /api/v1/youtube, key check, per-key quota and per-second rate limit with the quota headers of REAL-SERVICE.md on
+ * The sandbox's HTTP face: Fastify routes under /api/v1/vehicle-auction and /api/v1/youtube, key check, per-key
+ * quota and per-second rate limit with the quota headers of docs/service-contract.md "Envelope, headers, errors" on
  * every response, faults, and the test-only control routes under /__sandbox (404 unless enabled).
  *
  * Quota counting: every request with a valid key counts, whatever its answer (404, 422 and faults included), except
@@ -252,8 +252,8 @@ export function buildServer(d: ServerDeps): FastifyInstance {
 }
 
 /**
- * The 429 body of a spent monthly quota. Real shape (REAL-SERVICE.md "Quota spent (real)"): `{ok: false, message:
- * "API request limit reached for current subscription period.", limit, base_limit, extra_limit: 0, used,
+ * The 429 body of a spent monthly quota. Real shape (docs/service-contract.md "Quota spent (real)"): `{ok: false,
+ * message: "API request limit reached for current subscription period.", limit, base_limit, extra_limit: 0, used,
  * remaining: 0}` with no `status` field (counts are requests). Spec shape (spec "Errors": ok, status, message).
  */
 export function quotaSpentBody(shape: WireShape, limit: number, used: number): Record<string, unknown> {
@@ -301,7 +301,10 @@ function sendFault(kind: FaultKind, req: FastifyRequest, reply: FastifyReply, bo
   }
 }
 
-/** Test-only routes (issue 4 item 5 and 6); registered only with testControl. No key needed. */
+/**
+ * Test-only routes (the market's ground-truth events, its clock, a reschedule and faults on demand), so a test can
+ * compare what a client saw with what happened; registered only with testControl. No key needed.
+ */
 function registerControl(app: FastifyInstance, d: ServerDeps): void {
   app.get(`${CONTROL_PREFIX}/events`, async (req) => {
     d.market.advanceTo(d.marketNow());

@@ -1,5 +1,5 @@
 /**
- * Query validation with Laravel's validator wording (REAL-SERVICE.md "Error body"): each rule adds
+ * Query validation with Laravel's validator wording (docs/service-contract.md "Error body"): each rule adds
  * "The per page field must not be greater than 20." style messages under the parameter's name, and the 422 body's
  * message is the first one, with "(and N more errors)" like Laravel's ValidationException.
  */
@@ -39,7 +39,10 @@ export class Validator {
     return t === '' ? undefined : t;
   }
 
-  /** All values of a multi parameter, sent as `name=a&name=b` or `name[]=a` (REAL-SERVICE.md). */
+  /**
+   * All values of a multi parameter, sent in the repeated form `name=a&name=b` (spec "GET /vehicles: query
+   * parameters (all optional)") or as `name[]=a`, which Laravel's request parsing reads the same way.
+   */
   many(name: string): string[] {
     const out: string[] = [];
     for (const key of [name, `${name}[]`]) {

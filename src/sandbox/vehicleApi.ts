@@ -67,13 +67,13 @@ function record(ctx: ApiContext, lot: Lot, detail = false): Body {
 const ciEq = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
 /**
- * GET /vehicles (spec "GET /vehicles: query parameters"). Every listed filter filters; the OpenAPI's `upcoming`
- * and `updated_within_minutes` too. Filters act on the market's own fields, so they select the same lots in both
- * shapes, though the real records show no lot_status or lot_sub_status and spell drive and run words their own
- * way. Enumerated control parameters (lot_status, lot_sub_status, auction_type, platform, units, has_key,
- * upcoming) answer 422 for unknown values; free filter values (make, colour, damage,
- * fuel, ...) that match nothing give an empty page (REAL-SERVICE.md). price_* compare the sale price of ended
- * lots and the current bid otherwise (USD); odometer_* are miles; dates are UTC days of the auction date.
+ * GET /vehicles (spec "GET /vehicles: query parameters"). Every listed filter filters; the OpenAPI's `upcoming` and
+ * `updated_within_minutes` too. Filters act on the market's own fields, so they select the same lots in both shapes,
+ * though the real records show no lot_status or lot_sub_status and spell drive and run words their own way.
+ * Enumerated control parameters (lot_status, lot_sub_status, auction_type, platform, units, has_key, upcoming)
+ * answer 422 for unknown values; free filter values (make, colour, damage, fuel, ...) that match nothing give an
+ * empty page (docs/service-contract.md "Unknown values"). price_* compare the sale price of ended lots and the
+ * current bid otherwise (USD); odometer_* are miles; dates are UTC days of the auction date.
  */
 export function listVehicles(ctx: ApiContext, q: RawQuery): Body {
   const v = new Validator(q);
@@ -239,9 +239,9 @@ export const REAL_HISTORY_PER_PAGE = 50;
 
 /**
  * GET /vehicles/{slugVin}/history, cursor-paginated, newest first.
- * - real shape (REAL-SERVICE.md "History"): `data: {vehicle: {slug_vin, vin, platform, lot_number}, history:
- *   [{platform, date "YYYY-MM-DD", price (USD), status "Sold" | "Sold on Approval"}]}`: the sales of the VIN only
- *   (a lot that ended unsold is not a sale), no lot numbers in the rows; per_page 1-50, default 50.
+ * - real shape (docs/service-contract.md "History"): `data: {vehicle: {slug_vin, vin, platform, lot_number},
+ *   history: [{platform, date "YYYY-MM-DD", price (USD), status "Sold" | "Sold on Approval"}]}`: the sales of the
+ *   VIN only (a lot that ended unsold is not a sale), no lot numbers in the rows; per_page 1-50, default 50.
  * - spec shape (spec "GET /vehicles/{slugVin}/history"): `data` an array of the Vehicle records of the VIN's ended
  *   lots, unsold ones included; per_page 1-20, default 20.
  * @throws HttpError 422 for a bad per_page, cursor or identifier, 404 when no lot has the identifier.

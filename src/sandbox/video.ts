@@ -2,9 +2,9 @@ import { hash32, hashString, Rng } from './rng';
 import type { RawQuery } from './validate';
 
 /**
- * The 20 video-platform endpoints (spec/video-platform-api.md). Their payloads are "not shown" in the spec, so
- * each answers a small deterministic JSON body derived from the path and query; they exist so the app's API
- * console has something to call in Demo mode. Wire paths say "youtube" where the spec says "vp".
+ * The 20 video-platform endpoints (video spec "Endpoints"). Their payloads are "not shown" in the spec, so each
+ * answers a small deterministic JSON body derived from the path and query; they exist so the app's API console has
+ * something to call in Demo mode. Wire paths say "youtube" where the spec says "vp".
  */
 
 export const VIDEO_PATHS: readonly string[] = [

@@ -1,8 +1,8 @@
 /**
  * GET /vehicles/filters read into one typed FilterMeta, whichever dialect the service speaks:
- * - the real service's (REAL-SERVICE.md "Other endpoints (real)"): 20 keys such as `make_model {makes,
- *   models_by_make}`, `types [{id, name, ...}]`, `cylinders {options: [...]}`, `running_condition {options:
- *   [{value, label}]}`, `seller_type {param, options}`, `lot {status, sub_status, defaults}`, `ranges`;
+ * - the real service's (docs/service-contract.md "Filters"): 20 keys such as `make_model {makes, models_by_make}`,
+ *   `types [{id, name, ...}]`, `cylinders {options: [...]}`, `running_condition {options: [{value, label}]}`,
+ *   `seller_type {param, options}`, `lot {status, sub_status, defaults}`, `ranges`;
  * - the specification-style one (the flat lists Lotwatch's sandbox serves, src/sandbox vehicleFilters): `makes`,
  *   `models {MAKE: [...]}`, `types`, `damages`, `run_conditions` of `{value, count}`, and `{min, max}` per range.
  * The body is about 2 MB and its inner shapes are undocumented, so the reader is lenient about wrappers and item
@@ -325,8 +325,9 @@ export function emptyFilterMeta(): FilterMeta {
 /**
  * Reads the `data` object of a GET /vehicles/filters response (either dialect, see the module comment) into a
  * FilterMeta. Any JSON value is accepted: a body that is not an object, or a key that is missing or of another
- * shape, gives empty lists and null ranges. Never throws, never invents a value. Sources: REAL-SERVICE.md "Other
- * endpoints (real)" for the real keys; the sandbox's specification-style body for the fallback dialect.
+ * shape, gives empty lists and null ranges. Never throws, never invents a value. Sources:
+ * docs/service-contract.md "Filters" for the real keys; the sandbox's specification-style body for the fallback
+ * dialect.
  */
 export function readFilterMeta(data: unknown): FilterMeta {
   const meta = emptyFilterMeta();

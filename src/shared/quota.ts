@@ -1,9 +1,9 @@
 import { format } from 'date-fns';
 
 /**
- * How Lotwatch says that the plan's requests are used up (REAL-SERVICE.md "Plans and quota": a spent quota lasts
- * until the subscription period ends). One wording for the error, the alert and the Usage page, so the buyer reads
- * the same sentence everywhere. Dates read as dates ("12 December") in this computer's time zone.
+ * How Lotwatch says that the plan's requests are used up (docs/service-contract.md "Plans and quota": a spent quota
+ * lasts until the subscription period ends). One wording for the error, the alert and the Usage page, so the buyer
+ * reads the same sentence everywhere. Dates read as dates ("12 December") in this computer's time zone.
  */
 
 /** `12 December` for a time in ms since the epoch (this computer's time zone). */

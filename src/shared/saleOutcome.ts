@@ -2,7 +2,7 @@
  * The sale result of a lot, read from either dialect of the service (docs/service-contract.md "Sale results"):
  * - the specification's: `auction.lot_sub_status` Ended, `auction.state` words, `pricing.sale_price_usd`;
  * - the real service's: `auction.state` "finished" with `auction.last_sold_status` "Sold" | "Sold on Approval" |
- *   null and `pricing.last_sold_price_usd` (REAL-SERVICE.md "Auction states and sale results").
+ *   null and `pricing.last_sold_price_usd` (docs/service-contract.md "Sale results").
  * Pure and zod-free, so core (the diff, the alert texts) and the renderer (inbox, timeline, sale history, library)
  * decide and name an outcome the same way.
  */

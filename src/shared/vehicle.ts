@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
 /**
- * Normalised records of the Vehicle Auction Data Service (spec/vehicle-auction-api.md "Resources and their
- * fields"), as the client in src/core/api produces them and the UI displays them. Every listed field is nullable
- * because the service's values depend on source availability (spec rule 11); `raw` keeps the record exactly as
- * received, so fields the specification does not list are never lost.
+ * Normalised records of the Vehicle Auction Data Service (spec "Resources and their fields"), as the client in
+ * src/core/api produces them and the UI displays them. Every listed field is nullable because the service's values
+ * depend on source availability (spec rule 11); `raw` keeps the record exactly as received, so fields the
+ * specification does not list are never lost.
  */
 
 /** Wire values of the two platforms (spec: platform_a = copart, auction_type 1; platform_b = iaai, auction_type 2). */
@@ -20,8 +20,8 @@ const n = z.number().nullable();
 const b = z.boolean().nullable();
 
 /**
- * spec "AuctionInfo", plus the real service's sale result (REAL-SERVICE.md "Auction states and sale results").
- * `auction_at` is ISO 8601 with offset, as received; `last_sold_day` is a YYYY-MM-DD date.
+ * spec "AuctionInfo", plus the real service's sale result (docs/service-contract.md "Sale results"). `auction_at` is
+ * ISO 8601 with offset, as received; `last_sold_day` is a YYYY-MM-DD date.
  */
 export const AuctionInfoSchema = z.object({
   state: s,
@@ -134,7 +134,7 @@ export const VehicleSchema = z.object({
 });
 export type Vehicle = z.infer<typeof VehicleSchema>;
 
-/** One sale of a vehicle's auction history (REAL-SERVICE.md "history": platform, date, price, status). */
+/** One sale of a vehicle's auction history (docs/service-contract.md "History": platform, date, price, status). */
 export const SaleRecordSchema = z.object({
   platform: s,
   lot_number: s,
@@ -180,8 +180,9 @@ export const CursorMetaSchema = z.object({
 export type CursorMeta = z.infer<typeof CursorMetaSchema>;
 
 /**
- * The plan quota as last reported by the service's response headers (REAL-SERVICE.md "Envelope, headers").
- * Counts are requests; times are ms since the epoch; null when the header was absent or unreadable.
+ * The plan quota as last reported by the service's response headers
+ * (docs/service-contract.md "Envelope, headers, errors"). Counts are requests; times are ms since the epoch; null
+ * when the header was absent or unreadable.
  */
 export const QuotaSnapshotSchema = z.object({
   /** When the headers were read (ms since the epoch). */

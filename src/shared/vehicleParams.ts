@@ -68,10 +68,10 @@ function word(s: string): string {
 }
 
 /**
- * Longer words the real service uses for a specification value. REAL-SERVICE.md "Real records do not carry the
- * spec's flat fields": drive_type comes as "All Wheel Drive" where the filter values are AWD, FWD, RWD. Only
- * words that name exactly one specification value are listed: "Four Wheel Drive" or "4x4" are not AWD, and
- * reading them as such would send a filter the user did not mean.
+ * Longer words the real service uses for a specification value (docs/service-contract.md "Records"): drive_type
+ * comes as "All Wheel Drive" where the filter values are AWD, FWD, RWD. Only words that name exactly one
+ * specification value are listed: "Four Wheel Drive" or "4x4" are not AWD, and reading them as such would send a
+ * filter the user did not mean.
  */
 const ALIASES: Partial<Record<SearchEnumParam, Record<string, readonly string[]>>> = {
   drive_type: {
@@ -99,10 +99,10 @@ export function toSpecValue<P extends SearchEnumParam>(param: P, value: string):
 
 /**
  * The specification values a listed value stands for. Usually one (see toSpecValue), but the real service folds
- * several spec values into one listed value joined with "/": its run conditions list "STATIONARY / NO
- * INFORMATION" where the specification's run_cond takes STATIONARY and NO INFORMATION apart (REAL-SERVICE.md
- * "Other endpoints (real)"). Such a value stands for every part, provided each part is exactly one spec value;
- * otherwise, and for a value that names nothing, the answer is empty. Never throws.
+ * several spec values into one listed value joined with "/": its run conditions list "STATIONARY / NO INFORMATION"
+ * where the specification's run_cond takes STATIONARY and NO INFORMATION apart (docs/service-contract.md "Records").
+ * Such a value stands for every part, provided each part is exactly one spec value; otherwise, and for a value that
+ * names nothing, the answer is empty. Never throws.
  */
 export function toSpecValues<P extends SearchEnumParam>(param: P, value: string): SearchEnumValue<P>[] {
   const one = toSpecValue(param, value);

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { SALE_OUTCOMES } from './saleOutcome';
 
 /**
- * The watch domain (DESIGN.md "The domain"): lots as the diff sees them, typed changes, alert rules and
- * alerts. Shared because the UI shows all of them; the logic lives in src/core/diff and src/core/alerts.
- * Times are integer ms since the epoch; amounts are US dollars.
+ * The watch domain (docs/architecture.md "The domain"): lots as the diff sees them, typed changes, alert rules and
+ * alerts. Shared because the UI shows all of them; the logic lives in src/core/diff and src/core/alerts. Times are
+ * integer ms since the epoch; amounts are US dollars.
  */
 
 /** `platform:lot_number`, e.g. `copart:45416833`: the key of a lot. */
@@ -57,7 +57,7 @@ export function parsePollTarget(s: string): PollTarget | null {
   return { kind: m[1] as PollTarget['kind'], id: Number(m[2]) };
 }
 
-/** The kinds of change between two observations (DESIGN.md "Change"). */
+/** The kinds of change between two observations (docs/architecture.md "The domain": Change). */
 export const CHANGE_KINDS = [
   'new_match',
   'bid_changed',
@@ -96,7 +96,7 @@ export type LotState = z.infer<typeof LotStateSchema>;
 
 const JsonScalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
-/** One typed difference (DESIGN.md "Change"), with before and after values. */
+/** One typed difference (docs/architecture.md "The domain": Change), with before and after values. */
 export const ChangeSchema = z.object({
   kind: z.enum(CHANGE_KINDS),
   lot_key: z.string(),
@@ -139,8 +139,8 @@ export const DEFAULT_NOTIFY_KINDS: ChangeKind[] = [
 ];
 
 /**
- * Rules of a saved search or a watch (issue 5 "Alerts"). Validated at the boundary: a malformed rule set is a
- * field error and nothing is saved.
+ * Rules of a saved search or a watch: which changes alert, thresholds, reminders. Validated at the boundary: a
+ * malformed rule set is a field error and nothing is saved.
  */
 export const AlertRulesSchema = z
   .object({

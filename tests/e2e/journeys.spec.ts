@@ -7,9 +7,9 @@ import { SearchPage } from './pages/SearchPage';
 import { SettingsPage } from './pages/SettingsPage';
 import { WatchlistPage } from './pages/WatchlistPage';
 
-// User journeys (issue 7), each on a fresh data folder: the headless shell + the sandbox + system Chromium. The
-// journeys that need the market to move run the Demo market accelerated (--demo-speed) with its test-only control
-// routes (--demo-control) so a spec can read the market and reschedule a lot on demand.
+// User journeys, each on a fresh data folder: the headless shell + the sandbox + system Chromium. The journeys that
+// need the market to move run the Demo market accelerated (--demo-speed) with its test-only control routes
+// (--demo-control) so a spec can read the market and reschedule a lot on demand.
 
 const DEMO_KEY = 'lotwatch-demo-key';
 

@@ -7,8 +7,8 @@ import { LotPage } from './pages/LotPage';
 import { SearchPage } from './pages/SearchPage';
 import { WatchlistPage } from './pages/WatchlistPage';
 
-// One main flow per view (issue 6), in Demo mode against the built-in sandbox, with a screenshot of each view
-// saved as a test artifact under test-results/.
+// One main flow per view, in Demo mode against the built-in sandbox, with a screenshot of each view saved as a test
+// artifact under test-results/.
 
 /**
  * Console errors other than the browser's own "Failed to load resource" line for a refusal the test caused on

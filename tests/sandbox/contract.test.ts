@@ -4,17 +4,17 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUOTA_HEADERS, startHarness, type Harness } from './harness';
 
-// Every endpoint's responses, errors included, validated against the vendor OpenAPI 1.1.0 (reference/), in both
-// wire shapes. A copy of shared/reference/openapi-vehicle-auction-v1.1.0.json, so the test needs nothing outside
-// the repo.
+// Every endpoint's responses, errors included, validated against the vendor OpenAPI 1.1.0, in both wire shapes. A
+// copy of the vendor's document is in fixtures/openapi-vehicle-auction-v1.1.0.json, so the test needs nothing
+// outside the repo.
 const SPEC_PATH = new URL('./fixtures/openapi-vehicle-auction-v1.1.0.json', import.meta.url);
 type Doc = { paths: Record<string, { get: { responses: Record<string, unknown> } }>; components: Record<string, Record<string, unknown>> };
 const doc = JSON.parse(readFileSync(SPEC_PATH, 'utf8')) as Doc;
 type Schema = Record<string, unknown>;
 
 /**
- * The OpenAPI as the real service's answers bear it out. Only where the OpenAPI genuinely disagrees with
- * REAL-SERVICE.md is it changed, and nowhere else:
+ * The OpenAPI as the real service's answers bear it out. Only where the OpenAPI genuinely disagrees with what the
+ * real service returns (docs/service-contract.md "Records", "History") is it changed, and nowhere else:
  * - Vehicle.odometer: the OpenAPI says number; real records carry an object {mi, km} ("an object, never a number").
  * - VehicleLocation.state: the OpenAPI says string; it is null in 68 of 68 real records.
  * - VehicleHistoryResponse.data: the OpenAPI says an array of Vehicles; the real history is an object

@@ -245,7 +245,8 @@ describe('records, detail, history, related, shipping, locations', () => {
     }
     const bad = photoUrl(7, lot, 1, false).replace(/[0-9a-f]{4}_thb/, 'ffff_thb');
     expect((await h.get(`/image-proxy?url=${encodeURIComponent(bad)}`)).status).toBe(404);
-    // IAAI photos are keyed by the salvage id (the item id), not the lot number (REAL-SERVICE.md "Photo hosts").
+    // IAAI photos are keyed by the salvage id (the item id), not the lot number
+    // (docs/service-contract.md "Photo hosts").
     const iaai = h.sb.market.lots.find((l) => l.platform === 'iaai' && l.photos > 0)!;
     const last = `https://vis.iaai.com/resizer?imageKeys=${iaai.itemId}~SID~I${iaai.photos}&width=400&height=300`;
     expect((await h.get(`/image-proxy?url=${encodeURIComponent(last)}`)).status).toBe(200);

@@ -5,8 +5,9 @@ import { DEMO_KEY, VENDOR_SAMPLES, createSandbox } from '../../src/sandbox/index
 import { START, startHarness, type Harness } from './harness';
 
 // The sandbox as the real service's twin (its default shape), checked against what the real service returns:
-// reference/REAL-SERVICE.md and the survey of 68 real records (a copy in fixtures/, so the test needs nothing
-// outside the repo). The specification's dialect (`shape: 'spec'`) is checked alongside where the two differ.
+// docs/service-contract.md and the survey of 68 real records (fixtures/real-records-field-survey.txt, so the test
+// needs nothing outside the repo). The specification's dialect (`shape: 'spec'`) is checked alongside where the two
+// differ.
 
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 let h: Harness;
@@ -27,14 +28,16 @@ interface SurveyPath {
 /**
  * Numerals the real service sends as strings (the survey prints values without quotes): the lot number (spec
  * Vehicle.lot_number is a string; the OpenAPI example "45416833"), a ZIP code (leading zeros, as the raw
- * details.attributes.Zip "01464" shows) and the engine size (REAL-SERVICE.md: size_l is a string, "3.0").
+ * details.attributes.Zip "01464" shows) and the engine size (docs/service-contract.md "Records": size_l is a string,
+ * "3.0").
  */
 const STRING_NUMERALS = new Set(['lot_number', 'facility.zip', 'vehicle_specs.engine.size_l']);
 /**
  * Paths that are null on some sandbox records though all 68 surveyed (ended, sold) records had a value:
- * last_sold_status / last_sold_day while a lot is open or when it ended unsold (REAL-SERVICE.md "Auction states");
- * buy_now_usd without a Buy Now price (spec PricingInfo: number or null); secondary_damage when the vehicle has
- * a single damage; engine size_l and layout of an electric vehicle, which has neither.
+ * last_sold_status / last_sold_day while a lot is open or when it ended unsold
+ * (docs/service-contract.md "Sale results"); buy_now_usd without a Buy Now price (spec PricingInfo: number or null);
+ * secondary_damage when the vehicle has a single damage; engine size_l and layout of an electric vehicle, which has
+ * neither.
  */
 const NULLABLE = new Set(['auction.last_sold_status', 'auction.last_sold_day', 'pricing.buy_now_usd', 'condition.secondary_damage', 'vehicle_specs.engine.size_l', 'vehicle_specs.engine.layout']);
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUOTA_HEADERS, startHarness, type Harness } from './harness';
 
-// Mismatches between the sandbox and the specification found in review (spec/vehicle-auction-api.md,
-// spec/video-platform-api.md, reference/REAL-SERVICE.md), one test each.
+// Mismatches between the sandbox and the specification found in review (the spec, the video spec and
+// docs/service-contract.md), one test each.
 
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 let h: Harness;
@@ -77,7 +77,7 @@ describe('engine size and cylinder filters do not match records that show no val
     const some = (await h.json('/vehicles?per_page=20&engine_size_to=3')).body['data'] as Rec[];
     expect(some.length).toBeGreaterThan(0);
     for (const r of some) {
-      // The real shape's size_l is a string such as "3.0" (REAL-SERVICE.md).
+      // The real shape's size_l is a string such as "3.0" (docs/service-contract.md "Records").
       expect(r['vehicle_specs']['engine']['size_l']).toMatch(/^\d+\.\d$/);
       expect(Number(r['vehicle_specs']['engine']['size_l'])).toBeLessThanOrEqual(3);
     }

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// The import boundaries of DESIGN.md "The parts", checked through the project's own ESLint config.
+// The import boundaries of docs/architecture.md "The parts", checked through the project's own ESLint config.
 const eslint = new ESLint({ cwd: process.cwd() });
 
 async function restricted(filePath: string, code: string): Promise<boolean> {
@@ -105,5 +105,98 @@ describe('file size', () => {
       .filter((x) => x.lines > MAX_CORE_LINES)
       .map((x) => `${x.f}: ${x.lines} lines`);
     expect(long).toEqual([]);
+  });
+});
+
+// Comments point inside the repository: to docs/ by section name (`docs/architecture.md "Delivery"`), or to a
+// section of the service's specification by its name only (`spec "Errors"`). A path outside the repository or an
+// issue number means nothing to the next reader, so neither may appear anywhere under src/.
+const DOCS = ['docs/architecture.md', 'docs/service-contract.md'] as const;
+
+/** What marks a cite the reader cannot follow from the repository. */
+const OUTSIDE_CITES: [string, RegExp][] = [
+  ['DESIGN.md', /\bDESIGN\.md\b/],
+  ['REAL-SERVICE.md', /\bREAL-SERVICE\.md\b/],
+  ['spec/<name>.md', /\bspec\/[\w-]+\.md\b/],
+  ['reference/', /\breference\//],
+  ['an issue number', /\b[Ii]ssue \d+/],
+];
+
+/** The outside cites found in `text` (empty when it has none). */
+function outsideCitesIn(text: string): string[] {
+  return OUTSIDE_CITES.filter(([, re]) => re.test(text)).map(([name]) => name);
+}
+
+/** Every text file under `dir` (source, styles, the HTML page), as paths relative to the repository. */
+function textFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.(ts|tsx|mts|js|mjs|css|html)$/.test(f))
+    .map((f) => join(dir, f).split(sep).join('/'));
+}
+
+/** The `## X` and `### X` headings of a markdown file. */
+function headingsOf(file: string): Set<string> {
+  return new Set([...readFileSync(file, 'utf8').matchAll(/^#{2,3} +(.+?) *$/gm)].map((m) => m[1]!));
+}
+
+/**
+ * Every `docs/<file>.md "X"` cite in `text`, as [file, X]. Comment line breaks (`\n *`, `\n //`) are read as
+ * spaces, so a cite wrapped over two lines is still found.
+ */
+function docCitesIn(text: string): [string, string][] {
+  const flat = text.replace(/\s*\n\s*(\*(?!\/)|\/\/)?\s*/g, ' ');
+  return [...flat.matchAll(/\b(docs\/[\w-]+\.md) "([^"]+)"/g)].map((m) => [m[1]!, m[2]!]);
+}
+
+/** The doc cites in `text` whose section is not a heading of the cited file. */
+function brokenDocCites(text: string, headings: Map<string, Set<string>>): string[] {
+  return docCitesIn(text)
+    .filter(([file, section]) => !(headings.get(file)?.has(section) ?? false))
+    .map(([file, section]) => `${file} "${section}"`);
+}
+
+describe('comments point inside the repository', () => {
+  it.each([
+    ['// see DESIGN.md "The domain"', true],
+    ['/** (REAL-SERVICE.md "History") */', true],
+    ['// spec/vehicle-auction-api.md "Errors"', true],
+    ['// shared/reference/real-records-field-survey.txt', true],
+    ['// (issue 5 "Alerts")', true],
+    ['// Issue 4 item 6', true],
+    ['// docs/architecture.md "The domain"; spec "Errors"', false],
+    ['// a tissue 3 layers thick', false],
+    ['const api = "issues"', false],
+  ])('the detector sees an outside cite in %s: %s', (text, found) => {
+    expect(outsideCitesIn(text).length > 0).toBe(found);
+  });
+
+  it('no file under src/ cites a document outside the repository or an issue number', () => {
+    const offenders = textFiles('src').flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => outsideCitesIn(line).map((name) => `${f}:${i + 1}: ${name}`)),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  const headings = new Map(DOCS.map((d) => [d, headingsOf(d)] as const));
+
+  it('the docs have the headings the scan reads (the scan reads real files)', () => {
+    expect(headings.get('docs/architecture.md')).toContain('The domain');
+    expect(headings.get('docs/service-contract.md')).toContain('Sale results');
+    expect(docCitesIn('/**\n * (docs/architecture.md "One contract,\n * two shells")\n */')).toEqual([
+      ['docs/architecture.md', 'One contract, two shells'],
+    ]);
+    expect(brokenDocCites('// docs/architecture.md "The domain", docs/service-contract.md "No such part"', headings)).toEqual([
+      'docs/service-contract.md "No such part"',
+    ]);
+  });
+
+  it('every docs/architecture.md "X" and docs/service-contract.md "X" cited under src/ is a heading of that file', () => {
+    const files = textFiles('src');
+    const cited = files.flatMap((f) => docCitesIn(readFileSync(f, 'utf8')));
+    expect(cited.length).toBeGreaterThan(50);
+    const broken = files.flatMap((f) => brokenDocCites(readFileSync(f, 'utf8'), headings).map((c) => `${f}: ${c}`));
+    expect(broken).toEqual([]);
   });
 });

@@ -11,8 +11,8 @@ import { lotLabel, sourceLabel, usd, when } from './format';
 import { inQuietHours } from './quietHours';
 
 /**
- * What to do about one change or time event (issue 5 "Alerts"; DESIGN.md "The domain": Alert). The store keeps it
- * in the inbox under `dedup_key` (unique, so one change gives one alert even across crashes) and delivers it per
+ * What to do about one change or time event (docs/architecture.md "The domain": Alert). The store keeps it in the
+ * inbox under `dedup_key` (unique, so one change gives one alert even across crashes) and delivers it per
  * `delivery`.
  */
 export interface AlertDecision {
@@ -255,8 +255,8 @@ function describe(
 }
 
 /**
- * Decides whether one stored change raises an alert, and how it is delivered (issue 5 "Alerts"; DESIGN.md "The
- * domain": Alert). At most one alert per change, dedup_key `change:<changeId>`. In order:
+ * Decides whether one stored change raises an alert, and how it is delivered (docs/architecture.md "The domain":
+ * Alert). At most one alert per change, dedup_key `change:<changeId>`. In order:
  * 1. Thresholds, even when the change kind is not in `rules.kinds`: a bid_changed crossing bid_above_usd upward
  *    (before < X <= after, or before null and after >= X) or bid_below_usd downward (before > Y >= after, or
  *    before null and after <= Y), or a buy_now_changed to <= buy_now_under_usd from null or above, gives kind

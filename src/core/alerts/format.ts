@@ -1,6 +1,6 @@
 /**
- * Wording helpers of alert texts (issue 5 "Alerts": a person understands a notification at a glance). Pure: dates
- * are formatted by hand from an explicit UTC offset, never in the machine's zone.
+ * Wording helpers of alert texts (so that a person understands a notification at a glance). Pure: dates are
+ * formatted by hand from an explicit UTC offset, never in the machine's zone.
  */
 
 const USD = new Intl.NumberFormat('en-US', {

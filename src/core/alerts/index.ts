@@ -1,6 +1,6 @@
 /**
- * Alert rules and policy (issue 5 "Alerts"; DESIGN.md "The parts": alerts/ pure rules + policy -> alerts;
- * delivery ports). Everything here is pure: time comes in as ms since the epoch.
+ * Alert rules and policy (docs/architecture.md "The parts": alerts/ pure rules + policy -> alerts; delivery ports).
+ * Everything here is pure: time comes in as ms since the epoch.
  */
 export { decide, deliveryFor, type AlertDecision, type DecideInput, type DeliveryDecision } from './decide';
 export { inQuietHours, quietHoursEnd } from './quietHours';

@@ -22,9 +22,9 @@ function active(quiet: QuietHours): boolean {
 }
 
 /**
- * Whether `now` is inside the quiet hours (issue 5 "Alerts"; QuietHoursSchema). The window is [start, end) in the
- * user's local time: exactly at start is inside, exactly at end is outside. It may cross midnight (22:00–07:00)
- * or not (13:00–14:00); start === end or `enabled: false` is never quiet.
+ * Whether `now` is inside the quiet hours (QuietHoursSchema; docs/architecture.md "Delivery"). The window is [start,
+ * end) in the user's local time: exactly at start is inside, exactly at end is outside. It may cross midnight
+ * (22:00–07:00) or not (13:00–14:00); start === end or `enabled: false` is never quiet.
  *
  * @param now ms since the epoch.
  * @param quiet the user's quiet hours.

@@ -6,11 +6,12 @@ import { duration, lotLabel, when } from './format';
 const MIN = 60_000;
 
 /**
- * Reminders "auction in N minutes" due in the window (sinceExclusive, untilInclusive] (issue 5 "Alerts";
- * DESIGN.md "The domain": an alert may be a time event). For each distinct m of `rules.remind_minutes_before`
- * whose time (auction_at - m minutes) falls in the window, while the lot has not ended and its date is known:
- * kind `reminder`, dedup_key `reminder:<lot_key>:<auction_at>:<m>` (a rescheduled auction gets fresh reminders),
- * in order of reminder time. Half-open windows make adjacent calls (a,b] then (b,c] never return one reminder twice.
+ * Reminders "auction in N minutes" due in the window (sinceExclusive, untilInclusive]
+ * (docs/architecture.md "The domain": an alert may be a time event). For each distinct m of
+ * `rules.remind_minutes_before` whose time (auction_at - m minutes) falls in the window, while the lot has not ended
+ * and its date is known: kind `reminder`, dedup_key `reminder:<lot_key>:<auction_at>:<m>` (a rescheduled auction
+ * gets fresh reminders), in order of reminder time. Half-open windows make adjacent calls (a,b] then (b,c] never
+ * return one reminder twice.
  *
  * Delivery follows the change policy at `untilInclusive` (the time the caller raises them): muted, snoozed (a
  * `snooze_until_event` is never a reminder, so it keeps reminders silent), quiet hours -> digest; no per-lot cap,

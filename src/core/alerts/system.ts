@@ -3,11 +3,11 @@ import { utcDate } from './format';
 import { quotaSpentSentence } from '../../shared/quota';
 
 /*
- * Lotwatch watching itself (issue 5 "Alerts"). Every one of these delivers 'now' and ignores quiet hours and
- * mute/snooze: a rejected key or an exhausted quota stops every check, so each hour held back is auctions missed,
- * and a failing or suddenly empty search means the user is blind to it without knowing. They are rare by
- * construction (one per day, per quota period, per failure streak, per empty transition), so they cannot flood a
- * night. lot_key is null: they are about Lotwatch, not a lot.
+ * Lotwatch watching itself. Every one of these delivers 'now' and ignores quiet hours and mute/snooze: a rejected
+ * key or an exhausted quota stops every check, so each hour held back is auctions missed, and a failing or suddenly
+ * empty search means the user is blind to it without knowing. They are rare by construction (one per day, per quota
+ * period, per failure streak, per empty transition), so they cannot flood a night. lot_key is null: they are about
+ * Lotwatch, not a lot.
  */
 
 const system = (
@@ -75,8 +75,8 @@ export function quotaLowAlert(
 
 /**
  * The plan's requests are used up for the period (remaining 0, or the service's 429 "API request limit reached",
- * REAL-SERVICE.md "Plans and quota"). One per quota period (dedup `quota_spent:<periodEnd>`; once a UTC day,
- * `quota_spent:day:<YYYY-MM-DD>`, when the period end is unknown), however many polls meet the spent quota.
+ * docs/service-contract.md "Quota spent (real)"). One per quota period (dedup `quota_spent:<periodEnd>`; once a UTC
+ * day, `quota_spent:day:<YYYY-MM-DD>`, when the period end is unknown), however many polls meet the spent quota.
  * Kind `quota_low`: it is the same worry, at its end.
  *
  * @param periodEnd ms since the epoch (X-Subscription-Period-End), or null when unknown.

@@ -97,10 +97,10 @@ export interface ApiClientOptions {
 export type ApiClient = ReturnType<typeof createApiClient>;
 
 /**
- * Creates the client of the Vehicle Auction Data Service (spec/vehicle-auction-api.md, spec/video-platform-api.md).
- * Every method validates its input first (ApiInputError, code bad_input, costs no quota), then sends one GET with
- * X-API-Key, retrying network errors, 5xx and 429 per `retry`, and throws the ApiError subclass of the outcome
- * (errors.ts). Records come back normalised with their raw JSON and parse warnings.
+ * Creates the client of the Vehicle Auction Data Service (the spec and the video spec). Every method validates its
+ * input first (ApiInputError, code bad_input, costs no quota), then sends one GET with X-API-Key, retrying network
+ * errors, 5xx and 429 per `retry`, and throws the ApiError subclass of the outcome (errors.ts). Records come back
+ * normalised with their raw JSON and parse warnings.
  */
 export function createApiClient(opts: ApiClientOptions) {
   const baseUrl = (opts.baseUrl ?? DEFAULT_SERVICE_URL).replace(/\/+$/, '');
@@ -386,8 +386,8 @@ export function createApiClient(opts: ApiClientOptions) {
     },
 
     /**
-     * One video-platform endpoint (spec/video-platform-api.md): `query` passed through as given (parameters are
-     * not specified), JSON returned as parsed. Same key, errors, retries and quota tracking as the rest.
+     * One video-platform endpoint (video spec "Endpoints"): `query` passed through as given (parameters are not
+     * specified), JSON returned as parsed. Same key, errors, retries and quota tracking as the rest.
      */
     async callVideo(
       endpoint: VideoEndpoint,

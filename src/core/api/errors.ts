@@ -4,8 +4,8 @@ import { quotaSpentSentence } from '../../shared/quota';
 import type { ErrorCode } from '../../shared/ipc/errors';
 
 /**
- * Errors of the service client (spec/vehicle-auction-api.md "Errors", plus the client-side conditions).
- * Every message says what to do; none ever contains the API key (the transport redacts it as a last guard).
+ * Errors of the service client (spec "Errors", plus the client-side conditions). Every message says what to do; none
+ * ever contains the API key (the transport redacts it as a last guard).
  */
 export class ApiError extends LotwatchError {
   /** HTTP status when the service answered, else null. */
@@ -117,10 +117,11 @@ export class RateLimitedError extends ApiError {
 }
 
 /**
- * 429 because the plan's requests for the subscription period are used up (REAL-SERVICE.md "Envelope, headers,
- * errors": body `{ok: false, message, limit, used, remaining: 0}`, no `status`). It lasts until the period ends, so
- * the message names that date ("used up until 12 December"), and the call is not worth retrying before then.
- * `periodEnd` (ms) is X-Subscription-Period-End, else now + Retry-After when that is long, else null.
+ * 429 because the plan's requests for the subscription period are used up
+ * (docs/service-contract.md "Quota spent (real)": body `{ok: false, message, limit, used, remaining: 0}`, no
+ * `status`). It lasts until the period ends, so the message names that date ("used up until 12 December"), and the
+ * call is not worth retrying before then. `periodEnd` (ms) is X-Subscription-Period-End, else now + Retry-After when
+ * that is long, else null.
  */
 export class QuotaSpentError extends RateLimitedError {
   override readonly retryable = false;

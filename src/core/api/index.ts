@@ -1,5 +1,6 @@
 /**
- * src/core/api: the only code in Lotwatch that talks to the Vehicle Auction Data Service (DESIGN.md "The parts").
+ * src/core/api: the only code in Lotwatch that talks to the Vehicle Auction Data Service
+ * (docs/architecture.md "The parts").
  */
 export { createApiClient } from './client';
 export type {

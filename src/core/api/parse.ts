@@ -4,11 +4,11 @@ import type { AuctionLocation, CursorMeta, SaleRecord, ShippingPrice, Vehicle } 
 import { isObj, kind, Reader } from './reader';
 
 /**
- * Tolerant parsers of the service's responses (issue 3 item 4; spec "Resources and their fields", REAL-SERVICE.md
- * "Records in practice"). A listed field of the wrong type is read as null, or converted where unambiguous (an
- * odometer object with `mi`, a numeric string), and a warning is counted; a record is never dropped and a page
- * never refused for its records. Only an envelope that is not the documented shape (no `data` of the right kind)
- * fails, as `{ ok: false, reason }`. No parser throws, for any JSON value (property-tested).
+ * Tolerant parsers of the service's responses (spec "Resources and their fields",
+ * docs/service-contract.md "Records"). A listed field of the wrong type is read as null, or converted where
+ * unambiguous (an odometer object with `mi`, a numeric string), and a warning is counted; a record is never dropped
+ * and a page never refused for its records. Only an envelope that is not the documented shape (no `data` of the
+ * right kind) fails, as `{ ok: false, reason }`. No parser throws, for any JSON value (property-tested).
  */
 
 /** The specification's envelopes as zod schemas: the top level the parsers require; records are read leniently. */
@@ -26,9 +26,9 @@ export const WireSchemas = {
   shipping: z.looseObject({ data: z.array(z.unknown()) }),
   object: z.looseObject({ data: z.record(z.string(), z.unknown()) }),
   /**
-   * spec "Error body shape": every field optional in practice (REAL-SERVICE.md), and read field by field: one field
-   * of an unexpected type (a status sent as text, say) must not cost the message or the 422 `errors` map. `error`
-   * is the vendor OpenAPI's alternative to `message`.
+   * spec "Error body shape": every field optional in practice (docs/service-contract.md "Error body"), read field by
+   * field: one field of an unexpected type (a status sent as text, say) must not cost the message or the 422
+   * `errors` map. `error` is the vendor OpenAPI's alternative to `message`.
    */
   error: z.looseObject({
     ok: z.boolean().nullish().catch(null),
@@ -45,7 +45,7 @@ export type Parsed<T> = { ok: true; value: T; warnings: string[] } | { ok: false
 /** One page of a cursor-paginated list; `raw` is the whole body as received. */
 export interface Page<T> {
   data: T[];
-  /** Null when the body has no usable meta (REAL-SERVICE.md: `meta` may be null). */
+  /** Null when the body has no usable meta (docs/service-contract.md "Envelope, headers, errors": may be null). */
   meta: CursorMeta | null;
   raw: unknown;
 }
@@ -66,8 +66,8 @@ type Obj = Record<string, unknown>;
 
 /**
  * An odometer reading in miles: the specification's number (or numeric text), or the real service's `{ mi, km }`
- * (REAL-SERVICE.md "Real records do not carry the spec's flat fields"). The real object is the service's normal
- * dialect and reads silently; an object with only `km` is converted to miles with a warning.
+ * (docs/service-contract.md "Records"). The real object is the service's normal dialect and reads silently; an
+ * object with only `km` is converted to miles with a warning.
  */
 function readOdometer(r: Reader): number | null {
   const v = r.get('odometer');
@@ -145,12 +145,11 @@ function realNum(r: Reader, key: string): number | null {
 
 /**
  * Normalises one vehicle record (spec "Vehicle") from either dialect: each field is read from the specification's
- * path first, then from the real service's path (REAL-SERVICE.md, the table "Real records do not carry the spec's
- * flat fields", and "Other real record parts"). Fields a buyer decides on that the specification does not list
- * (title document, run condition, keys, seller, engine, body style, secondary damage, estimated cost, shipping
- * origin, yard) come from the real paths. A field in neither dialect is null, never a guess; a sale price of 0 is
- * "no price" (null). Never throws; a non-object record gives a Vehicle with every field null and a warning.
- * `raw` is the input itself.
+ * path first, then from the real service's path (docs/service-contract.md "Records"). Fields a buyer decides on that
+ * the specification does not list (title document, run condition, keys, seller, engine, body style, secondary
+ * damage, estimated cost, shipping origin, yard) come from the real paths. A field in neither dialect is null, never
+ * a guess; a sale price of 0 is "no price" (null). Never throws; a non-object record gives a Vehicle with every
+ * field null and a warning. `raw` is the input itself.
  */
 export function normalizeVehicle(raw: unknown, w: string[], path = ''): Vehicle {
   if (!isObj(raw)) w.push(`${path || 'record'}: expected an object, got ${kind(raw)}`);
@@ -222,7 +221,8 @@ export function normalizeVehicle(raw: unknown, w: string[], path = ''): Vehicle 
       current_bid_usd: p.num('current_bid_usd'),
       // The real service sends 0 when no buy now is offered: a buy now price of $0 does not exist.
       buy_now_usd: positiveOrNull(p.num('buy_now_usd')),
-      // REAL-SERVICE.md: last_sold_price_usd is 0 when nothing was paid, which is no price, not "$0".
+      // last_sold_price_usd is 0 when nothing was paid, which is no price, not "$0"
+      // (docs/service-contract.md "Records").
       sale_price_usd: salePrice === 0 ? null : salePrice,
       estimated_cost_from_usd: realNum(est, 'from'),
       estimated_cost_to_usd: realNum(est, 'to'),
@@ -242,7 +242,10 @@ export function normalizeVehicle(raw: unknown, w: string[], path = ''): Vehicle 
   };
 }
 
-/** spec "CursorMeta"; null when meta is absent or not an object (REAL-SERVICE.md: meta may be null). */
+/**
+ * spec "CursorMeta"; null when meta is absent or not an object (a real `meta` may be null:
+ * docs/service-contract.md "Envelope, headers, errors").
+ */
 export function normalizeMeta(raw: unknown, w: string[]): CursorMeta | null {
   if (raw === undefined || raw === null) return null;
   if (!isObj(raw)) {
@@ -281,7 +284,7 @@ export function normalizeShipping(raw: unknown, w: string[], path = ''): Shippin
   return { port: r.str('port'), price: r.num('price'), currency: r.str('currency'), raw };
 }
 
-/** One sale of `{ vehicle, history: [{ platform, date, price, status }] }` (REAL-SERVICE.md). */
+/** One sale of `{ vehicle, history: [{ platform, date, price, status }] }` (docs/service-contract.md "History"). */
 export function normalizeSale(raw: unknown, w: string[], path = ''): SaleRecord {
   if (!isObj(raw)) w.push(`${path || 'record'}: expected an object, got ${kind(raw)}`);
   const r = new Reader(isObj(raw) ? raw : {}, path, w);

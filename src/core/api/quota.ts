@@ -2,9 +2,9 @@ import type { Clock } from '../clock';
 import type { QuotaSnapshot } from '../../shared/vehicle';
 
 /**
- * Quota tracking (issue 3 item 7): the X-Subscription-* and X-RateLimit-* headers of every response
- * (REAL-SERVICE.md "Envelope, headers") read into a snapshot, and a client-side limiter that keeps to the plan's
- * requests per second.
+ * Quota tracking: the X-Subscription-* and X-RateLimit-* headers of every response
+ * (docs/service-contract.md "Envelope, headers, errors") read into a snapshot, and a client-side limiter that keeps
+ * to the plan's requests per second.
  */
 
 type Headers = Record<string, string | string[] | undefined>;

@@ -20,7 +20,7 @@ import { parseErrorBody } from './parse';
 import type { RateLimiter } from './quota';
 import { parseQuotaHeaders, parseRetryAfter, sleep } from './quota';
 
-/** One request as reported to the sink (issue 3 item 7). */
+/** One request as reported to the sink (the request log, which the budget counts). */
 export interface RequestRecord {
   /** Path template, e.g. `/vehicles/{slugVin}`, or the video path. */
   endpoint: string;
@@ -38,7 +38,7 @@ export interface RequestRecord {
   errorCode: string | null;
 }
 
-/** Retry policy (issue 3 item 6): only network errors, 5xx and 429 are retried. */
+/** Retry policy: only network errors, 5xx and 429 are retried; any other answer would only come again. */
 export interface RetryOptions {
   /** Retries after the first try. Default 2. */
   maxRetries: number;
@@ -293,7 +293,7 @@ function statusError(
 }
 
 /**
- * A 429 read as either a spent quota or a passing rate limit (REAL-SERVICE.md "Envelope, headers, errors"). Spent:
+ * A 429 read as either a spent quota or a passing rate limit (docs/service-contract.md "Quota spent (real)"). Spent:
  * the body says `remaining: 0` (or `used >= limit`), or the quota headers say no requests remain. The period end
  * comes from X-Subscription-Period-End, else from a Retry-After longer than an hour.
  */

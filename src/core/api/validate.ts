@@ -10,8 +10,8 @@ import {
 import { ApiInputError } from './errors';
 
 /**
- * Validation before sending (issue 3 item 5): bad input never costs quota. Every check names the offending field
- * in an ApiInputError, the way the service's own 422 `errors` map does.
+ * Validation before sending: bad input never costs quota. Every check names the offending field in an ApiInputError,
+ * the way the service's own 422 `errors` map does.
  */
 
 /**

@@ -1,7 +1,7 @@
 /**
- * The 20 video-platform endpoints (spec/video-platform-api.md "Endpoints"). The spec writes the neutral word
- * "vp"; on the wire it is "youtube": /api/v1/vp/vp/video/details is /api/v1/youtube/youtube/video/details.
- * Names are the spec's paths below /api/v1/vp, with "vp" kept, so the API console can list them as documented.
+ * The 20 video-platform endpoints (video spec "Endpoints"). The spec writes the neutral word "vp"; on the wire it is
+ * "youtube": /api/v1/vp/vp/video/details is /api/v1/youtube/youtube/video/details. Names are the spec's paths below
+ * /api/v1/vp, with "vp" kept, so the API console can list them as documented.
  */
 export const VIDEO_ENDPOINTS = {
   'discovery/resolve': '/api/v1/youtube/discovery/resolve',

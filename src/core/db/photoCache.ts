@@ -22,9 +22,9 @@ export interface Photo {
 }
 
 /**
- * Photos of watched or opened lots, cached on disk by content hash (issue 5 "Store"), so a lot's photos can be
- * reviewed offline. Files are `<dir>/<sha256>.<ext>`, written to a temporary name first and renamed, so a crash
- * never leaves a half-written photo; the `photos` table maps each source URL to its file.
+ * Photos of watched or opened lots, cached on disk by content hash, so a lot's photos can be reviewed offline. Files
+ * are `<dir>/<sha256>.<ext>`, written to a temporary name first and renamed, so a crash never leaves a half-written
+ * photo; the `photos` table maps each source URL to its file.
  */
 export class PhotoCache {
   private readonly get_: Statement<[string], { sha256: string; content_type: string }>;

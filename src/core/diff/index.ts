@@ -3,9 +3,9 @@ import type { Vehicle } from '../../shared/vehicle';
 import { lotKeyOf, type Change, type LotKey, type LotState } from '../../shared/watch';
 
 /**
- * The diff of the watch engine (issue 5; DESIGN.md "The domain": Observation, Change). Pure and deterministic:
- * no I/O, no clock (times come in as ms since the epoch), and the same input always gives the same changes in the
- * same order, so the timeline of a lot is reproducible from its stored observations.
+ * The diff of the watch engine (docs/architecture.md "The domain": Observation, Change). Pure and deterministic: no
+ * I/O, no clock (times come in as ms since the epoch), and the same input always gives the same changes in the same
+ * order, so the timeline of a lot is reproducible from its stored observations.
  */
 
 /**
@@ -68,9 +68,9 @@ export function parseAuctionAt(iso: string | null): number | null {
 }
 
 /**
- * Projects a normalised Vehicle (src/shared/vehicle.ts) onto the fields the diff compares (DESIGN.md "The domain":
- * Observation). Strings are kept as received (a case-only change of a status is a real change on the wire);
- * blank strings and non-finite numbers become null.
+ * Projects a normalised Vehicle (src/shared/vehicle.ts) onto the fields the diff compares
+ * (docs/architecture.md "The domain": Observation). Strings are kept as received (a case-only change of a status is
+ * a real change on the wire); blank strings and non-finite numbers become null.
  *
  * @param v the normalised record.
  * @param observedAt when it was fetched, ms since the epoch.
@@ -114,7 +114,7 @@ function factsOf(s: LotState): SaleFacts {
 
 /**
  * The lot's sale outcome from either dialect: open, sold, sold on approval, ended unsold (saleOutcomeOf in
- * src/shared/saleOutcome.ts, REAL-SERVICE.md "Auction states and sale results").
+ * src/shared/saleOutcome.ts, docs/service-contract.md "Sale results").
  *
  * @returns the outcome. Throws nothing.
  */
@@ -125,18 +125,18 @@ export function outcomeOf(s: LotState): SaleOutcome {
 /**
  * The lot's auction is over, whatever its result (see outcomeOf).
  *
- * @returns true when ended. Throws nothing. DESIGN.md "The domain" (a sale result: the lot ends).
+ * @returns true when ended. Throws nothing. docs/architecture.md "The domain" (a sale result: the lot ends).
  */
 export function isEnded(s: LotState): boolean {
   return outcomeOf(s) !== 'open';
 }
 
 /**
- * The vehicle may come back under a new lot or date: the auction ended unsold, or sold on approval (the seller
- * may refuse the bid, and such lots often return as a relist within days, REAL-SERVICE.md). A plain `sold` lot
- * whose VIN appears again is a resale, not a relist.
+ * The vehicle may come back under a new lot or date: the auction ended unsold, or sold on approval (the seller may
+ * refuse the bid, and such lots often return as a relist within days, docs/service-contract.md "Sale results"). A
+ * plain `sold` lot whose VIN appears again is a resale, not a relist.
  *
- * @returns true when a relist may follow. Throws nothing. DESIGN.md "The domain" (`relisted`).
+ * @returns true when a relist may follow. Throws nothing. docs/architecture.md "The domain" (`relisted`).
  */
 export function mayBeRelisted(s: LotState): boolean {
   const o = outcomeOf(s);
@@ -190,10 +190,10 @@ const STATUS_FIELDS = [
 ] as const;
 
 /**
- * The typed changes between two observations of one lot (DESIGN.md "The domain": Change), in a fixed order:
- * bid_changed, buy_now_changed, status_changed (at most one: the first that moved of auction.lot_sub_status,
- * auction.state, auction.lot_status), rescheduled or relisted, sale_result. A null->value or value->null
- * transition is a change; numbers compare exactly.
+ * The typed changes between two observations of one lot (docs/architecture.md "The domain": Change), in a fixed
+ * order: bid_changed, buy_now_changed, status_changed (at most one: the first that moved of auction.lot_sub_status,
+ * auction.state, auction.lot_status), rescheduled or relisted, sale_result. A null->value or value->null transition
+ * is a change; numbers compare exactly.
  *
  * - `prev` null (first observation): nothing, except `relisted` when `ctx.otherLotsOfVin` holds an earlier lot of
  *   the same VIN that ended unsold or sold on approval (see relistSource; the most recent wins): related_lot_key =
@@ -284,7 +284,7 @@ export function diffLot(
 }
 
 /**
- * Membership changes of one run of a saved search (DESIGN.md "The domain": new_match, dropped_out).
+ * Membership changes of one run of a saved search (docs/architecture.md "The domain": new_match, dropped_out).
  *
  * - `new_match` for each key of `current` not in `prevKeys`, in the order of `current`; none when `baseline`
  *   (the first run establishes what exists without notifying).

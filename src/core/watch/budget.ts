@@ -23,10 +23,10 @@ export interface BudgetPlan {
 }
 
 /**
- * The request budget (issue 5 "Scheduler"; DESIGN.md "Request budget"): the plan's quota spread over what is
- * left of its period, capped by the user's own daily limit, enforced over a rolling 24-hour window so that
- * Lotwatch never spends more than its share of a day and never goes past the plan's remaining requests.
- * `spentSince(t)` counts requests actually sent (the request log), so retries count too.
+ * The request budget (docs/architecture.md "Request budget"): the plan's quota spread over what is left of its
+ * period, capped by the user's own daily limit, enforced over a rolling 24-hour window so that Lotwatch never spends
+ * more than its share of a day and never goes past the plan's remaining requests. `spentSince(t)` counts requests
+ * actually sent (the request log), so retries count too.
  */
 export class RequestBudget {
   constructor(

@@ -23,9 +23,9 @@ export function checkCron(expr: string): string {
 
 /**
  * One saved search's trigger: a node-cron task, driven by Lotwatch's own clock instead of node-cron's timers so the
- * same engine runs on real time and on the sandbox's accelerated market time (issue 5 "Scheduler"). The task's
- * function is the search run; `dueBetween` asks the task's own matcher whether any minute in a window matched,
- * which also gives catch-up after sleep: a missed window runs once, not once per missed minute.
+ * same engine runs on real time and on the sandbox's accelerated market time. The task's function is the search run;
+ * `dueBetween` asks the task's own matcher whether any minute in a window matched, which also gives catch-up after
+ * sleep: a missed window runs once, not once per missed minute.
  */
 export class CronTrigger {
   readonly task: ScheduledTask;

@@ -14,7 +14,7 @@ import { PauseGate, Scheduler, type PauseKind, type SchedulePlan } from './sched
 
 export type { PauseKind, RunOutcome, SchedulePlan };
 
-/** What the engine needs; everything with side effects is injected (DESIGN.md "Conventions"). */
+/** What the engine needs; everything with side effects is injected (docs/architecture.md "The parts"). */
 export interface EngineDeps {
   store: Store;
   /** The client for the current key and mode, or null when there is none (no key outside Demo mode). */

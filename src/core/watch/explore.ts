@@ -14,7 +14,7 @@ import type { WatchService } from './service';
 const DAY = 86_400_000;
 /**
  * How long a fetched copy of /vehicles/filters is used without asking again (ms). The real body is about 2 MB and
- * its choices (makes, models, damage kinds) change slowly (REAL-SERVICE.md "Other endpoints"), while every fetch
+ * its choices (makes, models, damage kinds) change slowly (docs/service-contract.md "Filters"), while every fetch
  * costs a request of a quota as small as 100 a month.
  */
 export const FILTERS_MAX_AGE_MS = DAY;
@@ -28,9 +28,9 @@ function lotNumberOf(id: string): string {
 }
 
 /**
- * The UI's live calls to the service (issue 6): search, lot detail, history, related lots, shipping, locations,
- * usage and the API console; plus the offline fallbacks and CSV export. Every record fetched is stored through
- * the engine (observation, timeline, alerts), so the library holds everything ever fetched.
+ * The UI's live calls to the service: search, lot detail, history, related lots, shipping, locations, usage and the
+ * API console; plus the offline fallbacks and CSV export. Every record fetched is stored through the engine
+ * (observation, timeline, alerts), so the library holds everything ever fetched.
  */
 export class ExploreService {
   constructor(

@@ -13,12 +13,12 @@ function isLive(s: LotState): boolean {
 }
 
 /**
- * When a watched lot should next be fetched (issue 5 "Scheduler": value first). Fixed anchors catch the events
- * that matter at the moment they happen: shortly before the sale (a last reschedule or state check), just after
- * it starts (live), and just after it must have ended (the result); while live, every 30 s until it ends.
+ * When a watched lot should next be fetched, spending requests where they are worth most. Fixed anchors catch the
+ * events that matter at the moment they happen: shortly before the sale (a last reschedule or state check), just
+ * after it starts (live), and just after it must have ended (the result); while live, every 30 s until it ends.
  * Between anchors a background interval that shrinks as the sale nears catches bids, buy-now changes and
- * reschedules; `scale` (>= 1) stretches only that interval when the budget is tight. An ended unsold lot is
- * (or sold on approval) is checked for a relist (by VIN) over the following day, then rarely.
+ * reschedules; `scale` (>= 1) stretches only that interval when the budget is tight. An ended unsold lot (or sold on
+ * approval) is checked for a relist (by VIN) over the following day, then rarely.
  *
  * @param lot the last stored state, or null when never fetched (fetch now).
  * @param lastChecked ms of the last fetch of this lot (by any poll), or null.
@@ -68,7 +68,7 @@ function projectedState(lot: LotState, t: number, now: number): LotState {
  * to the user and for choosing the scale): simulates nextCheckAt forward for each lot, assuming nothing changes
  * but the end of each auction (see projectedState).
  *
- * @returns a count of requests. Throws nothing. Issue 5 "Scheduler" (the plan shown to the user).
+ * @returns a count of requests. Throws nothing.
  */
 export function projectedChecks(
   lots: { lot: LotState | null; lastChecked: number | null }[],

@@ -287,7 +287,7 @@ export class Scheduler {
       const from = this.lastTick;
       this.updateScale(now);
       const paused = now < this.d.pause.end(now);
-      // Watches first: lots close to their sale matter most (DESIGN.md "Request budget").
+      // Watches first: lots close to their sale matter most (docs/architecture.md "Request budget").
       const due = paused
         ? []
         : this.watchStates()

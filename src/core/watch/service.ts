@@ -41,8 +41,8 @@ export function parseRules(input: unknown, base: AlertRules): AlertRules {
 }
 
 /**
- * The contract methods of the watch engine (issue 5 item 6): saved searches, the watchlist, the alerts inbox,
- * the offline library, lot detail with its timeline. Reads go straight to SQLite; runs go through the engine.
+ * The contract methods of the watch engine: saved searches, the watchlist, the alerts inbox, the offline library,
+ * lot detail with its timeline. Reads go straight to SQLite; runs go through the engine.
  */
 export class WatchService {
   constructor(

@@ -2,8 +2,8 @@ import type { Result } from './errors';
 import type { ContractEvent, Method, MethodInput, MethodOutput } from './contract';
 
 /**
- * What the renderer talks to: `window.api` from the Electron preload, or the HTTP bridge of the headless
- * shell. Both have this exact shape (DESIGN.md: "exposes invoke() and on() only").
+ * What the renderer talks to: `window.api` from the Electron preload, or the HTTP bridge of the headless shell. Both
+ * have this exact shape (docs/architecture.md "The parts": invoke() and on(), nothing else).
  */
 export interface Bridge {
   /** Calls a contract method. Never rejects for a handled error: it resolves to `{ ok: false, error }`. */

@@ -6,9 +6,9 @@ import { AlertRulesSchema, CHANGE_KINDS, ChangeSchema } from '../watch';
 import type { EventName, MethodName } from './channels';
 
 /**
- * The one contract between the renderer and core (DESIGN.md "One contract, two shells"). Each method has a
- * zod input and output; both shells parse the input before core sees it and the output before the renderer
- * does. Types are inferred from here, never restated.
+ * The one contract between the renderer and core (docs/architecture.md "One contract, two shells"). Each method has
+ * a zod input and output; both shells parse the input before core sees it and the output before the renderer does.
+ * Types are inferred from here, never restated.
  */
 
 export const AppInfoSchema = z.object({

@@ -2,8 +2,8 @@
  * Error codes that may cross the process boundary in a `Result` envelope. Zod-free, so the sandboxed
  * preload and the renderer can import it. The UI maps each code to a message and a suggested action.
  *
- * The service-facing codes mirror the statuses of spec/vehicle-auction-api.md "Errors" (400, 401, 403,
- * 404, 422, 429, 500/503) plus the client-side conditions (network, timeout, bad_response).
+ * The service-facing codes mirror the statuses of spec "Errors" (400, 401, 403, 404, 422, 429, 500/503) plus the
+ * client-side conditions (network, timeout, bad_response).
  */
 export const ERROR_CODES = [
   // Boundary and app

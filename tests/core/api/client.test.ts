@@ -409,7 +409,8 @@ describe('retries', () => {
   it('reads the real "limit reached" 429 as a spent quota until the period end, and does not retry it', async () => {
     env = setup({ retry: { maxRetries: 2, baseDelayMs: 10 } });
     const end = Date.UTC(2026, 11, 12, 12, 0, 0);
-    // REAL-SERVICE.md "Envelope, headers, errors": no `status` field; Retry-After counts the seconds to the period end.
+    // docs/service-contract.md "Quota spent (real)": no `status` field; Retry-After counts the seconds to the period
+    // end.
     env.on(
       '/usage',
       429,

@@ -15,7 +15,7 @@ import { DEMO_KEY, createSandbox, type Sandbox } from '../../../src/sandbox/inde
 import type { QuotaSnapshot } from '../../../src/shared/vehicle';
 import { FakeClock } from '../../helpers/fakeClock';
 
-// The client against the sandbox over real HTTP on 127.0.0.1 (issue 3 "Tests": integration).
+// The client against the sandbox over real HTTP on 127.0.0.1 (integration: the real wire, not a mock).
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 let sb: Sandbox;
 let client: ApiClient;

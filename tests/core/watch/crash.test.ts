@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, DEMO_KEY, type Sandbox } from '../../../src/sandbox/index';
 import { tempDir } from '../../helpers/tmp';
 
-// Issue 5 "Done when": kill -9 of a child process running the engine at random points, 20 cycles; nothing is lost
-// and nothing repeats. The child runs on a market clock shared through the wall clock with the sandbox here, at
-// SPEED x real time, so each cycle covers market minutes in which lots go live and end. A seeded generator picks the
-// kill points, so a failure can be replayed.
+// Crash safety (docs/architecture.md "An alert, from poll to notification"): kill -9 of a child process running the
+// engine at random points, 20 cycles; nothing is lost and nothing repeats. The child runs on a market clock shared
+// through the wall clock with the sandbox here, at SPEED x real time, so each cycle covers market minutes in which
+// lots go live and end. A seeded generator picks the kill points, so a failure can be replayed.
 
 const SPEED = 600;
 const CYCLES = 20;

@@ -10,8 +10,8 @@ import type { Result } from '../../../src/shared/ipc/errors';
 import { clientClockOf, FakeClock } from '../../helpers/fakeClock';
 import { tempDir } from '../../helpers/tmp';
 
-// Requests the user did not ask for are their money (REAL-SERVICE.md "Plans and quota": 100 a month on the free
-// plan). Core against two sandboxes over real HTTP: one stands in for the real service with the user's key, the
+// Requests the user did not ask for are their money (docs/service-contract.md "Plans and quota": 100 a month on the
+// free plan). Core against two sandboxes over real HTTP: one stands in for the real service with the user's key, the
 // other is Demo mode's. Requests are counted in the request log (one row per request sent, retries included).
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 const MIN = 60_000;

@@ -9,7 +9,8 @@ import type { Result } from '../../../src/shared/ipc/errors';
 import { FakeClock } from '../../helpers/fakeClock';
 import { tempDir } from '../../helpers/tmp';
 
-// The UI's live calls (issue 6 contract) through core.invoke against the sandbox over HTTP, and their offline fallbacks.
+// The UI's live calls (the explore methods of the contract) through core.invoke against the sandbox over HTTP, and
+// their offline fallbacks.
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 let sb: Sandbox;
 const open: { core: Core; cleanup(): void }[] = [];

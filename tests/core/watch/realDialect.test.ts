@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeCore } from '../../helpers/core';
 import { realFinishedRecord, realOpenRecord } from '../api/fixtures/realRecords';
 
-// A watched lot answered in the real service's dialect (shared/reference/REAL-SERVICE.md), from a real HTTP server on
-// this machine: the lot is open, then finished with its sale result. Lotwatch must raise exactly one alert that
-// says the outcome and the price, and store a lot page with the fields a buyer decides on.
+// A watched lot answered in the real service's dialect (docs/service-contract.md), from a real HTTP server on this
+// machine: the lot is open, then finished with its sale result. Lotwatch must raise exactly one alert that says the
+// outcome and the price, and store a lot page with the fields a buyer decides on.
 
 type Rec = Record<string, unknown>;
 const servers: Server[] = [];

@@ -9,7 +9,7 @@ import type { Result } from '../../../src/shared/ipc/errors';
 import { FakeClock } from '../../helpers/fakeClock';
 import { tempDir } from '../../helpers/tmp';
 
-// The contract methods of the watch engine (issue 5 item 6) through core.invoke, against the sandbox over HTTP.
+// The contract methods of the watch engine through core.invoke, against the sandbox over HTTP.
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 let sb: Sandbox;
 const open: { core: Core; cleanup(): void }[] = [];

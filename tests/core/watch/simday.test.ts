@@ -15,12 +15,12 @@ import {
 import { FakeClock } from '../../helpers/fakeClock';
 import { tempDir } from '../../helpers/tmp';
 
-// Issue 5 "Done when": the engine against the sandbox for a simulated day, three saved searches and ten watched
-// lots, on fake time (one clock drives both, so the run is deterministic and takes seconds, not a day). Every
-// state change, reschedule, sale result and relist of a watched lot, every threshold crossing and every new match
-// in the sandbox's ground truth must be alerted exactly once, within the budget. It runs on the real service's
-// dialect (the sandbox's default) and once on the specification's (`shape: 'spec'`). The end of an auction is one
-// alert, its sale result; going live is a status change only where the wire shows it (the real state stays "open").
+// End to end: the engine against the sandbox for a simulated day, three saved searches and ten watched lots, on fake
+// time (one clock drives both, so the run is deterministic and takes seconds, not a day). Every state change,
+// reschedule, sale result and relist of a watched lot, every threshold crossing and every new match in the sandbox's
+// ground truth must be alerted exactly once, within the budget. It runs on the real service's dialect (the sandbox's
+// default) and once on the specification's (`shape: 'spec'`). The end of an auction is one alert, its sale result;
+// going live is a status change only where the wire shows it (the real state stays "open").
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

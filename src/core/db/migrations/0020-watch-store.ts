@@ -1,9 +1,9 @@
 import type { Migration } from '../migrate';
 
 /**
- * The watch store (issue 5 "Store"): saved searches, watches, lots (current state + raw JSON), every
- * observation, the change timeline, alerts with their outbox state, poll runs, the request log, the last
- * quota snapshot, the encrypted API key, the photo cache index, and FTS5 over lots for offline search.
+ * The watch store: saved searches, watches, lots (current state + raw JSON), every observation, the change timeline,
+ * alerts with their outbox state, poll runs, the request log, the last quota snapshot, the encrypted API key, the
+ * photo cache index, and FTS5 over lots for offline search.
  */
 export const migration: Migration = {
   version: 20,

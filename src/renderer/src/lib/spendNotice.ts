@@ -2,9 +2,9 @@ import type { Method, MethodInput } from '../../../shared/ipc/contract';
 
 /**
  * The one-time "this uses a request of your quota" notice (a real key's quota is as small as 100 requests a month,
- * REAL-SERVICE.md "Plans and quota"). Every contract call of the views goes through `call`/`useCall`, which ask
- * `beforeSpend` first; a host component (SpendNoticeHost, mounted once by the app frame) decides whether to say so
- * and waits for the user. Without a host (a view rendered alone) nothing is asked.
+ * docs/service-contract.md "Plans and quota"). Every contract call of the views goes through `call`/`useCall`, which
+ * ask `beforeSpend` first; a host component (SpendNoticeHost, mounted once by the app frame) decides whether to say
+ * so and waits for the user. Without a host (a view rendered alone) nothing is asked.
  */
 
 /** What each action that sends a request reads as, before "(N left this period)". */

@@ -73,11 +73,11 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /**
- * One lot (issue 6 "Lot detail"): photos, the listed fields, the raw record, the timeline Lotwatch observed,
- * sale history, related lots, shipping prices, a link to the platform's lot page, and watch / unwatch with
- * rules. Loads through `vehicles.get`, which refreshes from the service and falls back to the stored copy
- * when the service cannot be reached (labelled "offline"). History and related lots load at once in Demo
- * mode; with a real key they wait for a click, since each costs a request.
+ * One lot: photos, the listed fields, the raw record, the timeline Lotwatch observed, sale history, related lots,
+ * shipping prices, a link to the platform's lot page, and watch / unwatch with rules. Loads through `vehicles.get`,
+ * which refreshes from the service and falls back to the stored copy when the service cannot be reached (labelled
+ * "offline"). History and related lots load at once in Demo mode; with a real key they wait for a click, since each
+ * costs a request.
  */
 export function LotView({ lotKey }: { lotKey: string }) {
   const detail = useCall('vehicles.get', { id: lotKey, refresh: true });
