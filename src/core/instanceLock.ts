@@ -88,7 +88,7 @@ function readHolder(path: string): LockHolder | null {
  * @throws AlreadyRunningError when a running Lotwatch holds the folder; fs errors (no permission) as they are.
  */
 export function acquireDataLock(dataDir: string, who: { shell: LockHolder['shell']; now: number }): DataLock {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const path = join(dataDir, LOCK_FILE);
   const mine = heldHere.get(path);
   if (mine) throw new AlreadyRunningError(dataDir, mine);

@@ -12,7 +12,8 @@ export type Handlers = {
 
 /** Turns zod issues into the service-style field map: `{ "serviceUrl": ["Enter a full URL ..."] }`. */
 export function issuesToFields(issues: readonly z.core.$ZodIssue[]): Record<string, string[]> {
-  const fields: Record<string, string[]> = {};
+  // No prototype: a field named `constructor` or `toString` is a field like any other, not an inherited member.
+  const fields: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (const i of issues) {
     const key = i.path.length ? i.path.map(String).join('.') : '_';
     (fields[key] ??= []).push(i.message);

@@ -66,10 +66,17 @@ function safeEqual(a: string, b: string): boolean {
 }
 
 function parseCookies(header: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const part of (header ?? '').split(';')) {
     const i = part.indexOf('=');
-    if (i > 0) out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim());
+    if (i <= 0) continue;
+    // Cookies are shared by every server on this host, whatever the port: another local app's cookie with a bad
+    // `%` escape is skipped, not a reason to fail this request.
+    try {
+      out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim());
+    } catch {
+      continue;
+    }
   }
   return out;
 }

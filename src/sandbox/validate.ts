@@ -23,7 +23,8 @@ export class HttpError extends Error {
 const attr = (name: string): string => name.replace(/_/g, ' ');
 
 export class Validator {
-  readonly errors: Record<string, string[]> = {};
+  // No prototype: a parameter named `constructor` is reported like any other unknown parameter.
+  readonly errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   constructor(private readonly q: RawQuery) {}
 
   private add(name: string, msg: string): void {

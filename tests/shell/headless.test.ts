@@ -104,6 +104,16 @@ describe('headless server guards', () => {
     expect(JSON.parse(s.body).value.theme).toBe('system');
   });
 
+  it("ignores another local app's malformed cookie (cookies are shared across ports) and still answers", async () => {
+    const r = await raw(port, {
+      path: '/rpc/app.info',
+      method: 'POST',
+      headers: { ...auth(), Cookie: 'theirs=%E0%A4%A; other=%zz; ok=1' },
+    });
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body)).toMatchObject({ ok: true });
+  });
+
   it('accepts its own Origin and localhost as Host', async () => {
     const r = await raw(port, {
       path: '/rpc/app.info',

@@ -146,7 +146,7 @@ export function check<T extends z.ZodType>(schema: T, input: unknown): z.output<
       : input;
   const r = schema.safeParse(cleaned);
   if (r.success) return r.data;
-  const fields: Record<string, string[]> = {};
+  const fields: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (const issue of r.error.issues) {
     const keys =
       issue.code === 'unrecognized_keys' ? issue.keys : [issue.path.length ? String(issue.path[0]) : 'input'];
@@ -163,7 +163,7 @@ export function check<T extends z.ZodType>(schema: T, input: unknown): z.output<
  */
 export function checkSearchParams(input: SearchParams): z.output<typeof SearchParamsSchema> {
   const p = check(SearchParamsSchema, input);
-  const fields: Record<string, string[]> = {};
+  const fields: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   if (p.auction_type !== undefined && p.platform !== undefined) {
     const m = 'Use either auction_type or platform, not both.';
     fields.auction_type = [m];

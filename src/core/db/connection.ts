@@ -1,5 +1,5 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseUnavailableError, LotwatchError } from '../errors';
 import { assertNotFromFuture, migrate, type Migration } from './migrate';
@@ -24,7 +24,9 @@ export interface OpenDatabaseOptions {
  */
 export function openDatabase(path: string, opts: OpenDatabaseOptions = {}): Database {
   const migrations = opts.migrations ?? MIGRATIONS;
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  // The data is the buyer's own (bids they considered, their key's traces): a folder Lotwatch creates is theirs
+  // alone (0700); an existing folder the buyer chose is left as it is.
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   let db: Database;
   try {
     db = new BetterSqlite3(path, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
@@ -42,11 +44,24 @@ export function openDatabase(path: string, opts: OpenDatabaseOptions = {}): Data
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     migrate(db, path, migrations);
+    if (path !== ':memory:') ownerOnly(path);
     return db;
   } catch (e) {
     db.close();
     if (e instanceof LotwatchError) throw e;
     throw new DatabaseUnavailableError(`Lotwatch could not read its data file ${path}: ${(e as Error).message}`, e);
+  }
+}
+
+/** Makes the data file and its WAL companions readable and writable by their user only (0600). Best effort. */
+function ownerOnly(path: string): void {
+  if (process.platform === 'win32') return;
+  for (const f of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      if (existsSync(f)) chmodSync(f, 0o600);
+    } catch {
+      // A file we cannot chmod (another owner) is still usable; the folder's mode protects it.
+    }
   }
 }
 

@@ -30,7 +30,7 @@ interface FreeRow {
  * free rows; empty values are left out.
  */
 export function buildQuery(listed: Record<string, string[]>, free: { name: string; value: string }[]): NonNullable<Query> {
-  const acc: Record<string, string[]> = {};
+  const acc: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (const [name, values] of Object.entries(listed)) {
     for (const v of values) if (v.trim() !== '') (acc[name] ??= []).push(v.trim());
   }
