@@ -100,7 +100,22 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
   const streams = new Set<FastifyReply>();
   let indexHtml: string | undefined;
 
-  const app: FastifyInstance = Fastify({ logger: false, bodyLimit: 1024 * 1024, forceCloseConnections: true });
+  const app: FastifyInstance = Fastify({
+    logger: false,
+    bodyLimit: 1024 * 1024,
+    forceCloseConnections: true,
+    // Errors the router raises before any route or hook (a badly encoded path) still answer the typed envelope
+    // with the same security headers as every other answer.
+    frameworkErrors: (_error, _req, res) => {
+      const reply = res as unknown as FastifyReply;
+      void reply
+        .code(400)
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Referrer-Policy', 'no-referrer')
+        .header('Cache-Control', 'no-store')
+        .send(envelope('bad_input', 'The address of this request is not valid.'));
+    },
+  });
 
   const allowedHosts = () => {
     const names = new Set(['127.0.0.1', 'localhost', '[::1]', host.includes(':') ? `[${host}]` : host]);

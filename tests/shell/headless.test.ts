@@ -182,6 +182,17 @@ describe('headless RPC', () => {
     expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'bad_input' } });
   });
 
+  it('answers a badly encoded or very long method name with a typed envelope and the security headers', async () => {
+    for (const path of ['/rpc/%E0%A4%A', `/rpc/${'a'.repeat(5_000)}`]) {
+      const r = await raw(port, { path, method: 'POST', headers: json(), body: '{}' });
+      expect(r.status, path.slice(0, 40)).toBeGreaterThanOrEqual(400);
+      expect(r.status).toBeLessThan(500);
+      expect(JSON.parse(r.body), r.body.slice(0, 200)).toMatchObject({ ok: false, error: { code: expect.stringMatching(/^(bad_input|unknown_method)$/) } });
+      expect(r.headers['x-content-type-options']).toBe('nosniff');
+      expect(r.headers['cache-control']).toBe('no-store');
+    }
+  });
+
   it('answers an unknown path with a 404 envelope', async () => {
     const r = await raw(port, { path: '/nothing/here', headers: auth() });
     expect(r.status).toBe(404);
