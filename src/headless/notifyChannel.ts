@@ -1,7 +1,5 @@
+import { buildDigest } from '../core/alerts/digest';
 import type { ContractEvent } from '../shared/ipc/contract';
-
-/** How many alert titles the summary lists before "and N more": a notification shows a few lines at most. */
-const SUMMARY_TITLES = 3;
 
 /** One notification core decided to show (after settings, mute, snooze, quiet hours and the digest). */
 export interface ChannelNotification {
@@ -32,35 +30,30 @@ export class BrowserNotifyChannel {
 
   /** Shows one notification on the open tabs, or keeps it for the next tab. Throws nothing. */
   notify(n: ChannelNotification): void {
-    const sent = this.pages.broadcast({
-      name: 'notification.posted',
-      payload: { tag: `lotwatch-${++this.seq}-${n.lotKey ?? 'app'}`, title: n.title, body: n.body, lot_key: n.lotKey ?? null },
-    });
-    if (sent === 0) this.missed.push(n);
+    if (this.pages.broadcast(this.posted(n.lotKey ?? 'app', n)) === 0) this.missed.push(n);
   }
 
   /**
    * A tab connected: returns the one summary notification of what was missed while no tab was open (and forgets
-   * them), or null when nothing was missed. The single missed notification is passed on as it was.
+   * them), or null when nothing was missed. The single missed notification is passed on as it was. The summary
+   * lists titles as the quiet hours digest does (buildDigest).
    */
   takeMissed(): ContractEvent | null {
     const missed = this.missed;
     if (missed.length === 0) return null;
     this.missed = [];
-    if (missed.length === 1) {
-      const only = missed[0]!;
-      return { name: 'notification.posted', payload: { tag: `lotwatch-${++this.seq}-missed`, title: only.title, body: only.body, lot_key: only.lotKey ?? null } };
-    }
-    const lines = missed.slice(0, SUMMARY_TITLES).map((m) => m.title);
-    if (missed.length > SUMMARY_TITLES) lines.push(`and ${missed.length - SUMMARY_TITLES} more`);
+    if (missed.length === 1) return this.posted('missed', missed[0]!);
+    return this.posted('missed', {
+      title: `${missed.length} alerts while no Lotwatch tab was open`,
+      body: buildDigest(missed, 0).body,
+    });
+  }
+
+  /** The `notification.posted` event of one notification, under a tag of its own. */
+  private posted(tagSuffix: string, n: ChannelNotification): ContractEvent {
     return {
       name: 'notification.posted',
-      payload: {
-        tag: `lotwatch-${++this.seq}-missed`,
-        title: `${missed.length} alerts while no Lotwatch tab was open`,
-        body: lines.join('\n'),
-        lot_key: null,
-      },
+      payload: { tag: `lotwatch-${++this.seq}-${tagSuffix}`, title: n.title, body: n.body, lot_key: n.lotKey ?? null },
     };
   }
 }

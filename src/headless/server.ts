@@ -55,6 +55,9 @@ export function statusForError(code: ErrorCode): number {
   }
 }
 
+/** The headers every answer carries: no sniffing, no referrer, nothing cached (answers hold the buyer's data). */
+const SECURITY_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' };
+
 function envelope(code: ErrorCode, message: string): { ok: false; error: ErrorPayload } {
   return { ok: false, error: { code, message, retryable: false } };
 }
@@ -108,12 +111,7 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
     // with the same security headers as every other answer.
     frameworkErrors: (_error, _req, res) => {
       const reply = res as unknown as FastifyReply;
-      void reply
-        .code(400)
-        .header('X-Content-Type-Options', 'nosniff')
-        .header('Referrer-Policy', 'no-referrer')
-        .header('Cache-Control', 'no-store')
-        .send(envelope('bad_input', 'The address of this request is not valid.'));
+      void reply.code(400).headers(SECURITY_HEADERS).send(envelope('bad_input', 'The address of this request is not valid.'));
     },
   });
 
@@ -175,9 +173,7 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
   });
 
   app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'no-referrer');
-    reply.header('Cache-Control', 'no-store');
+    reply.headers(SECURITY_HEADERS);
     return payload;
   });
 

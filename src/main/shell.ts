@@ -232,9 +232,10 @@ export async function startShell(paths: ShellPaths, opts: { clock?: Clock } = {}
     if (e.name === 'unread.changed') indicators.apply(e.payload.count);
     if (!window.isDestroyed()) window.webContents.send(EVENT_CHANNEL, e);
   });
-  void core.invoke('alerts.unread', undefined).then((r) => {
-    if (r.ok) indicators.apply((r.value as { count: number }).count);
-  });
+  core.call('alerts.unread', undefined).then(
+    (r) => indicators.apply(r.count),
+    () => undefined, // Shutting down already: nothing to show.
+  );
 
   app.on('second-instance', () => {
     if (window.isDestroyed()) return;

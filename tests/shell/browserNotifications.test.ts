@@ -6,8 +6,8 @@ import type { Core } from '../../src/core/app';
 import { silentLogger } from '../../src/core/log';
 import { startHeadless, type RunningHeadless } from '../../src/headless/start';
 import type { ContractEvent } from '../../src/shared/ipc/contract';
-import type { QuotaSnapshot } from '../../src/shared/vehicle';
 import { FakeClock } from '../helpers/fakeClock';
+import { quotaSnapshot } from '../helpers/quota';
 import { tempDir } from '../helpers/tmp';
 import { digestAfterQuietHours } from './digestScenario';
 
@@ -65,23 +65,10 @@ function openPage(url: string): Promise<{ events: ContractEvent[]; close(): void
   });
 }
 
-const snapshot = (remaining: number, periodEnd: number): QuotaSnapshot => ({
-  at: Date.now(),
-  limit: 100,
-  baseLimit: 100,
-  extraLimit: 0,
-  used: 100 - remaining,
-  remaining,
-  periodStart: null,
-  periodEnd,
-  perPageLimit: null,
-  rateLimit: null,
-  rateRemaining: null,
-});
 
 /** Makes core raise one of its own alerts (quota low / used up: delivered now, whatever the hour). */
 async function raise(core: Core, remaining: number, periodEnd: number): Promise<void> {
-  core.engine.onQuota(snapshot(remaining, periodEnd));
+  core.engine.onQuota(quotaSnapshot(remaining, periodEnd));
   await core.engine.runDue();
 }
 

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EVENT_CHANNEL, RPC_CHANNEL } from '../../src/shared/ipc/channels';
 import { FakeClock } from '../helpers/fakeClock';
+import { quotaSnapshot } from '../helpers/quota';
 import { tempDir } from '../helpers/tmp';
 import { digestAfterQuietHours } from './digestScenario';
 import { createFakeElectron, FakeBrowserWindow } from './fakeElectron';
@@ -166,7 +167,7 @@ describe('Electron shell (electron mocked)', () => {
     const tray = fake.trays[0]!;
     expect(tray.tooltip).toBe('Lotwatch: no unread alerts');
     // The service says the plan's requests are used up: Lotwatch raises its own alert, which lands unread.
-    s!.core.engine.onQuota({ at: Date.now(), limit: 100, baseLimit: 100, extraLimit: 0, used: 100, remaining: 0, periodStart: null, periodEnd: Date.UTC(2026, 11, 12), perPageLimit: null, rateLimit: null, rateRemaining: null });
+    s!.core.engine.onQuota(quotaSnapshot(0, Date.UTC(2026, 11, 12)));
     await s!.core.engine.runDue();
     await vi.waitFor(() => expect(fake.app.setBadgeCount).toHaveBeenLastCalledWith(1));
     expect(tray.tooltip).toBe('Lotwatch: 1 unread alert');
@@ -180,16 +181,12 @@ describe('Electron shell (electron mocked)', () => {
   it('shows no native notification while notifications are off in Settings, and one when on', async () => {
     const s = await start();
     const h = fake.ipcMain.handlers.get(RPC_CHANNEL)!;
-    const quota = (remaining: number, periodEnd: number) => ({
-      at: Date.now(), limit: 100, baseLimit: 100, extraLimit: 0, used: 100 - remaining, remaining,
-      periodStart: null, periodEnd, perPageLimit: null, rateLimit: null, rateRemaining: null,
-    });
     await h({ senderFrame: { url: APP_URL } }, 'settings.update', { notificationsEnabled: false });
-    s!.core.engine.onQuota(quota(0, Date.UTC(2030, 0, 1)));
+    s!.core.engine.onQuota(quotaSnapshot(0, Date.UTC(2030, 0, 1)));
     await s!.core.engine.runDue();
     expect(fake.notifications.filter((n) => n.title.startsWith('Lotwatch:'))).toEqual([]);
     await h({ senderFrame: { url: APP_URL } }, 'settings.update', { notificationsEnabled: true });
-    s!.core.engine.onQuota(quota(5, Date.UTC(2030, 1, 1)));
+    s!.core.engine.onQuota(quotaSnapshot(5, Date.UTC(2030, 1, 1)));
     await s!.core.engine.runDue();
     expect(fake.notifications.filter((n) => n.title.startsWith('Lotwatch:')).map((n) => [n.title, n.shown])).toEqual([
       ['Lotwatch: request quota running low', true],

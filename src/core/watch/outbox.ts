@@ -48,11 +48,11 @@ export class Outbox {
     const now = this.d.clock.now();
     const due = this.d.store.dueAlerts(now);
     const held = due.filter((a) => a.status === 'digest');
+    let pending = due;
     if (held.length) {
       const claimed = this.d.transaction(() => {
-        const mine = held.filter((a) => this.d.store.claimAlert(a.id));
-        if (mine.length === 0) return mine;
-        const claimed = mine;
+        const claimed = held.filter((a) => this.d.store.claimAlert(a.id));
+        if (claimed.length === 0) return claimed;
         for (const a of claimed) this.d.store.markDelivered(a.id, now);
         const digest = buildDigest(claimed, now);
         this.d.store.insertAlert(
@@ -73,9 +73,10 @@ export class Outbox {
         return claimed;
       });
       for (const a of claimed) this.raised(a);
+      // The digest entry just written is pending: read the outbox again so it goes out like any other alert.
+      if (claimed.length) pending = this.d.store.dueAlerts(now);
     }
-    // The digest entry written above is pending now: it goes out below, exactly like any other alert.
-    for (const a of this.d.store.dueAlerts(now)) {
+    for (const a of pending) {
       if (a.status !== 'pending' || !this.d.store.claimAlert(a.id)) continue;
       this.show(a);
       this.d.store.markDelivered(a.id, this.d.clock.now());
