@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { contract, type Method, type MethodInput, type MethodOutput } from '../shared/ipc/contract';
 import { isMethodName } from '../shared/ipc/channels';
 import { err, ok, type Result } from '../shared/ipc/errors';
+import { boundErrorPayload } from './errorBounds';
 import { LotwatchError } from './errors';
 import type { Logger } from './log';
 
@@ -24,9 +25,20 @@ export function issuesToFields(issues: readonly z.core.$ZodIssue[]): Record<stri
 /**
  * The one dispatcher both shells use (docs/architecture.md "One contract, two shells"): checks the method name,
  * parses the input, calls the handler, parses the output, and maps every failure to a `Result` error. It never
- * throws and never puts a stack trace in the envelope.
+ * throws and never puts a stack trace in the envelope. Every error is bounded in size (errorBounds.ts): a message
+ * that quotes a huge input quotes only its head and tail.
  */
 export async function dispatch(
+  handlers: Handlers,
+  method: unknown,
+  rawInput: unknown,
+  log: Logger,
+): Promise<Result<unknown>> {
+  const r = await answer(handlers, method, rawInput, log);
+  return r.ok ? r : { ok: false, error: boundErrorPayload(r.error) };
+}
+
+async function answer(
   handlers: Handlers,
   method: unknown,
   rawInput: unknown,
