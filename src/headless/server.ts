@@ -2,8 +2,11 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Core } from '../core/app';
+import { boundText, QUOTE_MAX } from '../core/errorBounds';
 import type { Logger } from '../core/log';
 import type { ErrorCode, ErrorPayload } from '../shared/ipc/errors';
 import type { ContractEvent } from '../shared/ipc/contract';
@@ -62,6 +65,33 @@ function envelope(code: ErrorCode, message: string): { ok: false; error: ErrorPa
   return { ok: false, error: { code, message, retryable: false } };
 }
 
+/**
+ * Answers a request Node's HTTP parser refused before Fastify saw it ('clientError': a request line or headers over
+ * 16 KB, a NUL or raw non-ASCII byte in the address, an unknown verb, a doubled Content-Length): the same envelope
+ * and security headers as every other answer, written straight to the socket, which then closes.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'The address or the headers of this request are too large (the limit is 16 KB).']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request did not arrive in time. Please try again.']
+        : [400, 'This request is not valid HTTP (for example, its address holds characters that must be %-escaped).'];
+  const body = JSON.stringify(envelope('bad_input', message));
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    ...Object.entries(SECURITY_HEADERS).map(([k, v]) => `${k}: ${v}`),
+  ];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
+}
+
 function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -92,7 +122,9 @@ function parseCookies(header: string | undefined): Record<string, string> {
  * Guards, in order, on every request: the Host header must name this server on a loopback name (DNS
  * rebinding), an Origin header must be this server's own (CSRF), and the per-run token must come either as
  * `?token=` on the page URL (which then sets an HttpOnly SameSite=Strict cookie and redirects to `/`), as
- * that cookie, or as `Authorization: Bearer <token>`. Failures answer 403 or 401 with a typed envelope.
+ * that cookie, or as `Authorization: Bearer <token>`. Failures answer 403 or 401 with a typed envelope. Every
+ * answer the server makes itself (404, 413, 415, 400, 431, and the HTTP parser's refusals) carries the same envelope
+ * and security headers (docs/architecture.md "Error answers").
  */
 export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServer {
   const host = opts.host ?? '127.0.0.1';
@@ -107,12 +139,20 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
     logger: false,
     bodyLimit: 1024 * 1024,
     forceCloseConnections: true,
-    // Errors the router raises before any route or hook (a badly encoded path) still answer the typed envelope
-    // with the same security headers as every other answer.
-    frameworkErrors: (_error, _req, res) => {
-      const reply = res as unknown as FastifyReply;
-      void reply.code(400).headers(SECURITY_HEADERS).send(envelope('bad_input', 'The address of this request is not valid.'));
+    // Errors the router raises before any route or hook (a badly encoded path, a method name longer than the
+    // router's 100 characters) pass the same guards and answer the typed envelope with the same security headers
+    // as every other answer. No method name is that long, so a long one is an unknown method.
+    frameworkErrors: (error, req, res) => {
+      const reply = (res as unknown as FastifyReply).headers(SECURITY_HEADERS);
+      if (guard(req, reply)) return;
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+        void reply.code(404).send(envelope('unknown_method', 'There is no method with a name that long.'));
+        return;
+      }
+      void reply.code(400).send(envelope('bad_input', 'The address of this request is not valid.'));
     },
+    // Errors Node's HTTP parser raises before Fastify sees a request (431 for a 20 KB address, 400 for a NUL).
+    clientErrorHandler: answerClientError,
   });
 
   const allowedHosts = () => {
@@ -137,25 +177,30 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
     return reply.code(status).send(envelope(code, message));
   };
 
-  app.addHook('onRequest', async (req, reply) => {
+  /** The guards of every request; answers the refusal and returns true when one fails. */
+  const guard = (req: FastifyRequest, reply: FastifyReply): boolean => {
     const hostHeader = (req.headers.host ?? '').toLowerCase();
     if (!allowedHosts().has(hostHeader)) {
-      return refuse(reply, req, 403, 'forbidden', 'Refused: this Lotwatch server only answers requests addressed to itself on this computer.');
+      refuse(reply, req, 403, 'forbidden', 'Refused: this Lotwatch server only answers requests addressed to itself on this computer.');
+      return true;
     }
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedHosts().has(origin.replace(/^http:\/\//, '').toLowerCase())) {
-      return refuse(reply, req, 403, 'forbidden', 'Refused: requests from other web sites are not allowed.');
+      refuse(reply, req, 403, 'forbidden', 'Refused: requests from other web sites are not allowed.');
+      return true;
     }
     if (req.headers['sec-fetch-site'] === 'cross-site') {
-      return refuse(reply, req, 403, 'forbidden', 'Refused: requests from other web sites are not allowed.');
+      refuse(reply, req, 403, 'forbidden', 'Refused: requests from other web sites are not allowed.');
+      return true;
     }
-    const url = new URL(req.url, 'http://x');
+    // The router has already refused an address that is not valid; a query it cannot decode has no token.
+    const url = URL.canParse(req.url, 'http://x') ? new URL(req.url, 'http://x') : new URL('http://x/');
     const queryToken = url.searchParams.get('token');
     const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
     const cookie = parseCookies(req.headers.cookie)[cookieName()];
     const given = queryToken ?? bearer ?? cookie;
     if (!given || !safeEqual(given, token)) {
-      return refuse(
+      refuse(
         reply,
         req,
         401,
@@ -164,12 +209,19 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
           ? 'The token in this address is not valid for this run. Open the address printed by `npm run serve`.'
           : 'A token is required. Open the full address printed by `npm run serve` (it ends with ?token=...).',
       );
+      return true;
     }
     if (queryToken && url.pathname === '/') {
-      return reply
+      void reply
         .header('Set-Cookie', `${cookieName()}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`)
         .redirect('/', 303);
+      return true;
     }
+    return false;
+  };
+
+  app.addHook('onRequest', async (req, reply) => {
+    if (guard(req, reply)) return reply;
   });
 
   app.addHook('onSend', async (_req, reply, payload) => {
@@ -187,13 +239,15 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
       error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
         ? 'Send the input as JSON (Content-Type: application/json).'
         : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-          ? 'The request body is too large.'
+          ? 'The request body is too large (the limit is 1 MB).'
           : 'The request body is not valid JSON.';
-    return reply.code(status === 415 ? 415 : 400).send(envelope('bad_input', message));
+    return reply.code(status === 415 || status === 413 ? status : 400).send(envelope('bad_input', message));
   });
 
   app.setNotFoundHandler((req, reply) => {
-    reply.code(404).send(envelope('unknown_method', `Nothing is served at ${req.method} ${req.url.split('?')[0]}.`));
+    // The address is the caller's: quoted by its head and tail only, like any value in an error.
+    const path = boundText(req.url.split('?')[0] ?? '', QUOTE_MAX);
+    reply.code(404).send(envelope('unknown_method', `Nothing is served at ${req.method} ${path}.`));
   });
 
   // Empty bodies are allowed: a method without input.
