@@ -189,6 +189,23 @@ export class BadResponseError extends ApiError {
 }
 
 /**
+ * The service sent its headers, then the connection closed before the body was complete (fewer bytes than its
+ * Content-Length, or a chunked body that never ended). The buyer's connection worked, since the headers came, so
+ * this is the service's fault, said as such (docs/service-contract.md "Incomplete answers"): code `bad_response`,
+ * retryable, and retried like a 5xx. `received` and `expected` are body bytes (`expected` null when not declared).
+ */
+export class IncompleteResponseError extends ApiError {
+  constructor(endpoint: string, status: number, received: number, expected: number | null, cause: unknown) {
+    super(
+      'bad_response',
+      `The service's answer was cut off before it was complete (${received}${expected === null ? '' : ` of ${expected}`} bytes arrived). ` +
+        "The fault is on the service's side, not your connection: try again later.",
+      { status, endpoint, retryable: true, cause },
+    );
+  }
+}
+
+/**
  * Input refused before sending, so it costs no quota. `fields` maps each offending parameter to messages, like
  * the service's own 422 `errors`. Code `bad_input`.
  */

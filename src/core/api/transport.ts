@@ -7,6 +7,7 @@ import {
   BadRequestError,
   BadResponseError,
   ForbiddenError,
+  IncompleteResponseError,
   NetworkError,
   NotFoundError,
   QuotaSpentError,
@@ -105,8 +106,11 @@ export async function send(
     } catch (e) {
       if (signal?.aborted || !(e instanceof ApiError)) throw e;
       scrub(e, key);
-      // A spent quota lasts until the period ends: asking again in seconds only fills the request log.
-      const retryable = (e.code === 'network' || e.code === 'server' || e.code === 'rate_limited') && !(e instanceof QuotaSpentError);
+      // A spent quota lasts until the period ends: asking again in seconds only fills the request log. An answer
+      // cut off mid-body is the service failing like a 5xx, and retried like one.
+      const retryable =
+        (e.code === 'network' || e.code === 'server' || e.code === 'rate_limited' || e instanceof IncompleteResponseError) &&
+        !(e instanceof QuotaSpentError);
       if (!retryable || attempt >= o.retry.maxRetries) throw e;
       const backoff = Math.min(o.retry.maxDelayMs, o.retry.baseDelayMs * 2 ** attempt);
       const jittered = backoff / 2 + (backoff / 2) * o.random();
@@ -150,24 +154,32 @@ async function once(
       headers: { 'x-api-key': key, accept, 'user-agent': 'Lotwatch' },
     });
     status = res.statusCode;
-    const chunks: Uint8Array[] = [];
-    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
-      bytes += chunk.length;
-      if (bytes > o.maxBytes) {
-        res.body.destroy();
-        throw new BadResponseError(endpoint, `the answer is larger than ${o.maxBytes} bytes`, status);
-      }
-      chunks.push(chunk);
-    }
-    const body = Buffer.concat(chunks);
     const headers = res.headers;
+    const chunks: Uint8Array[] = [];
+    try {
+      for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+        bytes += chunk.length;
+        if (bytes > o.maxBytes) {
+          res.body.destroy();
+          throw new BadResponseError(endpoint, `the answer is larger than ${o.maxBytes} bytes`, status);
+        }
+        chunks.push(chunk);
+      }
+    } catch (e) {
+      // The headers came, so the buyer's connection works: a body that then stops short is the service's fault,
+      // not "check your internet connection". A timeout or an abort stays what it is.
+      if (e instanceof ApiError || ctl.signal.aborted || isTimeoutCode(e)) throw e;
+      const declared = Number(headers['content-length']);
+      throw new IncompleteResponseError(endpoint, status, bytes, Number.isFinite(declared) ? declared : null, e);
+    }
+    const ct = headers['content-type'];
+    const contentType = (Array.isArray(ct) ? ct[0] : ct) ?? '';
+    const body = redactBody(Buffer.concat(chunks), key, contentType);
     const quota = parseQuotaHeaders(headers, o.clock.now());
     if (quota) {
       o.limiter.setRate(quota.rateLimit);
       o.onQuota?.(quota);
     }
-    const ct = headers['content-type'];
-    const contentType = (Array.isArray(ct) ? ct[0] : ct) ?? '';
     if (status >= 200 && status < 300) {
       report(o, endpoint, status, started, bytes, attempt, null);
       return { status, headers, body, contentType };
@@ -183,9 +195,47 @@ async function once(
   }
 }
 
-/** Replaces every occurrence of the key in `text` (keys shorter than 4 characters are not searched for). */
+/**
+ * The key as it can appear in a service's text: as is, %-encoded (a URL the service echoes, hex digits in either
+ * case, a space as `+` or `%20`), and JSON-escaped (with `/` as `\/`, as PHP writes it). Null for a key shorter than
+ * 4 characters, which would match ordinary text.
+ */
+function keyPattern(key: string): RegExp | null {
+  if (key.length < 4) return null;
+  const json = JSON.stringify(key).slice(1, -1);
+  const forms = new Set([
+    key,
+    json,
+    json.replace(/\//g, '\\/'),
+    encodeURIComponent(key),
+    new URLSearchParams({ k: key }).toString().slice(2),
+  ]);
+  const escape = (f: string) =>
+    f
+      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/%([0-9A-F])([0-9A-F])/g, (_m, a: string, b: string) => `%[${a}${a.toLowerCase()}][${b}${b.toLowerCase()}]`);
+  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escape);
+  return new RegExp(alternatives.join('|'), 'g');
+}
+
+/** Replaces every occurrence of the key, in any of its forms (keyPattern), in `text`. */
 function redact(text: string, key: string): string {
-  return key.length < 4 ? text : text.split(key).join('[redacted]');
+  const re = keyPattern(key);
+  return re ? text.replace(re, '[redacted]') : text;
+}
+
+/**
+ * The one place a service's body is read (docs/architecture.md "The key never leaves core"): a service that echoes
+ * the key (in usage JSON, a record, an error text) has it replaced by `[redacted]` here, before the body is parsed,
+ * stored, logged, shown in the console or quoted in an error. Images are bytes, not text, and pass untouched.
+ */
+function redactBody(body: Buffer, key: string, contentType: string): Buffer {
+  if (/^\s*image\//i.test(contentType)) return body;
+  const re = keyPattern(key);
+  if (!re) return body;
+  const text = body.toString('utf8');
+  const clean = text.replace(re, '[redacted]');
+  return clean === text ? body : Buffer.from(clean, 'utf8');
 }
 
 /** A field map with the key redacted from field names and messages alike. */
@@ -244,10 +294,14 @@ function toApiError(
   if (e instanceof ApiError) return e;
   if (caller?.aborted) return caller.reason;
   if (own.aborted && own.reason === TIMEOUT) return new TimeoutError(endpoint, timeoutMs);
-  const code = (e as { code?: unknown } | null)?.code;
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
-    return new TimeoutError(endpoint, timeoutMs);
+  if (isTimeoutCode(e)) return new TimeoutError(endpoint, timeoutMs);
   return new NetworkError(endpoint, e);
+}
+
+/** undici's own header or body timeout. */
+function isTimeoutCode(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
 }
 
 function statusError(

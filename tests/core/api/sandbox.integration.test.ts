@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BadResponseError,
   createApiClient,
+  IncompleteResponseError,
   NetworkError,
   NotFoundError,
   RateLimitedError,
@@ -196,10 +197,13 @@ describe('client x sandbox: errors', () => {
     expect((html as Error).message).not.toMatch(/<html|nginx/);
     sb.faults.set({ queue: ['non_json'] });
     await expect(once.getFilters()).rejects.toBeInstanceOf(BadResponseError);
-    // The sandbox cuts the body short of its Content-Length and closes: a broken transfer, retryable like any
-    // network failure (a complete message with cut JSON would be BadResponseError, as non_json shows).
+    // The sandbox cuts the body short of its Content-Length and closes: the headers came, so it is the service's
+    // fault, not the buyer's connection; retryable like a 5xx (a complete message with cut JSON would be a plain
+    // BadResponseError, as non_json shows).
     sb.faults.set({ queue: ['truncated'] });
-    await expect(once.searchVehicles({ per_page: 2 })).rejects.toBeInstanceOf(NetworkError);
+    const cut = await once.searchVehicles({ per_page: 2 }).catch((x: unknown) => x);
+    expect(cut).toBeInstanceOf(IncompleteResponseError);
+    expect(cut).toMatchObject({ code: 'bad_response', retryable: true, message: expect.stringMatching(/cut off/) });
     sb.faults.set({ queue: ['drop'] });
     await expect(once.searchVehicles({ per_page: 2 })).rejects.toBeInstanceOf(NetworkError);
     sb.faults.set({});
