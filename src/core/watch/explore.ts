@@ -1,7 +1,7 @@
 import { outcomeOfStatusText, vehicleOutcome } from '../../shared/saleOutcome';
 import { stringify } from 'csv-stringify/sync';
 import type { ApiClient } from '../api';
-import { ApiError } from '../api/errors';
+import { ApiError, IncompleteResponseError } from '../api/errors';
 import type { Clock } from '../clock';
 import type { LotRow, Store } from '../db/store';
 import { LotwatchError } from '../errors';
@@ -164,7 +164,10 @@ export class ExploreService {
         if (key) return { ...this.watch.lotDetail(key), offline: false };
       } catch (e) {
         const stored = this.storedKey(id);
-        const offlineOk = e instanceof ApiError && ['network', 'timeout', 'server', 'rate_limited'].includes(e.code);
+        // The service unreachable, failing or cutting its answer off: the buyer still reads what was stored.
+        const offlineOk =
+          e instanceof IncompleteResponseError ||
+          (e instanceof ApiError && ['network', 'timeout', 'server', 'rate_limited'].includes(e.code));
         if (!stored || !offlineOk) throw e;
         return { ...this.watch.lotDetail(stored), offline: true };
       }

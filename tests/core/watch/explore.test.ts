@@ -6,7 +6,7 @@ import { silentLogger } from '../../../src/core/log';
 import { FileSecretBox } from '../../../src/core/secrets';
 import { createSandbox, DEMO_KEY, type Sandbox } from '../../../src/sandbox/index';
 import type { Result } from '../../../src/shared/ipc/errors';
-import { FakeClock } from '../../helpers/fakeClock';
+import { clientClockOf, FakeClock } from '../../helpers/fakeClock';
 import { tempDir } from '../../helpers/tmp';
 
 // The UI's live calls (the explore methods of the contract) through core.invoke against the sandbox over HTTP, and
@@ -36,6 +36,8 @@ async function setup(opts: { autoStart?: boolean; examples?: boolean } = {}) {
     dbPath,
     dataDir: t.dir,
     clock,
+    // Retry waits run at once: a retried request would otherwise wait for a fake clock nobody advances.
+    clientClock: clientClockOf(clock),
     secrets: new FileSecretBox(join(t.dir, 'secret.key')),
     notifier: { notify() {} },
     log: silentLogger,
@@ -83,6 +85,21 @@ describe('live search and lot detail', () => {
     expect(stored).toMatchObject({ offline: true, summary: { lot_key: live.summary.lot_key } });
     expect(await value('vehicles.get', { id: lot.v.vin })).toMatchObject({ offline: true });
     expect(await call('vehicles.get', { id: '123456789' })).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
+  });
+
+  it('opens the stored lot when the service cuts its answer off', async () => {
+    const { value } = await setup();
+    const lot = sb.market.sorted.find((l) => l.subStatus === 'Open' && l.lotNumber !== undefined)!;
+    const live = await value<{ offline: boolean; summary: { lot_key: string } }>('vehicles.get', { id: lot.lotNumber });
+    expect(live.offline).toBe(false);
+    // Every answer stops after the headers: the service's fault, and the buyer still reads what was stored.
+    sb.faults.set({ rates: { truncated: 1 } });
+    try {
+      const stored = await value<{ offline: boolean; summary: { lot_key: string } }>('vehicles.get', { id: lot.lotNumber });
+      expect(stored).toMatchObject({ offline: true, summary: { lot_key: live.summary.lot_key } });
+    } finally {
+      sb.faults.set({});
+    }
   });
 
   it('serves history, related lots, both shipping endpoints, locations, filters (cached for offline) and usage', async () => {
