@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import { createApiClient, type ApiClient } from './api';
 import { PhotoCache } from './db/photoCache';
 import { Store } from './db/store';
-import { LotwatchError } from './errors';
+import { BadInputError, LotwatchError } from './errors';
 import { join } from 'node:path';
 import { RequestBudget } from './watch/budget';
 import { WatchEngine } from './watch/engine';
@@ -13,6 +13,7 @@ import { WatchService } from './watch/service';
 import type { AppInfo, ContractEvent, Method, MethodInput, MethodOutput } from '../shared/ipc/contract';
 import type { Result } from '../shared/ipc/errors';
 import type { QuotaSnapshot } from '../shared/vehicle';
+import { serviceOrigin } from '../shared/serviceUrl';
 import type { Clock } from './clock';
 import { SettingsRepo } from './db/settingsRepo';
 import type { Logger } from './log';
@@ -66,6 +67,8 @@ export interface CoreDeps {
 }
 
 const KEY_SECRET = 'api_key';
+/** The origin (scheme://host:port) the key was entered for; encrypted like the key, so it cannot be swapped. */
+const KEY_ORIGIN_SECRET = 'api_key_origin';
 
 export interface Core {
   /** The watch engine (tests drive it with runDue on fake time). */
@@ -120,13 +123,27 @@ export function createCore(deps: CoreDeps): Core {
   const store = new Store(db);
 
   // The API key lives encrypted in the store; its plain text only in this closure, never in a log or the renderer.
+  // It is bound to the origin it was entered for: a service URL on another origin does not get it (a changed URL
+  // must not carry the buyer's key to a host they never gave it to), and the same origin again uses it again.
   let apiKey: string | null = null;
+  let keyOrigin: string | null = null;
   try {
     const c = store.requests.getSecret(KEY_SECRET);
     apiKey = c ? deps.secrets.decrypt(c) : null;
+    const o = apiKey === null ? null : store.requests.getSecret(KEY_ORIGIN_SECRET);
+    keyOrigin = o ? deps.secrets.decrypt(o) : null;
+    if (apiKey !== null && keyOrigin === null) {
+      // A key stored before keys were bound has only ever gone to the current service URL: bind it there, once.
+      keyOrigin = serviceOrigin(settings.get().serviceUrl);
+      if (keyOrigin) store.requests.setSecret(KEY_ORIGIN_SECRET, deps.secrets.encrypt(keyOrigin), deps.clock.now());
+    }
   } catch (e) {
+    // A key whose origin cannot be read is not sent anywhere (keyOrigin stays null).
     log.warn('the stored API key could not be read; set it again', { error: (e as Error).message });
   }
+  /** The key, when it was entered for `url`'s origin; else undefined (nothing is sent). */
+  const keyFor = (url: string): string | undefined =>
+    apiKey !== null && keyOrigin !== null && keyOrigin === serviceOrigin(url) ? apiKey : undefined;
   let client: ApiClient | null = null;
   const clientOptions = {
     clock: deps.clientClock ?? deps.clock,
@@ -173,8 +190,14 @@ export function createCore(deps: CoreDeps): Core {
         apiKey: () => demo.apiKey,
         ratePerSecond: demo.ratePerSecond ?? 10,
       });
-    } else if (apiKey) {
-      client = createApiClient({ ...clientOptions, baseUrl: s.serviceUrl, apiKey: () => apiKey ?? undefined });
+    } else if ((deps.clock.speed ?? 1) > 1) {
+      // An accelerated clock drives the Demo market only: the real service is never asked at that pace.
+      log.warn('Demo mode is off on an accelerated clock: the real service is not called');
+    } else if (keyFor(s.serviceUrl)) {
+      // The key is looked up per request for this client's URL, so a key set later for another origin never
+      // reaches this one (a retry in flight, say).
+      const baseUrl = s.serviceUrl;
+      client = createApiClient({ ...clientOptions, baseUrl, apiKey: () => keyFor(baseUrl) });
     }
   }
   const budget = new RequestBudget({
@@ -259,10 +282,24 @@ export function createCore(deps: CoreDeps): Core {
     },
     ready,
     client: () => client,
-    hasKey: () => apiKey !== null,
+    hasKey: () => keyFor(settings.get().serviceUrl) !== undefined,
+    keyStoredFor: () => (apiKey !== null && keyFor(settings.get().serviceUrl) === undefined ? keyOrigin : null),
     async setKey(key) {
-      if (key === null) store.requests.deleteSecret(KEY_SECRET);
-      else store.requests.setSecret(KEY_SECRET, deps.secrets.encrypt(key), deps.clock.now());
+      if (key === null) {
+        store.requests.deleteSecret(KEY_SECRET);
+        store.requests.deleteSecret(KEY_ORIGIN_SECRET);
+        keyOrigin = null;
+      } else {
+        const origin = serviceOrigin(settings.get().serviceUrl);
+        if (!origin) throw new BadInputError('The service URL in Settings is not valid: correct it, then save the key again.');
+        // The key and its origin together, or neither.
+        const now = deps.clock.now();
+        store.transaction(() => {
+          store.requests.setSecret(KEY_SECRET, deps.secrets.encrypt(key), now);
+          store.requests.setSecret(KEY_ORIGIN_SECRET, deps.secrets.encrypt(origin), now);
+        });
+        keyOrigin = origin;
+      }
       apiKey = key;
       await rebuildClient();
     },

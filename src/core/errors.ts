@@ -57,3 +57,24 @@ export class DatabaseUnavailableError extends LotwatchError {
     super('db_unavailable', message, { cause });
   }
 }
+
+/**
+ * `--demo-speed` (an accelerated clock) met the real service. The fast clock only ever drives the Demo market: the
+ * watcher on it would ask the real service that many times faster and spend a plan's month of requests in minutes.
+ * `when` is 'start' (the data folder has Demo mode off, `dataDir` names it) or 'switch' (turning Demo mode off in
+ * a fast run). Code `bad_input`: the same request fails the same way until Lotwatch runs at real time.
+ */
+export class DemoSpeedError extends LotwatchError {
+  constructor(speed: number, when: 'start' | 'switch', dataDir = '') {
+    super(
+      'bad_input',
+      when === 'start'
+        ? `--demo-speed only applies to Demo mode, and Demo mode is off in the data folder ${dataDir}: Lotwatch ` +
+            `would call the real service with your API key ${speed} times faster than real time and spend your plan's ` +
+            'requests in minutes. Start without --demo-speed, or use another --data-dir for a fast demo.'
+        : `Demo mode stays on: this Lotwatch runs the Demo market ${speed} times faster than real time ` +
+            '(--demo-speed), and the real service must never be called at that pace. To use your API key, restart ' +
+            'Lotwatch without --demo-speed.',
+    );
+  }
+}

@@ -9,7 +9,10 @@ import { startHeadless } from './start';
 const HELP = `Usage: node out/main/headless.js [--port N] [--host 127.0.0.1] [--data-dir DIR] [--demo-speed 1..3600]
        [--demo-control]
 
-Serves the Lotwatch app to a browser on this computer. Open the printed address (it carries a per-run token).`;
+Serves the Lotwatch app to a browser on this computer. Open the printed address (it carries a per-run token).
+--demo-speed runs Demo mode's simulated market (and the watcher with it) that many times faster than real time;
+it is refused for a data folder that uses your API key (Demo mode off), and a restart resumes the market where it
+stood.`;
 
 async function main(): Promise<number> {
   let args;

@@ -2,10 +2,12 @@ import { join } from 'node:path';
 import { createCore, type Core } from '../core/app';
 import { systemClock, type Clock } from '../core/clock';
 import { openDatabase } from '../core/db/connection';
+import { SettingsRepo } from '../core/db/settingsRepo';
+import { DemoSpeedError } from '../core/errors';
 import { createLogger, type Logger } from '../core/log';
 import { acquireDataLock } from '../core/instanceLock';
 import { FileSecretBox } from '../core/secrets';
-import { createDemoService, demoWorldStart } from '../sandbox/demo';
+import { createDemoService, demoMarketClock, demoWorldStart, type DemoMarketClock } from '../sandbox/demo';
 import { BrowserNotifyChannel } from './notifyChannel';
 import { createHeadlessServer, type HeadlessServer } from './server';
 
@@ -21,8 +23,12 @@ export interface HeadlessOptions {
   /**
    * Runs Demo mode's simulated market this many times faster than real time (1 to 3600; default 1), and the
    * watch engine on the same accelerated clock, so a day of auctions passes in minutes (demos, end-to-end tests).
+   * Demo mode only: a data folder with Demo mode off is refused (DemoSpeedError), and so is turning it off. The
+   * market's time is kept in the data folder, so a restart resumes it where it stood, never earlier.
    */
   demoSpeed?: number;
+  /** The wall clock an accelerated Demo's time is derived from (ms since the epoch; default Date.now; tests fake it). */
+  wallNow?: () => number;
   /**
    * Opens the demo sandbox's test-only control routes (ground-truth events, clock, faults, reschedule on demand)
    * for end-to-end tests; `demoUrl()` then gives its address. Off by default.
@@ -44,7 +50,8 @@ export interface RunningHeadless {
  * Starts the headless shell: core over `<dataDir>/lotwatch.sqlite` with a key-file secret box, and the HTTP
  * server. Notifications core decides to show reach the open pages as `notification.posted` events (see BrowserNotifyChannel).
  * @throws AlreadyRunningError when another Lotwatch runs on the data folder (nothing touched);
- *   DatabaseFromFutureError / DatabaseUnavailableError from openDatabase; listen errors (EADDRINUSE).
+ *   DatabaseFromFutureError / DatabaseUnavailableError from openDatabase; DemoSpeedError when `demoSpeed` is above
+ *   1 and the folder has Demo mode off (nothing started); listen errors (EADDRINUSE).
  */
 export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadless> {
   const log = opts.log ?? createLogger();
@@ -59,26 +66,34 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     throw e;
   }
   const speed = Math.min(3600, Math.max(1, opts.demoSpeed ?? 1));
-  // With an accelerated demo, market time is start + (wall - t0) * speed for both the sandbox and the engine; the
-  // client's own waits (timeouts, backoff) stay in real time, since the network is not accelerated.
-  const t0 = Date.now();
-  const start = Math.floor(t0 / 60_000) * 60_000;
-  const marketClock: Clock | undefined =
-    speed > 1
-      ? {
-          now: () => Math.floor(start + (Date.now() - t0) * speed),
-          speed,
-          setTimeout: (fn, ms) => {
-            const h = setTimeout(fn, Math.max(0, ms / speed));
-            return () => clearTimeout(h);
-          },
-        }
-      : undefined;
+  // The accelerated clock drives the Demo market only: with Demo mode off the watcher would ask the real service
+  // with the buyer's key that many times faster. Refused before anything starts.
+  if (speed > 1 && !new SettingsRepo(db, systemClock).get().demoMode) {
+    db.close();
+    lock.release();
+    throw new DemoSpeedError(speed, 'start', opts.dataDir);
+  }
+  // With an accelerated demo, market time runs `speed` times faster than the wall clock for both the sandbox and
+  // the engine, resumed from the time the last run reached (kept in the data folder), so a restart never replays
+  // sales; the client's own waits (timeouts, backoff) stay in real time, since the network is not accelerated.
+  // An injected clock (tests) owns time itself.
+  const market: DemoMarketClock | undefined =
+    speed > 1 && !opts.clock ? demoMarketClock(opts.dataDir, { speed, ...(opts.wallNow ? { wallNow: opts.wallNow } : {}) }) : undefined;
+  const marketClock: Clock | undefined = market
+    ? {
+        now: () => market.now(),
+        speed,
+        setTimeout: (fn, ms) => {
+          const h = setTimeout(fn, Math.max(0, ms / speed));
+          return () => clearTimeout(h);
+        },
+      }
+    : undefined;
   const engineClock = opts.clock ?? marketClock ?? systemClock;
-  // In real time the Demo world persists across restarts; an accelerated demo is a fresh world each run.
+  // The Demo world persists across restarts: the accelerated one through its clock, the real-time one by its start.
   const demo = createDemoService({
     speed,
-    startTime: speed > 1 ? start : demoWorldStart(opts.dataDir, t0),
+    ...(market ? { startTime: market.startTime, marketNow: () => market.now() } : { startTime: demoWorldStart(opts.dataDir, Date.now()) }),
     align: () => engineClock.now(),
     testControl: opts.demoControl === true,
     // An injected clock (tests) drives the market too, so a lot sells when the watcher's clock says it does.
@@ -116,6 +131,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   } catch (e) {
     await core.dispose();
     await demo.dispose();
+    market?.close();
     lock.release();
     throw e;
   }
@@ -129,6 +145,8 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
       await server.dispose();
       await core.dispose();
       await demo.dispose();
+      // After the watcher and the market stopped: the time reached, for the next run to resume from.
+      market?.close();
       lock.release();
     },
   };

@@ -3,32 +3,116 @@ import { join } from 'node:path';
 import { DEMO_KEY, createSandbox, type Sandbox, type SandboxOptions } from './index';
 
 const DAY = 86_400_000;
+const MIN = 60_000;
+
+/**
+ * What `<dataDir>/demo-market.json` keeps of the Demo world: its start time, and the market time an accelerated
+ * run may have reached (ms since the epoch; absent when only real-time runs used the world).
+ */
+interface SavedWorld {
+  startTime: number;
+  reached?: number;
+}
+
+const worldFile = (dataDir: string): string => join(dataDir, 'demo-market.json');
+
+/** The saved world, or null when there is none or it cannot be read. Throws nothing. */
+function readWorld(dataDir: string): SavedWorld | null {
+  try {
+    const w = JSON.parse(readFileSync(worldFile(dataDir), 'utf8')) as Partial<SavedWorld> | null;
+    if (!w || typeof w.startTime !== 'number' || !Number.isFinite(w.startTime)) return null;
+    // Beyond about 250,000 years a date has no ISO form: a damaged file, not a time reached.
+    const reached = typeof w.reached === 'number' && Number.isFinite(w.reached) && w.reached < 8e15 ? w.reached : undefined;
+    return reached === undefined ? { startTime: w.startTime } : { startTime: w.startTime, reached };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Replaces the saved world (write, then rename: a crash leaves the old file or the new one). Throws nothing: a
+ * read-only folder only means the next start begins a new world.
+ */
+function writeWorld(dataDir: string, w: SavedWorld): void {
+  const file = worldFile(dataDir);
+  try {
+    writeFileSync(`${file}.tmp`, JSON.stringify(w));
+    renameSync(`${file}.tmp`, file);
+  } catch {
+    // A read-only data folder: the world simply starts anew next time.
+  }
+}
 
 /**
  * The start time of the Demo market kept in `<dataDir>/demo-market.json`, so that a restarted app finds the same
  * simulated world moved on to the present (the same lots, sold or not) rather than a new world that reuses the
- * old lot numbers. A world older than `maxAgeMs` (7 days by default; advancing costs about half a second a day)
- * or an unreadable file starts a new world at `now` (ms, floored to the minute) and records it.
+ * old lot numbers. A world older than `maxAgeMs` (7 days by default; advancing costs about half a second a day),
+ * an unreadable file, or a world an accelerated run (`demoMarketClock`) took past `now` (real time cannot go back
+ * to it without selling its lots again) starts a new world at `now` (ms, floored to the minute) and records it.
  *
  * @returns the market start time, ms since the epoch. Throws nothing: a file that cannot be written only means the
  *   next start begins a new world.
  */
 export function demoWorldStart(dataDir: string, now: number, maxAgeMs = 7 * DAY): number {
-  const file = join(dataDir, 'demo-market.json');
-  try {
-    const saved = (JSON.parse(readFileSync(file, 'utf8')) as { startTime?: unknown }).startTime;
-    if (typeof saved === 'number' && Number.isFinite(saved) && saved <= now && now - saved <= maxAgeMs) return saved;
-  } catch {
-    // No file yet, or an unreadable one: a new world.
-  }
-  const startTime = Math.floor(now / 60_000) * 60_000;
-  try {
-    writeFileSync(`${file}.tmp`, JSON.stringify({ startTime }));
-    renameSync(`${file}.tmp`, file);
-  } catch {
-    // A read-only data folder: the world simply starts anew next time.
-  }
+  const saved = readWorld(dataDir);
+  if (saved && saved.startTime <= now && now - saved.startTime <= maxAgeMs && (saved.reached ?? now) <= now) return saved.startTime;
+  const startTime = Math.floor(now / MIN) * MIN;
+  writeWorld(dataDir, { startTime });
   return startTime;
+}
+
+/** The accelerated Demo market's time, resumed where the last run on the data folder left it. */
+export interface DemoMarketClock {
+  /** The Demo world's start time (ms since the epoch): the sandbox's `startTime`. */
+  readonly startTime: number;
+  /** Market time, ms since the epoch: never less than any time read before, in this run or an earlier one. */
+  now(): number;
+  /** Records the market time reached, for the next run. Call after the watcher and the market have stopped. */
+  close(): void;
+}
+
+/**
+ * The clock of an accelerated Demo (`--demo-speed`): market time = base + (wall - wall at start) x speed, where
+ * base is the market time the last run reached (kept in `<dataDir>/demo-market.json`) or the wall clock if that is
+ * later. So a restart continues the same world from where it stood and never earlier: no lot sells twice, no alert
+ * comes again. Before `now()` passes the time recorded in the file it records `leaseMs` of wall time further
+ * (a small write every `leaseMs`), so a run that is killed still left a time at or past every time it read; `close`
+ * records the exact time. A world older than `maxAgeMs` of market time starts anew at base (ms, floored to the
+ * minute), as `demoWorldStart` does. Throws nothing (a folder that cannot be written loses only the resumption).
+ * @param opts.speed market ms per wall ms (above 1); opts.wallNow the wall clock (default Date.now; tests fake it).
+ */
+export function demoMarketClock(
+  dataDir: string,
+  opts: { speed: number; wallNow?: () => number; maxAgeMs?: number; leaseMs?: number },
+): DemoMarketClock {
+  const wallNow = opts.wallNow ?? Date.now;
+  const lease = (opts.leaseMs ?? 10_000) * opts.speed;
+  const t0 = wallNow();
+  const saved = readWorld(dataDir);
+  const base = Math.max(saved?.reached ?? t0, t0);
+  const keep = saved !== null && saved.startTime <= base && base - saved.startTime <= (opts.maxAgeMs ?? 7 * DAY);
+  const startTime = keep ? saved.startTime : Math.floor(base / MIN) * MIN;
+  let last = base;
+  let recorded = base + lease;
+  writeWorld(dataDir, { startTime, reached: recorded });
+  let closed = false;
+  return {
+    startTime,
+    now() {
+      // Monotonic even if the wall clock is set back.
+      last = Math.max(last, Math.floor(base + (wallNow() - t0) * opts.speed));
+      if (last > recorded && !closed) {
+        recorded = last + lease;
+        writeWorld(dataDir, { startTime, reached: recorded });
+      }
+      return last;
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      writeWorld(dataDir, { startTime, reached: last });
+    },
+  };
 }
 
 /** The built-in sandbox as Demo mode uses it: started on first use, on 127.0.0.1 and a free port. */
@@ -46,7 +130,8 @@ export interface DemoService {
  * Demo mode answers in the real service's shapes (`shape` 'real', the default), so the app meets in Demo what it
  * meets against the real service. The specification's dialect, for tests of it, comes from `shape: 'spec'` or,
  * for a shell started as is (headless, end-to-end runs), from the environment: LOTWATCH_SANDBOX_SHAPE=spec. An
- * unknown value makes `get()` reject with createSandbox's RangeError.
+ * unknown value makes `get()` reject with createSandbox's RangeError. With `marketNow` (an accelerated Demo's
+ * `demoMarketClock`) the market reads that clock itself, so `align` is not needed.
  */
 export function createDemoService(opts: SandboxOptions & { align?: () => number } = {}): DemoService {
   const { align, ...rest } = opts;
@@ -60,7 +145,7 @@ export function createDemoService(opts: SandboxOptions & { align?: () => number 
         sb = createSandbox({ ...sandboxOptions });
         await sb.start(0, '127.0.0.1');
         // The market's clock must read what the watcher's clock reads (both advance at the same speed after this).
-        if (align) {
+        if (align && !rest.marketNow) {
           const ahead = align() - sb.marketNow();
           if (ahead > 0) sb.advance(ahead);
         }

@@ -33,6 +33,12 @@ export interface SandboxOptions {
   now?: () => number;
   /** Market time at the sandbox's start, ms since epoch. Default: now() rounded down to the minute. */
   startTime?: number;
+  /**
+   * The market clock, ms since epoch, when the caller keeps one (an accelerated Demo resumed across restarts);
+   * it must never go back. Replaces startTime + (now() - creation) x speed; `now` stays the real time of the rate
+   * limit and quota, and test-control advances add to it. Default none.
+   */
+  marketNow?: () => number;
   /** Enables the /__sandbox control routes (events, clock, faults). Default false. */
   testControl?: boolean;
   /** Initial faults. Default none. */
@@ -73,7 +79,7 @@ export interface Sandbox {
 /**
  * Creates the local Vehicle Auction Data Service (for Demo mode, tests and benchmarks): builds the market
  * synchronously (about a second for 20,000 lots) and the HTTP app; `start` listens.
- * Market time = startTime + (now() - creation) x speed + advances.
+ * Market time = startTime + (now() - creation) x speed + advances, or marketNow() + advances when given.
  * @throws RangeError when speed is outside 0..3600, lots < 1 or shape is neither 'real' nor 'spec'.
  */
 export function createSandbox(opts: SandboxOptions = {}): Sandbox {
@@ -89,7 +95,8 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const startTime = opts.startTime ?? Math.floor(realStart / 60_000) * 60_000;
   const market = new Market({ seed, lots, startTime });
   let offset = 0;
-  const marketNow = (): number => market.startTime + (now() - realStart) * speed + offset;
+  const source = opts.marketNow;
+  const marketNow = source ? (): number => source() + offset : (): number => market.startTime + (now() - realStart) * speed + offset;
   const keys = opts.keys && opts.keys.length > 0 ? [...opts.keys] : [DEMO_KEY];
   const faults = new Faults(seed, opts.faults ?? {});
   const advance = (ms: number): void => {

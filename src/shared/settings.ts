@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { serviceUrlRefusal } from './serviceUrl';
 import { QuietHoursSchema } from './watch';
 
 /** Default base URL of the public Vehicle Auction Data Service (spec: {host_url}/api/v1/vehicle-auction). */
@@ -10,11 +11,20 @@ export const SettingsSchema = z.object({
   theme: z.enum(['system', 'light', 'dark']).default('system'),
   /** Demo mode: talk to the built-in sandbox instead of the real service. On while no key is set. */
   demoMode: z.boolean().default(true),
-  /** Base URL of the real service, used when Demo mode is off. */
+  /**
+   * Base URL of the real service, used when Demo mode is off. The API key is sent only to the origin it was entered
+   * for (docs/architecture.md "Conventions"): another origin here needs its own key.
+   */
   serviceUrl: z
     .string()
     .url('Enter a full URL, for example https://apibara.tech/api/v1/vehicle-auction')
     .refine((u) => /^https?:\/\//i.test(u), 'The service URL must start with http:// or https://')
+    // Not a private or link-local address: the API key goes with every request (a stored value that breaks this
+    // reads as the default, so the key bound to its origin is not sent).
+    .superRefine((u, ctx) => {
+      const why = serviceUrlRefusal(u);
+      if (why) ctx.addIssue({ code: 'custom', message: why });
+    })
     .default(DEFAULT_SERVICE_URL),
   /** Whether alerts are delivered as native notifications (they always land in the inbox). */
   notificationsEnabled: z.boolean().default(true),

@@ -29,7 +29,7 @@ export function appHandlers(c: HandlerContext): HandlerGroup<'app.info' | 'statu
       const plan = c.engine.plan();
       return {
         mode: c.settings.get().demoMode ? ('demo' as const) : ('live' as const),
-        key: { set: c.hasKey(), storage: c.secrets.description },
+        key: { set: c.hasKey(), storage: c.secrets.description, stored_for: c.keyStoredFor() },
         quota: c.store.requests.loadQuota(),
         budget: c.budget.plan(now, plan.projectedNext24h),
         scale: plan.scale,

@@ -35,8 +35,10 @@ export interface HandlerContext {
   ready: Promise<void>;
   /** The client for the current key and mode, or null. */
   client(): ApiClient | null;
-  /** Whether an API key is stored. */
+  /** Whether an API key is stored for the service URL's origin (the only key that is ever sent). */
   hasKey(): boolean;
+  /** The origin a stored key was entered for, when the service URL now points elsewhere (kept, not sent); else null. */
+  keyStoredFor(): string | null;
   /** Stores (encrypted) or forgets the API key, then rebuilds the client. */
   setKey(key: string | null): Promise<void>;
   /** Rebuilds the client after the mode or the service URL changed. */

@@ -1,4 +1,5 @@
 import { SettingsPatchSchema } from '../../shared/settings';
+import { DemoSpeedError } from '../errors';
 import type { HandlerContext, HandlerGroup } from './context';
 
 type SettingsMethods = 'settings.get' | 'settings.update' | 'key.set' | 'key.test' | 'key.clear' | 'examples.remove';
@@ -6,14 +7,22 @@ type SettingsMethods = 'settings.get' | 'settings.update' | 'key.set' | 'key.tes
 /**
  * Settings, the API key and Demo mode's examples: a change of mode or service URL rebuilds the client (another
  * quota); turning Demo mode off pauses the examples so they never spend the user's real key. The key is stored
- * encrypted and never returned. Throws ZodError for a bad patch (dispatch maps it), ApiError from key.test.
+ * encrypted and never returned; it is bound to the service URL's origin when saved, so a URL on another origin
+ * reads as "no key" until its own key is saved (docs/architecture.md "Conventions"). Throws ZodError for a bad
+ * patch (dispatch maps it), DemoSpeedError for turning Demo mode off on an accelerated clock (nothing saved),
+ * ApiError from key.test.
  */
 export function settingsHandlers(c: HandlerContext): HandlerGroup<SettingsMethods> {
   return {
     'settings.get': () => c.settings.get(),
     'settings.update': async (patch) => {
       const before = c.settings.get();
-      const next = c.settings.update(SettingsPatchSchema.parse(patch));
+      const parsed = SettingsPatchSchema.parse(patch);
+      // An accelerated clock (--demo-speed) drives the Demo market only; live mode would run the watcher on it
+      // against the real service. Refused rather than slowed down: the engine cannot change clocks while running.
+      const speed = c.clock.speed ?? 1;
+      if (parsed.demoMode === false && speed > 1) throw new DemoSpeedError(speed, 'switch');
+      const next = c.settings.update(parsed);
       // Demo mode's examples never run on the user's real key: turning Demo mode off pauses them until the user
       // says (Settings asks: remove them or keep them paused); turning it on again resumes them.
       if (before.demoMode && !next.demoMode) c.explore.pauseExamples();

@@ -211,7 +211,11 @@ const RunOutcomeSchema = z.object({
 
 export const StatusSchema = z.object({
   mode: z.enum(['demo', 'live']),
-  key: z.object({ set: z.boolean(), storage: z.string() }),
+  /**
+   * `set`: a key is stored for the service URL's origin (only such a key is sent). `stored_for`: the origin a stored
+   * key was entered for when the service URL points elsewhere, so Settings can ask for this service's key.
+   */
+  key: z.object({ set: z.boolean(), storage: z.string(), stored_for: z.string().nullable().optional() }),
   quota: QuotaSnapshotSchema.nullable(),
   budget: z.object({
     allowedPerDay: z.number(),

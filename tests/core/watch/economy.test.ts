@@ -83,10 +83,10 @@ function makeCore(opts: { live?: boolean; examples?: boolean; autoStart?: boolea
       entry.core = env.core;
       await env.core.ready;
     },
-    /** Turns Demo mode off and uses the "real" sandbox with the user's key. */
+    /** Turns Demo mode off and uses the "real" sandbox with the user's key (saved for that service's URL). */
     async goLive() {
-      await env.value('key.set', { key: KEY });
       await env.value('settings.update', { demoMode: false, serviceUrl: real.baseUrl });
+      await env.value('key.set', { key: KEY });
     },
   };
   const entry = { core: env.core, cleanup: t.cleanup };
@@ -247,8 +247,8 @@ describe('a spent monthly quota', () => {
     await tiny.start(0, '127.0.0.1');
     try {
       const env = await setup();
-      await env.value('key.set', { key: KEY });
       await env.value('settings.update', { demoMode: false, serviceUrl: tiny.baseUrl });
+      await env.value('key.set', { key: KEY });
       const lot = tiny.market.sorted.find((l) => l.subStatus === 'Open')!;
       await env.value('watchlist.add', { target: lot.lotNumber });
       await env.value('vehicles.search', { params: {} });

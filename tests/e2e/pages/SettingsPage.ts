@@ -33,16 +33,19 @@ export class SettingsPage {
     await this.saveButton.click();
   }
 
-  /** Points Lotwatch at a service of our own with `key`: the key, Demo mode off, the Service URL, saved. */
+  /**
+   * Points Lotwatch at a service of our own with `key`: Demo mode off and the Service URL saved, then the key (a
+   * key is bound to the Service URL's origin when it is saved).
+   */
   async useService(baseUrl: string, key: string): Promise<void> {
     await this.open();
-    await this.apiKey.fill(key);
-    await this.page.getByRole('button', { name: 'Save key' }).click();
-    await expect(this.page.getByText(/A key is set/)).toBeVisible();
     await this.demoMode.uncheck();
     await this.serviceUrl.fill(baseUrl);
     await this.save();
     await expect(this.page.getByRole('form', { name: 'Settings' }).getByText('Saved.')).toBeVisible();
+    await this.apiKey.fill(key);
+    await this.page.getByRole('button', { name: 'Save key' }).click();
+    await expect(this.page.getByText(/A key is set/)).toBeVisible();
     await expect(this.frame.liveBadge).toBeVisible();
   }
 }

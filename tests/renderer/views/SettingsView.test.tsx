@@ -94,6 +94,15 @@ describe('SettingsView · API key', () => {
     expect(keyInput().type).toBe('password');
   });
 
+  it('says when the stored key belongs to another service, and asks for this one\'s', async () => {
+    await mount({
+      'status.get': () => okResult(StatusSchema.parse({ ...status(false), key: { set: false, storage: 'the system keychain', stored_for: 'https://apibara.tech' } })),
+    });
+    expect(screen.getByText('No key is set.')).toBeTruthy();
+    expect(screen.getByText(/Your key was saved for https:\/\/apibara\.tech and is not sent to the Service URL below/)).toBeTruthy();
+    expect(keyInput().placeholder).toMatch(/Paste the key/);
+  });
+
   it.each<[ErrorCode, string, string]>([
     ['unauthorized', 'The service refused this key.', 'copy it again from your account'],
     ['rate_limited', 'The key is known, but its quota or rate limit is reached right now.', 'Wait a moment and test again'],

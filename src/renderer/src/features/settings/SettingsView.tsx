@@ -141,6 +141,12 @@ function ApiKeySection({
             <div>
               <strong>{isSet ? 'A key is set.' : 'No key is set.'}</strong>{' '}
               {isSet ? `It is kept in ${status.key.storage}.` : `A key you save is kept in ${status.key.storage}.`}
+              {!isSet && status.key.stored_for && (
+                <div className="key-elsewhere">
+                  Your key was saved for {status.key.stored_for} and is not sent to the Service URL below, which points
+                  elsewhere. Paste the key for that service, or set the Service URL back.
+                </div>
+              )}
               <div className="muted small key-mode">
                 {status.mode === 'demo'
                   ? 'Demo mode is on: Lotwatch uses its simulated market and does not send the key anywhere.'
