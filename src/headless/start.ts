@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { createCore, type Core } from '../core/app';
 import { systemClock, type Clock } from '../core/clock';
 import { openDatabase } from '../core/db/connection';
+import { stageRestore } from '../core/db/restore';
 import { createLogger, type Logger } from '../core/log';
 import { acquireDataLock } from '../core/instanceLock';
 import { FileSecretBox } from '../core/secrets';
@@ -28,6 +29,11 @@ export interface HeadlessOptions {
    * for end-to-end tests; `demoUrl()` then gives its address. Off by default.
    */
   demoControl?: boolean;
+  /**
+   * Restores a backup before opening the data file (`--restore-backup`): `latest`, a backup's file name in
+   * `<dataDir>/backups`, or the path of a Lotwatch data file. The current file is kept beside it.
+   */
+  restoreBackup?: string;
 }
 
 export interface RunningHeadless {
@@ -36,6 +42,8 @@ export interface RunningHeadless {
   demoUrl(): Promise<string>;
   core: Core;
   server: HeadlessServer;
+  /** The backup restored at this start (its path), or null. */
+  restored: string | null;
   /** Stops the server, then core (which closes the database). */
   dispose(): Promise<void>;
 }
@@ -44,7 +52,7 @@ export interface RunningHeadless {
  * Starts the headless shell: core over `<dataDir>/lotwatch.sqlite` with a key-file secret box, and the HTTP
  * server. Notifications core decides to show reach the open pages as `notification.posted` events (see BrowserNotifyChannel).
  * @throws AlreadyRunningError when another Lotwatch runs on the data folder (nothing touched);
- *   DatabaseFromFutureError / DatabaseUnavailableError from openDatabase; listen errors (EADDRINUSE).
+ *   DatabaseFromFutureError / DatabaseUnavailableError from openDatabase or the restore; listen errors (EADDRINUSE).
  */
 export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadless> {
   const log = opts.log ?? createLogger();
@@ -52,7 +60,9 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   // One Lotwatch per data folder: before the database is opened, so a second start changes nothing.
   const lock = acquireDataLock(opts.dataDir, { shell: 'headless', now: Date.now() });
   let db;
+  let restored: string | null = null;
   try {
+    if (opts.restoreBackup) restored = await stageRestore(dbPath, opts.restoreBackup, { now: Date.now(), allowPath: true });
     db = openDatabase(dbPath);
   } catch (e) {
     lock.release();
@@ -125,6 +135,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     demoUrl: async () => (await demo.get()).baseUrl.replace(/\/api\/v1\/vehicle-auction\/?$/, ''),
     core,
     server,
+    restored,
     async dispose() {
       await server.dispose();
       await core.dispose();
