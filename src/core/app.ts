@@ -1,6 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import type { Dispatcher } from 'undici';
 import { createApiClient, type ApiClient } from './api';
+import { BackupScheduler } from './db/backup';
+import { closeDatabase, markSuspect, nativeBindingOf } from './db/connection';
 import { PhotoCache } from './db/photoCache';
 import { Store } from './db/store';
 import { BadInputError, LotwatchError } from './errors';
@@ -19,6 +21,7 @@ import { SettingsRepo } from './db/settingsRepo';
 import type { Logger } from './log';
 import { dispatch, type Handlers } from './rpc';
 import { appHandlers } from './handlers/app';
+import { backupHandlers } from './handlers/backups';
 import { consoleHandlers } from './handlers/console';
 import { joinHandlers, type HandlerContext } from './handlers/context';
 import { inboxHandlers } from './handlers/inbox';
@@ -253,12 +256,25 @@ export function createCore(deps: CoreDeps): Core {
       log.warn('the Demo mode examples could not be created', { error: (e as Error).message });
     }
   }
+  // The daily copy of a file database (docs/architecture.md "Data safety"); started with the engine.
+  const binding = nativeBindingOf(db);
+  const backups = db.memory
+    ? null
+    : new BackupScheduler({
+        db,
+        dataDir: deps.dataDir,
+        clock: deps.clock,
+        log,
+        ...(binding ? { nativeBinding: binding } : {}),
+        onDamaged: () => markSuspect(db),
+      });
   const ready = rebuildClient()
     .catch((e: unknown) => log.error('the service client could not be set up', { error: (e as Error).message }))
     .then(async () => {
       if (deps.autoStart === false || disposed) return;
       await seedDemoExamples();
       if (!disposed) engine.start();
+      if (!disposed) backups?.start();
     });
 
   const context: HandlerContext = {
@@ -318,6 +334,7 @@ export function createCore(deps: CoreDeps): Core {
     libraryHandlers(context),
     lotHandlers(context),
     consoleHandlers(context),
+    backupHandlers(context),
   );
 
   const invoke: Core['invoke'] = async (method, input) => {
@@ -330,7 +347,10 @@ export function createCore(deps: CoreDeps): Core {
     const p = dispatch(handlers, method, input, log);
     inFlight.add(p);
     try {
-      return await p;
+      const r = await p;
+      // A full disk, a read-only or damaged file: the next start checks the file before it writes.
+      if (!r.ok && r.error.code === 'db_unavailable') markSuspect(db);
+      return r;
     } finally {
       inFlight.delete(p);
     }
@@ -353,10 +373,11 @@ export function createCore(deps: CoreDeps): Core {
       disposed ??= (async () => {
         await ready;
         await engine.dispose();
+        await backups?.dispose();
         await Promise.allSettled([...inFlight]);
         await client?.close();
         listeners.clear();
-        if (db.open) db.close();
+        closeDatabase(db);
       })();
       return disposed;
     },

@@ -51,10 +51,31 @@ export class DatabaseFromFutureError extends LotwatchError {
   }
 }
 
-/** The database could not be opened or read (missing native module, corrupt file, no permission). */
+/**
+ * What is wrong with the data file (docs/architecture.md "Data safety"): `empty` (0 bytes, lost by a disk or sync
+ * tool), `damaged` (SQLite's integrity check failed, or SQLITE_CORRUPT / SQLITE_NOTADB), `readonly` (the file or its
+ * folder cannot be written), `full` (no disk space), `io` (the disk failed a read or write), `unopenable` (anything
+ * else: the native module, the path).
+ */
+export type DatabaseProblem = 'empty' | 'damaged' | 'readonly' | 'full' | 'io' | 'unopenable';
+
+/**
+ * The database could not be opened, read or written (missing native module, empty or damaged file, no permission,
+ * full disk). The message says what happened and what to do; `latestBackup` is the newest backup's path (null when
+ * there is none or it does not apply), so a shell can offer to restore it.
+ */
 export class DatabaseUnavailableError extends LotwatchError {
-  constructor(message: string, cause?: unknown) {
-    super('db_unavailable', message, { cause });
+  readonly problem: DatabaseProblem;
+  readonly latestBackup: string | null;
+
+  constructor(
+    message: string,
+    cause?: unknown,
+    opts: { problem?: DatabaseProblem; latestBackup?: string | null; retryable?: boolean } = {},
+  ) {
+    super('db_unavailable', message, { cause, retryable: opts.retryable ?? false });
+    this.problem = opts.problem ?? 'unopenable';
+    this.latestBackup = opts.latestBackup ?? null;
   }
 }
 
@@ -77,4 +98,49 @@ export class DemoSpeedError extends LotwatchError {
             'Lotwatch without --demo-speed.',
     );
   }
+}
+
+/** The SQLite result code of a better-sqlite3 `SqliteError` (e.g. `SQLITE_FULL`, `SQLITE_IOERR_WRITE`), else null. */
+export function sqliteCodeOf(e: unknown): string | null {
+  const code = (e as { code?: unknown } | null)?.code;
+  return e instanceof Error && typeof code === 'string' && code.startsWith('SQLITE_') ? code : null;
+}
+
+/** The problem a SQLite result code means for the buyer, or null for codes that are not about the file or disk. */
+export function problemOfSqliteCode(code: string): DatabaseProblem | null {
+  if (code.startsWith('SQLITE_FULL')) return 'full';
+  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_CANTOPEN')) return 'readonly';
+  if (code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB')) return 'damaged';
+  if (code.startsWith('SQLITE_IOERR')) return 'io';
+  return null;
+}
+
+/** What a running Lotwatch says for each problem a SQLite write or read ran into (no path: core answers it). */
+const RUNTIME_ADVICE: Record<Exclude<DatabaseProblem, 'empty' | 'unopenable'>, string> = {
+  full:
+    'Lotwatch could not save to its data file: the disk is full. Free some disk space; Lotwatch tries again by ' +
+    'itself, and what it saved before is kept.',
+  readonly:
+    'Lotwatch cannot write to its data file: the file or its folder is read-only. Fix the permissions of the data ' +
+    'folder (Settings shows where it is) so your user can write it, then restart Lotwatch.',
+  io:
+    'Lotwatch could not read or write its data file: the disk reported an error. Check the disk and its free space; ' +
+    'if this goes on, quit Lotwatch and restore a backup (Settings, Backups).',
+  damaged:
+    'Lotwatch\'s data file is damaged. Quit Lotwatch and restore a backup: Settings, Backups, or start the browser ' +
+    'shell with --restore-backup latest. The damaged file is kept.',
+};
+
+/**
+ * Maps an error SQLite raised while Lotwatch runs (better-sqlite3's `SqliteError` with a disk-full, read-only, I/O
+ * or corruption code) to a `db_unavailable` error whose message says what to do, never "Something went wrong" or
+ * "check your internet connection" (docs/architecture.md "Data safety"). Returns the error itself when it already is
+ * a DatabaseUnavailableError, null for anything else (a bug, a service error).
+ */
+export function databaseErrorOf(e: unknown): DatabaseUnavailableError | null {
+  if (e instanceof DatabaseUnavailableError) return e;
+  const code = sqliteCodeOf(e);
+  const problem = code ? problemOfSqliteCode(code) : null;
+  if (!problem || problem === 'empty' || problem === 'unopenable') return null;
+  return new DatabaseUnavailableError(RUNTIME_ADVICE[problem], e, { problem, retryable: problem === 'full' || problem === 'io' });
 }

@@ -3,7 +3,7 @@ import { contract, type Method, type MethodInput, type MethodOutput } from '../s
 import { isMethodName } from '../shared/ipc/channels';
 import { err, ok, type Result } from '../shared/ipc/errors';
 import { boundErrorPayload } from './errorBounds';
-import { LotwatchError } from './errors';
+import { databaseErrorOf, LotwatchError } from './errors';
 import type { Logger } from './log';
 
 /** The implementation of every contract method. Handlers receive parsed input and may throw. */
@@ -60,6 +60,12 @@ async function answer(
     value = await handler(input.data);
   } catch (e) {
     if (e instanceof LotwatchError) return { ok: false, error: e.toPayload() };
+    // A full disk, a read-only or damaged file: say so and what to do, not "something went wrong".
+    const dbError = databaseErrorOf(e);
+    if (dbError) {
+      log.error('handler failed: database', { method, code: (e as { code?: unknown }).code, error: (e as Error).message });
+      return { ok: false, error: dbError.toPayload() };
+    }
     log.error('handler failed', { method, error: (e as Error)?.message, stack: (e as Error)?.stack });
     return err('internal', 'Something went wrong inside Lotwatch. The details are in the log; please try again.');
   }

@@ -1,18 +1,20 @@
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { LotwatchError } from '../core/errors';
+import { DatabaseUnavailableError, LotwatchError } from '../core/errors';
 import { defaultDataDir } from './paths';
 import { startHeadless } from './start';
 
 // Entry of `npm run serve` (built to out/main/headless.js). Prints the URL with its token, then serves until
 // SIGINT/SIGTERM, when it closes the server and the database in order.
 const HELP = `Usage: node out/main/headless.js [--port N] [--host 127.0.0.1] [--data-dir DIR] [--demo-speed 1..3600]
-       [--demo-control]
+       [--demo-control] [--restore-backup latest|NAME|FILE]
 
 Serves the Lotwatch app to a browser on this computer. Open the printed address (it carries a per-run token).
 --demo-speed runs Demo mode's simulated market (and the watcher with it) that many times faster than real time;
 it is refused for a data folder that uses your API key (Demo mode off), and a restart resumes the market where it
-stood.`;
+stood.
+--restore-backup replaces the data file with a backup (the newest, one in DIR/backups, or a file) before starting;
+the current file is kept beside it.`;
 
 async function main(): Promise<number> {
   let args;
@@ -25,6 +27,7 @@ async function main(): Promise<number> {
         'renderer-dir': { type: 'string' },
         'demo-speed': { type: 'string' },
         'demo-control': { type: 'boolean' },
+        'restore-backup': { type: 'string' },
         help: { type: 'boolean' },
       },
     }).values;
@@ -56,19 +59,26 @@ async function main(): Promise<number> {
       port,
       demoSpeed,
       demoControl: args['demo-control'] === true,
+      ...(args['restore-backup'] ? { restoreBackup: args['restore-backup'] } : {}),
       ...(args.host ? { host: args.host } : {}),
       version: process.env['npm_package_version'] ?? '0.1.0',
     });
   } catch (e) {
+    // One line, never a stack: what happened and what to do (a damaged or empty file: how to restore a backup).
+    const restoreHint =
+      e instanceof DatabaseUnavailableError && e.latestBackup && !args['restore-backup']
+        ? ' To restore it, start again with --restore-backup latest.'
+        : '';
     const msg =
       e instanceof LotwatchError
-        ? e.message
+        ? e.message + restoreHint
         : (e as NodeJS.ErrnoException).code === 'EADDRINUSE'
           ? `Port ${port} is already in use. Choose another with --port, or 0 for any free port.`
           : (e as Error).message;
     console.error(`lotwatch: ${msg}`);
     return 1;
   }
+  if (running.restored) console.log(`Restored the backup ${running.restored}; the replaced data file is kept in ${dataDir}.`);
   console.log(`Lotwatch is running headless. Data: ${dataDir}`);
   console.log(`Open: ${running.url}`);
   // Test-only: the simulated market's control routes (end-to-end tests read and steer the market through them).

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { createCore, type Core } from '../core/app';
 import { systemClock, type Clock } from '../core/clock';
-import { openDatabase } from '../core/db/connection';
+import { closeDatabase, openDatabase } from '../core/db/connection';
+import { stageRestore } from '../core/db/restore';
 import { SettingsRepo } from '../core/db/settingsRepo';
 import { DemoSpeedError } from '../core/errors';
 import { createLogger, type Logger } from '../core/log';
@@ -34,6 +35,11 @@ export interface HeadlessOptions {
    * for end-to-end tests; `demoUrl()` then gives its address. Off by default.
    */
   demoControl?: boolean;
+  /**
+   * Restores a backup before opening the data file (`--restore-backup`): `latest`, a backup's file name in
+   * `<dataDir>/backups`, or the path of a Lotwatch data file. The current file is kept beside it.
+   */
+  restoreBackup?: string;
 }
 
 export interface RunningHeadless {
@@ -42,6 +48,8 @@ export interface RunningHeadless {
   demoUrl(): Promise<string>;
   core: Core;
   server: HeadlessServer;
+  /** The backup restored at this start (its path), or null. */
+  restored: string | null;
   /** Stops the server, then core (which closes the database). */
   dispose(): Promise<void>;
 }
@@ -50,8 +58,8 @@ export interface RunningHeadless {
  * Starts the headless shell: core over `<dataDir>/lotwatch.sqlite` with a key-file secret box, and the HTTP
  * server. Notifications core decides to show reach the open pages as `notification.posted` events (see BrowserNotifyChannel).
  * @throws AlreadyRunningError when another Lotwatch runs on the data folder (nothing touched);
- *   DatabaseFromFutureError / DatabaseUnavailableError from openDatabase; DemoSpeedError when `demoSpeed` is above
- *   1 and the folder has Demo mode off (nothing started); listen errors (EADDRINUSE).
+ *   DatabaseFromFutureError / DatabaseUnavailableError from openDatabase or the restore; DemoSpeedError when
+ *   `demoSpeed` is above 1 and the folder has Demo mode off (nothing started); listen errors (EADDRINUSE).
  */
 export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadless> {
   const log = opts.log ?? createLogger();
@@ -59,7 +67,9 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   // One Lotwatch per data folder: before the database is opened, so a second start changes nothing.
   const lock = acquireDataLock(opts.dataDir, { shell: 'headless', now: Date.now() });
   let db;
+  let restored: string | null = null;
   try {
+    if (opts.restoreBackup) restored = await stageRestore(dbPath, opts.restoreBackup, { now: Date.now(), allowPath: true });
     db = openDatabase(dbPath);
   } catch (e) {
     lock.release();
@@ -69,7 +79,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   // The accelerated clock drives the Demo market only: with Demo mode off the watcher would ask the real service
   // with the buyer's key that many times faster. Refused before anything starts.
   if (speed > 1 && !new SettingsRepo(db, systemClock).get().demoMode) {
-    db.close();
+    closeDatabase(db);
     lock.release();
     throw new DemoSpeedError(speed, 'start', opts.dataDir);
   }
@@ -141,6 +151,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     demoUrl: async () => (await demo.get()).baseUrl.replace(/\/api\/v1\/vehicle-auction\/?$/, ''),
     core,
     server,
+    restored,
     async dispose() {
       await server.dispose();
       await core.dispose();

@@ -4,7 +4,8 @@ import { pathToFileURL } from 'node:url';
 import { createCore, type Core, type Notifier } from '../core/app';
 import { systemClock, type Clock } from '../core/clock';
 import { openDatabase } from '../core/db/connection';
-import { LotwatchError } from '../core/errors';
+import { stageRestore } from '../core/db/restore';
+import { DatabaseUnavailableError, LotwatchError } from '../core/errors';
 import { acquireDataLock, AlreadyRunningError, type DataLock } from '../core/instanceLock';
 import { createLogger } from '../core/log';
 import { createDemoService, demoWorldStart } from '../sandbox/demo';
@@ -122,6 +123,38 @@ export function unreadIndicators(getWindow: () => BrowserWindow | undefined, ico
   };
 }
 
+/** The buyer already read why Lotwatch cannot open its data (in the restore question) and chose to quit. */
+const DECLINED = Symbol('declined');
+
+/**
+ * Opens the data file; when it is empty or damaged and a backup exists, asks whether to restore the newest one
+ * (the current file is kept beside it) and opens again.
+ * @throws DECLINED when the buyer chose Quit in that question; DatabaseFromFutureError / DatabaseUnavailableError as
+ *   openDatabase and stageRestore do.
+ */
+async function openOrOfferRestore(dbPath: string, nativeBinding: string | undefined): Promise<ReturnType<typeof openDatabase>> {
+  const opts = nativeBinding ? { nativeBinding } : {};
+  try {
+    return openDatabase(dbPath, opts);
+  } catch (e) {
+    if (!(e instanceof DatabaseUnavailableError) || !e.latestBackup) throw e;
+    const { dialog } = await import('electron');
+    const { response } = await dialog.showMessageBox({
+      type: 'error',
+      title: 'Lotwatch cannot open its data',
+      message: 'Lotwatch cannot open its data file.',
+      detail: e.message,
+      buttons: ['Restore latest backup', 'Quit'],
+      defaultId: 0,
+      cancelId: 1,
+      noLink: true,
+    });
+    if (response !== 0) throw DECLINED;
+    await stageRestore(dbPath, 'latest', { now: Date.now(), ...opts });
+    return openDatabase(dbPath, opts);
+  }
+}
+
 /**
  * Starts the desktop app: single-instance lock, core over the user's data folder, one hardened window,
  * the IPC handler, and an orderly quit (core disposed and the database closed before the process exits).
@@ -171,7 +204,7 @@ export async function startShell(paths: ShellPaths, opts: { clock?: Clock } = {}
     ...(opts.clock ? { now: () => clock.now() } : {}),
   });
   try {
-    const db = openDatabase(dbPath, nativeBinding ? { nativeBinding } : {});
+    const db = await openOrOfferRestore(dbPath, nativeBinding);
     core = createCore({
       demoService: () => demo.get(),
       db,
@@ -187,11 +220,12 @@ export async function startShell(paths: ShellPaths, opts: { clock?: Clock } = {}
       electronVersion: process.versions['electron'] ?? null,
     });
   } catch (e) {
-    const message = e instanceof LotwatchError ? e.message : `Lotwatch could not start: ${(e as Error).message}`;
+    const message =
+      e === DECLINED ? 'the buyer chose not to restore a backup' : e instanceof LotwatchError ? e.message : `Lotwatch could not start: ${(e as Error).message}`;
     log.error('startup failed', { error: message });
     lock.release();
     const { dialog } = await import('electron');
-    dialog.showErrorBox('Lotwatch cannot start', message);
+    if (e !== DECLINED) dialog.showErrorBox('Lotwatch cannot start', message);
     app.exit(1);
     return undefined;
   }

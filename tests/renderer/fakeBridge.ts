@@ -68,6 +68,9 @@ export function createFakeBridge(
         }
         case 'alerts.unread':
           return okv({ count: unread });
+        case 'backups.list':
+          // Settings lists the backups on every visit: none yet, unless a test answers otherwise.
+          return okv({ folder: `${info().dataDir}/backups`, backups: [], pending: null });
         default:
           return { ok: false, error: { code: 'unknown_method', message: 'no', retryable: false } };
       }

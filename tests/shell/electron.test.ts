@@ -1,6 +1,11 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EVENT_CHANNEL, RPC_CHANNEL } from '../../src/shared/ipc/channels';
+import { makeBackup } from '../../src/core/db/backup';
+import { closeDatabase, openDatabase } from '../../src/core/db/connection';
+import { SettingsRepo } from '../../src/core/db/settingsRepo';
+import { silentLogger } from '../../src/core/log';
+import { corruptPage, fillDatabase, rootPageOf, sha } from '../helpers/damage';
 import { FakeClock } from '../helpers/fakeClock';
 import { quotaSnapshot } from '../helpers/quota';
 import { tempDir } from '../helpers/tmp';
@@ -33,6 +38,20 @@ afterEach(async () => {
   await new Promise((r) => setImmediate(r));
   dir.cleanup();
 });
+
+/** The data file damaged (theme "light" in it) after a backup that holds theme "dark". */
+async function damagedWithBackup(): Promise<{ path: string; damaged: string }> {
+  const path = join(dir.dir, 'lotwatch.sqlite');
+  fillDatabase(path);
+  const clock = new FakeClock();
+  const db = openDatabase(path);
+  new SettingsRepo(db, clock).update({ theme: 'dark' });
+  await makeBackup({ db, dataDir: dir.dir, clock, log: silentLogger });
+  new SettingsRepo(db, clock).update({ theme: 'light' });
+  closeDatabase(db);
+  corruptPage(path, rootPageOf(path, 'settings'));
+  return { path, damaged: sha(path) };
+}
 
 async function start(lock = true) {
   fake.app.requestSingleInstanceLock.mockReturnValue(lock);
@@ -241,6 +260,46 @@ describe('Electron shell (electron mocked)', () => {
     expect(await start()).toBeUndefined();
     expect(fake.dialog.showErrorBox).toHaveBeenCalledWith('Lotwatch cannot start', expect.stringMatching(/newer version/));
     expect(fake.app.exit).toHaveBeenCalledWith(1);
+  });
+
+  it('an empty data file without a backup: a dialog that says so and how to start fresh, exit 1, file untouched', async () => {
+    const { writeFileSync, statSync } = await import('node:fs');
+    const path = join(dir.dir, 'lotwatch.sqlite');
+    writeFileSync(path, '');
+    expect(await start()).toBeUndefined();
+    expect(FakeBrowserWindow.instances).toHaveLength(0);
+    expect(fake.dialog.showMessageBox).not.toHaveBeenCalled();
+    expect(fake.dialog.showErrorBox).toHaveBeenCalledWith(
+      'Lotwatch cannot start',
+      expect.stringMatching(/is empty \(0 bytes\).*did not change it.*There is no backup in .* yet\. To start fresh instead, move the empty file away\./),
+    );
+    expect(fake.app.exit).toHaveBeenCalledWith(1);
+    expect(statSync(path).size).toBe(0);
+  });
+
+  it('a damaged data file with a backup: offers "Restore latest backup", and on yes restores it and starts', async () => {
+    const { damaged } = await damagedWithBackup();
+    fake.dialog.showMessageBox.mockResolvedValueOnce({ response: 0 });
+    const s = await start();
+    expect(fake.dialog.showMessageBox).toHaveBeenCalledWith(
+      expect.objectContaining({ buttons: ['Restore latest backup', 'Quit'], detail: expect.stringMatching(/is damaged.*The newest backup is/) }),
+    );
+    expect(fake.dialog.showErrorBox).not.toHaveBeenCalled();
+    expect(s).toBeDefined();
+    expect(await s!.core.call('settings.get', undefined)).toMatchObject({ theme: 'dark' });
+    const { readdirSync } = await import('node:fs');
+    const kept = readdirSync(dir.dir).find((f) => f.startsWith('lotwatch.sqlite.replaced-'))!;
+    expect(sha(join(dir.dir, kept))).toBe(damaged);
+  });
+
+  it('a damaged data file, and the buyer chooses Quit: exit 1, no window, no second dialog, file untouched', async () => {
+    const { path, damaged } = await damagedWithBackup();
+    expect(await start()).toBeUndefined();
+    expect(fake.dialog.showMessageBox).toHaveBeenCalledTimes(1);
+    expect(fake.dialog.showErrorBox).not.toHaveBeenCalled();
+    expect(FakeBrowserWindow.instances).toHaveLength(0);
+    expect(fake.app.exit).toHaveBeenCalledWith(1);
+    expect(sha(path)).toBe(damaged);
   });
 
   it('turns a notification click into a notification.clicked event on the window', async () => {

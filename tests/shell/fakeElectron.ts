@@ -96,7 +96,8 @@ export function createFakeElectron(opts: { lock?: boolean; userData: string }) {
       this.record.shown = true;
     }
   }
-  const dialog = { showErrorBox: vi.fn() };
+  // The restore question (damaged or empty data file with a backup): answers "Quit" unless a test says otherwise.
+  const dialog = { showErrorBox: vi.fn(), showMessageBox: vi.fn((_o: { buttons: string[] }) => Promise.resolve({ response: 1 })) };
   const trays: FakeTray[] = [];
   class FakeTray extends EventEmitter {
     tooltip = '';

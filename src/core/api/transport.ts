@@ -1,5 +1,6 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Clock } from '../clock';
+import { databaseErrorOf } from '../errors';
 import type { Logger } from '../log';
 import type { QuotaSnapshot } from '../../shared/vehicle';
 import {
@@ -292,6 +293,9 @@ function toApiError(
   caller?: AbortSignal,
 ): unknown {
   if (e instanceof ApiError) return e;
+  // Storing the answer's quota failed (a full disk, a read-only file): a database problem, not the network's.
+  const dbError = databaseErrorOf(e);
+  if (dbError) return dbError;
   if (caller?.aborted) return caller.reason;
   if (own.aborted && own.reason === TIMEOUT) return new TimeoutError(endpoint, timeoutMs);
   if (isTimeoutCode(e)) return new TimeoutError(endpoint, timeoutMs);

@@ -1,5 +1,7 @@
 import { QuotaSpentError, RateLimitedError } from '../api/errors';
 import type { Clock } from '../clock';
+import { markSuspect } from '../db/connection';
+import { databaseErrorOf } from '../errors';
 import type { WatchRow, Store } from '../db/store';
 import type { Logger } from '../log';
 import type { QuotaSnapshot } from '../../shared/vehicle';
@@ -104,6 +106,11 @@ export class PauseGate {
   }
 }
 
+/** After a tick failed, the loop waits 1, 2, 4 ... minutes before the next one, at most 30 minutes (ms). */
+export function tickBackoff(failures: number): number {
+  return failures > 0 ? Math.min(30 * 60_000, 60_000 * 2 ** (failures - 1)) : 0;
+}
+
 /** A watch that keeps failing waits longer between tries: 1, 2, 4 ... minutes, at most an hour (ms). */
 export function failureBackoff(w: WatchRow): number {
   return w.consecutive_failures > 0 ? Math.min(HOUR, 60_000 * 2 ** (w.consecutive_failures - 1)) : 0;
@@ -137,6 +144,9 @@ export class Scheduler {
   private disposed = false;
   private scale = 1;
   private scaledAt = -Infinity;
+  /** Ticks that failed in a row, and when the loop may tick again after the last failure (ms). */
+  private failures = 0;
+  private retryAt = 0;
 
   constructor(private readonly d: SchedulerDeps) {}
 
@@ -145,11 +155,17 @@ export class Scheduler {
     if (this.started) return;
     this.started = true;
     const now = this.d.clock.now();
-    const n = this.d.store.searches.interruptRuns(now);
-    if (n) this.d.log.warn('watch: poll runs interrupted by a previous stop', { count: n });
     this.lastTick = now;
-    this.syncTriggers();
-    void this.enqueue(() => this.tick());
+    try {
+      const n = this.d.store.searches.interruptRuns(now);
+      if (n) this.d.log.warn('watch: poll runs interrupted by a previous stop', { count: n });
+      this.syncTriggers();
+    } catch (e) {
+      // A store that cannot be written (full disk, read-only, damaged) must not stop the app: the loop backs off.
+      this.tickFailed(e, now);
+    }
+    if (this.failures > 0) this.reschedule();
+    else void this.enqueue(() => this.tick());
   }
 
   /** Stops the loop and waits for the job in flight. Idempotent. */
@@ -265,9 +281,17 @@ export class Scheduler {
     this.cancelTimer?.();
     const now = this.d.clock.now();
     let next = Math.floor(now / 60_000) * 60_000 + 60_000;
-    for (const w of this.watchStates()) next = Math.min(next, this.dueAt(w, now));
-    const pausedTo = this.d.pause.end(now);
-    if (now < pausedTo) next = Math.max(next, Math.min(pausedTo, now + 60_000));
+    try {
+      for (const w of this.watchStates()) next = Math.min(next, this.dueAt(w, now));
+      const pausedTo = this.d.pause.end(now);
+      if (now < pausedTo) next = Math.max(next, Math.min(pausedTo, now + 60_000));
+    } catch (e) {
+      // The tick that just failed has already backed off; a planning failure on its own backs off here.
+      if (now >= this.retryAt) this.tickFailed(e, now);
+    }
+    // After a failed tick, nothing is due before the backoff ends: a watch whose check could not be stored stays
+    // due, and without this the loop would retry it at once, forever.
+    if (now < this.retryAt) next = this.retryAt;
     const delay = Math.max(0, next - now);
     this.cancelTimer = this.d.clock.setTimeout(() => {
       this.cancelTimer = null;
@@ -309,11 +333,30 @@ export class Scheduler {
       this.d.recorder.reminders(from, this.d.clock.now(), () => this.watchStates());
       this.d.outbox.deliver();
       this.lastTick = now;
+      if (this.failures > 0) this.d.log.info('watch: ticks work again', { failedInARow: this.failures });
+      this.failures = 0;
+      this.retryAt = 0;
     } catch (e) {
-      this.d.log.error('watch: tick failed', { error: (e as Error).message });
+      this.tickFailed(e, this.d.clock.now());
     } finally {
       this.reschedule();
     }
+  }
+
+  /**
+   * Backs the loop off after a failed tick (1 minute, doubling to 30) and logs one line per run of failures, with the
+   * error as the buyer reads it: a full disk or a read-only or damaged file says so (the next start checks the file),
+   * never a network problem. Later failures of the same run log at debug level only.
+   */
+  private tickFailed(e: unknown, now: number): void {
+    this.failures++;
+    const wait = tickBackoff(this.failures);
+    this.retryAt = now + wait;
+    const dbError = databaseErrorOf(e);
+    if (dbError) markSuspect(this.d.store.db);
+    const data = { error: (dbError ?? (e as Error))?.message, code: dbError?.code ?? 'internal', retryInMs: wait };
+    if (this.failures === 1) this.d.log.error('watch: tick failed; the next try waits', data);
+    else this.d.log.debug('watch: tick failed again', { ...data, failedInARow: this.failures });
   }
 
   /** Stretches the watchlist's background intervals until the projected day fits the allowance (every 10 min). */

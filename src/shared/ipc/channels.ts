@@ -51,6 +51,8 @@ export const METHOD_NAMES = [
   'key.set',
   'key.test',
   'key.clear',
+  'backups.list',
+  'backups.restore',
 ] as const;
 
 /** Every event name of the contract, `domain.pastTense`. */

@@ -243,6 +243,23 @@ export const StatusSchema = z.object({
 });
 export type Status = z.infer<typeof StatusSchema>;
 
+/** One daily copy of the database (docs/architecture.md "Data safety"). */
+export const BackupSchema = z.object({
+  /** File name, e.g. `lotwatch-2026-11-23.sqlite`; what `backups.restore` takes. */
+  name: z.string(),
+  /** The local day it was taken, `YYYY-MM-DD`. */
+  date: z.string(),
+  /** Bytes. */
+  size: z.number().int().min(0),
+  path: z.string(),
+  /** When it was written, ms since the epoch. */
+  created_at: z.number(),
+});
+export type Backup = z.infer<typeof BackupSchema>;
+
+/** A restore chosen and checked, waiting for the next start to replace the data file. */
+const PendingRestoreSchema = z.object({ source: z.string(), requested_at: z.number() });
+
 export const contract = {
   'app.info': { input: Void, output: AppInfoSchema },
   'settings.get': { input: Void, output: SettingsSchema },
@@ -419,6 +436,20 @@ export const contract = {
   'key.set': { input: z.object({ key: z.string().trim().min(8, 'That is too short to be an API key.').max(500) }).strict(), output: Done },
   'key.test': { input: Void, output: z.object({ ok: z.boolean(), usage: z.record(z.string(), z.unknown()).nullable() }) },
   'key.clear': { input: Void, output: Done },
+  'backups.list': {
+    input: Void,
+    output: z.object({ folder: z.string(), backups: z.array(BackupSchema), pending: PendingRestoreSchema.nullable() }),
+  },
+  /**
+   * Checks the chosen backup (a copy of it passes SQLite's quick_check) and stages it: it replaces the data file when
+   * Lotwatch next starts, the current file kept beside it. Nothing changes until then.
+   */
+  'backups.restore': {
+    input: z
+      .object({ name: z.string().regex(/^lotwatch-\d{4}-\d{2}-\d{2}\.sqlite$/, 'Choose one of the listed backups.') })
+      .strict(),
+    output: z.object({ pending: PendingRestoreSchema }),
+  },
 } as const satisfies Record<MethodName, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {

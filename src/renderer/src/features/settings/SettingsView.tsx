@@ -8,6 +8,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { UsageDetails } from '../../components/UsageDetails';
 import { useCall, useCaller } from '../../lib/useCall';
 import type { AppStore } from '../../app/appStore';
+import { BackupsSection } from './BackupsSection';
 import './settings.css';
 
 /** Asks the browser for permission to show alerts as notifications (headless shell only). */
@@ -303,7 +304,7 @@ export function DemoExamplesQuestion({
 }
 
 /**
- * Settings: the API key, theme, Demo mode, service URL, notifications and the request budget. Field errors from
+ * Settings: the API key, theme, Demo mode, service URL, notifications, the request budget and the backups. Field errors from
  * the contract show inline. The key status follows `settings.changed` (Demo mode decides whether it is used).
  * Turning Demo mode off asks what to do with Demo mode's examples (DemoExamplesQuestion).
  */
@@ -360,6 +361,7 @@ export function SettingsView({ store }: { store: AppStore }) {
       ) : (
         <p className="muted">Loading settings…</p>
       )}
+      <BackupsSection />
     </div>
   );
 }

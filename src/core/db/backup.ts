@@ -1,0 +1,277 @@
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync, statfsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { addDays, format, startOfDay } from 'date-fns';
+import type { Clock } from '../clock';
+import type { Logger } from '../log';
+import { MIGRATIONS } from './migrations';
+
+/** The newest schema version this build understands: a copy above it is no backup of this file. */
+export const LATEST_SCHEMA = MIGRATIONS.at(-1)?.version ?? 0;
+
+/** The folder of the daily copies, inside the data folder. */
+export const BACKUPS_DIR = 'backups';
+/** How many daily copies are kept (the newest ones). */
+export const KEEP_BACKUPS = 7;
+/** The first backup of a run waits this long (ms) after start, so it never competes with the first page. */
+export const FIRST_BACKUP_DELAY_MS = 60_000;
+/** A backup is skipped when the disk would keep less than this much free after it (bytes). */
+const BACKUP_MARGIN_BYTES = 32 * 1024 * 1024;
+const NAME = /^lotwatch-(\d{4}-\d{2}-\d{2})\.sqlite$/;
+
+/** One daily copy of the database, as Settings lists it. */
+export interface BackupInfo {
+  /** File name, e.g. `lotwatch-2026-11-23.sqlite`. */
+  name: string;
+  path: string;
+  /** The local day it was taken, `YYYY-MM-DD`. */
+  date: string;
+  /** Size in bytes. */
+  size: number;
+  /** When the file was written (ms since the epoch). */
+  createdAt: number;
+}
+
+/** The backups folder of a data folder. */
+export function backupsDir(dataDir: string): string {
+  return join(dataDir, BACKUPS_DIR);
+}
+
+/** The file name of the backup taken on the local day of `t` (ms): `lotwatch-YYYY-MM-DD.sqlite`. */
+export function backupName(t: number): string {
+  return `lotwatch-${format(t, 'yyyy-MM-dd')}.sqlite`;
+}
+
+/** The daily copies in `<dataDir>/backups`, newest first. Throws nothing (no folder: none). */
+export function listBackups(dataDir: string): BackupInfo[] {
+  const dir = backupsDir(dataDir);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: BackupInfo[] = [];
+  for (const name of names) {
+    const m = NAME.exec(name);
+    if (!m) continue;
+    try {
+      const st = statSync(join(dir, name));
+      if (st.isFile())
+        out.push({
+          name,
+          path: join(dir, name),
+          date: m[1]!,
+          size: st.size,
+          createdAt: Math.round(st.mtimeMs),
+        });
+    } catch {
+      // Removed while listing.
+    }
+  }
+  return out.sort((a, b) => b.name.localeCompare(a.name));
+}
+
+/** Free bytes for this user on the disk that holds `dir`; Infinity when the platform cannot say. */
+export function freeBytesOf(dir: string): number {
+  try {
+    const s = statfsSync(dir);
+    return Number(s.bavail) * Number(s.bsize);
+  } catch {
+    return Infinity;
+  }
+}
+
+/** Size of a file in bytes, 0 when it does not exist. */
+export function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Removes a SQLite file and its journal companions, if present. Throws nothing. */
+export function removeDatabaseFiles(path: string): void {
+  for (const f of [path, `${path}-journal`, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+}
+
+/**
+ * Runs SQLite's `PRAGMA quick_check` (the b-tree and page structure, without the slower index-content cross-check of
+ * integrity_check) and returns its first complaint, or null when the file is sound. Reads only.
+ * @throws SqliteError when the file cannot be read at all (SQLITE_NOTADB, an I/O error).
+ */
+export function quickCheck(db: Database): string | null {
+  const rows = db.pragma('quick_check(1)') as { quick_check: string }[];
+  const first = rows[0]?.quick_check ?? 'no answer';
+  // One line for a message: "*** in database main ***\nTree 2 page 2: ..." says which page in its second line.
+  return first === 'ok'
+    ? null
+    : first
+        .replace(/\*\*\* in database \w+ \*\*\*/g, '')
+        .replace(/\s+/g, ' ')
+        .trim();
+}
+
+/**
+ * Makes a copy of a database a self-contained file and checks it: switches it from WAL to a rollback journal (so
+ * opening it read-only later creates no companion files), runs quick_check and reads its schema version. Returns the
+ * problem in words, or null when the copy is sound and at most `maxVersion`.
+ */
+export function checkCopy(
+  path: string,
+  maxVersion = LATEST_SCHEMA,
+  opts: { nativeBinding?: string } = {},
+): string | null {
+  let db: Database | undefined;
+  try {
+    db = new BetterSqlite3(path, {
+      fileMustExist: true,
+      ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
+    });
+    const problem = quickCheck(db);
+    if (problem) return `SQLite's integrity check failed (${problem})`;
+    db.pragma('journal_mode = DELETE');
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version < 1) return 'it is not a Lotwatch data file';
+    if (version > maxVersion) return 'it was written by a newer version of Lotwatch';
+    return null;
+  } catch (e) {
+    return `it cannot be read (${(e as Error).message})`;
+  } finally {
+    db?.close();
+  }
+}
+
+/** What one backup attempt did. */
+export type BackupOutcome =
+  | { status: 'made'; backup: BackupInfo }
+  | { status: 'exists'; backup: BackupInfo }
+  | { status: 'skipped'; reason: string }
+  | { status: 'damaged'; problem: string };
+
+/** What the daily backup needs; the clock and the free-space probe are injected for tests. */
+export interface BackupDeps {
+  db: Database;
+  dataDir: string;
+  clock: Clock;
+  log: Logger;
+  /** The newest schema version this build understands (default LATEST_SCHEMA). */
+  maxVersion?: number;
+  nativeBinding?: string;
+  /** Free bytes on the disk of a folder (default: statfs). */
+  freeBytes?: (dir: string) => number;
+  /** Called when the copy failed its integrity check: the live file is damaged too. */
+  onDamaged?: (problem: string) => void;
+}
+
+/**
+ * Takes today's backup of the open database if it is missing (docs/architecture.md "Data safety"): SQLite's online
+ * backup into `backups/.lotwatch-YYYY-MM-DD.sqlite.partial` in steps that yield to the event loop, 0600, made
+ * self-contained and checked with quick_check, then renamed into place; the oldest beyond KEEP_BACKUPS are removed
+ * only after a sound copy was added. A copy that fails the check is deleted, so a damaged file never pushes a good
+ * backup out. Skipped when the disk would keep less than 32 MB free.
+ * @throws SqliteError or fs errors when the copy cannot be written (the partial file is removed).
+ */
+export async function makeBackup(d: BackupDeps): Promise<BackupOutcome> {
+  const dir = backupsDir(d.dataDir);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const name = backupName(d.clock.now());
+  const final = join(dir, name);
+  const existing = listBackups(d.dataDir).find((b) => b.name === name);
+  if (existing) return { status: 'exists', backup: existing };
+  const need = sizeOf(d.db.name) + sizeOf(`${d.db.name}-wal`) + BACKUP_MARGIN_BYTES;
+  const free = (d.freeBytes ?? freeBytesOf)(dir);
+  if (free < need) {
+    return { status: 'skipped', reason: `only ${Math.floor(free / 1048576)} MB free on the disk of ${dir}` };
+  }
+  const partial = join(dir, `.${name}.partial`);
+  removeDatabaseFiles(partial);
+  try {
+    await d.db.backup(partial);
+    if (process.platform !== 'win32') chmodSync(partial, 0o600);
+    const problem = checkCopy(
+      partial,
+      d.maxVersion,
+      d.nativeBinding ? { nativeBinding: d.nativeBinding } : {},
+    );
+    if (problem) {
+      removeDatabaseFiles(partial);
+      return { status: 'damaged', problem };
+    }
+    renameSync(partial, final);
+  } catch (e) {
+    removeDatabaseFiles(partial);
+    throw e;
+  }
+  for (const old of listBackups(d.dataDir).slice(KEEP_BACKUPS)) rmSync(old.path, { force: true });
+  return { status: 'made', backup: listBackups(d.dataDir).find((b) => b.name === name)! };
+}
+
+/**
+ * The daily backup on the injected clock: the first FIRST_BACKUP_DELAY_MS after start (today's copy if it is
+ * missing), then a few minutes after each local midnight; a failed attempt is tried again an hour later. One attempt
+ * at a time; dispose waits for the one in flight. Logs one line per attempt that did something or failed.
+ */
+export class BackupScheduler {
+  private cancel: (() => void) | null = null;
+  private running: Promise<BackupOutcome | null> | null = null;
+  private disposed = false;
+
+  constructor(private readonly d: BackupDeps) {}
+
+  /** Plans the first backup of this run. Idempotent. */
+  start(): void {
+    if (!this.cancel && !this.running) this.plan(FIRST_BACKUP_DELAY_MS);
+  }
+
+  /** Takes today's backup now unless it exists; resolves with the outcome, or null when it failed (logged). */
+  runNow(): Promise<BackupOutcome | null> {
+    this.running ??= this.attempt().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  /** Cancels the plan and waits for the backup in flight. Idempotent. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.cancel?.();
+    this.cancel = null;
+    await this.running;
+  }
+
+  private plan(ms: number): void {
+    if (this.disposed) return;
+    this.cancel?.();
+    this.cancel = this.d.clock.setTimeout(() => {
+      this.cancel = null;
+      void this.runNow().then((r) => {
+        const now = this.d.clock.now();
+        const nextDay = startOfDay(addDays(now, 1)).getTime() + 5 * 60_000;
+        this.plan(r && r.status !== 'skipped' ? nextDay - now : Math.min(nextDay - now, 3_600_000));
+      });
+    }, ms);
+  }
+
+  private async attempt(): Promise<BackupOutcome | null> {
+    if (this.disposed || !this.d.db.open) return null;
+    try {
+      const r = await makeBackup(this.d);
+      if (r.status === 'made')
+        this.d.log.info('backup: saved', { file: r.backup.path, bytes: r.backup.size });
+      if (r.status === 'skipped') this.d.log.warn('backup: skipped', { reason: r.reason });
+      if (r.status === 'damaged') {
+        this.d.log.error(
+          'backup: the data file failed its integrity check; no backup was made and the older ones are kept',
+          {
+            problem: r.problem,
+          },
+        );
+        this.d.onDamaged?.(r.problem);
+      }
+      return r;
+    } catch (e) {
+      this.d.log.warn('backup: failed', { error: (e as Error).message });
+      return null;
+    }
+  }
+}

@@ -1,0 +1,154 @@
+import type { Database } from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../../src/core/app';
+import { openDatabase } from '../../../src/core/db/connection';
+import type { Logger } from '../../../src/core/log';
+import { FileSecretBox } from '../../../src/core/secrets';
+import { createSandbox, DEMO_KEY, type Sandbox } from '../../../src/sandbox/index';
+import { clientClockOf, FakeClock } from '../../helpers/fakeClock';
+import { tempDir } from '../../helpers/tmp';
+
+// A disk that fills, or a data file that turns read-only, while Lotwatch runs (docs/architecture.md "Data safety"):
+// the buyer reads what is wrong and what to do, never "check your internet connection" or "something went wrong",
+// and the watch loop backs off with one log line instead of retrying at once, thousands of times a second.
+// The failing writes are real SQLite errors: PRAGMA query_only gives SQLITE_READONLY on every write, and a
+// max_page_count at the file's current size gives SQLITE_FULL as soon as a write needs a new page.
+
+const START = Date.UTC(2026, 5, 1, 12, 0, 0);
+let sb: Sandbox;
+const open: { core: Core; cleanup(): void }[] = [];
+
+beforeAll(async () => {
+  sb = createSandbox({ seed: 9, lots: 500, startTime: START, speed: 0, ratePerSecond: 0 });
+  await sb.start(0, '127.0.0.1');
+});
+afterAll(async () => sb.dispose());
+afterEach(async () => {
+  for (const o of open.splice(0)) {
+    await o.core.dispose();
+    o.cleanup();
+  }
+});
+
+type Line = { level: string; msg: string; data: Record<string, unknown> };
+
+async function setup(): Promise<{ core: Core; db: Database; clock: FakeClock; lines: Line[] }> {
+  const t = tempDir();
+  const clock = new FakeClock(START);
+  const dbPath = join(t.dir, 'lotwatch.sqlite');
+  const db = openDatabase(dbPath);
+  const lines: Line[] = [];
+  const at =
+    (level: string) =>
+    (msg: string, data: Record<string, unknown> = {}) =>
+      void lines.push({ level, msg, data });
+  const log: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+  const core = createCore({
+    db,
+    dbPath,
+    dataDir: t.dir,
+    clock,
+    clientClock: clientClockOf(clock),
+    secrets: new FileSecretBox(join(t.dir, 'secret.key')),
+    notifier: { notify() {} },
+    log,
+    shell: 'headless',
+    version: 't',
+    demoService: async () => ({ baseUrl: sb.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
+    demoExamples: false,
+    autoStart: false,
+    tzOffsetMinutes: () => 0,
+  });
+  open.push({ core, cleanup: t.cleanup });
+  await core.ready;
+  return { core, db, clock, lines };
+}
+
+/** Makes every later write of this connection fail as on a file that turned read-only (SQLITE_READONLY). */
+const turnReadOnly = (db: Database) => db.pragma('query_only = ON');
+/** Makes every later write that needs a new page fail as on a full disk (SQLITE_FULL). */
+const fillDisk = (db: Database) =>
+  db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+
+describe('errors the buyer reads', () => {
+  it('a search whose results cannot be stored on a full disk says so, not "Something went wrong"', async () => {
+    const { core, db } = await setup();
+    fillDisk(db);
+    const r = await core.invoke('vehicles.search', { params: { make: 'HONDA' } });
+    expect(r).toMatchObject({ ok: false, error: { code: 'db_unavailable', retryable: true } });
+    if (!r.ok)
+      expect(r.error.message).toMatch(
+        /^Lotwatch could not save to its data file: the disk is full\. Free some disk space/,
+      );
+  });
+
+  it('an answer whose quota cannot be stored is a database problem, not the internet connection, and is not retried', async () => {
+    const { core, db, lines } = await setup();
+    turnReadOnly(db);
+    const r = await core.invoke('vehicles.search', { params: { make: 'HONDA' } });
+    expect(r).toMatchObject({ ok: false, error: { code: 'db_unavailable' } });
+    if (!r.ok) {
+      expect(r.error.message).toContain(
+        'the file or its folder is read-only. Fix the permissions of the data folder',
+      );
+      expect(r.error.message).not.toMatch(/internet|connection/i);
+    }
+    expect(lines.filter((l) => l.msg === 'api: retrying')).toEqual([]);
+  });
+
+  it('a change that cannot be saved on a read-only file answers db_unavailable with what to do', async () => {
+    const { core, db } = await setup();
+    turnReadOnly(db);
+    const r = await core.invoke('searches.create', { name: 'Hondas', params: { make: 'HONDA' } });
+    expect(r).toMatchObject({ ok: false, error: { code: 'db_unavailable', retryable: false } });
+    if (!r.ok) expect(r.error.message).not.toMatch(/Something went wrong/);
+  });
+});
+
+describe('the watch loop on a store that cannot be written', () => {
+  it('backs off 1, 2, 4 ... 30 minutes with one log line for the whole run of failures, then recovers', async () => {
+    const { core, db, clock, lines } = await setup();
+    const lot = sb.market.sorted.find((l) => l.subStatus === 'Open' && l.auctionAt > START + 86_400_000)!;
+    expect((await core.invoke('watchlist.add', { target: lot.lotNumber })).ok).toBe(true);
+    core.engine.start();
+    await core.engine.idle();
+    turnReadOnly(db);
+    // The watch falls due; its check cannot be stored, so it stays due.
+    clock.advanceTo(core.engine.plan().nextWatchChecks[0]!.at);
+    await core.engine.idle();
+    const failed = () => lines.filter((l) => l.msg.startsWith('watch: tick failed'));
+    expect(failed()).toHaveLength(1);
+    // Without a backoff, every timer turn would tick again at once: none may until the minute has passed.
+    for (let i = 0; i < 50; i++) {
+      clock.advance(0);
+      await core.engine.idle();
+    }
+    expect(failed()).toHaveLength(1);
+    // An hour of fake time, a minute at a time: tries after 1, 2, 4, 8, 16 and 30 minutes, about 6.
+    for (let m = 0; m < 60; m++) {
+      clock.advance(60_000);
+      await core.engine.idle();
+    }
+    const errors = lines.filter((l) => l.level === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({
+      msg: 'watch: tick failed; the next try waits',
+      data: { code: 'db_unavailable', retryInMs: 60_000, error: expect.stringContaining('read-only') },
+    });
+    expect(JSON.stringify(lines)).not.toMatch(/internet/i);
+    expect(failed().map((l) => l.data['retryInMs'])).toEqual([
+      60_000, 120_000, 240_000, 480_000, 960_000, 1_800_000,
+    ]);
+
+    // The file is writable again: the next try works, says so once, and the loop is back to its own plan.
+    db.pragma('query_only = OFF');
+    clock.advance(30 * 60_000);
+    await core.engine.idle();
+    expect(lines.filter((l) => l.msg === 'watch: ticks work again')).toEqual([
+      { level: 'info', msg: 'watch: ticks work again', data: { failedInARow: 6 } },
+    ]);
+    const watch = (await core.call('watchlist.list', undefined))[0]!;
+    expect(watch.last_checked_at).toBe(clock.now());
+  });
+});
