@@ -36,7 +36,7 @@ function readWorld(dataDir: string): SavedWorld | null {
 function writeWorld(dataDir: string, w: SavedWorld): void {
   const file = worldFile(dataDir);
   try {
-    writeFileSync(`${file}.tmp`, JSON.stringify(w));
+    writeFileSync(`${file}.tmp`, JSON.stringify(w), { mode: 0o600 });
     renameSync(`${file}.tmp`, file);
   } catch {
     // A read-only data folder: the world simply starts anew next time.
