@@ -1,11 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 // Unit and integration tests (DESIGN.md "Testing"): tests/core, tests/sandbox, tests/shell, tests/shared run in
-// Node; tests/renderer run in jsdom. End-to-end specs (tests/e2e, *.spec.ts) belong to Playwright.
+// Node; tests/renderer run in jsdom. End-to-end specs (tests/e2e, *.spec.ts) belong to Playwright. The chaos suite's
+// long runs (tests/chaos/*.chaos.test.ts) have their own config and command (`npm run test:chaos`).
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.{ts,tsx}'],
-    exclude: ['tests/e2e/**', 'node_modules/**'],
+    exclude: ['tests/e2e/**', 'tests/chaos/**/*.chaos.test.ts', 'node_modules/**'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,
