@@ -21,3 +21,24 @@ export function buildDigest(
   if (n > DIGEST_TITLES) lines.push(`and ${n - DIGEST_TITLES} more`);
   return { title, body: lines.join('\n'), dedup_key: `digest:${now}` };
 }
+
+/**
+ * The notice for alerts a stopped run had claimed but not marked shown (a crash, kill -9 or power cut in the
+ * moment between the claim and the mark): Lotwatch cannot know whether the notification appeared, so rather than
+ * show each one again (twice, if it did appear) it names them once. Title `Lotwatch stopped while showing 2 alerts`;
+ * body the first DIGEST_TITLES titles, one a line, then `and N more`. dedup_key `recovered:<now>`.
+ *
+ * @param alerts the left-claimed alerts, in id order; at least one.
+ * @param now ms since the epoch.
+ * @returns the notice's texts and key. Throws nothing.
+ */
+export function buildRecoveryNotice(
+  alerts: readonly { title: string }[],
+  now: number,
+): { title: string; body: string; dedup_key: string } {
+  const n = alerts.length;
+  const title = `Lotwatch stopped while showing ${n === 1 ? 'an alert' : `${n} alerts`}`;
+  const lines = alerts.slice(0, DIGEST_TITLES).map((a) => a.title);
+  if (n > DIGEST_TITLES) lines.push(`and ${n - DIGEST_TITLES} more`);
+  return { title, body: lines.join('\n'), dedup_key: `recovered:${now}` };
+}

@@ -5,7 +5,7 @@
 export { decide, deliveryFor, type AlertDecision, type DecideInput, type DeliveryDecision } from './decide';
 export { inQuietHours, quietHoursEnd } from './quietHours';
 export { dueReminders } from './reminders';
-export { buildDigest, DIGEST_TITLES } from './digest';
+export { buildDigest, buildRecoveryNotice, DIGEST_TITLES } from './digest';
 export {
   keyRejectedAlert,
   quotaLowAlert,

@@ -15,8 +15,11 @@ export interface AlertRow {
   reason: string | null;
   created_at: number;
   delivery: Delivery;
-  /** pending (to notify now), digest (held for the digest), claimed (being shown), delivered, suppressed. */
-  status: 'pending' | 'digest' | 'claimed' | 'delivered' | 'suppressed';
+  /**
+   * pending (to notify now), digest (held for the digest), claimed (being shown), delivered, suppressed, recovered
+   * (claimed by a run that stopped before marking it shown: named in a recovery notice instead).
+   */
+  status: 'pending' | 'digest' | 'claimed' | 'delivered' | 'suppressed' | 'recovered';
   deliver_after: number | null;
   delivered_at: number | null;
   read_at: number | null;
@@ -46,6 +49,8 @@ export class AlertsRepo {
   private readonly due: Statement<[number], AlertRow>;
   private readonly claim: Statement<[number]>;
   private readonly delivered: Statement<[number, number]>;
+  private readonly claimedRows: Statement<[], AlertRow>;
+  private readonly recovered: Statement<[number, number]>;
   private readonly page: Statement<[number, number, number], AlertRow>;
   private readonly unread: Statement<[], CountRow>;
   private readonly read: Statement<[number, number]>;
@@ -63,6 +68,8 @@ export class AlertsRepo {
       OR (status = 'digest' AND deliver_after <= ?) ORDER BY id`);
     this.claim = db.prepare("UPDATE alerts SET status = 'claimed' WHERE id = ? AND status IN ('pending', 'digest')");
     this.delivered = db.prepare("UPDATE alerts SET status = 'delivered', delivered_at = ? WHERE id = ?");
+    this.claimedRows = db.prepare("SELECT * FROM alerts WHERE status = 'claimed' ORDER BY id");
+    this.recovered = db.prepare("UPDATE alerts SET status = 'recovered', delivered_at = ? WHERE id = ? AND status = 'claimed'");
     this.page = db.prepare(`SELECT * FROM alerts WHERE (? = 0 OR read_at IS NULL) AND id < ?
       ORDER BY (read_at IS NULL) DESC, id DESC LIMIT ?`);
     this.unread = db.prepare('SELECT count(*) AS n FROM alerts WHERE read_at IS NULL');
@@ -102,6 +109,16 @@ export class AlertsRepo {
   /** Marks a claimed alert as shown. */
   markDelivered(id: number, now: number): void {
     this.delivered.run(now, id);
+  }
+
+  /** Alerts left claimed: shown or not, a run stopped before marking them (one Lotwatch per data folder). */
+  claimedAlerts(): AlertRow[] {
+    return this.claimedRows.all();
+  }
+
+  /** Marks a left-claimed alert as named in the recovery notice written at `now` (ms). */
+  markRecovered(id: number, now: number): void {
+    this.recovered.run(now, id);
   }
 
   /** A page of the inbox: unread first, then newest first, ids below `beforeId`; only unread ones if asked. */

@@ -1,4 +1,4 @@
-import { buildDigest } from '../alerts';
+import { buildDigest, buildRecoveryNotice } from '../alerts';
 import type { Clock } from '../clock';
 import type { Notifier } from '../alerts/notifier';
 import type { AlertRow, NewAlert } from '../db/store';
@@ -11,6 +11,8 @@ export interface OutboxStore {
   claimAlert(id: number): boolean;
   markDelivered(id: number, now: number): void;
   insertAlert(a: NewAlert, now: number): number | null;
+  claimedAlerts(): AlertRow[];
+  markRecovered(id: number, now: number): void;
 }
 
 /** What the outbox needs; the notification sink is a port so delivery can change without touching the polls. */
@@ -37,11 +39,44 @@ export class Outbox {
   constructor(private readonly d: OutboxDeps) {}
 
   /**
+   * At start, before the first delivery: alerts a stopped run left claimed (it claimed them, then stopped before
+   * marking them shown) are marked `recovered` and named in one pending notice, "Lotwatch stopped while showing 2
+   * alerts" (buildRecoveryNotice), in one transaction; the next `deliver` shows it. So no alert is left untold after
+   * a crash, and none is shown as itself twice (docs/architecture.md "An alert, from poll to notification"). Returns
+   * how many alerts it named. Throws only database errors.
+   */
+  recover(): number {
+    const now = this.d.clock.now();
+    return this.d.transaction(() => {
+      const left = this.d.store.claimedAlerts();
+      if (left.length === 0) return 0;
+      for (const a of left) this.d.store.markRecovered(a.id, now);
+      const notice = buildRecoveryNotice(left, now);
+      this.d.store.insertAlert(
+        {
+          dedup_key: notice.dedup_key,
+          kind: 'digest',
+          lot_key: null,
+          change_id: null,
+          source: '',
+          title: notice.title,
+          body: notice.body,
+          reason: null,
+          delivery: 'now',
+          deliver_after: null,
+        },
+        now,
+      );
+      return left.length;
+    });
+  }
+
+  /**
    * Delivers the outbox. First the held (digest) alerts whose quiet hours have ended become one digest: in one
    * transaction they are marked delivered and one inbox entry of kind `digest` ("7 alerts while you were away") is
    * written, pending. Then each pending alert (the digest among them) is claimed, shown through the notifier when
-   * notifications are on, and marked delivered. A crash between claim and show loses that notification, never the
-   * alert (it is in the inbox), and never shows it twice. Emits `alert.raised` for each alert that lands.
+   * notifications are on, and marked delivered. A crash between claim and mark leaves the row claimed: the next
+   * start names it in a recovery notice (`recover`), never shows it twice. Emits `alert.raised` for each alert that lands.
    * Throws only database errors (a failing notification is logged).
    */
   deliver(): void {

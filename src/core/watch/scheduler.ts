@@ -150,7 +150,10 @@ export class Scheduler {
 
   constructor(private readonly d: SchedulerDeps) {}
 
-  /** Recovers from a crash (runs left 'running' become 'interrupted'), delivers what is due, and starts the loop. */
+  /**
+   * Recovers from a crash (runs left 'running' become 'interrupted'; alerts left claimed get a recovery notice),
+   * delivers what is due, and starts the loop.
+   */
   start(): void {
     if (this.started) return;
     this.started = true;
@@ -159,6 +162,8 @@ export class Scheduler {
     try {
       const n = this.d.store.searches.interruptRuns(now);
       if (n) this.d.log.warn('watch: poll runs interrupted by a previous stop', { count: n });
+      const r = this.d.outbox.recover();
+      if (r) this.d.log.warn('watch: alerts left claimed by a previous stop are named in a recovery notice', { count: r });
       this.syncTriggers();
     } catch (e) {
       // A store that cannot be written (full disk, read-only, damaged) must not stop the app: the loop backs off.

@@ -29,8 +29,7 @@ afterEach(async () => {
   }
 });
 
-async function setup() {
-  const t = tempDir();
+async function setup(t: { dir: string; cleanup(): void } = tempDir()) {
   const dbPath = join(t.dir, 'lotwatch.sqlite');
   const shown: { title: string; body: string }[] = [];
   const core = createCore({
@@ -81,6 +80,36 @@ describe('delivery', () => {
     expect(shown).toHaveLength(1);
     const after = (await value('alerts.list'))['alerts'] as { status: string }[];
     expect(after.every((a) => a.status === 'delivered')).toBe(true);
+  });
+
+  it('names the alerts a stopped run left claimed in one notice at the next start, and shows none of them twice', async () => {
+    const t = tempDir();
+    const first = await setup({ dir: t.dir, cleanup() {} });
+    const lot = sb.market.sorted.find((l) => l.subStatus === 'Open' && l.auctionAt > clock.now() + 5 * MIN)!;
+    const w = await first.value('watchlist.add', { target: lot.lotNumber, rules: { kinds: ['sale_result'] } });
+    clock.advanceTo(lot.auctionAt + 6 * MIN);
+    await first.value('watchlist.checkNow', { id: w['id'] });
+    const sale = ((await first.value('alerts.list'))['alerts'] as { id: number; title: string }[])[0]!;
+    expect(first.shown.map((n) => n.title)).toEqual([sale.title]);
+    await first.core.dispose();
+    // The moment between the outbox's claim and its mark, as a kill -9 leaves it: the row stays claimed.
+    const raw = openDatabase(join(t.dir, 'lotwatch.sqlite'));
+    raw.prepare("UPDATE alerts SET status = 'claimed' WHERE id = ?").run(sale.id);
+    raw.close();
+
+    const second = await setup({ dir: t.dir, cleanup() {} });
+    second.core.engine.start();
+    await second.core.engine.idle();
+    expect(second.shown).toEqual([{ title: 'Lotwatch stopped while showing an alert', body: sale.title }]);
+    const inbox = (await second.value('alerts.list'))['alerts'] as { id: number; kind: string; status: string }[];
+    expect(inbox.find((a) => a.id === sale.id)!.status).toBe('recovered');
+    expect(inbox.filter((a) => a.kind === 'digest').map((a) => a.status)).toEqual(['delivered']);
+    await second.core.dispose();
+
+    const third = await setup(t);
+    third.core.engine.start();
+    await third.core.engine.idle();
+    expect(third.shown).toEqual([]);
   });
 
   it('reminds once, N minutes before a watched auction', async () => {

@@ -32,6 +32,7 @@ export interface AuditAlert {
   status: string;
   delivery: string;
   deliver_after: number | null;
+  delivered_at: number | null;
   read_at: number | null;
 }
 
@@ -44,6 +45,11 @@ export interface Audit {
   unpaired: number;
   /** Alerts claimed by the outbox but never shown: a kill between the claim and the notification. */
   claimedUnshown: number[];
+  /**
+   * Alerts a stopped run left claimed, named at the next start in a recovery notice (kind digest, dedup_key
+   * `recovered:<delivered_at>`), with whether that notice has been shown.
+   */
+  recovered: { id: number; noticeId: number | null; noticeShown: boolean }[];
   alerts: AuditAlert[];
   polls: number;
   reads: number;
@@ -82,7 +88,7 @@ export function audit(db: Database, entries: JournalEntry[], killedAt: ReadonlyS
 
   const alerts = db
     .prepare(
-      'SELECT id, dedup_key, kind, lot_key, source, title, body, status, delivery, deliver_after, read_at FROM alerts ORDER BY id',
+      'SELECT id, dedup_key, kind, lot_key, source, title, body, status, delivery, deliver_after, delivered_at, read_at FROM alerts ORDER BY id',
     )
     .all() as AuditAlert[];
   const byId = new Map(alerts.map((a) => [a.id, a]));
@@ -111,8 +117,8 @@ export function audit(db: Database, entries: JournalEntry[], killedAt: ReadonlyS
       if (!a) problems.push(`raised alert ${e.id} (#${i}) is not in the data file`);
       else if (a.kind !== e.kind || a.title !== e.title || a.body !== e.body || a.lot_key !== e.lot_key) {
         problems.push(`raised alert ${e.id} (#${i}) differs from its row`);
-      } else if (a.status !== 'claimed' && a.status !== 'delivered') {
-        problems.push(`raised alert ${e.id} (#${i}) is ${a.status}, not claimed or delivered`);
+      } else if (a.status !== 'claimed' && a.status !== 'delivered' && a.status !== 'recovered') {
+        problems.push(`raised alert ${e.id} (#${i}) is ${a.status}, not claimed, delivered or recovered`);
       }
     } else if (e.t === 'read') {
       reads++;
@@ -139,7 +145,8 @@ export function audit(db: Database, entries: JournalEntry[], killedAt: ReadonlyS
       // Between the notification and the mark the row must be claimed: pending means it was shown before the claim
       // (the next start shows it again), delivered that it was marked before the user saw it.
       const unseen = alerts.filter((a) => sameText(e, e.lotKey, a) && !shownIds.includes(a.id));
-      const claimed = unseen.filter((a) => a.status === 'claimed');
+      // (A claimed row becomes recovered at the next start: named in its recovery notice.)
+      const claimed = unseen.filter((a) => a.status === 'claimed' || a.status === 'recovered');
       if (claimed.length === 0) {
         problems.push(
           `notification #${i} "${e.title}" matches no claimed alert (${unseen.map((a) => `${a.id} ${a.status}`).join(', ') || 'none'})`,
@@ -164,5 +171,20 @@ export function audit(db: Database, entries: JournalEntry[], killedAt: ReadonlyS
     }
   }
   const claimedUnshown = alerts.filter((a) => a.status === 'claimed' && !shown.has(a.id)).map((a) => a.id);
-  return { problems, shownIds, unpaired, claimedUnshown, alerts, polls, reads };
+  const byKey = new Map(alerts.map((a) => [a.dedup_key, a]));
+  const recovered = alerts
+    .filter((a) => a.status === 'recovered')
+    .map((a) => {
+      const notice = byKey.get(`recovered:${a.delivered_at}`);
+      if (!notice || notice.kind !== 'digest') problems.push(`alert ${a.id} is recovered but no recovery notice names it`);
+      else if (!notice.body.split('\n').includes(a.title) && !/^and \d+ more$/m.test(notice.body))
+        problems.push(`the recovery notice ${notice.id} does not list alert ${a.id} "${a.title}"`);
+      // A notice a later kill left claimed is itself named in the next notice: follow the chain to one shown.
+      let n = notice;
+      for (let hops = 0; n && !shown.has(n.id) && n.status === 'recovered' && hops < 1000; hops++) {
+        n = byKey.get(`recovered:${n.delivered_at}`);
+      }
+      return { id: a.id, noticeId: notice?.id ?? null, noticeShown: n ? shown.has(n.id) : false };
+    });
+  return { problems, shownIds, unpaired, claimedUnshown, recovered, alerts, polls, reads };
 }
