@@ -34,8 +34,22 @@ export class CronTrigger {
     readonly expression: string,
     run: () => Promise<void>,
   ) {
-    this.task = createTask(checkCron(expression), async () => run(), { noOverlap: true });
+    // A failing run is handed back to the caller, not thrown inside the task: node-cron would print it to the
+    // console itself, a line per failed run outside Lotwatch's log (and its one-line-per-failure bound).
+    this.task = createTask(
+      checkCron(expression),
+      async () => {
+        try {
+          await run();
+        } catch (e) {
+          this.failure = { error: e };
+        }
+      },
+      { noOverlap: true },
+    );
   }
+
+  private failure: { error: unknown } | null = null;
 
   /** True when some whole minute in (fromExclusive, toInclusive] matches the expression. */
   dueBetween(fromExclusive: number, toInclusive: number): boolean {
@@ -69,9 +83,17 @@ export class CronTrigger {
     return this.perDay;
   }
 
-  /** Runs the search now through the task (node-cron's `execute`, no overlap with a scheduled run). */
-  execute(): Promise<unknown> {
-    return this.task.execute();
+  /**
+   * Runs the search now through the task (node-cron's `execute`, no overlap with a scheduled run).
+   * @throws what the run threw (a service or database error), after the task has finished.
+   */
+  async execute(): Promise<unknown> {
+    this.failure = null;
+    const r = await this.task.execute();
+    const f = this.failure as { error: unknown } | null;
+    this.failure = null;
+    if (f) throw f.error;
+    return r;
   }
 
   dispose(): void {

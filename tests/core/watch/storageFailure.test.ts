@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCore, type Core } from '../../../src/core/app';
 import { openDatabase } from '../../../src/core/db/connection';
 import type { Logger } from '../../../src/core/log';
@@ -95,6 +95,22 @@ describe('errors the buyer reads', () => {
       expect(r.error.message).not.toMatch(/internet|connection/i);
     }
     expect(lines.filter((l) => l.msg === 'api: retrying')).toEqual([]);
+  });
+
+  it("a saved search's scheduled run that cannot be stored is one line of Lotwatch's log, nothing printed besides", async () => {
+    const { core, db, clock, lines } = await setup();
+    await core.call('searches.create', { name: 'Hondas', params: { make: 'HONDA' }, schedule: '*/30 * * * *' });
+    fillDisk(db);
+    // node-cron prints a failing task to the console itself: one line per failed run, outside the log's bounds.
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      clock.advance(31 * 60_000);
+      await core.engine.runDue();
+      expect(lines.filter((l) => l.level === 'error').map((l) => l.msg)).toEqual(['watch: tick failed; the next try waits']);
+      expect(printed.mock.calls).toEqual([]);
+    } finally {
+      printed.mockRestore();
+    }
   });
 
   it('a change that cannot be saved on a read-only file answers db_unavailable with what to do', async () => {
