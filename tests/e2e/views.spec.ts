@@ -219,10 +219,13 @@ test.describe('the unread count', () => {
     const frame = alerts.frame;
     // Start from nothing unread: whatever the first minutes of the market raised is read.
     await alerts.open();
-    await expect(alerts.markAllReadButton.or(page.getByText('No alerts yet'))).toBeVisible();
-    if (await alerts.markAllReadButton.isEnabled()) await alerts.markAllReadButton.click();
-    await expect(frame.navLink('Alerts')).toHaveAccessibleName('Alerts');
-    await expect(page).toHaveTitle('Lotwatch');
+    // At 600x the first alerts may land between the read and the check: read again until nothing is unread.
+    await expect(async () => {
+      await expect(alerts.markAllReadButton.or(page.getByText('No alerts yet'))).toBeVisible();
+      if ((await alerts.markAllReadButton.isVisible()) && (await alerts.markAllReadButton.isEnabled())) await alerts.markAllReadButton.click();
+      await expect(frame.navLink('Alerts')).toHaveAccessibleName('Alerts', { timeout: 2_000 });
+      await expect(page).toHaveTitle('Lotwatch', { timeout: 2_000 });
+    }).toPass({ timeout: 60_000 });
 
     // The simulated market moves on (600x): a watched example lot or the example search raises an alert.
     await frame.open('Search');
@@ -242,11 +245,13 @@ test.describe('the unread count', () => {
     await page.keyboard.press('ArrowDown');
     await expect(first).toBeFocused();
 
-    // Read everything: the badge and the count in the title go.
-    await alerts.markAllReadButton.click();
-    await expect(alerts.allRead).toBeVisible();
-    await expect(frame.navLink('Alerts')).toHaveAccessibleName('Alerts');
-    await expect(page).toHaveTitle('Lotwatch');
+    // Read everything: the badge and the count in the title go (read again if the fast market raised another).
+    await expect(async () => {
+      if (await alerts.markAllReadButton.isEnabled()) await alerts.markAllReadButton.click();
+      await expect(alerts.allRead).toBeVisible({ timeout: 2_000 });
+      await expect(frame.navLink('Alerts')).toHaveAccessibleName('Alerts', { timeout: 2_000 });
+      await expect(page).toHaveTitle('Lotwatch', { timeout: 2_000 });
+    }).toPass({ timeout: 60_000 });
     expect(app.consoleErrors).toEqual([]);
   });
 });
