@@ -176,11 +176,14 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
       async () => {
         // Watch the lots that sell in the first two market hours (they go live and end during the cycles), with
         // every change kind, reminders and a high cap, so the outbox is busy and kills often land inside it.
+        // From the market's time now, not START: on a loaded machine the setup alone can take seconds of wall time,
+        // tens of market minutes at SPEED, and lots chosen from START would have sold before the first check.
         const m = sb.market;
+        const from = sb.marketNow();
         const lots = m.sorted
           .filter(
             (l) =>
-              l.subStatus === 'Open' && l.auctionAt > START + 30 * MIN && l.auctionAt < START + 150 * MIN,
+              l.subStatus === 'Open' && l.auctionAt > from + 40 * MIN && l.auctionAt < from + 160 * MIN,
           )
           .slice(0, 16);
         expect(lots.length).toBeGreaterThanOrEqual(4);
