@@ -51,22 +51,7 @@ export class Outbox {
       const left = this.d.store.claimedAlerts();
       if (left.length === 0) return 0;
       for (const a of left) this.d.store.markRecovered(a.id, now);
-      const notice = buildRecoveryNotice(left, now);
-      this.d.store.insertAlert(
-        {
-          dedup_key: notice.dedup_key,
-          kind: 'digest',
-          lot_key: null,
-          change_id: null,
-          source: '',
-          title: notice.title,
-          body: notice.body,
-          reason: null,
-          delivery: 'now',
-          deliver_after: null,
-        },
-        now,
-      );
+      this.insertSummary(buildRecoveryNotice(left, now), now);
       return left.length;
     });
   }
@@ -89,22 +74,7 @@ export class Outbox {
         const claimed = held.filter((a) => this.d.store.claimAlert(a.id));
         if (claimed.length === 0) return claimed;
         for (const a of claimed) this.d.store.markDelivered(a.id, now);
-        const digest = buildDigest(claimed, now);
-        this.d.store.insertAlert(
-          {
-            dedup_key: digest.dedup_key,
-            kind: 'digest',
-            lot_key: null,
-            change_id: null,
-            source: '',
-            title: digest.title,
-            body: digest.body,
-            reason: null,
-            delivery: 'now',
-            deliver_after: null,
-          },
-          now,
-        );
+        this.insertSummary(buildDigest(claimed, now), now);
         return claimed;
       });
       for (const a of claimed) this.raised(a);
@@ -117,6 +87,14 @@ export class Outbox {
       this.d.store.markDelivered(a.id, this.d.clock.now());
     }
     this.d.afterDeliver?.();
+  }
+
+  /** Writes a summary entry (a digest or a recovery notice) to the inbox, pending: it goes out like any alert. */
+  private insertSummary(t: { title: string; body: string; dedup_key: string }, now: number): void {
+    this.d.store.insertAlert(
+      { dedup_key: t.dedup_key, kind: 'digest', lot_key: null, change_id: null, source: '', title: t.title, body: t.body, reason: null, delivery: 'now', deliver_after: null },
+      now,
+    );
   }
 
   private show(a: AlertRow): void {
