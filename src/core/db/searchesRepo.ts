@@ -14,7 +14,15 @@ export interface SavedSearchRow {
   max_pages: number;
   paused: boolean;
   is_example: boolean;
+  /** A complete reading of the whole result list has happened: every lot not a member is a new match. */
   baseline_done: boolean;
+  /**
+   * Before the baseline is done: lots whose auction time (ms) is before this were all read by complete page
+   * sequences, so those not members are new matches; null: nothing covered yet.
+   */
+  covered_until: number | null;
+  /** Auction time (ms) where the next run continues reading a list too long for one run; null: at the list's head. */
+  sweep_from: number | null;
   created_at: number;
   updated_at: number;
   last_run_at: number | null;
@@ -58,6 +66,9 @@ type FinishRunParams = {
   error_message: string | null;
 };
 
+/** Where a search's reading stands (see SavedSearchRow): set after each run that fetched something. */
+export type SearchCoverage = Pick<SavedSearchRow, 'baseline_done' | 'covered_until' | 'sweep_from'>;
+
 type SearchWrite = { name: string; params: string; schedule: string; rules: string; max_pages: number; paused: number; now: number };
 
 function toSearch(r: SearchDbRow): SavedSearchRow {
@@ -71,6 +82,8 @@ function toSearch(r: SearchDbRow): SavedSearchRow {
     paused: bool(r.paused),
     is_example: bool(r.is_example),
     baseline_done: bool(r.baseline_done),
+    covered_until: r.covered_until ?? null,
+    sweep_from: r.sweep_from ?? null,
     created_at: r.created_at,
     updated_at: r.updated_at,
     last_run_at: r.last_run_at ?? null,
@@ -94,6 +107,7 @@ export class SearchesRepo {
   private readonly updateOne: Statement<[SearchWrite & { id: number }]>;
   private readonly deleteOne: Statement<[number]>;
   private readonly runOk: Statement<[{ id: number; now: number; count: number; complete: number }]>;
+  private readonly coverage: Statement<[{ id: number; baseline_done: number; covered_until: number | null; sweep_from: number | null }]>;
   private readonly runFailed: Statement<[{ id: number; now: number; code: string; message: string }]>;
   private readonly members: Statement<[number], { lot_key: string }>;
   private readonly upsertMember: Statement<[number, string, number, number]>;
@@ -115,11 +129,14 @@ export class SearchesRepo {
       created_at, updated_at) VALUES (@name, @params, @schedule, @rules, @max_pages, @paused, @is_example, @now, @now)`);
     this.updateOne = db.prepare(`UPDATE saved_searches SET name = @name, params = @params, schedule = @schedule, rules = @rules,
       max_pages = @max_pages, paused = @paused, updated_at = @now,
-      baseline_done = CASE WHEN params = @params THEN baseline_done ELSE 0 END WHERE id = @id`);
+      baseline_done = CASE WHEN params = @params THEN baseline_done ELSE 0 END,
+      covered_until = CASE WHEN params = @params THEN covered_until ELSE NULL END,
+      sweep_from = CASE WHEN params = @params THEN sweep_from ELSE NULL END WHERE id = @id`);
     this.deleteOne = db.prepare('DELETE FROM saved_searches WHERE id = ?');
     this.runOk = db.prepare(`UPDATE saved_searches SET last_run_at = @now, last_ok_at = @now, last_result_count = @count,
-      last_complete = @complete, consecutive_failures = 0, last_error_code = NULL, last_error = NULL,
-      baseline_done = 1 WHERE id = @id`);
+      last_complete = @complete, consecutive_failures = 0, last_error_code = NULL, last_error = NULL WHERE id = @id`);
+    this.coverage = db.prepare(`UPDATE saved_searches SET baseline_done = @baseline_done, covered_until = @covered_until,
+      sweep_from = @sweep_from WHERE id = @id`);
     this.runFailed = db.prepare(`UPDATE saved_searches SET last_run_at = @now, consecutive_failures = consecutive_failures + 1,
       last_error_code = @code, last_error = @message WHERE id = @id`);
     this.members = db.prepare('SELECT lot_key FROM search_members WHERE search_id = ?');
@@ -167,7 +184,7 @@ export class SearchesRepo {
     return insertedId(r);
   }
 
-  /** Updates a saved search; new params restart its baseline (the next run notifies no new matches). */
+  /** Updates a saved search; new params restart its baseline and coverage (the next run notifies no new matches). */
   updateSearch(id: number, s: Pick<SavedSearchRow, 'name' | 'params' | 'schedule' | 'rules' | 'max_pages' | 'paused'>, now: number): void {
     this.updateOne.run({
       name: s.name,
@@ -186,9 +203,17 @@ export class SearchesRepo {
     this.deleteOne.run(id);
   }
 
-  /** Records a run that fetched something: its time, result count, completeness; failures reset, baseline done. */
+  /**
+   * Records a run that fetched something: its time, result count, completeness; failures reset. The baseline is
+   * the caller's (setCoverage): only a complete reading makes one.
+   */
   searchRunOk(id: number, now: number, count: number, complete: boolean): void {
     this.runOk.run({ id, now, count, complete: complete ? 1 : 0 });
+  }
+
+  /** Stores where a search's reading stands after a run (docs/architecture.md "Saved searches and new matches"). */
+  setCoverage(id: number, c: SearchCoverage): void {
+    this.coverage.run({ id, baseline_done: c.baseline_done ? 1 : 0, covered_until: c.covered_until, sweep_from: c.sweep_from });
   }
 
   /** Records a run that fetched nothing: one more failure in a row, with the error's code and message. */

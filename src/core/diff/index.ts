@@ -286,8 +286,10 @@ export function diffLot(
 /**
  * Membership changes of one run of a saved search (docs/architecture.md "The domain": new_match, dropped_out).
  *
- * - `new_match` for each key of `current` not in `prevKeys`, in the order of `current`; none when `baseline`
- *   (the first run establishes what exists without notifying).
+ * - `new_match` for each key of `current` not in `prevKeys`, in the order of `current`; when `baseline` (no
+ *   complete reading of the list yet, so what exists is still being established), only for lots whose auction_at
+ *   is known and below `coveredUntil`: the part of the list, ordered by auction date, that earlier complete page
+ *   sequences read (docs/architecture.md "Saved searches and new matches"). A lot beyond it is first seen, not new.
  * - `dropped_out` for each key of `prevKeys` absent from `current`, sorted by key; only when `complete` (every
  *   page was read), because a lot missing from a partial run may simply be on a page not fetched.
  * A lot present twice in `current` (it moved between pages) counts once. field, before, after and
@@ -296,12 +298,14 @@ export function diffLot(
  * @param prevKeys lot keys that were members before this run.
  * @param current the lots this run returned (any order, duplicates allowed).
  * @param opts.observedAt when the run finished, ms since the epoch.
+ * @param opts.coveredUntil auction time (ms) below which a baseline run still reports new matches; null or absent:
+ *   none.
  * @returns the changes, possibly empty. Throws nothing.
  */
 export function diffSearch(
   prevKeys: ReadonlySet<LotKey>,
   current: readonly LotState[],
-  opts: { complete: boolean; baseline: boolean; observedAt: number },
+  opts: { complete: boolean; baseline: boolean; observedAt: number; coveredUntil?: number | null },
 ): Change[] {
   const membership = (kind: 'new_match' | 'dropped_out', key: LotKey, vin: string | null): Change => ({
     kind,
@@ -320,7 +324,9 @@ export function diffSearch(
     const key = keyOf(s);
     if (seen.has(key)) continue;
     seen.add(key);
-    if (!opts.baseline && !prevKeys.has(key)) out.push(membership('new_match', key, s.vin));
+    if (prevKeys.has(key)) continue;
+    const covered = !opts.baseline || (s.auction_at !== null && opts.coveredUntil != null && s.auction_at < opts.coveredUntil);
+    if (covered) out.push(membership('new_match', key, s.vin));
   }
   if (opts.complete) {
     const gone = [...prevKeys].filter((k) => !seen.has(k)).sort();

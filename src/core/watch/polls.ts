@@ -2,11 +2,12 @@ import type { ApiClient } from '../api';
 import { ApiError, QuotaSpentError, UnauthorizedError } from '../api/errors';
 import type { Clock } from '../clock';
 import type { WatchRow, Store } from '../db/store';
-import { diffSearch } from '../diff';
+import { diffSearch, parseAuctionAt } from '../diff';
 import type { ContractEvent } from '../../shared/ipc/contract';
 import type { Vehicle } from '../../shared/vehicle';
 import { lotKeyOf, parseLotKey, pollTargetKey, type Change, type PollTarget, type LotState } from '../../shared/watch';
 import type { RequestBudget } from './budget';
+import { nextCoverage, windowFrom } from './coverage';
 import type { Outbox } from './outbox';
 import { auctionOver } from './planner';
 import type { Recorder } from './recorder';
@@ -77,8 +78,11 @@ export class Polls {
 
   /**
    * One run of a saved search: pages until the end, max_pages, the budget or an error; then one transaction.
-   * A `manual` run also runs a paused search and may spend the watchlist's reserve. Skipped without a client or
-   * search. Never throws for service errors (they end the run and are stored); throws database errors.
+   * A list longer than one run is read in a sweep of `auction_date_from` windows, each run going on where the
+   * last stopped, and new matches are called only where complete page sequences read before (coverage.ts,
+   * docs/architecture.md "Saved searches and new matches"). A `manual` run also runs a paused search and may spend
+   * the watchlist's reserve. Skipped without a client or search. Never throws for service errors (they end the
+   * run and are stored); throws database errors.
    */
   async runSearch(id: number, manual: boolean): Promise<RunOutcome> {
     const s = this.d.store.searches.getSearch(id);
@@ -90,6 +94,10 @@ export class Polls {
     const runId = this.d.store.searches.startRun(run, started);
     this.d.emit({ name: 'poll.started', payload: { target, at: started } });
     const vehicles: Vehicle[] = [];
+    const coverage = { baseline_done: s.baseline_done, covered_until: s.covered_until, sweep_from: s.sweep_from };
+    const from = windowFrom(coverage, s.params['auction_date_from'], s.params['auction_date_to']);
+    const query = { ...(s.params as object), ...(from ? { auction_date_from: from } : {}), per_page: 20 };
+    let lastAuctionAt: number | null = null;
     let complete = false;
     let requests = 0;
     let error: { code: string; message: string } | null = null;
@@ -102,8 +110,9 @@ export class Polls {
       }
       try {
         requests++;
-        const r = await client.searchVehicles({ ...(s.params as object), ...(cursor ? { cursor } : {}), per_page: 20 });
+        const r = await client.searchVehicles({ ...query, ...(cursor ? { cursor } : {}) });
         vehicles.push(...r.data);
+        for (const v of r.data) lastAuctionAt = parseAuctionAt(v.auction.auction_at) ?? lastAuctionAt;
         this.d.recorder.onQuota(client.quota());
         const next = r.meta?.next_cursor ?? null;
         if (!next) {
@@ -135,9 +144,11 @@ export class Polls {
         lotChanges.push(...this.d.recorder.lotDiff(o.prev, o.next));
       }
       const fetchedSomething = vehicles.length > 0 || complete;
+      // Only a reading of the whole list from its head to its end tells which members left it.
+      const wholeList = complete && from === null;
       const members = this.d.store.searches.memberKeys(id);
       const searchChanges = fetchedSomething
-        ? diffSearch(members, states, { complete, baseline: !s.baseline_done, observedAt: now })
+        ? diffSearch(members, states, { complete: wholeList, baseline: !s.baseline_done, coveredUntil: s.covered_until, observedAt: now })
         : [];
       const r = this.d.recorder.record([...searchChanges, ...lotChanges], now, (k) => prevOf.get(k) ?? null, s);
       changes = r.changes;
@@ -150,18 +161,19 @@ export class Polls {
         const after = this.d.store.searches.getSearch(id);
         if (after && error.code !== 'budget') alerts += this.d.recorder.searchFailing(s, after.consecutive_failures, error.message, now);
       } else {
-        if (complete) {
+        if (wholeList) {
           const counts = this.d.store.searches.recentResultCounts(id, 3);
           alerts += this.d.recorder.searchEmpty(s, [...counts, seen.length], now);
         }
-        this.d.store.searches.searchRunOk(id, now, seen.length, complete);
+        this.d.store.searches.searchRunOk(id, now, seen.length, wholeList);
+        this.d.store.searches.setCoverage(id, nextCoverage(coverage, { from, reachedEnd: complete, lastAuctionAt }));
       }
       this.d.store.searches.finishRun(runId, now, {
         status: error ? (fetchedSomething ? 'partial' : 'error') : 'ok',
         requests,
         records: vehicles.length,
         changes,
-        complete,
+        complete: wholeList,
         error_code: error?.code ?? null,
         error_message: error?.message ?? null,
       });

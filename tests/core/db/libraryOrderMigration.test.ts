@@ -51,7 +51,7 @@ describe('migration 50: the library order index', () => {
     migrate(db, 'test', MIGRATIONS.filter((m) => m.version <= 40));
     const before = plan(db, DEFAULT_LIST, 100, 0);
     expect(before.some((l) => l.includes('TEMP B-TREE FOR ORDER BY'))).toBe(true);
-    expect(migrate(db, 'test', MIGRATIONS)).toEqual([50]);
+    expect(migrate(db, 'test', MIGRATIONS.filter((m) => m.version <= 50))).toEqual([50]);
     expect(plan(db, DEFAULT_LIST, 100, 0).some((l) => l.includes('USING INDEX lots_last_observed'))).toBe(true);
     db.close();
   });

@@ -127,7 +127,7 @@ describe('diffLot properties', () => {
 
 describe('diffSearch properties', () => {
   const key = fc.constantFrom('A', 'B', 'C', 'D', 'E', 'F');
-  it('never reports a key twice, nor both new_match and dropped_out for one key', () => {
+  it('never reports a key twice, nor both new_match and dropped_out for one key; new matches only where covered', () => {
     fc.assert(
       fc.property(
         fc.uniqueArray(key.map((k) => `copart:${k}`)),
@@ -137,21 +137,34 @@ describe('diffSearch properties', () => {
         ),
         fc.boolean(),
         fc.boolean(),
-        (members, current, complete, baseline) => {
+        fc.constantFrom(null, T0, T0 + DAY),
+        (members, current, complete, baseline, coveredUntil) => {
           const prev = new Set(members);
-          const cs = diffSearch(prev, current, { complete, baseline, observedAt: T0 });
+          const opts = { complete, baseline, observedAt: T0, coveredUntil };
+          const cs = diffSearch(prev, current, opts);
           const keys = cs.map((c) => c.lot_key);
           expect(new Set(keys).size).toBe(keys.length);
           const now = new Set(current.map((s) => `copart:${s.lot_number}`));
           for (const c of cs) {
-            if (c.kind === 'new_match')
-              expect(!prev.has(c.lot_key) && now.has(c.lot_key) && !baseline).toBe(true);
-            else
+            if (c.kind === 'new_match') {
+              // In a baseline run, only inside the covered part of the list (by the first state of the lot).
+              const first = current.find((s) => `copart:${s.lot_number}` === c.lot_key)!;
+              const covered = first.auction_at !== null && coveredUntil !== null && first.auction_at < coveredUntil;
+              expect(!prev.has(c.lot_key) && now.has(c.lot_key) && (!baseline || covered)).toBe(true);
+            } else {
               expect(c.kind === 'dropped_out' && prev.has(c.lot_key) && !now.has(c.lot_key) && complete).toBe(
                 true,
               );
+            }
           }
-          expect(diffSearch(prev, current, { complete, baseline, observedAt: T0 })).toEqual(cs);
+          // Every covered lot not a member is reported: none is lost.
+          for (const s of current) {
+            const k = `copart:${s.lot_number}`;
+            const first = current.find((x) => `copart:${x.lot_number}` === k)!;
+            const covered = !baseline || (first.auction_at !== null && coveredUntil !== null && first.auction_at < coveredUntil);
+            if (!prev.has(k) && covered) expect(cs.some((c) => c.kind === 'new_match' && c.lot_key === k)).toBe(true);
+          }
+          expect(diffSearch(prev, current, opts)).toEqual(cs);
         },
       ),
     );

@@ -132,9 +132,14 @@ describe('Store', () => {
     s.searches.updateMembers(id, ['copart:3'], ['copart:1'], 7);
     expect([...s.searches.memberKeys(id)].sort()).toEqual(['copart:2', 'copart:3']);
     s.searches.searchRunOk(id, 8, 2, true);
-    expect(s.searches.getSearch(id)).toMatchObject({ baseline_done: true, last_result_count: 2, last_complete: true });
+    expect(s.searches.getSearch(id)).toMatchObject({ baseline_done: false, last_result_count: 2, last_complete: true });
+    s.searches.setCoverage(id, { baseline_done: true, covered_until: null, sweep_from: 1_000 });
+    expect(s.searches.getSearch(id)).toMatchObject({ baseline_done: true, covered_until: null, sweep_from: 1_000 });
+    // Same params: the coverage stays; new params: it starts again.
+    s.searches.updateSearch(id, { name: 'Hondas', params: { make: 'HONDA' }, schedule: '0 * * * *', rules, max_pages: 3, paused: false }, 9);
+    expect(s.searches.getSearch(id)).toMatchObject({ baseline_done: true, sweep_from: 1_000 });
     s.searches.updateSearch(id, { name: 'Accords', params: { make: 'HONDA', model: 'ACCORD' }, schedule: '0 * * * *', rules, max_pages: 3, paused: false }, 9);
-    expect(s.searches.getSearch(id)?.baseline_done).toBe(false);
+    expect(s.searches.getSearch(id)).toMatchObject({ baseline_done: false, covered_until: null, sweep_from: null });
     const run = s.searches.startRun({ kind: 'search', id }, 10);
     expect(s.searches.interruptRuns(11)).toBe(1);
     s.searches.finishRun(run, 12, { status: 'ok', requests: 1, records: 2, changes: 0, complete: true });
