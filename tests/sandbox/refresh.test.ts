@@ -70,10 +70,11 @@ describe('the refresh lag', () => {
     const m = h.sb.market;
     const before = m.events.length;
     let arrival: MarketEvent | undefined;
-    for (let t = h.sb.marketNow(); !arrival; t += 10 * MIN) {
+    for (let t = h.sb.marketNow(), end = t + 2 * 24 * HOUR; !arrival && t < end; t += 10 * MIN) {
       to(t);
       arrival = m.events.slice(before).find((e) => e.kind === 'new_lot' && e.visible_t > h.sb.marketNow());
     }
+    if (!arrival) throw new Error('no new lot shown after it arrived');
     expect((await h.json(`/vehicles/${arrival.lot_number}`)).status).toBe(404);
     to(arrival.visible_t);
     expect((await h.json(`/vehicles/${arrival.lot_number}`)).status).toBe(200);
