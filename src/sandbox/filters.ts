@@ -1,6 +1,6 @@
 import { COLORS, MODELS, SALE_DOCS } from './catalog';
 import { PORTS } from './geo';
-import type { Market } from './market';
+import type { MarketReader } from './refresh';
 import { saleDocumentGroup } from './realShape';
 import type { WireShape } from './records';
 
@@ -39,13 +39,13 @@ const DAMAGE_OPTIONS = ['Mechanical', 'Hail', 'Water', 'Fire', 'Theft', 'Vandali
 const TYPE_NAMES = ['AUTOMOBILE', 'SUV', 'PICKUP', 'MINIVAN', 'MOTORCYCLE', 'ATV', 'TRAILER'];
 const TYPE_STAMP = '2024-03-11T09:15:27.000000Z';
 
-const cache = new WeakMap<Market, { version: number; real?: Body; spec?: Body }>();
+const cache = new WeakMap<MarketReader, { version: number; real?: Body; spec?: Body }>();
 
 /**
  * The filters body of `shape` for the market's current state; cached until the market has changed by 500
  * versions. Shapes: see the file comment.
  */
-export function filtersBody(m: Market, shape: WireShape): Body {
+export function filtersBody(m: MarketReader, shape: WireShape): Body {
   let c = cache.get(m);
   if (!c || m.version - c.version >= 500) cache.set(m, (c = { version: m.version }));
   const hit = c[shape];
@@ -63,7 +63,7 @@ interface Ranges {
   engine_hp: [number, number];
 }
 
-function ranges(m: Market): Ranges {
+function ranges(m: MarketReader): Ranges {
   const r: Ranges = { year: [Infinity, -Infinity], price: [Infinity, -Infinity], odometer: [Infinity, -Infinity], engine_size: [Infinity, -Infinity], engine_hp: [Infinity, -Infinity] };
   const widen = (k: keyof Ranges, n: number): void => {
     const x = r[k];
@@ -86,7 +86,7 @@ const minMax = (r: Ranges): Body =>
 
 const opts = (pairs: readonly (readonly [string | number, string])[]): { value: string | number; label: string }[] => pairs.map(([value, label]) => ({ value, label }));
 
-function realData(m: Market): Body {
+function realData(m: MarketReader): Body {
   let first = Infinity;
   let last = -Infinity;
   for (const l of m.lots) {
@@ -140,7 +140,7 @@ function realData(m: Market): Body {
   };
 }
 
-function specData(m: Market): Body {
+function specData(m: MarketReader): Body {
   const counts = new Map<string, Map<string, number>>();
   const bump = (group: string, value: string | number): void => {
     let g = counts.get(group);

@@ -2,11 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import { Faults, type FaultSettings } from './faults';
 import { ImageCache } from './images';
 import { Market } from './market';
+import { resolveRefresh, type RefreshSetting } from './refresh';
+import { hash32 } from './rng';
+import type { MarketTiming } from './timing';
 import type { WireShape } from './records';
 import { CONTROL_PREFIX, VA_PREFIX, VP_PREFIX, buildServer } from './server';
 
 export type { FaultKind, FaultSettings } from './faults';
 export type { MarketEvent, Lot } from './market';
+export type { MarketReader, RefreshOptions, RefreshSetting } from './refresh';
+export { REAL_REFRESH } from './refresh';
+export type { DurationDist, MarketTiming } from './timing';
+export { DEFAULT_TIMING } from './timing';
 export type { WireShape } from './records';
 export { Market, VENDOR_SAMPLES } from './market';
 export { CONTROL_PREFIX, VA_PREFIX, VP_PREFIX } from './server';
@@ -50,6 +57,16 @@ export interface SandboxOptions {
    * tested.
    */
   shape?: WireShape;
+  /**
+   * The service's refresh lag (refresh.ts "RefreshOptions"): 'real' (default) answers each lot as of its last
+   * refresh, states and prices within 15 min (each lot on its own 5-15 min cycle), live bids within 10-15 s, as the
+   * real service does; 'instant' shows every market change at once (tests that check one change right after
+   * making it); or an object with the periods. The ground truth (`market.events`, /__sandbox/events) is never lagged;
+   * each event says when the service shows it (`visible_t`).
+   */
+  refresh?: RefreshSetting;
+  /** The market's time distributions (timing.ts "MarketTiming"); the fields given replace DEFAULT_TIMING's. */
+  timing?: Partial<MarketTiming>;
 }
 
 export interface Sandbox {
@@ -80,7 +97,8 @@ export interface Sandbox {
  * Creates the local Vehicle Auction Data Service (for Demo mode, tests and benchmarks): builds the market
  * synchronously (about a second for 20,000 lots) and the HTTP app; `start` listens.
  * Market time = startTime + (now() - creation) x speed + advances, or marketNow() + advances when given.
- * @throws RangeError when speed is outside 0..3600, lots < 1 or shape is neither 'real' nor 'spec'.
+ * @throws RangeError when speed is outside 0..3600, lots < 1, shape is neither 'real' nor 'spec', or refresh or
+ *   timing is malformed (see resolveRefresh, resolveTiming).
  */
 export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const now = opts.now ?? Date.now;
@@ -93,7 +111,8 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const seed = (opts.seed ?? 42) >>> 0;
   const realStart = now();
   const startTime = opts.startTime ?? Math.floor(realStart / 60_000) * 60_000;
-  const market = new Market({ seed, lots, startTime });
+  resolveRefresh(opts.refresh);
+  const market = new Market({ seed, lots, startTime, refresh: opts.refresh ?? 'real', ...(opts.timing ? { timing: opts.timing } : {}) });
   let offset = 0;
   const source = opts.marketNow;
   const marketNow = source ? (): number => source() + offset : (): number => market.startTime + (now() - realStart) * speed + offset;
@@ -153,3 +172,18 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
 
 /** Paths, for the app's API console: vehicle-auction base, video base, test control. */
 export const SANDBOX_PATHS = { vehicleAuction: VA_PREFIX, video: VP_PREFIX, control: CONTROL_PREFIX } as const;
+
+/**
+ * `count` market seeds for runs over several markets (benchmarks): `first` (default 42, the sandbox's default seed)
+ * then seeds derived from it, all distinct and the same on every run. Pass each as SandboxOptions.seed.
+ * @throws RangeError when count is not a whole number from 1 to 1000.
+ */
+export function sandboxSeeds(count: number, first = 42): number[] {
+  if (!(Number.isInteger(count) && count >= 1 && count <= 1000)) throw new RangeError(`count must be a whole number from 1 to 1000, not ${count}`);
+  const out = [first >>> 0];
+  for (let i = 1; out.length < count; i++) {
+    const s = hash32(first, 0x5eed, i);
+    if (!out.includes(s)) out.push(s);
+  }
+  return out;
+}

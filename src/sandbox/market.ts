@@ -14,7 +14,9 @@ import {
   type ModelSpec,
 } from './catalog';
 import { buildFacilities, type Facility, type Platform } from './geo';
+import { ServiceView, resolveRefresh, type MarketReader, type RefreshSetting } from './refresh';
 import { Rng, hash32 } from './rng';
+import { drawDuration, resolveTiming, type MarketTiming } from './timing';
 
 /**
  * The simulated market. Its state is a pure function of (seed, lot count, start time, market time): every lot
@@ -22,6 +24,10 @@ import { Rng, hash32 } from './rng';
  * in (time, lot id) order, recording each as a market event. Nothing runs in the background: the server advances the
  * market to "now" on each request, so the same seed and the same market times give the same answers however the
  * requests are spaced.
+ *
+ * Two views of one market: the lots themselves and `events` are the ground truth (what happened and when); `service`
+ * is what the service answers, which with a refresh lag (refresh.ts) shows each lot as of its last refresh. The API
+ * handlers read `service`; tests and benchmarks score against the truth.
  */
 
 const MIN = 60_000;
@@ -149,6 +155,13 @@ export interface MarketEvent {
   /** Market time, ms since epoch. */
   t: number;
   kind: 'new_lot' | 'bid' | 'buy_now' | 'reschedule' | 'state' | 'sale' | 'relist';
+  /**
+   * Market time from which the service's answers reflect this change (or a later one of the same lot that replaced
+   * it before the refresh), ms since epoch: `t` without a refresh lag, up to the lot's refresh period after it with
+   * one (refresh.ts). A watcher cannot see a change before this time; a change replaced before it (a live phase
+   * shorter than the lag) may never be seen as such.
+   */
+  visible_t: number;
   platform: Platform;
   lot_number: string;
   vin: string;
@@ -163,6 +176,14 @@ export interface MarketOptions {
   startTime: number;
   /** Oldest events are dropped beyond this many (the log is for tests and benchmarks). */
   maxEvents?: number;
+  /** The time distributions (timing.ts); fields given replace the defaults (DEFAULT_TIMING). */
+  timing?: Partial<MarketTiming>;
+  /**
+   * The service's refresh lag (refresh.ts): 'real' (states and prices within 15 min, live bids within 15 s) or
+   * 'instant' (what the service answers is the market as it is). Default 'instant' for a bare Market; createSandbox
+   * defaults to 'real'.
+   */
+  refresh?: RefreshSetting;
 }
 
 const round25 = (n: number): number => Math.max(25, Math.round(n / 25) * 25);
@@ -187,8 +208,14 @@ function lowerCased(spec: ModelSpec, color: string, fuel: string, transmission: 
   };
 }
 
-export class Market {
+export class Market implements MarketReader {
   readonly seed: number;
+  readonly timing: MarketTiming;
+  /** The longest wait from a lot's sale time to its live phase, ms (timing.startDelay.maxMs). */
+  readonly maxStartDelayMs: number;
+  /** What the service answers: this market itself without a refresh lag, else its lagged copy. */
+  readonly service: MarketReader;
+  private readonly view: ServiceView | null;
   readonly startTime: number;
   readonly facilities: Facility[];
   readonly lots: Lot[] = [];
@@ -217,6 +244,11 @@ export class Market {
     this.startTime = toSec(opts.startTime);
     this.nowT = this.startTime;
     this.maxEvents = opts.maxEvents ?? 2_000_000;
+    this.timing = resolveTiming(opts.timing);
+    this.maxStartDelayMs = this.timing.startDelay.maxMs;
+    const refresh = resolveRefresh(opts.refresh ?? 'instant');
+    this.view = refresh ? new ServiceView(this, refresh) : null;
+    this.service = this.view ?? this;
     this.baseYear = new Date(this.startTime).getUTCFullYear();
     this.facilities = buildFacilities(this.seed);
     const rng = new Rng(hash32(this.seed, 0x10));
@@ -233,6 +265,7 @@ export class Market {
     this.nextArrival = this.arrivalTime(this.startTime);
     this.sorted.push(...this.lots);
     this.sorted.sort(compareLots);
+    this.view?.init(this.lots);
   }
 
   /** Market time up to which the state is applied, ms since epoch. */
@@ -249,6 +282,13 @@ export class Market {
     for (;;) {
       const top = this.heap[0];
       const tLot = top ? (top.steps[top.next]?.t ?? Infinity) : Infinity;
+      // The service's refreshes interleave with the market's steps; at one time the market moves first.
+      const tView = this.view ? this.view.nextDue() : Infinity;
+      if (tView <= t && tView < this.nextArrival && tView < tLot) {
+        this.nowT = Math.max(this.nowT, tView);
+        (this.view as ServiceView).applyDue();
+        continue;
+      }
       if (this.nextArrival <= t && this.nextArrival <= tLot) {
         const at = this.nextArrival;
         this.nowT = Math.max(this.nowT, at);
@@ -269,7 +309,7 @@ export class Market {
    * Test control (events on demand, so a test need not wait for one): reschedules an open lot at the current market
    * time to `auctionAt` (ms since epoch, later than the lot's present date). Its live phase, end and relist move by
    * the same amount, any reschedule it still had planned is dropped, and the event is recorded like any other
-   * reschedule.
+   * reschedule. The service's record shows it at once (no refresh lag: a test need not wait for a refresh).
    *
    * @returns the lot after the change.
    * @throws Error when no lot has `id`, the lot is live or ended, or `auctionAt` is not after its present date.
@@ -288,6 +328,11 @@ export class Market {
       .map((st) => (st.t >= lot.auctionAt ? { ...st, t: st.t + delta } : st));
     lot.steps = [...done, { t: toSec(this.nowT), k: Step.Reschedule, v: to }, ...rest.sort((x, y) => x.t - y.t || x.k - y.k)];
     this.applyStep(lot, true);
+    if (this.view) {
+      this.view.refreshNow(lot, this.nowT);
+      const ev = this.events[this.events.length - 1];
+      if (ev && ev.kind === 'reschedule' && ev.lot_number === lot.lotNumber) ev.visible_t = this.nowT;
+    }
     // The lot's next step time moved: rebuild the heap rather than patch one entry.
     const all = this.heap.filter((l) => l !== lot);
     if (lot.next < lot.steps.length) all.push(lot);
@@ -297,19 +342,34 @@ export class Market {
   }
 
   /**
-   * The index in `sorted` of the first lot whose auction date is after market time. No lot before it is Open: a lot
-   * goes live at its auction date (a step applied as soon as market time reaches it), reschedules only move an
-   * open lot later, and every lot is created with its auction ahead. So a search for open lots may start here.
+   * The index in `sorted` of the first lot whose auction date is after market time less the longest start delay.
+   * No lot before it is Open: a lot goes live at most maxStartDelayMs after its auction date (a step applied as
+   * soon as market time reaches it), reschedules only move an open lot later, and every lot is created with its
+   * auction ahead. So a search for open lots may start here.
    */
   firstUpcoming(): number {
+    const bound = this.nowT - this.maxStartDelayMs;
     let lo = 0;
     let hi = this.sorted.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((this.sorted[mid] as Lot).auctionAt <= this.nowT) lo = mid + 1;
+      if ((this.sorted[mid] as Lot).auctionAt <= bound) lo = mid + 1;
       else hi = mid;
     }
     return lo;
+  }
+
+  /**
+   * Ground truth for tests and benchmarks: when the lot with lot number (or IAAI item id) `id` goes (or went) live
+   * and when it ends, market ms since epoch, as planned now (a later reschedule moves both); null when no lot has
+   * `id`. The sale time the service shows (auctionAt) is earlier than liveAt by the lot's start delay.
+   */
+  timeline(id: string): { liveAt: number; endAt: number } | null {
+    const lot = this.findLot(id);
+    if (!lot) return null;
+    const live = lot.steps.find((s) => s.k === Step.Live);
+    const end = lot.steps.find((s) => s.k === Step.End);
+    return live && end ? { liveAt: live.t, endAt: end.t } : null;
   }
 
   /** The lot by lot number (either platform) or IAAI item id. */
@@ -529,7 +589,9 @@ export class Market {
       relistOf,
       relistedAs: null,
     };
-    lot.steps = this.plan(rng, lot, finalBid, relistOf === null ? rng.chance(0.6) : rng.chance(0.3), past);
+    const tm = this.timing;
+    const relist = outcome === 'approval' ? rng.chance(tm.relistApproval) : rng.chance(relistOf === null ? tm.relistUnsold : tm.relistUnsoldAgain);
+    lot.steps = this.plan(rng, lot, finalBid, relist, past);
     this.lots.push(lot);
     this.byNumber.set(lotNumber, lot);
     if (itemId) this.byItemId.set(itemId, lot);
@@ -556,16 +618,18 @@ export class Market {
 
   /**
    * Draws a lot's timeline: pre-sale bids that rise as the sale nears, sometimes a reschedule or a Buy Now price
-   * cut, the live phase with its bids, the end with the outcome, and for some unsold lots a relist.
+   * cut, the live phase (some minutes after the sale time) with its bids, the end with the outcome, and for some
+   * unsold or sold-on-approval lots a relist. The durations come from `timing` (timing.ts).
    */
   private plan(rng: Rng, lot: Lot, finalBid: number, relist: boolean, past: boolean): PlanStep[] {
+    const tm = this.timing;
     const steps: PlanStep[] = [];
     const c = lot.createdAt;
     let a = lot.auctionAt;
     // A past lot keeps its date: a reschedule could move it past the start.
-    if (!past && rng.chance(0.06) && a - c > 2 * HOUR) {
+    if (!past && rng.chance(tm.rescheduleChance) && a - c > 2 * HOUR) {
       const r = toSec(c + (a - c) * (0.2 + rng.next() * 0.6));
-      a = toMin(a + rng.int(1, 7) * DAY + rng.int(0, 8) * HOUR);
+      a = toMin(a + drawDuration(rng, tm.rescheduleShift));
       steps.push({ t: r, k: Step.Reschedule, v: a });
     }
     const pre = rng.int(1, 6);
@@ -580,16 +644,17 @@ export class Market {
     if (lot.buyNow !== null && rng.chance(0.3)) {
       steps.push({ t: toSec(c + (a - c) * (0.3 + rng.next() * 0.6)), k: Step.BuyNow, v: Math.round((lot.buyNow * 0.9) / 50) * 50 });
     }
-    steps.push({ t: a, k: Step.Live, v: 0 });
-    const live = rng.int(60, 240) * 1000;
+    const go = toSec(a + drawDuration(rng, tm.startDelay));
+    steps.push({ t: go, k: Step.Live, v: 0 });
+    const live = drawDuration(rng, tm.live);
     const m = rng.int(2, 6);
     for (let j = 1; j <= m; j++) {
       bid = j === m ? Math.max(bid + 25, finalBid) : Math.max(bid + 25, round25(bid + ((finalBid - bid) * j) / m));
-      steps.push({ t: toSec(a + (live * j) / (m + 1)), k: Step.Bid, v: bid });
+      steps.push({ t: toSec(go + (live * j) / (m + 1)), k: Step.Bid, v: bid });
     }
-    const end = a + live;
+    const end = go + live;
     steps.push({ t: end, k: Step.End, v: bid });
-    if (lot.outcome === 'unsold' && relist) steps.push({ t: toSec(end + rng.int(1, 12) * HOUR), k: Step.Relist, v: 0 });
+    if (lot.outcome !== 'sold' && relist) steps.push({ t: toSec(end + drawDuration(rng, tm.relistDelay)), k: Step.Relist, v: 0 });
     steps.sort((x, y) => x.t - y.t || x.k - y.k);
     return steps;
   }
@@ -606,7 +671,7 @@ export class Market {
     const lot = this.newLot(rng, v, this.pickFacility(rng), t, auction, null);
     this.insertSorted(lot);
     this.heapPush(lot);
-    this.record(t, 'new_lot', lot, {
+    this.record(t, this.seenAt(lot, t, false), 'new_lot', lot, {
       auction_at: new Date(lot.auctionAt).toISOString(),
       facility_id: lot.facility.facility_id,
       title: lot.title,
@@ -656,15 +721,17 @@ export class Market {
     this.applyStepValue(lot, s);
     this.insertSorted(lot);
     this.version++;
+    // A relist leaves the old lot as it is (the new lot is published on its own cycle).
+    const seen = s.k === Step.Relist ? s.t : this.seenAt(lot, s.t, s.k === Step.Bid && lot.subStatus === 'Live');
     switch (s.k) {
       case Step.Bid:
-        this.record(s.t, 'bid', lot, { from: before.bid, to: lot.currentBid });
+        this.record(s.t, seen, 'bid', lot, { from: before.bid, to: lot.currentBid });
         break;
       case Step.BuyNow:
-        this.record(s.t, 'buy_now', lot, { from: before.buyNow, to: lot.buyNow });
+        this.record(s.t, seen, 'buy_now', lot, { from: before.buyNow, to: lot.buyNow });
         break;
       case Step.Reschedule:
-        this.record(s.t, 'reschedule', lot, {
+        this.record(s.t, seen, 'reschedule', lot, {
           from: new Date(before.auctionAt).toISOString(),
           to: new Date(lot.auctionAt).toISOString(),
         });
@@ -672,12 +739,12 @@ export class Market {
       // In the real shape a live lot still reads auction.state "open" (docs/service-contract.md "Sale results"):
       // going live is invisible on that wire, the end is not. A scorer of watchers reads this flag.
       case Step.Live:
-        this.record(s.t, 'state', lot, { from: before.state, to: lot.state, lot_sub_status: lot.subStatus, visible_in_real_shape: false });
+        this.record(s.t, seen, 'state', lot, { from: before.state, to: lot.state, lot_sub_status: lot.subStatus, visible_in_real_shape: false });
         break;
       case Step.End:
-        this.record(s.t, 'state', lot, { from: before.state, to: lot.state, lot_sub_status: lot.subStatus, visible_in_real_shape: true });
+        this.record(s.t, seen, 'state', lot, { from: before.state, to: lot.state, lot_sub_status: lot.subStatus, visible_in_real_shape: true });
         if (lot.outcome !== 'unsold') {
-          this.record(s.t, 'sale', lot, {
+          this.record(s.t, seen, 'sale', lot, {
             price: lot.salePrice,
             status: lot.outcome === 'sold' ? 'Sold' : 'Sold on Approval',
           });
@@ -692,20 +759,26 @@ export class Market {
   private relist(old: Lot, t: number): void {
     const rng = new Rng(hash32(this.seed, 0x4e, old.id));
     const facility = rng.chance(0.7) ? old.facility : this.pickFacility(rng);
-    const lot = this.newLot(rng, old.v, facility, t, toMin(t + rng.int(2, 10) * DAY), old);
+    const [lo, hi] = this.timing.relistAuctionDays;
+    const lot = this.newLot(rng, old.v, facility, t, toMin(t + rng.int(lo, hi) * DAY + rng.int(0, 8) * HOUR), old);
     old.relistedAs = lot;
     this.insertSorted(lot);
     this.heapPush(lot);
-    this.record(t, 'relist', lot, {
+    this.record(t, this.seenAt(lot, t, false), 'relist', lot, {
       previous_lot_number: old.lotNumber,
       previous_platform: old.platform,
       auction_at: new Date(lot.auctionAt).toISOString(),
     });
   }
 
-  private record(t: number, kind: MarketEvent['kind'], lot: Lot, data: Record<string, unknown>): void {
+  /** When the service will show a change of `lot` at `t` (ms since epoch): at once without a refresh lag. */
+  private seenAt(lot: Lot, t: number, liveBid: boolean): number {
+    return this.view ? this.view.changed(lot, t, liveBid) : t;
+  }
+
+  private record(t: number, seen: number, kind: MarketEvent['kind'], lot: Lot, data: Record<string, unknown>): void {
     this.version++;
-    this.events.push({ seq: ++this.eventSeq, t, kind, platform: lot.platform, lot_number: lot.lotNumber, vin: lot.v.vin, data });
+    this.events.push({ seq: ++this.eventSeq, t, kind, visible_t: seen, platform: lot.platform, lot_number: lot.lotNumber, vin: lot.v.vin, data });
     if (this.events.length > this.maxEvents) this.events.splice(0, this.events.length - this.maxEvents);
   }
 

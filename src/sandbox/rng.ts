@@ -53,6 +53,15 @@ export class Rng {
   chance(p: number): boolean {
     return this.next() < p;
   }
+  /** Standard normal (mean 0, standard deviation 1), by the Box-Muller transform of two uniform draws. */
+  normal(): number {
+    const u = 1 - this.next();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * this.next());
+  }
+  /** Log-normal with the given median (its e^mu) and sigma (standard deviation of the logarithm). */
+  logNormal(median: number, sigma: number): number {
+    return median * Math.exp(sigma * this.normal());
+  }
   /** One element of a non-empty array. */
   pick<T>(items: readonly T[]): T {
     return items[Math.floor(this.next() * items.length)] as T;

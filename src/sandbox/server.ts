@@ -171,7 +171,8 @@ export function buildServer(d: ServerDeps): FastifyInstance {
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ ok: false, status: 404, message: 'Not Found.' }));
 
   const ctx = (path: string): ApiContext => ({
-    market: d.market,
+    // The service answers from its records (lagged when a refresh lag is set); the control routes read the truth.
+    market: d.market.service,
     seed: d.seed,
     perPageLimit: d.perPageLimit,
     shape: shapeOf(path),

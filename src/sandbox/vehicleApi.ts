@@ -2,6 +2,7 @@ import { BadCursor, decodeCursor, paginate, type Cursor } from './cursor';
 import { filtersBody } from './filters';
 import { PORTS, facilitiesNearZip, shippingPrices, type Facility } from './geo';
 import { compareLots, type Lot, type Market } from './market';
+import type { MarketReader } from './refresh';
 import { historyRow, realRecord } from './realShape';
 import { parseSqlTime, slugVin, specRecord, sqlTime, type WireShape } from './records';
 import { HttpError, Validator, type RawQuery } from './validate';
@@ -12,7 +13,8 @@ import { HttpError, Validator, type RawQuery } from './validate';
  */
 
 export interface ApiContext {
-  market: Market;
+  /** What the service answers from: the market, or its copy as of each lot's last refresh (refresh.ts). */
+  market: MarketReader;
   seed: number;
   /** Largest per_page accepted on /vehicles (X-Per-Page-Limit); locations stay at 20; history: see vehicleHistory. */
   perPageLimit: number;
@@ -211,7 +213,7 @@ export function listVehicles(ctx: ApiContext, q: RawQuery): Body {
  * occur in one, so they name no vehicle: 404, not the 17-characters message). A VIN resolves to its latest lot.
  * @throws HttpError 422 for a malformed identifier, 404 when no lot has it.
  */
-export function resolveSlug(m: Market, raw: string): Lot {
+export function resolveSlug(m: MarketReader, raw: string): Lot {
   const id = raw.trim();
   let lot: Lot | undefined;
   if (/^\d{1,12}$/.test(id)) lot = m.findLot(id);

@@ -14,9 +14,13 @@ export interface Harness {
 
 export const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 
+/**
+ * Starts a sandbox for a test. Its service shows every market change at once (`refresh: 'instant'`) unless the
+ * test asks for the real-like lag: most tests check one change right after making it.
+ */
 export async function startHarness(opts: SandboxOptions = {}): Promise<Harness> {
   const clock = { t: START };
-  const sb = createSandbox({ seed: 7, lots: 3000, startTime: START, ratePerSecond: 0, testControl: true, now: () => clock.t, ...opts });
+  const sb = createSandbox({ seed: 7, lots: 3000, startTime: START, ratePerSecond: 0, testControl: true, refresh: 'instant', now: () => clock.t, ...opts });
   const url = await sb.start(0, '127.0.0.1');
   const base = `${url}/api/v1/vehicle-auction`;
   const get = (path: string, init: { key?: string | null; base?: string } = {}): Promise<Response> => {

@@ -284,7 +284,7 @@ describe('auction state and sale result on the wire', () => {
       expect(r['auction']['countdown']['days']).toBe(Math.floor(ahead / 86_400_000));
     }
     const first = open[0]!;
-    h.clock.t = first.auctionAt + 1000;
+    h.clock.t = m.timeline(first.lotNumber)!.liveAt + 1000;
     try {
       expect(m.findLot(first.lotNumber)!.subStatus).toBe('Open'); // brought to the new time by the next request
       const r = await get(first.lotNumber);

@@ -37,12 +37,14 @@ describe('reschedule on demand (test control)', () => {
     const evs = (await (await fetch(`${h.url}/__sandbox/events?kind=reschedule`)).json()) as { data: { lot_number: string }[] };
     expect(evs.data.some((e) => e.lot_number === lot.lot_number)).toBe(true);
 
-    // At the old date the lot is still open; at the new one it goes live.
+    // At the old date the lot is still open; some minutes after the new one (its turn on the block) it goes live.
     h.clock.t = before + 60_000;
     expect(((await h.json(`/vehicles/${lot.lot_number}`)).body['data'] as Rec).auction.lot_sub_status).toBe('Open');
-    h.clock.t = to + 1_000;
+    const { liveAt, endAt } = h.sb.market.timeline(lot.lot_number)!;
+    expect(liveAt).toBeGreaterThanOrEqual(Math.floor(to / 1000) * 1000);
+    h.clock.t = liveAt + 1_000;
     expect(((await h.json(`/vehicles/${lot.lot_number}`)).body['data'] as Rec).auction.lot_sub_status).toBe('Live');
-    h.clock.t = to + 10 * 60_000;
+    h.clock.t = endAt;
     expect(((await h.json(`/vehicles/${lot.lot_number}`)).body['data'] as Rec).auction.lot_sub_status).toBe('Ended');
   });
 

@@ -18,7 +18,8 @@ const open: { core: Core; cleanup(): void }[] = [];
 
 beforeAll(async () => {
   clock = new FakeClock(START);
-  sb = createSandbox({ seed: 13, lots: 3000, startTime: START, speed: 1, now: () => clock.now(), ratePerSecond: 0 });
+  // Every market change visible at once: these tests check an alert right after the sale.
+  sb = createSandbox({ seed: 13, lots: 3000, startTime: START, speed: 1, now: () => clock.now(), ratePerSecond: 0, refresh: 'instant' });
   await sb.start(0, '127.0.0.1');
 });
 afterAll(async () => sb.dispose());
@@ -66,7 +67,7 @@ describe('delivery', () => {
     // Quiet from now until two hours after the sale (UTC, as the test's time zone).
     const hhmm = (t: number) => new Date(t).toISOString().slice(11, 16);
     await value('settings.update', { quietHours: { enabled: true, start: hhmm(clock.now() - MIN), end: hhmm(lot.auctionAt + 2 * 60 * MIN) } });
-    clock.advanceTo(lot.auctionAt + 6 * MIN);
+    clock.advanceTo(sb.market.timeline(lot.lotNumber)!.endAt + MIN);
     await value('watchlist.checkNow', { id: w['id'] });
     const inbox = (await value('alerts.list'))['alerts'] as { kind: string; delivery: string; status: string }[];
     expect(inbox.length).toBeGreaterThanOrEqual(2);
@@ -87,7 +88,7 @@ describe('delivery', () => {
     const first = await setup({ dir: t.dir, cleanup() {} });
     const lot = sb.market.sorted.find((l) => l.subStatus === 'Open' && l.auctionAt > clock.now() + 5 * MIN)!;
     const w = await first.value('watchlist.add', { target: lot.lotNumber, rules: { kinds: ['sale_result'] } });
-    clock.advanceTo(lot.auctionAt + 6 * MIN);
+    clock.advanceTo(sb.market.timeline(lot.lotNumber)!.endAt + MIN);
     await first.value('watchlist.checkNow', { id: w['id'] });
     const sale = ((await first.value('alerts.list'))['alerts'] as { id: number; title: string }[])[0]!;
     expect(first.shown.map((n) => n.title)).toEqual([sale.title]);

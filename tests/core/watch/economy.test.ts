@@ -316,7 +316,7 @@ describe('a ten-minute browse with a real key', () => {
   it('spends only what the user asked for: Search opened 3 times, 2 searches, 3 lots with history, related, shipping', async () => {
     const env = await setup({ live: true });
     const missing = 'https://cs.copart.com/v1/AUTH_svc.pdoc00001/none/missing_thb.jpg';
-    const lots = real.market.sorted.filter((l) => l.subStatus === 'Open').slice(0, 3);
+    const lots = real.market.sorted.filter((l) => l.subStatus === 'Open' && l.photos > 0).slice(0, 3);
     await env.value('vehicles.filters');
     env.clock.advance(MIN);
     await env.value('vehicles.search', { params: { make: 'FORD' } });

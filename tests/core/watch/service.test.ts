@@ -15,7 +15,8 @@ let sb: Sandbox;
 const open: { core: Core; cleanup(): void }[] = [];
 
 beforeAll(async () => {
-  sb = createSandbox({ seed: 5, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0 });
+  // Every market change visible at once: these tests check what a watch sees right after the sale.
+  sb = createSandbox({ seed: 5, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0, refresh: 'instant' });
   await sb.start(0, '127.0.0.1');
 });
 afterAll(async () => sb.dispose());
@@ -150,8 +151,9 @@ describe('library, lot detail, alerts inbox', () => {
     const lot = sb.market.sorted.find((l) => l.subStatus === 'Open' && l.auctionAt > START + 3_600_000)!;
     const w = value(await call('watchlist.add', { target: lot.lotNumber, rules: { kinds: ['status_changed', 'sale_result', 'bid_changed'] } }));
     // The sale happens; the watch checks after it.
-    clock.advanceTo(lot.auctionAt + 10 * 60_000);
-    sb.advance(lot.auctionAt + 10 * 60_000 - sb.marketNow());
+    const checkAt = sb.market.timeline(lot.lotNumber)!.endAt + 10 * 60_000;
+    clock.advanceTo(checkAt);
+    sb.advance(checkAt - sb.marketNow());
     value(await call('watchlist.checkNow', { id: w['id'] }));
     const found = value(await call<{ lots: { lot_key: string }[]; total: number }>('library.search', { q: lot.v.spec.make.toLowerCase() }));
     expect(found.lots.map((l) => l.lot_key)).toContain(`${lot.platform}:${lot.lotNumber}`);

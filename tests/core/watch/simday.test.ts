@@ -66,6 +66,8 @@ function simulatedDay(shape: WireShape): void {
         now: () => clock.now(),
         ratePerSecond: 0,
         shape,
+        // The service shows every change at once: the day checks that each visible change is alerted exactly once.
+        refresh: 'instant',
       });
       await sb.start(0, '127.0.0.1');
       const t = tempDir();
