@@ -205,6 +205,7 @@ export function createCore(deps: CoreDeps): Core {
   }
   const budget = new RequestBudget({
     spentSince: (t) => store.requests.requestsSince(t),
+    sentSince: (t) => store.requests.sentSince(t),
     quota: () => store.requests.loadQuota(),
     userPerDay: () => settings.get().requestsPerDay,
   });
@@ -318,6 +319,7 @@ export function createCore(deps: CoreDeps): Core {
       }
       apiKey = key;
       await rebuildClient();
+      engine.wake();
     },
     rebuildClient,
     reachable: () => reachable,

@@ -47,6 +47,7 @@ export class AlertsRepo {
   private readonly insertOne: Statement<[NewAlert & { created_at: number; status: AlertRow['status'] }]>;
   private readonly forLotSince: Statement<[string, number], CountRow>;
   private readonly due: Statement<[number], AlertRow>;
+  private readonly digestAt: Statement<[], { at: number | null }>;
   private readonly claim: Statement<[number]>;
   private readonly delivered: Statement<[number, number]>;
   private readonly claimedRows: Statement<[], AlertRow>;
@@ -66,6 +67,7 @@ export class AlertsRepo {
     );
     this.due = db.prepare(`SELECT * FROM alerts WHERE status = 'pending'
       OR (status = 'digest' AND deliver_after <= ?) ORDER BY id`);
+    this.digestAt = db.prepare("SELECT min(deliver_after) AS at FROM alerts WHERE status = 'digest'");
     this.claim = db.prepare("UPDATE alerts SET status = 'claimed' WHERE id = ? AND status IN ('pending', 'digest')");
     this.delivered = db.prepare("UPDATE alerts SET status = 'delivered', delivered_at = ? WHERE id = ?");
     this.claimedRows = db.prepare("SELECT * FROM alerts WHERE status = 'claimed' ORDER BY id");
@@ -96,6 +98,11 @@ export class AlertsRepo {
   /** The outbox: alerts to notify now, and digest alerts whose quiet hours have ended by `now`. */
   dueAlerts(now: number): AlertRow[] {
     return this.due.all(now);
+  }
+
+  /** When the earliest held (digest) alert may be delivered (ms; its quiet hours' end), or null when none is held. */
+  nextDigestAt(): number | null {
+    return this.digestAt.get()?.at ?? null;
   }
 
   /**

@@ -31,6 +31,7 @@ export interface RequestLogRow {
 export class RequestsRepo {
   private readonly log: Statement<[number, string, number | null, number, number, number, string | null]>;
   private readonly since: Statement<[number], CountRow>;
+  private readonly timesSince: Statement<[number], { at: number }>;
   private readonly recentRows: Statement<[number], RequestLogRow>;
   private readonly countAll: Statement<[], CountRow>;
   private readonly saveSnapshot: Statement<[string, number]>;
@@ -44,6 +45,7 @@ export class RequestsRepo {
     this.log = db.prepare(`INSERT INTO request_log (at, endpoint, status, duration_ms, bytes, attempt, error_code)
       VALUES (?, ?, ?, ?, ?, ?, ?)`);
     this.since = db.prepare('SELECT count(*) AS n FROM request_log WHERE at >= ?');
+    this.timesSince = db.prepare('SELECT at FROM request_log WHERE at >= ? ORDER BY at');
     this.recentRows = db.prepare(
       'SELECT at, endpoint, status, duration_ms, bytes, attempt, error_code FROM request_log ORDER BY id DESC LIMIT ?',
     );
@@ -66,6 +68,11 @@ export class RequestsRepo {
   /** Requests logged at or after `since` (ms). */
   requestsSince(since: number): number {
     return this.since.get(since)!.n;
+  }
+
+  /** When each request logged at or after `since` (ms) was sent, oldest first (ms). */
+  sentSince(since: number): number[] {
+    return this.timesSince.all(since).map((r) => r.at);
   }
 
   /** The last `limit` requests, newest first. */

@@ -28,6 +28,7 @@ export function settingsHandlers(c: HandlerContext): HandlerGroup<SettingsMethod
       if (before.demoMode && !next.demoMode) c.explore.pauseExamples();
       if (!before.demoMode && next.demoMode) c.explore.resumeExamples();
       if (before.demoMode !== next.demoMode || before.serviceUrl !== next.serviceUrl) await c.rebuildClient();
+      c.engine.wake();
       c.emit({ name: 'settings.changed', payload: next });
       return next;
     },

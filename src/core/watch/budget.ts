@@ -5,6 +5,14 @@ import { projectedChecks } from './planner';
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
+/**
+ * Requests that may go out together after a quiet spell at `perDay` requests/day: half an hour's share, at least 3
+ * (a saved search's run of a few pages goes out whole). Throws nothing.
+ */
+export function burstOf(perDay: number): number {
+  return Math.max(3, Math.ceil(perDay / 48));
+}
+
 /** Where the budget's numbers come from, for the UI. */
 export type BudgetBasis = 'quota' | 'setting' | 'default';
 
@@ -25,14 +33,18 @@ export interface BudgetPlan {
 /**
  * The request budget (docs/architecture.md "Request budget"): the plan's quota spread over what is left of its
  * period, capped by the user's own daily limit, enforced over a rolling 24-hour window so that Lotwatch never spends
- * more than its share of a day and never goes past the plan's remaining requests. `spentSince(t)` counts requests
- * actually sent (the request log), so retries count too.
+ * more than its share of a day and never goes past the plan's remaining requests. Within the day it paces: the
+ * allowance accrues continuously (perDay / 24 h) into a bucket of `burstOf(perDay)` requests, so a day's requests
+ * are spread over the day instead of spent in its first hours. `spentSince(t)` counts requests actually sent (the
+ * request log), so retries count too, and the pacing needs no state of its own: a restart keeps it.
  */
 export class RequestBudget {
   constructor(
     private readonly opts: {
       /** Requests sent at or after `t` (ms). */
       spentSince: (t: number) => number;
+      /** When each request at or after `t` was sent (ms), oldest first: the pacing's history. */
+      sentSince: (t: number) => number[];
       /** The last quota snapshot from the service's headers, or null. */
       quota: () => QuotaSnapshot | null;
       /** The user's "at most N requests a day", or null. */
@@ -73,6 +85,56 @@ export class RequestBudget {
     const current = q !== null && (q.at > now - DAY || (q.remaining === 0 && q.periodEnd !== null && q.periodEnd > now));
     if (q && q.remaining !== null && current && q.remaining - n < 0) return false;
     return this.opts.spentSince(now - DAY) + n + reserve <= perDay;
+  }
+
+  /**
+   * True when `n` more requests fit (canSpend) and keep the pace: a token bucket of `burstOf(perDay)` requests
+   * that refills at perDay / 24 h, replayed over the rolling day's requests (the request log), so the allowance is
+   * spread over the day instead of spent in its first hours, and a burst (the user's own searches, a saved search's
+   * pages) is paid back before background work goes on. The scheduler asks this before it starts background work;
+   * what the user asks for (Run now, Check now) and the pages of a run already started are held to canSpend only.
+   */
+  paced(n: number, now: number, reserve = 0): boolean {
+    if (!this.canSpend(n, now, reserve)) return false;
+    return this.nextPacedAt(n + reserve, now, this.allowance(now).perDay) <= now;
+  }
+
+  /**
+   * The first time (ms, >= now, to the second) at which `n` more requests fit at the pace (`paced`) with `reserve`
+   * kept back, if nothing else is sent before. Null when they do not fit within a day (a spent plan, an allowance
+   * or a burst smaller than `n + reserve`). Throws only database errors.
+   */
+  nextFitAt(n: number, now: number, reserve = 0): number | null {
+    if (this.paced(n, now, reserve)) return now;
+    const { perDay, q } = this.allowance(now);
+    // A plan's count that says no: the pause (until the period's end) or the next answer's headers decide.
+    const current = q !== null && (q.at > now - DAY || (q.remaining === 0 && q.periodEnd !== null && q.periodEnd > now));
+    if (q && q.remaining !== null && current && q.remaining - n < 0) return null;
+    const need = n + reserve;
+    if (need > perDay) return null;
+    let at = this.nextPacedAt(need, now, perDay);
+    // The rolling day: enough of its requests must have aged out.
+    const times = this.opts.sentSince(now - DAY);
+    const over = times.length - (perDay - need);
+    if (over > 0) at = Math.max(at, times[over - 1]! + DAY + 1);
+    return Number.isFinite(at) ? Math.max(now, Math.ceil(at / 1000) * 1000) : null;
+  }
+
+  /**
+   * The token bucket (ms): the first time at which `need` tokens are there, from the rolling day's requests. The
+   * level at t is min over each request time s of burst + rate x (t - s) - (requests since s), capped at the burst.
+   */
+  private nextPacedAt(need: number, now: number, perDay: number): number {
+    const burst = burstOf(perDay);
+    if (need > burst || perDay <= 0) return Infinity;
+    const rate = perDay / DAY;
+    const times = this.opts.sentSince(now - DAY);
+    let at = now;
+    for (let i = 0; i < times.length; i++) {
+      const since = times.length - i;
+      at = Math.max(at, times[i]! + (since + need - burst) / rate);
+    }
+    return at;
   }
 
   /** The plan for the Usage page; `projectedNext24h` comes from the scheduler. */

@@ -134,6 +134,14 @@ export class WatchEngine {
     return this.gate.state();
   }
 
+  /**
+   * Plans the loop's next tick again after a change it cannot see by itself (a new client, another daily limit or
+   * quiet hours): the loop sleeps until its next work is due, so it must be told.
+   */
+  wake(): void {
+    this.scheduler.wake();
+  }
+
   /** Ends a pause after a 429: a new key, service or mode has its own quota. */
   resetPause(): void {
     this.gate.reset();

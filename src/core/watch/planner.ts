@@ -95,3 +95,33 @@ export function projectedChecks(
   }
   return n;
 }
+
+/**
+ * Whether a watched lot's next check is one the budget gives up last: the lot is live, its sale time is within
+ * 15 minutes or past without a result, or it ended unsold and its relist checks (the first day) are running. These
+ * checks catch the sale result and the relist; they go before background checks and saved-search pages.
+ *
+ * @param lot the last stored state, or null when never fetched (not urgent: nothing is known about its sale).
+ * @param now ms since the epoch. Throws nothing.
+ */
+export function saleCritical(lot: LotState | null, now: number): boolean {
+  if (!lot) return false;
+  if (auctionOver(lot)) return mayBeRelisted(lot) && lot.auction_at !== null && now < lot.auction_at + 14 * HOUR;
+  if (isLive(lot)) return true;
+  return lot.auction_at !== null && lot.auction_at - 15 * MIN <= now;
+}
+
+/**
+ * The next reminder time (ms) after `after` among `remindMinutesBefore` for a lot not yet ended with a known sale
+ * time: the moment the scheduler must wake to raise "auction in N minutes" on time. Null when there is none.
+ * Throws nothing.
+ */
+export function nextReminderAt(lot: LotState | null, remindMinutesBefore: number[], after: number): number | null {
+  if (!lot || lot.auction_at === null || auctionOver(lot)) return null;
+  let next: number | null = null;
+  for (const m of remindMinutesBefore) {
+    const t = lot.auction_at - m * MIN;
+    if (t > after && (next === null || t < next)) next = t;
+  }
+  return next;
+}

@@ -7,14 +7,16 @@ import type { Logger } from '../log';
 import type { QuotaSnapshot } from '../../shared/vehicle';
 import { quotaSpentSentence } from '../../shared/quota';
 import type { LotState } from '../../shared/watch';
-import { projectedDay, scaleToFit, searchDemandPerDay, watchReserve, type RequestBudget } from './budget';
+import { burstOf, projectedDay, scaleToFit, searchDemandPerDay, watchReserve, type RequestBudget } from './budget';
 import { CronTrigger } from './cron';
 import type { Outbox } from './outbox';
-import { nextCheckAt } from './planner';
+import { nextCheckAt, nextReminderAt, saleCritical } from './planner';
 import type { Polls, RunOutcome } from './polls';
 import type { Recorder } from './recorder';
 
 const HOUR = 3_600_000;
+/** The longest the loop sleeps with nothing due: a safety net for changes nobody woke it for (ms). */
+const MAX_SLEEP = HOUR;
 
 /** Why polling is paused: the plan's requests are used up for the period, or the per-second rate limit. */
 export type PauseKind = 'quota_spent' | 'rate_limited';
@@ -281,15 +283,63 @@ export class Scheduler {
     return Math.max(nextCheckAt(w.lot, w.lastChecked, now, this.scale), (w.watch.last_checked_at ?? 0) + failureBackoff(w.watch));
   }
 
-  private reschedule(): void {
+  /**
+   * Requests kept back at the pace when a scheduled search run starts: what the watchlist needs in the next hour
+   * beyond the hour's share of the allowance, at most all but one of the burst. Saved-search pages yield to watch
+   * checks when requests are scarce; a run once started goes on within the daily allowance (its pages are one
+   * result), and the pace catches up after it.
+   */
+  private searchKeep(now: number, watches: WatchState[]): number {
+    const perDay = this.d.budget.allowance(now).perDay;
+    const beyond = Math.ceil(watchReserve(watches, now, this.scale) - perDay / 24);
+    return Math.max(0, Math.min(beyond, burstOf(perDay) - 1));
+  }
+
+  /**
+   * When the loop must tick next (ms): the first watch check or search run due, not before the pause ends nor before
+   * the budget lets its first request go, the next reminder, and the end of quiet hours for held alerts. Work that
+   * was due when the last tick started (`tickStart`, ms) and is still due waits for the budget: with the budget
+   * spent the loop sleeps until the next request fits instead of ticking for nothing.
+   */
+  private nextWork(now: number, tickStart: number | null): number {
+    const served = (t: number) => tickStart !== null && t <= tickStart;
+    const watches = this.watchStates();
+    let next = Infinity;
+    for (const w of watches) {
+      const r = nextReminderAt(w.lot, w.watch.rules.remind_minutes_before, this.lastTick);
+      if (r !== null) next = Math.min(next, r);
+    }
+    const digest = this.d.store.alerts.nextDigestAt();
+    if (digest !== null && !served(digest)) next = Math.min(next, digest);
+    // No request goes out before the pause ends or the budget lets one go. Still due since the tick started means
+    // the budget held it back (or there was nothing to send it with): if a request fits already, nothing will
+    // change by itself.
+    const first = Math.max(this.d.pause.end(now), this.d.budget.nextFitAt(1, now) ?? Infinity);
+    const blocked = (fit: number | null) => (fit === null || fit <= now ? now + MAX_SLEEP : fit);
+    for (const w of watches) {
+      const t = tickStart !== null && served(this.dueAt(w, tickStart)) ? blocked(first) : this.dueAt(w, now);
+      next = Math.min(next, Math.max(t, first));
+    }
+    for (const s of this.d.store.searches.listSearches()) {
+      const trigger = this.triggers.get(s.id);
+      if (s.paused || !trigger) continue;
+      const since = s.last_run_at ?? s.created_at;
+      let t = trigger.dueBetween(since, now) ? now : (trigger.nextAfter(now) ?? Infinity);
+      if (tickStart !== null && trigger.dueBetween(since, tickStart)) {
+        t = blocked(this.d.budget.nextFitAt(1, now, this.searchKeep(now, watches)));
+      }
+      next = Math.min(next, Math.max(t, first));
+    }
+    return next;
+  }
+
+  private reschedule(tickStart: number | null = null): void {
     if (this.disposed) return;
     this.cancelTimer?.();
     const now = this.d.clock.now();
-    let next = Math.floor(now / 60_000) * 60_000 + 60_000;
+    let next = now + MAX_SLEEP;
     try {
-      for (const w of this.watchStates()) next = Math.min(next, this.dueAt(w, now));
-      const pausedTo = this.d.pause.end(now);
-      if (now < pausedTo) next = Math.max(next, Math.min(pausedTo, now + 60_000));
+      next = Math.min(next, this.nextWork(now, tickStart));
     } catch (e) {
       // The tick that just failed has already backed off; a planning failure on its own backs off here.
       if (now >= this.retryAt) this.tickFailed(e, now);
@@ -311,29 +361,33 @@ export class Scheduler {
 
   private async tick(): Promise<void> {
     if (this.disposed) return;
+    const now = this.d.clock.now();
     try {
-      const now = this.d.clock.now();
       const from = this.lastTick;
       this.updateScale(now);
       const paused = now < this.d.pause.end(now);
-      // Watches first: lots close to their sale matter most (docs/architecture.md "Request budget").
+      // Watches first, and among them the checks that catch a sale result or a relist: the budget gives those up
+      // last (docs/architecture.md "Request budget").
       const due = paused
         ? []
         : this.watchStates()
-            .map((w) => ({ ...w, at: this.dueAt(w, now) }))
+            .map((w) => ({ ...w, at: this.dueAt(w, now), critical: saleCritical(w.lot, now) }))
             .filter((w) => w.at <= now)
-            .sort((a, b) => a.at - b.at);
+            .sort((a, b) => Number(b.critical) - Number(a.critical) || a.at - b.at);
       for (const w of due) {
-        if (this.pausedNow()) break;
+        if (this.pausedNow() || !this.d.budget.paced(1, this.d.clock.now())) break;
         await this.d.polls.pollWatch(w.watch);
       }
-      for (const s of this.d.store.searches.listSearches()) {
+      // The longest-waiting search first. From the last run, not the last tick: a run missed while the app was
+      // closed, the machine slept or the budget held it back runs once when it can (catch-up), never once per
+      // missed minute.
+      const searches = this.d.store.searches.listSearches().sort((a, b) => (a.last_run_at ?? a.created_at) - (b.last_run_at ?? b.created_at));
+      for (const s of searches) {
         if (s.paused || this.pausedNow()) continue;
         const t = this.triggers.get(s.id);
-        // From the last run, not the last tick: a run missed while the app was closed or the machine slept runs
-        // once on the next tick (catch-up), never once per missed minute.
-        const since = s.last_run_at ?? s.created_at;
-        if (t?.dueBetween(since, now)) await t.execute();
+        if (!t?.dueBetween(s.last_run_at ?? s.created_at, now)) continue;
+        const at = this.d.clock.now();
+        if (this.d.budget.paced(1, at, this.searchKeep(at, this.watchStates()))) await t.execute();
       }
       this.d.recorder.reminders(from, this.d.clock.now(), () => this.watchStates());
       this.d.outbox.deliver();
@@ -344,7 +398,7 @@ export class Scheduler {
     } catch (e) {
       this.tickFailed(e, this.d.clock.now());
     } finally {
-      this.reschedule();
+      this.reschedule(now);
     }
   }
 

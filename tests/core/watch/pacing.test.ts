@@ -1,0 +1,132 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../../src/core/app';
+import { openDatabase } from '../../../src/core/db/connection';
+import { silentLogger } from '../../../src/core/log';
+import { FileSecretBox } from '../../../src/core/secrets';
+import { createSandbox, DEMO_KEY, type Lot, type MarketEvent, type Sandbox } from '../../../src/sandbox/index';
+import { FakeClock } from '../../helpers/fakeClock';
+import { tempDir } from '../../helpers/tmp';
+
+// A tight budget spread over the day (docs/architecture.md "Request budget"): 300 requests a day for ten watched lots
+// and three saved searches that alone would want about a thousand. The engine against the sandbox for a simulated
+// day on fake time. The day's requests must not all go in its first hours (no silence of hours while searches are due
+// every ten minutes), stay within the allowance, and the searches must not starve the sale results of watched lots.
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const START = Date.UTC(2026, 5, 1, 6, 0, 0);
+const END = START + 24 * HOUR;
+const BUDGET = 300;
+
+const key = (l: { platform: string; lotNumber?: string; lot_number?: string }) =>
+  `${l.platform}:${l.lotNumber ?? l.lot_number}`;
+
+describe('a day at 300 requests with 10 watched lots and 3 saved searches', () => {
+  let sb: Sandbox;
+  let core: Core;
+  let cleanup: () => void;
+  let watched: Lot[] = [];
+  let events: MarketEvent[] = [];
+  let alerts: { kind: string; lot_key: string | null; created_at: number }[] = [];
+  let sent: { at: number; endpoint: string }[] = [];
+  let spent = 0;
+
+  beforeAll(async () => {
+    const clock = new FakeClock(START);
+    sb = createSandbox({ seed: 2026, lots: 20_000, startTime: START, speed: 1, now: () => clock.now(), ratePerSecond: 0 });
+    await sb.start(0, '127.0.0.1');
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const dbPath = join(t.dir, 'lotwatch.sqlite');
+    core = createCore({
+      db: openDatabase(dbPath),
+      dbPath,
+      dataDir: t.dir,
+      clock,
+      secrets: new FileSecretBox(join(t.dir, 'secret.key')),
+      notifier: { notify() {} },
+      log: silentLogger,
+      shell: 'headless',
+      version: 'test',
+      demoService: async () => ({ baseUrl: sb.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
+      tzOffsetMinutes: () => 0,
+      demoExamples: false,
+    });
+    await core.ready;
+    const ok = async (m: string, i?: unknown) => {
+      const r = await core.invoke(m, i);
+      if (!r.ok) throw new Error(`${m}: ${r.error.message}`);
+      return r.value as Record<string, unknown>;
+    };
+    await ok('settings.update', { requestsPerDay: BUDGET });
+    // Ten lots selling between the 1st and the 22nd hour, one every hour and a half or more: sale results due all
+    // day long, each one affordable at 12.5 requests an hour.
+    const m = sb.market;
+    watched = [];
+    for (const l of m.sorted) {
+      if (l.subStatus !== 'Open' || l.auctionAt <= START + HOUR || l.auctionAt >= START + 22 * HOUR) continue;
+      if (watched.length === 10) break;
+      if (watched.length === 0 || l.auctionAt >= watched.at(-1)!.auctionAt + 100 * MIN) watched.push(l);
+    }
+    for (const l of watched) await ok('watchlist.add', { target: l.lotNumber });
+    // Three saved searches every 10 minutes, two or three pages each: about a thousand requests a day on their own.
+    const counts = new Map<string, number>();
+    for (const l of m.sorted) {
+      if (l.subStatus !== 'Open') continue;
+      const k = `${l.v.spec.make}|${l.v.spec.model}|${l.platform}`;
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    const picks = [...counts.entries()]
+      .filter(([, n]) => n >= 30 && n <= 55)
+      .sort((a, b) => a[0].localeCompare(b[0]))
+      .slice(0, 3);
+    for (const [mm] of picks) {
+      const [make, model, platform] = mm.split('|') as [string, string, string];
+      await ok('searches.create', { name: mm, params: { make, model, platform }, schedule: '*/10 * * * *', max_pages: 5 });
+    }
+    const firstEvent = m.events.at(-1)?.seq ?? 0;
+    for (let guard = 0; clock.now() < END && guard < 20_000; guard++) {
+      clock.advanceTo(Math.min(clock.nextTimerAt() ?? END, END));
+      await core.engine.idle();
+    }
+    sb.market.advanceTo(END);
+    events = sb.market.eventsSince(firstEvent, 10_000_000).filter((e) => e.t <= END);
+    alerts = (await ok('alerts.list', { limit: 500 }))['alerts'] as typeof alerts;
+    sent = ((await ok('requests.list', { limit: 1000 }))['rows'] as typeof sent).sort((a, b) => a.at - b.at);
+    spent = ((await ok('status.get'))['budget'] as { spentLast24h: number }).spentLast24h;
+  }, 180_000);
+
+  afterAll(async () => {
+    await core?.dispose();
+    await sb?.dispose();
+    cleanup?.();
+  });
+
+  it('spreads the requests over the day: no gap over 2 hours, within the allowance', () => {
+    expect(spent).toBeLessThanOrEqual(BUDGET);
+    // Searches are due every ten minutes all day: work is always waiting.
+    const times = [...sent.map((r) => r.at), END];
+    let gap = 0;
+    for (let i = 1; i < times.length; i++) gap = Math.max(gap, times[i]! - times[i - 1]!);
+    const perHour = Array.from({ length: 24 }, (_, h) => sent.filter((r) => r.at >= START + h * HOUR && r.at < START + (h + 1) * HOUR).length);
+    console.log(`[pacing] ${spent}/${BUDGET} requests; per hour ${perHour.join(' ')}; longest gap ${(gap / MIN).toFixed(0)} min`);
+    expect(gap / HOUR).toBeLessThanOrEqual(2);
+    // Spread, not spent in the first hours: the last third of the day still gets a fair share.
+    const late = sent.filter((r) => r.at >= START + 16 * HOUR).length;
+    expect(late).toBeGreaterThanOrEqual(BUDGET / 6);
+  });
+
+  it('catches every sale result of a watched lot, within 15 minutes: searches yield first', () => {
+    const lots = new Set(watched.map(key));
+    const ends = events.filter((e) => e.kind === 'state' && lots.has(key(e)) && e.data['lot_sub_status'] === 'Ended');
+    expect(ends.length).toBeGreaterThanOrEqual(8);
+    for (const e of ends) {
+      const a = alerts.filter((x) => x.kind === 'sale_result' && x.lot_key === key(e));
+      expect(a, key(e)).toHaveLength(1);
+      expect((a[0]!.created_at - e.t) / MIN, key(e)).toBeLessThanOrEqual(15);
+    }
+    // The searches got the rest: pacing does not stop them altogether.
+    expect(sent.filter((r) => r.endpoint.startsWith('/vehicles?') || r.endpoint === '/vehicles').length).toBeGreaterThan(50);
+  });
+});
