@@ -36,8 +36,8 @@ if (rows.length === 0) {
 const color = { field: 'strategy', type: 'nominal', title: 'strategy', scale: { domain: ['lotwatch', 'naive', 'round_robin'], range: ['#d62728', '#7f7f7f', '#1f77b4'] } };
 const x = { field: 'budget', type: 'quantitative', title: 'requests a day', scale: { type: 'log', domain: [2, 1500] }, axis: { values: [3, 10, 30, 100, 300, 1000] } };
 // Lines that coincide stay visible: each strategy has its own dash and point shape too.
-const dash = { field: 'strategy', type: 'nominal', legend: null, scale: { domain: ['lotwatch', 'naive', 'round_robin'], range: [[1, 0], [6, 3], [2, 2]] } };
-const shape = { field: 'strategy', type: 'nominal', legend: null, scale: { domain: ['lotwatch', 'naive', 'round_robin'], range: ['circle', 'square', 'triangle-up'] } };
+const dash = { field: 'strategy', type: 'nominal', title: 'strategy', scale: { domain: ['lotwatch', 'naive', 'round_robin'], range: [[1, 0], [6, 3], [2, 2]] } };
+const shape = { field: 'strategy', type: 'nominal', title: 'strategy', scale: { domain: ['lotwatch', 'naive', 'round_robin'], range: ['circle', 'square', 'triangle-up'] } };
 const panel = (field, title, extra = {}) => ({
   facet: { column: { field: 'workload', type: 'nominal', title: null, sort: { field: 'order' } } },
   spec: {
