@@ -87,6 +87,8 @@ export interface BenchResult {
   recall: number;
   duplicates: number;
   false_alerts: number;
+  /** The most requests in any 24 hours (setup included): what a daily limit bounds. */
+  max_requests_24h: number;
   /** Requests that went to saved-search pages. */
   search_requests: number;
   /** Engine ticks that found work due but could not move time on (a spent budget re-ticking at once). */
@@ -331,6 +333,12 @@ export async function runWorkload(o: WorkloadOptions): Promise<BenchResult[]> {
       const list = db.prepare('SELECT kind, lot_key, source, created_at FROM alerts').all() as Alert[];
       const requests = (db.prepare('SELECT count(*) AS n FROM request_log').get() as { n: number }).n - p.setup;
       const searchRequests = (db.prepare("SELECT count(*) AS n FROM request_log WHERE endpoint = '/vehicles'").get() as { n: number }).n;
+      const times = (db.prepare('SELECT at FROM request_log ORDER BY at').all() as { at: number }[]).map((x) => x.at);
+      let max24h = 0;
+      for (let i = 0, j = 0; i < times.length; i++) {
+        while (times[i]! - times[j]! >= DAY) j++;
+        max24h = Math.max(max24h, i - j + 1);
+      }
       db.close();
       const searches = searchesOf.get(p)!;
       results.push({
@@ -342,6 +350,7 @@ export async function runWorkload(o: WorkloadOptions): Promise<BenchResult[]> {
         budget_total: p.budgetTotal,
         requests,
         setup_requests: p.setup,
+        max_requests_24h: max24h,
         search_requests: searchRequests,
         zero_wait_ticks: p.counter.zero,
         watched_lots: watched.length,
