@@ -1,19 +1,29 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import { createCore, type Core } from '../../src/core/app';
+import type { Clock } from '../../src/core/clock';
 import { openDatabase } from '../../src/core/db/connection';
 import { silentLogger } from '../../src/core/log';
 import { FileSecretBox } from '../../src/core/secrets';
-import { createSandbox, DEMO_KEY, type Lot, type MarketEvent, type Sandbox, type WireShape } from '../../src/sandbox/index';
-import { FakeClock } from '../../tests/helpers/fakeClock';
+import { createSandbox, type Lot, type MarketEvent, type Sandbox, type WireShape } from '../../src/sandbox/index';
 import { tempDir } from '../../tests/helpers/tmp';
 
 /**
- * The watcher benchmark: the sandbox simulates `days` of market on fake time shared with the watcher, with a
- * workload of 10 watched lots (bid thresholds set) and 3 saved searches; the sandbox's event log is the ground
- * truth. `lotwatch` is Lotwatch's own scheduler; `naive` polls every watch and search at one fixed interval chosen
- * to spend the same budget. Both go through the same client, store, diff and alert rules, so only the scheduling
- * differs.
+ * The watcher benchmark. The sandbox simulates a market on fake time shared with the watcher; its event log is the
+ * ground truth. Three strategies watch the same workload (watched lots with a bid threshold each, saved searches)
+ * through the same client, store, diff and alert rules, so only the choice of what to request when differs:
+ *
+ * - `lotwatch`: Lotwatch's own engine and scheduler (autoStart), the budget from the user's setting or, on a plan
+ *   workload, from the service's quota headers;
+ * - `naive`: every target (each watch, each saved search with all its pages) at one fixed interval, the one that
+ *   spends the budget: interval = a day x (requests a cycle) / (requests a day). Below one cycle a period it runs
+ *   what the period's budget allows, in order;
+ * - `round_robin`: one request every DAY/budget to the next target in turn (a saved search's run takes its pages'
+ *   worth of slots).
+ *
+ * The baselines never send more than budget x days requests in total; they drive the engine with `checkNow` and
+ * `runNow` (the same saved searches, with Lotwatch's schedule and page limit), and pace themselves, so the engine's
+ * own daily gate is opened wide for them (see runWatchBench).
  */
 
 const MIN = 60_000;
@@ -21,160 +31,476 @@ const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 export const START = Date.UTC(2026, 5, 1, 6, 0, 0);
 
-export type Strategy = 'lotwatch' | 'naive';
-export interface BenchOptions {
-  strategy: Strategy;
+export type Strategy = 'lotwatch' | 'naive' | 'round_robin';
+export const STRATEGIES: readonly Strategy[] = ['lotwatch', 'naive', 'round_robin'];
+
+/** A user's watch load. `plan`: the service's quota per period (the budget then comes from its headers). */
+export interface Workload {
+  name: string;
+  lots: number;
+  searches: number;
   days: number;
-  /** Requests per day for both strategies. */
-  budgetPerDay: number;
-  seed?: number;
-  /** Saved-search schedule, minutes (Lotwatch's cron; the naive poller ignores it). */
-  searchEveryMin?: number;
-  /** The sandbox's wire dialect: the real service's (default) or the specification's. */
-  shape?: WireShape;
+  plan?: { limit: number; periodMs: number };
 }
+
+/** The three workloads of the benchmark: a free-plan user, a buyer and a dealer. */
+export const WORKLOADS = {
+  free: { name: 'free plan', lots: 5, searches: 1, days: 30, plan: { limit: 100, periodMs: 30 * DAY } },
+  buyer: { name: 'buyer', lots: 10, searches: 3, days: 7 },
+  dealer: { name: 'dealer', lots: 100, searches: 10, days: 7 },
+} as const satisfies Record<string, Workload>;
+export type WorkloadId = keyof typeof WORKLOADS;
+
+/** Requests a day the buyer and dealer workloads are run at. */
+export const BUDGETS = [3, 10, 30, 100, 300, 1000] as const;
+
+/** The event kinds scored, in table order. `threshold`: a watched lot's bid crossing the user's threshold. */
+export const KINDS = ['sale_result', 'threshold', 'buy_now_changed', 'status_changed', 'rescheduled', 'relisted', 'new_match'] as const;
+export type Kind = (typeof KINDS)[number];
 
 export interface KindScore {
   events: number;
   caught: number;
   duplicates: number;
   false_alerts: number;
+  /** Alert time minus event time, ms, of each caught event. */
   delays_ms: number[];
+  delay_p50_ms: number | null;
+  delay_p95_ms: number | null;
 }
 
 export interface BenchResult {
+  workload: string;
   strategy: Strategy;
   shape: WireShape;
   days: number;
+  /** Requests a day the strategy was given (a plan's quota spread over its period). */
   budget_per_day: number;
+  /** The period's whole budget: budget_per_day x days; on a plan workload, the plan's limit less the setup's lookups. */
+  budget_total: number;
+  /** Requests sent over the period, after the setup. */
   requests: number;
+  /** Requests the setup sent (one lookup per watched lot), before the period starts; not in `requests`. */
+  setup_requests: number;
   alerts: number;
-  kinds: Record<string, KindScore>;
+  kinds: Record<Kind, KindScore>;
   recall: number;
   duplicates: number;
   false_alerts: number;
+  /** The most requests in any 24 hours (setup included): what a daily limit bounds. */
+  max_requests_24h: number;
+  /** Requests that went to saved-search pages. */
+  search_requests: number;
+  /** Engine ticks that found work due but could not move time on (a spent budget re-ticking at once). */
+  zero_wait_ticks: number;
+  watched_lots: number;
+  search_sizes: number[];
   wall_ms: number;
 }
 
 type Alert = { kind: string; lot_key: string | null; source: string; created_at: number };
+type SearchDef = { id: number; make: string; model: string; platform: string; size: number };
 
 const key = (e: { platform: string; lot_number: string }) => `${e.platform}:${e.lot_number}`;
 const lotKey = (l: Lot) => `${l.platform}:${l.lotNumber}`;
 
-/** Runs one strategy over the simulated period and scores it against the sandbox's ground truth. */
-export async function runWatchBench(o: BenchOptions): Promise<BenchResult> {
-  const wall = performance.now();
-  const seed = o.seed ?? 2026;
-  const every = o.searchEveryMin ?? 15;
-  const end = START + o.days * DAY;
-  const clock = new FakeClock(START);
-  const sb: Sandbox = createSandbox({ seed, lots: 20_000, startTime: START, speed: 1, now: () => clock.now(), ratePerSecond: 0, shape: o.shape ?? 'real' });
-  await sb.start(0, '127.0.0.1');
-  const t = tempDir('lotwatch-bench-watch-');
-  const dbPath = join(t.dir, 'lotwatch.sqlite');
-  const core: Core = createCore({
-    db: openDatabase(dbPath),
-    dbPath,
-    dataDir: t.dir,
-    clock,
-    secrets: new FileSecretBox(join(t.dir, 'secret.key')),
-    notifier: { notify() {} },
-    log: silentLogger,
-    shell: 'headless',
-    version: 'bench',
-    demoService: async () => ({ baseUrl: sb.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
-    tzOffsetMinutes: () => 0,
-    demoExamples: false,
-    autoStart: o.strategy === 'lotwatch',
-  });
-  await core.ready;
-  const ok = async (m: string, i?: unknown) => {
-    const r = await core.invoke(m, i);
-    if (!r.ok) throw new Error(`${m}: ${r.error.message}`);
-    return r.value as Record<string, unknown>;
-  };
-  try {
-    await ok('settings.update', { requestsPerDay: o.budgetPerDay });
-    // Workload: ten lots that sell over the period (some rescheduled or relisted), with a bid threshold each.
-    const m = sb.market;
-    const horizon = START + Math.max(14 * HOUR, o.days * DAY - 10 * HOUR);
-    const open = m.sorted.filter((l) => l.subStatus === 'Open' && l.auctionAt > START + 20 * MIN && l.auctionAt < horizon);
-    const step = Math.max(1, Math.floor(open.length / 40));
-    const spread = open.filter((_, i) => i % step === 0);
-    const relisting = spread.filter((l) => l.steps.some((s) => (s.k as number) === 4)).slice(0, 3);
-    const rescheduling = m.sorted
-      .filter((l) => l.subStatus === 'Open' && l.steps.some((s) => (s.k as number) === 1 && s.t > START && s.t < end - 6 * HOUR))
-      .slice(0, 2);
-    const rest = spread.filter((l) => !relisting.includes(l) && !rescheduling.includes(l)).slice(0, 10 - relisting.length - rescheduling.length);
-    const watched = [...relisting, ...rescheduling, ...rest];
-    const thresholds = new Map<string, number>();
-    for (const l of watched) {
-      const x = Math.round((l.currentBid + 400) / 100) * 100;
-      thresholds.set(lotKey(l), x);
-      await ok('watchlist.add', { target: l.lotNumber, rules: { bid_above_usd: x } });
+/**
+ * One shared fake clock for every participant of a run: timers fire one instant at a time, in order, and each
+ * participant sees it through a view that counts the timers it arms with no delay.
+ */
+class BenchClock {
+  private t: number;
+  private timers: { at: number; fn: () => void; id: number }[] = [];
+  private nextId = 1;
+  constructor(t: number) {
+    this.t = t;
+  }
+  now(): number {
+    return this.t;
+  }
+  setTimeout(fn: () => void, ms: number): () => void {
+    const id = this.nextId++;
+    this.timers.push({ at: this.t + Math.max(0, ms), fn, id });
+    return () => {
+      this.timers = this.timers.filter((x) => x.id !== id);
+    };
+  }
+  /** The earliest pending timer after `t` (ms), or null. */
+  nextAfter(t: number): number | null {
+    let min: number | null = null;
+    for (const x of this.timers) if (x.at > t && (min === null || x.at < min)) min = x.at;
+    return min;
+  }
+  nextTimerAt(): number | null {
+    return this.timers.reduce<number | null>((m, x) => (m === null || x.at < m ? x.at : m), null);
+  }
+  /** Sets the time to `t` (never backwards), firing every timer due by then in time order. */
+  advanceTo(t: number): void {
+    for (;;) {
+      this.timers.sort((a, b) => a.at - b.at || a.id - b.id);
+      const next = this.timers[0];
+      if (!next || next.at > t) break;
+      this.timers.shift();
+      this.t = Math.max(this.t, next.at);
+      next.fn();
     }
-    // Three narrow saved searches.
-    const counts = new Map<string, number>();
-    for (const l of m.sorted) {
-      if (l.subStatus !== 'Open') continue;
-      const k = `${l.v.spec.make}|${l.v.spec.model}|${l.platform}`;
-      counts.set(k, (counts.get(k) ?? 0) + 1);
-    }
-    const picks = [...counts.entries()].filter(([, n]) => n >= 30 && n <= 55).sort((a, b) => a[0].localeCompare(b[0])).slice(0, 3);
-    const searches: { id: number; make: string; model: string; platform: string }[] = [];
-    for (const [mm] of picks) {
-      const [make, model, platform] = mm.split('|') as [string, string, string];
-      const s = await ok('searches.create', { name: `${make} ${model} (${platform})`, params: { make, model, platform }, schedule: `*/${every} * * * *`, max_pages: 5 });
-      searches.push({ id: s['id'] as number, make, model, platform });
-    }
-    const firstSeq = m.events.at(-1)?.seq ?? 0;
-
-    if (o.strategy === 'lotwatch') {
-      for (let guard = 0; clock.now() < end && guard < 10_000_000; guard++) {
-        clock.advanceTo(Math.min(clock.nextTimerAt() ?? end, end));
-        await core.engine.idle();
-      }
-    } else {
-      // One fixed interval for everything, spending the same budget: each cycle checks every watch once and runs
-      // every search through as many pages as it has.
-      const pages = searches.length * 3;
-      const perCycle = watched.length + pages;
-      const interval = Math.max(MIN, Math.floor(DAY / Math.max(1, Math.floor(o.budgetPerDay / perCycle))));
-      const watches = (await ok('watchlist.list')) as unknown as { id: number }[];
-      for (let at = START; at < end; at += interval) {
-        clock.advanceTo(at);
-        for (const w of watches) await core.invoke('watchlist.checkNow', { id: w.id });
-        for (const s of searches) await core.invoke('searches.runNow', { id: s.id });
-      }
-      clock.advanceTo(end);
-    }
-
-    sb.market.advanceTo(end);
-    await core.engine.idle();
-    const events = sb.market.eventsSince(firstSeq, 100_000_000).filter((e) => e.t <= end);
-    // Read the outcome straight from the database file: the inbox and the request log, complete.
-    const db = new BetterSqlite3(dbPath, { readonly: true });
-    const list = db.prepare('SELECT kind, lot_key, source, created_at FROM alerts').all() as Alert[];
-    const requests = (db.prepare('SELECT count(*) AS n FROM request_log').get() as { n: number }).n;
-    db.close();
-    return { ...score(o, events, list, watched, thresholds, searches, every, sb), requests, wall_ms: Math.round(performance.now() - wall) };
-  } finally {
-    await core.dispose();
-    await sb.dispose();
-    t.cleanup();
+    this.t = Math.max(this.t, t);
+  }
+  view(counter: { zero: number }): Clock {
+    return {
+      now: () => this.t,
+      setTimeout: (fn, ms) => {
+        if (ms <= 0) counter.zero++;
+        return this.setTimeout(fn, ms);
+      },
+    };
   }
 }
 
+/** Counts the baselines' loops that are working (not asleep until a later time), so the clock waits for them. */
+class Activity {
+  active = 0;
+  private waiters: (() => void)[] = [];
+  enter(): void {
+    this.active++;
+  }
+  leave(): void {
+    if (--this.active > 0) return;
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+  settled(): Promise<void> {
+    return this.active === 0 ? Promise.resolve() : new Promise((r) => this.waiters.push(r));
+  }
+}
+
+interface Participant {
+  strategy: Strategy;
+  /** Requests sent while the watchlist was set up (each added lot is looked up once). */
+  setup: number;
+  budgetPerDay: number;
+  budgetTotal: number;
+  core: Core;
+  dbPath: string;
+  counter: { zero: number };
+  sandbox: Sandbox;
+  cleanup: () => void;
+}
+
+/** Options of one workload run: every strategy at every budget, side by side on one market. */
+export interface WorkloadOptions {
+  workload: Workload;
+  strategies?: readonly Strategy[];
+  /** Requests a day; ignored on a plan workload (the plan's quota over its period). */
+  budgets?: readonly number[];
+  /** Overrides the workload's days (the short version in `npm test`). */
+  days?: number;
+  seed?: number;
+  /** Saved-search schedule, minutes (Lotwatch's cron; the baselines run searches at their own pace). */
+  searchEveryMin?: number;
+  /** The sandbox's wire dialect: the real service's (default) or the specification's. */
+  shape?: WireShape;
+}
+
+/**
+ * Runs every strategy at every budget of one workload over the same simulated period, all at once on one fake
+ * clock and one market (each with its own key, database and core, so none sees another's requests), and scores each
+ * against the sandbox's ground truth. One market for all keeps the cost of simulating it out of the per-strategy
+ * work. Results come in budget order, strategies in the order given.
+ */
+export async function runWorkload(o: WorkloadOptions): Promise<BenchResult[]> {
+  const wall = performance.now();
+  const seed = o.seed ?? 2026;
+  const every = o.searchEveryMin ?? 15;
+  const w = o.workload;
+  const days = o.days ?? w.days;
+  const end = START + days * DAY;
+  const plan = w.plan;
+  const strategies = o.strategies ?? STRATEGIES;
+  const budgets = plan ? [(plan.limit * DAY) / plan.periodMs] : [...(o.budgets ?? BUDGETS)];
+  const clock = new BenchClock(START);
+  const shape = o.shape ?? 'real';
+  // Lotwatch reads the plan's quota from the headers. The baselines pace themselves to the same number; their keys
+  // have ten times the quota so that the engine's daily gate (quota left / days left) never cuts a naive cycle
+  // short. The quota is the sandbox's, so a plan workload has two sandboxes (the same market: a function of time).
+  const specs = [...budgets.flatMap((b) => strategies.map((s) => ({ strategy: s, budgetPerDay: b })))];
+  const quotaOf = (s: Strategy) => (plan ? (s === 'lotwatch' ? plan : { limit: plan.limit * 10, periodMs: plan.periodMs }) : undefined);
+  const sandboxes = new Map<string, Sandbox>();
+  const keys = specs.map((_, i) => `bench-key-${i}`);
+  const sandboxFor = async (s: Strategy): Promise<Sandbox> => {
+    const q = quotaOf(s);
+    const id = JSON.stringify(q ?? null);
+    let sb = sandboxes.get(id);
+    if (!sb) {
+      sb = createSandbox({ seed, lots: 20_000, startTime: START, speed: 1, now: () => clock.now(), ratePerSecond: 0, shape, keys, ...(q ? { quota: q } : {}) });
+      await sb.start(0, '127.0.0.1');
+      sandboxes.set(id, sb);
+    }
+    return sb;
+  };
+  const parts: Participant[] = [];
+  try {
+    const first = await sandboxFor(strategies[0] ?? 'lotwatch');
+    const { watched, thresholds } = pickWatched(first, w.lots, end);
+    const picked = pickSearches(first, w.searches);
+    for (const [i, spec] of specs.entries()) {
+      const sb = await sandboxFor(spec.strategy);
+      const t = tempDir('lotwatch-bench-watch-');
+      const dbPath = join(t.dir, 'lotwatch.sqlite');
+      const counter = { zero: 0 };
+      const core: Core = createCore({
+        db: openDatabase(dbPath),
+        dbPath,
+        dataDir: t.dir,
+        clock: clock.view(counter),
+        secrets: new FileSecretBox(join(t.dir, 'secret.key')),
+        notifier: { notify() {} },
+        log: silentLogger,
+        shell: 'headless',
+        version: 'bench',
+        demoService: async () => ({ baseUrl: sb.baseUrl!, apiKey: keys[i]!, ratePerSecond: 1e9 }),
+        tzOffsetMinutes: () => 0,
+        demoExamples: false,
+        autoStart: false,
+      });
+      const budgetTotal = plan ? Math.floor((plan.limit * Math.min(days * DAY, plan.periodMs)) / plan.periodMs) : spec.budgetPerDay * days;
+      parts.push({ ...spec, setup: 0, budgetTotal, core, dbPath, counter, sandbox: sb, cleanup: () => t.cleanup() });
+    }
+    const searchesOf = new Map<Participant, SearchDef[]>();
+    for (const p of parts) {
+      await p.core.ready;
+      const ok = async (m: string, i?: unknown) => {
+        const r = await p.core.invoke(m, i);
+        if (!r.ok) throw new Error(`${m}: ${r.error.message}`);
+        return r.value as Record<string, unknown>;
+      };
+      if (p.strategy !== 'lotwatch') await ok('settings.update', { requestsPerDay: 1_000_000 });
+      else if (!plan) await ok('settings.update', { requestsPerDay: p.budgetPerDay });
+      for (const l of watched) await ok('watchlist.add', { target: l.lotNumber, rules: { bid_above_usd: thresholds.get(lotKey(l)) } });
+      const defs: SearchDef[] = [];
+      for (const s of picked) {
+        const r = await ok('searches.create', { name: `${s.make} ${s.model} (${s.platform})`, params: { make: s.make, model: s.model, platform: s.platform }, schedule: `*/${every} * * * *` });
+        defs.push({ ...s, id: r['id'] as number });
+      }
+      searchesOf.set(p, defs);
+      const db = new BetterSqlite3(p.dbPath, { readonly: true });
+      p.setup = (db.prepare('SELECT count(*) AS n FROM request_log').get() as { n: number }).n;
+      db.close();
+      // On a plan, the lookups came out of the same quota: the baselines get what is left of it.
+      if (plan) p.budgetTotal -= p.setup;
+    }
+    const firstSeq = new Map([...sandboxes.values()].map((sb) => [sb, sb.market.events.at(-1)?.seq ?? 0]));
+
+    const activity = new Activity();
+    const loops: Promise<void>[] = [];
+    for (const p of parts) {
+      if (p.strategy === 'lotwatch') p.core.engine.start();
+      else loops.push(baseline(p, searchesOf.get(p)!, clock, activity, end));
+    }
+    const settle = async () => {
+      do {
+        await activity.settled();
+        await Promise.all(parts.map((p) => p.core.engine.idle()));
+      } while (activity.active > 0);
+    };
+    await settle();
+    // Time jumps from timer to timer. Timers that fire at once again and again (work due that the budget forbids)
+    // would hold time still for ever: after two rounds at one instant, time moves on to the next other timer, at
+    // most a minute later.
+    let still = 0;
+    while (clock.now() < end) {
+      const at = clock.now();
+      const next = Math.min(clock.nextTimerAt() ?? end, end);
+      if (next <= at && ++still >= 2) {
+        clock.advanceTo(Math.min(clock.nextAfter(at) ?? end, at + MIN, end));
+        still = 0;
+      } else {
+        if (next > at) still = 0;
+        clock.advanceTo(next);
+      }
+      await settle();
+    }
+    await Promise.all(loops);
+    for (const sb of sandboxes.values()) sb.market.advanceTo(end);
+    await settle();
+
+    const results: BenchResult[] = [];
+    for (const p of parts) {
+      const events = p.sandbox.market.eventsSince(firstSeq.get(p.sandbox)!, 100_000_000).filter((e) => e.t <= end);
+      // Read the outcome straight from the database file: the inbox and the request log, complete.
+      const db = new BetterSqlite3(p.dbPath, { readonly: true });
+      const list = db.prepare('SELECT kind, lot_key, source, created_at FROM alerts').all() as Alert[];
+      const requests = (db.prepare('SELECT count(*) AS n FROM request_log').get() as { n: number }).n - p.setup;
+      const searchRequests = (db.prepare("SELECT count(*) AS n FROM request_log WHERE endpoint = '/vehicles'").get() as { n: number }).n;
+      const times = (db.prepare('SELECT at FROM request_log ORDER BY at').all() as { at: number }[]).map((x) => x.at);
+      let max24h = 0;
+      for (let i = 0, j = 0; i < times.length; i++) {
+        while (times[i]! - times[j]! >= DAY) j++;
+        max24h = Math.max(max24h, i - j + 1);
+      }
+      db.close();
+      const searches = searchesOf.get(p)!;
+      results.push({
+        workload: w.name,
+        strategy: p.strategy,
+        shape,
+        days,
+        budget_per_day: Math.round(p.budgetPerDay * 100) / 100,
+        budget_total: p.budgetTotal,
+        requests,
+        setup_requests: p.setup,
+        max_requests_24h: max24h,
+        search_requests: searchRequests,
+        zero_wait_ticks: p.counter.zero,
+        watched_lots: watched.length,
+        search_sizes: searches.map((s) => s.size),
+        ...score(shape, events, list, watched, new Map(thresholds), searches, every, p.sandbox),
+        wall_ms: Math.round(performance.now() - wall),
+      });
+    }
+    return results;
+  } finally {
+    for (const p of parts) await p.core.dispose();
+    for (const sb of sandboxes.values()) await sb.dispose();
+    for (const p of parts) p.cleanup();
+  }
+}
+
+/** Runs one strategy at one budget (a workload run with one participant). */
+export async function runWatchBench(o: { strategy: Strategy; budgetPerDay?: number } & Omit<WorkloadOptions, 'strategies' | 'budgets'>): Promise<BenchResult> {
+  const [r] = await runWorkload({ ...o, strategies: [o.strategy], budgets: [o.budgetPerDay ?? 1000] });
+  return r!;
+}
+
+/**
+ * A baseline's loop: `naive` checks every target at one fixed interval, the one that spends the budget (below one
+ * cycle a period, what the period's budget allows, in order); `round_robin` sends one request every DAY/budget to
+ * the next target in turn. Both stop before going past budget x days; they sleep on the shared clock between runs.
+ */
+async function baseline(p: Participant, searches: SearchDef[], clock: BenchClock, activity: Activity, end: number): Promise<void> {
+  activity.enter();
+  const sleepUntil = (at: number): Promise<void> | void => {
+    if (at <= clock.now()) return;
+    activity.leave();
+    return new Promise((r) =>
+      clock.setTimeout(() => {
+        activity.enter();
+        r();
+      }, at - clock.now()),
+    );
+  };
+  // What was actually sent (retries and follow-up lookups included), from the request log.
+  const log = new BetterSqlite3(p.dbPath, { readonly: true });
+  const count = log.prepare('SELECT count(*) AS n FROM request_log');
+  const sent = () => (count.get() as { n: number }).n - p.setup;
+  try {
+    const watches = (await p.core.invoke('watchlist.list', undefined)) as { ok: true; value: { id: number }[] };
+    // A target's cost: the most requests one of its runs has taken; a search starts at the pages its open lots need.
+    const targets: { run: () => Promise<unknown>; cost: number }[] = [
+      ...watches.value.map((x) => ({ run: () => p.core.invoke('watchlist.checkNow', { id: x.id }), cost: 1 })),
+      ...searches.map((s) => ({ run: () => p.core.invoke('searches.runNow', { id: s.id }), cost: Math.min(5, Math.max(1, Math.ceil(s.size / 20))) })),
+    ];
+    const fits = (cost: number) => sent() + cost <= p.budgetTotal;
+    const runOne = async (x: (typeof targets)[number]) => {
+      const before = sent();
+      await x.run();
+      const n = sent() - before;
+      x.cost = Math.max(x.cost, n);
+      return n;
+    };
+    if (p.strategy === 'naive') {
+      for (let at = START; at < end; ) {
+        await sleepUntil(at);
+        let ran = false;
+        for (const x of targets) {
+          if (!fits(x.cost)) continue;
+          await runOne(x);
+          ran = true;
+        }
+        if (!ran) break;
+        const perCycle = targets.reduce((n, x) => n + x.cost, 0);
+        at += Math.max(MIN, Math.ceil((DAY * perCycle) / p.budgetPerDay));
+      }
+    } else {
+      const slot = DAY / p.budgetPerDay;
+      for (let i = 0, at = START; at < end; i = (i + 1) % targets.length) {
+        const x = targets[i]!;
+        if (!fits(x.cost)) {
+          if (!targets.some((y) => fits(y.cost))) break;
+          continue;
+        }
+        await sleepUntil(at);
+        const n = await runOne(x);
+        at += Math.max(1, n) * slot;
+      }
+    }
+  } finally {
+    log.close();
+    activity.leave();
+  }
+}
+
+/**
+ * `n` watched lots that sell within the period: a fifth that will be relisted, a tenth that will be rescheduled,
+ * the rest spread over the period's auction dates. Each gets a bid threshold $400 above its current bid.
+ */
+function pickWatched(sb: Sandbox, n: number, end: number): { watched: Lot[]; thresholds: Map<string, number> } {
+  const m = sb.market;
+  const horizon = START + Math.max(14 * HOUR, end - START - 10 * HOUR);
+  const open = m.sorted.filter((l) => l.subStatus === 'Open' && l.auctionAt > START + 20 * MIN && l.auctionAt < horizon);
+  const step = Math.max(1, Math.floor(open.length / (4 * n)));
+  const spread = open.filter((_, i) => i % step === 0);
+  const relisting = spread.filter((l) => l.steps.some((s) => (s.k as number) === 4)).slice(0, Math.ceil(n / 5));
+  const rescheduling = m.sorted
+    .filter((l) => l.subStatus === 'Open' && !relisting.includes(l) && l.steps.some((s) => (s.k as number) === 1 && s.t > START && s.t < end - 6 * HOUR))
+    .slice(0, Math.ceil(n / 10));
+  const rest = spread.filter((l) => !relisting.includes(l) && !rescheduling.includes(l));
+  // Every other remaining lot, so the watchlist covers the whole period rather than its first days.
+  const restStep = Math.max(1, Math.floor(rest.length / Math.max(1, n - relisting.length - rescheduling.length)));
+  const chosen = rest.filter((_, i) => i % restStep === 0).slice(0, n - relisting.length - rescheduling.length);
+  const watched = [...relisting, ...rescheduling, ...chosen];
+  const thresholds = new Map<string, number>();
+  for (const l of watched) thresholds.set(lotKey(l), Math.round((l.currentBid + 400) / 100) * 100);
+  return { watched, thresholds };
+}
+
+/**
+ * `n` saved searches (make, model, platform) sized like the market's: their open-lot counts at the start are drawn
+ * nearest to targets spread evenly on a log scale from half to twice 90 lots, so the median is about 90.
+ */
+function pickSearches(sb: Sandbox, n: number): Omit<SearchDef, 'id'>[] {
+  const counts = new Map<string, number>();
+  for (const l of sb.market.sorted) {
+    if (l.subStatus !== 'Open') continue;
+    const k = `${l.v.spec.make}|${l.v.spec.model}|${l.platform}`;
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  const pool = [...counts.entries()].sort((a, b) => a[0].localeCompare(b[0]));
+  const out: Omit<SearchDef, 'id'>[] = [];
+  for (let i = 0; i < n; i++) {
+    const target = 90 * 2 ** (n === 1 ? 0 : -1 + (2 * i) / (n - 1));
+    let best = -1;
+    for (let j = 0; j < pool.length; j++) {
+      if (best < 0 || Math.abs(Math.log(pool[j]![1] / target)) < Math.abs(Math.log(pool[best]![1] / target))) best = j;
+    }
+    const [k, size] = pool.splice(best, 1)[0]!;
+    const [make, model, platform] = k.split('|') as [string, string, string];
+    out.push({ make, model, platform, size });
+  }
+  return out;
+}
+
 function score(
-  o: BenchOptions,
+  shape: WireShape,
   events: MarketEvent[],
   alerts: Alert[],
   watched: Lot[],
   thresholds: Map<string, number>,
-  searches: { id: number; make: string; model: string; platform: string }[],
+  searches: SearchDef[],
   every: number,
   sb: Sandbox,
-): Omit<BenchResult, 'requests' | 'wall_ms'> {
+): Pick<BenchResult, 'alerts' | 'kinds' | 'recall' | 'duplicates' | 'false_alerts'> {
   const lots = new Set(watched.map(lotKey));
   // A watch follows its vehicle into a relist, rules and all: the relisted lot's threshold is the watched lot's.
   for (const e of events) {
@@ -184,15 +510,18 @@ function score(
     const x = thresholds.get(prev);
     if (x !== undefined) thresholds.set(key(e), x);
   }
-  const expected: { kind: string; lot: string; t: number; source?: string }[] = [];
+  const expected: { kind: Kind; lot: string; t: number; source?: string }[] = [];
   for (const e of events) {
     const k = key(e);
     if (e.kind === 'state' && lots.has(k)) {
       // The end of an auction is one event for the buyer: its sale result (sold, on approval or not sold). Going
       // live is a status change, scored only where the wire shows it (the real service's state stays "open").
       if (e.data['lot_sub_status'] === 'Ended') expected.push({ kind: 'sale_result', lot: k, t: e.t });
-      else if ((o.shape ?? 'real') === 'spec' || e.data['visible_in_real_shape'] === true) expected.push({ kind: 'status_changed', lot: k, t: e.t });
+      else if (shape === 'spec' || e.data['visible_in_real_shape'] === true) expected.push({ kind: 'status_changed', lot: k, t: e.t });
+      // A lot offered at a buy-now price loses it when it goes live: a buy-now change on the wire too.
+      if (e.data['lot_sub_status'] === 'Live' && sb.market.findLot(e.lot_number)?.lotStatus === 'Buy Now') expected.push({ kind: 'buy_now_changed', lot: k, t: e.t });
     }
+    if (e.kind === 'buy_now' && lots.has(k)) expected.push({ kind: 'buy_now_changed', lot: k, t: e.t });
     if (e.kind === 'reschedule' && lots.has(k)) expected.push({ kind: 'rescheduled', lot: k, t: e.t });
     if (e.kind === 'relist' && lots.has(`${e.data['previous_platform']}:${e.data['previous_lot_number']}`)) expected.push({ kind: 'relisted', lot: k, t: e.t });
     const x = thresholds.get(k);
@@ -206,13 +535,12 @@ function score(
       }
     }
   }
-  const kinds: Record<string, KindScore> = {};
-  const scored = ['status_changed', 'sale_result', 'rescheduled', 'relisted', 'threshold', 'new_match'];
-  for (const kind of scored) {
+  const kinds = {} as Record<Kind, KindScore>;
+  for (const kind of KINDS) {
     const exp = expected.filter((e) => e.kind === kind).sort((a, b) => a.t - b.t);
     const got = alerts.filter((a) => a.kind === kind).sort((a, b) => a.created_at - b.created_at);
     const used = new Set<Alert>();
-    const s: KindScore = { events: exp.length, caught: 0, duplicates: 0, false_alerts: 0, delays_ms: [] };
+    const s: KindScore = { events: exp.length, caught: 0, duplicates: 0, false_alerts: 0, delays_ms: [], delay_p50_ms: null, delay_p95_ms: null };
     for (const e of exp) {
       const a = got.find((x) => !used.has(x) && x.lot_key === e.lot && x.created_at >= e.t && (!e.source || x.source === e.source));
       if (a) {
@@ -226,34 +554,59 @@ function score(
       if (exp.some((e) => e.lot === a.lot_key && (!e.source || e.source === a.source))) s.duplicates++;
       else s.false_alerts++;
     }
+    s.delay_p50_ms = pct(s.delays_ms, 0.5) ?? null;
+    s.delay_p95_ms = pct(s.delays_ms, 0.95) ?? null;
     kinds[kind] = s;
   }
-  const total = Object.values(kinds).reduce((n, k) => n + k.events, 0);
-  const caught = Object.values(kinds).reduce((n, k) => n + k.caught, 0);
+  const all = Object.values(kinds);
+  const total = all.reduce((n, k) => n + k.events, 0);
+  const caught = all.reduce((n, k) => n + k.caught, 0);
   return {
-    strategy: o.strategy,
-    shape: o.shape ?? 'real',
-    days: o.days,
-    budget_per_day: o.budgetPerDay,
     alerts: alerts.length,
     kinds,
     recall: total ? caught / total : 1,
-    duplicates: Object.values(kinds).reduce((n, k) => n + k.duplicates, 0),
-    false_alerts: Object.values(kinds).reduce((n, k) => n + k.false_alerts, 0),
+    duplicates: all.reduce((n, k) => n + k.duplicates, 0),
+    false_alerts: all.reduce((n, k) => n + k.false_alerts, 0),
   };
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
-const fmt = (ms: number | undefined) => (ms === undefined ? '–' : ms < 60_000 ? `${Math.round(ms / 1000)} s` : ms < 3_600_000 ? `${(ms / 60_000).toFixed(1)} min` : `${(ms / 3_600_000).toFixed(1)} h`);
+/** The p-quantile (0..1) of `xs` by nearest rank below, or undefined for an empty list. */
+export const pct = (xs: number[], p: number): number | undefined => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
-/** One Markdown table comparing the strategies, per event kind. */
-export function table(results: BenchResult[]): string {
-  const lines = ['| strategy | kind | events | caught | recall | dup | false | delay p50 | delay p95 |', '|---|---|---|---|---|---|---|---|---|'];
+/** A delay for people: seconds under a minute, minutes under an hour, else hours; '–' when there is none. */
+export const fmt = (ms: number | null | undefined): string =>
+  ms === undefined || ms === null ? '–' : ms < 60_000 ? `${Math.round(ms / 1000)} s` : ms < 3_600_000 ? `${(ms / 60_000).toFixed(1)} min` : `${(ms / 3_600_000).toFixed(1)} h`;
+
+const LABEL: Record<Kind, string> = {
+  sale_result: 'sale result',
+  threshold: 'bid threshold',
+  buy_now_changed: 'buy now',
+  status_changed: 'live state',
+  rescheduled: 'rescheduled',
+  relisted: 'relisted',
+  new_match: 'new match',
+};
+
+/**
+ * One Markdown table of one workload: a row per budget and strategy with recall, requests, duplicates, false
+ * alerts, and per event kind "caught/events p50 / p95" of the alert delay. Kinds without events anywhere are left out.
+ */
+export function workloadTable(results: BenchResult[]): string {
+  const kinds = KINDS.filter((k) => results.some((r) => r.kinds[k].events > 0));
+  const head = ['budget/day', 'strategy', 'recall', 'requests', 'dup', 'false', ...kinds.map((k) => `${LABEL[k]} (caught · p50 / p95)`)];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
   for (const r of results) {
-    for (const [kind, s] of Object.entries(r.kinds)) {
-      lines.push(`| ${r.strategy} | ${kind} | ${s.events} | ${s.caught} | ${s.events ? ((100 * s.caught) / s.events).toFixed(1) : '–'}% | ${s.duplicates} | ${s.false_alerts} | ${fmt(pct(s.delays_ms, 0.5))} | ${fmt(pct(s.delays_ms, 0.95))} |`);
-    }
-    lines.push(`| **${r.strategy}** (${r.shape} shape) | **all** | | | **${(100 * r.recall).toFixed(1)}%** | **${r.duplicates}** | **${r.false_alerts}** | requests ${r.requests} (budget ${r.budget_per_day}/day × ${r.days}) | ${(r.wall_ms / 1000).toFixed(0)} s wall |`);
+    const cells = kinds.map((k) => {
+      const s = r.kinds[k];
+      return s.events ? `${s.caught}/${s.events} · ${fmt(s.delay_p50_ms)} / ${fmt(s.delay_p95_ms)}` : '–';
+    });
+    lines.push(`| ${r.budget_per_day} | ${r.strategy} | ${(100 * r.recall).toFixed(1)}% | ${r.requests} (${r.search_requests} search) | ${r.duplicates} | ${r.false_alerts} | ${cells.join(' | ')} |`);
   }
   return lines.join('\n');
+}
+
+/** A result without its per-event delay lists, for the JSON file. */
+export function compact(r: BenchResult): Omit<BenchResult, 'kinds'> & { kinds: Record<Kind, Omit<KindScore, 'delays_ms'>> } {
+  const kinds = Object.fromEntries(Object.entries(r.kinds).map(([k, v]) => [k, { ...v, delays_ms: undefined }])) as unknown as Record<Kind, Omit<KindScore, 'delays_ms'>>;
+  return { ...r, kinds };
 }

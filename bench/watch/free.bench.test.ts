@@ -1,0 +1,3 @@
+import { benchWorkload } from './run';
+
+benchWorkload('free');
