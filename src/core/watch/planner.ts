@@ -13,53 +13,90 @@ function isLive(s: LotState): boolean {
 }
 
 /**
- * When a watched lot should next be fetched, spending requests where they are worth most. Fixed anchors catch the
- * events that matter at the moment they happen: shortly before the sale (a last reschedule or state check), just
- * after it starts (live), and just after it must have ended (the result); while live, every 30 s until it ends.
- * Between anchors a background interval that shrinks as the sale nears catches bids, buy-now changes and
- * reschedules; `scale` (>= 1) stretches only that interval when the budget is tight. An ended unsold lot (or sold on
- * approval) is checked for a relist (by VIN) over the following day, then rarely.
+ * Whether the service shows a lot's live phase: the specification's dialect carries `lot_sub_status` (Live, Open,
+ * Ended); the real service's records have none, and their state stays "open" until the result
+ * (../shared/reference/REAL-SERVICE.md). Checks meant to catch the live phase are wasted where it cannot be seen.
+ */
+function showsLive(s: LotState): boolean {
+  return s.lot_sub_status !== null;
+}
+
+/**
+ * The first look after the listed sale time, and the shortest gap between later ones (ms): 2 minutes at scale 1,
+ * stretched by `scale` up to 20 minutes. Lots of one sale go on the block one after another from the listed time
+ * and the service refreshes states within about 15 minutes (REAL-SERVICE.md "Plans and quota"), so even on the
+ * tightest budget a result is usually there by the first look.
+ */
+function afterSaleFirstGap(scale: number): number {
+  return Math.min(20 * MIN, 2 * MIN * scale);
+}
+
+/**
+ * When a watched lot should next be fetched, spending requests where they are worth most. Before the sale: a
+ * background interval that shrinks as the sale nears (bids, buy-now changes, reschedules; `scale` >= 1 stretches
+ * it when the budget is tight) and, while the budget allows, looks 2 hours and 10 minutes before it. After the
+ * listed sale time, until the result is seen: looks spaced by a third of the time since the sale time (a half when
+ * the budget is tight; at least afterSaleFirstGap), so the gap grows with the uncertainty and a late end costs a handful of requests, whatever
+ * the spread of start delays, live phases and refresh lag; where the service shows the live phase, every 30 s
+ * for the first quarter hour (while live: every 30 s). An ended unsold lot (or sold on approval) is looked up by VIN
+ * for a relist at 1, 2, 4 ... 128 hours after its sale (relists come "within days", spread widely), then daily.
+ * Nothing here assumes one market's constants: every gap is a fraction of the time elapsed or of a day.
  *
  * @param lot the last stored state, or null when never fetched (fetch now).
  * @param lastChecked ms of the last fetch of this lot (by any poll), or null.
- * @returns the time of the next fetch, ms since the epoch (may be <= now: due).
+ * @param scale >= 1: the budget's stretch (scaleToFit); 1 when the budget is ample.
+ * @returns the time of the next fetch, ms since the epoch (may be <= now: due). Throws nothing.
  */
 export function nextCheckAt(lot: LotState | null, lastChecked: number | null, now: number, scale = 1): number {
   if (!lot || lastChecked === null) return now;
   const last = lastChecked;
   if (auctionOver(lot)) {
     const endedAt = Math.max(lot.auction_at ?? last, 0);
-    if (mayBeRelisted(lot) && last < endedAt + 14 * HOUR) {
-      // Relists come a few hours after an unsold end: look at 1, 3, 6, 9 and 13 hours.
-      for (const h of [1, 3, 6, 9, 13]) if (endedAt + h * HOUR > last) return endedAt + h * HOUR;
+    if (mayBeRelisted(lot) && last < endedAt + RELIST_LOOK_HOURS * HOUR) {
+      // Doubling gaps from the end: a relist hours or days later is caught within a delay proportional to its own
+      // wait. A tight budget starts later (fewer, wider looks).
+      for (let h = Math.min(8, scale); h <= RELIST_LOOK_HOURS; h *= 2) if (endedAt + h * HOUR > last) return endedAt + h * HOUR;
     }
     return last + 24 * HOUR * scale;
   }
-  if (isLive(lot)) return last + 30 * S;
+  if (isLive(lot)) return last + 30 * S * Math.min(scale, 4);
   const at = lot.auction_at;
   if (at === null) return last + 6 * HOUR * scale;
-  const anchors = [at - 2 * HOUR, at - 10 * MIN, at + 20 * S, at + 4 * MIN + 30 * S];
-  const anchor = anchors.find((a) => a > last) ?? last + 30 * S;
+  const first = afterSaleFirstGap(scale);
+  if (last >= at) {
+    // Past the sale time without a result: gaps of a third of the time since the sale time (half on a tight budget).
+    const elapsed = last - at;
+    if (showsLive(lot) && scale <= 2 && elapsed < 15 * MIN) return last + 30 * S;
+    return last + Math.ceil(Math.min(Math.max(first, elapsed / (scale > 1 ? 2 : 3)), 6 * HOUR));
+  }
+  const anchors = [...(scale <= 2 ? [at - 2 * HOUR] : []), ...(scale <= 4 ? [at - 10 * MIN] : []), at + (showsLive(lot) && scale <= 2 ? 20 * S : first)];
+  const anchor = anchors.find((a) => a > last) ?? at + first;
   const until = at - last;
   const background =
     until > 3 * 24 * HOUR ? 12 * HOUR : until > 24 * HOUR ? 6 * HOUR : until > 6 * HOUR ? 2 * HOUR : 30 * MIN;
-  // Past the sale time without having seen it live or ended: keep looking every 30 s.
-  if (until <= 0) return Math.min(anchor, last + 30 * S);
   return Math.min(anchor, last + background * scale);
 }
 
-/** How long after its sale time (or after now, for a lot already live) a projection assumes a lot has ended. */
-const ASSUMED_LIVE_SPAN = 5 * MIN;
+/** How long after the sale relists are looked for, hours (doubling gaps from 1 h: 1, 2, 4 ... 128 h). */
+const RELIST_LOOK_HOURS = 128;
+
+/**
+ * How long after its sale time (or after now, for a lot already live) a projection assumes a lot has ended: the
+ * start on the block plus the live phase plus the service's refresh lag of up to about 15 minutes.
+ */
+const ASSUMED_LIVE_SPAN = 20 * MIN;
 
 /**
  * The state a projection assumes for `lot` at time `t`: unchanged until its auction must be over, then ended
  * unsold (the dearest outcome: it keeps the relist checks). Without this a lot a few minutes from its sale
- * would be projected as "past its sale time, not yet seen ended" for the whole day, at one check every 30 s.
+ * would be projected as "past its sale time, not yet seen ended" for the whole day.
  */
 function projectedState(lot: LotState, t: number, now: number): LotState {
   if (auctionOver(lot)) return lot;
-  const start = isLive(lot) ? Math.max(lot.auction_at ?? now, now) : lot.auction_at;
-  if (start === null || t < start + ASSUMED_LIVE_SPAN) return lot;
+  // A lot already on the block is minutes from its end; one not yet live, its start plus the refresh lag.
+  const end = isLive(lot) ? now + 5 * MIN : lot.auction_at === null ? null : lot.auction_at + ASSUMED_LIVE_SPAN;
+  const start = isLive(lot) ? now : lot.auction_at;
+  if (end === null || start === null || t < end) return lot;
   return { ...lot, lot_sub_status: 'Ended', state: 'not_sold', auction_at: start };
 }
 
@@ -94,21 +131,6 @@ export function projectedChecks(
     }
   }
   return n;
-}
-
-/**
- * Whether a watched lot's next check is one the budget gives up last: the lot is live, its sale time is within
- * 15 minutes or past without a result, or it ended unsold and its relist checks (the first day) are running. These
- * checks catch the sale result and the relist; they go before background checks and saved-search pages.
- *
- * @param lot the last stored state, or null when never fetched (not urgent: nothing is known about its sale).
- * @param now ms since the epoch. Throws nothing.
- */
-export function saleCritical(lot: LotState | null, now: number): boolean {
-  if (!lot) return false;
-  if (auctionOver(lot)) return mayBeRelisted(lot) && lot.auction_at !== null && now < lot.auction_at + 14 * HOUR;
-  if (isLive(lot)) return true;
-  return lot.auction_at !== null && lot.auction_at - 15 * MIN <= now;
 }
 
 /**

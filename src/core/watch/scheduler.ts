@@ -7,10 +7,11 @@ import type { Logger } from '../log';
 import type { QuotaSnapshot } from '../../shared/vehicle';
 import { quotaSpentSentence } from '../../shared/quota';
 import type { LotState } from '../../shared/watch';
-import { burstOf, projectedDay, scaleToFit, searchDemandPerDay, watchReserve, type RequestBudget } from './budget';
+import { burstOf, pagesPerRun, projectedDay, scaleToFit, searchDemandPerDay, watchReserve, type RequestBudget } from './budget';
 import { CronTrigger } from './cron';
 import type { Outbox } from './outbox';
-import { nextCheckAt, nextReminderAt, saleCritical } from './planner';
+import { nextCheckAt, nextReminderAt } from './planner';
+import { CRITICAL_VALUE, orderQueue, VALUE, watchValue, type QueuedRequest } from './value';
 import type { Polls, RunOutcome } from './polls';
 import type { Recorder } from './recorder';
 
@@ -347,7 +348,8 @@ export class Scheduler {
     // After a failed tick, nothing is due before the backoff ends: a watch whose check could not be stored stays
     // due, and without this the loop would retry it at once, forever.
     if (now < this.retryAt) next = this.retryAt;
-    const delay = Math.max(0, next - now);
+    // Whole milliseconds: every time stored from the clock is an integer.
+    const delay = Math.max(0, Math.ceil(next - now));
     this.cancelTimer = this.d.clock.setTimeout(() => {
       this.cancelTimer = null;
       void this.enqueue(() => this.tick());
@@ -366,28 +368,30 @@ export class Scheduler {
       const from = this.lastTick;
       this.updateScale(now);
       const paused = now < this.d.pause.end(now);
-      // Watches first, and among them the checks that catch a sale result or a relist: the budget gives those up
-      // last (docs/architecture.md "Request budget").
-      const due = paused
-        ? []
-        : this.watchStates()
-            .map((w) => ({ ...w, at: this.dueAt(w, now), critical: saleCritical(w.lot, now) }))
-            .filter((w) => w.at <= now)
-            .sort((a, b) => Number(b.critical) - Number(a.critical) || a.at - b.at);
-      for (const w of due) {
-        if (this.pausedNow() || !this.d.budget.paced(1, this.d.clock.now())) break;
-        await this.d.polls.pollWatch(w.watch);
+      // One queue: watch checks and saved-search runs that are due, by value per request (value.ts). Sale-critical
+      // checks go first and may spend the requests kept back for them; the rest go while the pace allows after
+      // keeping back what the watchlist's next hour needs (docs/architecture.md "Request budget").
+      const queue: QueuedRequest<{ watch: WatchRow } | { search: number }>[] = [];
+      if (!paused) {
+        for (const w of this.watchStates()) {
+          const at = this.dueAt(w, now);
+          if (at <= now) queue.push({ item: { watch: w.watch }, value: watchValue(w.lot, now, at, w.lastChecked), cost: 1, dueAt: at });
+        }
+        // From the last run, not the last tick: a run missed while the app was closed, the machine slept or the
+        // budget held it back runs once when it can (catch-up), never once per missed minute.
+        for (const s of this.d.store.searches.listSearches()) {
+          const since = s.last_run_at ?? s.created_at;
+          if (s.paused || !this.triggers.get(s.id)?.dueBetween(since, now)) continue;
+          queue.push({ item: { search: s.id }, value: VALUE.searchRun, cost: pagesPerRun(s), dueAt: since });
+        }
       }
-      // The longest-waiting search first. From the last run, not the last tick: a run missed while the app was
-      // closed, the machine slept or the budget held it back runs once when it can (catch-up), never once per
-      // missed minute.
-      const searches = this.d.store.searches.listSearches().sort((a, b) => (a.last_run_at ?? a.created_at) - (b.last_run_at ?? b.created_at));
-      for (const s of searches) {
-        if (s.paused || this.pausedNow()) continue;
-        const t = this.triggers.get(s.id);
-        if (!t?.dueBetween(s.last_run_at ?? s.created_at, now)) continue;
+      for (const q of orderQueue(queue)) {
         const at = this.d.clock.now();
-        if (this.d.budget.paced(1, at, this.searchKeep(at, this.watchStates()))) await t.execute();
+        if (this.pausedNow()) break;
+        const keep = q.value >= CRITICAL_VALUE ? 0 : this.searchKeep(at, this.watchStates());
+        if (!this.d.budget.paced(1, at, keep)) break;
+        if ('watch' in q.item) await this.d.polls.pollWatch(q.item.watch);
+        else await this.triggers.get(q.item.search)?.execute();
       }
       this.d.recorder.reminders(from, this.d.clock.now(), () => this.watchStates());
       this.d.outbox.deliver();
@@ -418,12 +422,16 @@ export class Scheduler {
     else this.d.log.debug('watch: tick failed again', { ...data, failedInARow: this.failures });
   }
 
-  /** Stretches the watchlist's background intervals until the projected day fits the allowance (every 10 min). */
+  /**
+   * Stretches the watchlist's gaps until its own projected day fits the allowance (every 10 min). Saved searches
+   * are not counted: they yield to the watchlist in the queue (value.ts), so they take what the watchlist leaves
+   * instead of stretching the looks that catch a sale result.
+   */
   private updateScale(now: number): void {
     if (now - this.scaledAt < 10 * 60_000) return;
     this.scaledAt = now;
     const allowance = this.d.budget.allowance(now).perDay;
-    this.scale = scaleToFit(this.watchStates(), now, this.searchDemand(this.d.store.searches.listSearches(), now), allowance);
+    this.scale = scaleToFit(this.watchStates(), now, 0, allowance);
   }
 }
 

@@ -117,14 +117,15 @@ describe('a day at 300 requests with 10 watched lots and 3 saved searches', () =
     expect(late).toBeGreaterThanOrEqual(BUDGET / 6);
   });
 
-  it('catches every sale result of a watched lot, within 15 minutes: searches yield first', () => {
+  it('catches every sale result of a watched lot within 15 minutes of the service showing it: searches yield first', () => {
     const lots = new Set(watched.map(key));
     const ends = events.filter((e) => e.kind === 'state' && lots.has(key(e)) && e.data['lot_sub_status'] === 'Ended');
     expect(ends.length).toBeGreaterThanOrEqual(8);
     for (const e of ends) {
       const a = alerts.filter((x) => x.kind === 'sale_result' && x.lot_key === key(e));
       expect(a, key(e)).toHaveLength(1);
-      expect((a[0]!.created_at - e.t) / MIN, key(e)).toBeLessThanOrEqual(15);
+      // From when the service showed it: the service itself refreshes states within about 15 minutes.
+      expect((a[0]!.created_at - e.visible_t) / MIN, key(e)).toBeLessThanOrEqual(15);
     }
     // The searches got the rest: pacing does not stop them altogether.
     expect(sent.filter((r) => r.endpoint.startsWith('/vehicles?') || r.endpoint === '/vehicles').length).toBeGreaterThan(50);

@@ -29,11 +29,42 @@ describe('nextCheckAt', () => {
     expect(nextCheckAt(l, now, now)).toBe(now + 30_000);
   });
 
-  it('stretches only the background interval with the scale, never the sale-time anchors', () => {
+  it('on a tight budget drops the looks before the sale, never the first look after it (at most 20 min after)', () => {
     const far = lot({ auction_at: now + 5 * DAY });
     expect(nextCheckAt(far, now, now, 4)).toBe(now + 4 * 12 * HOUR);
     const near = lot({ auction_at: now + 20 * MIN });
-    expect(nextCheckAt(near, now, now, 64)).toBe(now + 10 * MIN);
+    expect(nextCheckAt(near, now, now, 1)).toBe(now + 10 * MIN);
+    expect(nextCheckAt(near, now, now, 64)).toBe(now + 40 * MIN);
+  });
+
+  it('where the service hides the live phase, looks after the sale time at gaps of a third of the time since it', () => {
+    // The real dialect: no lot_sub_status. Walk the looks from the sale time; for an end shown V minutes after it,
+    // the first look at or after V comes within V/3 (at least the 2-min first gap), for any V up to 6 hours.
+    const at = now;
+    const real = lot({ auction_at: at, lot_sub_status: null });
+    const looks: number[] = [];
+    let last = at;
+    while (last < at + 6 * HOUR) {
+      last = nextCheckAt(real, last, last);
+      looks.push(last);
+    }
+    expect(looks.filter((t) => t <= at + HOUR).length).toBeLessThanOrEqual(15);
+    for (let v = 1; v <= 360; v++) {
+      const shown = at + v * MIN;
+      const seen = looks.find((t) => t >= shown)!;
+      expect(seen - shown, `shown ${v} min after the sale time`).toBeLessThanOrEqual(Math.max(2 * MIN, (v * MIN) / 3) + 1);
+    }
+  });
+
+  it('looks for a relist at doubling gaps from the sale, then daily', () => {
+    const ended = lot({ auction_at: now, lot_sub_status: null, state: 'finished', last_sold_status: null });
+    const looks: number[] = [];
+    let last = now + 10 * MIN;
+    for (let i = 0; i < 10; i++) {
+      last = nextCheckAt(ended, last, last);
+      looks.push((last - now) / HOUR);
+    }
+    expect(looks).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 152, 176]);
   });
 });
 

@@ -1,0 +1,81 @@
+import type { LotState } from '../../shared/watch';
+import { mayBeRelisted } from '../diff';
+import { auctionOver } from './planner';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+
+/**
+ * What one request is worth to the buyer, by the event it can catch and how close its deadline is, so that watch
+ * checks and saved-search pages compete in one queue (docs/architecture.md "Request budget"). Values are relative
+ * weights, not probabilities; the order is what matters:
+ *
+ * - 100 a watched lot past its sale time without a result (the sale result: the last thing the budget gives up);
+ * - 90 a watched lot on the block (live: its bids and the result are minutes away);
+ * - 60 an unsold (or sold-on-approval) lot in its first two days after the sale (a relist);
+ * - 50 a watched lot never fetched (nothing is known: not even its sale time);
+ * - 40 a watched lot within 15 minutes of its sale (a last reschedule, the threshold, buy now);
+ * - 40 a saved search's run (new matches, a handful a day per search; shared over its pages by the caller);
+ * - 20 an unsold lot later in its relist look-ups;
+ * - 5 a background look at a lot days from its sale (a bid, a buy-now change, a reschedule: rare), growing with the
+ *   time it has waited past its due time, up to 35 (a starved look eventually beats a search page);
+ * - 1 a sold lot's daily look (a resale under a new lot is rarer still).
+ */
+export const VALUE = {
+  saleResult: 100,
+  live: 90,
+  relistSoon: 60,
+  neverFetched: 50,
+  nearSale: 40,
+  searchRun: 40,
+  relistLater: 20,
+  background: 5,
+  afterSale: 1,
+} as const;
+
+/** Values at or above this are sale-critical: they go first and may spend the requests kept back for them. */
+export const CRITICAL_VALUE = VALUE.relistSoon;
+
+function isLive(s: LotState): boolean {
+  return (s.lot_sub_status ?? '').toLowerCase() === 'live' || (s.state ?? '').toLowerCase() === 'live';
+}
+
+/**
+ * The value (VALUE) of checking a watched lot now, from its last stored state (null: never fetched).
+ *
+ * @param now ms since the epoch.
+ * @param dueAt when the check became due (ms), and `lastChecked` the last fetch (ms): a background look gains value
+ *   as it waits, by the waiting time over its own interval. Throws nothing.
+ */
+export function watchValue(lot: LotState | null, now: number, dueAt = now, lastChecked: number | null = null): number {
+  if (!lot) return VALUE.neverFetched;
+  if (auctionOver(lot)) {
+    if (!mayBeRelisted(lot)) return VALUE.afterSale;
+    return lot.auction_at !== null && now < lot.auction_at + 48 * HOUR ? VALUE.relistSoon : VALUE.relistLater;
+  }
+  if (isLive(lot)) return VALUE.live;
+  const at = lot.auction_at;
+  if (at !== null && at <= now) return VALUE.saleResult;
+  if (at !== null && at - 15 * MIN <= now) return VALUE.nearSale;
+  const interval = lastChecked !== null && dueAt > lastChecked ? dueAt - lastChecked : HOUR;
+  return Math.min(VALUE.background * 7, VALUE.background * (1 + Math.max(0, now - dueAt) / interval));
+}
+
+/** One request (or a run of `cost` requests) waiting in the queue, with its value (see VALUE). */
+export interface QueuedRequest<T> {
+  item: T;
+  value: number;
+  /** Requests it is expected to spend (a saved search's pages), >= 1. */
+  cost: number;
+  /** When it became due (ms): among equals, the longest-waiting goes first. */
+  dueAt: number;
+}
+
+/**
+ * Orders the due work by value per request spent, highest first; ties by the time it became due (oldest first).
+ * A sale-critical item (value >= CRITICAL_VALUE) always goes before any other, whatever its cost. Pure; throws nothing.
+ */
+export function orderQueue<T>(queue: QueuedRequest<T>[]): QueuedRequest<T>[] {
+  const rank = (q: QueuedRequest<T>) => (q.value >= CRITICAL_VALUE ? 1e6 + q.value : q.value / Math.max(1, q.cost));
+  return [...queue].sort((a, b) => rank(b) - rank(a) || a.dueAt - b.dueAt);
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { LotState } from '../../../src/shared/watch';
+import { orderQueue, VALUE, watchValue } from '../../../src/core/watch/value';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const now = Date.UTC(2026, 10, 23, 12);
+
+const lot = (over: Partial<LotState> = {}): LotState => ({
+  platform: 'copart',
+  lot_number: '50219738',
+  vin: 'WDDCEHLV2FT558689',
+  current_bid_usd: 1000,
+  buy_now_usd: null,
+  sale_price_usd: null,
+  state: 'open',
+  lot_status: 'Timed',
+  lot_sub_status: null,
+  last_sold_status: null,
+  auction_at: now + 3 * 24 * HOUR,
+  observed_at: now,
+  ...over,
+});
+
+describe('watchValue', () => {
+  it('ranks the sale result above a relist, a relist above a search run, a search run above a background look', () => {
+    const sale = watchValue(lot({ auction_at: now - 5 * MIN }), now);
+    const relist = watchValue(lot({ auction_at: now - 3 * HOUR, state: 'finished' }), now);
+    const background = watchValue(lot(), now, now, now - 6 * HOUR);
+    expect(sale).toBeGreaterThan(relist);
+    expect(relist).toBeGreaterThan(VALUE.searchRun);
+    expect(VALUE.searchRun).toBeGreaterThan(background);
+  });
+
+  it('gives a starved background look more value as it waits, but never a sale-critical one', () => {
+    const due = now - 12 * HOUR;
+    const fresh = watchValue(lot(), now, now, now - 12 * HOUR);
+    const starved = watchValue(lot(), now, due, due - 12 * HOUR);
+    expect(starved).toBeGreaterThan(fresh);
+    expect(watchValue(lot(), now, now - 30 * 24 * HOUR, now - 31 * 24 * HOUR)).toBeLessThan(VALUE.relistSoon);
+  });
+});
+
+describe('orderQueue', () => {
+  it('sends the sale-critical checks first whatever the cost, then by value per request', () => {
+    const q = orderQueue([
+      { item: 'search of 5 pages', value: VALUE.searchRun, cost: 5, dueAt: now - HOUR },
+      { item: 'background', value: VALUE.background, cost: 1, dueAt: now - 2 * HOUR },
+      { item: 'sale result', value: VALUE.saleResult, cost: 1, dueAt: now },
+      { item: 'search of 1 page', value: VALUE.searchRun, cost: 1, dueAt: now },
+      { item: 'relist', value: VALUE.relistSoon, cost: 1, dueAt: now - MIN },
+    ]).map((q) => q.item);
+    expect(q).toEqual(['sale result', 'relist', 'search of 1 page', 'search of 5 pages', 'background']);
+  });
+
+  it('among equal values, the longest-waiting first', () => {
+    const q = orderQueue([
+      { item: 'b', value: 5, cost: 1, dueAt: now },
+      { item: 'a', value: 5, cost: 1, dueAt: now - MIN },
+    ]).map((q) => q.item);
+    expect(q).toEqual(['a', 'b']);
+  });
+});
