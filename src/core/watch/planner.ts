@@ -38,7 +38,7 @@ function afterSaleFirstGap(scale: number): number {
  * listed sale time, until the result is seen: looks spaced by a third of the time since the sale time (a half when
  * the budget is tight; at least afterSaleFirstGap), so the gap grows with the uncertainty and a late end costs a handful of requests, whatever
  * the spread of start delays, live phases and refresh lag; where the service shows the live phase, every 30 s
- * for the first quarter hour (while live: every 30 s). An ended unsold lot (or sold on approval) is looked up by VIN
+ * for the first 45 minutes (while live: every 30 s). An ended unsold lot (or sold on approval) is looked up by VIN
  * for a relist at 1, 2, 4 ... 128 hours after its sale (relists come "within days", spread widely), then daily.
  * Nothing here assumes one market's constants: every gap is a fraction of the time elapsed or of a day.
  *
@@ -66,7 +66,7 @@ export function nextCheckAt(lot: LotState | null, lastChecked: number | null, no
   if (last >= at) {
     // Past the sale time without a result: gaps of a third of the time since the sale time (half on a tight budget).
     const elapsed = last - at;
-    if (showsLive(lot) && scale <= 2 && elapsed < 15 * MIN) return last + 30 * S;
+    if (showsLive(lot) && scale <= 2 && elapsed < 45 * MIN) return last + 30 * S;
     return last + Math.ceil(Math.min(Math.max(first, elapsed / (scale > 1 ? 2 : 3)), 6 * HOUR));
   }
   const anchors = [...(scale <= 2 ? [at - 2 * HOUR] : []), ...(scale <= 4 ? [at - 10 * MIN] : []), at + (showsLive(lot) && scale <= 2 ? 20 * S : first)];

@@ -11,7 +11,7 @@ import { burstOf, pagesPerRun, projectedDay, scaleToFit, searchDemandPerDay, wat
 import { CronTrigger } from './cron';
 import type { Outbox } from './outbox';
 import { nextCheckAt, nextReminderAt } from './planner';
-import { CRITICAL_VALUE, orderQueue, VALUE, watchValue, type QueuedRequest } from './value';
+import { CRITICAL_VALUE, orderQueue, searchValue, watchValue, type QueuedRequest } from './value';
 import type { Polls, RunOutcome } from './polls';
 import type { Recorder } from './recorder';
 
@@ -375,20 +375,24 @@ export class Scheduler {
       if (!paused) {
         for (const w of this.watchStates()) {
           const at = this.dueAt(w, now);
-          if (at <= now) queue.push({ item: { watch: w.watch }, value: watchValue(w.lot, now, at, w.lastChecked), cost: 1, dueAt: at });
+          if (at > now) continue;
+          const value = watchValue(w.lot, now, at, w.lastChecked);
+          queue.push({ item: { watch: w.watch }, value, cost: 1, dueAt: at, critical: value >= CRITICAL_VALUE });
         }
         // From the last run, not the last tick: a run missed while the app was closed, the machine slept or the
         // budget held it back runs once when it can (catch-up), never once per missed minute.
         for (const s of this.d.store.searches.listSearches()) {
           const since = s.last_run_at ?? s.created_at;
-          if (s.paused || !this.triggers.get(s.id)?.dueBetween(since, now)) continue;
-          queue.push({ item: { search: s.id }, value: VALUE.searchRun, cost: pagesPerRun(s), dueAt: since });
+          const trigger = this.triggers.get(s.id);
+          if (s.paused || !trigger?.dueBetween(since, now)) continue;
+          const value = searchValue(now - since, 86_400_000 / Math.max(1, trigger.runsPerDay(now)));
+          queue.push({ item: { search: s.id }, value, cost: pagesPerRun(s), dueAt: since, critical: false });
         }
       }
       for (const q of orderQueue(queue)) {
         const at = this.d.clock.now();
         if (this.pausedNow()) break;
-        const keep = q.value >= CRITICAL_VALUE ? 0 : this.searchKeep(at, this.watchStates());
+        const keep = q.critical ? 0 : this.searchKeep(at, this.watchStates());
         if (!this.d.budget.paced(1, at, keep)) break;
         if ('watch' in q.item) await this.d.polls.pollWatch(q.item.watch);
         else await this.triggers.get(q.item.search)?.execute();

@@ -15,7 +15,8 @@ const HOUR = 60 * MIN;
  * - 60 an unsold (or sold-on-approval) lot in its first two days after the sale (a relist);
  * - 50 a watched lot never fetched (nothing is known: not even its sale time);
  * - 40 a watched lot within 15 minutes of its sale (a last reschedule, the threshold, buy now);
- * - 40 a saved search's run (new matches, a handful a day per search; shared over its pages by the caller);
+ * - 40 a saved search's run per interval of its schedule it has waited (new matches arrive over time: a run after
+ *   two missed intervals can catch twice as many), shared over its pages by the queue;
  * - 20 an unsold lot later in its relist look-ups;
  * - 5 a background look at a lot days from its sale (a bid, a buy-now change, a reschedule: rare), growing with the
  *   time it has waited past its due time, up to 35 (a starved look eventually beats a search page);
@@ -33,8 +34,16 @@ export const VALUE = {
   afterSale: 1,
 } as const;
 
-/** Values at or above this are sale-critical: they go first and may spend the requests kept back for them. */
+/** Watch checks valued at or above this are sale-critical: they go first and may spend the requests kept back. */
 export const CRITICAL_VALUE = VALUE.relistSoon;
+
+/**
+ * The value of a saved search's run now: VALUE.searchRun for each interval of its schedule (ms) since its last run
+ * (or its creation), at least one. Throws nothing.
+ */
+export function searchValue(sinceLastRun: number, interval: number): number {
+  return VALUE.searchRun * Math.max(1, sinceLastRun / Math.max(60_000, interval));
+}
 
 function isLive(s: LotState): boolean {
   return (s.lot_sub_status ?? '').toLowerCase() === 'live' || (s.state ?? '').toLowerCase() === 'live';
@@ -69,13 +78,15 @@ export interface QueuedRequest<T> {
   cost: number;
   /** When it became due (ms): among equals, the longest-waiting goes first. */
   dueAt: number;
+  /** A sale-critical watch check (value >= CRITICAL_VALUE): before any other work, whatever its cost. */
+  critical: boolean;
 }
 
 /**
  * Orders the due work by value per request spent, highest first; ties by the time it became due (oldest first).
- * A sale-critical item (value >= CRITICAL_VALUE) always goes before any other, whatever its cost. Pure; throws nothing.
+ * A sale-critical item always goes before any other, whatever its cost. Pure; throws nothing.
  */
 export function orderQueue<T>(queue: QueuedRequest<T>[]): QueuedRequest<T>[] {
-  const rank = (q: QueuedRequest<T>) => (q.value >= CRITICAL_VALUE ? 1e6 + q.value : q.value / Math.max(1, q.cost));
+  const rank = (q: QueuedRequest<T>) => (q.critical ? 1e6 + q.value : q.value / Math.max(1, q.cost));
   return [...queue].sort((a, b) => rank(b) - rank(a) || a.dueAt - b.dueAt);
 }

@@ -71,9 +71,12 @@ describe('nextCheckAt', () => {
 describe('projectedChecks', () => {
   it('assumes an auction minutes away ends after its live phase, not that it is polled all day', () => {
     const n = projectedChecks([{ lot: lot(), lastChecked: now }], now, DAY);
-    // A few anchors, about ten live checks, the relist look-ups: tens, not the 2,880 of a 30-s poll all day.
+    // A few anchors, the 30-s looks for the live phase this dialect shows (until the assumed end 20 min after the
+    // sale time), the relist look-ups: tens, not the 2,880 of a 30-s poll all day.
     expect(n).toBeGreaterThan(5);
-    expect(n).toBeLessThan(40);
+    expect(n).toBeLessThan(60);
+    // Where the live phase is hidden (the real service), a handful.
+    expect(projectedChecks([{ lot: lot({ lot_sub_status: null }), lastChecked: now }], now, DAY)).toBeLessThan(20);
   });
 
   it('assumes a live lot ends within minutes', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LotState } from '../../../src/shared/watch';
-import { orderQueue, VALUE, watchValue } from '../../../src/core/watch/value';
+import { orderQueue, searchValue, VALUE, watchValue } from '../../../src/core/watch/value';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -44,19 +44,28 @@ describe('watchValue', () => {
 describe('orderQueue', () => {
   it('sends the sale-critical checks first whatever the cost, then by value per request', () => {
     const q = orderQueue([
-      { item: 'search of 5 pages', value: VALUE.searchRun, cost: 5, dueAt: now - HOUR },
-      { item: 'background', value: VALUE.background, cost: 1, dueAt: now - 2 * HOUR },
-      { item: 'sale result', value: VALUE.saleResult, cost: 1, dueAt: now },
-      { item: 'search of 1 page', value: VALUE.searchRun, cost: 1, dueAt: now },
-      { item: 'relist', value: VALUE.relistSoon, cost: 1, dueAt: now - MIN },
+      { item: 'search of 5 pages', value: VALUE.searchRun, cost: 5, dueAt: now - HOUR, critical: false },
+      { item: 'background', value: VALUE.background, cost: 1, dueAt: now - 2 * HOUR, critical: false },
+      { item: 'sale result', value: VALUE.saleResult, cost: 1, dueAt: now, critical: true },
+      { item: 'search of 1 page', value: VALUE.searchRun, cost: 1, dueAt: now, critical: false },
+      { item: 'relist', value: VALUE.relistSoon, cost: 1, dueAt: now - MIN, critical: true },
     ]).map((q) => q.item);
     expect(q).toEqual(['sale result', 'relist', 'search of 1 page', 'search of 5 pages', 'background']);
   });
 
+  it('lets a search of many pages that has waited overtake a cheap one that just ran: no search starves', () => {
+    const interval = 15 * MIN;
+    const cheap = { item: 'cheap', value: searchValue(interval, interval), cost: 3, dueAt: now - interval, critical: false };
+    const dear = { item: 'dear', value: searchValue(1.5 * interval, interval), cost: 5, dueAt: now - 1.5 * interval, critical: false };
+    expect(orderQueue([cheap, dear])[0]!.item).toBe('cheap');
+    dear.value = searchValue(3 * interval, interval);
+    expect(orderQueue([cheap, dear])[0]!.item).toBe('dear');
+  });
+
   it('among equal values, the longest-waiting first', () => {
     const q = orderQueue([
-      { item: 'b', value: 5, cost: 1, dueAt: now },
-      { item: 'a', value: 5, cost: 1, dueAt: now - MIN },
+      { item: 'b', value: 5, cost: 1, dueAt: now, critical: false },
+      { item: 'a', value: 5, cost: 1, dueAt: now - MIN, critical: false },
     ]).map((q) => q.item);
     expect(q).toEqual(['a', 'b']);
   });
