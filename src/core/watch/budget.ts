@@ -200,11 +200,20 @@ export function scaleToFit(lots: WatchLoad[], now: number, searchDemand: number,
 }
 
 /**
- * Requests the watchlist's anchors need in the next hour at this `scale`: kept back from scheduled searches so a
- * lot about to sell is never starved by a search. Throws nothing.
+ * Requests the watchlist needs over the next `horizon` ms (default an hour) at this `scale`: kept back from
+ * scheduled searches so a lot about to sell is never starved by a search. Throws nothing.
  */
-export function watchReserve(lots: WatchLoad[], now: number, scale: number): number {
-  return projectedChecks(lots, now, HOUR, scale);
+export function watchReserve(lots: WatchLoad[], now: number, scale: number, horizon = HOUR): number {
+  return projectedChecks(lots, now, horizon, scale);
+}
+
+/**
+ * How far ahead the requests kept back for the watchlist look (ms): the time the bucket takes to refill (burst /
+ * rate), at least an hour. At 3 requests a day a token spent on a search now is missing for the next 7 hours, so a
+ * sale in those hours must be counted now. Throws nothing.
+ */
+export function reserveHorizon(perDay: number): number {
+  return perDay > 0 ? Math.max(HOUR, (burstOf(perDay) / perDay) * DAY) : HOUR;
 }
 
 /** Requests expected over the next 24 hours: the watchlist at this `scale` plus `searchDemand`. Throws nothing. */

@@ -7,7 +7,7 @@ import type { Logger } from '../log';
 import type { QuotaSnapshot } from '../../shared/vehicle';
 import { quotaSpentSentence } from '../../shared/quota';
 import type { LotState } from '../../shared/watch';
-import { burstOf, pagesPerRun, projectedDay, scaleToFit, searchDemandPerDay, watchReserve, type RequestBudget } from './budget';
+import { burstOf, pagesPerRun, projectedDay, reserveHorizon, scaleToFit, searchDemandPerDay, watchReserve, type RequestBudget } from './budget';
 import { CronTrigger } from './cron';
 import type { Outbox } from './outbox';
 import { nextCheckAt, nextReminderAt } from './planner';
@@ -285,14 +285,15 @@ export class Scheduler {
   }
 
   /**
-   * Requests kept back at the pace when a scheduled search run starts: what the watchlist needs in the next hour
-   * beyond the hour's share of the allowance, at most all but one of the burst. Saved-search pages yield to watch
-   * checks when requests are scarce; a run once started goes on within the daily allowance (its pages are one
-   * result), and the pace catches up after it.
+   * Requests kept back at the pace when non-critical work starts: what the watchlist needs before the bucket could
+   * refill (reserveHorizon) beyond that time's share of the allowance, at most all but one of the burst.
+   * Saved-search pages yield to watch checks when requests are scarce; a run once started goes on within the daily
+   * allowance (its pages are one result), and the pace catches up after it.
    */
   private searchKeep(now: number, watches: WatchState[]): number {
     const perDay = this.d.budget.allowance(now).perDay;
-    const beyond = Math.ceil(watchReserve(watches, now, this.scale) - perDay / 24);
+    const horizon = reserveHorizon(perDay);
+    const beyond = Math.ceil(watchReserve(watches, now, this.scale, horizon) - (perDay * horizon) / 86_400_000);
     return Math.max(0, Math.min(beyond, burstOf(perDay) - 1));
   }
 
@@ -427,15 +428,17 @@ export class Scheduler {
   }
 
   /**
-   * Stretches the watchlist's gaps until its own projected day fits the allowance (every 10 min). Saved searches
-   * are not counted: they yield to the watchlist in the queue (value.ts), so they take what the watchlist leaves
-   * instead of stretching the looks that catch a sale result.
+   * Stretches the watchlist's gaps until its own projected day fits its share of the allowance (every 10 min): all
+   * of it without saved searches, half while any runs. Sale-critical checks still go first in the queue (value.ts)
+   * and may take more; the share keeps the watchlist's background looks and the spacing of its looks after a sale
+   * from leaving the searches nothing.
    */
   private updateScale(now: number): void {
     if (now - this.scaledAt < 10 * 60_000) return;
     this.scaledAt = now;
     const allowance = this.d.budget.allowance(now).perDay;
-    this.scale = scaleToFit(this.watchStates(), now, 0, allowance);
+    const searching = this.d.store.searches.listSearches().some((s) => !s.paused);
+    this.scale = scaleToFit(this.watchStates(), now, 0, searching ? allowance / 2 : allowance);
   }
 }
 

@@ -83,10 +83,13 @@ export interface QueuedRequest<T> {
 }
 
 /**
- * Orders the due work by value per request spent, highest first; ties by the time it became due (oldest first).
- * A sale-critical item always goes before any other, whatever its cost. Pure; throws nothing.
+ * Orders the due work by value per request spent, highest first. A sale-critical item always goes before any other,
+ * whatever its cost, and among equal sale-critical items the one that became due last goes first: when there are
+ * more results than requests, each request still catches one result, and the newest is the one the buyer can still
+ * act on (a relist, a second chance) and the one whose delay is shortest. Other ties: the longest-waiting first.
+ * Pure; throws nothing.
  */
 export function orderQueue<T>(queue: QueuedRequest<T>[]): QueuedRequest<T>[] {
   const rank = (q: QueuedRequest<T>) => (q.critical ? 1e6 + q.value : q.value / Math.max(1, q.cost));
-  return [...queue].sort((a, b) => rank(b) - rank(a) || a.dueAt - b.dueAt);
+  return [...queue].sort((a, b) => rank(b) - rank(a) || (a.critical ? b.dueAt - a.dueAt : a.dueAt - b.dueAt));
 }

@@ -62,7 +62,12 @@ describe('orderQueue', () => {
     expect(orderQueue([cheap, dear])[0]!.item).toBe('dear');
   });
 
-  it('among equal values, the longest-waiting first', () => {
+  it('among equal sale results, the newest first; among other equals, the longest-waiting first', () => {
+    const sales = orderQueue([
+      { item: 'older', value: VALUE.saleResult, cost: 1, dueAt: now - HOUR, critical: true },
+      { item: 'newer', value: VALUE.saleResult, cost: 1, dueAt: now - MIN, critical: true },
+    ]).map((q) => q.item);
+    expect(sales).toEqual(['newer', 'older']);
     const q = orderQueue([
       { item: 'b', value: 5, cost: 1, dueAt: now, critical: false },
       { item: 'a', value: 5, cost: 1, dueAt: now - MIN, critical: false },
