@@ -15,7 +15,7 @@ function isLive(s: LotState): boolean {
 /**
  * Whether the service shows a lot's live phase: the specification's dialect carries `lot_sub_status` (Live, Open,
  * Ended); the real service's records have none, and their state stays "open" until the result
- * (../shared/reference/REAL-SERVICE.md). Checks meant to catch the live phase are wasted where it cannot be seen.
+ * (docs/service-contract.md "Sale results"). Checks meant to catch the live phase are wasted where it cannot be seen.
  */
 function showsLive(s: LotState): boolean {
   return s.lot_sub_status !== null;
@@ -24,7 +24,7 @@ function showsLive(s: LotState): boolean {
 /**
  * The first look after the listed sale time, and the shortest gap between later ones (ms): 2 minutes at scale 1,
  * stretched by `scale` up to 20 minutes. Lots of one sale go on the block one after another from the listed time
- * and the service refreshes states within about 15 minutes (REAL-SERVICE.md "Plans and quota"), so even on the
+ * and the service refreshes states within about 15 minutes (docs/service-contract.md "Plans and quota"), so even on the
  * tightest budget a result is usually there by the first look.
  */
 function afterSaleFirstGap(scale: number): number {
@@ -36,8 +36,9 @@ function afterSaleFirstGap(scale: number): number {
  * background interval that shrinks as the sale nears (bids, buy-now changes, reschedules; `scale` >= 1 stretches
  * it when the budget is tight) and, while the budget allows, looks 2 hours and 10 minutes before it. After the
  * listed sale time, until the result is seen: looks spaced by a third of the time since the sale time (a half when
- * the budget is tight; at least afterSaleFirstGap), so the gap grows with the uncertainty and a late end costs a handful of requests, whatever
- * the spread of start delays, live phases and refresh lag; where the service shows the live phase, every 30 s
+ * the budget is tight, scale > 2; at least afterSaleFirstGap), so the gap grows with the uncertainty and a late end
+ * costs a handful of requests, whatever the spread of start delays, live phases and refresh lag; where the service
+ * shows the live phase, every 30 s
  * for the first 45 minutes (while live: every 30 s). An ended unsold lot (or sold on approval) is looked up by VIN
  * for a relist at 1, 2, 4 ... 128 hours after its sale (relists come "within days", spread widely), then daily.
  * Nothing here assumes one market's constants: every gap is a fraction of the time elapsed or of a day.
@@ -67,7 +68,7 @@ export function nextCheckAt(lot: LotState | null, lastChecked: number | null, no
     // Past the sale time without a result: gaps of a third of the time since the sale time (half on a tight budget).
     const elapsed = last - at;
     if (showsLive(lot) && scale <= 2 && elapsed < 45 * MIN) return last + 30 * S;
-    return last + Math.ceil(Math.min(Math.max(first, elapsed / (scale > 1 ? 2 : 3)), 6 * HOUR));
+    return last + Math.ceil(Math.min(Math.max(first, elapsed / (scale > 2 ? 2 : 3)), 6 * HOUR));
   }
   const anchors = [...(scale <= 2 ? [at - 2 * HOUR] : []), ...(scale <= 4 ? [at - 10 * MIN] : []), at + (showsLive(lot) && scale <= 2 ? 20 * S : first)];
   const anchor = anchors.find((a) => a > last) ?? at + first;

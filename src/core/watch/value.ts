@@ -11,6 +11,8 @@ const HOUR = 60 * MIN;
  * weights, not probabilities; the order is what matters:
  *
  * - 100 a watched lot past its sale time without a result (the sale result: the last thing the budget gives up);
+ *   70 once its look has waited over 6 hours: when results outnumber requests, the fresh ones go first, so each
+ *   request still catches a result and the buyer hears of most while they are news;
  * - 90 a watched lot on the block (live: its bids and the result are minutes away);
  * - 60 an unsold (or sold-on-approval) lot in its first two days after the sale (a relist);
  * - 50 a watched lot never fetched (nothing is known: not even its sale time);
@@ -24,6 +26,7 @@ const HOUR = 60 * MIN;
  */
 export const VALUE = {
   saleResult: 100,
+  staleResult: 70,
   live: 90,
   relistSoon: 60,
   neverFetched: 50,
@@ -64,7 +67,7 @@ export function watchValue(lot: LotState | null, now: number, dueAt = now, lastC
   }
   if (isLive(lot)) return VALUE.live;
   const at = lot.auction_at;
-  if (at !== null && at <= now) return VALUE.saleResult;
+  if (at !== null && at <= now) return now - dueAt > 6 * HOUR ? VALUE.staleResult : VALUE.saleResult;
   if (at !== null && at - 15 * MIN <= now) return VALUE.nearSale;
   const interval = lastChecked !== null && dueAt > lastChecked ? dueAt - lastChecked : HOUR;
   return Math.min(VALUE.background * 7, VALUE.background * (1 + Math.max(0, now - dueAt) / interval));
@@ -84,12 +87,10 @@ export interface QueuedRequest<T> {
 
 /**
  * Orders the due work by value per request spent, highest first. A sale-critical item always goes before any other,
- * whatever its cost, and among equal sale-critical items the one that became due last goes first: when there are
- * more results than requests, each request still catches one result, and the newest is the one the buyer can still
- * act on (a relist, a second chance) and the one whose delay is shortest. Other ties: the longest-waiting first.
- * Pure; throws nothing.
+ * whatever its cost. Ties: the longest-waiting first (among lots past their sale time, a fair turn each). Pure;
+ * throws nothing.
  */
 export function orderQueue<T>(queue: QueuedRequest<T>[]): QueuedRequest<T>[] {
   const rank = (q: QueuedRequest<T>) => (q.critical ? 1e6 + q.value : q.value / Math.max(1, q.cost));
-  return [...queue].sort((a, b) => rank(b) - rank(a) || (a.critical ? b.dueAt - a.dueAt : a.dueAt - b.dueAt));
+  return [...queue].sort((a, b) => rank(b) - rank(a) || a.dueAt - b.dueAt);
 }

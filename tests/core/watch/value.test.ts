@@ -62,12 +62,16 @@ describe('orderQueue', () => {
     expect(orderQueue([cheap, dear])[0]!.item).toBe('dear');
   });
 
-  it('among equal sale results, the newest first; among other equals, the longest-waiting first', () => {
+  it('puts a fresh sale result before one whose look has waited over 6 hours; among equals, the longest-waiting first', () => {
+    const sold = lot({ auction_at: now - 8 * HOUR });
+    const stale = watchValue(sold, now, now - 7 * HOUR, now - 8 * HOUR);
+    const fresh = watchValue(lot({ auction_at: now - 10 * MIN }), now, now - MIN, now - 3 * MIN);
     const sales = orderQueue([
-      { item: 'older', value: VALUE.saleResult, cost: 1, dueAt: now - HOUR, critical: true },
-      { item: 'newer', value: VALUE.saleResult, cost: 1, dueAt: now - MIN, critical: true },
+      { item: 'stale', value: stale, cost: 1, dueAt: now - 7 * HOUR, critical: true },
+      { item: 'fresh', value: fresh, cost: 1, dueAt: now - MIN, critical: true },
+      { item: 'search', value: VALUE.searchRun * 10, cost: 1, dueAt: now - 9 * HOUR, critical: false },
     ]).map((q) => q.item);
-    expect(sales).toEqual(['newer', 'older']);
+    expect(sales).toEqual(['fresh', 'stale', 'search']);
     const q = orderQueue([
       { item: 'b', value: 5, cost: 1, dueAt: now, critical: false },
       { item: 'a', value: 5, cost: 1, dueAt: now - MIN, critical: false },
