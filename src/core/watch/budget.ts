@@ -1,6 +1,6 @@
 import type { QuotaSnapshot } from '../../shared/vehicle';
 import type { LotState } from '../../shared/watch';
-import { projectedChecks } from './planner';
+import { projectedChecks, projectedCheckTimes } from './planner';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -205,6 +205,26 @@ export function scaleToFit(lots: WatchLoad[], now: number, searchDemand: number,
  */
 export function watchReserve(lots: WatchLoad[], now: number, scale: number, horizon = HOUR): number {
   return projectedChecks(lots, now, horizon, scale);
+}
+
+/**
+ * Tokens of the pacing bucket to keep back now for the watchlist's projected checks at `times` (ms, ascending): the
+ * most by which the checks up to any of those times outrun what the bucket refills by then (perDay / 24 h), at most
+ * all but one of the burst. A check 2 hours away at 3 requests a day needs its token kept now; one 10 hours away
+ * does not (the bucket refills one by then). Throws nothing.
+ */
+export function keepFor(times: number[], now: number, perDay: number): number {
+  const rate = perDay / DAY;
+  let keep = 0;
+  times.forEach((t, i) => {
+    keep = Math.max(keep, i + 1 - rate * Math.max(0, t - now));
+  });
+  return Math.max(0, Math.min(Math.ceil(keep - 1e-9), burstOf(perDay) - 1));
+}
+
+/** The projected check times of `lots` within `horizon` ms at `scale`, for keepFor. Throws nothing. */
+export function watchCheckTimes(lots: WatchLoad[], now: number, scale: number, horizon: number): number[] {
+  return projectedCheckTimes(lots, now, horizon, scale);
 }
 
 /**

@@ -114,11 +114,24 @@ export function projectedChecks(
   horizon: number,
   scale = 1,
 ): number {
-  let n = 0;
+  return projectedCheckTimes(lots, now, horizon, scale).length;
+}
+
+/**
+ * The times (ms, ascending, each >= now) of the checks projectedChecks counts: a lot never fetched is due now.
+ * The scheduler keeps requests back for them (Scheduler.searchKeep). Throws nothing.
+ */
+export function projectedCheckTimes(
+  lots: { lot: LotState | null; lastChecked: number | null }[],
+  now: number,
+  horizon: number,
+  scale = 1,
+): number[] {
+  const times: number[] = [];
   for (const { lot, lastChecked } of lots) {
     // Never fetched: one fetch now; what follows depends on what it returns.
     if (lot === null || lastChecked === null) {
-      n++;
+      times.push(now);
       continue;
     }
     let last = lastChecked;
@@ -127,11 +140,11 @@ export function projectedChecks(
       const t = nextCheckAt(projectedState(lot, last, now), last, now, scale);
       const at = Math.max(t, last + 1);
       if (at > now + horizon || guard++ > 5000) break;
-      n++;
+      times.push(Math.max(now, at));
       last = at;
     }
   }
-  return n;
+  return times.sort((x, y) => x - y);
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Logger } from '../log';
 import type { QuotaSnapshot } from '../../shared/vehicle';
 import { quotaSpentSentence } from '../../shared/quota';
 import type { LotState } from '../../shared/watch';
-import { burstOf, pagesPerRun, projectedDay, reserveHorizon, scaleToFit, searchDemandPerDay, watchReserve, type RequestBudget } from './budget';
+import { keepFor, pagesPerRun, projectedDay, reserveHorizon, scaleToFit, searchDemandPerDay, watchCheckTimes, watchReserve, type RequestBudget } from './budget';
 import { CronTrigger } from './cron';
 import type { Outbox } from './outbox';
 import { nextCheckAt, nextReminderAt } from './planner';
@@ -236,9 +236,12 @@ export class Scheduler {
     };
   }
 
-  /** Requests the watchlist's anchors need in the next hour: kept back from scheduled searches. */
+  /**
+   * Requests kept back from a scheduled search's pages against the rolling day: what the watchlist is projected to
+   * need before the pacing bucket could refill (reserveHorizon: an hour at 1,000 a day, most of a day at 3).
+   */
   watchReserve(now: number): number {
-    return watchReserve(this.watchStates(), now, this.scale);
+    return watchReserve(this.watchStates(), now, this.scale, reserveHorizon(this.d.budget.allowance(now).perDay));
   }
 
   /** The watches to poll (examples only while they may be) with their lots' stored states. */
@@ -285,16 +288,15 @@ export class Scheduler {
   }
 
   /**
-   * Requests kept back at the pace when non-critical work starts: what the watchlist needs before the bucket could
-   * refill (reserveHorizon) beyond that time's share of the allowance, at most all but one of the burst.
-   * Saved-search pages yield to watch checks when requests are scarce; a run once started goes on within the daily
-   * allowance (its pages are one result), and the pace catches up after it.
+   * Tokens kept back at the pace when non-critical work starts: what the watchlist's projected checks before the
+   * bucket could refill (reserveHorizon) need beyond what it refills by each of their times (keepFor), at most all
+   * but one of the burst. Saved-search pages yield to watch checks when requests are scarce; a run once started goes
+   * on within the daily allowance less the watchlist's reserve (its pages are one result), and the pace catches up
+   * after it.
    */
   private searchKeep(now: number, watches: WatchState[]): number {
     const perDay = this.d.budget.allowance(now).perDay;
-    const horizon = reserveHorizon(perDay);
-    const beyond = Math.ceil(watchReserve(watches, now, this.scale, horizon) - (perDay * horizon) / 86_400_000);
-    return Math.max(0, Math.min(beyond, burstOf(perDay) - 1));
+    return keepFor(watchCheckTimes(watches, now, this.scale, reserveHorizon(perDay)), now, perDay);
   }
 
   /**

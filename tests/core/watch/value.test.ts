@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LotState } from '../../../src/shared/watch';
+import { keepFor } from '../../../src/core/watch/budget';
 import { orderQueue, searchValue, VALUE, watchValue } from '../../../src/core/watch/value';
 
 const MIN = 60_000;
@@ -77,5 +78,19 @@ describe('orderQueue', () => {
       { item: 'a', value: 5, cost: 1, dueAt: now - MIN, critical: false },
     ]).map((q) => q.item);
     expect(q).toEqual(['a', 'b']);
+  });
+});
+
+describe('keepFor', () => {
+  it('keeps a token now for a sale result due before the bucket refills one, not for one due after', () => {
+    // 3 requests a day: one token every 8 hours.
+    expect(keepFor([now + 2 * HOUR], now, 3)).toBe(1);
+    expect(keepFor([now + 10 * HOUR], now, 3)).toBe(0);
+    // Two looks an hour apart 2 hours away: both must be there.
+    expect(keepFor([now + 2 * HOUR, now + 3 * HOUR], now, 3)).toBe(2);
+    // Never more than all but one of the burst (3 at this rate): a search can always start eventually.
+    expect(keepFor([now, now, now, now, now], now, 3)).toBe(2);
+    // 1,000 a day refills about 42 an hour: a look in an hour needs nothing kept.
+    expect(keepFor([now + HOUR], now, 1000)).toBe(0);
   });
 });
