@@ -273,6 +273,11 @@ export class Market implements MarketReader {
     return this.order.list();
   }
 
+  /** The lots of one make and model (both lower-case, as GET /vehicles compares them) in list order. */
+  sortedOf(make: string, model: string): readonly Lot[] {
+    return this.order.listOf(make, model);
+  }
+
   /** Market time up to which the state is applied, ms since epoch. */
   get now(): number {
     return this.nowT;
@@ -350,12 +355,13 @@ export class Market implements MarketReader {
    * The index in `sorted` of the first lot whose auction date is after market time less the longest start delay.
    * No lot before it is Open: a lot goes live at most maxStartDelayMs after its auction date (a step applied as
    * soon as market time reaches it), reschedules only move an open lot later, and every lot is created with its
-   * auction ahead. So a search for open lots may start here.
+   * auction ahead. So a search for open lots may start here. `list`: a sortedOf list instead of `sorted` (the same
+   * holds for it, a subsequence of `sorted`).
    */
-  firstUpcoming(): number {
+  firstUpcoming(list: readonly Lot[] = this.sorted): number {
     const bound = this.nowT - this.maxStartDelayMs;
     let lo = 0;
-    const sorted = this.sorted;
+    const sorted = list;
     let hi = sorted.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;

@@ -68,8 +68,13 @@ export interface MarketReader {
   readonly byVin: Map<string, Lot[]>;
   /** Bumped on every change (cache key of derived bodies). */
   readonly version: number;
-  /** Index in `sorted` before which no lot is Open (a search for open lots may start there). */
-  firstUpcoming(): number;
+  /** The lots of one make and model (both lower-case) in list order: `sorted` less the other vehicles. */
+  sortedOf(make: string, model: string): readonly Lot[];
+  /**
+   * Index in `list` (default `sorted`; or a sortedOf list) before which no lot is Open (a search for open lots may
+   * start there).
+   */
+  firstUpcoming(list?: readonly Lot[]): number;
   findLot(id: string): Lot | undefined;
   latestForVin(vin: string): Lot | undefined;
 }
@@ -186,12 +191,17 @@ export class ServiceView implements MarketReader {
     this.version++;
   }
 
-  firstUpcoming(): number {
+  /** The records of one make and model (both lower-case) in list order. */
+  sortedOf(make: string, model: string): readonly Lot[] {
+    return this.order.listOf(make, model);
+  }
+
+  firstUpcoming(list: readonly Lot[] = this.sorted): number {
     // An Open record's sale time is later than now - (longest wait to go live + longest refresh period): the
     // market's lot went live by its sale time plus that wait, and the next regular refresh shows it.
     const bound = this.src.now - this.src.maxStartDelayMs - this.model.periodMs[1];
     let lo = 0;
-    const sorted = this.sorted;
+    const sorted = list;
     let hi = sorted.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
