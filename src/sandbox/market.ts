@@ -361,11 +361,10 @@ export class Market implements MarketReader {
   firstUpcoming(list: readonly Lot[] = this.sorted): number {
     const bound = this.nowT - this.maxStartDelayMs;
     let lo = 0;
-    const sorted = list;
-    let hi = sorted.length;
+    let hi = list.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((sorted[mid] as Lot).auctionAt <= bound) lo = mid + 1;
+      if ((list[mid] as Lot).auctionAt <= bound) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -793,7 +792,7 @@ export class Market implements MarketReader {
     if (this.events.length > this.maxEvents) this.events.splice(0, this.events.length - this.maxEvents);
   }
 
-  // ---- heap ---------------------------------------------------------------------------------
+  // ---- heap ---------------------------------------------------------------------------------------------------
 
   private key(l: Lot): number {
     return (l.steps[l.next] as PlanStep).t;

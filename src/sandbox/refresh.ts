@@ -201,11 +201,10 @@ export class ServiceView implements MarketReader {
     // market's lot went live by its sale time plus that wait, and the next regular refresh shows it.
     const bound = this.src.now - this.src.maxStartDelayMs - this.model.periodMs[1];
     let lo = 0;
-    const sorted = list;
-    let hi = sorted.length;
+    let hi = list.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((sorted[mid] as Lot).auctionAt <= bound) lo = mid + 1;
+      if ((list[mid] as Lot).auctionAt <= bound) lo = mid + 1;
       else hi = mid;
     }
     return lo;
