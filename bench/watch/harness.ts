@@ -614,3 +614,56 @@ export function compact(r: BenchResult): Omit<BenchResult, 'kinds'> & { kinds: R
   const kinds = Object.fromEntries(Object.entries(r.kinds).map(([k, v]) => [k, { ...v, delays_ms: undefined }])) as unknown as Record<Kind, Omit<KindScore, 'delays_ms'>>;
   return { ...r, kinds };
 }
+
+/**
+ * The results of one workload run on several market seeds, pooled per strategy and budget: per event kind the
+ * events, catches, duplicates and false alerts summed and the delays concatenated (p50 and p95 recomputed over
+ * them), recall recomputed from the sums; requests, setup and search requests, alerts, budget_total, zero-wait
+ * ticks, watched lots and wall time summed; max_requests_24h the largest of the seeds; search_sizes concatenated.
+ * `runs`: one result list per seed, each in runWorkload's order (budget, then strategy).
+ * @throws Error when the runs do not hold the same strategies and budgets.
+ */
+export function poolResults(runs: BenchResult[][]): BenchResult[] {
+  const [first, ...rest] = runs;
+  if (!first) return [];
+  return first.map((r0, i) => {
+    const all = [r0, ...rest.map((run) => run[i])];
+    for (const r of all) {
+      if (!r || r.strategy !== r0.strategy || r.budget_per_day !== r0.budget_per_day) throw new Error('The seeds ran different strategies or budgets.');
+    }
+    const rs = all as BenchResult[];
+    const sum = (f: (r: BenchResult) => number) => rs.reduce((n, r) => n + f(r), 0);
+    const kinds = {} as Record<Kind, KindScore>;
+    for (const k of KINDS) {
+      const delays = rs.flatMap((r) => r.kinds[k].delays_ms);
+      kinds[k] = {
+        events: sum((r) => r.kinds[k].events),
+        caught: sum((r) => r.kinds[k].caught),
+        duplicates: sum((r) => r.kinds[k].duplicates),
+        false_alerts: sum((r) => r.kinds[k].false_alerts),
+        delays_ms: delays,
+        delay_p50_ms: pct(delays, 0.5) ?? null,
+        delay_p95_ms: pct(delays, 0.95) ?? null,
+      };
+    }
+    const ks = Object.values(kinds);
+    const events = ks.reduce((n, k) => n + k.events, 0);
+    return {
+      ...r0,
+      budget_total: sum((r) => r.budget_total),
+      requests: sum((r) => r.requests),
+      setup_requests: sum((r) => r.setup_requests),
+      alerts: sum((r) => r.alerts),
+      kinds,
+      recall: events ? ks.reduce((n, k) => n + k.caught, 0) / events : 1,
+      duplicates: ks.reduce((n, k) => n + k.duplicates, 0),
+      false_alerts: ks.reduce((n, k) => n + k.false_alerts, 0),
+      max_requests_24h: Math.max(...rs.map((r) => r.max_requests_24h)),
+      search_requests: sum((r) => r.search_requests),
+      zero_wait_ticks: sum((r) => r.zero_wait_ticks),
+      watched_lots: sum((r) => r.watched_lots),
+      search_sizes: rs.flatMap((r) => r.search_sizes),
+      wall_ms: sum((r) => r.wall_ms),
+    };
+  });
+}

@@ -14,6 +14,7 @@ import {
   type ModelSpec,
 } from './catalog';
 import { buildFacilities, type Facility, type Platform } from './geo';
+import { LotOrder } from './lotOrder';
 import { ServiceView, resolveRefresh, type MarketReader, type RefreshSetting } from './refresh';
 import { Rng, hash32 } from './rng';
 import { drawDuration, resolveTiming, type MarketTiming } from './timing';
@@ -219,8 +220,8 @@ export class Market implements MarketReader {
   readonly startTime: number;
   readonly facilities: Facility[];
   readonly lots: Lot[] = [];
-  /** Lots in list order (compareLots), kept sorted incrementally as lots change. */
-  readonly sorted: Lot[] = [];
+  /** Lots in list order (compareLots), brought up to date when read (lotOrder.ts). */
+  private readonly order = new LotOrder(compareLots);
   readonly byNumber = new Map<string, Lot>();
   readonly byItemId = new Map<string, Lot>();
   readonly byVin = new Map<string, Lot[]>();
@@ -263,9 +264,18 @@ export class Market implements MarketReader {
     const current = this.lots.filter((l) => l.subStatus !== 'Ended').length;
     this.arrivalMean = (14 * DAY) / Math.max(1, current);
     this.nextArrival = this.arrivalTime(this.startTime);
-    this.sorted.push(...this.lots);
-    this.sorted.sort(compareLots);
+    for (const l of this.lots) this.order.touch(l);
     this.view?.init(this.lots);
+  }
+
+  /** Every lot in list order (compareLots): auction date, update time, id. */
+  get sorted(): Lot[] {
+    return this.order.list();
+  }
+
+  /** The lots of one make and model (both lower-case, as GET /vehicles compares them) in list order. */
+  sortedOf(make: string, model: string): readonly Lot[] {
+    return this.order.listOf(make, model);
   }
 
   /** Market time up to which the state is applied, ms since epoch. */
@@ -345,15 +355,16 @@ export class Market implements MarketReader {
    * The index in `sorted` of the first lot whose auction date is after market time less the longest start delay.
    * No lot before it is Open: a lot goes live at most maxStartDelayMs after its auction date (a step applied as
    * soon as market time reaches it), reschedules only move an open lot later, and every lot is created with its
-   * auction ahead. So a search for open lots may start here.
+   * auction ahead. So a search for open lots may start here. `list`: a sortedOf list instead of `sorted` (the same
+   * holds for it, a subsequence of `sorted`).
    */
-  firstUpcoming(): number {
+  firstUpcoming(list: readonly Lot[] = this.sorted): number {
     const bound = this.nowT - this.maxStartDelayMs;
     let lo = 0;
-    let hi = this.sorted.length;
+    let hi = list.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((this.sorted[mid] as Lot).auctionAt <= bound) lo = mid + 1;
+      if ((list[mid] as Lot).auctionAt <= bound) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -669,7 +680,7 @@ export class Market implements MarketReader {
     const v = this.makeVehicle(rng);
     const auction = rng.chance(0.1) ? toMin(t + rng.int(10 * MIN, 12 * HOUR)) : toMin(t + rng.int(1 * DAY, 14 * DAY));
     const lot = this.newLot(rng, v, this.pickFacility(rng), t, auction, null);
-    this.insertSorted(lot);
+    this.order.touch(lot);
     this.heapPush(lot);
     this.record(t, this.seenAt(lot, t, false), 'new_lot', lot, {
       auction_at: new Date(lot.auctionAt).toISOString(),
@@ -717,9 +728,8 @@ export class Market implements MarketReader {
       return;
     }
     const before = { state: lot.state, auctionAt: lot.auctionAt, bid: lot.currentBid, buyNow: lot.buyNow };
-    this.removeSorted(lot);
+    this.order.touch(lot);
     this.applyStepValue(lot, s);
-    this.insertSorted(lot);
     this.version++;
     // A relist leaves the old lot as it is (the new lot is published on its own cycle).
     const seen = s.k === Step.Relist ? s.t : this.seenAt(lot, s.t, s.k === Step.Bid && lot.subStatus === 'Live');
@@ -762,7 +772,7 @@ export class Market implements MarketReader {
     const [lo, hi] = this.timing.relistAuctionDays;
     const lot = this.newLot(rng, old.v, facility, t, toMin(t + rng.int(lo, hi) * DAY + rng.int(0, 8) * HOUR), old);
     old.relistedAs = lot;
-    this.insertSorted(lot);
+    this.order.touch(lot);
     this.heapPush(lot);
     this.record(t, this.seenAt(lot, t, false), 'relist', lot, {
       previous_lot_number: old.lotNumber,
@@ -782,27 +792,7 @@ export class Market implements MarketReader {
     if (this.events.length > this.maxEvents) this.events.splice(0, this.events.length - this.maxEvents);
   }
 
-  // ---- ordered index and heap ---------------------------------------------------------------------------------
-
-  private lowerBound(lot: Lot): number {
-    let lo = 0;
-    let hi = this.sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compareLots(this.sorted[mid] as Lot, lot) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  private insertSorted(lot: Lot): void {
-    this.sorted.splice(this.lowerBound(lot), 0, lot);
-  }
-
-  private removeSorted(lot: Lot): void {
-    const i = this.lowerBound(lot);
-    if (this.sorted[i] === lot) this.sorted.splice(i, 1);
-  }
+  // ---- heap ---------------------------------------------------------------------------------------------------
 
   private key(l: Lot): number {
     return (l.steps[l.next] as PlanStep).t;

@@ -1,5 +1,6 @@
 import type { Facility } from './geo';
 import type { Lot } from './market';
+import { LotOrder } from './lotOrder';
 import { Rng, hash32 } from './rng';
 
 /**
@@ -67,8 +68,13 @@ export interface MarketReader {
   readonly byVin: Map<string, Lot[]>;
   /** Bumped on every change (cache key of derived bodies). */
   readonly version: number;
-  /** Index in `sorted` before which no lot is Open (a search for open lots may start there). */
-  firstUpcoming(): number;
+  /** The lots of one make and model (both lower-case) in list order: `sorted` less the other vehicles. */
+  sortedOf(make: string, model: string): readonly Lot[];
+  /**
+   * Index in `list` (default `sorted`; or a sortedOf list) before which no lot is Open (a search for open lots may
+   * start there).
+   */
+  firstUpcoming(list?: readonly Lot[]): number;
   findLot(id: string): Lot | undefined;
   latestForVin(vin: string): Lot | undefined;
 }
@@ -102,7 +108,8 @@ const cmpLots = (a: Lot, b: Lot): number => a.auctionAt - b.auctionAt || a.updat
  */
 export class ServiceView implements MarketReader {
   readonly lots: Lot[] = [];
-  readonly sorted: Lot[] = [];
+  /** The records in list order, brought up to date when read (lotOrder.ts). */
+  private readonly order = new LotOrder(cmpLots);
   readonly byNumber = new Map<string, Lot>();
   readonly byItemId = new Map<string, Lot>();
   readonly byVin = new Map<string, Lot[]>();
@@ -126,10 +133,14 @@ export class ServiceView implements MarketReader {
     return this.src.facilities;
   }
 
+  /** The records in list order (auction date, update time, id), every refresh so far applied. */
+  get sorted(): Lot[] {
+    return this.order.list();
+  }
+
   /** Publishes `lots` as they are (the service's records at the market's start), in list order. */
   init(lots: Lot[]): void {
-    for (const l of lots) this.publish(l, l.updatedAt, false);
-    this.sorted.sort(cmpLots);
+    for (const l of lots) this.publish(l, l.updatedAt);
   }
 
   /**
@@ -153,7 +164,7 @@ export class ServiceView implements MarketReader {
 
   /** Rewrites the record of `lot` now (test control: a change made on demand shows at once). */
   refreshNow(lot: Lot, t: number): void {
-    this.publish(lot, t, true);
+    this.publish(lot, t);
   }
 
   /** Time of the next refresh due, ms since epoch; Infinity when none. */
@@ -167,29 +178,33 @@ export class ServiceView implements MarketReader {
     if (!p) return;
     if (p.kind === Kind.Full) {
       if (this.fullAt.get(p.id) === p.t) this.fullAt.delete(p.id);
-      this.publish(p.lot, p.t, true);
+      this.publish(p.lot, p.t);
       return;
     }
     if (this.bidAt.get(p.id) === p.t) this.bidAt.delete(p.id);
     const v = this.copies[p.id];
     // A lot not yet published shows its bid with its first regular refresh.
     if (!v || v.currentBid === p.lot.currentBid) return;
-    this.removeSorted(v);
+    this.order.touch(v);
     v.currentBid = p.lot.currentBid;
     v.updatedAt = p.t;
-    this.insertSorted(v);
     this.version++;
   }
 
-  firstUpcoming(): number {
+  /** The records of one make and model (both lower-case) in list order. */
+  sortedOf(make: string, model: string): readonly Lot[] {
+    return this.order.listOf(make, model);
+  }
+
+  firstUpcoming(list: readonly Lot[] = this.sorted): number {
     // An Open record's sale time is later than now - (longest wait to go live + longest refresh period): the
     // market's lot went live by its sale time plus that wait, and the next regular refresh shows it.
     const bound = this.src.now - this.src.maxStartDelayMs - this.model.periodMs[1];
     let lo = 0;
-    let hi = this.sorted.length;
+    let hi = list.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((this.sorted[mid] as Lot).auctionAt <= bound) lo = mid + 1;
+      if ((list[mid] as Lot).auctionAt <= bound) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -209,13 +224,12 @@ export class ServiceView implements MarketReader {
     return this.copies[id];
   }
 
-  private publish(lot: Lot, t: number, sorted: boolean): void {
+  private publish(lot: Lot, t: number): void {
     const v = this.copies[lot.id];
     if (v) {
-      if (sorted) this.removeSorted(v);
+      this.order.touch(v);
       Object.assign(v, lot);
       v.updatedAt = Math.max(t, lot.updatedAt);
-      if (sorted) this.insertSorted(v);
     } else {
       const c: Lot = { ...lot, updatedAt: Math.max(t, lot.updatedAt) };
       this.copies[lot.id] = c;
@@ -230,30 +244,9 @@ export class ServiceView implements MarketReader {
         while (i > 0 && (list[i - 1] as Lot).id > c.id) i--;
         list.splice(i, 0, c);
       }
-      if (sorted) this.insertSorted(c);
-      else this.sorted.push(c);
+      this.order.touch(c);
     }
     this.version++;
-  }
-
-  private lowerBound(lot: Lot): number {
-    let lo = 0;
-    let hi = this.sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (cmpLots(this.sorted[mid] as Lot, lot) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  private insertSorted(lot: Lot): void {
-    this.sorted.splice(this.lowerBound(lot), 0, lot);
-  }
-
-  private removeSorted(lot: Lot): void {
-    const i = this.lowerBound(lot);
-    if (this.sorted[i] === lot) this.sorted.splice(i, 1);
   }
 
   private less(a: Pending, b: Pending): boolean {

@@ -195,8 +195,11 @@ export function listVehicles(ctx: ApiContext, q: RawQuery): Body {
     return true;
   };
 
-  // Open lots all lie after the ones whose auction date has come (Market.firstUpcoming): skip that head.
-  const page = paginate(m.sorted, perPage, cursor, lotVsCursor, lotKey, keep, subStatus === 'Open' ? m.firstUpcoming() : 0);
+  // With a make and a model only their lots can pass: page through that subsequence of the list order (the same
+  // pages, fewer lots to refuse). Open lots all lie after the ones whose auction date has come
+  // (Market.firstUpcoming): skip that head.
+  const list = make !== undefined && model !== undefined ? m.sortedOf(make, model) : m.sorted;
+  const page = paginate(list, perPage, cursor, lotVsCursor, lotKey, keep, subStatus === 'Open' ? m.firstUpcoming(list) : 0);
   // With a zip the records carry their distance in `units` (the real shape always has the key: null without zip).
   const data = page.items.map((l) => {
     const r = record(ctx, l);

@@ -67,7 +67,27 @@ function parseAuctionAt(iso: string | null): number | null {
   return Number.isFinite(t) ? t : null;
 }
 
-function rowToLotState(r: LotRow): LotState {
+/** The columns of a LotState (and the raw record's hash): reading a lot's state need not copy its JSON records. */
+type StateRow = Pick<
+  LotRow,
+  | 'platform'
+  | 'lot_number'
+  | 'vin'
+  | 'current_bid_usd'
+  | 'buy_now_usd'
+  | 'sale_price_usd'
+  | 'state'
+  | 'lot_status'
+  | 'lot_sub_status'
+  | 'last_sold_status'
+  | 'auction_at'
+  | 'raw_hash'
+  | 'last_observed_at'
+>;
+const STATE_COLUMNS = `platform, lot_number, vin, current_bid_usd, buy_now_usd, sale_price_usd, state, lot_status, lot_sub_status,
+  last_sold_status, auction_at, raw_hash, last_observed_at`;
+
+function rowToLotState(r: StateRow): LotState {
   return {
     platform: r.platform,
     lot_number: r.lot_number,
@@ -91,7 +111,8 @@ function rowToLotState(r: LotRow): LotState {
  */
 export class LotsRepo {
   private readonly getLot: Statement<[string], LotRow>;
-  private readonly lotsOfVin: Statement<[string, string], LotRow>;
+  private readonly getState: Statement<[string], StateRow>;
+  private readonly lotsOfVin: Statement<[string, string], StateRow>;
   private readonly insertLot: Statement<[LotParams]>;
   private readonly updateLot: Statement<[LotParams]>;
   private readonly touchLot: Statement<[number, string]>;
@@ -108,7 +129,8 @@ export class LotsRepo {
 
   constructor(db: Database) {
     this.getLot = db.prepare('SELECT * FROM lots WHERE lot_key = ?');
-    this.lotsOfVin = db.prepare('SELECT * FROM lots WHERE vin = ? AND lot_key <> ? ORDER BY auction_at DESC');
+    this.getState = db.prepare(`SELECT ${STATE_COLUMNS} FROM lots WHERE lot_key = ?`);
+    this.lotsOfVin = db.prepare(`SELECT ${STATE_COLUMNS} FROM lots WHERE vin = ? AND lot_key <> ? ORDER BY auction_at DESC`);
     this.insertLot = db.prepare(`INSERT INTO lots (lot_key, platform, lot_number, vin, title, year, make, model, location,
       current_bid_usd, buy_now_usd, sale_price_usd, state, lot_status, lot_sub_status, last_sold_status, auction_at,
       normalized, raw, raw_hash, first_seen_at, last_observed_at)
@@ -142,7 +164,7 @@ export class LotsRepo {
 
   /** The stored state of a lot, or null. */
   getLotState(key: LotKey): LotState | null {
-    const r = this.getLot.get(key);
+    const r = this.getState.get(key);
     return r ? rowToLotState(r) : null;
   }
 
@@ -203,7 +225,7 @@ export class LotsRepo {
   observe(v: Vehicle, observedAt: number, source: string): ObservedLot | null {
     if (!v.platform || !v.lot_number) return null;
     const key = lotKeyOf(v.platform, v.lot_number);
-    const prevRow = this.getLot.get(key);
+    const prevRow = this.getState.get(key);
     const rawJson = JSON.stringify(v.raw ?? null);
     const rawHash = sha256(rawJson);
     const { raw: _raw, ...normalized } = v;
