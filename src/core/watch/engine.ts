@@ -10,7 +10,8 @@ import type { Notifier } from '../alerts/notifier';
 import { Outbox } from './outbox';
 import { Polls, type RunOutcome } from './polls';
 import { Recorder } from './recorder';
-import { PauseGate, Scheduler, type PauseKind, type SchedulePlan } from './scheduler';
+import { PauseGate, type PauseKind } from './pause';
+import { Scheduler, type SchedulePlan } from './scheduler';
 
 export type { PauseKind, RunOutcome, SchedulePlan };
 

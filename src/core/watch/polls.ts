@@ -11,7 +11,7 @@ import { nextCoverage, windowFrom } from './coverage';
 import type { Outbox } from './outbox';
 import { auctionOver } from './planner';
 import type { Recorder } from './recorder';
-import type { PauseGate } from './scheduler';
+import type { PauseGate } from './pause';
 
 /** What one run of a saved search or one watch check did: its status and the requests, changes and alerts. */
 export type RunOutcome = { status: 'ok' | 'partial' | 'error' | 'skipped'; requests: number; changes: number; alerts: number };

@@ -1,11 +1,8 @@
-import { QuotaSpentError, RateLimitedError } from '../api/errors';
 import type { Clock } from '../clock';
 import { markSuspect } from '../db/connection';
 import { databaseErrorOf } from '../errors';
 import type { WatchRow, Store } from '../db/store';
 import type { Logger } from '../log';
-import type { QuotaSnapshot } from '../../shared/vehicle';
-import { quotaSpentSentence } from '../../shared/quota';
 import type { LotState } from '../../shared/watch';
 import { keepFor, pagesPerRun, projectedDay, reserveHorizon, scaleToFit, searchDemandPerDay, watchCheckTimes, watchReserve, type RequestBudget } from './budget';
 import { CronTrigger } from './cron';
@@ -13,14 +10,12 @@ import type { Outbox } from './outbox';
 import { nextCheckAt, nextReminderAt } from './planner';
 import { CRITICAL_VALUE, orderQueue, searchValue, watchValue, type QueuedRequest } from './value';
 import type { Polls, RunOutcome } from './polls';
+import type { PauseGate } from './pause';
 import type { Recorder } from './recorder';
 
 const HOUR = 3_600_000;
 /** The longest the loop sleeps with nothing due: a safety net for changes nobody woke it for (ms). */
 const MAX_SLEEP = HOUR;
-
-/** Why polling is paused: the plan's requests are used up for the period, or the per-second rate limit. */
-export type PauseKind = 'quota_spent' | 'rate_limited';
 
 /** The scheduler's current plan, for the Usage page. */
 export interface SchedulePlan {
@@ -36,77 +31,6 @@ export interface WatchState {
   watch: WatchRow;
   lot: LotState | null;
   lastChecked: number | null;
-}
-
-/**
- * The pause after the service said 429: no polling until a time (ms), with the reason and kind shown to the user.
- * A spent quota also pauses through the stored snapshot (`remaining` 0 before the period ends), so a restart keeps it.
- */
-export class PauseGate {
-  private until = 0;
-  private reason: string | null = null;
-  private kind: PauseKind | null = null;
-
-  constructor(
-    private readonly clock: Clock,
-    /** The last stored quota snapshot, or null. */
-    private readonly quota: () => QuotaSnapshot | null,
-  ) {}
-
-  /**
-   * Pauses after a failed request when it says so: a spent quota until its period ends (an hour without a known
-   * end: one request, not one a minute), a rate limit for Retry-After (at least a minute). Other errors: nothing.
-   */
-  hold(e: unknown, now: number): void {
-    if (e instanceof QuotaSpentError) {
-      // The plan's requests are used up until its period ends: nothing is sent before then. Without a known end,
-      // look again in an hour (one request), not every minute.
-      this.until = e.periodEnd ?? now + Math.max(HOUR, e.retryAfterMs ?? HOUR);
-      this.reason = e.message;
-      this.kind = 'quota_spent';
-    } else if (e instanceof RateLimitedError) {
-      // The service said stop: every poll waits for Retry-After (or a minute) instead of spending more.
-      this.until = now + Math.max(60_000, e.retryAfterMs ?? 60_000);
-      this.reason = e.message;
-      this.kind = 'rate_limited';
-    }
-  }
-
-  /**
-   * The end of the current pause (ms; <= now when not paused): after a 429, or while the last quota snapshot says
-   * the plan has no requests left before its period ends.
-   */
-  end(now: number): number {
-    return Math.max(this.until, this.spentUntil(now) ?? 0);
-  }
-
-  /** The period end while the stored snapshot says no requests remain, else null. */
-  private spentUntil(now: number): number | null {
-    const q = this.quota();
-    return q && q.remaining === 0 && q.periodEnd !== null && q.periodEnd > now ? q.periodEnd : null;
-  }
-
-  /**
-   * Whether polling is paused, until when (ms) and why: for a spent quota, the period's end and "used up until
-   * 12 December", never a count of seconds.
-   */
-  state(): { until: number | null; reason: string | null; kind: PauseKind | null } {
-    const now = this.clock.now();
-    const spent = this.spentUntil(now);
-    if (spent !== null && spent >= this.until) {
-      return { until: spent, reason: quotaSpentSentence(spent), kind: 'quota_spent' };
-    }
-    return this.until > now
-      ? { until: this.until, reason: this.reason, kind: this.kind }
-      : { until: null, reason: null, kind: null };
-  }
-
-  /** Ends a pause after a 429 (a new key, service or mode has its own quota). */
-  reset(): void {
-    this.until = 0;
-    this.reason = null;
-    this.kind = null;
-  }
 }
 
 /** After a tick failed, the loop waits 1, 2, 4 ... minutes before the next one, at most 30 minutes (ms). */
@@ -324,13 +248,14 @@ export class Scheduler {
       const t = tickStart !== null && served(this.dueAt(w, tickStart)) ? blocked(first) : this.dueAt(w, now);
       next = Math.min(next, Math.max(t, first));
     }
+    let kept: number | null = null;
     for (const s of this.d.store.searches.listSearches()) {
       const trigger = this.triggers.get(s.id);
       if (s.paused || !trigger) continue;
       const since = s.last_run_at ?? s.created_at;
       let t = trigger.dueBetween(since, now) ? now : (trigger.nextAfter(now) ?? Infinity);
       if (tickStart !== null && trigger.dueBetween(since, tickStart)) {
-        t = blocked(this.d.budget.nextFitAt(1, now, this.searchKeep(now, watches)));
+        t = blocked(this.d.budget.nextFitAt(1, now, (kept ??= this.searchKeep(now, watches))));
       }
       next = Math.min(next, Math.max(t, first));
     }
@@ -375,8 +300,9 @@ export class Scheduler {
       // checks go first and may spend the requests kept back for them; the rest go while the pace allows after
       // keeping back what the watchlist's next hour needs (docs/architecture.md "Request budget").
       const queue: QueuedRequest<{ watch: WatchRow } | { search: number }>[] = [];
+      const states = paused ? [] : this.watchStates();
       if (!paused) {
-        for (const w of this.watchStates()) {
+        for (const w of states) {
           const at = this.dueAt(w, now);
           if (at > now) continue;
           const value = watchValue(w.lot, now, at, w.lastChecked);
@@ -392,10 +318,12 @@ export class Scheduler {
           queue.push({ item: { search: s.id }, value, cost: pagesPerRun(s), dueAt: since, critical: false });
         }
       }
+      // The tokens kept back for the watchlist, worked out once a tick (a projection over every watched lot).
+      let kept: number | null = null;
       for (const q of orderQueue(queue)) {
         const at = this.d.clock.now();
         if (this.pausedNow()) break;
-        const keep = q.critical ? 0 : this.searchKeep(at, this.watchStates());
+        const keep = q.critical ? 0 : (kept ??= this.searchKeep(at, states));
         if (!this.d.budget.paced(1, at, keep)) break;
         if ('watch' in q.item) await this.d.polls.pollWatch(q.item.watch);
         else await this.triggers.get(q.item.search)?.execute();

@@ -1,0 +1,80 @@
+import { QuotaSpentError, RateLimitedError } from '../api/errors';
+import type { Clock } from '../clock';
+import type { QuotaSnapshot } from '../../shared/vehicle';
+import { quotaSpentSentence } from '../../shared/quota';
+
+const HOUR = 3_600_000;
+
+/** Why polling is paused: the plan's requests are used up for the period, or the per-second rate limit. */
+export type PauseKind = 'quota_spent' | 'rate_limited';
+
+/**
+ * The pause after the service said 429: no polling until a time (ms), with the reason and kind shown to the user.
+ * A spent quota also pauses through the stored snapshot (`remaining` 0 before the period ends), so a restart keeps it.
+ */
+export class PauseGate {
+  private until = 0;
+  private reason: string | null = null;
+  private kind: PauseKind | null = null;
+
+  constructor(
+    private readonly clock: Clock,
+    /** The last stored quota snapshot, or null. */
+    private readonly quota: () => QuotaSnapshot | null,
+  ) {}
+
+  /**
+   * Pauses after a failed request when it says so: a spent quota until its period ends (an hour without a known
+   * end: one request, not one a minute), a rate limit for Retry-After (at least a minute). Other errors: nothing.
+   */
+  hold(e: unknown, now: number): void {
+    if (e instanceof QuotaSpentError) {
+      // The plan's requests are used up until its period ends: nothing is sent before then. Without a known end,
+      // look again in an hour (one request), not every minute.
+      this.until = e.periodEnd ?? now + Math.max(HOUR, e.retryAfterMs ?? HOUR);
+      this.reason = e.message;
+      this.kind = 'quota_spent';
+    } else if (e instanceof RateLimitedError) {
+      // The service said stop: every poll waits for Retry-After (or a minute) instead of spending more.
+      this.until = now + Math.max(60_000, e.retryAfterMs ?? 60_000);
+      this.reason = e.message;
+      this.kind = 'rate_limited';
+    }
+  }
+
+  /**
+   * The end of the current pause (ms; <= now when not paused): after a 429, or while the last quota snapshot says
+   * the plan has no requests left before its period ends.
+   */
+  end(now: number): number {
+    return Math.max(this.until, this.spentUntil(now) ?? 0);
+  }
+
+  /** The period end while the stored snapshot says no requests remain, else null. */
+  private spentUntil(now: number): number | null {
+    const q = this.quota();
+    return q && q.remaining === 0 && q.periodEnd !== null && q.periodEnd > now ? q.periodEnd : null;
+  }
+
+  /**
+   * Whether polling is paused, until when (ms) and why: for a spent quota, the period's end and "used up until
+   * 12 December", never a count of seconds.
+   */
+  state(): { until: number | null; reason: string | null; kind: PauseKind | null } {
+    const now = this.clock.now();
+    const spent = this.spentUntil(now);
+    if (spent !== null && spent >= this.until) {
+      return { until: spent, reason: quotaSpentSentence(spent), kind: 'quota_spent' };
+    }
+    return this.until > now
+      ? { until: this.until, reason: this.reason, kind: this.kind }
+      : { until: null, reason: null, kind: null };
+  }
+
+  /** Ends a pause after a 429 (a new key, service or mode has its own quota). */
+  reset(): void {
+    this.until = 0;
+    this.reason = null;
+    this.kind = null;
+  }
+}
