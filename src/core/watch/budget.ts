@@ -76,10 +76,15 @@ export class RequestBudget {
 
   /**
    * True when `n` more requests fit: within the rolling day's allowance after keeping `reserve` for work that
-   * matters more, and within the plan's remaining requests.
+   * matters more, and within the plan's remaining requests. `runFloor` (requests) raises the day's cap to one whole
+   * saved-search run when the allowance comes from a plan's quota: a day's share of 3 would otherwise cut every
+   * 5-page run short, and a list read in scraps never makes a baseline (docs/architecture.md "Request budget"); the
+   * plan bounds the period's total, and the share of the days left shrinks after a larger day. A user's own daily
+   * limit is never raised.
    */
-  canSpend(n: number, now: number, reserve = 0): boolean {
-    const { perDay, q } = this.allowance(now);
+  canSpend(n: number, now: number, reserve = 0, runFloor = 0): boolean {
+    const { perDay: share, basis, q } = this.allowance(now);
+    const perDay = basis === 'quota' ? Math.max(share, runFloor) : share;
     // The plan's own count wins: a fresh snapshot, or one that says nothing is left before its period ends (a spent
     // quota stays spent until then, however old the snapshot).
     const current = q !== null && (q.at > now - DAY || (q.remaining === 0 && q.periodEnd !== null && q.periodEnd > now));
@@ -93,26 +98,28 @@ export class RequestBudget {
    * spread over the day instead of spent in its first hours, and a burst (the user's own searches, a saved search's
    * pages) is paid back before background work goes on. The scheduler asks this before it starts background work;
    * what the user asks for (Run now, Check now) and the pages of a run already started are held to canSpend only.
+   * `runFloor`: see canSpend.
    */
-  paced(n: number, now: number, reserve = 0): boolean {
-    if (!this.canSpend(n, now, reserve)) return false;
+  paced(n: number, now: number, reserve = 0, runFloor = 0): boolean {
+    if (!this.canSpend(n, now, reserve, runFloor)) return false;
     return this.nextPacedAt(n + reserve, now, this.allowance(now).perDay) <= now;
   }
 
   /**
    * The first time (ms, >= now, to the second) at which `n` more requests fit at the pace (`paced`) with `reserve`
    * kept back, if nothing else is sent before. Null when they do not fit within a day (a spent plan, an allowance
-   * or a burst smaller than `n + reserve`). Throws only database errors.
+   * or a burst smaller than `n + reserve`). `runFloor`: see canSpend. Throws only database errors.
    */
-  nextFitAt(n: number, now: number, reserve = 0): number | null {
-    if (this.paced(n, now, reserve)) return now;
-    const { perDay, q } = this.allowance(now);
+  nextFitAt(n: number, now: number, reserve = 0, runFloor = 0): number | null {
+    if (this.paced(n, now, reserve, runFloor)) return now;
+    const { perDay: share, basis, q } = this.allowance(now);
+    const perDay = basis === 'quota' ? Math.max(share, runFloor) : share;
     // A plan's count that says no: the pause (until the period's end) or the next answer's headers decide.
     const current = q !== null && (q.at > now - DAY || (q.remaining === 0 && q.periodEnd !== null && q.periodEnd > now));
     if (q && q.remaining !== null && current && q.remaining - n < 0) return null;
     const need = n + reserve;
     if (need > perDay) return null;
-    let at = this.nextPacedAt(need, now, perDay);
+    let at = this.nextPacedAt(need, now, share);
     // The rolling day: enough of its requests must have aged out.
     const times = this.opts.sentSince(now - DAY);
     const over = times.length - (perDay - need);

@@ -104,7 +104,8 @@ export class Polls {
     let cursor: string | undefined;
     for (let page = 0; page < s.max_pages; page++) {
       const now = this.d.clock.now();
-      if (!this.d.budget.canSpend(1, now, manual ? 0 : this.d.watchReserve(now))) {
+      const reserve = manual ? 0 : this.d.watchReserve(now);
+      if (!this.d.budget.canSpend(1, now, reserve, s.max_pages + reserve)) {
         error = { code: 'budget', message: 'Paused by the request budget; the next run continues.' };
         break;
       }
@@ -187,13 +188,14 @@ export class Polls {
   /**
    * One check of a watch: the lot by lot number, or by VIN (a VIN watch, or a lot that ended unsold: relists).
    * One request. Skipped without a client, without budget, or without anything to ask for. Never throws for
-   * service errors (they are stored on the watch and the run); throws database errors.
+   * service errors (they are stored on the watch and the run); throws database errors. `runFloor`: the day's cap
+   * raised on a plan's quota (budget.canSpend), for the sale-critical checks the scheduler lets past the day's share.
    */
-  async pollWatch(w: WatchRow): Promise<RunOutcome> {
+  async pollWatch(w: WatchRow, runFloor = 0): Promise<RunOutcome> {
     const client = this.d.client();
     if (!client) return { ...SKIPPED };
     const now0 = this.d.clock.now();
-    if (!this.d.budget.canSpend(1, now0)) return { ...SKIPPED };
+    if (!this.d.budget.canSpend(1, now0, 0, runFloor)) return { ...SKIPPED };
     const lot = w.lot_key ? this.d.store.lots.getLotState(w.lot_key) : null;
     const vin = w.vin ?? lot?.vin ?? null;
     const byVin = w.kind === 'vin' || (lot !== null && auctionOver(lot) && vin !== null);

@@ -244,9 +244,15 @@ export class Scheduler {
     // change by itself.
     const first = Math.max(this.d.pause.end(now), this.d.budget.nextFitAt(1, now) ?? Infinity);
     const blocked = (fit: number | null) => (fit === null || fit <= now ? now + MAX_SLEEP : fit);
+    const onQuota = this.d.budget.allowance(now).basis === 'quota';
+    const pauseEnd = this.d.pause.end(now);
     for (const w of watches) {
-      const t = tickStart !== null && served(this.dueAt(w, tickStart)) ? blocked(first) : this.dueAt(w, now);
-      next = Math.min(next, Math.max(t, first));
+      const due = this.dueAt(w, now);
+      // On a plan's quota a sale-critical check does not wait for the bucket or the day (see sendable).
+      const critical = onQuota && watchValue(w.lot, now, due, w.lastChecked) >= CRITICAL_VALUE;
+      const gate = critical ? pauseEnd : first;
+      const t = tickStart !== null && served(this.dueAt(w, tickStart)) ? blocked(critical ? null : first) : due;
+      next = Math.min(next, Math.max(t, gate));
     }
     let kept: number | null = null;
     for (const s of this.d.store.searches.listSearches()) {
@@ -255,7 +261,8 @@ export class Scheduler {
       const since = s.last_run_at ?? s.created_at;
       let t = trigger.dueBetween(since, now) ? now : (trigger.nextAfter(now) ?? Infinity);
       if (tickStart !== null && trigger.dueBetween(since, tickStart)) {
-        t = blocked(this.d.budget.nextFitAt(1, now, (kept ??= this.searchKeep(now, watches))));
+        const keep = (kept ??= this.searchKeep(now, watches));
+        t = blocked(this.d.budget.nextFitAt(1, now, keep, pagesPerRun(s) + keep));
       }
       next = Math.min(next, Math.max(t, first));
     }
@@ -320,12 +327,13 @@ export class Scheduler {
       }
       // The tokens kept back for the watchlist, worked out once a tick (a projection over every watched lot).
       let kept: number | null = null;
+      let periodKept: number | null = null;
       for (const q of orderQueue(queue)) {
         const at = this.d.clock.now();
         if (this.pausedNow()) break;
         const keep = q.critical ? 0 : (kept ??= this.searchKeep(at, states));
-        if (!this.d.budget.paced(1, at, keep)) break;
-        if ('watch' in q.item) await this.d.polls.pollWatch(q.item.watch);
+        if (!this.sendable(q, at, keep, q.critical ? 0 : (periodKept ??= this.periodKeep(at, states)))) break;
+        if ('watch' in q.item) await this.d.polls.pollWatch(q.item.watch, q.critical ? Infinity : 0);
         else await this.triggers.get(q.item.search)?.execute();
       }
       this.d.recorder.reminders(from, this.d.clock.now(), () => this.watchStates());
@@ -339,6 +347,31 @@ export class Scheduler {
     } finally {
       this.reschedule(now);
     }
+  }
+
+  /**
+   * Whether the queue's head may go now. At the pace (budget.paced) after keeping `keep` tokens for the watchlist;
+   * a saved search's run may take the day up to one whole run on a plan's quota (canSpend's runFloor). On a plan's
+   * quota a sale-critical check skips the bucket and may go a burst past the day's share: after a 5-page run on a
+   * 3-a-day plan the bucket is in debt for over a day, and the plan bounds the period's total anyway.
+   */
+  private sendable(q: QueuedRequest<{ watch: WatchRow } | { search: number }>, at: number, keep: number, periodKeep: number): boolean {
+    const { basis, q: quota } = this.d.budget.allowance(at);
+    if (basis === 'quota' && q.critical) return this.d.budget.canSpend(1, at, 0, Infinity);
+    // On a plan's quota the rest leaves what the watchlist is projected to need until the period ends.
+    if (basis === 'quota' && quota?.remaining != null && quota.remaining - q.cost < periodKeep) return false;
+    return this.d.budget.paced(1, at, keep, 'search' in q.item ? q.cost + keep : 0);
+  }
+
+  /**
+   * Requests the watchlist is projected to need until the plan's period ends (0 without a plan's quota): kept out
+   * of the plan's remaining requests for everything but sale-critical checks, so saved searches cannot spend the
+   * month's last requests that a sale result needs. Throws only database errors.
+   */
+  private periodKeep(now: number, states: WatchState[]): number {
+    const { basis, q } = this.d.budget.allowance(now);
+    if (basis !== 'quota' || !q?.periodEnd || q.periodEnd <= now) return 0;
+    return watchReserve(states, now, this.scale, q.periodEnd - now);
   }
 
   /**

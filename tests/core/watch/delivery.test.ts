@@ -195,7 +195,8 @@ describe('quota exhausted', () => {
     await core.engine.runDue();
     await core.engine.idle();
     const resumed = (await core.call('requests.list', undefined)).rows.length;
-    expect(resumed).toBeGreaterThan(after + 2);
+    // The watched lot's check at least: on the default 3 a day, the search yields to what the watchlist needs.
+    expect(resumed).toBeGreaterThan(after);
     // (The sandbox's tiny plan of 5 a day is spent again at once: paused, but until the new period's end.)
     const later = await core.call('status.get', undefined);
     expect(later.paused_until === null || later.paused_until > end).toBe(true);
