@@ -332,6 +332,12 @@ export class Scheduler {
         const at = this.d.clock.now();
         if (this.pausedNow()) break;
         const keep = q.critical ? 0 : (kept ??= this.searchKeep(at, states));
+        // A saved search's run goes whole (or as much as a day allows) or waits: read in scraps, a list never makes a
+        // baseline. What is behind it may go meanwhile.
+        if ('search' in q.item) {
+          const whole = Math.max(1, Math.min(q.cost, this.d.budget.allowance(at).perDay - keep));
+          if (!this.d.budget.canSpend(whole, at, keep, q.cost + keep)) continue;
+        }
         if (!this.sendable(q, at, keep, q.critical ? 0 : (periodKept ??= this.periodKeep(at, states)))) break;
         if ('watch' in q.item) await this.d.polls.pollWatch(q.item.watch, q.critical ? Infinity : 0);
         else await this.triggers.get(q.item.search)?.execute();

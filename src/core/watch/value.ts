@@ -37,8 +37,12 @@ export const VALUE = {
   afterSale: 1,
 } as const;
 
-/** Watch checks valued at or above this are sale-critical: they go first and may spend the requests kept back. */
-export const CRITICAL_VALUE = VALUE.relistSoon;
+/**
+ * Watch checks valued at or above this are sale-critical: they go first and may spend the requests kept back. A
+ * sale result (fresh or stale) and a live lot; a relist look competes by value (a saved search's pages often catch
+ * more per request).
+ */
+export const CRITICAL_VALUE = VALUE.staleResult;
 
 /**
  * The value of a saved search's run now: VALUE.searchRun for each interval of its schedule (ms) since its last run
