@@ -92,6 +92,11 @@ export class RequestBudget {
     return this.opts.spentSince(now - DAY) + n + reserve <= perDay;
   }
 
+  /** Requests sent in the rolling 24 hours ending at `now` (the request log). Throws only database errors. */
+  spentLastDay(now: number): number {
+    return this.opts.spentSince(now - DAY);
+  }
+
   /**
    * True when `n` more requests fit (canSpend) and keep the pace: a token bucket of `burstOf(perDay)` requests
    * that refills at perDay / 24 h, replayed over the rolling day's requests (the request log), so the allowance is

@@ -102,10 +102,12 @@ export class Polls {
     let requests = 0;
     let error: { code: string; message: string } | null = null;
     let cursor: string | undefined;
+    // On a plan's quota the run may take the day up to its whole run beyond what the day had spent when it started.
+    const dayAtStart = this.d.budget.spentLastDay(started);
     for (let page = 0; page < s.max_pages; page++) {
       const now = this.d.clock.now();
       const reserve = manual ? 0 : this.d.watchReserve(now);
-      if (!this.d.budget.canSpend(1, now, reserve, s.max_pages + reserve)) {
+      if (!this.d.budget.canSpend(1, now, reserve, dayAtStart + s.max_pages + reserve)) {
         error = { code: 'budget', message: 'Paused by the request budget; the next run continues.' };
         break;
       }

@@ -321,7 +321,7 @@ export class Scheduler {
           const since = s.last_run_at ?? s.created_at;
           const trigger = this.triggers.get(s.id);
           if (s.paused || !trigger?.dueBetween(since, now)) continue;
-          const value = searchValue(now - since, 86_400_000 / Math.max(1, trigger.runsPerDay(now)));
+          const value = searchValue(now - since, 86_400_000 / Math.max(1, trigger.runsPerDay(now)), pagesPerRun(s));
           queue.push({ item: { search: s.id }, value, cost: pagesPerRun(s), dueAt: since, critical: false });
         }
       }
@@ -338,7 +338,7 @@ export class Scheduler {
           const whole = Math.max(1, Math.min(q.cost, this.d.budget.allowance(at).perDay - keep));
           if (!this.d.budget.canSpend(whole, at, keep, q.cost + keep)) continue;
         }
-        if (!this.sendable(q, at, keep, q.critical ? 0 : (periodKept ??= this.periodKeep(at, states)))) break;
+        if (!this.sendable(q, at, keep, 'search' in q.item ? (periodKept ??= this.periodKeep(at, states)) : 0)) break;
         if ('watch' in q.item) await this.d.polls.pollWatch(q.item.watch, q.critical ? Infinity : 0);
         else await this.triggers.get(q.item.search)?.execute();
       }
@@ -364,15 +364,15 @@ export class Scheduler {
   private sendable(q: QueuedRequest<{ watch: WatchRow } | { search: number }>, at: number, keep: number, periodKeep: number): boolean {
     const { basis, q: quota } = this.d.budget.allowance(at);
     if (basis === 'quota' && q.critical) return this.d.budget.canSpend(1, at, 0, Infinity);
-    // On a plan's quota the rest leaves what the watchlist is projected to need until the period ends.
-    if (basis === 'quota' && quota?.remaining != null && quota.remaining - q.cost < periodKeep) return false;
+    // On a plan's quota a saved search leaves what the watchlist is projected to need until the period ends.
+    if (basis === 'quota' && 'search' in q.item && quota?.remaining != null && quota.remaining - q.cost < periodKeep) return false;
     return this.d.budget.paced(1, at, keep, 'search' in q.item ? q.cost + keep : 0);
   }
 
   /**
    * Requests the watchlist is projected to need until the plan's period ends (0 without a plan's quota): kept out
-   * of the plan's remaining requests for everything but sale-critical checks, so saved searches cannot spend the
-   * month's last requests that a sale result needs. Throws only database errors.
+   * of the plan's remaining requests for saved searches, so they cannot spend the month's last requests that a sale
+   * result or a relist look needs. Throws only database errors.
    */
   private periodKeep(now: number, states: WatchState[]): number {
     const { basis, q } = this.d.budget.allowance(now);

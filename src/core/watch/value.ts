@@ -18,7 +18,7 @@ const HOUR = 60 * MIN;
  * - 50 a watched lot never fetched (nothing is known: not even its sale time);
  * - 40 a watched lot within 15 minutes of its sale (a last reschedule, the threshold, buy now);
  * - 40 a saved search's run per interval of its schedule it has waited (new matches arrive over time: a run after
- *   two missed intervals can catch twice as many), shared over its pages by the queue;
+ *   two missed intervals can catch twice as many), shared over its pages by the queue, at most 50 a page;
  * - 20 an unsold lot later in its relist look-ups;
  * - 5 a background look at a lot days from its sale (a bid, a buy-now change, a reschedule: rare), growing with the
  *   time it has waited past its due time, up to 35 (a starved look eventually beats a search page);
@@ -45,11 +45,17 @@ export const VALUE = {
 export const CRITICAL_VALUE = VALUE.staleResult;
 
 /**
- * The value of a saved search's run now: VALUE.searchRun for each interval of its schedule (ms) since its last run
- * (or its creation), at least one. Throws nothing.
+ * The most a saved search's run is worth per page (see searchValue): above any background or later relist look, below
+ * a relist look in its first two days, so a search that waits for days on a small plan does not starve those.
  */
-export function searchValue(sinceLastRun: number, interval: number): number {
-  return VALUE.searchRun * Math.max(1, sinceLastRun / Math.max(60_000, interval));
+export const SEARCH_PAGE_CAP = 50;
+
+/**
+ * The value of a saved search's run now: VALUE.searchRun for each interval of its schedule (ms) since its last run
+ * (or its creation), at least one, and at most SEARCH_PAGE_CAP for each of its `pages`. Throws nothing.
+ */
+export function searchValue(sinceLastRun: number, interval: number, pages = 1): number {
+  return Math.min(VALUE.searchRun * Math.max(1, sinceLastRun / Math.max(60_000, interval)), SEARCH_PAGE_CAP * Math.max(1, pages));
 }
 
 function isLive(s: LotState): boolean {

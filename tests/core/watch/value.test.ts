@@ -56,11 +56,17 @@ describe('orderQueue', () => {
 
   it('lets a search of many pages that has waited overtake a cheap one that just ran: no search starves', () => {
     const interval = 15 * MIN;
-    const cheap = { item: 'cheap', value: searchValue(interval, interval), cost: 3, dueAt: now - interval, critical: false };
-    const dear = { item: 'dear', value: searchValue(1.5 * interval, interval), cost: 5, dueAt: now - 1.5 * interval, critical: false };
+    const cheap = { item: 'cheap', value: searchValue(interval, interval, 3), cost: 3, dueAt: now - interval, critical: false };
+    const dear = { item: 'dear', value: searchValue(1.5 * interval, interval, 5), cost: 5, dueAt: now - 1.5 * interval, critical: false };
     expect(orderQueue([cheap, dear])[0]!.item).toBe('cheap');
-    dear.value = searchValue(3 * interval, interval);
+    dear.value = searchValue(3 * interval, interval, 5);
     expect(orderQueue([cheap, dear])[0]!.item).toBe('dear');
+  });
+
+  it('caps a long-waiting search below a relist look in its first two days, above a background look', () => {
+    const waitedDays = searchValue(3 * 24 * HOUR, 15 * MIN, 5) / 5;
+    expect(waitedDays).toBeLessThan(VALUE.relistSoon);
+    expect(waitedDays).toBeGreaterThan(VALUE.background * 7);
   });
 
   it('puts a fresh sale result before one whose look has waited over 6 hours; among equals, the longest-waiting first', () => {
