@@ -305,7 +305,7 @@ export class Scheduler {
       const paused = now < this.d.pause.end(now);
       // One queue: watch checks and saved-search runs that are due, by value per request (value.ts). Sale-critical
       // checks go first and may spend the requests kept back for them; the rest go while the pace allows after
-      // keeping back what the watchlist's next hour needs (docs/architecture.md "Request budget").
+      // keeping back what the watchlist needs before the bucket could refill (docs/architecture.md "Request budget").
       const queue: QueuedRequest<{ watch: WatchRow } | { search: number }>[] = [];
       const states = paused ? [] : this.watchStates();
       if (!paused) {
@@ -337,8 +337,10 @@ export class Scheduler {
         if ('search' in q.item) {
           const whole = Math.max(1, Math.min(q.cost, this.d.budget.allowance(at).perDay - keep));
           if (!this.d.budget.canSpend(whole, at, keep, q.cost + keep)) continue;
+          // On a plan's quota a saved search leaves what the watchlist is projected to need until the period ends.
+          if (this.leavesTooLittle(q.cost, at, (periodKept ??= this.periodKeep(at, states)))) continue;
         }
-        if (!this.sendable(q, at, keep, 'search' in q.item ? (periodKept ??= this.periodKeep(at, states)) : 0)) break;
+        if (!this.sendable(q, at, keep)) break;
         if ('watch' in q.item) await this.d.polls.pollWatch(q.item.watch, q.critical ? Infinity : 0);
         else await this.triggers.get(q.item.search)?.execute();
       }
@@ -358,15 +360,18 @@ export class Scheduler {
   /**
    * Whether the queue's head may go now. At the pace (budget.paced) after keeping `keep` tokens for the watchlist;
    * a saved search's run may take the day up to one whole run on a plan's quota (canSpend's runFloor). On a plan's
-   * quota a sale-critical check skips the bucket and may go a burst past the day's share: after a 5-page run on a
-   * 3-a-day plan the bucket is in debt for over a day, and the plan bounds the period's total anyway.
+   * quota a sale-critical check skips the bucket and the day's share: after a 5-page run on a 3-a-day plan the
+   * bucket is in debt for over a day, and the plan bounds the period's total anyway.
    */
-  private sendable(q: QueuedRequest<{ watch: WatchRow } | { search: number }>, at: number, keep: number, periodKeep: number): boolean {
-    const { basis, q: quota } = this.d.budget.allowance(at);
-    if (basis === 'quota' && q.critical) return this.d.budget.canSpend(1, at, 0, Infinity);
-    // On a plan's quota a saved search leaves what the watchlist is projected to need until the period ends.
-    if (basis === 'quota' && 'search' in q.item && quota?.remaining != null && quota.remaining - q.cost < periodKeep) return false;
+  private sendable(q: QueuedRequest<{ watch: WatchRow } | { search: number }>, at: number, keep: number): boolean {
+    if (q.critical && this.d.budget.allowance(at).basis === 'quota') return this.d.budget.canSpend(1, at, 0, Infinity);
     return this.d.budget.paced(1, at, keep, 'search' in q.item ? q.cost + keep : 0);
+  }
+
+  /** On a plan's quota: whether `cost` requests now would leave less than `periodKeep` of the plan's remaining. */
+  private leavesTooLittle(cost: number, at: number, periodKeep: number): boolean {
+    const { basis, q } = this.d.budget.allowance(at);
+    return basis === 'quota' && q?.remaining != null && q.remaining - cost < periodKeep;
   }
 
   /**
