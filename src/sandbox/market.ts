@@ -18,6 +18,7 @@ import { LotOrder } from './lotOrder';
 import { ServiceView, resolveRefresh, type MarketReader, type RefreshSetting } from './refresh';
 import { Rng, hash32 } from './rng';
 import { drawDuration, resolveTiming, type MarketTiming } from './timing';
+import { MinHeap } from './heap';
 
 /**
  * The simulated market. Its state is a pure function of (seed, lot count, start time, market time): every lot
@@ -231,7 +232,11 @@ export class Market implements MarketReader {
   private eventSeq = 0;
   private readonly maxEvents: number;
   private nowT: number;
-  private heap: Lot[] = [];
+  private heap = new MinHeap<Lot>((a, b) => {
+    const ka = (a.steps[a.next] as PlanStep).t;
+    const kb = (b.steps[b.next] as PlanStep).t;
+    return ka < kb || (ka === kb && a.id < b.id);
+  });
   private counters = { copart: 0, iaai: 0, item: 0, vins: new Set<string>() };
   private arrivalIndex = 0;
   /** Lot numbers the vendor samples pin; the generated numbers step over them. */
@@ -290,7 +295,7 @@ export class Market implements MarketReader {
   advanceTo(t: number): void {
     if (t <= this.nowT) return;
     for (;;) {
-      const top = this.heap[0];
+      const top = this.heap.peek();
       const tLot = top ? (top.steps[top.next]?.t ?? Infinity) : Infinity;
       // The service's refreshes interleave with the market's steps; at one time the market moves first.
       const tView = this.view ? this.view.nextDue() : Infinity;
@@ -308,9 +313,9 @@ export class Market implements MarketReader {
       }
       if (!top || tLot > t) break;
       this.nowT = Math.max(this.nowT, tLot);
-      this.heapPop();
+      this.heap.pop();
       this.applyStep(top, true);
-      if (top.next < top.steps.length) this.heapPush(top);
+      if (top.next < top.steps.length) this.heap.push(top);
     }
     this.nowT = t;
   }
@@ -344,10 +349,7 @@ export class Market implements MarketReader {
       if (ev && ev.kind === 'reschedule' && ev.lot_number === lot.lotNumber) ev.visible_t = this.nowT;
     }
     // The lot's next step time moved: rebuild the heap rather than patch one entry.
-    const all = this.heap.filter((l) => l !== lot);
-    if (lot.next < lot.steps.length) all.push(lot);
-    this.heap = [];
-    for (const l of all) this.heapPush(l);
+    this.heap.rebuild((l) => l !== lot, lot.next < lot.steps.length ? [lot] : []);
     return lot;
   }
 
@@ -435,7 +437,7 @@ export class Market implements MarketReader {
     while (lot.next < lot.steps.length && (lot.steps[lot.next] as PlanStep).t <= this.startTime) {
       this.applyStep(lot, false);
     }
-    if (lot.next < lot.steps.length) this.heapPush(lot);
+    if (lot.next < lot.steps.length) this.heap.push(lot);
   }
 
   /** Adds the VENDOR_SAMPLES vehicles and their listings at Copart yards with shipping quotes; see there. */
@@ -681,7 +683,7 @@ export class Market implements MarketReader {
     const auction = rng.chance(0.1) ? toMin(t + rng.int(10 * MIN, 12 * HOUR)) : toMin(t + rng.int(1 * DAY, 14 * DAY));
     const lot = this.newLot(rng, v, this.pickFacility(rng), t, auction, null);
     this.order.touch(lot);
-    this.heapPush(lot);
+    this.heap.push(lot);
     this.record(t, this.seenAt(lot, t, false), 'new_lot', lot, {
       auction_at: new Date(lot.auctionAt).toISOString(),
       facility_id: lot.facility.facility_id,
@@ -773,7 +775,7 @@ export class Market implements MarketReader {
     const lot = this.newLot(rng, old.v, facility, t, toMin(t + rng.int(lo, hi) * DAY + rng.int(0, 8) * HOUR), old);
     old.relistedAs = lot;
     this.order.touch(lot);
-    this.heapPush(lot);
+    this.heap.push(lot);
     this.record(t, this.seenAt(lot, t, false), 'relist', lot, {
       previous_lot_number: old.lotNumber,
       previous_platform: old.platform,
@@ -790,47 +792,5 @@ export class Market implements MarketReader {
     this.version++;
     this.events.push({ seq: ++this.eventSeq, t, kind, visible_t: seen, platform: lot.platform, lot_number: lot.lotNumber, vin: lot.v.vin, data });
     if (this.events.length > this.maxEvents) this.events.splice(0, this.events.length - this.maxEvents);
-  }
-
-  // ---- heap ---------------------------------------------------------------------------------------------------
-
-  private key(l: Lot): number {
-    return (l.steps[l.next] as PlanStep).t;
-  }
-
-  private less(a: Lot, b: Lot): boolean {
-    const ka = this.key(a);
-    const kb = this.key(b);
-    return ka < kb || (ka === kb && a.id < b.id);
-  }
-
-  private heapPush(lot: Lot): void {
-    const h = this.heap;
-    h.push(lot);
-    let i = h.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!this.less(h[i] as Lot, h[p] as Lot)) break;
-      [h[i], h[p]] = [h[p] as Lot, h[i] as Lot];
-      i = p;
-    }
-  }
-
-  private heapPop(): void {
-    const h = this.heap;
-    const last = h.pop() as Lot;
-    if (h.length === 0) return;
-    h[0] = last;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < h.length && this.less(h[l] as Lot, h[m] as Lot)) m = l;
-      if (r < h.length && this.less(h[r] as Lot, h[m] as Lot)) m = r;
-      if (m === i) break;
-      [h[i], h[m]] = [h[m] as Lot, h[i] as Lot];
-      i = m;
-    }
   }
 }

@@ -2,6 +2,7 @@ import type { Facility } from './geo';
 import type { Lot } from './market';
 import { LotOrder } from './lotOrder';
 import { Rng, hash32 } from './rng';
+import { MinHeap } from './heap';
 
 /**
  * The service's refresh lag. The real service does not show the auction houses' state as it is: it "refreshes
@@ -118,7 +119,9 @@ export class ServiceView implements MarketReader {
   /** Per lot id: the time of its scheduled regular and live-bid refresh (absent: none scheduled). */
   private readonly fullAt = new Map<number, number>();
   private readonly bidAt = new Map<number, number>();
-  private heap: Pending[] = [];
+  private heap = new MinHeap<Pending>(
+    (a, b) => a.t < b.t || (a.t === b.t && (a.id < b.id || (a.id === b.id && a.kind < b.kind))),
+  );
 
   constructor(
     private readonly src: ViewSource,
@@ -158,7 +161,7 @@ export class ServiceView implements MarketReader {
     const phase = Math.floor((rng.next() * period) / 1000) * 1000;
     const at = phase + Math.ceil((t - phase) / period) * period;
     map.set(lot.id, at);
-    this.push({ t: at, id: lot.id, kind, lot });
+    this.heap.push({ t: at, id: lot.id, kind, lot });
     return at;
   }
 
@@ -169,12 +172,12 @@ export class ServiceView implements MarketReader {
 
   /** Time of the next refresh due, ms since epoch; Infinity when none. */
   nextDue(): number {
-    return this.heap[0]?.t ?? Infinity;
+    return this.heap.peek()?.t ?? Infinity;
   }
 
   /** Applies the next refresh due (the caller has applied every market step up to its time). */
   applyDue(): void {
-    const p = this.pop();
+    const p = this.heap.pop();
     if (!p) return;
     if (p.kind === Kind.Full) {
       if (this.fullAt.get(p.id) === p.t) this.fullAt.delete(p.id);
@@ -247,41 +250,5 @@ export class ServiceView implements MarketReader {
       this.order.touch(c);
     }
     this.version++;
-  }
-
-  private less(a: Pending, b: Pending): boolean {
-    return a.t < b.t || (a.t === b.t && (a.id < b.id || (a.id === b.id && a.kind < b.kind)));
-  }
-
-  private push(p: Pending): void {
-    const h = this.heap;
-    h.push(p);
-    let i = h.length - 1;
-    while (i > 0) {
-      const q = (i - 1) >> 1;
-      if (!this.less(h[i] as Pending, h[q] as Pending)) break;
-      [h[i], h[q]] = [h[q] as Pending, h[i] as Pending];
-      i = q;
-    }
-  }
-
-  private pop(): Pending | undefined {
-    const h = this.heap;
-    const top = h[0];
-    const last = h.pop();
-    if (!top || !last || h.length === 0) return top;
-    h[0] = last;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < h.length && this.less(h[l] as Pending, h[m] as Pending)) m = l;
-      if (r < h.length && this.less(h[r] as Pending, h[m] as Pending)) m = r;
-      if (m === i) break;
-      [h[i], h[m]] = [h[m] as Pending, h[i] as Pending];
-      i = m;
-    }
-    return top;
   }
 }
