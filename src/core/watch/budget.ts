@@ -1,6 +1,6 @@
 import type { QuotaSnapshot } from '../../shared/vehicle';
 import type { LotState } from '../../shared/watch';
-import { projectedChecks, projectedCheckTimes } from './planner';
+import { projectedChecks } from './planner';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -232,11 +232,6 @@ export function keepFor(times: number[], now: number, perDay: number): number {
     keep = Math.max(keep, i + 1 - rate * Math.max(0, t - now));
   });
   return Math.max(0, Math.min(Math.ceil(keep - 1e-9), burstOf(perDay) - 1));
-}
-
-/** The projected check times of `lots` within `horizon` ms at `scale`, for keepFor. Throws nothing. */
-export function watchCheckTimes(lots: WatchLoad[], now: number, scale: number, horizon: number): number[] {
-  return projectedCheckTimes(lots, now, horizon, scale);
 }
 
 /**

@@ -8,7 +8,8 @@ const HOUR = 60 * MIN;
 /** A lot's auction is over: the diff's own rule, so the scheduler and the timeline never disagree. */
 export const auctionOver = isEnded;
 
-function isLive(s: LotState): boolean {
+/** The lot is on the block now (the specification's Live sub-status or state); the real service never says so. */
+export function isLive(s: LotState): boolean {
   return (s.lot_sub_status ?? '').toLowerCase() === 'live' || (s.state ?? '').toLowerCase() === 'live';
 }
 

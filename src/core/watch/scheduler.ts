@@ -4,10 +4,10 @@ import { databaseErrorOf } from '../errors';
 import type { WatchRow, Store } from '../db/store';
 import type { Logger } from '../log';
 import type { LotState } from '../../shared/watch';
-import { keepFor, pagesPerRun, projectedDay, reserveHorizon, scaleToFit, searchDemandPerDay, watchCheckTimes, watchReserve, type RequestBudget } from './budget';
+import { keepFor, pagesPerRun, projectedDay, reserveHorizon, scaleToFit, searchDemandPerDay, watchReserve, type RequestBudget } from './budget';
 import { CronTrigger } from './cron';
 import type { Outbox } from './outbox';
-import { nextCheckAt, nextReminderAt } from './planner';
+import { nextCheckAt, nextReminderAt, projectedCheckTimes } from './planner';
 import { CRITICAL_VALUE, orderQueue, searchValue, watchValue, type QueuedRequest } from './value';
 import type { Polls, RunOutcome } from './polls';
 import type { PauseGate } from './pause';
@@ -220,7 +220,7 @@ export class Scheduler {
    */
   private searchKeep(now: number, watches: WatchState[]): number {
     const perDay = this.d.budget.allowance(now).perDay;
-    return keepFor(watchCheckTimes(watches, now, this.scale, reserveHorizon(perDay)), now, perDay);
+    return keepFor(projectedCheckTimes(watches, now, reserveHorizon(perDay), this.scale), now, perDay);
   }
 
   /**

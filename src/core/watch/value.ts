@@ -1,6 +1,6 @@
 import type { LotState } from '../../shared/watch';
 import { mayBeRelisted } from '../diff';
-import { auctionOver } from './planner';
+import { auctionOver, isLive } from './planner';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -56,10 +56,6 @@ export const SEARCH_PAGE_CAP = 50;
  */
 export function searchValue(sinceLastRun: number, interval: number, pages = 1): number {
   return Math.min(VALUE.searchRun * Math.max(1, sinceLastRun / Math.max(60_000, interval)), SEARCH_PAGE_CAP * Math.max(1, pages));
-}
-
-function isLive(s: LotState): boolean {
-  return (s.lot_sub_status ?? '').toLowerCase() === 'live' || (s.state ?? '').toLowerCase() === 'live';
 }
 
 /**
