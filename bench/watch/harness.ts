@@ -91,6 +91,11 @@ export interface BenchResult {
   max_requests_24h: number;
   /** Requests that went to saved-search pages. */
   search_requests: number;
+  /**
+   * Looks at a watched lot that came with a saved search's page (its make and model matched): each moves that lot's
+   * next check on, so at most this many watch requests were saved.
+   */
+  watch_looks_from_searches: number;
   /** Engine ticks that found work due but could not move time on (a spent budget re-ticking at once). */
   zero_wait_ticks: number;
   watched_lots: number;
@@ -337,6 +342,9 @@ export async function runWorkload(o: WorkloadOptions): Promise<BenchResult[]> {
       const list = db.prepare('SELECT kind, lot_key, source, created_at FROM alerts').all() as Alert[];
       const requests = (db.prepare('SELECT count(*) AS n FROM request_log').get() as { n: number }).n - p.setup;
       const searchRequests = (db.prepare("SELECT count(*) AS n FROM request_log WHERE endpoint = '/vehicles'").get() as { n: number }).n;
+      const looksFromSearches = (
+        db.prepare("SELECT count(*) AS n FROM observations WHERE source LIKE 'search:%' AND lot_key IN (SELECT lot_key FROM watches WHERE lot_key IS NOT NULL)").get() as { n: number }
+      ).n;
       const times = (db.prepare('SELECT at FROM request_log ORDER BY at').all() as { at: number }[]).map((x) => x.at);
       let max24h = 0;
       for (let i = 0, j = 0; i < times.length; i++) {
@@ -356,6 +364,7 @@ export async function runWorkload(o: WorkloadOptions): Promise<BenchResult[]> {
         setup_requests: p.setup,
         max_requests_24h: max24h,
         search_requests: searchRequests,
+        watch_looks_from_searches: looksFromSearches,
         zero_wait_ticks: p.counter.zero,
         watched_lots: watched.length,
         search_sizes: searches.map((s) => s.size),
@@ -604,7 +613,7 @@ export function workloadTable(results: BenchResult[]): string {
       const s = r.kinds[k];
       return s.events ? `${s.caught}/${s.events} · ${fmt(s.delay_p50_ms)} / ${fmt(s.delay_p95_ms)}` : '–';
     });
-    lines.push(`| ${r.budget_per_day} | ${r.strategy} | ${(100 * r.recall).toFixed(1)}% | ${r.requests} (${r.search_requests} search) | ${r.duplicates} | ${r.false_alerts} | ${cells.join(' | ')} |`);
+    lines.push(`| ${r.budget_per_day} | ${r.strategy} | ${(100 * r.recall).toFixed(1)}% | ${r.requests} (${r.search_requests} search${r.watch_looks_from_searches ? `; ${r.watch_looks_from_searches} lot looks with them` : ''}) | ${r.duplicates} | ${r.false_alerts} | ${cells.join(' | ')} |`);
   }
   return lines.join('\n');
 }
@@ -660,6 +669,7 @@ export function poolResults(runs: BenchResult[][]): BenchResult[] {
       false_alerts: ks.reduce((n, k) => n + k.false_alerts, 0),
       max_requests_24h: Math.max(...rs.map((r) => r.max_requests_24h)),
       search_requests: sum((r) => r.search_requests),
+      watch_looks_from_searches: sum((r) => r.watch_looks_from_searches),
       zero_wait_ticks: sum((r) => r.zero_wait_ticks),
       watched_lots: sum((r) => r.watched_lots),
       search_sizes: rs.flatMap((r) => r.search_sizes),

@@ -289,7 +289,9 @@ export function diffLot(
  * - `new_match` for each key of `current` not in `prevKeys`, in the order of `current`; when `baseline` (no
  *   complete reading of the list yet, so what exists is still being established), only for lots whose auction_at
  *   is known and below `coveredUntil`: the part of the list, ordered by auction date, that earlier complete page
- *   sequences read (docs/architecture.md "Saved searches and new matches"). A lot beyond it is first seen, not new.
+ *   sequences read (docs/architecture.md "Saved searches and new matches"). A lot beyond it is first seen, not new;
+ *   so is a lot whose auction_at is already past at `observedAt` (listed and sold between two runs: nothing to bid
+ *   on any more).
  * - `dropped_out` for each key of `prevKeys` absent from `current`, sorted by key; only when `complete` (every
  *   page was read), because a lot missing from a partial run may simply be on a page not fetched.
  * A lot present twice in `current` (it moved between pages) counts once. field, before, after and
@@ -326,7 +328,9 @@ export function diffSearch(
     seen.add(key);
     if (prevKeys.has(key)) continue;
     const covered = !opts.baseline || (s.auction_at !== null && opts.coveredUntil != null && s.auction_at < opts.coveredUntil);
-    if (covered) out.push(membership('new_match', key, s.vin));
+    // First seen after its sale time: too late to bid on, so not news (a member from now on, never alerted).
+    const biddable = s.auction_at === null || s.auction_at > opts.observedAt;
+    if (covered && biddable) out.push(membership('new_match', key, s.vin));
   }
   if (opts.complete) {
     const gone = [...prevKeys].filter((k) => !seen.has(k)).sort();

@@ -133,14 +133,28 @@ export class RequestBudget {
   }
 
   /**
-   * The token bucket (ms): the first time at which `need` tokens are there, from the rolling day's requests. The
-   * level at t is min over each request time s of burst + rate x (t - s) - (requests since s), capped at the burst.
+   * The first time (ms, >= now) at which a saved search's run of `n` requests (its pages and what is kept back) is
+   * paid for at the pace: a bucket as large as the run (at least the burst) refilling at perDay / 24 h, replayed
+   * over the requests of the days it takes to refill twice. On a plan's quota the rolling day lets a whole run
+   * through (canSpend's runFloor) and forgets it a day later; without this a 5-page run went out every day at 3 a
+   * day and the month's quota ran short for a week. Infinity when nothing is allowed. Throws only database errors.
    */
-  private nextPacedAt(need: number, now: number, perDay: number): number {
-    const burst = burstOf(perDay);
+  paidAt(n: number, now: number): number {
+    const { perDay } = this.allowance(now);
+    const cap = Math.max(burstOf(perDay), n);
+    return perDay > 0 ? this.nextPacedAt(n, now, perDay, cap, Math.max(DAY, (2 * cap * DAY) / perDay)) : Infinity;
+  }
+
+  /**
+   * The token bucket (ms): the first time at which `need` tokens are there, from the requests of the last `memory`
+   * ms (the rolling day). The level at t is min over each request time s of burst + rate x (t - s) - (requests since
+   * s), capped at the burst (`cap`).
+   */
+  private nextPacedAt(need: number, now: number, perDay: number, cap = burstOf(perDay), memory = DAY): number {
+    const burst = cap;
     if (need > burst || perDay <= 0) return Infinity;
     const rate = perDay / DAY;
-    const times = this.opts.sentSince(now - DAY);
+    const times = this.opts.sentSince(now - memory);
     let at = now;
     for (let i = 0; i < times.length; i++) {
       const since = times.length - i;
@@ -176,14 +190,18 @@ export interface SearchLoad {
   max_pages: number;
   /** Records the last run found, or null before the first run. */
   last_result_count: number | null;
+  /** Whether the last run read the whole list (null before the first run). */
+  last_complete?: boolean | null;
 }
 
 /**
  * Pages (= requests) one run of a saved search is expected to fetch: its last result count at 20 records a page,
- * at least 1 and at most `max_pages`; `max_pages` before the first run. Throws nothing.
+ * at least 1 and at most `max_pages`; `max_pages` before the first run and after a run that did not read the whole
+ * list (its count is only what that run read: a list cut short after one page is not a one-page list). Throws
+ * nothing.
  */
-export function pagesPerRun(s: Pick<SearchLoad, 'max_pages' | 'last_result_count'>): number {
-  if (s.last_result_count === null) return s.max_pages;
+export function pagesPerRun(s: Pick<SearchLoad, 'max_pages' | 'last_result_count'> & { last_complete?: boolean | null }): number {
+  if (s.last_result_count === null || s.last_complete === false) return s.max_pages;
   return Math.min(s.max_pages, Math.max(1, Math.ceil(s.last_result_count / 20)));
 }
 

@@ -58,6 +58,11 @@ export interface RunReading {
   reachedEnd: boolean;
   /** Auction time (ms) of the last record it read that had one; null when none. */
   lastAuctionAt: number | null;
+  /**
+   * It read all the pages a run may (max_pages). A run the budget or an error stopped sooner says nothing about how
+   * many lots one day holds; absent: true.
+   */
+  full?: boolean;
 }
 
 /**
@@ -69,7 +74,8 @@ export interface RunReading {
  * - Cut short: the sweep continues after the last lot read; if unbroken and the baseline is not done, the covered
  *   part reaches that lot's auction time (exclusive: lots at the very same time may be on the next page).
  * - A run that made no progress (all it read was before where the sweep stood, e.g. more lots on one day than
- *   its pages hold) skips to the next day: the sweep goes on, but it is broken and makes no baseline.
+ *   its pages hold) skips to the next day: the sweep goes on, but it is broken and makes no baseline. Unless it was
+ *   cut short (not `full`): then nothing changes, and the next run reads the same window with more pages.
  *
  * @returns the new coverage. Throws nothing.
  */
@@ -79,6 +85,7 @@ export function nextCoverage(c: SearchCoverage, r: RunReading): SearchCoverage {
   if (r.reachedEnd) return { baseline_done: c.baseline_done || unbroken, covered_until: null, sweep_from: null };
   const last = r.lastAuctionAt;
   if (last === null || (c.sweep_from !== null && last <= c.sweep_from)) {
+    if (r.full === false) return c;
     const base = r.from !== null ? dayStart(r.from) + WINDOW_EDGE_MS : c.sweep_from;
     return {
       baseline_done: c.baseline_done,

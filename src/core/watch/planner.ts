@@ -41,7 +41,8 @@ function afterSaleFirstGap(scale: number): number {
  * costs a handful of requests, whatever the spread of start delays, live phases and refresh lag; where the service
  * shows the live phase, every 30 s
  * for the first 45 minutes (while live: every 30 s). An ended unsold lot (or sold on approval) is looked up by VIN
- * for a relist at 1, 2, 4 ... 128 hours after its sale (relists come "within days", spread widely), then daily.
+ * for a relist at 1, 2, 4 hours after its sale and then every 2 hours (both stretched by `scale`) up to 128
+ * hours (relists come "within days", spread widely), then daily.
  * Nothing here assumes one market's constants: every gap is a fraction of the time elapsed or of a day.
  *
  * @param lot the last stored state, or null when never fetched (fetch now).
@@ -57,7 +58,11 @@ export function nextCheckAt(lot: LotState | null, lastChecked: number | null, no
     if (mayBeRelisted(lot) && last < endedAt + RELIST_LOOK_HOURS * HOUR) {
       // Doubling gaps from the end: a relist hours or days later is caught within a delay proportional to its own
       // wait. A tight budget starts later (fewer, wider looks).
-      for (let h = Math.min(8, scale); h <= RELIST_LOOK_HOURS; h *= 2) if (endedAt + h * HOUR > last) return endedAt + h * HOUR;
+      // The gaps stop growing at RELIST_MAX_GAP_HOURS (stretched by scale): a relist days later is still caught
+      // within hours on an ample budget, while its new lot has days to go before its own sale.
+      for (let h = Math.min(8, scale); h <= RELIST_LOOK_HOURS; h = Math.min(h * 2, h + RELIST_MAX_GAP_HOURS * scale)) {
+        if (endedAt + h * HOUR > last) return endedAt + h * HOUR;
+      }
     }
     return last + 24 * HOUR * scale;
   }
@@ -81,6 +86,13 @@ export function nextCheckAt(lot: LotState | null, lastChecked: number | null, no
 
 /** How long after the sale relists are looked for, hours (doubling gaps from 1 h: 1, 2, 4 ... 128 h). */
 const RELIST_LOOK_HOURS = 128;
+
+/**
+ * The widest gap between relist looks at scale 1, hours: 1, 2, 4, 6, 8 ... 128 h after the sale. On an ample
+ * budget a relist is seen within 2 hours whenever it comes (about 64 looks a lot over five days); a tighter budget
+ * stretches the gap by its scale (16 hours at scale 8: 9 looks).
+ */
+const RELIST_MAX_GAP_HOURS = 2;
 
 /**
  * How long after its sale time (or after now, for a lot already live) a projection assumes a lot has ended: the

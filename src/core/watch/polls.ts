@@ -88,9 +88,14 @@ export class Polls {
     const s = this.d.store.searches.getSearch(id);
     const client = this.d.client();
     if (!s || (s.paused && !manual) || !client) return { ...SKIPPED };
+    const started = this.d.clock.now();
+    // On a plan's quota the run may take the day up to its whole run beyond what the day had spent when it started.
+    const dayAtStart = this.d.budget.spentLastDay(started);
+    // Not even its first page fits: the run has not happened (no run row, no failure, its wait keeps counting).
+    const reserve0 = manual ? 0 : this.d.watchReserve(started);
+    if (!this.d.budget.canSpend(1, started, reserve0, dayAtStart + s.max_pages + reserve0)) return { ...SKIPPED };
     const run: PollTarget = { kind: 'search', id };
     const target = pollTargetKey(run);
-    const started = this.d.clock.now();
     const runId = this.d.store.searches.startRun(run, started);
     this.d.emit({ name: 'poll.started', payload: { target, at: started } });
     const vehicles: Vehicle[] = [];
@@ -102,8 +107,6 @@ export class Polls {
     let requests = 0;
     let error: { code: string; message: string } | null = null;
     let cursor: string | undefined;
-    // On a plan's quota the run may take the day up to its whole run beyond what the day had spent when it started.
-    const dayAtStart = this.d.budget.spentLastDay(started);
     for (let page = 0; page < s.max_pages; page++) {
       const now = this.d.clock.now();
       const reserve = manual ? 0 : this.d.watchReserve(now);
@@ -169,7 +172,7 @@ export class Polls {
           alerts += this.d.recorder.searchEmpty(s, [...counts, seen.length], now);
         }
         this.d.store.searches.searchRunOk(id, now, seen.length, wholeList);
-        this.d.store.searches.setCoverage(id, nextCoverage(coverage, { from, reachedEnd: complete, lastAuctionAt }));
+        this.d.store.searches.setCoverage(id, nextCoverage(coverage, { from, reachedEnd: complete, lastAuctionAt, full: requests >= s.max_pages }));
       }
       this.d.store.searches.finishRun(runId, now, {
         status: error ? (fetchedSomething ? 'partial' : 'error') : 'ok',

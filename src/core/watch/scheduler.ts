@@ -182,7 +182,7 @@ export class Scheduler {
     });
   }
 
-  private searchDemand(searches: { id: number; paused: boolean; max_pages: number; last_result_count: number | null }[], now: number): number {
+  private searchDemand(searches: { id: number; paused: boolean; max_pages: number; last_result_count: number | null; last_complete: boolean | null }[], now: number): number {
     return searchDemandPerDay(searches, (id) => this.triggers.get(id)?.runsPerDay(now) ?? null);
   }
 
@@ -263,6 +263,7 @@ export class Scheduler {
       if (tickStart !== null && trigger.dueBetween(since, tickStart)) {
         const keep = (kept ??= this.searchKeep(now, watches));
         t = blocked(this.d.budget.nextFitAt(1, now, keep, pagesPerRun(s) + keep));
+        if (onQuota && s.baseline_done) t = Math.max(t, this.d.budget.paidAt(pagesPerRun(s) + keep, now));
       }
       next = Math.min(next, Math.max(t, first));
     }
@@ -306,7 +307,7 @@ export class Scheduler {
       // One queue: watch checks and saved-search runs that are due, by value per request (value.ts). Sale-critical
       // checks go first and may spend the requests kept back for them; the rest go while the pace allows after
       // keeping back what the watchlist needs before the bucket could refill (docs/architecture.md "Request budget").
-      const queue: QueuedRequest<{ watch: WatchRow } | { search: number }>[] = [];
+      const queue: QueuedRequest<{ watch: WatchRow } | { search: number; baseline: boolean }>[] = [];
       const states = paused ? [] : this.watchStates();
       if (!paused) {
         for (const w of states) {
@@ -322,7 +323,7 @@ export class Scheduler {
           const trigger = this.triggers.get(s.id);
           if (s.paused || !trigger?.dueBetween(since, now)) continue;
           const value = searchValue(now - since, 86_400_000 / Math.max(1, trigger.runsPerDay(now)), pagesPerRun(s));
-          queue.push({ item: { search: s.id }, value, cost: pagesPerRun(s), dueAt: since, critical: false });
+          queue.push({ item: { search: s.id, baseline: s.baseline_done }, value, cost: pagesPerRun(s), dueAt: since, critical: false });
         }
       }
       // The tokens kept back for the watchlist, worked out once a tick (a projection over every watched lot).
@@ -332,13 +333,19 @@ export class Scheduler {
         const at = this.d.clock.now();
         if (this.pausedNow()) break;
         const keep = q.critical ? 0 : (kept ??= this.searchKeep(at, states));
-        // A saved search's run goes whole (or as much as a day allows) or waits: read in scraps, a list never makes a
-        // baseline. What is behind it may go meanwhile.
+        // A saved search's run goes whole (or as much as a day allows) or waits; on a daily limit, once its baseline
+        // is done, at least two pages of it: a long list is read as a sweep of windows that each run continues
+        // (coverage.ts), so a 5-page list on 10 requests a day is read over a few runs instead of never fitting beside
+        // the watchlist's checks. What is behind it may go meanwhile.
         if ('search' in q.item) {
-          const whole = Math.max(1, Math.min(q.cost, this.d.budget.allowance(at).perDay - keep));
+          const { perDay, basis } = this.d.budget.allowance(at);
+          const whole = Math.max(1, Math.min(q.cost, perDay - keep, basis === 'quota' ? Infinity : 2));
           if (!this.d.budget.canSpend(whole, at, keep, q.cost + keep)) continue;
           // On a plan's quota a saved search leaves what the watchlist is projected to need until the period ends.
           if (this.leavesTooLittle(q.cost, at, (periodKept ??= this.periodKeep(at, states)))) continue;
+          // On a plan's quota a run goes once the pace has paid for it, so runs spread over the period; the first
+          // reading of a list (its baseline) goes as soon as the day allows: every later new match depends on it.
+          if (basis === 'quota' && q.item.baseline && this.d.budget.paidAt(q.cost + keep, at) > at) continue;
         }
         if (!this.sendable(q, at, keep)) break;
         if ('watch' in q.item) await this.d.polls.pollWatch(q.item.watch, q.critical ? Infinity : 0);
@@ -363,8 +370,12 @@ export class Scheduler {
    * quota a sale-critical check skips the bucket and the day's share: after a 5-page run on a 3-a-day plan the
    * bucket is in debt for over a day, and the plan bounds the period's total anyway.
    */
-  private sendable(q: QueuedRequest<{ watch: WatchRow } | { search: number }>, at: number, keep: number): boolean {
+  private sendable(q: QueuedRequest<{ watch: WatchRow } | { search: number; baseline: boolean }>, at: number, keep: number): boolean {
     if (q.critical && this.d.budget.allowance(at).basis === 'quota') return this.d.budget.canSpend(1, at, 0, Infinity);
+    // A saved search's first reading (its baseline) is held to the day's allowance only, like a run the buyer starts:
+    // every new match it will ever report depends on it, and waiting for the bucket to refill behind the
+    // watchlist's checks held it back for a day on 10 requests a day.
+    if ('search' in q.item && !q.item.baseline) return this.d.budget.canSpend(1, at, keep, q.cost + keep);
     return this.d.budget.paced(1, at, keep, 'search' in q.item ? q.cost + keep : 0);
   }
 

@@ -11,15 +11,17 @@ const HOUR = 60 * MIN;
  * weights, not probabilities; the order is what matters:
  *
  * - 100 a watched lot past its sale time without a result (the sale result: the last thing the budget gives up);
- *   70 once its look has waited over 6 hours: when results outnumber requests, the fresh ones go first, so each
- *   request still catches a result and the buyer hears of most while they are news;
+ *   80 falling towards 70 once its look has waited over 6 hours: when results outnumber requests, the fresh ones go
+ *   first and then the most recent of the stale ones, so each request still catches a result and the buyer hears
+ *   of most while they are news (oldest-first would spend the last requests of a tight week on results days old);
  * - 90 a watched lot on the block (live: its bids and the result are minutes away);
  * - 60 an unsold (or sold-on-approval) lot in its first two days after the sale (a relist);
+ * - 55 an unsold lot later in its relist look-ups (few: the gaps double): above a saved search's page, because a
+ *   relist missed is the watched vehicle's next sale result missed too;
  * - 50 a watched lot never fetched (nothing is known: not even its sale time);
  * - 40 a watched lot within 15 minutes of its sale (a last reschedule, the threshold, buy now);
  * - 40 a saved search's run per interval of its schedule it has waited (new matches arrive over time: a run after
  *   two missed intervals can catch twice as many), shared over its pages by the queue, at most 50 a page;
- * - 20 an unsold lot later in its relist look-ups;
  * - 5 a background look at a lot days from its sale (a bid, a buy-now change, a reschedule: rare), growing with the
  *   time it has waited past its due time, up to 35 (a starved look eventually beats a search page);
  * - 1 a sold lot's daily look (a resale under a new lot is rarer still).
@@ -32,7 +34,7 @@ export const VALUE = {
   neverFetched: 50,
   nearSale: 40,
   searchRun: 40,
-  relistLater: 20,
+  relistLater: 55,
   background: 5,
   afterSale: 1,
 } as const;
@@ -45,8 +47,8 @@ export const VALUE = {
 export const CRITICAL_VALUE = VALUE.staleResult;
 
 /**
- * The most a saved search's run is worth per page (see searchValue): above any background or later relist look, below
- * a relist look in its first two days, so a search that waits for days on a small plan does not starve those.
+ * The most a saved search's run is worth per page (see searchValue): above any background look, below every relist
+ * look, so a search that waits for days on a small plan does not starve those.
  */
 export const SEARCH_PAGE_CAP = 50;
 
@@ -73,7 +75,11 @@ export function watchValue(lot: LotState | null, now: number, dueAt = now, lastC
   }
   if (isLive(lot)) return VALUE.live;
   const at = lot.auction_at;
-  if (at !== null && at <= now) return now - dueAt > 6 * HOUR ? VALUE.staleResult : VALUE.saleResult;
+  if (at !== null && at <= now) {
+    const waited = now - dueAt;
+    // Stale: 80 falling towards 70 as the wait grows, so among stale results the most recent goes first.
+    return waited > 6 * HOUR ? VALUE.staleResult + (10 * 6 * HOUR) / waited : VALUE.saleResult;
+  }
   if (at !== null && at - 15 * MIN <= now) return VALUE.nearSale;
   const interval = lastChecked !== null && dueAt > lastChecked ? dueAt - lastChecked : HOUR;
   return Math.min(VALUE.background * 7, VALUE.background * (1 + Math.max(0, now - dueAt) / interval));

@@ -127,7 +127,7 @@ describe('diffLot properties', () => {
 
 describe('diffSearch properties', () => {
   const key = fc.constantFrom('A', 'B', 'C', 'D', 'E', 'F');
-  it('never reports a key twice, nor both new_match and dropped_out for one key; new matches only where covered', () => {
+  it('never reports a key twice, nor both new_match and dropped_out for one key; new matches only where covered and still biddable', () => {
     fc.assert(
       fc.property(
         fc.uniqueArray(key.map((k) => `copart:${k}`)),
@@ -150,7 +150,9 @@ describe('diffSearch properties', () => {
               // In a baseline run, only inside the covered part of the list (by the first state of the lot).
               const first = current.find((s) => `copart:${s.lot_number}` === c.lot_key)!;
               const covered = first.auction_at !== null && coveredUntil !== null && first.auction_at < coveredUntil;
-              expect(!prev.has(c.lot_key) && now.has(c.lot_key) && (!baseline || covered)).toBe(true);
+              // And never for a lot past its sale time when first seen.
+              const biddable = first.auction_at === null || first.auction_at > T0;
+              expect(!prev.has(c.lot_key) && now.has(c.lot_key) && (!baseline || covered) && biddable).toBe(true);
             } else {
               expect(c.kind === 'dropped_out' && prev.has(c.lot_key) && !now.has(c.lot_key) && complete).toBe(
                 true,
@@ -162,7 +164,8 @@ describe('diffSearch properties', () => {
             const k = `copart:${s.lot_number}`;
             const first = current.find((x) => `copart:${x.lot_number}` === k)!;
             const covered = !baseline || (first.auction_at !== null && coveredUntil !== null && first.auction_at < coveredUntil);
-            if (!prev.has(k) && covered) expect(cs.some((c) => c.kind === 'new_match' && c.lot_key === k)).toBe(true);
+            const biddable = first.auction_at === null || first.auction_at > T0;
+            if (!prev.has(k) && covered && biddable) expect(cs.some((c) => c.kind === 'new_match' && c.lot_key === k)).toBe(true);
           }
           expect(diffSearch(prev, current, opts)).toEqual(cs);
         },

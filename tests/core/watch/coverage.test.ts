@@ -37,4 +37,9 @@ describe('search coverage', () => {
     expect(nextCoverage(after, { from: '2026-06-05', reachedEnd: true, lastAuctionAt: null }).baseline_done).toBe(false);
     expect(WINDOW_EDGE_MS).toBe(12 * 3_600_000);
   });
+
+  it('a window cut short by the budget before it got past the sweep changes nothing: the next run reads it again', () => {
+    const c = { ...fresh, covered_until: T, sweep_from: T };
+    expect(nextCoverage(c, { from: '2026-06-03', reachedEnd: false, lastAuctionAt: T - 1000, full: false })).toEqual(c);
+  });
 });

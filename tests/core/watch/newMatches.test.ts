@@ -108,6 +108,19 @@ describe('new matches of a search longer than one run', () => {
     expect(alerted.filter((n) => old.has(n))).toEqual([]);
   });
 
+  it('a run the budget stops before its first page did not happen: no failure, no run time, the search stays due', async () => {
+    const { clock, call } = await makeCore();
+    value(await call('settings.update', { requestsPerDay: 2 }));
+    const s = value(await call('searches.create', { name: 'Kias', params: PARAMS, schedule: '0 * * * *', max_pages: 2 }));
+    // Cut short by max_pages, not by the budget: a run of its own.
+    expect(value(await call('searches.runNow', { id: s['id'] }))).toMatchObject({ status: 'ok', requests: 2 });
+    const ranAt = clock.now();
+    advance(clock, HOUR);
+    expect(value(await call('searches.runNow', { id: s['id'] }))).toMatchObject({ status: 'skipped', requests: 0 });
+    const after = value(await call<{ id: number; last_run_at: number | null; consecutive_failures: number }[]>('searches.list')).find((x) => x.id === s['id'])!;
+    expect(after).toMatchObject({ last_run_at: ranAt, consecutive_failures: 0 });
+  });
+
   it('over a week of hourly runs of 2 pages: no lot that was there is alerted, and lots listed since are', async () => {
     const { clock, call } = await makeCore();
     const t0 = sb.marketNow();

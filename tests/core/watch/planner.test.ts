@@ -56,15 +56,22 @@ describe('nextCheckAt', () => {
     }
   });
 
-  it('looks for a relist at doubling gaps from the sale, then daily', () => {
+  it('looks for a relist at doubling gaps from the sale, at most 2 h apart (stretched by scale), then daily', () => {
     const ended = lot({ auction_at: now, lot_sub_status: null, state: 'finished', last_sold_status: null });
-    const looks: number[] = [];
-    let last = now + 10 * MIN;
-    for (let i = 0; i < 10; i++) {
-      last = nextCheckAt(ended, last, last);
-      looks.push((last - now) / HOUR);
-    }
-    expect(looks).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 152, 176]);
+    const looksAt = (scale: number, n: number) => {
+      const looks: number[] = [];
+      let last = now + 10 * MIN;
+      for (let i = 0; i < n; i++) {
+        last = nextCheckAt(ended, last, last, scale);
+        looks.push((last - now) / HOUR);
+      }
+      return looks;
+    };
+    const ample = looksAt(1, 67);
+    expect(ample.slice(0, 6)).toEqual([1, 2, 4, 6, 8, 10]);
+    expect(ample.slice(-3)).toEqual([128, 152, 176]);
+    // A tight budget starts later and spaces them wider (16 h at scale 8): few looks over the same days.
+    expect(looksAt(8, 10)).toEqual([8, 16, 32, 48, 64, 80, 96, 112, 128, 320]);
   });
 });
 
@@ -75,8 +82,9 @@ describe('projectedChecks', () => {
     // sale time), the relist look-ups: tens, not the 2,880 of a 30-s poll all day.
     expect(n).toBeGreaterThan(5);
     expect(n).toBeLessThan(60);
-    // Where the live phase is hidden (the real service), a handful.
-    expect(projectedChecks([{ lot: lot({ lot_sub_status: null }), lastChecked: now }], now, DAY)).toBeLessThan(20);
+    // Where the live phase is hidden (the real service), a handful before the result and the relist look-ups (every
+    // 2 hours at most) for the rest of the day, assuming the dearest outcome: ended unsold.
+    expect(projectedChecks([{ lot: lot({ lot_sub_status: null }), lastChecked: now }], now, DAY)).toBeLessThan(24);
   });
 
   it('assumes a live lot ends within minutes', () => {

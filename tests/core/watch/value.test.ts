@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LotState } from '../../../src/shared/watch';
 import { keepFor } from '../../../src/core/watch/budget';
-import { orderQueue, searchValue, VALUE, watchValue } from '../../../src/core/watch/value';
+import { CRITICAL_VALUE, orderQueue, searchValue, VALUE, watchValue } from '../../../src/core/watch/value';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -84,6 +84,27 @@ describe('orderQueue', () => {
       { item: 'a', value: 5, cost: 1, dueAt: now - MIN, critical: false },
     ]).map((q) => q.item);
     expect(q).toEqual(['a', 'b']);
+  });
+});
+
+describe('stale sale results', () => {
+  it('go most recent first once their looks have waited over 6 hours, all still sale-critical', () => {
+    const sold = lot({ auction_at: now - 200 * HOUR });
+    const dayOld = watchValue(sold, now, now - 24 * HOUR, now - 30 * HOUR);
+    const weekOld = watchValue(sold, now, now - 7 * 24 * HOUR, now - 8 * 24 * HOUR);
+    expect(dayOld).toBeGreaterThan(weekOld);
+    expect(weekOld).toBeGreaterThanOrEqual(CRITICAL_VALUE);
+    expect(dayOld).toBeLessThan(VALUE.live);
+    const order = orderQueue([
+      { item: 'week old', value: weekOld, cost: 1, dueAt: now - 7 * 24 * HOUR, critical: true },
+      { item: 'day old', value: dayOld, cost: 1, dueAt: now - 24 * HOUR, critical: true },
+    ]).map((q) => q.item);
+    expect(order).toEqual(['day old', 'week old']);
+  });
+
+  it('rank a later relist look above a long-waiting saved search page', () => {
+    const ended = lot({ auction_at: now - 3 * 24 * HOUR, state: 'finished' });
+    expect(watchValue(ended, now)).toBeGreaterThan(searchValue(3 * 24 * HOUR, 15 * MIN, 5) / 5);
   });
 });
 

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { pagesPerRun, RequestBudget } from '../../../src/core/watch/budget';
+import type { QuotaSnapshot } from '../../../src/shared/vehicle';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const now = Date.UTC(2026, 5, 10, 12);
+
+/** A budget over a plain list of send times (ms), on a plan's quota: `remaining` of 100 left until `periodEnd`. */
+function onPlan(sent: number[], remaining: number, periodEnd: number): RequestBudget {
+  return new RequestBudget({
+    spentSince: (t) => sent.filter((x) => x >= t).length,
+    sentSince: (t) => sent.filter((x) => x >= t).sort((a, b) => a - b),
+    quota: (): QuotaSnapshot => ({ at: now, limit: 100, baseLimit: 100, extraLimit: 0, used: 100 - remaining, remaining, periodStart: periodEnd - 30 * DAY, periodEnd, perPageLimit: 20, rateLimit: null, rateRemaining: null }),
+    userPerDay: () => null,
+  });
+}
+
+describe('pagesPerRun', () => {
+  it('counts the last run\'s records at 20 a page, but a run that stopped short says nothing of the list\'s length', () => {
+    expect(pagesPerRun({ max_pages: 5, last_result_count: 45, last_complete: true })).toBe(3);
+    expect(pagesPerRun({ max_pages: 5, last_result_count: 20, last_complete: false })).toBe(5);
+    expect(pagesPerRun({ max_pages: 5, last_result_count: null })).toBe(5);
+  });
+});
+
+describe('paidAt (a saved search\'s run on a plan\'s quota)', () => {
+  it('keeps 5-page runs on 100 requests a month apart by what they cost, not a day apart', () => {
+    // 90 left for 27 days: 3.33 a day. A 5-page run went out an hour ago.
+    const ran = Array.from({ length: 5 }, (_, i) => now - HOUR + i * 1000);
+    const b = onPlan(ran, 90, now + 27 * DAY);
+    const at = b.paidAt(5, now);
+    // Five tokens at 3.33 a day take about a day and a half to come back: not before the rolling day forgets the run.
+    expect(at).toBeGreaterThan(now + DAY);
+    expect(at).toBeLessThan(now + 2 * DAY);
+    // Nothing sent for days: paid for now.
+    expect(onPlan([now - 5 * DAY], 90, now + 27 * DAY).paidAt(5, now)).toBe(now);
+  });
+
+  it('is never when the plan allows nothing', () => {
+    expect(onPlan([], 0, now + 3 * DAY).paidAt(5, now)).toBe(Infinity);
+  });
+});
