@@ -613,7 +613,7 @@ export function workloadTable(results: BenchResult[]): string {
       const s = r.kinds[k];
       return s.events ? `${s.caught}/${s.events} · ${fmt(s.delay_p50_ms)} / ${fmt(s.delay_p95_ms)}` : '–';
     });
-    lines.push(`| ${r.budget_per_day} | ${r.strategy} | ${(100 * r.recall).toFixed(1)}% | ${r.requests} (${r.search_requests} search${r.watch_looks_from_searches ? `; ${r.watch_looks_from_searches} lot looks with them` : ''}) | ${r.duplicates} | ${r.false_alerts} | ${cells.join(' | ')} |`);
+    lines.push(`| ${r.budget_per_day} | ${r.strategy} | ${(100 * r.recall).toFixed(1)}% | ${r.requests} (${r.search_requests} search${r.watch_looks_from_searches ? `; ${r.watch_looks_from_searches} watched-lot looks came with them` : ''}) | ${r.duplicates} | ${r.false_alerts} | ${cells.join(' | ')} |`);
   }
   return lines.join('\n');
 }
