@@ -148,10 +148,9 @@ export class RequestBudget {
   /**
    * The token bucket (ms): the first time at which `need` tokens are there, from the requests of the last `memory`
    * ms (the rolling day). The level at t is min over each request time s of burst + rate x (t - s) - (requests since
-   * s), capped at the burst (`cap`).
+   * s), capped at `burst`.
    */
-  private nextPacedAt(need: number, now: number, perDay: number, cap = burstOf(perDay), memory = DAY): number {
-    const burst = cap;
+  private nextPacedAt(need: number, now: number, perDay: number, burst = burstOf(perDay), memory = DAY): number {
     if (need > burst || perDay <= 0) return Infinity;
     const rate = perDay / DAY;
     const times = this.opts.sentSince(now - memory);
@@ -200,7 +199,7 @@ export interface SearchLoad {
  * list (its count is only what that run read: a list cut short after one page is not a one-page list). Throws
  * nothing.
  */
-export function pagesPerRun(s: Pick<SearchLoad, 'max_pages' | 'last_result_count'> & { last_complete?: boolean | null }): number {
+export function pagesPerRun(s: Pick<SearchLoad, 'max_pages' | 'last_result_count' | 'last_complete'>): number {
   if (s.last_result_count === null || s.last_complete === false) return s.max_pages;
   return Math.min(s.max_pages, Math.max(1, Math.ceil(s.last_result_count / 20)));
 }

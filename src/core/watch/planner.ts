@@ -56,10 +56,9 @@ export function nextCheckAt(lot: LotState | null, lastChecked: number | null, no
   if (auctionOver(lot)) {
     const endedAt = Math.max(lot.auction_at ?? last, 0);
     if (mayBeRelisted(lot) && last < endedAt + RELIST_LOOK_HOURS * HOUR) {
-      // Doubling gaps from the end: a relist hours or days later is caught within a delay proportional to its own
-      // wait. A tight budget starts later (fewer, wider looks).
-      // The gaps stop growing at RELIST_MAX_GAP_HOURS (stretched by scale): a relist days later is still caught
-      // within hours on an ample budget, while its new lot has days to go before its own sale.
+      // Doubling gaps from the end, up to RELIST_MAX_GAP_HOURS (stretched by scale): a relist days later is still
+      // caught within hours on an ample budget, while its new lot has days to go before its own sale. A tight budget
+      // starts later (fewer, wider looks).
       for (let h = Math.min(8, scale); h <= RELIST_LOOK_HOURS; h = Math.min(h * 2, h + RELIST_MAX_GAP_HOURS * scale)) {
         if (endedAt + h * HOUR > last) return endedAt + h * HOUR;
       }
@@ -84,7 +83,7 @@ export function nextCheckAt(lot: LotState | null, lastChecked: number | null, no
   return Math.min(anchor, last + background * scale);
 }
 
-/** How long after the sale relists are looked for, hours (doubling gaps from 1 h: 1, 2, 4 ... 128 h). */
+/** How long after the sale relists are looked for, hours (then daily). */
 const RELIST_LOOK_HOURS = 128;
 
 /**

@@ -91,9 +91,12 @@ export class Polls {
     const started = this.d.clock.now();
     // On a plan's quota the run may take the day up to its whole run beyond what the day had spent when it started.
     const dayAtStart = this.d.budget.spentLastDay(started);
+    const pageFits = (at: number) => {
+      const reserve = manual ? 0 : this.d.watchReserve(at);
+      return this.d.budget.canSpend(1, at, reserve, dayAtStart + s.max_pages + reserve);
+    };
     // Not even its first page fits: the run has not happened (no run row, no failure, its wait keeps counting).
-    const reserve0 = manual ? 0 : this.d.watchReserve(started);
-    if (!this.d.budget.canSpend(1, started, reserve0, dayAtStart + s.max_pages + reserve0)) return { ...SKIPPED };
+    if (!pageFits(started)) return { ...SKIPPED };
     const run: PollTarget = { kind: 'search', id };
     const target = pollTargetKey(run);
     const runId = this.d.store.searches.startRun(run, started);
@@ -108,9 +111,8 @@ export class Polls {
     let error: { code: string; message: string } | null = null;
     let cursor: string | undefined;
     for (let page = 0; page < s.max_pages; page++) {
-      const now = this.d.clock.now();
-      const reserve = manual ? 0 : this.d.watchReserve(now);
-      if (!this.d.budget.canSpend(1, now, reserve, dayAtStart + s.max_pages + reserve)) {
+      // The first page was checked above, at the same instant.
+      if (page > 0 && !pageFits(this.d.clock.now())) {
         error = { code: 'budget', message: 'Paused by the request budget; the next run continues.' };
         break;
       }

@@ -4,7 +4,7 @@ import { databaseErrorOf } from '../errors';
 import type { WatchRow, Store } from '../db/store';
 import type { Logger } from '../log';
 import type { LotState } from '../../shared/watch';
-import { keepFor, pagesPerRun, projectedDay, reserveHorizon, scaleToFit, searchDemandPerDay, watchReserve, type RequestBudget } from './budget';
+import { keepFor, pagesPerRun, projectedDay, reserveHorizon, scaleToFit, searchDemandPerDay, watchReserve, type RequestBudget, type SearchLoad } from './budget';
 import { CronTrigger } from './cron';
 import type { Outbox } from './outbox';
 import { nextCheckAt, nextReminderAt, projectedCheckTimes } from './planner';
@@ -16,6 +16,8 @@ import type { Recorder } from './recorder';
 const HOUR = 3_600_000;
 /** The longest the loop sleeps with nothing due: a safety net for changes nobody woke it for (ms). */
 const MAX_SLEEP = HOUR;
+/** Pages of a saved search's run (its baseline done) that must fit for it to start on the buyer's own daily limit. */
+const FIRST_PAGES_ON_A_DAILY_LIMIT = 2;
 
 /** The scheduler's current plan, for the Usage page. */
 export interface SchedulePlan {
@@ -182,7 +184,7 @@ export class Scheduler {
     });
   }
 
-  private searchDemand(searches: { id: number; paused: boolean; max_pages: number; last_result_count: number | null; last_complete: boolean | null }[], now: number): number {
+  private searchDemand(searches: SearchLoad[], now: number): number {
     return searchDemandPerDay(searches, (id) => this.triggers.get(id)?.runsPerDay(now) ?? null);
   }
 
@@ -262,8 +264,9 @@ export class Scheduler {
       let t = trigger.dueBetween(since, now) ? now : (trigger.nextAfter(now) ?? Infinity);
       if (tickStart !== null && trigger.dueBetween(since, tickStart)) {
         const keep = (kept ??= this.searchKeep(now, watches));
-        t = blocked(this.d.budget.nextFitAt(1, now, keep, pagesPerRun(s) + keep));
-        if (onQuota && s.baseline_done) t = Math.max(t, this.d.budget.paidAt(pagesPerRun(s) + keep, now));
+        const run = pagesPerRun(s) + keep;
+        t = blocked(this.d.budget.nextFitAt(1, now, keep, run));
+        if (onQuota && s.baseline_done) t = Math.max(t, this.d.budget.paidAt(run, now));
       }
       next = Math.min(next, Math.max(t, first));
     }
@@ -322,8 +325,9 @@ export class Scheduler {
           const since = s.last_run_at ?? s.created_at;
           const trigger = this.triggers.get(s.id);
           if (s.paused || !trigger?.dueBetween(since, now)) continue;
-          const value = searchValue(now - since, 86_400_000 / Math.max(1, trigger.runsPerDay(now)), pagesPerRun(s));
-          queue.push({ item: { search: s.id, baseline: s.baseline_done }, value, cost: pagesPerRun(s), dueAt: since, critical: false });
+          const cost = pagesPerRun(s);
+          const value = searchValue(now - since, 86_400_000 / Math.max(1, trigger.runsPerDay(now)), cost);
+          queue.push({ item: { search: s.id, baseline: s.baseline_done }, value, cost, dueAt: since, critical: false });
         }
       }
       // The tokens kept back for the watchlist, worked out once a tick (a projection over every watched lot).
@@ -339,7 +343,7 @@ export class Scheduler {
         // the watchlist's checks. What is behind it may go meanwhile.
         if ('search' in q.item) {
           const { perDay, basis } = this.d.budget.allowance(at);
-          const whole = Math.max(1, Math.min(q.cost, perDay - keep, basis === 'quota' ? Infinity : 2));
+          const whole = Math.max(1, Math.min(q.cost, perDay - keep, basis === 'quota' ? Infinity : FIRST_PAGES_ON_A_DAILY_LIMIT));
           if (!this.d.budget.canSpend(whole, at, keep, q.cost + keep)) continue;
           // On a plan's quota a saved search leaves what the watchlist is projected to need until the period ends.
           if (this.leavesTooLittle(q.cost, at, (periodKept ??= this.periodKeep(at, states)))) continue;

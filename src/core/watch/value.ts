@@ -4,6 +4,8 @@ import { auctionOver, isLive } from './planner';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
+/** A sale result's look that has waited longer than this (ms) is stale: it gives way to fresh ones. */
+const STALE_AFTER = 6 * HOUR;
 
 /**
  * What one request is worth to the buyer, by the event it can catch and how close its deadline is, so that watch
@@ -16,8 +18,8 @@ const HOUR = 60 * MIN;
  *   of most while they are news (oldest-first would spend the last requests of a tight week on results days old);
  * - 90 a watched lot on the block (live: its bids and the result are minutes away);
  * - 60 an unsold (or sold-on-approval) lot in its first two days after the sale (a relist);
- * - 55 an unsold lot later in its relist look-ups (few: the gaps double): above a saved search's page, because a
- *   relist missed is the watched vehicle's next sale result missed too;
+ * - 55 an unsold lot later in its relist look-ups (at most one every 2 hours, stretched by the budget's scale): above
+ *   a saved search's page, because a relist missed is the watched vehicle's next sale result missed too;
  * - 50 a watched lot never fetched (nothing is known: not even its sale time);
  * - 40 a watched lot within 15 minutes of its sale (a last reschedule, the threshold, buy now);
  * - 40 a saved search's run per interval of its schedule it has waited (new matches arrive over time: a run after
@@ -78,7 +80,7 @@ export function watchValue(lot: LotState | null, now: number, dueAt = now, lastC
   if (at !== null && at <= now) {
     const waited = now - dueAt;
     // Stale: 80 falling towards 70 as the wait grows, so among stale results the most recent goes first.
-    return waited > 6 * HOUR ? VALUE.staleResult + (10 * 6 * HOUR) / waited : VALUE.saleResult;
+    return waited > STALE_AFTER ? VALUE.staleResult + (10 * STALE_AFTER) / waited : VALUE.saleResult;
   }
   if (at !== null && at - 15 * MIN <= now) return VALUE.nearSale;
   const interval = lastChecked !== null && dueAt > lastChecked ? dueAt - lastChecked : HOUR;

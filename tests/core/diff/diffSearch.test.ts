@@ -27,7 +27,7 @@ describe('diffSearch', () => {
     });
   });
 
-  it('reports no new match for a lot first seen after its sale time (nothing left to bid on), ', () => {
+  it('reports no new match for a lot first seen after its sale time (nothing left to bid on)', () => {
     const sold = lot({ lot_number: 'D', auction_at: T0 - 10 * 60_000 });
     const later = lot({ lot_number: 'E', auction_at: T0 + 10 * 60_000 });
     const cs = diffSearch(new Set(['copart:A']), [a, sold, later], { ...opts, observedAt: T0 });
