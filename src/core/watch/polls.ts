@@ -104,7 +104,17 @@ export class Polls {
     const vehicles: Vehicle[] = [];
     const coverage = { baseline_done: s.baseline_done, covered_until: s.covered_until, sweep_from: s.sweep_from };
     const from = windowFrom(coverage, s.params['auction_date_from'], s.params['auction_date_to']);
-    const query = { ...(s.params as object), ...(from ? { auction_date_from: from } : {}), per_page: 20 };
+    const head = { ...(s.params as object), per_page: 20 };
+    const query = { ...head, ...(from ? { auction_date_from: from } : {}) };
+    // A window leaves the head of the list unread, and the head holds the lots about to sell, where a late listing,
+    // a reschedule or a bid is most urgent: a windowed run of a search with a baseline reads the first page too, when
+    // the budget allows the whole run. A run the budget cuts short keeps its pages for the sweep.
+    const reserveAtStart = manual ? 0 : this.d.watchReserve(started);
+    const headFirst =
+      from !== null &&
+      s.baseline_done &&
+      s.max_pages > 1 &&
+      this.d.budget.canSpend(s.max_pages, started, reserveAtStart, dayAtStart + s.max_pages + reserveAtStart);
     let lastAuctionAt: number | null = null;
     let complete = false;
     let requests = 0;
@@ -118,6 +128,11 @@ export class Polls {
       }
       try {
         requests++;
+        if (headFirst && page === 0) {
+          vehicles.push(...(await client.searchVehicles(head)).data);
+          this.d.recorder.onQuota(client.quota());
+          continue;
+        }
         const r = await client.searchVehicles({ ...query, ...(cursor ? { cursor } : {}) });
         vehicles.push(...r.data);
         for (const v of r.data) lastAuctionAt = parseAuctionAt(v.auction.auction_at) ?? lastAuctionAt;

@@ -25,7 +25,7 @@ const STALE_AFTER = 6 * HOUR;
  * - 40 a saved search's run per interval of its schedule it has waited (new matches arrive over time: a run after
  *   two missed intervals can catch twice as many), shared over its pages by the queue, at most 50 a page;
  * - 5 a background look at a lot days from its sale (a bid, a buy-now change, a reschedule: rare), growing with the
- *   time it has waited past its due time, up to 35 (a starved look eventually beats a search page);
+ *   time it has waited past its due time, up to 51 once it has waited a whole interval (then it beats a search page);
  * - 1 a sold lot's daily look (a resale under a new lot is rarer still).
  */
 export const VALUE = {
@@ -84,7 +84,10 @@ export function watchValue(lot: LotState | null, now: number, dueAt = now, lastC
   }
   if (at !== null && at - 15 * MIN <= now) return VALUE.nearSale;
   const interval = lastChecked !== null && dueAt > lastChecked ? dueAt - lastChecked : HOUR;
-  return Math.min(VALUE.background * 7, VALUE.background * (1 + Math.max(0, now - dueAt) / interval));
+  // A look that has waited a whole interval past its due time has doubled the gap the planner chose: it then beats
+  // a saved search's page, so a busy search cannot starve the watchlist's bids and reschedules.
+  const overdue = Math.max(0, now - dueAt) / interval;
+  return Math.min(SEARCH_PAGE_CAP + 1, VALUE.background + (SEARCH_PAGE_CAP + 1 - VALUE.background) * overdue);
 }
 
 /** One request (or a run of `cost` requests) waiting in the queue, with its value (see VALUE). */

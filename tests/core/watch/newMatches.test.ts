@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../../src/core/app';
 import { openDatabase } from '../../../src/core/db/connection';
@@ -36,7 +37,7 @@ afterEach(async () => {
 
 type Call = <T = Record<string, unknown>>(m: string, i?: unknown) => Promise<Result<T>>;
 
-async function makeCore(): Promise<{ clock: FakeClock; call: Call }> {
+async function makeCore(): Promise<{ clock: FakeClock; call: Call; dbPath: string }> {
   const t = tempDir();
   const clock = new FakeClock(sb.marketNow());
   const dbPath = join(t.dir, 'lotwatch.sqlite');
@@ -58,7 +59,7 @@ async function makeCore(): Promise<{ clock: FakeClock; call: Call }> {
   });
   open.push({ core, cleanup: t.cleanup });
   await core.ready;
-  return { clock, call: (m, i) => core.invoke(m, i) as never };
+  return { clock, call: (m, i) => core.invoke(m, i) as never, dbPath };
 }
 
 const value = <T>(r: Result<T>): T => {
@@ -119,6 +120,33 @@ describe('new matches of a search longer than one run', () => {
     expect(value(await call('searches.runNow', { id: s['id'] }))).toMatchObject({ status: 'skipped', requests: 0 });
     const after = value(await call<{ id: number; last_run_at: number | null; consecutive_failures: number }[]>('searches.list')).find((x) => x.id === s['id'])!;
     expect(after).toMatchObject({ last_run_at: ranAt, consecutive_failures: 0 });
+  });
+
+  it('a run that goes on down the list in a window reads the head of the list too: the lots about to sell', async () => {
+    const { clock, call, dbPath } = await makeCore();
+    const db = new BetterSqlite3(dbPath, { readonly: true });
+    const coverage = db.prepare('SELECT baseline_done, sweep_from FROM saved_searches WHERE id = ?');
+    const lastSeen = db.prepare('SELECT last_observed_at FROM lots WHERE lot_key = ?');
+    try {
+      const s = value(await call('searches.create', { name: 'Kias', params: PARAMS, schedule: '0 * * * *', max_pages: 2 }));
+      // Runs until the baseline is done and the next run is a window far enough down the list.
+      let c = coverage.get(s['id']) as { baseline_done: number; sweep_from: number | null };
+      for (let i = 0; i < 20 && !(c.baseline_done && c.sweep_from !== null && c.sweep_from > sb.marketNow() + 3 * DAY); i++) {
+        value(await call('searches.runNow', { id: s['id'] }));
+        advance(clock, HOUR);
+        c = coverage.get(s['id']) as typeof c;
+      }
+      expect(c.baseline_done).toBe(1);
+      const head = sb.market.sorted.find((l) => l.v.spec.make === PARAMS.make && l.subStatus === 'Open' && l.auctionAt > sb.marketNow())!;
+      // The window starts more than a day after the head lot's sale: without the head page the run would not read it.
+      expect(c.sweep_from! - 12 * HOUR).toBeGreaterThan(head.auctionAt + DAY);
+      const ranAt = clock.now();
+      expect(value(await call('searches.runNow', { id: s['id'] }))).toMatchObject({ status: 'ok', requests: 2 });
+      expect(lastSeen.get(`${head.platform}:${head.lotNumber}`)).toEqual({ last_observed_at: ranAt });
+      expect((coverage.get(s['id']) as typeof c).sweep_from).toBeGreaterThan(c.sweep_from!);
+    } finally {
+      db.close();
+    }
   });
 
   it('over a week of hourly runs of 2 pages: no lot that was there is alerted, and lots listed since are', async () => {

@@ -40,6 +40,16 @@ describe('watchValue', () => {
     expect(starved).toBeGreaterThan(fresh);
     expect(watchValue(lot(), now, now - 30 * 24 * HOUR, now - 31 * 24 * HOUR)).toBeLessThan(VALUE.relistSoon);
   });
+
+  it('lets a background look that has waited a whole interval past its due time beat a search page at its cap', () => {
+    const interval = 6 * HOUR;
+    const page = searchValue(3 * 24 * HOUR, 15 * MIN, 5) / 5;
+    const halfway = watchValue(lot(), now, now - interval / 2, now - 1.5 * interval);
+    const doubled = watchValue(lot(), now, now - interval, now - 2 * interval);
+    expect(halfway).toBeLessThan(page);
+    expect(doubled).toBeGreaterThan(page);
+    expect(doubled).toBeLessThan(VALUE.relistLater);
+  });
 });
 
 describe('orderQueue', () => {
@@ -63,10 +73,10 @@ describe('orderQueue', () => {
     expect(orderQueue([cheap, dear])[0]!.item).toBe('dear');
   });
 
-  it('caps a long-waiting search below a relist look in its first two days, above a background look', () => {
+  it('caps a long-waiting search below a relist look in its first two days, above a background look just due', () => {
     const waitedDays = searchValue(3 * 24 * HOUR, 15 * MIN, 5) / 5;
     expect(waitedDays).toBeLessThan(VALUE.relistSoon);
-    expect(waitedDays).toBeGreaterThan(VALUE.background * 7);
+    expect(waitedDays).toBeGreaterThan(watchValue(lot(), now, now, now - 6 * HOUR));
   });
 
   it('puts a fresh sale result before one whose look has waited over 6 hours; among equals, the longest-waiting first', () => {
