@@ -20,9 +20,11 @@ import type { Clock } from './clock';
 import { SettingsRepo } from './db/settingsRepo';
 import type { Logger } from './log';
 import { dispatch, type Handlers } from './rpc';
+import { DeskService } from './desk/service';
 import { appHandlers } from './handlers/app';
 import { backupHandlers } from './handlers/backups';
 import { consoleHandlers } from './handlers/console';
+import { deskHandlers } from './handlers/desk';
 import { joinHandlers, type HandlerContext } from './handlers/context';
 import { inboxHandlers } from './handlers/inbox';
 import { libraryHandlers } from './handlers/library';
@@ -67,6 +69,11 @@ export interface CoreDeps {
   demoExamples?: boolean;
   /** Start the watch engine's schedule (default true; tests drive it by hand). */
   autoStart?: boolean;
+  /**
+   * An address a calendar app can subscribe to for the watched sales (the headless shell's `/calendar.ics` with its
+   * token), read when asked; default none (the desktop app exports a file).
+   */
+  calendarAddress?: () => string | null;
 }
 
 const KEY_SECRET = 'api_key';
@@ -224,7 +231,20 @@ export function createCore(deps: CoreDeps): Core {
     tzOffsetMinutes: tz,
     examplesActive: () => settings.get().demoMode,
   });
-  const service = new WatchService(store, engine, deps.clock, () => client, () => settings.get().demoMode);
+  const desk: DeskService = new DeskService({
+    store,
+    clock: deps.clock,
+    settings: () => settings.get().desk,
+    searchOnce: async (params): Promise<{ lots: number; ended: number }> => {
+      const { lots } = await explore.search({ params });
+      return { lots: lots.length, ended: lots.filter((l) => l.outcome !== 'open').length };
+    },
+    calendarAddress: () => deps.calendarAddress?.() ?? null,
+    libraryKeys: (q, limit) => service.searchLibrary({ q, limit, offset: 0 }).lots.map((l) => l.lot_key),
+  });
+  const service = new WatchService(store, engine, deps.clock, () => client, () => settings.get().demoMode, (row, rules) =>
+    desk.figures(row, rules),
+  );
   unread = service.unreadCount();
   const photos = new PhotoCache(db, join(deps.dataDir, 'photos'));
   const explore = new ExploreService(store, engine, service, deps.clock, () => client, () => {
@@ -286,6 +306,7 @@ export function createCore(deps: CoreDeps): Core {
     budget,
     service,
     explore,
+    desk,
     apiConsole: new ApiConsole(store, () => client),
     photos,
     clock: deps.clock,
@@ -335,6 +356,7 @@ export function createCore(deps: CoreDeps): Core {
     inboxHandlers(context),
     libraryHandlers(context),
     lotHandlers(context),
+    deskHandlers(context),
     consoleHandlers(context),
     backupHandlers(context),
   );

@@ -290,6 +290,17 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
     });
   });
 
+  // The watched sales as a calendar a calendar app can subscribe to (it sends the token in the address it was given).
+  app.get('/calendar.ics', async (_req, reply) => {
+    const r = await core.invoke('plan.calendar', undefined);
+    if (!r.ok) return reply.code(statusForError(r.error.code)).send(r);
+    return reply
+      .type('text/calendar; charset=utf-8')
+      .header('Cache-Control', 'no-store')
+      .header('Content-Disposition', 'inline; filename="lotwatch-sales.ics"')
+      .send((r.value as { ics: string }).ics);
+  });
+
   const serveIndex = async (_req: FastifyRequest, reply: FastifyReply) => {
     indexHtml ??= await readFile(join(opts.rendererDir, 'index.html'), 'utf8');
     return reply

@@ -112,7 +112,10 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   // The browser shell's notification channel: open tabs show what core decided to notify; a closed browser gets a
   // summary when a tab next opens.
   const channel = new BrowserNotifyChannel({ broadcast: (e) => server.broadcast(e) });
+  // Known once the server listens: the page address with the calendar's path, token and all.
+  let calendarAddress: string | null = null;
   const core = createCore({
+    calendarAddress: () => calendarAddress,
     demoService: () => demo.get(),
     // The network is not accelerated nor faked: the client's own waits (timeouts, backoff) run on real timers.
     ...(engineClock !== systemClock ? { clientClock: { now: () => engineClock.now(), setTimeout: systemClock.setTimeout } } : {}),
@@ -146,6 +149,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     throw e;
   }
   lock.setUrl(url.replace(/\?token=.*$/, ''));
+  calendarAddress = url.replace(/\/\?token=/, '/calendar.ics?token=');
   return {
     url,
     demoUrl: async () => (await demo.get()).baseUrl.replace(/\/api\/v1\/vehicle-auction\/?$/, ''),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DeskSettingsSchema } from './desk';
 import { serviceUrlRefusal } from './serviceUrl';
 import { QuietHoursSchema } from './watch';
 
@@ -40,6 +41,8 @@ export const SettingsSchema = z.object({
    * notice the user has seen with a real key: each is said once, before its first request, then not again.
    */
   spendNoticesSeen: z.array(z.string().min(1).max(60)).max(100).default([]),
+  /** How the user buys: fee schedule per platform, port, fee lines and their own cost lines (landed cost, max bid). */
+  desk: DeskSettingsSchema.default(DeskSettingsSchema.parse({})),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -67,6 +70,7 @@ export const SettingsPatchSchema = z
     quietHours: QuietHoursSchema,
     requestsPerDay: SettingsSchema.shape.requestsPerDay.unwrap(),
     spendNoticesSeen: SettingsSchema.shape.spendNoticesSeen.unwrap(),
+    desk: DeskSettingsSchema,
   })
   .partial()
   .strict();

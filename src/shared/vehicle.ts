@@ -14,6 +14,13 @@ export type Platform = (typeof PLATFORMS)[number];
 /** auction_type of each platform on the wire; 0 means all platforms. */
 export const AUCTION_TYPE_OF: Readonly<Record<Platform, 1 | 2>> = { copart: 1, iaai: 2 };
 
+/** The public lot page of a lot on its platform (opened in the system browser, linked from a calendar event). */
+export function lotPageUrl(platform: string, lotNumber: string): string | null {
+  if (platform === 'copart') return `https://www.copart.com/lot/${lotNumber}`;
+  if (platform === 'iaai') return `https://www.iaai.com/Search?Keyword=${lotNumber}`;
+  return null;
+}
+
 const s = z.string().nullable();
 const n = z.number().nullable();
 

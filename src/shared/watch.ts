@@ -154,6 +154,16 @@ export const AlertRulesSchema = z
     buy_now_under_usd: usd.default(null),
     /** A new match notifies only when its current bid or buy now is within this budget (USD). */
     max_price_usd: usd.default(null),
+    /**
+     * The most the user will bid (USD): the highest bid whose landed cost stays within `target_landed_usd`
+     * (src/shared/fees.ts maxBid), or one they typed. A bid past it alerts once, and the lot's reminders stop: it is
+     * out of range.
+     */
+    max_bid_usd: usd.default(null),
+    /** Alert once when the bid reaches this share of max_bid_usd, in percent (e.g. 90), or null. */
+    max_bid_near_percent: z.number().int('Enter a whole percentage.').min(1, 'Enter 1 to 99 %.').max(99, 'Enter 1 to 99 %.').nullable().default(null),
+    /** The landed cost the max bid was solved for (USD), kept so the lot page shows and solves it again. */
+    target_landed_usd: usd.default(null),
     /** Reminders this many minutes before a watched lot's auction (1 minute to 7 days). */
     remind_minutes_before: z.array(z.number().int().min(1).max(10_080)).max(5).default([]),
     /** Muted: changes are recorded, nothing notifies. */

@@ -48,7 +48,7 @@ test.describe('app frame', () => {
     const { page } = app;
     const frame = new AppFrame(page);
     await expect(frame.nav).toBeVisible();
-    await page.keyboard.press('Control+4');
+    await page.keyboard.press('Control+5');
     await expect(page.getByRole('heading', { level: 1, name: 'Alerts' })).toBeVisible();
     // The first stop of Tab is the skip link (shown on focus); the navigation follows.
     await page.keyboard.press('Tab');

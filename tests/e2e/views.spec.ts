@@ -4,6 +4,7 @@ import { expect, openView, test } from './fixtures';
 import { AlertsPage } from './pages/AlertsPage';
 import { AppFrame } from './pages/AppFrame';
 import { LotPage } from './pages/LotPage';
+import { PlanPage } from './pages/PlanPage';
 import { SearchPage } from './pages/SearchPage';
 import { WatchlistPage } from './pages/WatchlistPage';
 
@@ -115,6 +116,39 @@ test.describe('views', () => {
     await expect(table.getByRole('row')).toHaveCount(2);
     await shot(page, 'watchlist');
     expect(unexpectedErrors(app.consoleErrors, 'watchlist.add')).toEqual([]);
+  });
+
+  test("Buyer's desk: a watched lot's costs and max bid, its notes, and the auction-day plan as a calendar", async ({ app }) => {
+    const { page } = app;
+    const watchlist = new WatchlistPage(page);
+    await watchlist.open();
+    await expect(watchlist.table.getByRole('row')).toHaveCount(4);
+    await watchlist.table.getByRole('row').nth(1).locator('.wl-title-line').getByRole('button').click();
+    const costs = page.getByRole('region', { name: 'Your costs' });
+    await expect(costs.getByRole('row', { name: /Landed cost/ })).toBeVisible();
+    await costs.getByRole('textbox', { name: 'Target landed cost (USD)' }).fill('9500');
+    await expect(costs.getByText(/^Max bid/)).toBeVisible();
+    await costs.getByRole('button', { name: 'Save as max bid' }).click();
+    await expect(costs.getByText(/Max bid \$[\d,]+ saved\./)).toBeVisible();
+    const notes = page.getByRole('region', { name: 'Notes and tags' });
+    await notes.getByRole('textbox', { name: 'Notes' }).fill('Check the frame; keys, maybe');
+    await notes.getByRole('combobox', { name: 'Tags, separated by commas' }).fill('export, project');
+    await notes.getByRole('button', { name: 'Save notes' }).click();
+    await expect(notes.getByText('Saved on this computer.')).toBeVisible();
+    await shot(page, 'lot-costs');
+
+    const plan = new PlanPage(page);
+    await plan.open();
+    // The three examples sell within minutes: today, or tomorrow when the test runs just before midnight.
+    await expect(plan.rows).toHaveCount(3);
+    await expect(plan.rows.filter({ hasText: 'Check the frame; keys, maybe' })).toHaveCount(1);
+    const download = await plan.exportCalendar();
+    // Unfolded (RFC 5545 folds lines at 75 octets) before reading the escaped note.
+    const ics = readFileSync((await download.path())!, 'utf8').replace(/\r\n[ \t]/g, '');
+    expect(ics.match(/BEGIN:VEVENT/g)).toHaveLength(3);
+    expect(ics).toContain('Check the frame\\; keys\\, maybe');
+    await shot(page, 'plan');
+    expect(app.consoleErrors).toEqual([]);
   });
 
   test('Saved searches: save from Search, run now, pause, and a bad cron is a field error', async ({ app }) => {

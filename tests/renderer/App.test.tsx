@@ -6,6 +6,10 @@ import { createAppStore, VIEWS } from '../../src/renderer/src/app/appStore';
 import { StatusSchema } from '../../src/shared/ipc/contract';
 import { createFakeBridge, okResult } from './fakeBridge';
 
+// Settings is a view loaded on demand (its code is split off the first paint): its first open in a run may take
+// longer than findBy's default second on a busy machine.
+const LAZY = { timeout: 5000 };
+
 beforeEach(() => {
   window.location.hash = '';
 });
@@ -75,7 +79,7 @@ describe('App frame', () => {
       window.dispatchEvent(new HashChangeEvent('hashchange'));
     });
     expect(store.getState().view).toBe('alerts');
-    fireEvent.keyDown(window, { key: '9', ctrlKey: true });
+    fireEvent.keyDown(window, { key: '0', ctrlKey: true });
     act(() => {
       window.dispatchEvent(new HashChangeEvent('hashchange'));
     });
@@ -104,7 +108,7 @@ describe('Settings view', () => {
   it('saves a change through the contract and confirms it', async () => {
     window.location.hash = '#/settings';
     const { fake } = setup();
-    const select = (await screen.findByRole('combobox', { name: 'Theme' })) as HTMLSelectElement;
+    const select = (await screen.findByRole('combobox', { name: 'Theme' }, LAZY)) as HTMLSelectElement;
     fireEvent.change(select, { target: { value: 'dark' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     expect(await screen.findByText('Saved.')).toBeTruthy();
@@ -115,7 +119,7 @@ describe('Settings view', () => {
   it('highlights the refused field and keeps the draft', async () => {
     window.location.hash = '#/settings';
     const { fake } = setup();
-    const url = (await screen.findByRole('textbox', { name: 'Service URL' })) as HTMLInputElement;
+    const url = (await screen.findByRole('textbox', { name: 'Service URL' }, LAZY)) as HTMLInputElement;
     fireEvent.change(url, { target: { value: 'not a url' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() => expect(url.getAttribute('aria-invalid')).toBe('true'));
@@ -126,7 +130,7 @@ describe('Settings view', () => {
   it('follows a change made elsewhere (settings.changed event)', async () => {
     window.location.hash = '#/settings';
     const { fake } = setup();
-    const before = (await screen.findByRole('combobox', { name: 'Theme' })) as HTMLSelectElement;
+    const before = (await screen.findByRole('combobox', { name: 'Theme' }, LAZY)) as HTMLSelectElement;
     expect(before.value).toBe('system');
     await act(async () => {
       await fake.bridge.invoke('settings.update', { theme: 'light' });

@@ -240,6 +240,28 @@ describe('startHeadless', () => {
     running = undefined;
   });
 
+  it('serves the watched sales as a calendar at the address plan.calendar gives, with the token, and not without', async () => {
+    const d = tempDir();
+    running = await startHeadless({ dataDir: d.dir, rendererDir, version: '9.9.9', log: silentLogger });
+    const u = new URL(running.url);
+    const r = await raw(Number(u.port), {
+      path: '/rpc/plan.calendar',
+      method: 'POST',
+      headers: { Host: u.host, Authorization: `Bearer ${u.searchParams.get('token')}` },
+    });
+    const address = new URL((JSON.parse(r.body) as { value: { address: string } }).value.address);
+    expect(address.pathname).toBe('/calendar.ics');
+    expect(address.searchParams.get('token')).toBe(u.searchParams.get('token'));
+    const ics = await raw(Number(address.port), { path: `${address.pathname}${address.search}`, headers: { Host: address.host } });
+    expect(ics.status).toBe(200);
+    expect(ics.headers['content-type']).toMatch(/^text\/calendar/);
+    expect(ics.body).toMatch(/^BEGIN:VCALENDAR\r\n/);
+    expect((await raw(Number(address.port), { path: '/calendar.ics', headers: { Host: address.host } })).status).toBe(401);
+    await running.dispose();
+    running = undefined;
+    d.cleanup();
+  });
+
   it('opens the data folder, serves, and closes the database on dispose', async () => {
     const d = tempDir();
     running = await startHeadless({ dataDir: d.dir, rendererDir, version: '9.9.9', log: silentLogger });

@@ -100,6 +100,8 @@ export function deliveryFor(p: {
 }
 
 type Threshold =
+  | { rule: 'max_bid_passed'; limit: number }
+  | { rule: 'max_bid_near'; limit: number; max: number; percent: number }
   | { rule: 'bid_above'; limit: number }
   | { rule: 'bid_below'; limit: number }
   | { rule: 'buy_now_under'; limit: number };
@@ -117,6 +119,13 @@ function crossedThreshold(change: Change, rules: AlertRules): Threshold | null {
   const after = num(change.after);
   if (after === null) return null;
   if (change.kind === 'bid_changed') {
+    const max = rules.max_bid_usd;
+    if (max !== null && after > max && (before === null || before <= max)) return { rule: 'max_bid_passed', limit: max };
+    const pct = rules.max_bid_near_percent;
+    if (max !== null && pct !== null) {
+      const near = Math.ceil((max * pct) / 100);
+      if (after >= near && (before === null || before < near)) return { rule: 'max_bid_near', limit: near, max, percent: pct };
+    }
     const up = rules.bid_above_usd;
     if (up !== null && after >= up && (before === null || before < up))
       return { rule: 'bid_above', limit: up };
@@ -168,6 +177,16 @@ function describe(
   if (threshold) {
     const wasBid = before === null ? 'no bid before' : `was ${usd(before)}`;
     switch (threshold.rule) {
+      case 'max_bid_passed':
+        return {
+          headline: `bid ${usd(after ?? 0)} is past your max bid`,
+          detail: `Your max bid ${usd(threshold.limit)} · out of range: no more reminders for this lot · ${wasBid}`,
+        };
+      case 'max_bid_near':
+        return {
+          headline: `bid reached ${threshold.percent}% of your max bid`,
+          detail: `Bid ${usd(after ?? 0)} · your max bid ${usd(threshold.max)} · ${wasBid}`,
+        };
       case 'bid_above':
         return {
           headline: `bid reached ${usd(after ?? 0)}`,
@@ -257,7 +276,9 @@ function describe(
 /**
  * Decides whether one stored change raises an alert, and how it is delivered (docs/architecture.md "The domain":
  * Alert). At most one alert per change, dedup_key `change:<changeId>`. In order:
- * 1. Thresholds, even when the change kind is not in `rules.kinds`: a bid_changed crossing bid_above_usd upward
+ * 1. Thresholds, even when the change kind is not in `rules.kinds`, one per change, first match wins: a bid_changed
+ *    passing max_bid_usd (before <= M < after, or before null), then one reaching max_bid_near_percent of it (before
+ *    < ceil(M x p / 100) <= after), then one crossing bid_above_usd upward
  *    (before < X <= after, or before null and after >= X) or bid_below_usd downward (before > Y >= after, or
  *    before null and after <= Y), or a buy_now_changed to <= buy_now_under_usd from null or above, gives kind
  *    `threshold`.

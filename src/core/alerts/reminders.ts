@@ -8,10 +8,10 @@ const MIN = 60_000;
 /**
  * Reminders "auction in N minutes" due in the window (sinceExclusive, untilInclusive]
  * (docs/architecture.md "The domain": an alert may be a time event). For each distinct m of
- * `rules.remind_minutes_before` whose time (auction_at - m minutes) falls in the window, while the lot has not ended
- * and its date is known: kind `reminder`, dedup_key `reminder:<lot_key>:<auction_at>:<m>` (a rescheduled auction
- * gets fresh reminders), in order of reminder time. Half-open windows make adjacent calls (a,b] then (b,c] never
- * return one reminder twice.
+ * `rules.remind_minutes_before` whose time (auction_at - m minutes) falls in the window, while the lot has not ended,
+ * its date is known and its bid is not past the rules' max bid (out of range): kind `reminder`, dedup_key
+ * `reminder:<lot_key>:<auction_at>:<m>` (a rescheduled auction gets fresh reminders), in order of reminder time.
+ * Half-open windows make adjacent calls (a,b] then (b,c] never return one reminder twice.
  *
  * Delivery follows the change policy at `untilInclusive` (the time the caller raises them): muted, snoozed (a
  * `snooze_until_event` is never a reminder, so it keeps reminders silent), quiet hours -> digest; no per-lot cap,
@@ -36,6 +36,8 @@ export function dueReminders(
 ): AlertDecision[] {
   const at = lot.auction_at;
   if (at === null || isEnded(lot) || untilInclusive <= sinceExclusive) return [];
+  // A bid past the user's max bid puts the lot out of range: reminding them of its sale would only be noise.
+  if (rules.max_bid_usd !== null && lot.current_bid_usd !== null && lot.current_bid_usd > rules.max_bid_usd) return [];
   const key = keyOf(lot);
   const quiet = opts.quiet ?? { enabled: false, start: '22:00', end: '07:00' };
   const tz = opts.tzOffsetMinutes ?? 0;

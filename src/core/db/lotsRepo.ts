@@ -29,6 +29,8 @@ export interface LotRow {
   raw: string;
   raw_hash: string;
   notes: string;
+  /** The user's tags, comma-separated (src/shared/desk.ts parseTags). */
+  tags: string;
   first_seen_at: number;
   last_observed_at: number;
 }
@@ -54,10 +56,10 @@ export interface ObservedLot {
   next: LotState;
 }
 
-/** A stored lot's normalised record with its raw record, key, first and last sight (ms) and the user's notes. */
-export type LotRecord = Vehicle & { lot_key: string; first_seen_at: number; last_observed_at: number; notes: string };
+/** A stored lot's normalised record with its raw record, key, first and last sight (ms) and the user's notes and tags. */
+export type LotRecord = Vehicle & { lot_key: string; first_seen_at: number; last_observed_at: number; notes: string; tags: string };
 
-type LotParams = Omit<LotRow, 'notes' | 'first_seen_at' | 'last_observed_at'> & { observed_at: number };
+type LotParams = Omit<LotRow, 'notes' | 'tags' | 'first_seen_at' | 'last_observed_at'> & { observed_at: number };
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -126,6 +128,7 @@ export class LotsRepo {
   private readonly timelineOf: Statement<[string], ChangeRow>;
   private readonly bidsOf: Statement<[string], { observed_at: number; bid: unknown }>;
   private readonly observationsOf: Statement<[string], CountRow>;
+  private readonly lastChangeOf: Statement<[string], { at: number | null }>;
 
   constructor(db: Database) {
     this.getLot = db.prepare('SELECT * FROM lots WHERE lot_key = ?');
@@ -155,6 +158,7 @@ export class LotsRepo {
     this.bidsOf = db.prepare(`SELECT observed_at, json_extract(raw, '$.pricing.current_bid_usd') AS bid FROM observations
       WHERE lot_key = ? AND raw IS NOT NULL ORDER BY observed_at`);
     this.observationsOf = db.prepare('SELECT count(*) AS n FROM observations WHERE lot_key = ?');
+    this.lastChangeOf = db.prepare('SELECT max(observed_at) AS at FROM changes WHERE lot_key = ?');
   }
 
   /** The stored row of a lot, or null when Lotwatch never fetched it. */
@@ -179,7 +183,13 @@ export class LotsRepo {
       first_seen_at: r.first_seen_at,
       last_observed_at: r.last_observed_at,
       notes: r.notes,
+      tags: r.tags,
     };
+  }
+
+  /** When the lot's last change was observed (ms), or null when its timeline is empty. */
+  lastChangeAt(key: LotKey): number | null {
+    return this.lastChangeOf.get(key)?.at ?? null;
   }
 
   /** Other stored lots of the same VIN, newest auction first (for relist detection). */

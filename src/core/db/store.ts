@@ -1,6 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import { AlertsRepo } from './alertsRepo';
 import { CacheRepo } from './cacheRepo';
+import { CompsRepo } from './compsRepo';
+import { DeskRepo } from './deskRepo';
 import { LibraryRepo } from './libraryRepo';
 import { LotsRepo } from './lotsRepo';
 import { RequestsRepo } from './requestsRepo';
@@ -25,6 +27,8 @@ export class Store {
   readonly alerts: AlertsRepo;
   readonly requests: RequestsRepo;
   readonly cache: CacheRepo;
+  readonly desk: DeskRepo;
+  readonly comps: CompsRepo;
 
   constructor(readonly db: Database) {
     this.lots = new LotsRepo(db);
@@ -34,6 +38,8 @@ export class Store {
     this.alerts = new AlertsRepo(db);
     this.requests = new RequestsRepo(db);
     this.cache = new CacheRepo(db);
+    this.desk = new DeskRepo(db);
+    this.comps = new CompsRepo(db);
   }
 
   /** Runs `fn` in one transaction (no awaits inside); nested calls join the outer one. Rethrows what `fn` throws. */

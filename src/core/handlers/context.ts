@@ -8,6 +8,7 @@ import type { Handlers } from '../rpc';
 import type { SecretBox } from '../secrets';
 import type { RequestBudget } from '../watch/budget';
 import type { ApiConsole } from '../watch/apiConsole';
+import type { DeskService } from '../desk/service';
 import type { WatchEngine } from '../watch/engine';
 import type { ExploreService } from '../watch/explore';
 import type { WatchService } from '../watch/service';
@@ -25,6 +26,7 @@ export interface HandlerContext {
   budget: RequestBudget;
   service: WatchService;
   explore: ExploreService;
+  desk: DeskService;
   apiConsole: ApiConsole;
   photos: PhotoCache;
   clock: Clock;

@@ -7,6 +7,6 @@ import type { HandlerContext, HandlerGroup } from './context';
 export function libraryHandlers(c: HandlerContext): HandlerGroup<'library.search' | 'library.export'> {
   return {
     'library.search': (i) => c.service.searchLibrary(i),
-    'library.export': (i) => c.explore.exportCsv(i),
+    'library.export': (i) => c.desk.exportCsv(i),
   };
 }

@@ -1,9 +1,9 @@
 import { outcomeOfStatusText, vehicleOutcome } from '../../shared/saleOutcome';
-import { stringify } from 'csv-stringify/sync';
 import type { ApiClient } from '../api';
 import { ApiError, IncompleteResponseError } from '../api/errors';
 import type { Clock } from '../clock';
-import type { LotRow, Store } from '../db/store';
+import type { Store } from '../db/store';
+import { parseTags } from '../../shared/desk';
 import { LotwatchError } from '../errors';
 import type { MethodInput, MethodOutput, VehicleRow } from '../../shared/ipc/contract';
 import type { Vehicle } from '../../shared/vehicle';
@@ -78,6 +78,8 @@ export class ExploreService {
       first_seen_at: stored?.first_seen_at ?? now,
       last_observed_at: stored?.last_observed_at ?? now,
       photo: v.media.photos[0] ?? null,
+      notes: stored?.notes ?? '',
+      tags: parseTags(stored?.tags ?? ''),
       odometer: v.odometer,
       damage: v.damage,
       color: v.color,
@@ -215,6 +217,8 @@ export class ExploreService {
             ...(i.lot_number ? { lot_number: i.lot_number } : {}),
             ...(ports ? { ports } : {}),
           });
+    // Kept with the stored lot, so its landed cost is worked out offline from now on.
+    if (i.lot_key && this.store.lots.getRow(i.lot_key)) this.store.desk.keepShipping(i.lot_key, r.data, this.clock.now());
     return { prices: r.data.map((p) => ({ port: p.port, price: p.price, currency: p.currency })) };
   }
 
@@ -247,23 +251,6 @@ export class ExploreService {
       rows: this.store.requests.recent(limit),
       last24h: this.store.requests.requestsSince(this.clock.now() - 86_400_000),
     };
-  }
-
-  /** CSV of the chosen lots (or of a library query, or of everything), one row per lot, with a header. */
-  exportCsv(i: MethodInput<'library.export'>): MethodOutput<'library.export'> {
-    let rows: LotRow[];
-    if (i.lot_keys) rows = i.lot_keys.map((k) => this.store.lots.getRow(k)).filter((r): r is LotRow => !!r);
-    else if (i.q) {
-      const keys = this.watch.searchLibrary({ q: i.q, limit: 500, offset: 0 }).lots.map((l) => l.lot_key);
-      rows = keys.map((k) => this.store.lots.getRow(k)!);
-    } else rows = this.store.lots.all();
-    const cols = ['lot_key', 'platform', 'lot_number', 'vin', 'title', 'year', 'make', 'model', 'location', 'current_bid_usd', 'buy_now_usd', 'sale_price_usd', 'state', 'lot_status', 'lot_sub_status', 'auction_at', 'first_seen_at', 'last_observed_at', 'notes'] as const satisfies readonly (keyof LotRow)[];
-    const iso = (t: unknown) => (typeof t === 'number' ? new Date(t).toISOString() : '');
-    const csv = stringify(
-      rows.map((r) => cols.map((c) => (c.endsWith('_at') ? iso(r[c]) : (r[c] ?? '')))),
-      { header: true, columns: [...cols] },
-    );
-    return { csv, rows: rows.length };
   }
 
   /**

@@ -1,3 +1,4 @@
+import { parseTags } from '../../shared/desk';
 import { saleOutcomeOf } from '../../shared/saleOutcome';
 import type { ApiClient } from '../api';
 import { checkLotPageUrl, checkSearchParams, checkVin } from '../api/validate';
@@ -6,6 +7,7 @@ import type { LotRow, SavedSearchRow, Store, WatchRow } from '../db/store';
 import type {
   AlertView,
   LotDetail,
+  LotDesk,
   LotSummary,
   MethodInput,
   MethodOutput,
@@ -52,6 +54,8 @@ export class WatchService {
     private readonly client: () => ApiClient | null,
     /** Whether Demo mode's example watches are checked (Demo mode only); default always. */
     private readonly examplesActive: () => boolean = () => true,
+    /** The buyer's figures for a watched lot (src/core/desk/service.ts DeskService.figures); default none. */
+    private readonly figures: (row: LotRow, rules: WatchRow['rules']) => LotDesk | null = () => null,
   ) {}
 
   // ---- views ---------------------------------------------------------------------------------------------------
@@ -91,6 +95,8 @@ export class WatchService {
       first_seen_at: r.first_seen_at,
       last_observed_at: r.last_observed_at,
       photo,
+      notes: r.notes,
+      tags: parseTags(r.tags),
     };
   }
 
@@ -134,6 +140,7 @@ export class WatchService {
       next_check_at: w.is_example && !this.examplesActive() ? null : nextCheckAt(lot, lot ? last : null, this.clock.now()),
       last_error: w.last_error,
       lot: row ? this.lotSummary(row) : null,
+      desk: row ? this.figures(row, w.rules) : null,
     };
   }
 
@@ -354,7 +361,10 @@ export class WatchService {
 
   listAlerts(i: MethodInput<'alerts.list'>): MethodOutput<'alerts.list'> {
     const rows = this.store.alerts.list(i?.unread_only ?? false, i?.before_id ?? Number.MAX_SAFE_INTEGER, i?.limit ?? 100);
+    const noteOf = (k: string | null) => (k ? this.store.desk.notes(k) : null);
     const alerts: AlertView[] = rows.map((r) => ({
+      lot_notes: noteOf(r.lot_key)?.notes ?? '',
+      lot_tags: parseTags(noteOf(r.lot_key)?.tags ?? ''),
       id: r.id,
       kind: r.kind,
       lot_key: r.lot_key ?? null,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_NOTES_LENGTH, TagsSchema } from '../desk';
 import { SettingsPatchSchema, SettingsSchema } from '../settings';
 import { QuotaSnapshotSchema } from '../vehicle';
 import { SALE_OUTCOMES } from '../saleOutcome';
@@ -92,8 +93,26 @@ export const LotSummarySchema = z.object({
   first_seen_at: z.number(),
   last_observed_at: z.number(),
   photo: z.string().nullable(),
+  /** The user's notes and tags on the lot (docs/architecture.md "The buyer's desk"); empty for a lot not stored. */
+  notes: z.string().default(''),
+  tags: z.array(z.string()).default([]),
 });
 export type LotSummary = z.infer<typeof LotSummarySchema>;
+
+/**
+ * The buyer's figures for a lot at its current bid, worked out offline (docs/architecture.md "The buyer's desk"):
+ * their notes and tags, the kept shipping price to their port, the landed cost (bid + buyer fees + shipping + their
+ * own lines) and their max bid. USD; null where unknown (no bid yet, no shipping price kept, no fee schedule).
+ */
+export const LotDeskSchema = z.object({
+  notes: z.string(),
+  tags: z.array(z.string()),
+  port: z.string(),
+  shipping_usd: z.number().nullable(),
+  landed_cost_usd: z.number().nullable(),
+  max_bid_usd: z.number().nullable(),
+});
+export type LotDesk = z.infer<typeof LotDeskSchema>;
 
 export const WatchViewSchema = z.object({
   id: z.number().int(),
@@ -107,8 +126,59 @@ export const WatchViewSchema = z.object({
   next_check_at: z.number().nullable(),
   last_error: z.string().nullable(),
   lot: LotSummarySchema.nullable(),
+  /** The buyer's figures for the watched lot; null before it was first fetched. */
+  desk: LotDeskSchema.nullable().default(null),
 });
 export type WatchView = z.infer<typeof WatchViewSchema>;
+
+/** A comparable sale from the buyer's own store (src/core/desk/comps.ts): USD, miles, ms. */
+export const CompViewSchema = z.object({
+  lot_key: z.string(),
+  platform: z.string(),
+  lot_number: z.string(),
+  vin: z.string().nullable(),
+  title: z.string().nullable(),
+  year: z.number().nullable(),
+  location: z.string().nullable(),
+  odometer: z.number().nullable(),
+  damage: z.string().nullable(),
+  outcome: z.enum(['sold', 'sold_on_approval', 'ended_unsold']),
+  sale_price_usd: z.number().nullable(),
+  last_bid_usd: z.number().nullable(),
+  sold_at: z.number().nullable(),
+  same_damage: z.boolean(),
+  year_delta: z.number().nullable(),
+  odometer_delta_mi: z.number().nullable(),
+});
+export type CompView = z.infer<typeof CompViewSchema>;
+
+/** Comparable sales of a lot and its VIN's own history, with price statistics over the sold ones (whole USD). */
+export const CompsViewSchema = z.object({
+  comps: z.array(CompViewSchema),
+  stats: z.object({
+    count: z.number().int(),
+    priced: z.number().int(),
+    median_usd: z.number().nullable(),
+    p25_usd: z.number().nullable(),
+    p75_usd: z.number().nullable(),
+    min_usd: z.number().nullable(),
+    max_usd: z.number().nullable(),
+  }),
+  history: z.array(CompViewSchema),
+  /** Stored rows left out because their record could not be read. */
+  skipped: z.number().int(),
+});
+export type CompsView = z.infer<typeof CompsViewSchema>;
+
+/** A shipping price kept with a lot: USD unless `currency` says otherwise; when it was fetched (ms). */
+export const KeptShippingSchema = z.object({
+  port: z.string(),
+  price_usd: z.number().nullable(),
+  currency: z.string().nullable(),
+  fetched_at: z.number(),
+});
+
+const LotKeyInput = z.object({ lot_key: z.string().min(3).max(80) }).strict();
 
 export const AlertViewSchema = z.object({
   id: z.number().int(),
@@ -122,6 +192,9 @@ export const AlertViewSchema = z.object({
   delivery: z.enum(['now', 'digest', 'suppressed']),
   status: z.string(),
   read: z.boolean(),
+  /** The user's notes and tags on the alert's lot, shown beside the alert; empty when there are none. */
+  lot_notes: z.string().default(''),
+  lot_tags: z.array(z.string()).default([]),
 });
 export type AlertView = z.infer<typeof AlertViewSchema>;
 
@@ -397,6 +470,8 @@ export const contract = {
         vin: z.string().max(17).optional(),
         lot_number: z.string().max(12).optional(),
         ports: z.array(z.string().max(40)).max(20).optional(),
+        /** The stored lot the prices are for: they are kept with it for the landed cost (docs/architecture.md "The buyer's desk"). */
+        lot_key: z.string().min(3).max(80).optional(),
       })
       .strict(),
     output: z.object({ prices: z.array(z.object({ port: z.string().nullable(), price: z.number().nullable(), currency: z.string().nullable() })) }),
@@ -426,6 +501,46 @@ export const contract = {
       /** Requests this call spent (retries included), and the quota left after it when the service said. */
       requests: z.number().int(),
       remaining: z.number().nullable(),
+    }),
+  },
+  'lots.setNotes': {
+    input: z
+      .object({
+        lot_key: z.string().min(3).max(80),
+        notes: z.string().max(MAX_NOTES_LENGTH, `Keep notes to ${MAX_NOTES_LENGTH.toLocaleString('en-US')} characters.`),
+        tags: TagsSchema,
+      })
+      .strict(),
+    output: z.object({ notes: z.string(), tags: z.array(z.string()) }),
+  },
+  'desk.lot': {
+    input: LotKeyInput,
+    output: z.object({
+      desk: LotDeskSchema,
+      /** Every tag in use on any lot: suggestions beside the tag field. */
+      tags_in_use: z.array(z.string()),
+      shipping: z.array(KeptShippingSchema),
+      comps: CompsViewSchema,
+    }),
+  },
+  'desk.moreComps': {
+    input: LotKeyInput,
+    /**
+     * `requests`: what the search spent; `stored`: the lots it brought into the store; `ended`: how many of them had
+     * ended (the ones that can be comparable sales; comps are read again after).
+     */
+    output: z.object({ requests: z.number().int(), stored: z.number().int(), ended: z.number().int() }),
+  },
+  'plan.calendar': {
+    input: Void,
+    output: z.object({
+      /** The .ics text (RFC 5545) of the watched lots' sales. */
+      ics: z.string(),
+      events: z.number().int(),
+      /** Watched lots left out: no sale time yet. */
+      skipped: z.number().int(),
+      /** An address a calendar app can subscribe to (the headless shell's), or null in the desktop app. */
+      address: z.string().nullable(),
     }),
   },
   'library.export': {

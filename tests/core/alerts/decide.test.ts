@@ -155,6 +155,28 @@ describe('decide: thresholds', () => {
     expect(bid(null, 10_500, { bid_above_usd: 10_000 })?.kind).toBe('threshold');
   });
 
+  it('max bid: one alert when the bid reaches the chosen share of it, one when it passes it, exact texts', () => {
+    const r = { max_bid_usd: 5000, max_bid_near_percent: 90 };
+    const near = bid(4400, 4500, r);
+    expect(near?.kind).toBe('threshold');
+    expect(near?.title).toBe('2018 AUDI S5 · bid reached 90% of your max bid');
+    expect(near?.body).toBe('Bid $4,500 · your max bid $5,000 · was $4,400 · copart lot 45416833 · Saved search “Audi under 10k”');
+    // At the max bid the lot is still in range; one dollar past it is not.
+    expect(bid(4500, 5000, r)).toBeNull();
+    const past = bid(5000, 5001, r);
+    expect(past?.title).toBe('2018 AUDI S5 · bid $5,001 is past your max bid');
+    expect(past?.body).toBe(
+      'Your max bid $5,000 · out of range: no more reminders for this lot · was $5,000 · copart lot 45416833 · Saved search “Audi under 10k”',
+    );
+    // A jump over both gives one alert, the one that matters; staying past it gives none.
+    expect(bid(4000, 6000, r)?.title).toBe('2018 AUDI S5 · bid $6,000 is past your max bid');
+    expect(bid(6000, 6500, r)).toBeNull();
+    expect(bid(4500, 4700, r)).toBeNull();
+    // Without a share, only passing the max bid alerts.
+    expect(bid(4400, 4600, { max_bid_usd: 5000 })).toBeNull();
+    expect(bid(4600, 5100, { max_bid_usd: 5000 })?.kind).toBe('threshold');
+  });
+
   it('bid_above: no alert while staying above, below, or moving down across it', () => {
     expect(bid(10_000, 10_500, { bid_above_usd: 10_000 })).toBeNull();
     expect(bid(10_500, 11_000, { bid_above_usd: 10_000 })).toBeNull();

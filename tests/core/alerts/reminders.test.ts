@@ -22,6 +22,13 @@ describe('dueReminders', () => {
     ]);
   });
 
+  it('stops reminding once the bid is past the max bid: the lot is out of range', () => {
+    const window = [AT - 31 * MIN, AT - 30 * MIN] as const;
+    const capped = rules({ remind_minutes_before: [30], max_bid_usd: 5000 });
+    expect(dueReminders(lot({ auction_at: AT, current_bid_usd: 5000 }), capped, ...window, 'x')).toHaveLength(1);
+    expect(dueReminders(lot({ auction_at: AT, current_bid_usd: 5001 }), capped, ...window, 'x')).toEqual([]);
+  });
+
   it('excludes the window start and includes its end', () => {
     expect(dueReminders(L, R, AT - 30 * MIN, AT, 'x')).toEqual([]);
     expect(dueReminders(L, R, AT - 30 * MIN - 1, AT - 30 * MIN, 'x')).toHaveLength(1);

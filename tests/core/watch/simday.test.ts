@@ -49,6 +49,7 @@ function simulatedDay(shape: WireShape): void {
     let cleanup: () => void;
     let watched: Lot[] = [];
     const thresholds = new Map<string, number>();
+    const maxBids = new Map<string, number>();
     const searches: { id: number; make: string; model: string; platform: string }[] = [];
     let events: MarketEvent[] = [];
     let alerts: Alert[] = [];
@@ -113,6 +114,15 @@ function simulatedDay(shape: WireShape): void {
         .slice(0, 10 - relisting.length - rescheduling.length);
       watched = [...relisting, ...rescheduling, ...rest];
       for (const l of watched) {
+        if (rest.indexOf(l) === 0 || rest.indexOf(l) === 1) {
+          // Two lots watched with a max bid instead: "past your max bid" is a threshold at max + $1 (a bid above it),
+          // with an alert at 90 % of it and a reminder 5 minutes before the sale that stops once the bid is past it.
+          const max = Math.round((l.currentBid + 100) / 100) * 100;
+          maxBids.set(key(l), max);
+          thresholds.set(key(l), max + 1);
+          await ok('watchlist.add', { target: l.lotNumber, rules: { max_bid_usd: max, max_bid_near_percent: 90, remind_minutes_before: [5] } });
+          continue;
+        }
         const threshold = Math.round((l.currentBid + 400) / 100) * 100;
         thresholds.set(key(l), threshold);
         await ok('watchlist.add', { target: l.lotNumber, rules: { bid_above_usd: threshold } });
@@ -264,16 +274,34 @@ function simulatedDay(shape: WireShape): void {
         );
       });
       expect(crossings.length).toBeGreaterThanOrEqual(5);
+      // A lot watched with a max bid also has its 90 % alert, a threshold of its own (checked below).
+      const crossed = alerts.filter((a) => a.kind === 'threshold' && !a.title.endsWith('of your max bid'));
       for (const c of crossings)
         expect(
-          alerts.filter((a) => a.kind === 'threshold' && a.lot_key === key(c)),
+          crossed.filter((a) => a.lot_key === key(c)),
           key(c),
         ).toHaveLength(1);
       expectOnce(
         'threshold',
         crossings.map((e) => ({ lot: key(e), t: e.t })),
-        alerts.filter((a) => a.kind === 'threshold'),
+        crossed,
       );
+    });
+
+    it('alerts once when the bid passes a max bid, and reminds no more about that lot', () => {
+      const passed = [...maxBids].filter(([k, max]) => events.some((e) => key(e) === k && e.kind === 'bid' && (e.data['from'] as number) <= max && (e.data['to'] as number) > max));
+      expect(passed.length).toBeGreaterThanOrEqual(1);
+      for (const [k, max] of passed) {
+        const past = alerts.filter((a) => a.lot_key === k && a.title.endsWith('is past your max bid'));
+        expect(past, k).toHaveLength(1);
+        expect(past[0]!.body).toContain(`Your max bid $${max.toLocaleString('en-US')} · out of range`);
+        // The 90 % alert, when the bid stopped there on its way, came before; no reminder after the lot left range.
+        const near = alerts.filter((a) => a.lot_key === k && a.title.endsWith('90% of your max bid'));
+        expect(near.length).toBeLessThanOrEqual(1);
+        for (const n of near) expect(n.created_at).toBeLessThanOrEqual(past[0]!.created_at);
+        const reminders = alerts.filter((a) => a.lot_key === k && a.kind === 'reminder');
+        for (const r of reminders) expect(r.created_at).toBeLessThan(past[0]!.created_at);
+      }
     });
 
     it('alerts every new match of each saved search exactly once', () => {

@@ -12,6 +12,7 @@ import { syncAppClock } from '../lib/clock';
 export const VIEWS = [
   { id: 'search', label: 'Search', short: 'Search' },
   { id: 'watchlist', label: 'Watchlist', short: 'Watch' },
+  { id: 'plan', label: 'Auction day', short: 'Plan' },
   { id: 'saved', label: 'Saved searches', short: 'Saved' },
   { id: 'alerts', label: 'Alerts', short: 'Alerts' },
   { id: 'library', label: 'Library', short: 'Library' },

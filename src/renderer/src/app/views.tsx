@@ -5,6 +5,7 @@ import type { AppStore, ViewId } from './appStore';
 // Usage or the table code of Search. The named exports are mapped to the default export React.lazy expects.
 const SearchView = lazy(() => import('../features/search/SearchView').then((m) => ({ default: m.SearchView })));
 const WatchlistView = lazy(() => import('../features/watchlist/WatchlistView').then((m) => ({ default: m.WatchlistView })));
+const PlanView = lazy(() => import('../features/plan/PlanView').then((m) => ({ default: m.PlanView })));
 const SavedSearchesView = lazy(() => import('../features/saved/SavedSearchesView').then((m) => ({ default: m.SavedSearchesView })));
 const AlertsView = lazy(() => import('../features/alerts/AlertsView').then((m) => ({ default: m.AlertsView })));
 const LibraryView = lazy(() => import('../features/library/LibraryView').then((m) => ({ default: m.LibraryView })));
@@ -50,6 +51,8 @@ function viewElement(view: ViewId, store: AppStore) {
       return <SearchView store={store} />;
     case 'watchlist':
       return <WatchlistView />;
+    case 'plan':
+      return <PlanView />;
     case 'saved':
       return <SavedSearchesView store={store} />;
     case 'alerts':

@@ -2,6 +2,8 @@ import { format, formatDistanceStrict } from 'date-fns';
 import type { LotSummary } from '../../../shared/ipc/contract';
 import { SALE_OUTCOME_LABEL } from '../../../shared/saleOutcome';
 
+export { lotPageUrl } from '../../../shared/vehicle';
+
 const usdFmt = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 const intFmt = new Intl.NumberFormat('en-US');
 
@@ -49,12 +51,6 @@ export function platformName(p: string | null | undefined): string {
   return p === 'copart' ? 'Copart' : p === 'iaai' ? 'IAAI' : (p ?? '–');
 }
 
-/** The public lot page of a lot on its platform (opened in the system browser). */
-export function lotPageUrl(platform: string, lotNumber: string): string | null {
-  if (platform === 'copart') return `https://www.copart.com/lot/${lotNumber}`;
-  if (platform === 'iaai') return `https://www.iaai.com/Search?Keyword=${lotNumber}`;
-  return null;
-}
 
 /** Short words for change and alert kinds (timeline rows, inbox labels); unknown kinds show as they are. */
 export const KIND_SHORT: Readonly<Record<string, string>> = {

@@ -19,6 +19,7 @@ const ACTIONS: Partial<Record<Method, string>> = {
   'watchlist.add': 'Adding a watch uses 1 request of your quota now, and its checks come out of your daily budget',
   'watchlist.checkNow': 'Checking a watch now uses 1 request of your quota',
   'searches.runNow': 'Running a saved search now uses 1 request of your quota for each page it reads',
+  'desk.moreComps': 'Finding more comparable sales on the service uses 1 request of your quota',
 };
 
 /**

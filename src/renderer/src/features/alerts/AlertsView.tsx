@@ -317,6 +317,16 @@ export function AlertsView() {
                         <span className="al-title">{a.title}</span>
                       </div>
                       <div className="al-body">{a.body}</div>
+                      {(a.lot_notes || a.lot_tags.length > 0) && (
+                        <div className="lw-sub al-notes" title={a.lot_notes}>
+                          {a.lot_tags.map((t) => (
+                            <span key={t} className="lw-badge tag">
+                              {t}
+                            </span>
+                          ))}
+                          {a.lot_notes && <span className="al-note-text">Your note: {a.lot_notes}</span>}
+                        </div>
+                      )}
                       <div className="lw-sub">
                         <span title={dateTime(a.created_at)}>{relative(a.created_at, now)}</span>
                         {a.reason ? ` · ${a.reason}` : ''}

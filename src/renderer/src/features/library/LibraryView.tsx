@@ -128,6 +128,16 @@ export function LibraryView() {
                 {l.title ?? l.lot_key}
               </button>
               <div className="lw-sub">{l.vin ? `VIN ${l.vin}` : 'No VIN'}</div>
+              {(l.notes || l.tags.length > 0) && (
+                <div className="lw-sub lib-notes" title={l.notes}>
+                  {l.tags.map((t) => (
+                    <span key={t} className="lw-badge tag">
+                      {t}
+                    </span>
+                  ))}
+                  {l.notes && <span className="lib-note-text">{l.notes}</span>}
+                </div>
+              )}
             </div>
           ),
         }),

@@ -1,11 +1,12 @@
-import { useState, type ReactNode } from 'react';
-import type { LotSummary } from '../../../../shared/ipc/contract';
+import { useEffect, useState, type ReactNode } from 'react';
+import type { LotSummary, WatchView } from '../../../../shared/ipc/contract';
 import { SALE_OUTCOME_LABEL } from '../../../../shared/saleOutcome';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { JsonViewer } from '../../components/JsonViewer';
 import { Gallery } from './Gallery';
 import { RelatedLots, SaleHistory } from './Sections';
 import { Shipping } from './Shipping';
+import { Comps, Costs, NotesAndTags } from './Desk';
 import { Timeline } from './Timeline';
 import { useNow } from '../../lib/useNow';
 import { WatchPanel } from './WatchPanel';
@@ -81,6 +82,18 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
  */
 export function LotView({ lotKey }: { lotKey: string }) {
   const detail = useCall('vehicles.get', { id: lotKey, refresh: true });
+  // The buyer's desk for the stored lot: offline, so it loads at once (after the lot is stored by vehicles.get).
+  const desk = useCall('desk.lot', { lot_key: lotKey }, false);
+  const watches = useCall('watchlist.list', undefined, false);
+  const [deskWatch, setDeskWatch] = useState<WatchView | null>(null);
+  const storedKey = detail.data?.summary.lot_key;
+  const loadDesk = desk.run;
+  const loadWatches = watches.run;
+  useEffect(() => {
+    if (!storedKey) return;
+    void loadDesk({ lot_key: storedKey });
+    void loadWatches();
+  }, [storedKey, loadDesk, loadWatches]);
   const info = useCall('app.info');
   const now = useNow(1000);
   const [refreshing, setRefreshing] = useState(false);
@@ -221,6 +234,24 @@ export function LotView({ lotKey }: { lotKey: string }) {
         </dl>
       </Section>
 
+      {desk.data && (
+        <div className="lot-two">
+          <Section title="Your costs" id="lot-costs">
+            <Costs
+              key={`${s.lot_key}-${d.watch_id ?? 'none'}-${watches.data ? 'rules' : 'no-rules'}`}
+              lot={s}
+              data={desk.data}
+              watch={deskWatch ?? watches.data?.find((w) => w.id === d.watch_id) ?? null}
+              onWatchSaved={setDeskWatch}
+            />
+          </Section>
+          <Section title="Notes and tags" id="lot-notes">
+            <NotesAndTags key={s.lot_key} lotKey={s.lot_key} data={desk.data} onSaved={() => void desk.run({ lot_key: s.lot_key })} />
+          </Section>
+        </div>
+      )}
+      {desk.error && <ErrorNotice error={desk.error} onRetry={() => void desk.run({ lot_key: s.lot_key })} />}
+
       <Section title="Timeline" id="lot-timeline">
         <Timeline timeline={d.timeline} bids={d.bids} />
       </Section>
@@ -230,9 +261,17 @@ export function LotView({ lotKey }: { lotKey: string }) {
           {info.data ? <SaleHistory id={historyId} auto={demo} /> : <p className="muted small">Loading…</p>}
         </Section>
         <Section title="Shipping to port" id="lot-shipping">
-          <Shipping lotNumber={s.lot_number} vin={s.vin} />
+          <Shipping lotNumber={s.lot_number} vin={s.vin} lotKey={s.lot_key} onPrices={() => void desk.run({ lot_key: s.lot_key })} />
         </Section>
       </div>
+
+      <Section title="Comparable sales" id="lot-comps">
+        {desk.data ? (
+          <Comps lotKey={s.lot_key} data={desk.data} demo={demo} onMore={() => void desk.run({ lot_key: s.lot_key })} />
+        ) : (
+          <p className="muted small">Loading…</p>
+        )}
+      </Section>
 
       <Section title="Related lots" id="lot-related">
         {info.data ? <RelatedLots id={historyId} auto={demo} photos={demo} /> : <p className="muted small">Loading…</p>}

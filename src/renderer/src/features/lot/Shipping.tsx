@@ -5,22 +5,26 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 
 /** Destination ports of the spec's documented example list. */
 export const PORTS = ['Chicago', 'NY', 'Miami', 'Savannah', 'Norfolk', 'Houston', 'LA', 'Seattle', 'Moto_ATV'] as const;
-const PORT_LABEL: Record<string, string> = { NY: 'New York', LA: 'Los Angeles', Moto_ATV: 'Moto/ATV' };
+export const PORT_LABEL: Record<string, string> = { NY: 'New York', LA: 'Los Angeles', Moto_ATV: 'Moto/ATV' };
 
 /**
  * Shipping prices to the chosen ports, from either endpoint: the vehicle's own (`/vehicles/{id}/shipping`) or
  * auction-to-port by lot number and VIN. One request per "Get prices".
  */
-export function Shipping({ lotNumber, vin }: { lotNumber: string; vin: string | null }) {
+export function Shipping({ lotNumber, vin, lotKey, onPrices }: { lotNumber: string; vin: string | null; lotKey?: string; onPrices?: () => void }) {
   const [ports, setPorts] = useState<string[]>(['Savannah', 'NY', 'Houston', 'LA']);
   const [endpoint, setEndpoint] = useState<'vehicle' | 'auction-to-port'>('vehicle');
   const s = useCall('shipping.get', undefined, false);
-  const get = () =>
-    void s.run(
+  // The prices are kept with the stored lot (lot_key), for its landed cost.
+  const keep = lotKey ? { lot_key: lotKey } : {};
+  const get = async () => {
+    const r = await s.run(
       endpoint === 'vehicle'
-        ? { endpoint, id: vin ?? lotNumber, ...(ports.length ? { ports } : {}) }
-        : { endpoint, lot_number: lotNumber, ...(vin ? { vin } : {}), ...(ports.length ? { ports } : {}) },
+        ? { endpoint, id: vin ?? lotNumber, ...(ports.length ? { ports } : {}), ...keep }
+        : { endpoint, lot_number: lotNumber, ...(vin ? { vin } : {}), ...(ports.length ? { ports } : {}), ...keep },
     );
+    if (r) onPrices?.();
+  };
   const toggle = (p: string, on: boolean) => setPorts((xs) => (on ? [...xs, p] : xs.filter((x) => x !== p)));
   const prices = s.data?.prices ?? [];
   return (
@@ -44,11 +48,11 @@ export function Shipping({ lotNumber, vin }: { lotNumber: string; vin: string | 
             <option value="auction-to-port">Auction to port</option>
           </select>
         </label>
-        <button type="button" className="primary" onClick={get} disabled={s.loading}>
+        <button type="button" className="primary" onClick={() => void get()} disabled={s.loading}>
           {s.loading ? 'Getting prices…' : 'Get prices'}
         </button>
       </div>
-      {s.error && <ErrorNotice error={s.error} onRetry={get} />}
+      {s.error && <ErrorNotice error={s.error} onRetry={() => void get()} />}
       {s.data && !prices.length && <p className="muted small">The service has no shipping price for these ports. Try other ports.</p>}
       {prices.length > 0 && (
         <table className="lot-table ship-table" aria-label="Shipping prices">

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useStore } from 'zustand';
+import { DeskFields } from './DeskFields';
 import type { MethodOutput, Status } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import type { Settings } from '../../../../shared/settings';
@@ -530,6 +531,11 @@ function SettingsForm({
         </label>
         <p className="muted small">The free plan allows 100 requests a month (about 3 a day); Basic allows 30,000 (about 1,000 a day).</p>
       </fieldset>
+      <DeskFields
+        value={draft.desk}
+        onChange={(d) => set('desk', d)}
+        fieldError={(path) => saveError?.fields?.[`desk.${path}`]?.[0] ?? (path === '' ? saveError?.fields?.['desk']?.[0] : undefined)}
+      />
       <div className="actions">
         <button type="submit" className="primary" disabled={saving}>
           {saving ? 'Saving…' : 'Save settings'}

@@ -224,6 +224,16 @@ export function WatchlistView() {
                 {w.vin ? `VIN ${w.vin}` : 'No VIN yet'}
                 {!w.lot && w.kind === 'vin' ? ' · no lot found yet' : ''}
               </div>
+              {w.desk && (w.desk.tags.length > 0 || w.desk.notes) ? (
+                <div className="lw-sub wl-notes" title={w.desk.notes}>
+                  {w.desk.tags.map((t) => (
+                    <span key={t} className="lw-badge tag">
+                      {t}
+                    </span>
+                  ))}
+                  {w.desk.notes ? <span className="wl-note-text">{w.desk.notes}</span> : null}
+                </div>
+              ) : null}
             </div>
           );
         },
@@ -253,6 +263,25 @@ export function WatchlistView() {
             {w.lot?.buy_now_usd != null && <div className="lw-sub">Buy now {usd(w.lot.buy_now_usd)}</div>}
           </>
         ),
+      }),
+      col.accessor((w) => w.desk?.landed_cost_usd ?? -1, {
+        id: 'landed',
+        header: 'Landed',
+        meta: { className: 'num' } satisfies LwColumnMeta,
+        // Landed cost at the current bid (bid, buyer fees, shipping to the port, the user's own lines) and the max bid.
+        cell: ({ row: { original: w } }) => {
+          const d = w.desk;
+          const over = d && d.max_bid_usd !== null && (w.lot?.current_bid_usd ?? 0) > d.max_bid_usd;
+          return (
+            <>
+              <div title={d?.shipping_usd === null ? `No shipping price kept for ${d.port} yet: open the lot and get prices.` : undefined}>
+                {d?.landed_cost_usd != null ? usd(d.landed_cost_usd) : '–'}
+                {d && d.landed_cost_usd != null && d.shipping_usd === null ? <span className="lw-sub"> +ship</span> : null}
+              </div>
+              {d?.max_bid_usd != null && <div className={over ? 'lw-sub lw-error-text' : 'lw-sub'}>{over ? 'Past max ' : 'Max '}{usd(d.max_bid_usd)}</div>}
+            </>
+          );
+        },
       }),
       col.accessor((w) => (w.lot ? auctionStatus(w.lot).label : ''), {
         id: 'state',

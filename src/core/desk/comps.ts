@@ -1,0 +1,261 @@
+import type { CompLot, CompLots, CompQuery } from '../db/compsRepo';
+import { BadInputError } from '../errors';
+import type { LotKey } from '../../shared/watch';
+
+/**
+ * Comparable sales: what vehicles like the one a buyer is about to bid on actually sold for, read from the lots
+ * Lotwatch already stored, so the answer is offline and spends no request. Sale outcomes are decided by
+ * saleOutcomeOf in either dialect (docs/service-contract.md "Sale results"). Pure: the only reads go through the
+ * repository passed in.
+ */
+
+/** A comparable is within this many model years of the subject (either way). */
+export const YEAR_SPAN = 1;
+/** A comparable's odometer is within this share of the subject's (either way)... */
+export const ODOMETER_SHARE = 0.3;
+/** ...or within this many miles, whichever is wider (30 % of a low odometer is too narrow to find anything). */
+export const ODOMETER_FLOOR_MI = 20_000;
+/** How many comparables findComps returns by default. */
+export const DEFAULT_COMPS_LIMIT = 50;
+
+/**
+ * The lot a buyer is looking at. Odometer in miles; any field but `lot_key` may be null. Without make, model or year
+ * there are no comparables (only the VIN's history); without an odometer, mileage is not a criterion; without a
+ * damage, no comparable has `same_damage`.
+ */
+export interface CompSubject {
+  lot_key: LotKey;
+  vin: string | null;
+  make: string | null;
+  model: string | null;
+  year: number | null;
+  odometer: number | null;
+  damage: string | null;
+}
+
+/** How a stored lot compares with the subject. */
+export interface Similarity {
+  /** Both primary damages are known and the same word (case, spaces and hyphens ignored). */
+  same_damage: boolean;
+  /** The lot's model year minus the subject's; null when either is unknown. */
+  year_delta: number | null;
+  /** The lot's odometer minus the subject's, miles; null when either is unknown. */
+  odometer_delta_mi: number | null;
+}
+
+/**
+ * A comparable sale (or a sale of the VIN's history): the stored lot (CompLot: outcome sold | sold_on_approval |
+ * ended_unsold, `sale_price_usd` in USD and null when ended unsold, odometer in miles, `sold_at` in ms) and how it
+ * compares with the subject.
+ */
+export type Comp = CompLot & Similarity;
+
+/**
+ * Price statistics of a list of comparables, whole USD. `count` is how many comparables were given, `priced` how
+ * many have a price paid (sold or sold on approval, above 0); every other field is null when `priced` is 0.
+ */
+export interface CompStats {
+  count: number;
+  priced: number;
+  median_usd: number | null;
+  p25_usd: number | null;
+  p75_usd: number | null;
+  min_usd: number | null;
+  max_usd: number | null;
+}
+
+/** The reads findComps needs (CompsRepo in src/core/db/compsRepo.ts). */
+export interface CompsSource {
+  candidates(q: CompQuery): CompLots;
+  otherSalesOfVin(vin: string, exceptKey: LotKey): CompLots;
+}
+
+/** Options of findComps. `limit`: how many comparables at most (an integer of 1 or more, default 50). */
+export interface CompsOptions {
+  limit?: number;
+}
+
+/**
+ * What findComps returns: the comparables, best first, with their price statistics; the VIN's other sales, newest
+ * first; and how many stored rows were skipped because their record is unreadable.
+ */
+export interface CompsResult {
+  comps: Comp[];
+  stats: CompStats;
+  history: Comp[];
+  skipped: number;
+}
+
+/** Make, model and damage words compare without case, outer spaces, or the space/hyphen difference. */
+function word(s: string | null): string {
+  return (s ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, ' ');
+}
+
+const known = (n: number | null): n is number => n !== null && Number.isFinite(n);
+
+/**
+ * The widest odometer difference (miles) a comparable may have from a subject with `odometerMi` miles: 30 % of it,
+ * but at least 20,000 miles; null when the subject's odometer is unknown (mileage is then no criterion).
+ * A comparable with an unknown odometer is kept (it cannot be ruled out) and ranked after the known ones.
+ *
+ * @returns miles, or null. Throws nothing.
+ */
+export function odometerWindowMi(odometerMi: number | null): number | null {
+  if (!known(odometerMi) || odometerMi < 0) return null;
+  return Math.max(odometerMi * ODOMETER_SHARE, ODOMETER_FLOOR_MI);
+}
+
+/**
+ * How `lot` compares with `subject`, or null when it is not a comparable: another make or model, a year more than
+ * one away (or an unknown year on either side), or an odometer outside odometerWindowMi. A different damage is kept
+ * with `same_damage` false: a buyer still learns from it, ranked after the same damage. The subject's own lot is
+ * never its comparable.
+ *
+ * @returns the Similarity, or null. Throws nothing.
+ */
+export function similarity(subject: CompSubject, lot: CompLot): Similarity | null {
+  if (lot.lot_key === subject.lot_key) return null;
+  if (word(subject.make) === '' || word(lot.make) !== word(subject.make)) return null;
+  if (word(subject.model) === '' || word(lot.model) !== word(subject.model)) return null;
+  const shared = describe(subject, lot);
+  if (shared.year_delta === null || Math.abs(shared.year_delta) > YEAR_SPAN) return null;
+  const window = odometerWindowMi(subject.odometer);
+  if (window !== null && shared.odometer_delta_mi !== null && Math.abs(shared.odometer_delta_mi) > window)
+    return null;
+  return shared;
+}
+
+/** The Similarity fields of any lot against the subject (no filtering). */
+function describe(subject: CompSubject, lot: CompLot): Similarity {
+  const damage = word(subject.damage);
+  return {
+    same_damage: damage !== '' && word(lot.damage) === damage,
+    year_delta: known(subject.year) && known(lot.year) ? lot.year - subject.year : null,
+    odometer_delta_mi:
+      known(subject.odometer) && known(lot.odometer) ? lot.odometer - subject.odometer : null,
+  };
+}
+
+/** |n|, an unknown being the farthest. */
+const distance = (n: number | null): number => (n === null ? Number.POSITIVE_INFINITY : Math.abs(n));
+
+/**
+ * The order of comparables, best first: the same damage, then the closest year, then the closest odometer (unknown
+ * last), then the most recent sale (unknown last), then the lot key so that the order never depends on the store's.
+ *
+ * @returns a negative number when `a` comes first (Array.prototype.sort). Throws nothing.
+ */
+export function compareComps(a: Comp, b: Comp): number {
+  if (a.same_damage !== b.same_damage) return a.same_damage ? -1 : 1;
+  const years = distance(a.year_delta) - distance(b.year_delta);
+  if (years !== 0 && !Number.isNaN(years)) return years;
+  const miles = distance(a.odometer_delta_mi) - distance(b.odometer_delta_mi);
+  if (miles !== 0 && !Number.isNaN(miles)) return miles;
+  const recent = (b.sold_at ?? Number.NEGATIVE_INFINITY) - (a.sold_at ?? Number.NEGATIVE_INFINITY);
+  if (recent !== 0 && !Number.isNaN(recent)) return recent;
+  return a.lot_key < b.lot_key ? -1 : a.lot_key > b.lot_key ? 1 : 0;
+}
+
+/** The price a buyer paid for this comparable, USD: sold or sold on approval with a price above 0; else null. */
+function pricePaid(c: CompLot): number | null {
+  if (c.outcome !== 'sold' && c.outcome !== 'sold_on_approval') return null;
+  return known(c.sale_price_usd) && c.sale_price_usd > 0 ? c.sale_price_usd : null;
+}
+
+/** The p-quantile (0..1) of ascending `xs` by linear interpolation between closest ranks, rounded to whole USD. */
+function quantile(xs: readonly number[], p: number): number {
+  const at = (xs.length - 1) * p;
+  const lo = Math.floor(at);
+  const hi = Math.ceil(at);
+  return Math.round(xs[lo]! + (xs[hi]! - xs[lo]!) * (at - lo));
+}
+
+/**
+ * Price statistics of comparables (CompStats), whole USD. Only prices paid count: a `sold` or `sold_on_approval`
+ * comparable with a price above 0. An `ended_unsold` lot's last bid is not a price paid (the seller refused it),
+ * so it never enters the numbers; a sold lot whose price the service did not publish counts in `count` only.
+ * Quantiles interpolate linearly between the closest ranks: the median of an even count is the mean of the two
+ * middle prices, p25 and p75 likewise, each rounded to whole USD (half up).
+ *
+ * @returns the statistics; every USD field null when nothing is priced. Throws nothing.
+ */
+export function compStats(comps: readonly CompLot[]): CompStats {
+  const prices = comps
+    .map(pricePaid)
+    .filter((p): p is number => p !== null)
+    .sort((a, b) => a - b);
+  if (prices.length === 0) {
+    return {
+      count: comps.length,
+      priced: 0,
+      median_usd: null,
+      p25_usd: null,
+      p75_usd: null,
+      min_usd: null,
+      max_usd: null,
+    };
+  }
+  return {
+    count: comps.length,
+    priced: prices.length,
+    median_usd: quantile(prices, 0.5),
+    p25_usd: quantile(prices, 0.25),
+    p75_usd: quantile(prices, 0.75),
+    min_usd: Math.round(prices[0]!),
+    max_usd: Math.round(prices[prices.length - 1]!),
+  };
+}
+
+/**
+ * The comparable sales of `subject` from the store, best first (compareComps), at most `opts.limit` (default 50), with
+ * compStats over exactly the comparables returned (the numbers describe the list the buyer sees), and the VIN's
+ * other finished lots (`history`, newest first, each compared with the subject but never filtered by similarity).
+ * Candidates are the finished lots of the same make and model (case-insensitive) within a year of the subject's;
+ * the subject's lot and the other lots of its VIN are never comparables (the same vehicle is its history, and a
+ * relisted car sold several times would otherwise weigh several times in the median). `skipped` counts the stored
+ * rows left out of both lists because their record is unreadable. Odometer in miles, prices in USD.
+ *
+ * @throws BadInputError when `opts.limit` is not an integer of 1 or more.
+ * @throws what the repository throws (SqliteError from better-sqlite3 when the file fails).
+ */
+export function findComps(repo: CompsSource, subject: CompSubject, opts: CompsOptions = {}): CompsResult {
+  const limit = opts.limit ?? DEFAULT_COMPS_LIMIT;
+  if (!Number.isSafeInteger(limit) || limit < 1) {
+    throw new BadInputError('limit must be a whole number of 1 or more.', {
+      limit: ['a whole number of 1 or more'],
+    });
+  }
+  const vin = subject.vin?.trim() ?? '';
+  let skipped = 0;
+  const history: Comp[] = [];
+  if (vin !== '') {
+    const own = repo.otherSalesOfVin(vin, subject.lot_key);
+    skipped += own.skipped;
+    for (const lot of own.lots) history.push({ ...lot, ...describe(subject, lot) });
+  }
+  const make = subject.make?.trim() ?? '';
+  const model = subject.model?.trim() ?? '';
+  const comps: Comp[] = [];
+  if (make !== '' && model !== '' && known(subject.year)) {
+    const found = repo.candidates({
+      make,
+      model,
+      year_from: subject.year - YEAR_SPAN,
+      year_to: subject.year + YEAR_SPAN,
+      except_key: subject.lot_key,
+    });
+    skipped += found.skipped;
+    const sameVin = (lot: CompLot) => vin !== '' && word(lot.vin) === word(vin);
+    for (const lot of found.lots) {
+      if (sameVin(lot)) continue;
+      const s = similarity(subject, lot);
+      if (s) comps.push({ ...lot, ...s });
+    }
+    comps.sort(compareComps);
+  }
+  const shown = comps.slice(0, limit);
+  return { comps: shown, stats: compStats(shown), history, skipped };
+}

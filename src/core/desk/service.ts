@@ -1,0 +1,268 @@
+import { stringify } from 'csv-stringify/sync';
+import type { Clock } from '../clock';
+import type { LotRow, Store } from '../db/store';
+import { LotwatchError } from '../errors';
+import { buyerFees, FEE_FILES, FeeScheduleError, landedCost, type FeeSchedule } from '../../shared/fees';
+import { joinTags, parseTags, type DeskSettings } from '../../shared/desk';
+import type { LotDesk, MethodInput, MethodOutput } from '../../shared/ipc/contract';
+import { saleOutcomeOf } from '../../shared/saleOutcome';
+import { lotPageUrl, PLATFORMS, type Platform, type Vehicle } from '../../shared/vehicle';
+import type { AlertRules } from '../../shared/watch';
+import { calendarSkipped, watchedSalesCalendar, type CalendarSale } from './calendar';
+import { findComps } from './comps';
+
+/** What the desk needs from the rest of core; the service search is injected so this file never holds a client. */
+export interface DeskDeps {
+  store: Store;
+  clock: Clock;
+  /** The user's desk settings as they are now. */
+  settings: () => DeskSettings;
+  /**
+   * Runs one page of GET /vehicles and stores what it returns (explore.search): how many lots came, and how many of
+   * them had ended. Throws the service's errors.
+   */
+  searchOnce: (params: Record<string, unknown>) => Promise<{ lots: number; ended: number }>;
+  /** An address a calendar app can subscribe to (the headless shell's), or null. */
+  calendarAddress: () => string | null;
+  /** The keys of the lots a library query finds, best first (WatchService.searchLibrary), at most `limit`. */
+  libraryKeys: (q: string, limit: number) => string[];
+}
+
+/** The CSV's columns, in order: every field a buyer filters on, then the desk's figures and the user's own words. */
+const CSV_COLUMNS = [
+  'lot_key', 'platform', 'lot_number', 'vin', 'title', 'year', 'make', 'model', 'type', 'body_style', 'color',
+  'odometer_mi', 'damage', 'secondary_damage', 'title_document', 'title_group', 'run_condition', 'has_key', 'seller',
+  'seller_type', 'location', 'yard', 'yard_zip', 'ships_from', 'engine', 'fuel_type', 'transmission', 'drive_type',
+  'current_bid_usd', 'buy_now_usd', 'sale_price_usd', 'outcome', 'auction_at', 'est_repair_from_usd',
+  'est_repair_to_usd', 'buyer_fees_usd', 'port', 'shipping_usd', 'landed_cost_usd', 'max_bid_usd', 'notes', 'tags',
+  'first_seen_at', 'last_observed_at', 'lot_page',
+] as const;
+
+/** A lot or fact the desk needs is not in the store: the UI says what to do (open the lot once). */
+const notFound = (message: string) => new LotwatchError('not_found', message);
+
+const isPlatform = (p: string): p is Platform => (PLATFORMS as readonly string[]).includes(p);
+
+/**
+ * The buyer's desk (docs/architecture.md "The buyer's desk"): landed cost and max bid at a lot's current bid from
+ * the published fee schedules and the user's own lines, notes and tags, comparable sales from the store, and the
+ * watched sales as a calendar. Everything here is offline except `moreComps`, which spends one request the user
+ * asked for.
+ */
+export class DeskService {
+  constructor(private readonly d: DeskDeps) {}
+
+  /** The fee schedule of a platform for the user's membership kind, or null for a platform without a fee file. */
+  schedule(platform: string): FeeSchedule | null {
+    if (!isPlatform(platform)) return null;
+    const kinds = FEE_FILES[platform].schedules;
+    return kinds[this.d.settings().membership[platform]] ?? Object.values(kinds)[0] ?? null;
+  }
+
+  /**
+   * A lot's figures at its current bid: notes, tags, the kept shipping price to the user's port (USD), the landed
+   * cost (USD, null without a bid, a fee schedule or when the schedule has no tier for the bid) and the max bid from
+   * the watch's rules (null when not watched or not set). Reads the store; throws database errors only.
+   */
+  figures(row: LotRow, rules: AlertRules | null): LotDesk {
+    const s = this.d.settings();
+    const kept = this.d.store.desk.shipping(row.lot_key).find((p) => p.port === s.port);
+    const shipping = kept && (kept.currency === null || kept.currency.toUpperCase() === 'USD') ? kept.price_usd : null;
+    const schedule = this.schedule(row.platform);
+    let landed: number | null = null;
+    if (schedule && row.current_bid_usd !== null) {
+      try {
+        landed = landedCost({
+          bid_usd: row.current_bid_usd,
+          schedule,
+          shipping_usd: shipping,
+          lines: s.own_lines,
+          opts: { custom: s.custom_fees, omit: s.omit_fees },
+        }).total_usd;
+      } catch (e) {
+        if (!(e instanceof FeeScheduleError)) throw e;
+      }
+    }
+    return {
+      notes: row.notes,
+      tags: parseTags(row.tags),
+      port: s.port,
+      shipping_usd: shipping,
+      landed_cost_usd: landed,
+      max_bid_usd: rules?.max_bid_usd ?? null,
+    };
+  }
+
+  /**
+   * Everything the lot page's desk shows for a stored lot: its figures, the tags in use, the kept shipping prices
+   * and comparable sales from the store (src/core/desk/comps.ts). @throws LotwatchError not_found when the lot is not stored.
+   */
+  lot(key: string): MethodOutput<'desk.lot'> {
+    const row = this.d.store.lots.getRow(key);
+    if (!row) throw notFound('This lot is not stored on this computer yet. Open it once with a key or in Demo mode.');
+    const watch = this.d.store.watches.listWatches().find((w) => w.lot_key === key);
+    const rec = this.d.store.lots.getLotRecord(key);
+    const comps = findComps(this.d.store.comps, {
+      lot_key: key,
+      vin: row.vin,
+      make: row.make,
+      model: row.model,
+      year: row.year,
+      odometer: rec?.odometer ?? null,
+      damage: rec?.damage ?? null,
+    });
+    return {
+      desk: this.figures(row, watch?.rules ?? null),
+      tags_in_use: this.d.store.desk.tagsInUse(),
+      shipping: this.d.store.desk.shipping(key),
+      comps,
+    };
+  }
+
+  /**
+   * Saves a stored lot's notes and tags (tags cleaned by the contract's TagsSchema). The full-text index follows
+   * (its trigger). @throws LotwatchError not_found when the lot is not stored.
+   */
+  setNotes(i: MethodInput<'lots.setNotes'>): MethodOutput<'lots.setNotes'> {
+    if (!this.d.store.desk.setNotes(i.lot_key, i.notes, joinTags(i.tags))) {
+      throw notFound('This lot is not stored on this computer, so there is nowhere to keep the note.');
+    }
+    return { notes: i.notes, tags: i.tags };
+  }
+
+  /**
+   * More comparable sales from the service: one page of GET /vehicles for the lot's make and model, year +-1, with
+   * an auction date up to today, stored like any fetched lot (the ended ones become comparables). One request.
+   * @throws LotwatchError not_found when the lot is not stored or has no make and model; the service's errors.
+   */
+  async moreComps(key: string): Promise<MethodOutput<'desk.moreComps'>> {
+    const row = this.d.store.lots.getRow(key);
+    if (!row?.make || !row.model) throw notFound('Comparable sales need the lot’s make and model, and this lot has none stored.');
+    const params: Record<string, unknown> = {
+      make: row.make,
+      model: row.model,
+      ...(row.year !== null ? { year_from: row.year - 1, year_to: row.year + 1 } : {}),
+      auction_date_to: new Date(this.d.clock.now()).toISOString().slice(0, 10),
+      per_page: 20,
+    };
+    const r = await this.d.searchOnce(params);
+    return { requests: 1, stored: r.lots, ended: r.ended };
+  }
+
+  /**
+   * CSV of the chosen lots (or of a library query's first 500, or of every stored lot), one row per lot with a
+   * header: every field a buyer filters on (odometer in miles, damage, title document, run condition, keys, seller,
+   * location), the buyer fees and landed cost at the current bid, the max bid, notes and tags (CSV_COLUMNS). Amounts
+   * USD, times ISO 8601 UTC; lot numbers and VINs as text, never as numbers. Offline; throws database errors only.
+   */
+  exportCsv(i: MethodInput<'library.export'>): MethodOutput<'library.export'> {
+    const keys = i.lot_keys ?? (i.q ? this.d.libraryKeys(i.q, 500) : null);
+    const rows = keys ? keys.map((k) => this.d.store.lots.getRow(k)).filter((r): r is LotRow => !!r) : this.d.store.lots.all();
+    const rulesOf = new Map(this.d.store.watches.listWatches().map((w) => [w.lot_key, w.rules]));
+    const iso = (t: number | null | undefined) => (typeof t === 'number' ? new Date(t).toISOString() : '');
+    const yesNo = (b: boolean | null | undefined) => (b === true ? 'yes' : b === false ? 'no' : '');
+    const out = rows.map((r) => {
+      let v: Partial<Vehicle> = {};
+      try {
+        v = JSON.parse(r.normalized) as Partial<Vehicle>;
+      } catch {
+        // An unreadable record still exports its columns of `lots`: nothing is dropped.
+      }
+      const f = this.figures(r, rulesOf.get(r.lot_key) ?? null);
+      const schedule = this.schedule(r.platform);
+      let fees: number | null = null;
+      if (schedule && r.current_bid_usd !== null) {
+        try {
+          const s = this.d.settings();
+          fees = buyerFees(r.current_bid_usd, schedule, { custom: s.custom_fees, omit: s.omit_fees }).total_usd;
+        } catch (e) {
+          if (!(e instanceof FeeScheduleError)) throw e;
+        }
+      }
+      const row: Record<(typeof CSV_COLUMNS)[number], string | number | null | undefined> = {
+        lot_key: r.lot_key,
+        platform: r.platform,
+        lot_number: r.lot_number,
+        vin: r.vin,
+        title: r.title,
+        year: r.year,
+        make: r.make,
+        model: r.model,
+        type: v.type,
+        body_style: v.body_style,
+        color: v.color,
+        odometer_mi: v.odometer,
+        damage: v.damage,
+        secondary_damage: v.secondary_damage,
+        title_document: v.title_document?.name,
+        title_group: v.title_document?.group,
+        run_condition: v.run_condition_label ?? v.run_condition,
+        has_key: yesNo(v.has_key),
+        seller: v.seller?.name,
+        seller_type: v.seller?.type,
+        location: r.location,
+        yard: v.yard?.name,
+        yard_zip: v.yard?.zip,
+        ships_from: v.location?.ship_from,
+        engine: v.engine?.raw,
+        fuel_type: v.fuel_type,
+        transmission: v.transmission,
+        drive_type: v.drive_type,
+        current_bid_usd: r.current_bid_usd,
+        buy_now_usd: r.buy_now_usd,
+        sale_price_usd: r.sale_price_usd,
+        outcome: saleOutcomeOf(r),
+        auction_at: iso(r.auction_at),
+        est_repair_from_usd: v.pricing?.estimated_cost_from_usd,
+        est_repair_to_usd: v.pricing?.estimated_cost_to_usd,
+        buyer_fees_usd: fees,
+        port: f.port,
+        shipping_usd: f.shipping_usd,
+        landed_cost_usd: f.landed_cost_usd,
+        max_bid_usd: f.max_bid_usd,
+        notes: r.notes,
+        tags: f.tags.join(', '),
+        first_seen_at: iso(r.first_seen_at),
+        last_observed_at: iso(r.last_observed_at),
+        lot_page: lotPageUrl(r.platform, r.lot_number),
+      };
+      return CSV_COLUMNS.map((c) => row[c] ?? '');
+    });
+    return { csv: stringify(out, { header: true, columns: [...CSV_COLUMNS] }), rows: rows.length };
+  }
+
+  /**
+   * The watched lots' sales as an iCalendar file (RFC 5545, src/core/desk/calendar.ts): one event per watched lot
+   * with a sale time, its UID stable per lot so a re-export or a subscription moves a rescheduled sale. Offline.
+   */
+  calendar(): MethodOutput<'plan.calendar'> {
+    const sales: CalendarSale[] = [];
+    for (const w of this.d.store.watches.listWatches()) {
+      const row = w.lot_key ? this.d.store.lots.getRow(w.lot_key) : null;
+      if (!row || !isPlatform(row.platform)) continue;
+      const f = this.figures(row, w.rules);
+      sales.push({
+        lot_key: row.lot_key,
+        platform: row.platform,
+        lot_number: row.lot_number,
+        vin: row.vin,
+        title: row.title ?? ([row.year, row.make, row.model].filter(Boolean).join(' ') || `Lot ${row.lot_number}`),
+        auction_at: row.auction_at,
+        location: row.location,
+        current_bid_usd: row.current_bid_usd,
+        max_bid_usd: f.max_bid_usd,
+        landed_cost_usd: f.landed_cost_usd,
+        notes: row.notes,
+        url: lotPageUrl(row.platform, row.lot_number),
+        updated_at: this.d.store.lots.lastChangeAt(row.lot_key) ?? row.first_seen_at,
+      });
+    }
+    const skipped = calendarSkipped(sales).length;
+    return {
+      ics: watchedSalesCalendar(sales, { now: this.d.clock.now() }),
+      events: sales.length - skipped,
+      skipped,
+      address: this.d.calendarAddress(),
+    };
+  }
+}

@@ -1,0 +1,352 @@
+import { useState, type FormEvent } from 'react';
+import { MAX_NOTES_LENGTH, parseTags, type DeskSettings } from '../../../../shared/desk';
+import { FEE_FILES, FeeScheduleError, landedCost, maxBid, type FeeSchedule, type LandedCost } from '../../../../shared/fees';
+import type { CompView, LotSummary, MethodOutput, WatchView } from '../../../../shared/ipc/contract';
+import type { ErrorPayload } from '../../../../shared/ipc/errors';
+import { SALE_OUTCOME_LABEL } from '../../../../shared/saleOutcome';
+import { PLATFORMS, type Platform } from '../../../../shared/vehicle';
+import { lotHref } from '../../app/navigation';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { miles, platformName, usd } from '../../lib/format';
+import { useCall, useCaller } from '../../lib/useCall';
+import { PORT_LABEL } from './Shipping';
+
+type DeskData = MethodOutput<'desk.lot'>;
+
+const cents = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
+/** "$1,234.50" for a breakdown line (fees may carry cents), "$1,234" for whole dollars. */
+const money = (n: number) => (Number.isInteger(n) ? usd(n) : cents.format(n));
+
+/** The user's fee schedule for the lot's platform, or null for a platform without a fee file. */
+function scheduleOf(platform: string, desk: DeskSettings): FeeSchedule | null {
+  if (!(PLATFORMS as readonly string[]).includes(platform)) return null;
+  const kinds = FEE_FILES[platform as Platform].schedules;
+  return kinds[desk.membership[platform as Platform]] ?? Object.values(kinds)[0] ?? null;
+}
+
+/** A typed amount: a number of 0 or more (commas and a dollar sign allowed), else null. */
+function amount(s: string): number | null {
+  const t = s.replace(/[$,\s]/g, '');
+  if (t === '') return null;
+  const n = Number(t);
+  return Number.isFinite(n) && n >= 0 ? n : null;
+}
+
+/**
+ * What the lot costs landed, and the most to bid: the breakdown at any bid (bid, the platform's buyer fees from the
+ * published schedule, shipping to the user's port kept from "Get prices", the user's own lines), worked out offline
+ * with the same functions core uses for the watchlist; the max bid for a target landed cost, solved across the fee
+ * steps, saved on the watch with a "bid reached N % of my max bid" alert.
+ */
+export function Costs({ lot, data, watch, onWatchSaved }: { lot: LotSummary; data: DeskData; watch: WatchView | null; onWatchSaved: (w: WatchView) => void }) {
+  const call = useCaller();
+  const settings = useCall('settings.get');
+  // The bid typed by the user; null follows the lot's current bid as it changes.
+  const [typedBid, setBidText] = useState<string | null>(null);
+  const bidText = typedBid ?? String(lot.current_bid_usd ?? 0);
+  const [targetText, setTargetText] = useState(watch?.rules.target_landed_usd != null ? String(watch.rules.target_landed_usd) : '');
+  const [percent, setPercent] = useState(String(watch?.rules.max_bid_near_percent ?? 90));
+  const [saving, setSaving] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [error, setError] = useState<ErrorPayload | null>(null);
+
+  const desk = settings.data?.desk;
+  if (!desk) return settings.error ? <ErrorNotice error={settings.error} onRetry={() => void settings.run()} /> : <p className="muted small">Loading…</p>;
+  const schedule = scheduleOf(lot.platform, desk);
+  if (!schedule) return <p className="muted small">Lotwatch has no fee schedule for {platformName(lot.platform)}.</p>;
+  const kept = data.shipping.find((p) => p.port === desk.port);
+  const shipping = kept && (kept.currency === null || kept.currency.toUpperCase() === 'USD') ? kept.price_usd : null;
+  const base = { schedule, shipping_usd: shipping, lines: desk.own_lines, opts: { custom: desk.custom_fees, omit: desk.omit_fees } };
+  const bid = amount(bidText);
+  let breakdown: LandedCost | null = null;
+  let problem: string | null = null;
+  try {
+    if (bid !== null) breakdown = landedCost({ ...base, bid_usd: bid });
+  } catch (e) {
+    problem = e instanceof FeeScheduleError ? e.message : String(e);
+  }
+  const target = amount(targetText);
+  let max: number | null = null;
+  try {
+    max = target !== null ? maxBid({ ...base, target_usd: target }) : null;
+  } catch (e) {
+    problem = e instanceof FeeScheduleError ? e.message : String(e);
+  }
+  const pct = Number(percent);
+
+  const saveMax = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!watch || target === null) return;
+    setSaving(true);
+    setSaved(null);
+    const r = await call('watchlist.setRules', {
+      id: watch.id,
+      rules: { ...watch.rules, max_bid_usd: max, target_landed_usd: target, max_bid_near_percent: Number.isInteger(pct) && pct > 0 ? pct : null },
+    });
+    setSaving(false);
+    if (r.ok) {
+      setError(null);
+      setSaved(max === null ? 'Target saved; no bid fits it.' : `Max bid ${usd(max)} saved.`);
+      onWatchSaved(r.value);
+    } else setError(r.error);
+  };
+
+  return (
+    <div className="desk-costs">
+      <div className="desk-bid">
+        <label className="field">
+          <span>Bid (USD)</span>
+          <input type="text" inputMode="decimal" name="desk-bid" value={bidText} onChange={(e) => setBidText(e.target.value)} aria-invalid={bid === null ? true : undefined} />
+        </label>
+        {typedBid !== null && (
+          <button type="button" className="link-button" onClick={() => setBidText(null)}>
+            Use the current bid
+          </button>
+        )}
+        <p className="muted small">
+          {schedule.label} · {FEE_FILES[lot.platform as Platform].version} schedule · port {PORT_LABEL[desk.port] ?? desk.port} · change in Settings
+        </p>
+      </div>
+      {bid === null && <p className="field-error">Enter a bid of 0 or more, in dollars.</p>}
+      {problem && <p className="field-error">{problem}</p>}
+      {breakdown && (
+        <table className="lot-table desk-breakdown" aria-label="Landed cost">
+          <tbody>
+            <tr>
+              <th scope="row">Bid</th>
+              <td className="num">{money(breakdown.bid_usd)}</td>
+            </tr>
+            {breakdown.fees.map((f) => (
+              <tr key={f.id}>
+                <th scope="row">{f.label}</th>
+                <td className="num">{money(f.usd)}</td>
+              </tr>
+            ))}
+            <tr>
+              <th scope="row">Shipping to {PORT_LABEL[desk.port] ?? desk.port}</th>
+              <td className="num">{shipping === null ? <span className="muted">not fetched: Get prices below</span> : money(shipping)}</td>
+            </tr>
+            {breakdown.own.map((f) => (
+              <tr key={f.id}>
+                <th scope="row">{f.label}</th>
+                <td className="num">{money(f.usd)}</td>
+              </tr>
+            ))}
+            <tr className="desk-total">
+              <th scope="row">Landed cost</th>
+              <td className="num">{money(breakdown.total_usd)}</td>
+            </tr>
+          </tbody>
+        </table>
+      )}
+      <form className="desk-max" onSubmit={saveMax} aria-label="Max bid">
+        <label className="field">
+          <span>Target landed cost (USD)</span>
+          <input type="text" inputMode="decimal" name="desk-target" value={targetText} placeholder="e.g. 9,500" onChange={(e) => setTargetText(e.target.value)} />
+        </label>
+        <div className="desk-max-result" role="status">
+          {target === null ? (
+            <span className="muted small">Enter the most the car may cost you landed; Lotwatch works out the highest bid.</span>
+          ) : max === null ? (
+            <span>Even a $0 bid lands above {usd(target)}.</span>
+          ) : (
+            <span>
+              Max bid <strong className="mono">{usd(max)}</strong>
+              {lot.current_bid_usd !== null && lot.current_bid_usd > max ? <span className="lw-error-text"> · the bid is already past it</span> : null}
+            </span>
+          )}
+        </div>
+        {watch ? (
+          <div className="desk-max-save">
+            <label className="field desk-pct">
+              <span>Alert at % of max bid</span>
+              <input type="number" min={1} max={99} name="desk-percent" value={percent} onChange={(e) => setPercent(e.target.value)} />
+            </label>
+            <button type="submit" disabled={saving || target === null}>
+              {saving ? 'Saving…' : 'Save as max bid'}
+            </button>
+          </div>
+        ) : (
+          <p className="muted small">Watch this lot to keep the max bid and be alerted as the bid nears it.</p>
+        )}
+        {saved && <span className="ok small">{saved}</span>}
+        {error && <ErrorNotice error={error} />}
+      </form>
+    </div>
+  );
+}
+
+/** Notes and tags on a lot: kept on this computer, searched by the library, shown in the watchlist and the CSV. */
+export function NotesAndTags({ lotKey, data, onSaved }: { lotKey: string; data: DeskData; onSaved: () => void }) {
+  const call = useCaller();
+  const [notes, setNotes] = useState(data.desk.notes);
+  const [tags, setTags] = useState(data.desk.tags.join(', '));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ErrorPayload | null>(null);
+  const [saved, setSaved] = useState(false);
+  const dirty = notes !== data.desk.notes || parseTags(tags).join(',') !== data.desk.tags.join(',');
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    const r = await call('lots.setNotes', { lot_key: lotKey, notes, tags: parseTags(tags) });
+    setBusy(false);
+    if (r.ok) {
+      setError(null);
+      setSaved(true);
+      onSaved();
+    } else setError(r.error);
+  };
+  return (
+    <form className="desk-notes" onSubmit={save} aria-label="Notes and tags">
+      <label className="field">
+        <span>Notes</span>
+        <textarea
+          name="notes"
+          rows={4}
+          maxLength={MAX_NOTES_LENGTH}
+          value={notes}
+          placeholder="What you saw in the photos, what the yard said, your plan for this car…"
+          onChange={(e) => {
+            setNotes(e.target.value);
+            setSaved(false);
+          }}
+        />
+      </label>
+      <label className="field">
+        <span>Tags, separated by commas</span>
+        <input
+          type="text"
+          name="tags"
+          list="desk-tags-in-use"
+          value={tags}
+          placeholder="export, needs title"
+          onChange={(e) => {
+            setTags(e.target.value);
+            setSaved(false);
+          }}
+        />
+        <datalist id="desk-tags-in-use">
+          {data.tags_in_use.map((t) => (
+            <option key={t} value={t} />
+          ))}
+        </datalist>
+      </label>
+      <div className="actions">
+        <button type="submit" disabled={busy || !dirty}>
+          {busy ? 'Saving…' : 'Save notes'}
+        </button>
+        {saved && !dirty && (
+          <span className="ok small" role="status">
+            Saved on this computer.
+          </span>
+        )}
+      </div>
+      {error && <ErrorNotice error={error} />}
+    </form>
+  );
+}
+
+function CompRow({ c }: { c: CompView }) {
+  return (
+    <tr>
+      <td>
+        <a href={lotHref(c.lot_key)} className="lw-link">
+          {c.title ?? `Lot ${c.lot_number}`}
+        </a>
+        <div className="lw-sub mono">
+          {platformName(c.platform)} #{c.lot_number}
+        </div>
+      </td>
+      <td className="num">{miles(c.odometer)}</td>
+      <td>
+        {c.damage ?? '–'}
+        {c.same_damage && <span className="lw-badge" title="The same primary damage as this lot">same damage</span>}
+      </td>
+      <td>{SALE_OUTCOME_LABEL[c.outcome]}</td>
+      <td className="num">{c.sale_price_usd !== null ? usd(c.sale_price_usd) : c.last_bid_usd !== null ? <span className="muted">bid {usd(c.last_bid_usd)}</span> : '–'}</td>
+      <td className="nowrap">{c.sold_at !== null ? new Date(c.sold_at).toISOString().slice(0, 10) : '–'}</td>
+    </tr>
+  );
+}
+
+/**
+ * Comparable sales from the buyer's own store (same make and model, year +-1, similar odometer, same damage first)
+ * with count, median and middle half over prices actually paid, and the VIN's own earlier sales. Offline; "Find
+ * more" spends one request, said on the button.
+ */
+export function Comps({ lotKey, data, demo, onMore }: { lotKey: string; data: DeskData; demo: boolean; onMore: () => void }) {
+  const more = useCall('desk.moreComps', undefined, false);
+  const { comps, stats, history } = data.comps;
+  const find = async () => {
+    const r = await more.run({ lot_key: lotKey });
+    if (r) onMore();
+  };
+  return (
+    <div className="desk-comps">
+      <p className="desk-stats" role="status">
+        {stats.count === 0 ? (
+          'No comparable sale stored yet.'
+        ) : (
+          <>
+            {stats.count} comparable sale{stats.count === 1 ? '' : 's'} · {stats.priced} with a price paid
+            {stats.median_usd !== null && (
+              <>
+                {' '}
+                · median <strong>{usd(stats.median_usd)}</strong> · middle half {usd(stats.p25_usd)}–{usd(stats.p75_usd)} · range {usd(stats.min_usd)}–{usd(stats.max_usd)}
+              </>
+            )}
+          </>
+        )}
+      </p>
+      {comps.length > 0 && (
+        <div className="desk-comps-scroll">
+          <table className="lw-table desk-comps-table" aria-label="Comparable sales">
+            <thead>
+              <tr>
+                <th scope="col">Vehicle</th>
+                <th scope="col" className="num">
+                  Odometer
+                </th>
+                <th scope="col">Damage</th>
+                <th scope="col">Result</th>
+                <th scope="col" className="num">
+                  Price
+                </th>
+                <th scope="col">Sold</th>
+              </tr>
+            </thead>
+            <tbody>
+              {comps.map((c) => (
+                <CompRow key={c.lot_key} c={c} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {history.length > 0 && (
+        <>
+          <h3 className="card-title">This VIN&apos;s earlier sales</h3>
+          <table className="lw-table desk-comps-table" aria-label="Earlier sales of this VIN">
+            <tbody>
+              {history.map((c) => (
+                <CompRow key={c.lot_key} c={c} />
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+      <div className="actions">
+        <button type="button" onClick={() => void find()} disabled={more.loading}>
+          {more.loading ? 'Searching…' : `Find more on the service (1 request${demo ? ', Demo: no quota' : ''})`}
+        </button>
+        {more.data && (
+          <span className="muted small" role="status">
+            {more.data.stored} lot{more.data.stored === 1 ? '' : 's'} fetched and stored, {more.data.ended} of them ended
+            {more.data.ended === 0 ? ': the service listed only upcoming sales, so no new comparable sale. Lots you watch add theirs when they sell.' : ' (counted above when similar).'}
+          </span>
+        )}
+      </div>
+      {more.error && <ErrorNotice error={more.error} onRetry={() => void find()} />}
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { FEE_FILES, FixedFee, OwnLineSchema } from './fees';
+import { PLATFORMS, type Platform } from './vehicle';
+
+/**
+ * The buyer's desk (docs/architecture.md "The buyer's desk"): the user's cost settings for landed cost and max bid,
+ * and their notes and tags on lots. Shared because Settings edits them, the lot page and the watchlist show the
+ * figures they give, and core stores and exports them.
+ */
+
+/** The most tags one lot carries, and the longest tag (characters). */
+export const MAX_TAGS = 20;
+export const MAX_TAG_LENGTH = 40;
+/** The longest note on one lot (characters): a page of text. */
+export const MAX_NOTES_LENGTH = 10_000;
+
+/**
+ * Tags as the user typed them (`export, Needs title ,export`) to a clean list (`['export', 'Needs title']`): split on
+ * commas, spaces collapsed, empty ones dropped, each once whatever its case (the first spelling wins). Pure; throws
+ * nothing (a tag over MAX_TAG_LENGTH or more than MAX_TAGS are the schema's refusal, see TagsSchema).
+ */
+export function parseTags(text: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const part of text.split(',')) {
+    const t = part.replace(/\s+/g, ' ').trim();
+    if (!t || seen.has(t.toLowerCase())) continue;
+    seen.add(t.toLowerCase());
+    out.push(t);
+  }
+  return out;
+}
+
+/** A lot's tags as stored in `lots.tags` (comma-separated) and read back with parseTags. */
+export function joinTags(tags: readonly string[]): string {
+  return tags.join(',');
+}
+
+/** A lot's tags as the contract carries them: cleaned with parseTags, at most MAX_TAGS of MAX_TAG_LENGTH each. */
+export const TagsSchema = z
+  .array(z.string().max(MAX_TAG_LENGTH, `Keep each tag to ${MAX_TAG_LENGTH} characters.`).refine((t) => !t.includes(','), 'A tag cannot hold a comma.'))
+  .max(MAX_TAGS, `At most ${MAX_TAGS} tags on a lot.`)
+  .transform((ts) => parseTags(ts.join(',')));
+
+/** The first membership kind of a platform's fee file: the default schedule. */
+function firstKind(p: Platform): string {
+  return Object.keys(FEE_FILES[p].schedules)[0] ?? '';
+}
+
+/**
+ * How the user buys: which fee schedule applies on each platform (a membership kind of data/fees/<platform>.json),
+ * the port their vehicles ship to (a port of the shipping endpoints), fee lines they never pay (`omit_fees`, e.g. the
+ * internet bid fee for a buyer in the yard) or always pay (`custom_fees`, e.g. a broker's fee), and their own lines
+ * after the auction (ocean freight, duty as a percentage of the bid, repairs, a margin). Amounts in USD.
+ */
+export const DeskSettingsSchema = z
+  .object({
+    membership: z
+      .object(Object.fromEntries(PLATFORMS.map((p) => [p, z.string().default(firstKind(p))])) as Record<Platform, z.ZodDefault<z.ZodString>>)
+      .strict()
+      .default(Object.fromEntries(PLATFORMS.map((p) => [p, firstKind(p)])) as Record<Platform, string>)
+      .refine((m) => PLATFORMS.every((p) => m[p] in FEE_FILES[p].schedules), 'Choose a membership kind the fee schedule lists.'),
+    port: z.string().trim().min(1, 'Choose a port.').max(40).default('Savannah'),
+    omit_fees: z.array(z.string().max(40)).max(20).default([]),
+    custom_fees: z.array(FixedFee).max(20, 'At most 20 fee lines.').default([]),
+    own_lines: z.array(OwnLineSchema).max(20, 'At most 20 lines.').default([]),
+  })
+  .strict();
+export type DeskSettings = z.infer<typeof DeskSettingsSchema>;

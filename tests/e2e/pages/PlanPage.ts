@@ -1,0 +1,32 @@
+import type { Download, Locator, Page } from '@playwright/test';
+import { AppFrame } from './AppFrame';
+
+/** Auction day: the watched lots by sale day, printable, and their calendar export. */
+export class PlanPage {
+  readonly frame: AppFrame;
+  readonly exportButton: Locator;
+  /** Every watched lot's row, whatever its day. */
+  readonly rows: Locator;
+
+  constructor(readonly page: Page) {
+    this.frame = new AppFrame(page);
+    this.rows = page.locator('.plan-table tbody tr');
+    this.exportButton = page.getByRole('button', { name: 'Export calendar (.ics)' });
+  }
+
+  /** Opens Auction day from the navigation. */
+  async open(): Promise<void> {
+    await this.frame.open('Auction day');
+  }
+
+  /** The group of a day ("Today", "Tomorrow", "This week", ...), with its table. */
+  group(label: string): Locator {
+    return this.page.getByRole('region', { name: new RegExp(`^${label}`) });
+  }
+
+  /** Presses Export and resolves to the downloaded file. */
+  async exportCalendar(): Promise<Download> {
+    const [download] = await Promise.all([this.page.waitForEvent('download'), this.exportButton.click()]);
+    return download;
+  }
+}
