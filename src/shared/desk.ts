@@ -38,7 +38,12 @@ export function joinTags(tags: readonly string[]): string {
 
 /** A lot's tags as the contract carries them: cleaned with parseTags, at most MAX_TAGS of MAX_TAG_LENGTH each. */
 export const TagsSchema = z
-  .array(z.string().max(MAX_TAG_LENGTH, `Keep each tag to ${MAX_TAG_LENGTH} characters.`).refine((t) => !t.includes(','), 'A tag cannot hold a comma.'))
+  .array(
+    z
+      .string()
+      .max(MAX_TAG_LENGTH, `Keep each tag to ${MAX_TAG_LENGTH} characters.`)
+      .refine((t) => !t.includes(','), 'A tag cannot hold a comma.'),
+  )
   .max(MAX_TAGS, `At most ${MAX_TAGS} tags on a lot.`)
   .transform((ts) => parseTags(ts.join(',')));
 
@@ -56,10 +61,18 @@ function firstKind(p: Platform): string {
 export const DeskSettingsSchema = z
   .object({
     membership: z
-      .object(Object.fromEntries(PLATFORMS.map((p) => [p, z.string().default(firstKind(p))])) as Record<Platform, z.ZodDefault<z.ZodString>>)
+      .object(
+        Object.fromEntries(PLATFORMS.map((p) => [p, z.string().default(firstKind(p))])) as Record<
+          Platform,
+          z.ZodDefault<z.ZodString>
+        >,
+      )
       .strict()
       .default(Object.fromEntries(PLATFORMS.map((p) => [p, firstKind(p)])) as Record<Platform, string>)
-      .refine((m) => PLATFORMS.every((p) => m[p] in FEE_FILES[p].schedules), 'Choose a membership kind the fee schedule lists.'),
+      .refine(
+        (m) => PLATFORMS.every((p) => m[p] in FEE_FILES[p].schedules),
+        'Choose a membership kind the fee schedule lists.',
+      ),
     port: z.string().trim().min(1, 'Choose a port.').max(40).default('Savannah'),
     omit_fees: z.array(z.string().max(40)).max(20).default([]),
     custom_fees: z.array(FixedFee).max(20, 'At most 20 fee lines.').default([]),

@@ -162,6 +162,11 @@ export const AlertRulesSchema = z
     max_bid_usd: usd.default(null),
     /** Alert once when the bid reaches this share of max_bid_usd, in percent (e.g. 90), or null. */
     max_bid_near_percent: z.number().int('Enter a whole percentage.').min(1, 'Enter 1 to 99 %.').max(99, 'Enter 1 to 99 %.').nullable().default(null),
+    /**
+     * A new match notifies only when its current bid (or buy now) is under this share of the median price paid for
+     * comparable sales in the buyer's store, in percent (e.g. 70); with no comparable sale priced it notifies.
+     */
+    comps_below_percent: z.number().int('Enter a whole percentage.').min(1, 'Enter 1 to 100 %.').max(100, 'Enter 1 to 100 %.').nullable().default(null),
     /** The landed cost the max bid was solved for (USD), kept so the lot page shows and solves it again. */
     target_landed_usd: usd.default(null),
     /** Reminders this many minutes before a watched lot's auction (1 minute to 7 days). */

@@ -52,6 +52,11 @@ export interface DecideInput {
   /** The vehicle's display title, e.g. `2018 AUDI S5`. */
   title: string;
   source: { kind: 'search' | 'watch'; name: string };
+  /**
+   * The median price paid for the lot's comparable sales in the store (USD, src/core/desk/comps.ts), for a new match
+   * under rules with comps_below_percent; null when none is priced, absent when not asked.
+   */
+  compsMedianUsd?: number | null;
 }
 
 /** The delivery part of a decision. */
@@ -153,6 +158,16 @@ function withinBudget(lot: LotState | null, max: number | null): boolean {
     (p): p is number => p !== null && Number.isFinite(p),
   );
   return prices.length === 0 || prices.some((p) => p <= max);
+}
+
+/**
+ * A new match is cheap enough against its comparable sales when its current bid or buy now (whichever is known) is
+ * under comps_below_percent of their median price; with no median, or neither price known, it notifies.
+ */
+function underComps(lot: LotState | null, percent: number | null, median: number | null | undefined): boolean {
+  if (percent === null || median == null || lot === null) return true;
+  const prices = [lot.current_bid_usd, lot.buy_now_usd].filter((p): p is number => p !== null && Number.isFinite(p));
+  return prices.length === 0 || prices.some((p) => p < (median * percent) / 100);
 }
 
 const STATUS_LABEL: Record<string, string> = {
@@ -266,6 +281,7 @@ function describe(
       if (lot?.current_bid_usd != null) parts.push(lot.current_bid_usd > 0 ? `Bid ${usd(lot.current_bid_usd)}` : 'No bids yet');
       if (lot?.buy_now_usd != null) parts.push(`Buy now ${usd(lot.buy_now_usd)}`);
       if (lot?.auction_at != null) parts.push(`Auction ${when(lot.auction_at, tz)}`);
+      if (input.compsMedianUsd != null) parts.push(`Comps median ${usd(input.compsMedianUsd)}`);
       return { headline: 'new match', detail: parts.length ? parts.join(' · ') : null };
     }
     case 'dropped_out':
@@ -285,7 +301,8 @@ function describe(
  * 2. Otherwise a change whose kind is not in `rules.kinds` gives null (recorded only), unless it is the
  *    `snooze_until_event` (the user asked to hear about it).
  * 3. A new_match with max_price_usd gives null unless its current bid or buy now is within budget (see
- *    withinBudget; both unknown notifies).
+ *    withinBudget; both unknown notifies), and one with comps_below_percent unless a price is under that share of
+ *    `compsMedianUsd` (see underComps; no median notifies; the body names the median when there is one).
  * 4. Delivery per deliveryFor (muted, snoozed, cap, quiet hours); `lifts_snooze: true` when the change is the
  *    event the rules were snoozed until.
  * Title `<vehicle> · <headline>` (e.g. `2018 AUDI S5 · bid $4,250`), body `<detail> · <platform> lot <number> ·
@@ -299,6 +316,7 @@ export function decide(input: DecideInput): AlertDecision | null {
   if (!threshold && !rules.kinds.includes(change.kind) && rules.snooze_until_event !== change.kind)
     return null;
   if (!threshold && change.kind === 'new_match' && !withinBudget(input.lot, rules.max_price_usd)) return null;
+  if (!threshold && change.kind === 'new_match' && !underComps(input.lot, rules.comps_below_percent, input.compsMedianUsd)) return null;
   const d = deliveryFor({
     rules,
     eventKind: change.kind,

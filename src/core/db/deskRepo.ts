@@ -25,10 +25,13 @@ export class DeskRepo {
   constructor(db: Database) {
     this.setNotesStmt = db.prepare('UPDATE lots SET notes = ?, tags = ? WHERE lot_key = ?');
     this.notesOf = db.prepare('SELECT notes, tags FROM lots WHERE lot_key = ?');
-    this.putShip = db.prepare(`INSERT INTO lot_shipping (lot_key, port, price_usd, currency, fetched_at) VALUES (?, ?, ?, ?, ?)
+    this.putShip =
+      db.prepare(`INSERT INTO lot_shipping (lot_key, port, price_usd, currency, fetched_at) VALUES (?, ?, ?, ?, ?)
       ON CONFLICT (lot_key, port) DO UPDATE SET price_usd = excluded.price_usd, currency = excluded.currency,
       fetched_at = excluded.fetched_at`);
-    this.shipOf = db.prepare('SELECT port, price_usd, currency, fetched_at FROM lot_shipping WHERE lot_key = ? ORDER BY port');
+    this.shipOf = db.prepare(
+      'SELECT port, price_usd, currency, fetched_at FROM lot_shipping WHERE lot_key = ? ORDER BY port',
+    );
     this.allTags = db.prepare("SELECT DISTINCT tags FROM lots WHERE tags <> ''");
   }
 
@@ -57,7 +60,8 @@ export class DeskRepo {
    * port is not kept: it cannot be matched to the user's port. Throws database errors.
    */
   keepShipping(key: LotKey, prices: readonly ShippingPrice[], fetchedAt: number): void {
-    for (const p of prices) if (p.port) this.putShip.run(key, p.port, p.price ?? null, p.currency ?? null, fetchedAt);
+    for (const p of prices)
+      if (p.port) this.putShip.run(key, p.port, p.price ?? null, p.currency ?? null, fetchedAt);
   }
 
   /** The shipping prices kept for a lot, by port name. */

@@ -30,12 +30,51 @@ export interface DeskDeps {
 
 /** The CSV's columns, in order: every field a buyer filters on, then the desk's figures and the user's own words. */
 const CSV_COLUMNS = [
-  'lot_key', 'platform', 'lot_number', 'vin', 'title', 'year', 'make', 'model', 'type', 'body_style', 'color',
-  'odometer_mi', 'damage', 'secondary_damage', 'title_document', 'title_group', 'run_condition', 'has_key', 'seller',
-  'seller_type', 'location', 'yard', 'yard_zip', 'ships_from', 'engine', 'fuel_type', 'transmission', 'drive_type',
-  'current_bid_usd', 'buy_now_usd', 'sale_price_usd', 'outcome', 'auction_at', 'est_repair_from_usd',
-  'est_repair_to_usd', 'buyer_fees_usd', 'port', 'shipping_usd', 'landed_cost_usd', 'max_bid_usd', 'notes', 'tags',
-  'first_seen_at', 'last_observed_at', 'lot_page',
+  'lot_key',
+  'platform',
+  'lot_number',
+  'vin',
+  'title',
+  'year',
+  'make',
+  'model',
+  'type',
+  'body_style',
+  'color',
+  'odometer_mi',
+  'damage',
+  'secondary_damage',
+  'title_document',
+  'title_group',
+  'run_condition',
+  'has_key',
+  'seller',
+  'seller_type',
+  'location',
+  'yard',
+  'yard_zip',
+  'ships_from',
+  'engine',
+  'fuel_type',
+  'transmission',
+  'drive_type',
+  'current_bid_usd',
+  'buy_now_usd',
+  'sale_price_usd',
+  'outcome',
+  'auction_at',
+  'est_repair_from_usd',
+  'est_repair_to_usd',
+  'buyer_fees_usd',
+  'port',
+  'shipping_usd',
+  'landed_cost_usd',
+  'max_bid_usd',
+  'notes',
+  'tags',
+  'first_seen_at',
+  'last_observed_at',
+  'lot_page',
 ] as const;
 
 /** A lot or fact the desk needs is not in the store: the UI says what to do (open the lot once). */
@@ -67,7 +106,8 @@ export class DeskService {
   figures(row: LotRow, rules: AlertRules | null): LotDesk {
     const s = this.d.settings();
     const kept = this.d.store.desk.shipping(row.lot_key).find((p) => p.port === s.port);
-    const shipping = kept && (kept.currency === null || kept.currency.toUpperCase() === 'USD') ? kept.price_usd : null;
+    const shipping =
+      kept && (kept.currency === null || kept.currency.toUpperCase() === 'USD') ? kept.price_usd : null;
     const schedule = this.schedule(row.platform);
     let landed: number | null = null;
     if (schedule && row.current_bid_usd !== null) {
@@ -99,7 +139,8 @@ export class DeskService {
    */
   lot(key: string): MethodOutput<'desk.lot'> {
     const row = this.d.store.lots.getRow(key);
-    if (!row) throw notFound('This lot is not stored on this computer yet. Open it once with a key or in Demo mode.');
+    if (!row)
+      throw notFound('This lot is not stored on this computer yet. Open it once with a key or in Demo mode.');
     const watch = this.d.store.watches.listWatches().find((w) => w.lot_key === key);
     const rec = this.d.store.lots.getLotRecord(key);
     const comps = findComps(this.d.store.comps, {
@@ -137,7 +178,8 @@ export class DeskService {
    */
   async moreComps(key: string): Promise<MethodOutput<'desk.moreComps'>> {
     const row = this.d.store.lots.getRow(key);
-    if (!row?.make || !row.model) throw notFound('Comparable sales need the lot’s make and model, and this lot has none stored.');
+    if (!row?.make || !row.model)
+      throw notFound('Comparable sales need the lot’s make and model, and this lot has none stored.');
     const params: Record<string, unknown> = {
       make: row.make,
       model: row.model,
@@ -157,7 +199,9 @@ export class DeskService {
    */
   exportCsv(i: MethodInput<'library.export'>): MethodOutput<'library.export'> {
     const keys = i.lot_keys ?? (i.q ? this.d.libraryKeys(i.q, 500) : null);
-    const rows = keys ? keys.map((k) => this.d.store.lots.getRow(k)).filter((r): r is LotRow => !!r) : this.d.store.lots.all();
+    const rows = keys
+      ? keys.map((k) => this.d.store.lots.getRow(k)).filter((r): r is LotRow => !!r)
+      : this.d.store.lots.all();
     const rulesOf = new Map(this.d.store.watches.listWatches().map((w) => [w.lot_key, w.rules]));
     const iso = (t: number | null | undefined) => (typeof t === 'number' ? new Date(t).toISOString() : '');
     const yesNo = (b: boolean | null | undefined) => (b === true ? 'yes' : b === false ? 'no' : '');
@@ -174,7 +218,10 @@ export class DeskService {
       if (schedule && r.current_bid_usd !== null) {
         try {
           const s = this.d.settings();
-          fees = buyerFees(r.current_bid_usd, schedule, { custom: s.custom_fees, omit: s.omit_fees }).total_usd;
+          fees = buyerFees(r.current_bid_usd, schedule, {
+            custom: s.custom_fees,
+            omit: s.omit_fees,
+          }).total_usd;
         } catch (e) {
           if (!(e instanceof FeeScheduleError)) throw e;
         }
@@ -246,7 +293,8 @@ export class DeskService {
         platform: row.platform,
         lot_number: row.lot_number,
         vin: row.vin,
-        title: row.title ?? ([row.year, row.make, row.model].filter(Boolean).join(' ') || `Lot ${row.lot_number}`),
+        title:
+          row.title ?? ([row.year, row.make, row.model].filter(Boolean).join(' ') || `Lot ${row.lot_number}`),
         auction_at: row.auction_at,
         location: row.location,
         current_bid_usd: row.current_bid_usd,

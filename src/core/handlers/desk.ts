@@ -5,7 +5,9 @@ import type { HandlerContext, HandlerGroup } from './context';
  * all offline; more comparable sales from the service (one request the user asked for); the watched sales as a
  * calendar file.
  */
-export function deskHandlers(c: HandlerContext): HandlerGroup<'lots.setNotes' | 'desk.lot' | 'desk.moreComps' | 'plan.calendar'> {
+export function deskHandlers(
+  c: HandlerContext,
+): HandlerGroup<'lots.setNotes' | 'desk.lot' | 'desk.moreComps' | 'plan.calendar'> {
   return {
     'lots.setNotes': (i) => c.desk.setNotes(i),
     'desk.lot': (i) => c.desk.lot(i.lot_key),

@@ -12,6 +12,7 @@ import {
 import type { Clock } from '../clock';
 import type { NewAlert, SavedSearchRow, WatchRow, Store } from '../db/store';
 import { diffLot } from '../diff';
+import { findComps } from '../desk/comps';
 import type { QuotaSnapshot } from '../../shared/vehicle';
 import { lotKeyOf, pollTargetKey, type AlertRules, type Change, type LotState, type QuietHours } from '../../shared/watch';
 
@@ -73,7 +74,21 @@ export class Recorder {
       const record = this.d.store.lots.getLotRecord(c.lot_key);
       const title = record?.title ?? ([record?.year, record?.make, record?.model].filter(Boolean).join(' ') || c.lot_key);
       const lot = this.d.store.lots.getLotState(c.lot_key);
+      // A new match judged against its comparable sales: their median price paid, from the store (offline).
+      const compsMedianUsd =
+        c.kind === 'new_match' && rules.comps_below_percent !== null && record
+          ? findComps(this.d.store.comps, {
+              lot_key: c.lot_key,
+              vin: record.vin,
+              make: record.make,
+              model: record.model,
+              year: record.year,
+              odometer: record.odometer,
+              damage: record.damage,
+            }).stats.median_usd
+          : undefined;
       const decision = decide({
+        ...(compsMedianUsd !== undefined ? { compsMedianUsd } : {}),
         change: c,
         changeId,
         prev: prevOf(c.lot_key),

@@ -256,6 +256,17 @@ describe('decide: budget of new matches', () => {
       'new_match',
     );
   });
+
+  it('under comps: notifies a match whose bid is under the share of the comps median, and names the median', () => {
+    const r = rules({ comps_below_percent: 70 });
+    const at = (bid: number, median: number | null) =>
+      decide(input(change('new_match'), { rules: r, lot: lot({ current_bid_usd: bid, buy_now_usd: null, auction_at: null }), compsMedianUsd: median }));
+    // 70 % of a $10,000 median is $7,000: $6,999 is under it, $7,000 is not.
+    expect(at(6999, 10_000)?.body).toBe('Bid $6,999 · Comps median $10,000 · copart lot 45416833 · Saved search “Audi under 10k”');
+    expect(at(7000, 10_000)).toBeNull();
+    // No comparable sale priced: nothing to judge by, so it notifies.
+    expect(at(7000, null)?.kind).toBe('new_match');
+  });
 });
 
 describe('decide: delivery policy', () => {

@@ -17,7 +17,10 @@ import { BadInputError } from '../../../src/core/errors';
 import type { Vehicle } from '../../../src/shared/vehicle';
 import { tempDir } from '../../helpers/tmp';
 import { realFinishedRecord } from '../api/fixtures/realRecords';
-import { NO_EXTRAS, NO_PRICES } from '../diff/fixtures';
+import { NO_EXTRAS, NO_PRICES, QUIET_OFF } from '../diff/fixtures';
+import { Recorder } from '../../../src/core/watch/recorder';
+import { AlertRulesSchema, type Change } from '../../../src/shared/watch';
+import { FakeClock } from '../../helpers/fakeClock';
 
 const dirs: { cleanup(): void }[] = [];
 const dbs: Database[] = [];
@@ -502,5 +505,45 @@ describe('the pure rules', () => {
     const a = { ...lot({ lot_key: 'iaai:2' }), same_damage: true, year_delta: 0, odometer_delta_mi: 0 };
     const b = { ...a, lot_key: 'copart:9' };
     expect([a, b].sort(compareComps).map((c) => c.lot_key)).toEqual(['copart:9', 'iaai:2']);
+  });
+});
+
+describe('a saved search judged against comparable sales', () => {
+  it('alerts a new match only under its share of the comps median, and names the median in the alert', () => {
+    const { db, store } = openStore();
+    seed(store, db);
+    const clock = new FakeClock();
+    const recorder = new Recorder({ store, clock, quiet: () => QUIET_OFF, tzOffsetMinutes: () => 0 });
+    const search = (percent: number) =>
+      store.searches.getSearch(
+        store.searches.insertSearch(
+          {
+            name: `Civics under ${percent} %`,
+            params: {},
+            schedule: '0 * * * *',
+            rules: AlertRulesSchema.parse({ comps_below_percent: percent }),
+            max_pages: 1,
+            paused: false,
+            is_example: false,
+          },
+          clock.now(),
+        ),
+      )!;
+    const match: Change = {
+      kind: 'new_match',
+      lot_key: 'copart:70000000',
+      vin: SUBJECT_VIN,
+      field: null,
+      before: null,
+      after: null,
+      related_lot_key: null,
+      outcome: null,
+      observed_at: clock.now(),
+    };
+    // The subject's bid is $5,500 and its comps' median $7,501: 70 % of it is $5,250.70 (no alert), 80 % $6,000.80.
+    expect(recorder.record([match], clock.now(), () => null, search(70)).alerts).toBe(0);
+    expect(recorder.record([match], clock.now(), () => null, search(80)).alerts).toBe(1);
+    const [alert] = store.alerts.list(false, Number.MAX_SAFE_INTEGER, 10);
+    expect(alert!.body).toContain('Comps median $7,501');
   });
 });

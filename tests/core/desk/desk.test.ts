@@ -65,14 +65,41 @@ describe("the buyer's desk", () => {
   it('keeps shipping prices with the lot and works the landed cost out offline from them', async () => {
     const { value } = await makeCore();
     const own = [{ id: 'ocean', label: 'Ocean freight', usd: 1150 }];
-    await value('settings.update', { desk: { membership: { copart: 'standard_non_clean_secured', iaai: 'licensed_standard_volume' }, port: 'Savannah', omit_fees: [], custom_fees: [], own_lines: own } });
-    const found = await value<{ lots: { lot_key: string; platform: string; lot_number: string; vin: string | null; current_bid_usd: number | null }[] }>('vehicles.search', { params: { platform: 'copart', per_page: 5 } });
+    await value('settings.update', {
+      desk: {
+        membership: { copart: 'standard_non_clean_secured', iaai: 'licensed_standard_volume' },
+        port: 'Savannah',
+        omit_fees: [],
+        custom_fees: [],
+        own_lines: own,
+      },
+    });
+    const found = await value<{
+      lots: {
+        lot_key: string;
+        platform: string;
+        lot_number: string;
+        vin: string | null;
+        current_bid_usd: number | null;
+      }[];
+    }>('vehicles.search', { params: { platform: 'copart', per_page: 5 } });
     const lot = found.lots.find((l) => l.current_bid_usd !== null)!;
-    const before = await value<{ desk: { shipping_usd: number | null; landed_cost_usd: number | null } }>('desk.lot', { lot_key: lot.lot_key });
+    const before = await value<{ desk: { shipping_usd: number | null; landed_cost_usd: number | null } }>(
+      'desk.lot',
+      { lot_key: lot.lot_key },
+    );
     expect(before.desk.shipping_usd).toBeNull();
-    const prices = await value<{ prices: { port: string; price: number }[] }>('shipping.get', { endpoint: 'vehicle', id: lot.vin ?? lot.lot_number, ports: ['Savannah'], lot_key: lot.lot_key });
+    const prices = await value<{ prices: { port: string; price: number }[] }>('shipping.get', {
+      endpoint: 'vehicle',
+      id: lot.vin ?? lot.lot_number,
+      ports: ['Savannah'],
+      lot_key: lot.lot_key,
+    });
     const savannah = prices.prices.find((p) => p.port === 'Savannah')!;
-    const after = await value<{ desk: { shipping_usd: number; landed_cost_usd: number }; shipping: { port: string }[] }>('desk.lot', { lot_key: lot.lot_key });
+    const after = await value<{
+      desk: { shipping_usd: number; landed_cost_usd: number };
+      shipping: { port: string }[];
+    }>('desk.lot', { lot_key: lot.lot_key });
     expect(after.desk.shipping_usd).toBe(savannah.price);
     expect(after.shipping.map((p) => p.port)).toEqual(['Savannah']);
     const expected = landedCost({
@@ -88,31 +115,68 @@ describe("the buyer's desk", () => {
 
   it('keeps notes and tags, finds them in the library and exports them with every field a buyer filters on', async () => {
     const { value } = await makeCore();
-    const found = await value<{ lots: { lot_key: string; vin: string | null }[] }>('vehicles.search', { params: { make: 'KIA', per_page: 3 } });
+    const found = await value<{ lots: { lot_key: string; vin: string | null }[] }>('vehicles.search', {
+      params: { make: 'KIA', per_page: 3 },
+    });
     const key = found.lots[0]!.lot_key;
-    const saved = await value<{ tags: string[] }>('lots.setNotes', { lot_key: key, notes: 'Front damage; keys, maybe — check', tags: ['export', ' Needs  title', 'EXPORT'] });
+    const saved = await value<{ tags: string[] }>('lots.setNotes', {
+      lot_key: key,
+      notes: 'Front damage; keys, maybe — check',
+      tags: ['export', ' Needs  title', 'EXPORT'],
+    });
     expect(saved.tags).toEqual(['export', 'Needs title']);
-    const hits = await value<{ lots: { lot_key: string }[] }>('library.search', { q: 'needs', limit: 10, offset: 0 });
+    const hits = await value<{ lots: { lot_key: string }[] }>('library.search', {
+      q: 'needs',
+      limit: 10,
+      offset: 0,
+    });
     expect(hits.lots.map((l) => l.lot_key)).toEqual([key]);
     const csv = await value<{ csv: string; rows: number }>('library.export', { lot_keys: [key] });
     const [row] = parse(csv.csv, { columns: true }) as Record<string, string>[];
-    expect(row).toMatchObject({ lot_key: key, notes: 'Front damage; keys, maybe — check', tags: 'export, Needs title' });
-    for (const c of ['odometer_mi', 'damage', 'title_document', 'run_condition', 'has_key', 'seller', 'location', 'buyer_fees_usd', 'landed_cost_usd', 'max_bid_usd']) {
+    expect(row).toMatchObject({
+      lot_key: key,
+      notes: 'Front damage; keys, maybe — check',
+      tags: 'export, Needs title',
+    });
+    for (const c of [
+      'odometer_mi',
+      'damage',
+      'title_document',
+      'run_condition',
+      'has_key',
+      'seller',
+      'location',
+      'buyer_fees_usd',
+      'landed_cost_usd',
+      'max_bid_usd',
+    ]) {
       expect(Object.keys(row!)).toContain(c);
     }
     expect(row!['vin']).toBe(found.lots[0]!.vin ?? '');
-    expect(await value('lots.setNotes', { lot_key: 'copart:0', notes: 'x', tags: [] }).catch((e: Error) => e.message)).toMatch(/^lots.setNotes: not_found/);
+    expect(
+      await value('lots.setNotes', { lot_key: 'copart:0', notes: 'x', tags: [] }).catch(
+        (e: Error) => e.message,
+      ),
+    ).toMatch(/^lots.setNotes: not_found/);
   });
 
   it('writes the watched sales as a calendar that another library reads back, one event per lot', async () => {
     const { value } = await makeCore();
     const m = sb.market;
-    const lots = m.sorted.filter((l) => l.subStatus === 'Open' && l.auctionAt > sb.marketNow() + 3_600_000).slice(0, 2);
+    const lots = m.sorted
+      .filter((l) => l.subStatus === 'Open' && l.auctionAt > sb.marketNow() + 3_600_000)
+      .slice(0, 2);
     for (const l of lots) await value('watchlist.add', { target: l.lotNumber, rules: { max_bid_usd: 5000 } });
-    const cal = await value<{ ics: string; events: number; skipped: number; address: string | null }>('plan.calendar');
+    const cal = await value<{ ics: string; events: number; skipped: number; address: string | null }>(
+      'plan.calendar',
+    );
     expect(cal).toMatchObject({ events: 2, skipped: 0, address: null });
-    const events = new ICAL.Component(ICAL.parse(cal.ics)).getAllSubcomponents('vevent').map((v) => new ICAL.Event(v));
-    expect(events.map((e) => e.uid).sort()).toEqual(lots.map((l) => `${l.platform}:${l.lotNumber}@lotwatch`).sort());
+    const events = new ICAL.Component(ICAL.parse(cal.ics))
+      .getAllSubcomponents('vevent')
+      .map((v) => new ICAL.Event(v));
+    expect(events.map((e) => e.uid).sort()).toEqual(
+      lots.map((l) => `${l.platform}:${l.lotNumber}@lotwatch`).sort(),
+    );
     for (const l of lots) {
       const e = events.find((x) => x.uid === `${l.platform}:${l.lotNumber}@lotwatch`)!;
       expect(e.startDate.toJSDate().getTime()).toBe(l.auctionAt);

@@ -21,6 +21,7 @@ export interface RulesDraft {
   bid_below_usd: string;
   buy_now_under_usd: string;
   max_price_usd: string;
+  comps_below_percent: string;
   remind: string;
   muted: boolean;
 }
@@ -35,6 +36,7 @@ export function rulesToDraft(r: AlertRules): RulesDraft {
     bid_below_usd: text(r.bid_below_usd),
     buy_now_under_usd: text(r.buy_now_under_usd),
     max_price_usd: text(r.max_price_usd),
+    comps_below_percent: text(r.comps_below_percent),
     remind: r.remind_minutes_before.join(', '),
     muted: r.muted,
   };
@@ -62,6 +64,7 @@ export function draftToRules(d: RulesDraft, base: AlertRules): Record<string, un
     bid_below_usd: amount(d.bid_below_usd),
     buy_now_under_usd: amount(d.buy_now_under_usd),
     max_price_usd: amount(d.max_price_usd),
+    comps_below_percent: amount(d.comps_below_percent),
     remind_minutes_before: remind,
     muted: d.muted,
   };
@@ -135,7 +138,7 @@ export function RulesFields({
     ([k]) =>
       k === 'rules' ||
       (k.startsWith('rules.') &&
-        !/^rules\.(kinds|bid_above_usd|bid_below_usd|buy_now_under_usd|max_price_usd|remind_minutes_before|muted)\b/.test(k)),
+        !/^rules\.(kinds|bid_above_usd|bid_below_usd|buy_now_under_usd|max_price_usd|comps_below_percent|remind_minutes_before|muted)\b/.test(k)),
   );
   return (
     <>
@@ -187,6 +190,15 @@ export function RulesFields({
             value={draft.max_price_usd}
             error={ruleError(error, 'max_price_usd')}
             onChange={(v) => set('max_price_usd', v)}
+          />
+        ) : null}
+        {mode === 'search' ? (
+          <Amount
+            name="comps_below_percent"
+            label="New matches only under this % of comparable sales' median"
+            value={draft.comps_below_percent}
+            error={ruleError(error, 'comps_below_percent')}
+            onChange={(v) => set('comps_below_percent', v)}
           />
         ) : (
           <label className="field">

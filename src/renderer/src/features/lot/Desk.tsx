@@ -1,6 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { MAX_NOTES_LENGTH, parseTags, type DeskSettings } from '../../../../shared/desk';
-import { FEE_FILES, FeeScheduleError, landedCost, maxBid, type FeeSchedule, type LandedCost } from '../../../../shared/fees';
+import {
+  FEE_FILES,
+  FeeScheduleError,
+  landedCost,
+  maxBid,
+  type FeeSchedule,
+  type LandedCost,
+} from '../../../../shared/fees';
 import type { CompView, LotSummary, MethodOutput, WatchView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { SALE_OUTCOME_LABEL } from '../../../../shared/saleOutcome';
@@ -10,10 +17,17 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { miles, platformName, usd } from '../../lib/format';
 import { useCall, useCaller } from '../../lib/useCall';
 import { PORT_LABEL } from './Shipping';
+// The shared list styles (tables, badges, links) this page uses; a lot opened directly has loaded no list view yet.
+import '../../components/lwTable.css';
+import '../../components/watch/common.css';
 
 type DeskData = MethodOutput<'desk.lot'>;
 
-const cents = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
+const cents = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+});
 /** "$1,234.50" for a breakdown line (fees may carry cents), "$1,234" for whole dollars. */
 const money = (n: number) => (Number.isInteger(n) ? usd(n) : cents.format(n));
 
@@ -38,25 +52,49 @@ function amount(s: string): number | null {
  * with the same functions core uses for the watchlist; the max bid for a target landed cost, solved across the fee
  * steps, saved on the watch with a "bid reached N % of my max bid" alert.
  */
-export function Costs({ lot, data, watch, onWatchSaved }: { lot: LotSummary; data: DeskData; watch: WatchView | null; onWatchSaved: (w: WatchView) => void }) {
+export function Costs({
+  lot,
+  data,
+  watch,
+  onWatchSaved,
+}: {
+  lot: LotSummary;
+  data: DeskData;
+  watch: WatchView | null;
+  onWatchSaved: (w: WatchView) => void;
+}) {
   const call = useCaller();
   const settings = useCall('settings.get');
   // The bid typed by the user; null follows the lot's current bid as it changes.
   const [typedBid, setBidText] = useState<string | null>(null);
   const bidText = typedBid ?? String(lot.current_bid_usd ?? 0);
-  const [targetText, setTargetText] = useState(watch?.rules.target_landed_usd != null ? String(watch.rules.target_landed_usd) : '');
+  const [targetText, setTargetText] = useState(
+    watch?.rules.target_landed_usd != null ? String(watch.rules.target_landed_usd) : '',
+  );
   const [percent, setPercent] = useState(String(watch?.rules.max_bid_near_percent ?? 90));
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState<string | null>(null);
   const [error, setError] = useState<ErrorPayload | null>(null);
 
   const desk = settings.data?.desk;
-  if (!desk) return settings.error ? <ErrorNotice error={settings.error} onRetry={() => void settings.run()} /> : <p className="muted small">Loading…</p>;
+  if (!desk)
+    return settings.error ? (
+      <ErrorNotice error={settings.error} onRetry={() => void settings.run()} />
+    ) : (
+      <p className="muted small">Loading…</p>
+    );
   const schedule = scheduleOf(lot.platform, desk);
-  if (!schedule) return <p className="muted small">Lotwatch has no fee schedule for {platformName(lot.platform)}.</p>;
+  if (!schedule)
+    return <p className="muted small">Lotwatch has no fee schedule for {platformName(lot.platform)}.</p>;
   const kept = data.shipping.find((p) => p.port === desk.port);
-  const shipping = kept && (kept.currency === null || kept.currency.toUpperCase() === 'USD') ? kept.price_usd : null;
-  const base = { schedule, shipping_usd: shipping, lines: desk.own_lines, opts: { custom: desk.custom_fees, omit: desk.omit_fees } };
+  const shipping =
+    kept && (kept.currency === null || kept.currency.toUpperCase() === 'USD') ? kept.price_usd : null;
+  const base = {
+    schedule,
+    shipping_usd: shipping,
+    lines: desk.own_lines,
+    opts: { custom: desk.custom_fees, omit: desk.omit_fees },
+  };
   const bid = amount(bidText);
   let breakdown: LandedCost | null = null;
   let problem: string | null = null;
@@ -81,7 +119,12 @@ export function Costs({ lot, data, watch, onWatchSaved }: { lot: LotSummary; dat
     setSaved(null);
     const r = await call('watchlist.setRules', {
       id: watch.id,
-      rules: { ...watch.rules, max_bid_usd: max, target_landed_usd: target, max_bid_near_percent: Number.isInteger(pct) && pct > 0 ? pct : null },
+      rules: {
+        ...watch.rules,
+        max_bid_usd: max,
+        target_landed_usd: target,
+        max_bid_near_percent: Number.isInteger(pct) && pct > 0 ? pct : null,
+      },
     });
     setSaving(false);
     if (r.ok) {
@@ -96,7 +139,14 @@ export function Costs({ lot, data, watch, onWatchSaved }: { lot: LotSummary; dat
       <div className="desk-bid">
         <label className="field">
           <span>Bid (USD)</span>
-          <input type="text" inputMode="decimal" name="desk-bid" value={bidText} onChange={(e) => setBidText(e.target.value)} aria-invalid={bid === null ? true : undefined} />
+          <input
+            type="text"
+            inputMode="decimal"
+            name="desk-bid"
+            value={bidText}
+            onChange={(e) => setBidText(e.target.value)}
+            aria-invalid={bid === null ? true : undefined}
+          />
         </label>
         {typedBid !== null && (
           <button type="button" className="link-button" onClick={() => setBidText(null)}>
@@ -104,7 +154,8 @@ export function Costs({ lot, data, watch, onWatchSaved }: { lot: LotSummary; dat
           </button>
         )}
         <p className="muted small">
-          {schedule.label} · {FEE_FILES[lot.platform as Platform].version} schedule · port {PORT_LABEL[desk.port] ?? desk.port} · change in Settings
+          {schedule.label} · {FEE_FILES[lot.platform as Platform].version} schedule · port{' '}
+          {PORT_LABEL[desk.port] ?? desk.port} · change in Settings
         </p>
       </div>
       {bid === null && <p className="field-error">Enter a bid of 0 or more, in dollars.</p>}
@@ -124,7 +175,13 @@ export function Costs({ lot, data, watch, onWatchSaved }: { lot: LotSummary; dat
             ))}
             <tr>
               <th scope="row">Shipping to {PORT_LABEL[desk.port] ?? desk.port}</th>
-              <td className="num">{shipping === null ? <span className="muted">not fetched: Get prices below</span> : money(shipping)}</td>
+              <td className="num">
+                {shipping === null ? (
+                  <span className="muted">not fetched: Get prices below</span>
+                ) : (
+                  money(shipping)
+                )}
+              </td>
             </tr>
             {breakdown.own.map((f) => (
               <tr key={f.id}>
@@ -142,17 +199,28 @@ export function Costs({ lot, data, watch, onWatchSaved }: { lot: LotSummary; dat
       <form className="desk-max" onSubmit={saveMax} aria-label="Max bid">
         <label className="field">
           <span>Target landed cost (USD)</span>
-          <input type="text" inputMode="decimal" name="desk-target" value={targetText} placeholder="e.g. 9,500" onChange={(e) => setTargetText(e.target.value)} />
+          <input
+            type="text"
+            inputMode="decimal"
+            name="desk-target"
+            value={targetText}
+            placeholder="e.g. 9,500"
+            onChange={(e) => setTargetText(e.target.value)}
+          />
         </label>
         <div className="desk-max-result" role="status">
           {target === null ? (
-            <span className="muted small">Enter the most the car may cost you landed; Lotwatch works out the highest bid.</span>
+            <span className="muted small">
+              Enter the most the car may cost you landed; Lotwatch works out the highest bid.
+            </span>
           ) : max === null ? (
             <span>Even a $0 bid lands above {usd(target)}.</span>
           ) : (
             <span>
               Max bid <strong className="mono">{usd(max)}</strong>
-              {lot.current_bid_usd !== null && lot.current_bid_usd > max ? <span className="lw-error-text"> · the bid is already past it</span> : null}
+              {lot.current_bid_usd !== null && lot.current_bid_usd > max ? (
+                <span className="lw-error-text"> · the bid is already past it</span>
+              ) : null}
             </span>
           )}
         </div>
@@ -160,14 +228,23 @@ export function Costs({ lot, data, watch, onWatchSaved }: { lot: LotSummary; dat
           <div className="desk-max-save">
             <label className="field desk-pct">
               <span>Alert at % of max bid</span>
-              <input type="number" min={1} max={99} name="desk-percent" value={percent} onChange={(e) => setPercent(e.target.value)} />
+              <input
+                type="number"
+                min={1}
+                max={99}
+                name="desk-percent"
+                value={percent}
+                onChange={(e) => setPercent(e.target.value)}
+              />
             </label>
             <button type="submit" disabled={saving || target === null}>
               {saving ? 'Saving…' : 'Save as max bid'}
             </button>
           </div>
         ) : (
-          <p className="muted small">Watch this lot to keep the max bid and be alerted as the bid nears it.</p>
+          <p className="muted small">
+            Watch this lot to keep the max bid and be alerted as the bid nears it.
+          </p>
         )}
         {saved && <span className="ok small">{saved}</span>}
         {error && <ErrorNotice error={error} />}
@@ -177,7 +254,15 @@ export function Costs({ lot, data, watch, onWatchSaved }: { lot: LotSummary; dat
 }
 
 /** Notes and tags on a lot: kept on this computer, searched by the library, shown in the watchlist and the CSV. */
-export function NotesAndTags({ lotKey, data, onSaved }: { lotKey: string; data: DeskData; onSaved: () => void }) {
+export function NotesAndTags({
+  lotKey,
+  data,
+  onSaved,
+}: {
+  lotKey: string;
+  data: DeskData;
+  onSaved: () => void;
+}) {
   const call = useCaller();
   const [notes, setNotes] = useState(data.desk.notes);
   const [tags, setTags] = useState(data.desk.tags.join(', '));
@@ -260,10 +345,22 @@ function CompRow({ c }: { c: CompView }) {
       <td className="num">{miles(c.odometer)}</td>
       <td>
         {c.damage ?? '–'}
-        {c.same_damage && <span className="lw-badge" title="The same primary damage as this lot">same damage</span>}
+        {c.same_damage && (
+          <span className="lw-badge" title="The same primary damage as this lot">
+            same damage
+          </span>
+        )}
       </td>
       <td>{SALE_OUTCOME_LABEL[c.outcome]}</td>
-      <td className="num">{c.sale_price_usd !== null ? usd(c.sale_price_usd) : c.last_bid_usd !== null ? <span className="muted">bid {usd(c.last_bid_usd)}</span> : '–'}</td>
+      <td className="num">
+        {c.sale_price_usd !== null ? (
+          usd(c.sale_price_usd)
+        ) : c.last_bid_usd !== null ? (
+          <span className="muted">bid {usd(c.last_bid_usd)}</span>
+        ) : (
+          '–'
+        )}
+      </td>
       <td className="nowrap">{c.sold_at !== null ? new Date(c.sold_at).toISOString().slice(0, 10) : '–'}</td>
     </tr>
   );
@@ -274,7 +371,17 @@ function CompRow({ c }: { c: CompView }) {
  * with count, median and middle half over prices actually paid, and the VIN's own earlier sales. Offline; "Find
  * more" spends one request, said on the button.
  */
-export function Comps({ lotKey, data, demo, onMore }: { lotKey: string; data: DeskData; demo: boolean; onMore: () => void }) {
+export function Comps({
+  lotKey,
+  data,
+  demo,
+  onMore,
+}: {
+  lotKey: string;
+  data: DeskData;
+  demo: boolean;
+  onMore: () => void;
+}) {
   const more = useCall('desk.moreComps', undefined, false);
   const { comps, stats, history } = data.comps;
   const find = async () => {
@@ -292,7 +399,8 @@ export function Comps({ lotKey, data, demo, onMore }: { lotKey: string; data: De
             {stats.median_usd !== null && (
               <>
                 {' '}
-                · median <strong>{usd(stats.median_usd)}</strong> · middle half {usd(stats.p25_usd)}–{usd(stats.p75_usd)} · range {usd(stats.min_usd)}–{usd(stats.max_usd)}
+                · median <strong>{usd(stats.median_usd)}</strong> · middle half {usd(stats.p25_usd)}–
+                {usd(stats.p75_usd)} · range {usd(stats.min_usd)}–{usd(stats.max_usd)}
               </>
             )}
           </>
@@ -337,12 +445,17 @@ export function Comps({ lotKey, data, demo, onMore }: { lotKey: string; data: De
       )}
       <div className="actions">
         <button type="button" onClick={() => void find()} disabled={more.loading}>
-          {more.loading ? 'Searching…' : `Find more on the service (1 request${demo ? ', Demo: no quota' : ''})`}
+          {more.loading
+            ? 'Searching…'
+            : `Find more on the service (1 request${demo ? ', Demo: no quota' : ''})`}
         </button>
         {more.data && (
           <span className="muted small" role="status">
-            {more.data.stored} lot{more.data.stored === 1 ? '' : 's'} fetched and stored, {more.data.ended} of them ended
-            {more.data.ended === 0 ? ': the service listed only upcoming sales, so no new comparable sale. Lots you watch add theirs when they sell.' : ' (counted above when similar).'}
+            {more.data.stored} lot{more.data.stored === 1 ? '' : 's'} fetched and stored, {more.data.ended} of
+            them ended
+            {more.data.ended === 0
+              ? ': the service listed only upcoming sales, so no new comparable sale. Lots you watch add theirs when they sell.'
+              : ' (counted above when similar).'}
           </span>
         )}
       </div>

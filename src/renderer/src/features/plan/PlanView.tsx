@@ -6,6 +6,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { EmptyState, useContractEvents, useNow } from '../../components/watch/common';
 import { auctionStatus, countdown, dateTime, platformName, usd } from '../../lib/format';
 import { useCall } from '../../lib/useCall';
+import '../../components/lwTable.css';
 import './plan.css';
 
 const DAY = 86_400_000;
@@ -52,7 +53,15 @@ function PlanRow({ w, now }: { w: WatchView; now: number }) {
     <tr>
       <td className="nowrap">
         <div>{l?.auction_at ? dateTime(l.auction_at) : '–'}</div>
-        <div className="lw-sub">{l?.auction_at && l.auction_at > now ? `in ${countdown(l.auction_at, now)}` : l ? auctionStatus(l).label : ''}</div>
+        <div className="lw-sub">
+          {l?.auction_at && l.auction_at > now
+            ? `in ${countdown(l.auction_at, now)}`
+            : l?.auction_at && l.outcome === 'open'
+              ? 'Sale time passed · result not seen yet'
+              : l
+                ? auctionStatus(l).label
+                : ''}
+        </div>
       </td>
       <td className="wrap">
         {key ? (
@@ -64,7 +73,7 @@ function PlanRow({ w, now }: { w: WatchView; now: number }) {
         )}
         <div className="lw-sub mono">
           {l ? `${platformName(l.platform)} #${l.lot_number}` : ''}
-          {w.vin ?? l?.vin ? ` · VIN ${w.vin ?? l?.vin}` : ''}
+          {(w.vin ?? l?.vin) ? ` · VIN ${w.vin ?? l?.vin}` : ''}
         </div>
         {l?.location && <div className="lw-sub">{l.location}</div>}
       </td>
@@ -75,7 +84,9 @@ function PlanRow({ w, now }: { w: WatchView; now: number }) {
       </td>
       <td className="num">
         {d?.landed_cost_usd != null ? usd(d.landed_cost_usd) : '–'}
-        {d && d.landed_cost_usd != null && d.shipping_usd === null && <div className="lw-sub">without shipping</div>}
+        {d && d.landed_cost_usd != null && d.shipping_usd === null && (
+          <div className="lw-sub">without shipping</div>
+        )}
       </td>
       <td className="wrap plan-notes">
         {d?.tags.map((t) => (
@@ -105,14 +116,18 @@ export function PlanView() {
   const watches = list.data ?? [];
   const groups = GROUPS.map((g) => ({
     ...g,
-    rows: watches.filter((w) => planGroup(w, now) === g.id).sort((a, b) => (a.lot?.auction_at ?? Infinity) - (b.lot?.auction_at ?? Infinity)),
+    rows: watches
+      .filter((w) => planGroup(w, now) === g.id)
+      .sort((a, b) => (a.lot?.auction_at ?? Infinity) - (b.lot?.auction_at ?? Infinity)),
   })).filter((g) => g.rows.length > 0);
 
   const exportIcs = async () => {
     const r = await cal.run();
     if (!r) return;
     download('lotwatch-sales.ics', 'text/calendar', r.ics);
-    setNote(`${r.events} sale${r.events === 1 ? '' : 's'} exported${r.skipped ? `; ${r.skipped} without a sale time left out` : ''}. Export again after a reschedule: the events move.`);
+    setNote(
+      `${r.events} sale${r.events === 1 ? '' : 's'} exported${r.skipped ? `; ${r.skipped} without a sale time left out` : ''}. Export again after a reschedule: the events move.`,
+    );
   };
 
   return (
@@ -142,7 +157,9 @@ export function PlanView() {
       {list.error && <ErrorNotice error={list.error} onRetry={() => void list.run()} />}
       {cal.error && <ErrorNotice error={cal.error} onRetry={() => void exportIcs()} />}
       {list.data && watches.length === 0 && (
-        <EmptyState title="Nothing to plan yet">Watch a lot (from Search, a lot page or the Watchlist) and its sale shows here by day.</EmptyState>
+        <EmptyState title="Nothing to plan yet">
+          Watch a lot (from Search, a lot page or the Watchlist) and its sale shows here by day.
+        </EmptyState>
       )}
       {groups.map((g) => (
         <section key={g.id} className="plan-group" aria-labelledby={`plan-${g.id}`}>

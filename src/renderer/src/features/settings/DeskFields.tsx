@@ -30,15 +30,20 @@ export function DeskFields({
   const set = <K extends keyof DeskSettings>(k: K, v: DeskSettings[K]) => onChange({ ...value, [k]: v });
   const inPerson = value.omit_fees.includes(BID_FEE_ID);
   const ownAmount = (l: OwnLine) => ('percent' in l ? String(l.percent) : String(l.usd));
-  const setOwn = (i: number, l: OwnLine) => set('own_lines', value.own_lines.map((x, j) => (j === i ? l : x)));
+  const setOwn = (i: number, l: OwnLine) =>
+    set(
+      'own_lines',
+      value.own_lines.map((x, j) => (j === i ? l : x)),
+    );
   const num = (s: string) => (s.trim() === '' ? 0 : Number(s));
   return (
     <fieldset className="desk-fields">
       <legend>Costs: landed cost and max bid</legend>
       <p className="muted small">
-        Lotwatch adds the platform&apos;s buyer fees, shipping to your port and your own lines to a bid, and works out the most
-        you can bid for a target. Fees are the published schedules (read on{' '}
-        {PLATFORMS.map((p) => `${platformName(p)} ${FEE_FILES[p].read_on}`).join(', ')}); check them before you bid.
+        Lotwatch adds the platform&apos;s buyer fees, shipping to your port and your own lines to a bid, and
+        works out the most you can bid for a target. Fees are the published schedules (read on{' '}
+        {PLATFORMS.map((p) => `${platformName(p)} ${FEE_FILES[p].read_on}`).join(', ')}); check them before
+        you bid.
       </p>
       <div className="desk-row">
         {PLATFORMS.map((p) => (
@@ -73,7 +78,14 @@ export function DeskFields({
           type="checkbox"
           name="desk-in-person"
           checked={inPerson}
-          onChange={(e) => set('omit_fees', e.target.checked ? [...value.omit_fees, BID_FEE_ID] : value.omit_fees.filter((x) => x !== BID_FEE_ID))}
+          onChange={(e) =>
+            set(
+              'omit_fees',
+              e.target.checked
+                ? [...value.omit_fees, BID_FEE_ID]
+                : value.omit_fees.filter((x) => x !== BID_FEE_ID),
+            )
+          }
         />
         <span>I bid in person at the yard (no internet bid fee)</span>
       </label>
@@ -86,34 +98,67 @@ export function DeskFields({
               type="text"
               aria-label="Fee name"
               value={f.label}
-              onChange={(e) => set('custom_fees', value.custom_fees.map((x, j) => (j === i ? { ...x, label: e.target.value } : x)))}
+              onChange={(e) =>
+                set(
+                  'custom_fees',
+                  value.custom_fees.map((x, j) => (j === i ? { ...x, label: e.target.value } : x)),
+                )
+              }
             />
             <input
               type="number"
               min={0}
               aria-label={`${f.label || 'Fee'} (USD)`}
               value={String(f.usd)}
-              onChange={(e) => set('custom_fees', value.custom_fees.map((x, j) => (j === i ? { ...x, usd: num(e.target.value) } : x)))}
+              onChange={(e) =>
+                set(
+                  'custom_fees',
+                  value.custom_fees.map((x, j) => (j === i ? { ...x, usd: num(e.target.value) } : x)),
+                )
+              }
             />
-            <button type="button" className="link-button" onClick={() => set('custom_fees', value.custom_fees.filter((_, j) => j !== i))}>
+            <button
+              type="button"
+              className="link-button"
+              onClick={() =>
+                set(
+                  'custom_fees',
+                  value.custom_fees.filter((_, j) => j !== i),
+                )
+              }
+            >
               Remove
             </button>
-            {fieldError(`custom_fees.${i}.usd`) && <span className="field-error">{fieldError(`custom_fees.${i}.usd`)}</span>}
+            {fieldError(`custom_fees.${i}.usd`) && (
+              <span className="field-error">{fieldError(`custom_fees.${i}.usd`)}</span>
+            )}
           </div>
         ))}
         <button
           type="button"
-          onClick={() => set('custom_fees', [...value.custom_fees, { id: newId(value.custom_fees, 'fee'), label: 'Broker fee', usd: 0 }])}
+          onClick={() =>
+            set('custom_fees', [
+              ...value.custom_fees,
+              { id: newId(value.custom_fees, 'fee'), label: 'Broker fee', usd: 0 },
+            ])
+          }
         >
           Add a fee
         </button>
       </div>
 
       <div className="desk-lines" role="group" aria-label="Your own costs">
-        <span className="desk-lines-title">Your own costs after the auction (ocean freight, duty, repairs, margin)</span>
+        <span className="desk-lines-title">
+          Your own costs after the auction (ocean freight, duty, repairs, margin)
+        </span>
         {value.own_lines.map((l, i) => (
           <div className="desk-line" key={l.id}>
-            <input type="text" aria-label="Cost name" value={l.label} onChange={(e) => setOwn(i, { ...l, label: e.target.value })} />
+            <input
+              type="text"
+              aria-label="Cost name"
+              value={l.label}
+              onChange={(e) => setOwn(i, { ...l, label: e.target.value })}
+            />
             <input
               type="number"
               min={0}
@@ -121,38 +166,80 @@ export function DeskFields({
               aria-label={`${l.label || 'Cost'} (${'percent' in l ? '% of the bid' : 'USD'})`}
               value={ownAmount(l)}
               onChange={(e) =>
-                setOwn(i, 'percent' in l ? { id: l.id, label: l.label, percent: num(e.target.value) } : { id: l.id, label: l.label, usd: num(e.target.value) })
+                setOwn(
+                  i,
+                  'percent' in l
+                    ? { id: l.id, label: l.label, percent: num(e.target.value) }
+                    : { id: l.id, label: l.label, usd: num(e.target.value) },
+                )
               }
             />
             <select
               aria-label={`${l.label || 'Cost'}: amount or percentage`}
               value={'percent' in l ? 'percent' : 'usd'}
               onChange={(e) =>
-                setOwn(i, e.target.value === 'percent' ? { id: l.id, label: l.label, percent: 0 } : { id: l.id, label: l.label, usd: 0 })
+                setOwn(
+                  i,
+                  e.target.value === 'percent'
+                    ? { id: l.id, label: l.label, percent: 0 }
+                    : { id: l.id, label: l.label, usd: 0 },
+                )
               }
             >
               <option value="usd">USD</option>
               <option value="percent">% of the bid</option>
             </select>
-            <button type="button" className="link-button" onClick={() => set('own_lines', value.own_lines.filter((_, j) => j !== i))}>
+            <button
+              type="button"
+              className="link-button"
+              onClick={() =>
+                set(
+                  'own_lines',
+                  value.own_lines.filter((_, j) => j !== i),
+                )
+              }
+            >
               Remove
             </button>
-            {(fieldError(`own_lines.${i}.usd`) ?? fieldError(`own_lines.${i}.percent`) ?? fieldError(`own_lines.${i}.label`)) && (
-              <span className="field-error">{fieldError(`own_lines.${i}.usd`) ?? fieldError(`own_lines.${i}.percent`) ?? fieldError(`own_lines.${i}.label`)}</span>
+            {(fieldError(`own_lines.${i}.usd`) ??
+              fieldError(`own_lines.${i}.percent`) ??
+              fieldError(`own_lines.${i}.label`)) && (
+              <span className="field-error">
+                {fieldError(`own_lines.${i}.usd`) ??
+                  fieldError(`own_lines.${i}.percent`) ??
+                  fieldError(`own_lines.${i}.label`)}
+              </span>
             )}
           </div>
         ))}
         <div className="desk-line-adds">
-          <button type="button" onClick={() => set('own_lines', [...value.own_lines, { id: newId(value.own_lines, 'own'), label: 'Ocean freight', usd: 0 }])}>
+          <button
+            type="button"
+            onClick={() =>
+              set('own_lines', [
+                ...value.own_lines,
+                { id: newId(value.own_lines, 'own'), label: 'Ocean freight', usd: 0 },
+              ])
+            }
+          >
             Add an amount
           </button>
-          <button type="button" onClick={() => set('own_lines', [...value.own_lines, { id: newId(value.own_lines, 'own'), label: 'Import duty', percent: 0 }])}>
+          <button
+            type="button"
+            onClick={() =>
+              set('own_lines', [
+                ...value.own_lines,
+                { id: newId(value.own_lines, 'own'), label: 'Import duty', percent: 0 },
+              ])
+            }
+          >
             Add a percentage
           </button>
         </div>
         {value.own_lines.length > 0 && (
           <p className="muted small">
-            Fixed lines add up to {usd(value.own_lines.reduce((n, l) => n + ('usd' in l ? l.usd : 0), 0))} per vehicle.
+            Fixed lines add up to {usd(value.own_lines.reduce((n, l) => n + ('usd' in l ? l.usd : 0), 0))} per
+            vehicle.
           </p>
         )}
       </div>
