@@ -1,4 +1,4 @@
-import { app, BrowserWindow, ipcMain, nativeImage, Notification, safeStorage, session, shell, Tray, type WebContents } from 'electron';
+import { app, BrowserWindow, ipcMain, Menu, nativeImage, Notification, safeStorage, session, shell, Tray, type WebContents } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createCore, type Core, type Notifier } from '../core/app';
@@ -91,21 +91,30 @@ export function trayTooltip(unread: number): string {
 
 /**
  * Shows the unread count where a desktop user looks without opening the window: the app badge (macOS dock, Linux
- * launchers that support it) and the tray icon's tooltip; a tray click brings the window forward. Returns the
- * function that applies a new count, and the tray (null when the desktop has no tray area).
+ * launchers that support it) and the tray icon's tooltip; a tray click (or "Open Lotwatch" in its menu) brings the
+ * window forward, "Quit Lotwatch" quits: with a tray, closing the window only hides it and Lotwatch keeps watching.
+ * Returns the function that applies a new count, and the tray (null when the desktop has no tray area).
  */
 export function unreadIndicators(getWindow: () => BrowserWindow | undefined, iconPath: string): { apply(n: number): void; tray: Tray | null } {
   let tray: Tray | null = null;
+  const open = () => {
+    const w = getWindow();
+    if (!w || w.isDestroyed()) return;
+    if (w.isMinimized()) w.restore();
+    w.show();
+    w.focus();
+  };
   try {
     tray = new Tray(nativeImage.createFromPath(iconPath));
     tray.setToolTip(trayTooltip(0));
-    tray.on('click', () => {
-      const w = getWindow();
-      if (!w || w.isDestroyed()) return;
-      if (w.isMinimized()) w.restore();
-      w.show();
-      w.focus();
-    });
+    tray.on('click', open);
+    tray.setContextMenu(
+      Menu.buildFromTemplate([
+        { label: 'Open Lotwatch', click: open },
+        { type: 'separator' },
+        { label: 'Quit Lotwatch', click: () => app.quit() },
+      ]),
+    );
   } catch {
     // No tray area on this desktop: the badge and the window title still carry the count.
     tray = null;
@@ -274,15 +283,39 @@ export async function startShell(paths: ShellPaths, opts: { clock?: Clock } = {}
   app.on('second-instance', () => {
     if (window.isDestroyed()) return;
     if (window.isMinimized()) window.restore();
+    window.show();
     window.focus();
   });
 
+  // Start at login follows the setting (off by default), now and whenever it changes.
+  const applyLogin = (on: boolean) => {
+    try {
+      app.setLoginItemSettings({ openAtLogin: on });
+    } catch {
+      // Not every desktop lets an app register itself: the setting then does nothing, and Lotwatch still runs.
+    }
+  };
+  core.call('settings.get', undefined).then(
+    (s) => applyLogin(s.openAtLogin),
+    () => undefined, // Shutting down already.
+  );
+  const unsubscribeLogin = core.on((e) => {
+    if (e.name === 'settings.changed') applyLogin(e.payload.openAtLogin);
+  });
+
   let quitting = false;
+  // Closing the window keeps Lotwatch watching in the tray; only Quit (tray menu, app menu, logout) stops it.
+  window.on('close', (event) => {
+    if (quitting || !indicators.tray) return;
+    event.preventDefault();
+    window.hide();
+  });
   app.on('before-quit', (event) => {
     if (quitting) return;
     quitting = true;
     event.preventDefault();
     unsubscribe();
+    unsubscribeLogin();
     indicators.tray?.destroy();
     ipcMain.removeHandler(RPC_CHANNEL);
     void core
@@ -293,7 +326,10 @@ export async function startShell(paths: ShellPaths, opts: { clock?: Clock } = {}
         app.quit();
       });
   });
-  app.on('window-all-closed', () => app.quit());
+  // Without a tray there is nowhere to keep watching from: closing the last window quits.
+  app.on('window-all-closed', () => {
+    if (!indicators.tray) app.quit();
+  });
 
   if (paths.devServerUrl) await window.loadURL(paths.devServerUrl);
   else await window.loadFile(paths.rendererHtml);

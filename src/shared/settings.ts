@@ -27,6 +27,8 @@ export const SettingsSchema = z.object({
       if (why) ctx.addIssue({ code: 'custom', message: why });
     })
     .default(DEFAULT_SERVICE_URL),
+  /** Start the desktop app when the user logs in, so it keeps watching (off by default; no effect in a browser). */
+  openAtLogin: z.boolean().default(false),
   /** Whether alerts are delivered as native notifications (they always land in the inbox). */
   notificationsEnabled: z.boolean().default(true),
   /** Quiet hours: alerts are held for a digest when they end; checks go on. */
@@ -67,6 +69,7 @@ export const SettingsPatchSchema = z
       'Use https://. Plain http:// is allowed only for a service on this computer (localhost), so your API key never crosses a network unencrypted.',
     ),
     notificationsEnabled: SettingsSchema.shape.notificationsEnabled.unwrap(),
+    openAtLogin: SettingsSchema.shape.openAtLogin.unwrap(),
     quietHours: QuietHoursSchema,
     requestsPerDay: SettingsSchema.shape.requestsPerDay.unwrap(),
     spendNoticesSeen: SettingsSchema.shape.spendNoticesSeen.unwrap(),

@@ -17,7 +17,7 @@ let dir: { dir: string; cleanup(): void };
 
 // The mock is made once per file; its getters read the current test's fake, so every test starts clean.
 vi.mock('electron', () => {
-  const keys = ['app', 'BrowserWindow', 'ipcMain', 'session', 'shell', 'safeStorage', 'Notification', 'dialog', 'contextBridge', 'ipcRenderer', 'Tray', 'nativeImage'];
+  const keys = ['app', 'BrowserWindow', 'ipcMain', 'session', 'shell', 'safeStorage', 'Notification', 'dialog', 'contextBridge', 'ipcRenderer', 'Tray', 'nativeImage', 'Menu'];
   const m: Record<string, unknown> = {};
   for (const k of keys) Object.defineProperty(m, k, { enumerable: true, get: () => (fake.module as Record<string, unknown>)[k] });
   return m;
@@ -195,6 +195,42 @@ describe('Electron shell (electron mocked)', () => {
     await h({ senderFrame: { url: APP_URL } }, 'alerts.markRead', { ids: list.value.alerts.map((a) => a.id) });
     expect(fake.app.setBadgeCount).toHaveBeenLastCalledWith(0);
     expect(tray.tooltip).toBe('Lotwatch: no unread alerts');
+  });
+
+  it('closing the window keeps Lotwatch watching in the tray; the tray opens it again and its menu quits', async () => {
+    const s = await start();
+    const w = FakeBrowserWindow.instances[0]!;
+    w.emit('ready-to-show');
+    const close = { preventDefault: vi.fn() };
+    w.emit('close', close);
+    expect(close.preventDefault).toHaveBeenCalled();
+    expect(w.shown).toBe(false);
+    fake.app.emit('window-all-closed');
+    expect(fake.app.quit).not.toHaveBeenCalled();
+    // Still watching: core answers and the engine runs.
+    expect((await s!.core.invoke('status.get', undefined)).ok).toBe(true);
+    const tray = fake.trays[0]!;
+    tray.emit('click');
+    expect(w.shown).toBe(true);
+    tray.choose('Quit Lotwatch');
+    expect(fake.app.quit).toHaveBeenCalled();
+  });
+
+  it('a second launch brings the hidden window back', async () => {
+    await start();
+    const w = FakeBrowserWindow.instances[0]!;
+    w.emit('close', { preventDefault() {} });
+    expect(w.shown).toBe(false);
+    fake.app.emit('second-instance');
+    expect(w.shown).toBe(true);
+  });
+
+  it('starts at login only when the setting says so (off by default), and follows a change', async () => {
+    await start();
+    await vi.waitFor(() => expect(fake.app.setLoginItemSettings).toHaveBeenCalledWith({ openAtLogin: false }));
+    const h = fake.ipcMain.handlers.get(RPC_CHANNEL)!;
+    await h({ senderFrame: { url: APP_URL } }, 'settings.update', { openAtLogin: true });
+    expect(fake.app.setLoginItemSettings).toHaveBeenLastCalledWith({ openAtLogin: true });
   });
 
   it('shows no native notification while notifications are off in Settings, and one when on', async () => {

@@ -37,6 +37,9 @@ export class FakeBrowserWindow extends EventEmitter {
   show() {
     this.shown = true;
   }
+  hide() {
+    this.shown = false;
+  }
   isDestroyed() {
     return this.destroyed;
   }
@@ -57,6 +60,7 @@ export function createFakeElectron(opts: { lock?: boolean; userData: string }) {
     quit: vi.fn(),
     exit: vi.fn(),
     setBadgeCount: vi.fn(() => true),
+    setLoginItemSettings: vi.fn(),
   });
   const handlers = new Map<string, (...a: unknown[]) => unknown>();
   const ipcMain = {
@@ -102,6 +106,7 @@ export function createFakeElectron(opts: { lock?: boolean; userData: string }) {
   class FakeTray extends EventEmitter {
     tooltip = '';
     destroyed = false;
+    menu: { items: { label?: string; type?: string; click?: () => void }[] } | null = null;
     constructor(readonly image: unknown) {
       super();
       trays.push(this);
@@ -109,13 +114,23 @@ export function createFakeElectron(opts: { lock?: boolean; userData: string }) {
     setToolTip(t: string) {
       this.tooltip = t;
     }
+    setContextMenu(m: { items: { label?: string; type?: string; click?: () => void }[] }) {
+      this.menu = m;
+    }
+    /** Clicks the menu item with this label. */
+    choose(label: string) {
+      const item = this.menu?.items.find((i) => i.label === label);
+      if (!item?.click) throw new Error(`no tray menu item ${label}`);
+      item.click();
+    }
     destroy() {
       this.destroyed = true;
     }
   }
   const nativeImage = { createFromPath: vi.fn((p: string) => ({ path: p })) };
+  const Menu = { buildFromTemplate: vi.fn((items: { label?: string; type?: string; click?: () => void }[]) => ({ items })) };
   return {
-    module: { app, BrowserWindow: FakeBrowserWindow, ipcMain, session, shell, safeStorage, Notification, dialog, Tray: FakeTray, nativeImage },
+    module: { app, BrowserWindow: FakeBrowserWindow, ipcMain, session, shell, safeStorage, Notification, dialog, Tray: FakeTray, nativeImage, Menu },
     trays,
     app,
     ipcMain,

@@ -473,6 +473,15 @@ function SettingsForm({
           <span>Show alerts as system notifications (they always land in the Alerts inbox)</span>
         </label>
         {info?.shell === 'headless' && <BrowserNotificationPermission />}
+        {info?.shell === 'electron' && (
+          <label className="check">
+            <input type="checkbox" name="openAtLogin" checked={draft.openAtLogin} onChange={(e) => set('openAtLogin', e.target.checked)} />
+            <span>
+              Start Lotwatch when I log in{' '}
+              <span className="muted">— closing the window keeps it watching in the tray; quit from the tray menu</span>
+            </span>
+          </label>
+        )}
         <label className="check">
           <input
             type="checkbox"
