@@ -2,7 +2,13 @@ import { stringify } from 'csv-stringify/sync';
 import type { Clock } from '../clock';
 import type { LotRow, Store } from '../db/store';
 import { LotwatchError } from '../errors';
-import { buyerFees, FEE_FILES, FeeScheduleError, landedCost, type FeeSchedule } from '../../shared/fees';
+import {
+  FEE_FILES,
+  FeeScheduleError,
+  landedCost,
+  type FeeSchedule,
+  type LandedCost,
+} from '../../shared/fees';
 import { joinTags, parseTags, type DeskSettings } from '../../shared/desk';
 import type { LotDesk, MethodInput, MethodOutput } from '../../shared/ipc/contract';
 import { saleOutcomeOf } from '../../shared/saleOutcome';
@@ -92,10 +98,10 @@ export class DeskService {
   constructor(private readonly d: DeskDeps) {}
 
   /** The fee schedule of a platform for the user's membership kind, or null for a platform without a fee file. */
-  schedule(platform: string): FeeSchedule | null {
+  schedule(platform: string, s: DeskSettings = this.d.settings()): FeeSchedule | null {
     if (!isPlatform(platform)) return null;
     const kinds = FEE_FILES[platform].schedules;
-    return kinds[this.d.settings().membership[platform]] ?? Object.values(kinds)[0] ?? null;
+    return kinds[s.membership[platform]] ?? Object.values(kinds)[0] ?? null;
   }
 
   /**
@@ -103,13 +109,24 @@ export class DeskService {
    * cost (USD, null without a bid, a fee schedule or when the schedule has no tier for the bid) and the max bid from
    * the watch's rules (null when not watched or not set). Reads the store; throws database errors only.
    */
-  figures(row: LotRow, rules: AlertRules | null): LotDesk {
-    const s = this.d.settings();
+  figures(row: LotRow, rules: AlertRules | null, s: DeskSettings = this.d.settings()): LotDesk {
+    return this.breakdown(row, rules, s).desk;
+  }
+
+  /**
+   * figures() with the buyer fees (USD) of the same landed cost, for the CSV; `s` is read once by a caller that
+   * works out many lots (settings are parsed on every read).
+   */
+  private breakdown(
+    row: LotRow,
+    rules: AlertRules | null,
+    s: DeskSettings,
+  ): { desk: LotDesk; fees_usd: number | null } {
     const kept = this.d.store.desk.shipping(row.lot_key).find((p) => p.port === s.port);
     const shipping =
       kept && (kept.currency === null || kept.currency.toUpperCase() === 'USD') ? kept.price_usd : null;
-    const schedule = this.schedule(row.platform);
-    let landed: number | null = null;
+    const schedule = this.schedule(row.platform, s);
+    let landed: LandedCost | null = null;
     if (schedule && row.current_bid_usd !== null) {
       try {
         landed = landedCost({
@@ -118,19 +135,20 @@ export class DeskService {
           shipping_usd: shipping,
           lines: s.own_lines,
           opts: { custom: s.custom_fees, omit: s.omit_fees },
-        }).total_usd;
+        });
       } catch (e) {
         if (!(e instanceof FeeScheduleError)) throw e;
       }
     }
-    return {
+    const desk: LotDesk = {
       notes: row.notes,
       tags: parseTags(row.tags),
       port: s.port,
       shipping_usd: shipping,
-      landed_cost_usd: landed,
+      landed_cost_usd: landed?.total_usd ?? null,
       max_bid_usd: rules?.max_bid_usd ?? null,
     };
+    return { desk, fees_usd: landed?.fees_usd ?? null };
   }
 
   /**
@@ -203,6 +221,7 @@ export class DeskService {
       ? keys.map((k) => this.d.store.lots.getRow(k)).filter((r): r is LotRow => !!r)
       : this.d.store.lots.all();
     const rulesOf = new Map(this.d.store.watches.listWatches().map((w) => [w.lot_key, w.rules]));
+    const settings = this.d.settings();
     const iso = (t: number | null | undefined) => (typeof t === 'number' ? new Date(t).toISOString() : '');
     const yesNo = (b: boolean | null | undefined) => (b === true ? 'yes' : b === false ? 'no' : '');
     const out = rows.map((r) => {
@@ -212,20 +231,7 @@ export class DeskService {
       } catch {
         // An unreadable record still exports its columns of `lots`: nothing is dropped.
       }
-      const f = this.figures(r, rulesOf.get(r.lot_key) ?? null);
-      const schedule = this.schedule(r.platform);
-      let fees: number | null = null;
-      if (schedule && r.current_bid_usd !== null) {
-        try {
-          const s = this.d.settings();
-          fees = buyerFees(r.current_bid_usd, schedule, {
-            custom: s.custom_fees,
-            omit: s.omit_fees,
-          }).total_usd;
-        } catch (e) {
-          if (!(e instanceof FeeScheduleError)) throw e;
-        }
-      }
+      const { desk: f, fees_usd: fees } = this.breakdown(r, rulesOf.get(r.lot_key) ?? null, settings);
       const row: Record<(typeof CSV_COLUMNS)[number], string | number | null | undefined> = {
         lot_key: r.lot_key,
         platform: r.platform,
@@ -284,10 +290,11 @@ export class DeskService {
    */
   calendar(): MethodOutput<'plan.calendar'> {
     const sales: CalendarSale[] = [];
+    const settings = this.d.settings();
     for (const w of this.d.store.watches.listWatches()) {
       const row = w.lot_key ? this.d.store.lots.getRow(w.lot_key) : null;
       if (!row || !isPlatform(row.platform)) continue;
-      const f = this.figures(row, w.rules);
+      const f = this.figures(row, w.rules, settings);
       sales.push({
         lot_key: row.lot_key,
         platform: row.platform,
