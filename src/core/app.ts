@@ -21,6 +21,11 @@ import { SettingsRepo } from './db/settingsRepo';
 import type { Logger } from './log';
 import { dispatch, type Handlers } from './rpc';
 import { DeskService } from './desk/service';
+import { ChannelOutbox } from './channels/outbox';
+import { ChannelService } from './channels/service';
+import { SENDERS } from './channels/senders';
+import type { Sender } from './channels/types';
+import { channelHandlers } from './handlers/channels';
 import { appHandlers } from './handlers/app';
 import { backupHandlers } from './handlers/backups';
 import { consoleHandlers } from './handlers/console';
@@ -74,6 +79,8 @@ export interface CoreDeps {
    * token), read when asked; default none (the desktop app exports a file).
    */
   calendarAddress?: () => string | null;
+  /** The alert channel senders (email, ntfy, webhook); default the real ones (tests may wrap them). */
+  senders?: Readonly<Record<'email' | 'ntfy' | 'webhook', Sender>>;
 }
 
 const KEY_SECRET = 'api_key';
@@ -83,6 +90,8 @@ const KEY_ORIGIN_SECRET = 'api_key_origin';
 export interface Core {
   /** The watch engine (tests drive it with runDue on fake time). */
   readonly engine: WatchEngine;
+  /** The alert channels' outbox (tests start it and wait for it when the engine is not auto-started). */
+  readonly channelOutbox: ChannelOutbox;
   /** Resolves once the service client for the current mode is ready and the engine has started. */
   readonly ready: Promise<void>;
   /** Calls a contract method by name with unparsed input. Never throws: see `dispatch`. */
@@ -225,12 +234,32 @@ export function createCore(deps: CoreDeps): Core {
     budget,
     notifier: deps.notifier,
     notificationsEnabled: () => settings.get().notificationsEnabled,
-    afterDeliver: () => pushUnread(),
+    // After each delivery round: the unread count, and the alert channels route what was just raised.
+    afterDeliver: () => {
+      pushUnread();
+      channelOutbox.kick();
+    },
     emit: (e) => emit(e),
     quiet: () => settings.get().quietHours,
     tzOffsetMinutes: tz,
     examplesActive: () => settings.get().demoMode,
+    userPausedUntil: () => settings.get().watchPausedUntil,
   });
+  const senders = deps.senders ?? SENDERS;
+  // The per-channel outbox (email, ntfy, webhook) runs beside the watch engine: a slow mail server never holds a poll.
+  const channelOutbox: ChannelOutbox = new ChannelOutbox({
+    store,
+    clock: deps.clock,
+    log,
+    secrets: deps.secrets,
+    senders,
+    tzOffsetMinutes: tz,
+    emit: (e) => emit(e),
+    onSystemAlert: () => {
+      engine.deliverNow().catch((e: unknown) => log.warn('the inbox could not show a channel alert', { error: (e as Error).message }));
+    },
+  });
+  const channels = new ChannelService({ store, clock: deps.clock, secrets: deps.secrets, outbox: channelOutbox, senders });
   const desk: DeskService = new DeskService({
     store,
     clock: deps.clock,
@@ -295,6 +324,7 @@ export function createCore(deps: CoreDeps): Core {
       if (deps.autoStart === false || disposed) return;
       await seedDemoExamples();
       if (!disposed) engine.start();
+      if (!disposed) channelOutbox.start();
       if (!disposed) backups?.start();
     });
 
@@ -307,6 +337,7 @@ export function createCore(deps: CoreDeps): Core {
     service,
     explore,
     desk,
+    channels,
     apiConsole: new ApiConsole(store, () => client),
     photos,
     clock: deps.clock,
@@ -357,6 +388,7 @@ export function createCore(deps: CoreDeps): Core {
     libraryHandlers(context),
     lotHandlers(context),
     deskHandlers(context),
+    channelHandlers(context),
     consoleHandlers(context),
     backupHandlers(context),
   );
@@ -382,6 +414,7 @@ export function createCore(deps: CoreDeps): Core {
 
   return {
     engine,
+    channelOutbox,
     ready,
     invoke,
     async call(method, input) {
@@ -397,6 +430,7 @@ export function createCore(deps: CoreDeps): Core {
       disposed ??= (async () => {
         await ready;
         await engine.dispose();
+        await channelOutbox.dispose();
         await backups?.dispose();
         await Promise.allSettled([...inFlight]);
         await client?.close();

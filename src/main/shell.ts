@@ -1,4 +1,4 @@
-import { app, BrowserWindow, ipcMain, Menu, nativeImage, Notification, safeStorage, session, shell, Tray, type WebContents } from 'electron';
+import { app, BrowserWindow, ipcMain, Notification, safeStorage, session, shell, type WebContents } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createCore, type Core, type Notifier } from '../core/app';
@@ -13,6 +13,7 @@ import { EVENT_CHANNEL, RPC_CHANNEL } from '../shared/ipc/channels';
 import { err, type Result } from '../shared/ipc/errors';
 import { electronBindingPath, resolveElectronBinding } from './nativeBinding';
 import { safeStorageBox } from './safeStorageBox';
+import { startTray } from './tray';
 import { CONTENT_SECURITY_POLICY, isAllowedNavigation, isSafeExternalUrl, isTrustedSenderUrl } from './security';
 
 /** Paths the shell needs; the defaults fit the electron-vite build layout (out/main, out/preload, out/renderer). */
@@ -80,54 +81,6 @@ export function electronNotifier(getWindow: () => BrowserWindow | undefined): No
         if (lotKey) w.webContents.send(EVENT_CHANNEL, { name: 'notification.clicked', payload: { lotKey } });
       });
       n.show();
-    },
-  };
-}
-
-/** The tray icon's tooltip for an unread count: what a buyer reads when the pointer rests on the icon. */
-export function trayTooltip(unread: number): string {
-  return unread === 0 ? 'Lotwatch: no unread alerts' : `Lotwatch: ${unread.toLocaleString('en-US')} unread alert${unread === 1 ? '' : 's'}`;
-}
-
-/**
- * Shows the unread count where a desktop user looks without opening the window: the app badge (macOS dock, Linux
- * launchers that support it) and the tray icon's tooltip; a tray click (or "Open Lotwatch" in its menu) brings the
- * window forward, "Quit Lotwatch" quits: with a tray, closing the window only hides it and Lotwatch keeps watching.
- * Returns the function that applies a new count, and the tray (null when the desktop has no tray area).
- */
-export function unreadIndicators(getWindow: () => BrowserWindow | undefined, iconPath: string): { apply(n: number): void; tray: Tray | null } {
-  let tray: Tray | null = null;
-  const open = () => {
-    const w = getWindow();
-    if (!w || w.isDestroyed()) return;
-    if (w.isMinimized()) w.restore();
-    w.show();
-    w.focus();
-  };
-  try {
-    tray = new Tray(nativeImage.createFromPath(iconPath));
-    tray.setToolTip(trayTooltip(0));
-    tray.on('click', open);
-    tray.setContextMenu(
-      Menu.buildFromTemplate([
-        { label: 'Open Lotwatch', click: open },
-        { type: 'separator' },
-        { label: 'Quit Lotwatch', click: () => app.quit() },
-      ]),
-    );
-  } catch {
-    // No tray area on this desktop: the badge and the window title still carry the count.
-    tray = null;
-  }
-  return {
-    tray,
-    apply(n) {
-      try {
-        app.setBadgeCount(n);
-      } catch {
-        // Badges are not supported on every desktop; the tooltip and title still say it.
-      }
-      tray?.setToolTip(trayTooltip(n));
     },
   };
 }
@@ -270,15 +223,11 @@ export async function startShell(paths: ShellPaths, opts: { clock?: Clock } = {}
   ref.window = window;
   hardenWebContents(window.webContents, appUrl);
   window.once('ready-to-show', () => window.show());
-  const indicators = unreadIndicators(() => ref.window, join(app.getAppPath(), 'resources', 'icon.png'));
+  // The tray (unread count, next sale, pause and quit) and the app badge; null tray: the desktop has no tray area.
+  const indicators = startTray(core, clock, () => ref.window, join(app.getAppPath(), 'resources', 'icon.png'));
   const unsubscribe = core.on((e) => {
-    if (e.name === 'unread.changed') indicators.apply(e.payload.count);
     if (!window.isDestroyed()) window.webContents.send(EVENT_CHANNEL, e);
   });
-  core.call('alerts.unread', undefined).then(
-    (r) => indicators.apply(r.count),
-    () => undefined, // Shutting down already: nothing to show.
-  );
 
   app.on('second-instance', () => {
     if (window.isDestroyed()) return;
@@ -316,7 +265,7 @@ export async function startShell(paths: ShellPaths, opts: { clock?: Clock } = {}
     event.preventDefault();
     unsubscribe();
     unsubscribeLogin();
-    indicators.tray?.destroy();
+    indicators.dispose();
     ipcMain.removeHandler(RPC_CHANNEL);
     void core
       .dispose()

@@ -29,6 +29,11 @@ export const SettingsSchema = z.object({
     .default(DEFAULT_SERVICE_URL),
   /** Start the desktop app when the user logs in, so it keeps watching (off by default; no effect in a browser). */
   openAtLogin: z.boolean().default(false),
+  /**
+   * The buyer paused watching until this time (ms since the epoch; from the tray: an hour, or until tomorrow
+   * morning): no checks run before it, alerts already raised still go out. null: watching.
+   */
+  watchPausedUntil: z.number().int().min(0).nullable().default(null),
   /** Whether alerts are delivered as native notifications (they always land in the inbox). */
   notificationsEnabled: z.boolean().default(true),
   /** Quiet hours: alerts are held for a digest when they end; checks go on. */
@@ -70,6 +75,7 @@ export const SettingsPatchSchema = z
     ),
     notificationsEnabled: SettingsSchema.shape.notificationsEnabled.unwrap(),
     openAtLogin: SettingsSchema.shape.openAtLogin.unwrap(),
+    watchPausedUntil: SettingsSchema.shape.watchPausedUntil.unwrap(),
     quietHours: QuietHoursSchema,
     requestsPerDay: SettingsSchema.shape.requestsPerDay.unwrap(),
     spendNoticesSeen: SettingsSchema.shape.spendNoticesSeen.unwrap(),

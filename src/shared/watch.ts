@@ -122,6 +122,8 @@ export const ALERT_KINDS = [
   'quota_low',
   'search_failing',
   'search_empty',
+  /** An alert channel (email, phone, webhook) keeps failing: what to fix. */
+  'channel_failing',
   'digest',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];

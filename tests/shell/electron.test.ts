@@ -184,17 +184,19 @@ describe('Electron shell (electron mocked)', () => {
     const s = await start();
     await vi.waitFor(() => expect(fake.app.setBadgeCount).toHaveBeenCalledWith(0));
     const tray = fake.trays[0]!;
-    expect(tray.tooltip).toBe('Lotwatch: no unread alerts');
+    // Line one is the count; the next watched sale may follow on line two.
+    const line1 = () => tray.tooltip.split('\n')[0];
+    expect(line1()).toBe('Lotwatch: no unread alerts');
     // The service says the plan's requests are used up: Lotwatch raises its own alert, which lands unread.
     s!.core.engine.onQuota(quotaSnapshot(0, Date.UTC(2026, 11, 12)));
     await s!.core.engine.runDue();
     await vi.waitFor(() => expect(fake.app.setBadgeCount).toHaveBeenLastCalledWith(1));
-    expect(tray.tooltip).toBe('Lotwatch: 1 unread alert');
+    expect(line1()).toBe('Lotwatch: 1 unread alert');
     const h = fake.ipcMain.handlers.get(RPC_CHANNEL)!;
     const list = (await h({ senderFrame: { url: APP_URL } }, 'alerts.list', undefined)) as { value: { alerts: { id: number }[] } };
     await h({ senderFrame: { url: APP_URL } }, 'alerts.markRead', { ids: list.value.alerts.map((a) => a.id) });
     expect(fake.app.setBadgeCount).toHaveBeenLastCalledWith(0);
-    expect(tray.tooltip).toBe('Lotwatch: no unread alerts');
+    expect(line1()).toBe('Lotwatch: no unread alerts');
   });
 
   it('closing the window keeps Lotwatch watching in the tray; the tray opens it again and its menu quits', async () => {
@@ -214,6 +216,39 @@ describe('Electron shell (electron mocked)', () => {
     expect(w.shown).toBe(true);
     tray.choose('Quit Lotwatch');
     expect(fake.app.quit).toHaveBeenCalled();
+  });
+
+  it('the tray pauses watching for an hour and resumes it; the tooltip says until when, else the next watched sale', async () => {
+    const s = await start();
+    const tray = fake.trays[0]!;
+    // Demo mode's example watches give the tooltip a next sale once a check of one has finished.
+    const watches = await vi.waitFor(async () => {
+      const w = await s!.core.call('watchlist.list', undefined);
+      expect(w.length).toBeGreaterThan(0);
+      return w;
+    }, { timeout: 20_000 });
+    await s!.core.call('watchlist.checkNow', { id: watches[0]!.id });
+    await vi.waitFor(() => expect(tray.tooltip).toMatch(/\nNext sale .+: \S/));
+    const before = Date.now();
+    tray.choose('Pause watching for 1 hour');
+    await vi.waitFor(async () => expect((await s!.core.call('status.get', undefined)).pause_kind).toBe('user'));
+    const status = await s!.core.call('status.get', undefined);
+    expect(status.paused_until).toBeGreaterThanOrEqual(before + 3_600_000);
+    expect(status.paused_until).toBeLessThanOrEqual(Date.now() + 3_600_000);
+    expect(tray.tooltip).toMatch(/\nWatching paused until \d{1,2}:\d{2} [AP]M$/);
+    const resume = tray.menu!.items.find((i) => i.label?.startsWith('Resume watching (paused until'));
+    expect(tray.menu!.items.some((i) => i.label === 'Pause watching for 1 hour')).toBe(false);
+    resume!.click!();
+    await vi.waitFor(async () => expect((await s!.core.call('status.get', undefined)).pause_kind).toBeNull());
+    await vi.waitFor(() => expect(tray.tooltip).toMatch(/\nNext sale /));
+    expect(tray.menu!.items.map((i) => i.label ?? '-')).toEqual([
+      'Open Lotwatch',
+      '-',
+      'Pause watching for 1 hour',
+      'Pause watching until tomorrow 8:00 AM',
+      '-',
+      'Quit Lotwatch',
+    ]);
   });
 
   it('a second launch brings the hidden window back', async () => {

@@ -13,6 +13,8 @@ export {
   searchFailingAlert,
   searchEmptyAlert,
   SEARCH_FAILING_AFTER,
+  channelFailingAlert,
+  CHANNEL_FAILING_AFTER,
 } from './system';
 export type { Notifier } from './notifier';
 export { usd } from './format';

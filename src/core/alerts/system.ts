@@ -146,3 +146,34 @@ export function searchEmptyAlert(
     `search_empty:${search.id}:${now}`,
   );
 }
+
+/** How many failed attempts in a row make an alert channel's self-monitoring alert. */
+export const CHANNEL_FAILING_AFTER = 3;
+
+/**
+ * An alert channel (email, phone, webhook) failed CHANNEL_FAILING_AFTER (3) attempts in a row: the buyer believes
+ * alerts reach them there and they do not. Only at exactly 3 (a streak alerts once; a success resets it), with the
+ * last failure's words, which say what to fix. Goes to the inbox, the desktop notification and every other channel,
+ * never to the failing one (the outbox skips it there). dedup `channel_failing:<id>:<streak start>`.
+ *
+ * @param channel the channel's id and the buyer's name for it.
+ * @param failures failed attempts in a row, counting this one.
+ * @param lastError what the last failure said (ChannelSendError's message).
+ * @param since when the streak began (ms since the epoch).
+ * @returns the alert, or null unless failures === 3. Throws nothing.
+ */
+export function channelFailingAlert(
+  channel: { id: number; name: string },
+  failures: number,
+  lastError: string,
+  since: number,
+): AlertDecision | null {
+  if (failures !== CHANNEL_FAILING_AFTER) return null;
+  const why = lastError.trim().replace(/\.?$/, '.');
+  return system(
+    'channel_failing',
+    `Alerts are not reaching “${channel.name}”`,
+    `The last ${CHANNEL_FAILING_AFTER} tries failed. ${why} Lotwatch keeps the alerts and sends them once it works again.`,
+    `channel_failing:${channel.id}:${since}`,
+  );
+}

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { AlertsRepo } from './alertsRepo';
 import { CacheRepo } from './cacheRepo';
+import { ChannelsRepo } from './channelsRepo';
 import { CompsRepo } from './compsRepo';
 import { DeskRepo } from './deskRepo';
 import { LibraryRepo } from './libraryRepo';
@@ -29,6 +30,7 @@ export class Store {
   readonly cache: CacheRepo;
   readonly desk: DeskRepo;
   readonly comps: CompsRepo;
+  readonly channels: ChannelsRepo;
 
   constructor(readonly db: Database) {
     this.lots = new LotsRepo(db);
@@ -40,6 +42,7 @@ export class Store {
     this.cache = new CacheRepo(db);
     this.desk = new DeskRepo(db);
     this.comps = new CompsRepo(db);
+    this.channels = new ChannelsRepo(db);
   }
 
   /** Runs `fn` in one transaction (no awaits inside); nested calls join the outer one. Rethrows what `fn` throws. */

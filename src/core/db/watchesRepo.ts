@@ -53,6 +53,7 @@ export class WatchesRepo {
   private readonly failed: Statement<[number, string, number]>;
   private readonly countExamples: Statement<[], { n: number }>;
   private readonly deleteExamples: Statement<[]>;
+  private readonly soonest: Statement<[number], { lot_key: string; title: string | null; auction_at: number }>;
 
   constructor(db: Database) {
     this.listAll = db.prepare('SELECT * FROM watches ORDER BY id');
@@ -67,6 +68,17 @@ export class WatchesRepo {
       last_error = ? WHERE id = ?`);
     this.countExamples = db.prepare('SELECT count(*) AS n FROM watches WHERE is_example = 1');
     this.deleteExamples = db.prepare('DELETE FROM watches WHERE is_example = 1');
+    this.soonest = db.prepare(`SELECT l.lot_key, l.title, l.auction_at FROM watches w JOIN lots l ON l.lot_key = w.lot_key
+      WHERE l.auction_at > ? ORDER BY l.auction_at LIMIT 1`);
+  }
+
+  /**
+   * The watched lot whose sale comes next after `now` (ms), from the stored lots (no request): the tray's tooltip.
+   * Returns null when no watched lot has a sale time ahead.
+   */
+  nextSale(now: number): { lot_key: string; title: string; auction_at: number } | null {
+    const r = this.soonest.get(now);
+    return r ? { lot_key: r.lot_key, title: r.title ?? r.lot_key, auction_at: r.auction_at } : null;
   }
 
   /** Every watch, oldest first. */

@@ -8,6 +8,7 @@ import type { Handlers } from '../rpc';
 import type { SecretBox } from '../secrets';
 import type { RequestBudget } from '../watch/budget';
 import type { ApiConsole } from '../watch/apiConsole';
+import type { ChannelService } from '../channels/service';
 import type { DeskService } from '../desk/service';
 import type { WatchEngine } from '../watch/engine';
 import type { ExploreService } from '../watch/explore';
@@ -27,6 +28,7 @@ export interface HandlerContext {
   service: WatchService;
   explore: ExploreService;
   desk: DeskService;
+  channels: ChannelService;
   apiConsole: ApiConsole;
   photos: PhotoCache;
   clock: Clock;

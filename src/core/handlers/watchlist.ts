@@ -1,6 +1,12 @@
 import type { HandlerContext, HandlerGroup } from './context';
 
-type WatchlistMethods = 'watchlist.list' | 'watchlist.add' | 'watchlist.remove' | 'watchlist.setRules' | 'watchlist.checkNow';
+type WatchlistMethods =
+  | 'watchlist.list'
+  | 'watchlist.add'
+  | 'watchlist.remove'
+  | 'watchlist.setRules'
+  | 'watchlist.checkNow'
+  | 'watchlist.nextSale';
 
 /**
  * The watchlist: add by VIN, lot number or lot-page URL (one request to fetch the lot), remove, edit rules, check
@@ -9,6 +15,7 @@ type WatchlistMethods = 'watchlist.list' | 'watchlist.add' | 'watchlist.remove' 
 export function watchlistHandlers(c: HandlerContext): HandlerGroup<WatchlistMethods> {
   return {
     'watchlist.list': () => c.service.listWatches(),
+    'watchlist.nextSale': () => c.store.watches.nextSale(c.clock.now()),
     'watchlist.add': async (i) => {
       await c.ready;
       return c.service.addWatch(i);

@@ -38,6 +38,8 @@ export interface EngineDeps {
    * real quota on lots they never chose, so they wait; default always.
    */
   examplesActive?: () => boolean;
+  /** Until when the buyer paused watching (ms; Settings.watchPausedUntil), or null; default never paused. */
+  userPausedUntil?: () => number | null;
 }
 
 /**
@@ -52,11 +54,12 @@ export class WatchEngine {
   private readonly recorder: Recorder;
   private readonly gate: PauseGate;
   private readonly store: Store;
+  private readonly outbox: Outbox;
 
   constructor(d: EngineDeps) {
     this.store = d.store;
-    this.gate = new PauseGate(d.clock, () => d.store.requests.loadQuota());
-    const outbox = new Outbox({
+    this.gate = new PauseGate(d.clock, () => d.store.requests.loadQuota(), d.userPausedUntil);
+    const outbox = (this.outbox = new Outbox({
       store: d.store.alerts,
       clock: d.clock,
       log: d.log,
@@ -65,7 +68,7 @@ export class WatchEngine {
       emit: d.emit,
       transaction: (fn) => d.store.transaction(fn),
       ...(d.afterDeliver ? { afterDeliver: d.afterDeliver } : {}),
-    });
+    }));
     this.recorder = new Recorder({ store: d.store, clock: d.clock, quiet: d.quiet, tzOffsetMinutes: d.tzOffsetMinutes });
     this.polls = new Polls({
       ...d,
@@ -103,6 +106,14 @@ export class WatchEngine {
       const w = this.store.watches.getWatch(id);
       return w ? this.polls.pollWatch(w) : { status: 'skipped', requests: 0, changes: 0, alerts: 0 };
     });
+  }
+
+  /**
+   * Delivers the alert outbox now, queued behind the job in flight: an alert raised outside a poll (an alert channel
+   * that keeps failing) is shown without waiting for the next tick. Rejects only with database errors.
+   */
+  deliverNow(): Promise<void> {
+    return this.scheduler.enqueue(async () => this.outbox.deliver());
   }
 
   /** Runs everything due now (searches, watches, reminders, outbox); the loop calls this, tests may too. */

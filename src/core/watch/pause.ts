@@ -5,8 +5,11 @@ import { quotaSpentSentence } from '../../shared/quota';
 
 const HOUR = 3_600_000;
 
-/** Why polling is paused: the plan's requests are used up for the period, or the per-second rate limit. */
-export type PauseKind = 'quota_spent' | 'rate_limited';
+/**
+ * Why polling is paused: the plan's requests are used up for the period, the per-second rate limit, or the buyer
+ * paused watching (the tray's "Pause watching for 1 hour", Settings.watchPausedUntil).
+ */
+export type PauseKind = 'quota_spent' | 'rate_limited' | 'user';
 
 /**
  * The pause after the service said 429: no polling until a time (ms), with the reason and kind shown to the user.
@@ -21,6 +24,8 @@ export class PauseGate {
     private readonly clock: Clock,
     /** The last stored quota snapshot, or null. */
     private readonly quota: () => QuotaSnapshot | null,
+    /** Until when the buyer paused watching (ms), or null. */
+    private readonly userUntil: () => number | null = () => null,
   ) {}
 
   /**
@@ -47,7 +52,13 @@ export class PauseGate {
    * the plan has no requests left before its period ends.
    */
   end(now: number): number {
-    return Math.max(this.until, this.spentUntil(now) ?? 0);
+    return Math.max(this.until, this.spentUntil(now) ?? 0, this.userPause(now) ?? 0);
+  }
+
+  /** The buyer's pause end while it lies ahead, else null. */
+  private userPause(now: number): number | null {
+    const u = this.userUntil();
+    return u !== null && u > now ? u : null;
   }
 
   /** The period end while the stored snapshot says no requests remain, else null. */
@@ -66,6 +77,9 @@ export class PauseGate {
     if (spent !== null && spent >= this.until) {
       return { until: spent, reason: quotaSpentSentence(spent), kind: 'quota_spent' };
     }
+    // The buyer's own pause, when it outlasts a 429's: the buyer asked for it, so it is the one to show.
+    const user = this.userPause(now);
+    if (user !== null && user >= this.until) return { until: user, reason: 'You paused watching.', kind: 'user' };
     return this.until > now
       ? { until: this.until, reason: this.reason, kind: this.kind }
       : { until: null, reason: null, kind: null };

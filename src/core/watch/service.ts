@@ -365,6 +365,7 @@ export class WatchService {
     const alerts: AlertView[] = rows.map((r) => ({
       lot_notes: noteOf(r.lot_key)?.notes ?? '',
       lot_tags: parseTags(noteOf(r.lot_key)?.tags ?? ''),
+      deliveries: [], // The inbox handler adds the channel deliveries (ChannelService.deliveriesOf).
       id: r.id,
       kind: r.kind,
       lot_key: r.lot_key ?? null,

@@ -57,6 +57,11 @@ export const METHOD_NAMES = [
   'key.clear',
   'backups.list',
   'backups.restore',
+  'channels.list',
+  'channels.save',
+  'channels.remove',
+  'channels.test',
+  'watchlist.nextSale',
 ] as const;
 
 /** Every event name of the contract, `domain.pastTense`. */
@@ -70,6 +75,7 @@ export const EVENT_NAMES = [
   'unread.changed',
   'notification.posted',
   'reachability.changed',
+  'deliveries.changed',
 ] as const;
 
 export type MethodName = (typeof METHOD_NAMES)[number];

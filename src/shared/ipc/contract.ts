@@ -3,6 +3,7 @@ import { MAX_NOTES_LENGTH, TagsSchema } from '../desk';
 import { SettingsPatchSchema, SettingsSchema } from '../settings';
 import { QuotaSnapshotSchema } from '../vehicle';
 import { SALE_OUTCOMES } from '../saleOutcome';
+import { ChannelSaveSchema, ChannelTestResultSchema, ChannelViewSchema, DeliveryViewSchema } from '../alertChannels';
 import { AlertRulesSchema, CHANGE_KINDS, ChangeSchema } from '../watch';
 import type { EventName, MethodName } from './channels';
 
@@ -195,6 +196,8 @@ export const AlertViewSchema = z.object({
   /** The user's notes and tags on the alert's lot, shown beside the alert; empty when there are none. */
   lot_notes: z.string().default(''),
   lot_tags: z.array(z.string()).default([]),
+  /** Where the alert went besides this inbox: one row per alert channel (email, phone, webhook), oldest first. */
+  deliveries: z.array(DeliveryViewSchema).default([]),
 });
 export type AlertView = z.infer<typeof AlertViewSchema>;
 
@@ -300,14 +303,15 @@ export const StatusSchema = z.object({
   }),
   scale: z.number(),
   running: z.boolean(),
-  /** Polling is paused until this time (ms) after the service answered 429, with its message; else null. */
+  /** Polling is paused until this time (ms), after the service answered 429 or because the buyer paused it; else null. */
   paused_until: z.number().nullable(),
   pause_reason: z.string().nullable(),
   /**
    * Why: `quota_spent` (the plan's requests are used up until `paused_until`, the period's end: say the date) or
-   * `rate_limited` (too many requests a second: a short wait); null when not paused.
+   * `rate_limited` (too many requests a second: a short wait) or `user` (the buyer paused watching from the tray or
+   * Settings, until `paused_until`); null when not paused.
    */
-  pause_kind: z.enum(['quota_spent', 'rate_limited']).nullable().default(null),
+  pause_kind: z.enum(['quota_spent', 'rate_limited', 'user']).nullable().default(null),
   /**
    * Whether the service answered the last request Lotwatch sent (any HTTP status counts as an answer; a refused
    * connection, DNS failure or timeout does not); null before the first request. The header says "Offline" on false.
@@ -565,6 +569,24 @@ export const contract = {
       .strict(),
     output: z.object({ pending: PendingRestoreSchema }),
   },
+  /** The alert channels (email, ntfy, webhook) with their health, and the newest 100 rows of the delivery log. */
+  'channels.list': {
+    input: Void,
+    output: z.object({ channels: z.array(ChannelViewSchema), log: z.array(DeliveryViewSchema) }),
+  },
+  /** Creates or changes a channel; its secret is stored encrypted and never returned. */
+  'channels.save': { input: ChannelSaveSchema, output: ChannelViewSchema },
+  /** Deletes a channel, its secret and its delivery log. */
+  'channels.remove': { input: Id, output: Done },
+  /** Sends one test message through a saved channel now (outside the outbox) and says what happened. */
+  'channels.test': { input: Id, output: ChannelTestResultSchema },
+  /** The watched lot whose sale comes next (the tray's tooltip), or null. */
+  'watchlist.nextSale': {
+    input: Void,
+    output: z
+      .object({ lot_key: z.string(), title: z.string(), auction_at: z.number() })
+      .nullable(),
+  },
 } as const satisfies Record<MethodName, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {
@@ -606,6 +628,8 @@ export const events = {
   }),
   /** The service became reachable or unreachable (see StatusSchema.service_reachable). */
   'reachability.changed': z.object({ reachable: z.boolean(), at: z.number() }),
+  /** A delivery to an alert channel was queued, sent, retried or given up (Settings and the inbox refresh). */
+  'deliveries.changed': z.object({ at: z.number() }),
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type Contract = typeof contract;

@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
 import { inputsOf, installFake, render } from './fakeApi';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { format, isSameDay } from 'date-fns';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AlertView } from '../../../src/shared/ipc/contract';
 import { AlertsView } from '../../../src/renderer/src/features/alerts/AlertsView';
 import { errResult, okResult } from '../fakeBridge';
-import { alert, lotDetail, lotSummary, MINUTE, NOW } from './fixtures';
+import { alert, delivery, lotDetail, lotSummary, MINUTE, NOW } from './fixtures';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'], now: NOW });
@@ -152,5 +153,66 @@ describe('AlertsView', () => {
     expect(document.activeElement).toBe(button);
     expect(inputsOf(fake, 'alerts.markRead')).toEqual([]);
     expect(window.location.hash).toBe('#/alerts');
+  });
+
+  it('says under an alert where it went besides the inbox, and follows deliveries as they change', async () => {
+    // A time today reads "10:02 AM"; another day's, "Jan 16, 7:00 AM".
+    const t = (ms: number) => format(ms, isSameDay(ms, NOW) ? 'h:mm a' : 'MMM d, h:mm a');
+    let deliveries = [
+      delivery({ id: 1, channel_name: 'Office email', status: 'sent', at: NOW - 28 * MINUTE }),
+      delivery({
+        id: 2,
+        channel_name: 'My phone',
+        status: 'held',
+        attempts: 0,
+        next_at: NOW + 30 * 60 * MINUTE,
+      }),
+      delivery({
+        id: 3,
+        channel_name: 'Discord',
+        status: 'pending',
+        attempts: 2,
+        next_at: NOW + 7 * MINUTE,
+        detail: 'The webhook address was refused (404).',
+      }),
+      delivery({
+        id: 4,
+        channel_name: 'Slack',
+        status: 'skipped',
+        attempts: 0,
+        detail: 'not a kind this channel sends',
+      }),
+    ];
+    const fake = installFake({
+      handlers: {
+        'alerts.list': () =>
+          listAnswer([
+            alert({ id: 1, title: 'Tesla bid up', deliveries }),
+            alert({ id: 2, title: 'Tesla rescheduled', kind: 'rescheduled', deliveries: [] }),
+          ]),
+        'lots.get': lotsGet,
+      },
+    });
+    render(<AlertsView />);
+    const chips = async () => {
+      const item = (await screen.findByText('Tesla bid up')).closest('li') as HTMLElement;
+      const list = within(item).getByRole('list', { name: 'Sent to alert channels' });
+      return within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent);
+    };
+    expect(await chips()).toEqual([
+      `Office email · Sent ${t(NOW - 28 * MINUTE)}`,
+      `My phone · Held until ${format(NOW + 30 * 60 * MINUTE, 'MMM d, h:mm a')}`,
+      `Discord · Retrying at ${t(NOW + 7 * MINUTE)} (The webhook address was refused (404).)`,
+      'Slack · Not sent: not a kind this channel sends',
+    ]);
+    // No line for an alert that went nowhere else.
+    const other = screen.getByText('Tesla rescheduled').closest('li') as HTMLElement;
+    expect(within(other).queryByRole('list')).toBeNull();
+
+    deliveries = [delivery({ id: 3, channel_name: 'Discord', status: 'sent', attempts: 3, at: NOW })];
+    act(() => fake.emit({ name: 'deliveries.changed', payload: { at: NOW } }));
+    await waitFor(async () => expect(await chips()).toEqual([`Discord · Sent ${t(NOW)}`]));
   });
 });

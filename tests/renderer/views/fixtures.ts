@@ -4,6 +4,12 @@
  */
 import { saleOutcomeOf } from '../../../src/shared/saleOutcome';
 import {
+  ChannelViewSchema,
+  DeliveryViewSchema,
+  type ChannelView,
+  type DeliveryView,
+} from '../../../src/shared/alertChannels';
+import {
   AlertViewSchema,
   LotDetailSchema,
   LotSummarySchema,
@@ -121,4 +127,35 @@ export function lotDetail(over: Partial<LotDetail> & { offline?: boolean } = {})
     ...rest,
   });
   return { ...detail, offline };
+}
+
+/** An alert channel as `channels.list` shows it: a phone through ntfy, by default, with a stored access token. */
+export function channel(over: Partial<ChannelView> = {}): ChannelView {
+  return ChannelViewSchema.parse({
+    id: 1,
+    type: 'ntfy',
+    name: 'My phone',
+    config: { type: 'ntfy', server: 'https://ntfy.sh', topic: 'lotwatch-k7q2x9', priority: 3 },
+    has_secret: true,
+    secret_hint: '••••',
+    health: { last_sent_at: NOW - 10 * MINUTE, failures: 0, last_error: null, waiting: 0 },
+    ...over,
+  });
+}
+
+/** One alert's delivery to one channel (a row of the delivery log, or of an alert's `deliveries`). */
+export function delivery(over: Partial<DeliveryView> = {}): DeliveryView {
+  return DeliveryViewSchema.parse({
+    id: 1,
+    alert_id: 1,
+    alert_title: '2019 TESLA MODEL 3: bid $12,300',
+    channel_id: 1,
+    channel_name: 'My phone',
+    status: 'sent',
+    attempts: 1,
+    at: NOW - 28 * MINUTE,
+    next_at: null,
+    detail: null,
+    ...over,
+  });
 }

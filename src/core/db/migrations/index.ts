@@ -6,6 +6,7 @@ import { migration as m0040 } from './0040-sale-result';
 import { migration as m0050 } from './0050-library-order';
 import { migration as m0060 } from './0060-search-coverage';
 import { migration as m0070 } from './0070-buyers-desk';
+import { migration as m0080 } from './0080-alert-channels';
 
 /** Every migration in order. Numbers go up in steps of 10 (docs/architecture.md "SQLite"). */
-export const MIGRATIONS: readonly Migration[] = [m0010, m0020, m0030, m0040, m0050, m0060, m0070];
+export const MIGRATIONS: readonly Migration[] = [m0010, m0020, m0030, m0040, m0050, m0060, m0070, m0080];

@@ -68,6 +68,7 @@ export const KIND_SHORT: Readonly<Record<string, string>> = {
   quota_low: 'Quota',
   search_failing: 'Search failing',
   search_empty: 'Search empty',
+  channel_failing: 'Channel failing',
   digest: 'Digest',
 };
 

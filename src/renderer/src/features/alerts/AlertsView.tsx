@@ -10,6 +10,7 @@ import { dateTime, KIND_SHORT, platformName, relative } from '../../lib/format';
 import { useCall, useCaller } from '../../lib/useCall';
 import './alerts.css';
 import { appNow } from '../../lib/clock';
+import { deliveryTrouble, deliveryWords } from '../settings/ChannelsSection';
 
 /** Alerts of one lot (or of Lotwatch itself when `lotKey` is null), newest first. */
 export interface AlertGroup {
@@ -157,12 +158,25 @@ export function AlertsView() {
   const listRef = useRef<HTMLDivElement>(null);
   const viewRef = useRef<HTMLElement>(null);
 
+  const deliveriesTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useContractEvents((e) => {
     if (e.name === 'alert.raised') {
       setFresh((s) => new Set(s).add(e.payload.id));
       void run();
+    } else if (e.name === 'deliveries.changed' && !deliveriesTimer.current) {
+      // Deliveries change in bursts (a digest to three channels): one refresh per burst.
+      deliveriesTimer.current = setTimeout(() => {
+        deliveriesTimer.current = null;
+        void run();
+      }, 300);
     }
   });
+  useEffect(
+    () => () => {
+      if (deliveriesTimer.current) clearTimeout(deliveriesTimer.current);
+    },
+    [],
+  );
 
   const alerts = useMemo(() => list.data?.alerts ?? [], [list.data]);
   const groups = useMemo(() => groupAlerts(alerts), [alerts]);
@@ -333,6 +347,20 @@ export function AlertsView() {
                         {a.delivery === 'digest' ? (a.status === 'digest' ? ' · held until quiet hours end' : ' · sent in the quiet hours digest') : ''}
                         {a.delivery === 'suppressed' ? ' · kept quiet (muted, snoozed or capped)' : ''}
                       </div>
+                      {a.deliveries.length > 0 && (
+                        <ul className="al-deliveries" aria-label="Sent to alert channels">
+                          {a.deliveries.map((d) => (
+                            <li
+                              key={d.id}
+                              className={`al-delivery${deliveryTrouble(d) ? ' trouble' : ''}`}
+                              title={`${d.channel_name} · ${deliveryWords(d, now, 'chip')}`}
+                            >
+                              <span className="al-delivery-channel">{d.channel_name}</span> ·{' '}
+                              <span className="al-delivery-status">{deliveryWords(d, now, 'chip')}</span>
+                            </li>
+                          ))}
+                        </ul>
+                      )}
                     </div>
                     <button
                       type="button"

@@ -10,6 +10,7 @@ import { UsageDetails } from '../../components/UsageDetails';
 import { useCall, useCaller } from '../../lib/useCall';
 import type { AppStore } from '../../app/appStore';
 import { BackupsSection } from './BackupsSection';
+import { ChannelsSection } from './ChannelsSection';
 import './settings.css';
 
 /** Asks the browser for permission to show alerts as notifications (headless shell only). */
@@ -362,6 +363,9 @@ export function SettingsView({ store }: { store: AppStore }) {
       ) : (
         <p className="muted">Loading settings…</p>
       )}
+      {/* Outside the settings form: saving a setting (or a pause from the tray) re-creates the form's draft, and must
+          not throw away a channel being typed or a Test result on screen. */}
+      <ChannelsSection />
       <BackupsSection />
     </div>
   );

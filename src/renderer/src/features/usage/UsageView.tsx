@@ -1,4 +1,4 @@
-import { format } from 'date-fns';
+import { format, isSameDay } from 'date-fns';
 import { useEffect, useMemo, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import type { MethodOutput, Status } from '../../../../shared/ipc/contract';
@@ -12,6 +12,7 @@ import { useCall, useCaller } from '../../lib/useCall';
 import '../../components/lwTable.css';
 import './usage.css';
 import { appNow } from '../../lib/clock';
+import { useNow } from '../../lib/useNow';
 import { dayMonth, quotaSpentSentence } from '../../../../shared/quota';
 
 type LogRow = MethodOutput<'requests.list'>['rows'][number];
@@ -187,10 +188,67 @@ function RequestLog({ rows }: { rows: LogRow[] }) {
   );
 }
 
+/** The next 8:00 AM local time after `now` (ms): today's when it is still to come, else tomorrow's. */
+export function nextMorning(now: number): number {
+  const d = new Date(now);
+  d.setHours(8, 0, 0, 0);
+  if (d.getTime() <= now) d.setDate(d.getDate() + 1);
+  return d.getTime();
+}
+
+/**
+ * Pausing watching by hand (the tray offers the same): for an hour or until the morning, and resuming. No check
+ * runs while paused; alerts already raised still go out.
+ */
+function WatchingRow({ status, onChanged }: { status: Status; onChanged: () => void }) {
+  const call = useCaller();
+  const now = useNow(60_000);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ErrorPayload | null>(null);
+  const pausedUntil = status.pause_kind === 'user' ? status.paused_until : null;
+  const morning = nextMorning(now);
+  const setPause = async (until: number | null) => {
+    setBusy(true);
+    const r = await call('settings.update', { watchPausedUntil: until });
+    setBusy(false);
+    setError(r.ok ? null : r.error);
+    onChanged();
+  };
+  return (
+    <section className="usage-watching" aria-labelledby="usage-watching">
+      <h2 id="usage-watching">Watching</h2>
+      {pausedUntil !== null ? (
+        <>
+          <p className="usage-watching-state" role="status">
+            You paused watching until {dateTime(pausedUntil)}.
+          </p>
+          <button type="button" className="primary" disabled={busy} onClick={() => void setPause(null)}>
+            Resume watching
+          </button>
+        </>
+      ) : (
+        <>
+          <p className="usage-watching-state muted">
+            Saved searches and watched lots are checked on their schedules.
+          </p>
+          <button type="button" disabled={busy} onClick={() => void setPause(appNow() + HOUR)}>
+            Pause for 1 hour
+          </button>
+          <button type="button" disabled={busy} onClick={() => void setPause(nextMorning(appNow()))}>
+            {isSameDay(morning, now) ? 'Pause until 8:00 AM' : 'Pause until tomorrow 8:00 AM'}
+          </button>
+        </>
+      )}
+      {error && <ErrorNotice error={error} />}
+    </section>
+  );
+}
+
 /**
  * Usage: the plan's quota from response headers and the request budget (`status.get`), requests per hour over
  * 24 hours and the request log (`requests.list`), and the key's usage from GET /usage, fetched only on demand
- * because it spends a request. Follows `quota.changed` and `poll.finished` live.
+ * because it spends a request. Follows `quota.changed`, `poll.finished` and `settings.changed` (a pause set from
+ * the tray) live; the buyer can pause watching here too.
  */
 export function UsageView() {
   const api = useApi();
@@ -207,7 +265,7 @@ export function UsageView() {
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | null = null;
     const off = api.on((e) => {
-      if (e.name !== 'quota.changed' && e.name !== 'poll.finished') return;
+      if (e.name !== 'quota.changed' && e.name !== 'poll.finished' && e.name !== 'settings.changed') return;
       // Polls finish in bursts; one refresh per burst is enough.
       if (timer) return;
       timer = setTimeout(() => {
@@ -247,6 +305,15 @@ export function UsageView() {
 
   return (
     <div className="usage">
+      {s && (
+        <WatchingRow
+          status={s}
+          onChanged={() => {
+            setNow(appNow());
+            void refreshStatus();
+          }}
+        />
+      )}
       <div className="usage-cards">
         <section className="usage-card" aria-labelledby="usage-budget">
           <h2 id="usage-budget">Request budget</h2>
@@ -277,7 +344,7 @@ export function UsageView() {
                   </p>
                 )
               )}
-              {!spent && s.paused_until !== null && s.paused_until > now && (
+              {!spent && s.pause_kind !== 'user' && s.paused_until !== null && s.paused_until > now && (
                 <p className="usage-warning" role="status">
                   Polling is paused until {dateTime(s.paused_until)} ({relative(s.paused_until, now)}):{' '}
                   {s.pause_reason ?? 'the service said the quota or rate limit was reached'}. It resumes by itself.

@@ -1,0 +1,366 @@
+import { channelFailingAlert } from '../alerts/system';
+import type { Clock } from '../clock';
+import type { ChannelRow, DeliveryRow } from '../db/channelsRepo';
+import type { Store } from '../db/store';
+import type { Logger } from '../log';
+import type { SecretBox } from '../secrets';
+import { ChannelSettingsSchema, type ChannelSettings, type ChannelType } from '../../shared/alertChannels';
+import type { ContractEvent } from '../../shared/ipc/contract';
+import { messageFor, routeAlert } from './route';
+import {
+  ChannelSendError,
+  type ChannelMessage,
+  type MessageAlert,
+  type Sender,
+  type SendTarget,
+} from './types';
+
+const HOUR = 3_600_000;
+/** The first retry waits 30 s; each next one twice as long, at most an hour. */
+export const RETRY_FIRST_MS = 30_000;
+export const RETRY_MAX_MS = HOUR;
+/** A message still failing a day after its alert is given up (`failed`, kept in the log); the inbox has it anyway. */
+export const GIVE_UP_MS = 24 * HOUR;
+/** Alerts routed per channel per round: a first start after a long stop routes the rest in the next rounds. */
+const ROUTE_BATCH = 500;
+
+/**
+ * How long to wait before attempt `attempts + 1` (ms): 30 s, 1 min, 2 min, ... at most an hour, or longer when
+ * the receiver asked for it (HTTP 429 Retry-After). Pure.
+ */
+export function retryDelay(attempts: number, retryAfterMs: number | null): number {
+  const backoff = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.max(0, attempts - 1));
+  return Math.max(backoff, retryAfterMs ?? 0);
+}
+
+/** The name of a channel's secret in the secrets table (encrypted like the API key). */
+export const channelSecretName = (id: number): string => `channel:${id}`;
+
+/** A stored channel whose settings read back valid. */
+export interface LiveChannel {
+  row: ChannelRow;
+  settings: ChannelSettings;
+}
+
+/** What the channel outbox needs; everything with side effects is injected. */
+export interface ChannelOutboxDeps {
+  store: Store;
+  clock: Clock;
+  log: Logger;
+  secrets: SecretBox;
+  senders: Readonly<Record<ChannelType, Sender>>;
+  /** The user's UTC offset in minutes at time t (a channel's own quiet hours are local times). */
+  tzOffsetMinutes: (t: number) => number;
+  emit: (e: ContractEvent) => void;
+  /** A channel's failing alert was stored: the inbox's outbox should show it now, not at the next tick. */
+  onSystemAlert: () => void;
+}
+
+class ClaimLost extends Error {}
+
+/**
+ * The per-channel outbox (docs/architecture.md "Delivery"). Each round routes the alerts raised since each channel's
+ * cursor (one delivery row per alert and channel, written once), then sends what is due: a pending delivery as its
+ * own message, a channel's held ones (its quiet hours ended) as one digest. Before a message leaves, its rows are
+ * claimed in a committed write (`sending`, with the message's key); after the receiver accepted it they are marked
+ * `sent`. A failure puts them back with a growing wait (retryDelay) and, at the third failure in a row, raises an
+ * alert that says what to fix. At start, rows a stop left `sending` are checked with the receiver where it can tell
+ * (ntfy), else sent again under the same key, so a receiver that keeps keys drops the repeat: no alert is lost, and
+ * none arrives twice unless the stop fell between the receiver's answer and Lotwatch's record of it and the receiver
+ * ignores the key. Rounds never overlap; sends of one round go one after another.
+ */
+export class ChannelOutbox {
+  private chain: Promise<void> = Promise.resolve();
+  private cancelTimer: (() => void) | null = null;
+  private started = false;
+  private disposed = false;
+  private queued = false;
+
+  constructor(private readonly d: ChannelOutboxDeps) {}
+
+  /** Recovers what a stop left `sending`, then runs a round. Idempotent. */
+  start(): void {
+    if (this.started || this.disposed) return;
+    this.started = true;
+    void this.enqueue(() => this.recover());
+    this.kick();
+  }
+
+  /** Asks for a round soon (new alerts, a changed channel); rounds asked for while one waits are one round. */
+  kick(): void {
+    if (!this.started || this.disposed || this.queued) return;
+    this.queued = true;
+    void this.enqueue(async () => {
+      this.queued = false;
+      await this.round();
+    });
+  }
+
+  /** Resolves when the round in flight and those queued behind it are done (tests, shutdown). */
+  idle(): Promise<void> {
+    return this.chain;
+  }
+
+  /** Stops the timer and waits for the send in flight. Idempotent. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.cancelTimer?.();
+    this.cancelTimer = null;
+    await this.chain;
+  }
+
+  /** The channels whose stored settings read back valid (one damaged row is logged and left alone). */
+  channels(): LiveChannel[] {
+    const out: LiveChannel[] = [];
+    for (const row of this.d.store.channels.list()) {
+      const s = parseSettings(row.settings);
+      if (s) out.push({ row, settings: s });
+      else
+        this.d.log.warn('channels: stored settings are not valid; the channel is skipped', {
+          channel: row.id,
+        });
+    }
+    return out;
+  }
+
+  /** The channel as a sender needs it; throws ChannelSendError when its secret cannot be decrypted. */
+  target(ch: LiveChannel): SendTarget {
+    let secret: string | null = null;
+    const c = this.d.store.requests.getSecret(channelSecretName(ch.row.id));
+    try {
+      secret = c ? this.d.secrets.decrypt(c) : null;
+    } catch (cause) {
+      throw new ChannelSendError(
+        'The stored password, token or address of this channel could not be read. Enter it again in Settings → Alert channels.',
+        { permanent: true, cause },
+      );
+    }
+    return { name: ch.settings.name, config: ch.settings.config, secret };
+  }
+
+  private enqueue(fn: () => Promise<void>): Promise<void> {
+    const p = this.chain.then(fn).catch((e: unknown) => {
+      this.d.log.warn('channels: a delivery round failed', { error: (e as Error).message });
+    });
+    this.chain = p;
+    return p;
+  }
+
+  private async round(): Promise<void> {
+    if (this.disposed) return;
+    this.cancelTimer?.();
+    this.cancelTimer = null;
+    const live = this.channels().filter((c) => c.settings.enabled);
+    const more = this.route(live);
+    for (const ch of live) {
+      if (this.disposed) return;
+      await this.sendDue(ch);
+    }
+    if (more) this.kick();
+    else this.schedule(live);
+  }
+
+  /** Routes new alerts to each channel in one transaction; true when a channel has more to route. */
+  private route(live: LiveChannel[]): boolean {
+    const now = this.d.clock.now();
+    const tz = this.d.tzOffsetMinutes(now);
+    let more = false;
+    let routed = 0;
+    this.d.store.transaction(() => {
+      for (const ch of live) {
+        const alerts = this.d.store.channels.alertsAfter(ch.row.cursor, ROUTE_BATCH);
+        for (const a of alerts) {
+          const r = routeAlert(a, { id: ch.row.id, settings: ch.settings }, now, tz);
+          if (r) this.d.store.channels.addDelivery(a.id, ch.row.id, r.status, r.not_before, r.detail, now);
+          if (r) routed++;
+        }
+        if (alerts.length) this.d.store.channels.setCursor(ch.row.id, alerts[alerts.length - 1]!.id);
+        if (alerts.length === ROUTE_BATCH) more = true;
+      }
+    });
+    if (routed) this.changed();
+    return more;
+  }
+
+  /** Sends a channel's due deliveries: pending ones one message each, held ones as one digest. */
+  private async sendDue(ch: LiveChannel): Promise<void> {
+    const due = this.d.store.channels.dueFor(ch.row.id, this.d.clock.now());
+    const held = due.filter((r) => r.status === 'held');
+    const groups = due.filter((r) => r.status === 'pending').map((r) => [r]);
+    if (held.length) groups.push(held);
+    for (const g of groups) {
+      if (this.disposed) return;
+      await this.sendGroup(ch, g);
+    }
+  }
+
+  private async sendGroup(ch: LiveChannel, rows: DeliveryRow[]): Promise<void> {
+    const key = rows[0]!.message_key ?? `lw-${ch.row.created_at.toString(36)}-${ch.row.id}-${rows[0]!.id}`;
+    const msg = messageFor(key, rows.map(messageAlert));
+    const ids = rows.map((r) => r.id);
+    try {
+      this.d.store.transaction(() => {
+        if (!this.d.store.channels.claim(ids, key, this.d.clock.now())) throw new ClaimLost();
+      });
+    } catch (e) {
+      if (e instanceof ClaimLost) return;
+      throw e;
+    }
+    this.changed();
+    try {
+      const { detail } = await this.d.senders[ch.settings.config.type].send(this.target(ch), msg);
+      const now = this.d.clock.now();
+      this.d.store.transaction(() => {
+        this.d.store.channels.markSent(ids, now, detail);
+        this.d.store.channels.recordSuccess(ch.row.id, now);
+      });
+    } catch (e) {
+      this.failed(ch, rows, e);
+    }
+    this.changed();
+  }
+
+  /** A send failed: each row waits for its retry (or is given up after a day), and the streak may raise an alert. */
+  private failed(ch: LiveChannel, rows: DeliveryRow[], e: unknown): void {
+    const err =
+      e instanceof ChannelSendError
+        ? e
+        : new ChannelSendError(`Sending failed: ${(e as Error).message}`, { permanent: false });
+    const now = this.d.clock.now();
+    this.d.log.warn('channels: a send failed', {
+      channel: ch.row.id,
+      type: ch.settings.config.type,
+      error: err.message,
+    });
+    const raised = this.d.store.transaction(() => {
+      for (const r of rows) {
+        if (now - r.alert_created_at >= GIVE_UP_MS) {
+          this.d.store.channels.setStatus(
+            r.id,
+            'failed',
+            now,
+            `Gave up after a day of tries. ${err.message}`,
+          );
+        } else {
+          const wait = retryDelay(r.attempts + 1, err.retryAfterMs);
+          this.d.store.channels.setStatus(
+            r.id,
+            r.status === 'held' ? 'held' : 'pending',
+            now + wait,
+            err.message,
+          );
+        }
+      }
+      const streak = this.d.store.channels.recordFailure(ch.row.id, err.message, now);
+      const a = channelFailingAlert(
+        { id: ch.row.id, name: ch.settings.name },
+        streak.failures,
+        err.message,
+        streak.since,
+      );
+      if (!a) return false;
+      const stored = this.d.store.alerts.insertAlert(
+        { ...a, change_id: null, source: `channel:${ch.row.id}`, deliver_after: null },
+        now,
+      );
+      return stored !== null;
+    });
+    if (raised) this.d.onSystemAlert();
+  }
+
+  /**
+   * At start: messages a stop left `sending`. A channel that can tell (ntfy) is asked whether the message arrived:
+   * yes, the rows are marked sent; otherwise they go again at once, under the same key.
+   */
+  private async recover(): Promise<void> {
+    const left = this.d.store.channels.leftSending();
+    if (left.length === 0) return;
+    const byKey = new Map<string, DeliveryRow[]>();
+    for (const r of left) {
+      const k = `${r.channel_id}\u0000${r.message_key ?? r.id}`;
+      byKey.set(k, [...(byKey.get(k) ?? []), r]);
+    }
+    const live = new Map(this.channels().map((c) => [c.row.id, c]));
+    for (const rows of byKey.values()) {
+      const ch = live.get(rows[0]!.channel_id);
+      const arrived = ch ? await this.confirm(ch, rows) : null;
+      const now = this.d.clock.now();
+      this.d.store.transaction(() => {
+        if (arrived) {
+          this.d.store.channels.markSent(
+            rows.map((r) => r.id),
+            now,
+            'Arrived before Lotwatch stopped (the server confirmed it).',
+          );
+          this.d.store.channels.recordSuccess(rows[0]!.channel_id, now);
+          return;
+        }
+        const why =
+          arrived === false
+            ? 'Lotwatch stopped while sending and the server did not get it: sending again.'
+            : 'Lotwatch stopped while sending: sent again with the same message id.';
+        for (const r of rows)
+          this.d.store.channels.setStatus(r.id, rows.length > 1 ? 'held' : 'pending', now, why);
+      });
+      this.d.log.warn('channels: a message left sending by a stop', {
+        channel: rows[0]!.channel_id,
+        arrived,
+      });
+    }
+    this.changed();
+  }
+
+  /** Whether the receiver has the message of `rows` (true/false), or null when the channel cannot tell. */
+  private async confirm(ch: LiveChannel, rows: DeliveryRow[]): Promise<boolean | null> {
+    const sender = this.d.senders[ch.settings.config.type];
+    if (!sender.confirm || !rows[0]!.message_key) return null;
+    try {
+      const msg: ChannelMessage = messageFor(rows[0]!.message_key, rows.map(messageAlert));
+      const since = Math.min(...rows.map((r) => r.attempted_at ?? r.created_at));
+      return await sender.confirm(this.target(ch), msg, since);
+    } catch {
+      return null;
+    }
+  }
+
+  /** Sleeps until the next held or pending delivery of a live channel is due. */
+  private schedule(live: LiveChannel[]): void {
+    if (this.disposed) return;
+    const now = this.d.clock.now();
+    let next = Infinity;
+    for (const ch of live) next = Math.min(next, this.d.store.channels.nextDueFor(ch.row.id) ?? Infinity);
+    if (!Number.isFinite(next)) return;
+    this.cancelTimer = this.d.clock.setTimeout(
+      () => {
+        this.cancelTimer = null;
+        this.kick();
+      },
+      Math.max(1_000, Math.ceil(next - now)),
+    );
+  }
+
+  private changed(): void {
+    this.d.emit({ name: 'deliveries.changed', payload: { at: this.d.clock.now() } });
+  }
+}
+
+/** A stored settings JSON as ChannelSettings, or null when it is not valid (never throws). */
+export function parseSettings(json: string): ChannelSettings | null {
+  try {
+    const r = ChannelSettingsSchema.safeParse(JSON.parse(json));
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function messageAlert(r: DeliveryRow): MessageAlert {
+  return {
+    id: r.alert_id,
+    kind: r.kind,
+    title: r.title,
+    body: r.body,
+    lot_key: r.lot_key,
+    created_at: r.alert_created_at,
+  };
+}
