@@ -180,8 +180,9 @@ describe('AlertsView', () => {
         channel_name: 'Slack',
         status: 'skipped',
         attempts: 0,
-        detail: 'not a kind this channel sends',
+        detail: 'Not a kind of alert this channel sends.',
       }),
+      delivery({ id: 5, channel_name: 'Dispatch', status: 'skipped', attempts: 0, detail: 'Muted: kept in the inbox only.' }),
     ];
     const fake = installFake({
       handlers: {
@@ -205,8 +206,13 @@ describe('AlertsView', () => {
       `Office email · Sent ${t(NOW - 28 * MINUTE)}`,
       `My phone · Held until ${format(NOW + 30 * 60 * MINUTE, 'MMM d, h:mm a')}`,
       `Discord · Retrying at ${t(NOW + 7 * MINUTE)} (The webhook address was refused (404).)`,
-      'Slack · Not sent: not a kind this channel sends',
+      // Channels that do not send it by design share one quiet chip; why is on hover (and in Settings' log).
+      'Not sent to Slack, Dispatch',
     ]);
+    const item = (await screen.findByText('Tesla bid up')).closest('li') as HTMLElement;
+    expect(within(item).getByText('Not sent to Slack, Dispatch').getAttribute('title')).toBe(
+      'Slack: Not a kind of alert this channel sends.\nDispatch: Muted: kept in the inbox only.',
+    );
     // No line for an alert that went nowhere else.
     const other = screen.getByText('Tesla rescheduled').closest('li') as HTMLElement;
     expect(within(other).queryByRole('list')).toBeNull();

@@ -349,16 +349,35 @@ export function AlertsView() {
                       </div>
                       {a.deliveries.length > 0 && (
                         <ul className="al-deliveries" aria-label="Sent to alert channels">
-                          {a.deliveries.map((d) => (
+                          {a.deliveries
+                            .filter((d) => d.status !== 'skipped')
+                            .map((d) => (
+                              <li
+                                key={d.id}
+                                className={`al-delivery${deliveryTrouble(d) ? ' trouble' : ''}`}
+                                title={`${d.channel_name} · ${deliveryWords(d, now, 'chip')}`}
+                              >
+                                <span className="al-delivery-channel">{d.channel_name}</span> ·{' '}
+                                <span className="al-delivery-status">{deliveryWords(d, now, 'chip')}</span>
+                              </li>
+                            ))}
+                          {/* Channels that do not send this alert by design (its kind, a mute): one quiet chip, the
+                              reasons on hover and in Settings' delivery log. */}
+                          {a.deliveries.some((d) => d.status === 'skipped') && (
                             <li
-                              key={d.id}
-                              className={`al-delivery${deliveryTrouble(d) ? ' trouble' : ''}`}
-                              title={`${d.channel_name} · ${deliveryWords(d, now, 'chip')}`}
+                              className="al-delivery"
+                              title={a.deliveries
+                                .filter((d) => d.status === 'skipped')
+                                .map((d) => `${d.channel_name}: ${d.detail ?? 'not sent'}`)
+                                .join('\n')}
                             >
-                              <span className="al-delivery-channel">{d.channel_name}</span> ·{' '}
-                              <span className="al-delivery-status">{deliveryWords(d, now, 'chip')}</span>
+                              Not sent to{' '}
+                              {a.deliveries
+                                .filter((d) => d.status === 'skipped')
+                                .map((d) => d.channel_name)
+                                .join(', ')}
                             </li>
-                          ))}
+                          )}
                         </ul>
                       )}
                     </div>
