@@ -159,6 +159,10 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
       speed: SPEED,
       now: () => Date.now() - 0,
       ratePerSecond: 0,
+      // A plan far larger than the market hours need: at SPEED the default plan's daily share runs out in seconds of
+      // wall time, and the budget then starves the watch checks this scenario depends on (a lot never seen open
+      // before its sale has no end to alert, and the "nothing is lost" check would have nothing to check).
+      quota: { limit: 100_000_000, periodMs: 30 * 24 * 3_600_000 },
     });
     // The sandbox's market clock must equal the child's: START + (wall - wallStart) * SPEED.
     await sb.start(0, '127.0.0.1');
@@ -174,16 +178,17 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
     it(
       'keeps the file sound and every acknowledged write, shows no alert twice and leaves none pending',
       async () => {
-        // Watch the lots that sell in the first two market hours (they go live and end during the cycles), with
+        // Watch the lots that sell in the next four market hours (they go live and end during the cycles), with
         // every change kind, reminders and a high cap, so the outbox is busy and kills often land inside it.
-        // From the market's time now, not START: on a loaded machine the setup alone can take seconds of wall time,
-        // tens of market minutes at SPEED, and lots chosen from START would have sold before the first check.
+        // From the market's time once the first child runs, not START: on a loaded machine the setup and a child's
+        // start take seconds of wall time, tens of market minutes at SPEED, and lots chosen earlier would sell
+        // before their first check (and then prove nothing: a lot first seen after its sale has no end to alert).
+        const first = await startChild();
         const m = sb.market;
         const from = sb.marketNow();
         const lots = m.sorted
           .filter(
-            (l) =>
-              l.subStatus === 'Open' && l.auctionAt > from + 40 * MIN && l.auctionAt < from + 160 * MIN,
+            (l) => l.subStatus === 'Open' && l.auctionAt > from + 40 * MIN && l.auctionAt < from + 240 * MIN,
           )
           .slice(0, 16);
         expect(lots.length).toBeGreaterThanOrEqual(4);
@@ -192,22 +197,22 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
           cap_per_lot_per_hour: 60,
           remind_minutes_before: [5, 20],
         });
-        const first = await startChild();
         const db0 = new BetterSqlite3(dbFile());
-        for (const l of lots) {
-          db0
-            .prepare(
-              `INSERT INTO watches (kind, vin, lot_key, label, rules, is_example, created_at, updated_at)
+        /** Watches `more` lots (and counts them among the watched `lots`). */
+        const watch = (db: BetterSqlite3.Database, more: typeof lots) => {
+          const insert = db.prepare(
+            `INSERT INTO watches (kind, vin, lot_key, label, rules, is_example, created_at, updated_at)
              VALUES ('lot', NULL, ?, '', ?, 0, 0, 0)`,
-            )
-            .run(`${l.platform}:${l.lotNumber}`, rules);
-        }
-        // A saved search that runs every market minute over several pages, so kills also land inside search runs; it
-        // alerts on its lots' bids too, so most polls end with a round of notifications.
+          );
+          for (const l of more) insert.run(`${l.platform}:${l.lotNumber}`, rules);
+        };
+        watch(db0, lots);
+        // A saved search that runs every 5 market minutes (half a wall second) over several pages, so kills also land
+        // inside search runs; it alerts on its lots' bids too, so most polls end with a round of notifications.
         db0
           .prepare(
             `INSERT INTO saved_searches (name, params, schedule, rules, max_pages, created_at, updated_at)
-           VALUES ('crash', ?, '* * * * *', ?, 3, 0, 0)`,
+           VALUES ('crash', ?, '*/5 * * * *', ?, 3, 0, 0)`,
           )
           .run(JSON.stringify({ lot_sub_status: 'Live' }), rules);
         db0.close();
@@ -244,9 +249,48 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
           ).toBeLessThanOrEqual(1);
           claimedUnshown = a.claimedUnshown.length;
         }
-        // One last run without a kill, long enough for every due poll and delivery, then an orderly stop.
+        // Every end of a watched lot that Lotwatch had seen open before it, by `marketEnd` (ms, market time).
+        const endedSeenOpen = (marketEnd: number) =>
+          readOnly((db) => {
+            const firstSeen = db.prepare('SELECT min(observed_at) AS t FROM observations WHERE lot_key = ?');
+            return lots.filter((l) => {
+              const t = (firstSeen.get(`${l.platform}:${l.lotNumber}`) as { t: number | null }).t;
+              return (
+                l.subStatus === 'Ended' && l.auctionAt + 10 * MIN < marketEnd && t !== null && t < l.auctionAt
+              );
+            });
+          });
+        // One last run without a kill, long enough for every due poll and delivery, then an orderly stop. On a loaded
+        // machine the killed cycles may have seen few lots open before their sale: the run then watches more and goes
+        // on (at most 40 s) until three watched lots seen open have ended, so the "nothing is lost" check below has
+        // something to check.
+        // Answers at full speed again: the orderly run is there to finish what is due, not to be killed mid-poll.
+        sb.faults.set({ latencyMs: 0, latencyJitterMs: 0 });
         const last = (await startChild()).p;
         await new Promise((r) => setTimeout(r, 2500));
+        if (endedSeenOpen(sb.marketNow()).length < 3) {
+          // The killed cycles saw too few lots open before their sale (each start took long): watch lots that sell
+          // in the next market hour, which this unkilled run sees open and then ended.
+          const now = sb.marketNow();
+          const keys = new Set(lots.map((l) => l.lotNumber));
+          const more = m.sorted
+            .filter(
+              (l) =>
+                l.subStatus === 'Open' &&
+                !keys.has(l.lotNumber) &&
+                l.auctionAt > now + 20 * MIN &&
+                l.auctionAt < now + 80 * MIN,
+            )
+            .slice(0, 6);
+          const dbMore = new BetterSqlite3(dbFile());
+          watch(dbMore, more);
+          dbMore.close();
+          lots.push(...more);
+          const deadline = Date.now() + 40_000;
+          while (endedSeenOpen(sb.marketNow()).length < 3 && Date.now() < deadline) {
+            await new Promise((r) => setTimeout(r, 500));
+          }
+        }
         last.kill('SIGTERM');
         await new Promise((r) => last.once('exit', r));
 
@@ -280,23 +324,20 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
         ).toEqual([]);
         // No claimed alert is left untold after a restart: each one a kill left claimed was named in a recovery
         // notice at the next start, and that notice was shown.
-        expect(final.claimedUnshown, 'claimed and never shown nor recovered after the orderly run').toEqual([]);
-        expect(final.recovered.filter((r) => !r.noticeShown), 'recovered alerts whose notice was not shown').toEqual([]);
+        expect(final.claimedUnshown, 'claimed and never shown nor recovered after the orderly run').toEqual(
+          [],
+        );
+        expect(
+          final.recovered.filter((r) => !r.noticeShown),
+          'recovered alerts whose notice was not shown',
+        ).toEqual([]);
         // One new-match alert per lot and search.
         const matches = alerts.filter((a) => a.kind === 'new_match').map((a) => `${a.source}|${a.lot_key}`);
         expect(new Set(matches).size, 'a new match was alerted twice').toBe(matches.length);
 
         // Nothing is lost: every end of a watched lot that Lotwatch had seen open, and that happened before the last
         // run's polls, is in the inbox exactly once. (A lot first fetched after its sale has no change to report.)
-        const ended = readOnly((db) => {
-          const firstSeen = db.prepare('SELECT min(observed_at) AS t FROM observations WHERE lot_key = ?');
-          return lots.filter((l) => {
-            const t = (firstSeen.get(`${l.platform}:${l.lotNumber}`) as { t: number | null }).t;
-            return (
-              l.subStatus === 'Ended' && l.auctionAt + 10 * MIN < marketEnd && t !== null && t < l.auctionAt
-            );
-          });
-        });
+        const ended = endedSeenOpen(marketEnd);
         expect(ended.length).toBeGreaterThanOrEqual(3);
         for (const l of ended) {
           const k = `${l.platform}:${l.lotNumber}`;
