@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { LotwatchError } from './errors';
+import { utcDate } from './alerts/format';
 
 /** The lock file's name inside the data folder. */
 export const LOCK_FILE = 'lotwatch.lock';
@@ -29,7 +30,8 @@ export class AlreadyRunningError extends LotwatchError {
   ) {
     const who = holder.shell === 'electron' ? 'the desktop app' : 'the browser shell (npm run serve)';
     const where = holder.url ? ` at ${holder.url} (open the address it printed, with its token)` : '';
-    const since = new Date(holder.started_at).toISOString().replace('T', ' ').slice(0, 16);
+    // A date as a date (docs/writing-guide.md): "Nov 22, 2026 at 09:30" (UTC, said after it).
+    const since = `${utcDate(holder.started_at)} at ${new Date(holder.started_at).toISOString().slice(11, 16)}`;
     super(
       'already_running',
       `Lotwatch is already running on the data folder ${dataDir}: ${who}, process ${holder.pid}, started ${since} UTC${where}. ` +

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import './zodMessages';
 import { DeskSettingsSchema } from './desk';
 import { serviceUrlRefusal } from './serviceUrl';
 import { QuietHoursSchema } from './watch';
@@ -42,7 +43,13 @@ export const SettingsSchema = z.object({
    * At most this many requests a day, whatever the plan allows; null lets the plan's quota decide. The free plan
    * allows 100 a month (about 3 a day), Basic 30,000 (about 1,000).
    */
-  requestsPerDay: z.number().int().min(1, 'Allow at least 1 request a day.').max(1_000_000).nullable().default(null),
+  requestsPerDay: z
+    .number()
+    .int()
+    .min(1, 'Allow at least 1 request a day.')
+    .max(1_000_000)
+    .nullable()
+    .default(null),
   /**
    * The kinds of action (contract method names, e.g. `vehicles.search`) whose "this uses 1 request of your quota"
    * notice the user has seen with a real key: each is said once, before its first request, then not again.
@@ -69,10 +76,12 @@ export const SettingsPatchSchema = z
   .object({
     theme: SettingsSchema.shape.theme.unwrap(),
     demoMode: SettingsSchema.shape.demoMode.unwrap(),
-    serviceUrl: SettingsSchema.shape.serviceUrl.unwrap().refine(
-      (u) => !/^http:\/\//i.test(u) || isLoopbackUrl(u),
-      'Use https://. Plain http:// is allowed only for a service on this computer (localhost), so your API key never crosses a network unencrypted.',
-    ),
+    serviceUrl: SettingsSchema.shape.serviceUrl
+      .unwrap()
+      .refine(
+        (u) => !/^http:\/\//i.test(u) || isLoopbackUrl(u),
+        'Use https://. Plain http:// is allowed only for a service on this computer (localhost), so your API key never crosses a network unencrypted.',
+      ),
     notificationsEnabled: SettingsSchema.shape.notificationsEnabled.unwrap(),
     openAtLogin: SettingsSchema.shape.openAtLogin.unwrap(),
     watchPausedUntil: SettingsSchema.shape.watchPausedUntil.unwrap(),

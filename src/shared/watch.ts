@@ -163,12 +163,24 @@ export const AlertRulesSchema = z
      */
     max_bid_usd: usd.default(null),
     /** Alert once when the bid reaches this share of max_bid_usd, in percent (e.g. 90), or null. */
-    max_bid_near_percent: z.number().int('Enter a whole percentage.').min(1, 'Enter 1 to 99 %.').max(99, 'Enter 1 to 99 %.').nullable().default(null),
+    max_bid_near_percent: z
+      .number()
+      .int('Enter a whole percentage.')
+      .min(1, 'Enter 1 to 99 %.')
+      .max(99, 'Enter 1 to 99 %.')
+      .nullable()
+      .default(null),
     /**
      * A new match notifies only when its current bid (or buy now) is under this share of the median price paid for
      * comparable sales in the buyer's store, in percent (e.g. 70); with no comparable sale priced it notifies.
      */
-    comps_below_percent: z.number().int('Enter a whole percentage.').min(1, 'Enter 1 to 100 %.').max(100, 'Enter 1 to 100 %.').nullable().default(null),
+    comps_below_percent: z
+      .number()
+      .int('Enter a whole percentage.')
+      .min(1, 'Enter 1 to 100 %.')
+      .max(100, 'Enter 1 to 100 %.')
+      .nullable()
+      .default(null),
     /** The landed cost the max bid was solved for (USD), kept so the lot page shows and solves it again. */
     target_landed_usd: usd.default(null),
     /** Reminders this many minutes before a watched lot's auction (1 minute to 7 days). */
@@ -204,3 +216,18 @@ export type QuietHours = z.infer<typeof QuietHoursSchema>;
 /** How an alert is delivered: at once, held for the digest after quiet hours, or kept silent in the inbox. */
 export const DELIVERIES = ['now', 'digest', 'suppressed'] as const;
 export type Delivery = (typeof DELIVERIES)[number];
+
+/**
+ * Pages (= requests) one run of a saved search is expected to fetch, as the request budget counts them and the Usage
+ * page explains them: its last result count at 20 records a page, at least 1 and at most `max_pages`; `max_pages`
+ * before the first run and after a run that did not read the whole list (its count is only what that run read: a
+ * list cut short after one page is not a one-page list). Throws nothing.
+ */
+export function pagesPerRun(s: {
+  max_pages: number;
+  last_result_count: number | null;
+  last_complete?: boolean | null;
+}): number {
+  if (s.last_result_count === null || s.last_complete === false) return s.max_pages;
+  return Math.min(s.max_pages, Math.max(1, Math.ceil(s.last_result_count / 20)));
+}

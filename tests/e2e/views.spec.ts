@@ -220,7 +220,7 @@ test.describe('views', () => {
   test('Usage, API console and Alerts show their data', async ({ app }) => {
     const { page } = app;
     await openView(page, 'Usage');
-    await expect(page.getByText(/At this pace:/)).toBeVisible();
+    await expect(page.getByText(/At this pace/)).toBeVisible();
     await page.getByRole('button', { name: 'Refresh from service' }).click();
     await expect(page.getByRole('table').first()).toContainText('/usage');
     await shot(page, 'usage');

@@ -132,7 +132,7 @@ describe('one Lotwatch per data folder', () => {
     try {
       expect(() => acquireDataLock(d.dir, { shell: 'headless', now: 0 })).toThrow(AlreadyRunningError);
       expect(() => acquireDataLock(d.dir, { shell: 'headless', now: 0 })).toThrow(
-        /the desktop app, process \d+, started 2026-11-23 09:30 UTC\. Use that one, or quit it first\. Nothing was changed\./,
+        /the desktop app, process \d+, started Nov 23, 2026 at 09:30 UTC\. Use that one, or quit it first\. Nothing was changed\./,
       );
     } finally {
       lock.release();

@@ -330,7 +330,7 @@ export function createApiClient(opts: ApiClientOptions) {
     async listLocations(params: LocationParams = {}, co?: CallOptions): Promise<LocationPage> {
       const q = check(LocationParamsSchema, params);
       if (q.radius !== undefined && q.zip === undefined)
-        throw new ApiInputError({ radius: ['Give a zip with the radius.'] });
+        throw new ApiInputError({ radius: ['Enter a ZIP code with the radius.'] });
       return getJson('/locations', '/locations', q, parseLocations, co);
     },
 

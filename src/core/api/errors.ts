@@ -1,11 +1,19 @@
 import { format } from 'date-fns';
 import { BadInputError, LotwatchError } from '../errors';
+import { fieldsMessage } from '../../shared/fieldLabels';
 import { quotaSpentSentence } from '../../shared/quota';
 import type { ErrorCode } from '../../shared/ipc/errors';
 
+/** Who the buyer's errors name as the other side: the service Lotwatch reads the auctions from. */
+const SERVICE = 'The auction data service';
+
 /**
- * Errors of the service client (spec "Errors", plus the client-side conditions). Every message says what to do; none
- * ever contains the API key (the transport redacts it as a last guard).
+ * Errors of the service client (spec "Errors", plus the client-side conditions). None ever contains the API key (the
+ * transport redacts it as a last guard). The texts follow docs/writing-guide.md rule 3, split by who knows the next
+ * step: the message says what happened in the buyer's words, with the HTTP status when the service answered ("The
+ * auction data service had a problem (HTTP 502)."); what to do comes from the renderer's map by error code
+ * (src/renderer/src/lib/messages.ts), so the two never say the same thing twice. Where only core knows the step
+ * (which key problem, how long the service asks to wait), the message names it and the map adds nothing.
  */
 export class ApiError extends LotwatchError {
   /** HTTP status when the service answered, else null. */
@@ -33,14 +41,10 @@ export class ApiError extends LotwatchError {
 /** 400: one or more parameters invalid (on the image proxy: an invalid image URL). */
 export class BadRequestError extends ApiError {
   constructor(endpoint: string, detail: string | null, status = 400) {
-    super(
-      'bad_request',
-      `The service refused the request as invalid${tail(detail)}. Check the search filters.`,
-      {
-        status,
-        endpoint,
-      },
-    );
+    super('bad_request', `${SERVICE} refused the request as invalid (HTTP ${status})${tail(detail)}.`, {
+      status,
+      endpoint,
+    });
   }
 }
 
@@ -50,8 +54,8 @@ export class UnauthorizedError extends ApiError {
     super(
       'unauthorized',
       status === null
-        ? 'No API key is set. Add your key in Settings, or use Demo mode.'
-        : `The service did not accept the API key${tail(detail)}. Check the API key in Settings.`,
+        ? 'No API key is set. Add your key in Settings, or turn on Demo mode.'
+        : `${SERVICE} did not accept the API key (HTTP ${status})${tail(detail)}. Check the API key in Settings.`,
       { status, endpoint },
     );
   }
@@ -60,7 +64,7 @@ export class UnauthorizedError extends ApiError {
 /** 403: the key's plan may not make this request. */
 export class ForbiddenError extends ApiError {
   constructor(endpoint: string, detail: string | null) {
-    super('forbidden', `Your plan does not allow this request${tail(detail)}. Check your subscription.`, {
+    super('forbidden', `Your plan does not allow this request (HTTP 403)${tail(detail)}.`, {
       status: 403,
       endpoint,
     });
@@ -70,31 +74,52 @@ export class ForbiddenError extends ApiError {
 /** 404: no such vehicle, lot, page or image. */
 export class NotFoundError extends ApiError {
   constructor(endpoint: string, detail: string | null) {
-    super('not_found', `Not found${tail(detail)}. Check the VIN, lot number or URL.`, {
-      status: 404,
-      endpoint,
-    });
+    super(
+      'not_found',
+      `${SERVICE} has nothing at this VIN, lot number or address (HTTP 404)${tail(detail)}.`,
+      {
+        status: 404,
+        endpoint,
+      },
+    );
   }
 }
 
-/** 422: the service's validator refused a parameter; `fields` is its `errors` map (field -> messages). */
+/**
+ * 422: the service's validator refused a parameter; `fields` is its `errors` map (field -> messages). The message
+ * names the first refused field by its label and says what the service accepts, in its words ("VIN: the vin field
+ * must be 17 characters."); without a field map, the service's own text.
+ */
 export class ValidationError extends ApiError {
   constructor(endpoint: string, detail: string | null, fields: Record<string, string[]>) {
-    super('validation', `The service refused a parameter${tail(detail)}. Correct the marked fields.`, {
-      status: 422,
-      endpoint,
-      fields,
-    });
+    const which = fieldsMessage(fields);
+    super(
+      'validation',
+      `${SERVICE} refused part of the request (HTTP 422)${which ? `. ${which}` : `${tail(detail)}.`}`,
+      {
+        status: 422,
+        endpoint,
+        fields,
+      },
+    );
   }
 }
 
-/** Waits up to this long read as "try again in N s"; a longer one is said as a time (ms). */
+/** Waits up to this long read as "try again in 3 seconds"; a longer one is said as a time (ms). */
 const SHORT_WAIT_MS = 60 * 60_000;
+
+/** A short wait in words: "3 seconds", "1 minute", "12 minutes" (docs/writing-guide.md rule 6). */
+function waitWords(ms: number): string {
+  const s = Math.max(1, Math.ceil(ms / 1000));
+  if (s < 60) return `${s} second${s === 1 ? '' : 's'}`;
+  const m = Math.ceil(s / 60);
+  return `${m} minute${m === 1 ? '' : 's'}`;
+}
 
 /**
  * 429: the rate limit was reached (too many requests a second). `retryAfterMs` from Retry-After (seconds or HTTP
- * date), else null. A short wait reads "Try again in 3 s"; a long one as the time it ends, never as a huge number of
- * seconds. A spent monthly quota is the subclass QuotaSpentError.
+ * date), else null. A short wait reads "Try again in 3 seconds"; a long one as the time it ends, never as a huge
+ * number of seconds. A spent monthly quota is the subclass QuotaSpentError.
  */
 export class RateLimitedError extends ApiError {
   constructor(
@@ -105,12 +130,12 @@ export class RateLimitedError extends ApiError {
   ) {
     super(
       'rate_limited',
-      `The service's request limit was reached${tail(detail)}. ` +
+      `${SERVICE} is getting too many requests from your key (HTTP 429)${tail(detail)}. ` +
         (retryAfterMs === null
-          ? 'Wait a little, or check your plan quota.'
+          ? 'Wait a minute, then try again; Usage shows what your plan allows.'
           : retryAfterMs <= SHORT_WAIT_MS
-            ? `Try again in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s.`
-            : `The service asks to wait until ${format(now + retryAfterMs, "d MMMM, HH:mm")}.`),
+            ? `Try again in ${waitWords(retryAfterMs)}.`
+            : `It asks Lotwatch to wait until ${format(now + retryAfterMs, 'd MMMM, HH:mm')}: try again then.`),
       { status: 429, endpoint, retryable: true },
     );
   }
@@ -140,7 +165,7 @@ export class QuotaSpentError extends RateLimitedError {
 /** 500, 503 and any other 5xx: the service failed. */
 export class ServerError extends ApiError {
   constructor(endpoint: string, status: number, detail: string | null) {
-    super('server', `The service had a problem (HTTP ${status})${tail(detail)}. Try again later.`, {
+    super('server', `${SERVICE} had a problem (HTTP ${status})${tail(detail)}.`, {
       status,
       endpoint,
       retryable: true,
@@ -151,40 +176,37 @@ export class ServerError extends ApiError {
 /** The service could not be reached (DNS, refused or reset connection, TLS). */
 export class NetworkError extends ApiError {
   constructor(endpoint: string, cause: unknown) {
-    super(
-      'network',
-      'Could not reach the service. Check your internet connection and the service URL in Settings.',
-      {
-        endpoint,
-        retryable: true,
-        cause,
-      },
-    );
+    super('network', `Lotwatch could not reach the auction data service.`, {
+      endpoint,
+      retryable: true,
+      cause,
+    });
   }
 }
 
 /** No complete answer within the time limit (`timeoutMs`). */
 export class TimeoutError extends ApiError {
   constructor(endpoint: string, timeoutMs: number) {
-    super(
-      'timeout',
-      `The service did not answer within ${Math.round(timeoutMs / 1000)} s. Try again later.`,
-      {
-        endpoint,
-        retryable: true,
-      },
-    );
+    super('timeout', `${SERVICE} did not answer within ${waitWords(timeoutMs)}.`, {
+      endpoint,
+      retryable: true,
+    });
   }
 }
 
-/** The answer was not what the specification describes: not JSON, an HTML page, or a drifted envelope. */
+/**
+ * The answer was not what the specification describes: not JSON, an HTML page, or a drifted envelope. `reason` is
+ * said in the message as the parser wrote it, with JSON's words for nothing ("got null") said as words; the HTTP
+ * status only when it was not a success, since "HTTP 200" beside "cannot read" would only confuse.
+ */
 export class BadResponseError extends ApiError {
   constructor(endpoint: string, reason: string, status: number | null = null) {
-    super(
-      'bad_response',
-      `The service sent an answer Lotwatch cannot read (${reason}). Check the service URL in Settings; if it is right, try again later.`,
-      { status, endpoint },
-    );
+    const plain = reason.replace(/\bnull\b/g, 'nothing').replace(/\bundefined\b/g, 'nothing');
+    const http = status === null || (status >= 200 && status < 300) ? '' : `, HTTP ${status}`;
+    super('bad_response', `${SERVICE} sent an answer Lotwatch cannot read (${plain}${http}).`, {
+      status,
+      endpoint,
+    });
   }
 }
 
@@ -198,8 +220,8 @@ export class IncompleteResponseError extends ApiError {
   constructor(endpoint: string, status: number, received: number, expected: number | null, cause: unknown) {
     super(
       'bad_response',
-      `The service's answer was cut off before it was complete (${received}${expected === null ? '' : ` of ${expected}`} bytes arrived). ` +
-        "The fault is on the service's side, not your connection: try again later.",
+      `${SERVICE}'s answer was cut off before it was complete (${bytes(received)}${expected === null ? '' : ` of ${bytes(expected)}`} bytes arrived); ` +
+        "the fault is on the service's side, not your connection.",
       { status, endpoint, retryable: true, cause },
     );
   }
@@ -207,18 +229,18 @@ export class IncompleteResponseError extends ApiError {
 
 /**
  * Input refused before sending, so it costs no quota. `fields` maps each offending parameter to messages, like
- * the service's own 422 `errors`. Code `bad_input`.
+ * the service's own 422 `errors`. Code `bad_input`. The message names the first field by its label ("Year from:
+ * must not be greater than Year to (and 1 more marked field)."), never by its key (docs/writing-guide.md rule 2).
  */
 export class ApiInputError extends BadInputError {
   constructor(fields: Record<string, string[]>) {
-    const names = Object.keys(fields);
-    super(
-      names.length === 1
-        ? `Check ${names[0]}: ${fields[names[0] as string]?.[0] ?? 'invalid value'}`
-        : `Check these fields: ${names.join(', ')}.`,
-      fields,
-    );
+    super(fieldsMessage(fields) ?? 'Lotwatch did not send this request: a value is not valid.', fields);
   }
+}
+
+/** A count of bytes with its thousands grouped ("12,400"). */
+function bytes(n: number): string {
+  return n.toLocaleString('en-US');
 }
 
 function tail(detail: string | null): string {

@@ -162,7 +162,7 @@ async function once(
         bytes += chunk.length;
         if (bytes > o.maxBytes) {
           res.body.destroy();
-          throw new BadResponseError(endpoint, `the answer is larger than ${o.maxBytes} bytes`, status);
+          throw new BadResponseError(endpoint, `the answer is larger than ${o.maxBytes.toLocaleString('en-US')} bytes`, status);
         }
         chunks.push(chunk);
       }
@@ -347,7 +347,7 @@ function statusError(
   if (status >= 500) return new ServerError(endpoint, status, message);
   if (status >= 400) return new BadRequestError(endpoint, message, status);
   // 1xx/3xx: undici does not follow redirects, and the service documents none.
-  return new BadResponseError(endpoint, `unexpected HTTP status ${status}`, status);
+  return new BadResponseError(endpoint, 'a status the service does not document', status);
 }
 
 /**

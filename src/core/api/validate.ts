@@ -8,6 +8,7 @@ import {
   type SearchParamValues,
 } from '../../shared/vehicleParams';
 import { ApiInputError } from './errors';
+import { fieldLabel } from '../../shared/fieldLabels';
 
 /**
  * Validation before sending: bad input never costs quota. Every check names the offending field in an ApiInputError,
@@ -89,7 +90,8 @@ function valueSchema(d: SearchParamDef): z.ZodType {
       return oneOf(d.values as readonly [string, ...string[]]);
     case 'int':
     case 'number': {
-      if (d.values) return z.literal(d.values as readonly [number, ...number[]], `Must be ${orList(d.values)}.`);
+      if (d.values)
+        return z.literal(d.values as readonly [number, ...number[]], `Must be ${orList(d.values)}.`);
       let s = d.type === 'int' ? int : num;
       if (d.min !== undefined) s = s.min(d.min, `Must be at least ${d.min}.`);
       if (d.max !== undefined) s = s.max(d.max, `Must not be greater than ${d.max}.`);
@@ -104,7 +106,9 @@ function valueSchema(d: SearchParamDef): z.ZodType {
  * lists (sent repeated); dates are YYYY-MM-DD; prices in USD; odometer in miles.
  */
 export const SearchParamsSchema = z
-  .object(Object.fromEntries(SEARCH_PARAMS.map((d) => [d.name, d.multi ? multi(valueSchema(d)) : valueSchema(d)])))
+  .object(
+    Object.fromEntries(SEARCH_PARAMS.map((d) => [d.name, d.multi ? multi(valueSchema(d)) : valueSchema(d)])),
+  )
   .partial()
   .strict() as unknown as z.ZodType<SearchParamValues, SearchParamValues>;
 
@@ -165,7 +169,7 @@ export function checkSearchParams(input: SearchParams): z.output<typeof SearchPa
   const p = check(SearchParamsSchema, input);
   const fields: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   if (p.auction_type !== undefined && p.platform !== undefined) {
-    const m = 'Use either auction_type or platform, not both.';
+    const m = 'Choose either the auction type or the platform, not both.';
     fields.auction_type = [m];
     fields.platform = [m];
   }
@@ -180,9 +184,11 @@ export function checkSearchParams(input: SearchParams): z.output<typeof SearchPa
   for (const [lo, hi] of pairs) {
     const a = p[lo];
     const b = p[hi];
-    if (a !== undefined && b !== undefined && a > b) fields[lo] = [`Must not be greater than ${hi}.`];
+    // Said with the screen's words for the other end of the range, never its parameter name (docs/writing-guide.md).
+    if (a !== undefined && b !== undefined && a > b)
+      fields[lo] = [`Make this no greater than “${fieldLabel(hi) ?? 'the upper end'}”.`];
   }
-  if (p.radius !== undefined && p.zip === undefined) fields.radius = ['Give a zip with the radius.'];
+  if (p.radius !== undefined && p.zip === undefined) fields.radius = ['Enter a ZIP code with the radius.'];
   if (Object.keys(fields).length) throw new ApiInputError(fields);
   return p;
 }

@@ -1,6 +1,7 @@
 import type { QuotaSnapshot } from '../../shared/vehicle';
 import type { LotState } from '../../shared/watch';
 import { projectedChecks } from './planner';
+import { pagesPerRun } from '../../shared/watch';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -193,16 +194,8 @@ export interface SearchLoad {
   last_complete?: boolean | null;
 }
 
-/**
- * Pages (= requests) one run of a saved search is expected to fetch: its last result count at 20 records a page,
- * at least 1 and at most `max_pages`; `max_pages` before the first run and after a run that did not read the whole
- * list (its count is only what that run read: a list cut short after one page is not a one-page list). Throws
- * nothing.
- */
-export function pagesPerRun(s: Pick<SearchLoad, 'max_pages' | 'last_result_count' | 'last_complete'>): number {
-  if (s.last_result_count === null || s.last_complete === false) return s.max_pages;
-  return Math.min(s.max_pages, Math.max(1, Math.ceil(s.last_result_count / 20)));
-}
+/** Pages one run is expected to fetch: shared with the Usage page, so both count the same way. */
+export { pagesPerRun };
 
 /**
  * Requests per day the saved searches' schedules are expected to spend: runs a day times pages a run, over the

@@ -104,7 +104,7 @@ export class WatchEngine {
   checkWatchNow(id: number): Promise<RunOutcome> {
     return this.scheduler.enqueue(async () => {
       const w = this.store.watches.getWatch(id);
-      return w ? this.polls.pollWatch(w) : { status: 'skipped', requests: 0, changes: 0, alerts: 0 };
+      return w ? this.polls.pollWatch(w) : { status: 'skipped', requests: 0, changes: 0, alerts: 0, error: null };
     });
   }
 

@@ -14,9 +14,16 @@ import type { Recorder } from './recorder';
 import type { PauseGate } from './pause';
 
 /** What one run of a saved search or one watch check did: its status and the requests, changes and alerts. */
-export type RunOutcome = { status: 'ok' | 'partial' | 'error' | 'skipped'; requests: number; changes: number; alerts: number };
+/** What a search run or a watch check did; `error` is what stopped it (code and the buyer's words), null when none. */
+export type RunOutcome = {
+  status: 'ok' | 'partial' | 'error' | 'skipped';
+  requests: number;
+  changes: number;
+  alerts: number;
+  error: { code: string; message: string } | null;
+};
 
-const SKIPPED: RunOutcome = { status: 'skipped', requests: 0, changes: 0, alerts: 0 };
+const SKIPPED: RunOutcome = { status: 'skipped', requests: 0, changes: 0, alerts: 0, error: null };
 
 /** What the polls need; everything with side effects is injected. */
 export interface PollsDeps {
@@ -204,7 +211,7 @@ export class Polls {
     const status: RunOutcome['status'] = error ? (vehicles.length ? 'partial' : 'error') : 'ok';
     this.d.emit({ name: 'poll.finished', payload: { target, at: now, status, requests, changes, alerts } });
     this.d.outbox.deliver();
-    return { status, requests, changes, alerts };
+    return { status, requests, changes, alerts, error: error ? { code: error.code, message: error.message } : null };
   }
 
   /**
@@ -267,6 +274,6 @@ export class Polls {
     const status = error ? 'error' : 'ok';
     this.d.emit({ name: 'poll.finished', payload: { target, at: now, status, requests: 1, changes, alerts } });
     this.d.outbox.deliver();
-    return { status, requests: 1, changes, alerts };
+    return { status, requests: 1, changes, alerts, error: error ? { code: error.code, message: error.message } : null };
   }
 }

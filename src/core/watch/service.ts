@@ -398,20 +398,19 @@ export class WatchService {
   // ---- library and lot detail ---------------------------------------------------------------------------------
 
   /**
-   * Offline full-text search over every stored lot (title, VIN, lot number, make, model, location, notes). Each word
-   * is matched as a prefix; an empty query lists the most recently seen lots.
+   * Offline full-text search over every stored lot (title, VIN, lot number, make, model, location, notes, tags):
+   * words as prefixes, `-word` left out, `OR` for either, "quoted phrases" (LibraryRepo.find); an empty query lists
+   * the most recently seen lots.
    */
   searchLibrary(i: MethodInput<'library.search'>): MethodOutput<'library.search'> {
-    const words = (i.q ?? '').match(/[\p{L}\p{N}]+/gu) ?? [];
     const limit = i.limit ?? 100;
     const offset = i.offset ?? 0;
-    if (words.length === 0) {
+    const found = this.store.library.find(i.q ?? '', limit, offset);
+    if (!found) {
       const rows = this.store.library.recent(limit, offset);
       return { lots: rows.map((r) => this.lotSummary(r)), total: this.store.library.count() };
     }
-    const match = words.slice(0, 12).map((w) => `"${w}"*`).join(' ');
-    const rows = this.store.library.search(match, limit, offset);
-    return { lots: rows.map((r) => this.lotSummary(r)), total: this.store.library.searchCount(match) };
+    return { lots: found.rows.map((r) => this.lotSummary(r)), total: found.total };
   }
 
   /** One stored lot with its timeline and bid history; works offline. @throws not_found when never fetched. */

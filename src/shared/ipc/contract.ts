@@ -1,9 +1,15 @@
 import { z } from 'zod';
+import '../zodMessages';
 import { MAX_NOTES_LENGTH, TagsSchema } from '../desk';
 import { SettingsPatchSchema, SettingsSchema } from '../settings';
 import { QuotaSnapshotSchema } from '../vehicle';
 import { SALE_OUTCOMES } from '../saleOutcome';
-import { ChannelSaveSchema, ChannelTestResultSchema, ChannelViewSchema, DeliveryViewSchema } from '../alertChannels';
+import {
+  ChannelSaveSchema,
+  ChannelTestResultSchema,
+  ChannelViewSchema,
+  DeliveryViewSchema,
+} from '../alertChannels';
 import { AlertRulesSchema, CHANGE_KINDS, ChangeSchema } from '../watch';
 import type { EventName, MethodName } from './channels';
 
@@ -201,7 +207,10 @@ export const AlertViewSchema = z.object({
 });
 export type AlertView = z.infer<typeof AlertViewSchema>;
 
-export const ChangeViewSchema = ChangeSchema.extend({ id: z.number().int(), search_id: z.number().nullable() });
+export const ChangeViewSchema = ChangeSchema.extend({
+  id: z.number().int(),
+  search_id: z.number().nullable(),
+});
 
 export const LotDetailSchema = z.object({
   summary: LotSummarySchema,
@@ -283,6 +292,8 @@ const RunOutcomeSchema = z.object({
   requests: z.number().int(),
   changes: z.number().int(),
   alerts: z.number().int(),
+  /** What stopped a failed or partial run: an error code of ERROR_CODES (or `budget`) and its message; else null. */
+  error: z.object({ code: z.string(), message: z.string() }).nullable().default(null),
 });
 
 export const StatusSchema = z.object({
@@ -343,7 +354,10 @@ export const contract = {
   'settings.update': { input: SettingsPatchSchema, output: SettingsSchema },
   'searches.list': { input: Void, output: z.array(SavedSearchViewSchema) },
   'searches.create': { input: SearchInput, output: SavedSearchViewSchema },
-  'searches.update': { input: SearchInput.extend({ id: z.number().int().positive() }), output: SavedSearchViewSchema },
+  'searches.update': {
+    input: SearchInput.extend({ id: z.number().int().positive() }),
+    output: SavedSearchViewSchema,
+  },
   'searches.remove': { input: Id, output: Done },
   'searches.runNow': { input: Id, output: RunOutcomeSchema },
   'searches.setPaused': { input: Id.extend({ paused: z.boolean() }), output: SavedSearchViewSchema },
@@ -407,7 +421,9 @@ export const contract = {
     output: z.object({ alerts: z.array(AlertViewSchema), unread: z.number().int() }),
   },
   'alerts.markRead': {
-    input: z.object({ ids: z.array(z.number().int().positive()).max(1000), read: z.boolean().default(true) }).strict(),
+    input: z
+      .object({ ids: z.array(z.number().int().positive()).max(1000), read: z.boolean().default(true) })
+      .strict(),
     output: z.object({ unread: z.number().int() }),
   },
   'alerts.snooze': {
@@ -446,12 +462,22 @@ export const contract = {
     output: z.object({ data_url: z.string(), content_type: z.string(), cached: z.boolean() }),
   },
   'vehicles.search': {
-    input: z.object({ params: z.record(z.string(), z.unknown()), cursor: z.string().max(4000).optional() }).strict(),
-    output: z.object({ lots: z.array(VehicleRowSchema), meta: CursorMetaView.nullable(), warnings: z.array(z.string()) }),
+    input: z
+      .object({ params: z.record(z.string(), z.unknown()), cursor: z.string().max(4000).optional() })
+      .strict(),
+    output: z.object({
+      lots: z.array(VehicleRowSchema),
+      meta: CursorMetaView.nullable(),
+      warnings: z.array(z.string()),
+    }),
   },
   'vehicles.filters': {
     input: Void,
-    output: z.object({ data: z.record(z.string(), z.unknown()), fetched_at: z.number(), cached: z.boolean() }),
+    output: z.object({
+      data: z.record(z.string(), z.unknown()),
+      fetched_at: z.number(),
+      cached: z.boolean(),
+    }),
   },
   'vehicles.get': {
     input: z.object({ id: z.string().trim().min(1).max(200), refresh: z.boolean().default(true) }).strict(),
@@ -478,7 +504,15 @@ export const contract = {
         lot_key: z.string().min(3).max(80).optional(),
       })
       .strict(),
-    output: z.object({ prices: z.array(z.object({ port: z.string().nullable(), price: z.number().nullable(), currency: z.string().nullable() })) }),
+    output: z.object({
+      prices: z.array(
+        z.object({
+          port: z.string().nullable(),
+          price: z.number().nullable(),
+          currency: z.string().nullable(),
+        }),
+      ),
+    }),
   },
   'locations.list': {
     input: z.object({ params: z.record(z.string(), z.unknown()) }).strict(),
@@ -486,7 +520,10 @@ export const contract = {
   },
   'usage.fetch': { input: Void, output: z.object({ usage: z.record(z.string(), z.unknown()) }) },
   'requests.list': {
-    input: z.object({ limit: z.number().int().min(1).max(1000).default(200) }).strict().optional(),
+    input: z
+      .object({ limit: z.number().int().min(1).max(1000).default(200) })
+      .strict()
+      .optional(),
     output: z.object({ rows: z.array(RequestLogRowSchema), last24h: z.number().int() }),
   },
   'console.endpoints': { input: Void, output: z.array(ConsoleEndpointSchema) },
@@ -511,7 +548,9 @@ export const contract = {
     input: z
       .object({
         lot_key: z.string().min(3).max(80),
-        notes: z.string().max(MAX_NOTES_LENGTH, `Keep notes to ${MAX_NOTES_LENGTH.toLocaleString('en-US')} characters.`),
+        notes: z
+          .string()
+          .max(MAX_NOTES_LENGTH, `Keep notes to ${MAX_NOTES_LENGTH.toLocaleString('en-US')} characters.`),
         tags: TagsSchema,
       })
       .strict(),
@@ -548,16 +587,33 @@ export const contract = {
     }),
   },
   'library.export': {
-    input: z.object({ lot_keys: z.array(z.string()).max(200_000).optional(), q: z.string().max(200).optional() }).strict(),
+    input: z
+      .object({ lot_keys: z.array(z.string()).max(200_000).optional(), q: z.string().max(200).optional() })
+      .strict(),
     output: z.object({ csv: z.string(), rows: z.number().int() }),
   },
-  'examples.remove': { input: Void, output: z.object({ searches: z.number().int(), watches: z.number().int() }) },
-  'key.set': { input: z.object({ key: z.string().trim().min(8, 'That is too short to be an API key.').max(500) }).strict(), output: Done },
-  'key.test': { input: Void, output: z.object({ ok: z.boolean(), usage: z.record(z.string(), z.unknown()).nullable() }) },
+  'examples.remove': {
+    input: Void,
+    output: z.object({ searches: z.number().int(), watches: z.number().int() }),
+  },
+  'key.set': {
+    input: z
+      .object({ key: z.string().trim().min(8, 'That is too short to be an API key.').max(500) })
+      .strict(),
+    output: Done,
+  },
+  'key.test': {
+    input: Void,
+    output: z.object({ ok: z.boolean(), usage: z.record(z.string(), z.unknown()).nullable() }),
+  },
   'key.clear': { input: Void, output: Done },
   'backups.list': {
     input: Void,
-    output: z.object({ folder: z.string(), backups: z.array(BackupSchema), pending: PendingRestoreSchema.nullable() }),
+    output: z.object({
+      folder: z.string(),
+      backups: z.array(BackupSchema),
+      pending: PendingRestoreSchema.nullable(),
+    }),
   },
   /**
    * Checks the chosen backup (a copy of it passes SQLite's quick_check) and stages it: it replaces the data file when
@@ -565,7 +621,9 @@ export const contract = {
    */
   'backups.restore': {
     input: z
-      .object({ name: z.string().regex(/^lotwatch-\d{4}-\d{2}-\d{2}\.sqlite$/, 'Choose one of the listed backups.') })
+      .object({
+        name: z.string().regex(/^lotwatch-\d{4}-\d{2}-\d{2}\.sqlite$/, 'Choose one of the listed backups.'),
+      })
       .strict(),
     output: z.object({ pending: PendingRestoreSchema }),
   },
@@ -583,9 +641,7 @@ export const contract = {
   /** The watched lot whose sale comes next (the tray's tooltip), or null. */
   'watchlist.nextSale': {
     input: Void,
-    output: z
-      .object({ lot_key: z.string(), title: z.string(), auction_at: z.number() })
-      .nullable(),
+    output: z.object({ lot_key: z.string(), title: z.string(), auction_at: z.number() }).nullable(),
   },
 } as const satisfies Record<MethodName, { input: z.ZodType; output: z.ZodType }>;
 

@@ -159,6 +159,12 @@ describe('library, lot detail, alerts inbox', () => {
     expect(found.lots.map((l) => l.lot_key)).toContain(`${lot.platform}:${lot.lotNumber}`);
     const byVin = value(await call<{ lots: { lot_key: string }[] }>('library.search', { q: lot.v.vin.slice(0, 8) }));
     expect(byVin.lots[0]?.lot_key).toBe(`${lot.platform}:${lot.lotNumber}`);
+    // The buyer's search syntax reaches the index: a left-out word drops the lot, OR finds it by either word.
+    const make = lot.v.spec.make.toLowerCase();
+    const without = value(await call<{ lots: { lot_key: string }[] }>('library.search', { q: `${make} -${make}` }));
+    expect(without.lots.map((l) => l.lot_key)).not.toContain(`${lot.platform}:${lot.lotNumber}`);
+    const either = value(await call<{ lots: { lot_key: string }[] }>('library.search', { q: `zzznothing OR ${make}` }));
+    expect(either.lots.map((l) => l.lot_key)).toContain(`${lot.platform}:${lot.lotNumber}`);
     const d = value(await call<{ timeline: { kind: string }[]; observations: number; watch_id: number }>('lots.get', { lot_key: `${lot.platform}:${lot.lotNumber}` }));
     expect(d.timeline.map((c) => c.kind)).toEqual(expect.arrayContaining(['sale_result']));
     expect(d.observations).toBe(2);

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AlertView } from '../../../src/shared/ipc/contract';
 import { AlertsView } from '../../../src/renderer/src/features/alerts/AlertsView';
 import { errResult, okResult } from '../fakeBridge';
-import { alert, delivery, lotDetail, lotSummary, MINUTE, NOW } from './fixtures';
+import { AlertRulesSchema } from '../../../src/shared/watch';
+import { alert, delivery, lotDetail, lotSummary, MINUTE, NOW, watch } from './fixtures';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'], now: NOW });
@@ -65,20 +66,96 @@ describe('AlertsView', () => {
     expect(within(own).getByText('Quota low')).toBeTruthy();
   });
 
-  it('says an alert is held until quiet hours end, and once sent, that it went out in the digest', async () => {
+  it('says an alert is held for quiet hours, and once sent, that it went out in their summary', async () => {
     const quiet = [
-      alert({ id: 11, title: 'Tesla bid up at night', delivery: 'digest', status: 'digest' }),
-      alert({ id: 12, title: 'Tesla sold at night', kind: 'sale_result', delivery: 'digest', status: 'delivered' }),
-      alert({ id: 13, lot_key: null, kind: 'digest', title: '2 alerts while you were away', source: '', status: 'delivered' }),
+      alert({
+        id: 11,
+        title: 'Tesla bid up at night',
+        delivery: 'digest',
+        status: 'digest',
+        reason: 'quiet_hours',
+      }),
+      alert({
+        id: 12,
+        title: 'Tesla sold at night',
+        kind: 'sale_result',
+        delivery: 'digest',
+        status: 'delivered',
+        reason: 'quiet_hours',
+      }),
+      alert({
+        id: 13,
+        lot_key: null,
+        kind: 'digest',
+        title: '2 alerts while you were away',
+        source: '',
+        status: 'delivered',
+      }),
     ];
     installFake({ handlers: { 'alerts.list': () => listAnswer(quiet), 'lots.get': lotsGet } });
     render(<AlertsView />);
     const row = (title: string) => (screen.getByText(title).closest('li') as HTMLElement).textContent ?? '';
     await screen.findByText('Tesla bid up at night');
-    expect(row('Tesla bid up at night')).toContain('held until quiet hours end');
-    expect(row('Tesla sold at night')).toContain('sent in the quiet hours digest');
-    expect(row('Tesla sold at night')).not.toContain('held');
-    expect(row('2 alerts while you were away')).toContain('Digest');
+    expect(row('Tesla bid up at night')).toContain(
+      ' · Held for quiet hours; arrives in one summary when they end',
+    );
+    expect(row('Tesla sold at night')).toContain(' · Sent in the quiet-hours summary');
+    expect(row('Tesla sold at night')).not.toContain('Held');
+    expect(row('2 alerts while you were away')).toContain('Summary');
+    // No reason code, and the summary is never a "digest" (docs/writing-guide.md rule 1).
+    expect(document.body.textContent).not.toMatch(/quiet_hours|digest/i);
+  });
+
+  it('says in one phrase why an alert was kept quiet, with the hourly limit from its rules', async () => {
+    const kept = [
+      alert({ id: 21, title: 'Muted bid', delivery: 'suppressed', status: 'suppressed', reason: 'muted' }),
+      alert({
+        id: 22,
+        title: 'Snoozed bid',
+        delivery: 'suppressed',
+        status: 'suppressed',
+        reason: 'snoozed',
+      }),
+      alert({
+        id: 23,
+        title: 'Busy bid',
+        delivery: 'suppressed',
+        status: 'suppressed',
+        reason: 'cap',
+        source: 'watch:4',
+      }),
+      alert({
+        id: 24,
+        title: 'Busy match',
+        delivery: 'suppressed',
+        status: 'suppressed',
+        reason: 'cap',
+        source: 'search:9',
+      }),
+    ];
+    installFake({
+      handlers: {
+        'alerts.list': () => listAnswer(kept),
+        'lots.get': lotsGet,
+        'watchlist.list': () =>
+          okResult([watch({ id: 4, rules: AlertRulesSchema.parse({ cap_per_lot_per_hour: 3 }) })]),
+        'searches.list': () => okResult([]),
+      },
+    });
+    render(<AlertsView />);
+    const row = (title: string) => (screen.getByText(title).closest('li') as HTMLElement).textContent ?? '';
+    await screen.findByText('Muted bid');
+    expect(row('Muted bid')).toContain(' · Kept quiet: this lot was muted');
+    expect(row('Snoozed bid')).toContain(' · Kept quiet: this lot was snoozed');
+    await waitFor(() =>
+      expect(row('Busy bid')).toContain(' · Kept quiet: more than 3 alerts for this lot within an hour'),
+    );
+    // A source whose rules are gone: the reason without a number.
+    expect(row('Busy match')).toContain(' · Kept quiet: too many alerts for this lot within an hour');
+    for (const title of ['Muted bid', 'Snoozed bid', 'Busy bid']) {
+      expect(row(title)).not.toMatch(/\b(muted|snoozed|cap)\s·|·\s(muted|snoozed|cap)\b/);
+      expect(row(title).match(/Kept quiet/g)).toHaveLength(1);
+    }
   });
 
   it('"Mark all read" sends the ids of the unread alerts to alerts.markRead', async () => {

@@ -26,7 +26,12 @@ const KEY = 'copart:45416833';
 /** The stored copy of the lot, as vehicles.get answers when the service cannot be reached. */
 const stored: MethodOutput<'vehicles.get'> = lotDetail({
   offline: true,
-  summary: lotSummary({ lot_key: KEY, title: '2019 TESLA MODEL 3', current_bid_usd: 1450, last_observed_at: NOW - 5 * MINUTE }),
+  summary: lotSummary({
+    lot_key: KEY,
+    title: '2019 TESLA MODEL 3',
+    current_bid_usd: 1450,
+    last_observed_at: NOW - 5 * MINUTE,
+  }),
   timeline: [
     {
       id: 1,
@@ -95,26 +100,42 @@ describe('LotView', () => {
     expect(price?.textContent).toContain('$1,450');
 
     const timeline = screen.getByRole('region', { name: 'Timeline' });
-    expect(within(timeline).getByRole('figure').getAttribute('aria-label')).toBe('Bid over time: 3 observations, from $1,200 to $1,450');
-    const changes = within(timeline).getAllByRole('listitem').map((li) => li.querySelector('span')?.textContent);
+    expect(within(timeline).getByRole('figure').getAttribute('aria-label')).toBe(
+      'Bid over time: 3 observations, from $1,200 to $1,450',
+    );
+    const changes = within(timeline)
+      .getAllByRole('listitem')
+      .map((li) => li.querySelector('span')?.textContent);
     // Newest first, each in words.
-    expect(changes).toEqual(['Bid: $1,200 → $1,450', 'Status (state): upcoming → open', 'New match']);
+    expect(changes).toEqual([
+      'Bid: $1,200 → $1,450',
+      'Status: Upcoming → Open',
+      'New match in a saved search',
+    ]);
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('shows no offline badge when the lot came fresh from the service', async () => {
-    installFake({ handlers: { ...quietSections, 'vehicles.get': () => okResult({ ...stored, offline: false }) } });
+    installFake({
+      handlers: { ...quietSections, 'vehicles.get': () => okResult({ ...stored, offline: false }) },
+    });
     render(<LotView lotKey={KEY} />);
     await screen.findByRole('heading', { name: '2019 TESLA MODEL 3' });
     expect(screen.queryByText(/Offline · stored/)).toBeNull();
   });
 
   it('shows an error notice with the message, never a stack trace, when vehicles.get fails', async () => {
-    let answer: Result<MethodOutput<'vehicles.get'>> = errResult('network', 'The service is out of reach and this lot is not stored on this computer.', { retryable: true });
+    let answer: Result<MethodOutput<'vehicles.get'>> = errResult(
+      'network',
+      'The service is out of reach and this lot is not stored on this computer.',
+      { retryable: true },
+    );
     const fake = installFake({ handlers: { ...quietSections, 'vehicles.get': () => answer } });
     render(<LotView lotKey={KEY} />);
     const notice = await screen.findByRole('alert');
-    expect(within(notice).getByText('The service is out of reach and this lot is not stored on this computer.')).toBeTruthy();
+    expect(
+      within(notice).getByText('The service is out of reach and this lot is not stored on this computer.'),
+    ).toBeTruthy();
     expect(notice.textContent).toContain('Check the connection');
     expect(notice.textContent).not.toMatch(/\bat \S+ \(|Error:|\.tsx?:\d+/);
     expect(screen.queryByRole('heading', { level: 2 })).toBeNull();
@@ -167,7 +188,8 @@ describe('LotView with a record in the real service dialect', () => {
     await screen.findByRole('heading', { name: '2018 AUDI S5 3.0T PREMIUM PLUS' });
     expect(screen.getByText('Sold for').closest('.price-main')?.textContent).toContain('$9,250');
     const vehicle = screen.getByRole('region', { name: 'Vehicle' });
-    const fact = (label: string) => within(vehicle).getByText(label).closest('.fact')?.querySelector('dd')?.textContent;
+    const fact = (label: string) =>
+      within(vehicle).getByText(label).closest('.fact')?.querySelector('dd')?.textContent;
     expect(fact('Damage')).toBe('Front end');
     expect(fact('Secondary damage')).toBe('Left Front');
     expect(fact('Color')).toBe('Gray');
@@ -184,18 +206,35 @@ describe('LotView with a record in the real service dialect', () => {
 
   it('never says "Sold" for a lot that ended unsold', async () => {
     const detail = lotDetail({
-      summary: lotSummary({ state: 'finished', lot_status: null, lot_sub_status: null, last_sold_status: null, sale_price_usd: null, current_bid_usd: 4100 }),
+      summary: lotSummary({
+        state: 'finished',
+        lot_status: null,
+        lot_sub_status: null,
+        last_sold_status: null,
+        sale_price_usd: null,
+        current_bid_usd: 4100,
+      }),
     });
-    installFake({ handlers: { ...quietSections, 'vehicles.get': () => okResult({ ...detail, offline: false }) } });
+    installFake({
+      handlers: { ...quietSections, 'vehicles.get': () => okResult({ ...detail, offline: false }) },
+    });
     render(<LotView lotKey={KEY} />);
     await screen.findByRole('heading', { name: '2019 TESLA MODEL 3' });
-    expect(screen.getByText('Ended unsold · last bid').closest('.price-main')?.textContent).toContain('$4,100');
+    expect(screen.getByText('Ended unsold · last bid').closest('.price-main')?.textContent).toContain(
+      '$4,100',
+    );
     expect(screen.queryByText(/^Sold/)).toBeNull();
   });
 
-  it('says "No bid yet" on a related lot nobody has bid on, never "$0"', async () => {
+  it('says "No bids yet" on a related lot nobody has bid on, never "$0"', async () => {
     const related = (lot_number: string, current_bid_usd: number | null) => ({
-      ...lotSummary({ lot_key: `copart:${lot_number}`, lot_number, title: `2020 TESLA MODEL 3 ${lot_number}`, current_bid_usd, auction_at: NOW + 2 * HOUR }),
+      ...lotSummary({
+        lot_key: `copart:${lot_number}`,
+        lot_number,
+        title: `2020 TESLA MODEL 3 ${lot_number}`,
+        current_bid_usd,
+        auction_at: NOW + 2 * HOUR,
+      }),
       odometer: null,
       damage: null,
       color: null,
@@ -209,17 +248,68 @@ describe('LotView with a record in the real service dialect', () => {
       handlers: {
         ...quietSections,
         'vehicles.get': () => okResult(stored),
-        'vehicles.related': () => okResult({ lots: [related('50313048', 0), related('50313049', null), related('50313050', 2500)] }),
+        'vehicles.related': () =>
+          okResult({ lots: [related('50313048', 0), related('50313049', null), related('50313050', 2500)] }),
       },
     });
     render(<LotView lotKey={KEY} />);
     const section = await screen.findByRole('region', { name: 'Related lots' });
     const cards = await within(section).findAllByRole('link');
     expect(cards.map((c) => c.textContent)).toEqual([
-      expect.stringMatching(/50313048.*No bid yet · in 2 hours/),
-      expect.stringMatching(/50313049.*No bid yet · in 2 hours/),
+      expect.stringMatching(/50313048.*No bids yet · in 2 hours/),
+      expect.stringMatching(/50313049.*No bids yet · in 2 hours/),
       expect.stringMatching(/50313050.*\$2,500 · in 2 hours/),
     ]);
     expect(section.textContent).not.toContain('$0');
+  });
+});
+
+describe('LotView price and sale time', () => {
+  it('a lot nobody has bid on reads "No bids yet", never "$0"; a past sale time without a result says so', async () => {
+    const detail = lotDetail({
+      offline: false,
+      summary: lotSummary({ current_bid_usd: 0, auction_at: NOW - 2 * HOUR }),
+    });
+    installFake({ handlers: { ...quietSections, 'vehicles.get': () => okResult(detail) } });
+    render(<LotView lotKey={KEY} />);
+    await screen.findByRole('heading', { name: '2019 TESLA MODEL 3' });
+    expect(screen.getByText('Current bid').closest('.price-main')?.textContent).toBe(
+      'Current bidNo bids yet',
+    );
+    const auction = screen.getByText('Auction').closest('.fact')?.querySelector('dd')?.textContent;
+    expect(auction).toContain('sale time passed, waiting for the result');
+    expect(screen.getByText('Current bid').closest('.lot-price')?.textContent).not.toContain('$0');
+  });
+});
+
+describe('LotView sale history', () => {
+  it('reads sale dates as dates ("May 14, 2024"), never ISO text', async () => {
+    // Demo mode loads the sale history at once.
+    installFake({
+      settings: { demoMode: true },
+      handlers: {
+        ...quietSections,
+        'vehicles.get': () => okResult(stored),
+        'vehicles.history': () =>
+          okResult({
+            sales: [
+              {
+                platform: 'copart',
+                lot_number: null,
+                date: '2024-05-14T10:00:00Z',
+                price: 6100,
+                status: 'Sold',
+                outcome: 'sold',
+              },
+            ],
+            meta: null,
+          }),
+      },
+    });
+    render(<LotView lotKey={KEY} />);
+    const section = await screen.findByRole('region', { name: 'Sale history' });
+    const row = await within(section).findByRole('row', { name: /Copart/ });
+    expect(row.textContent).toContain('May 14, 2024');
+    expect(section.textContent).not.toMatch(/\d{4}-\d{2}-\d{2}/);
   });
 });

@@ -79,7 +79,7 @@ describe('a saved search opened in the Search form', () => {
     expect(window.location.hash).toBe('#/search');
     expect(within(screen.getByRole('region', { name: 'Editing a saved search' })).getByText('Hondas for export')).toBeTruthy();
     // The metadata could not load, so make and model are text fields; the rest as saved.
-    await screen.findByText(/Filter choices could not be loaded/);
+    await screen.findByText(/lists of filter choices could not be loaded/);
     expect(textbox('Make').value).toBe('HONDA');
     expect(textbox('Model').value).toBe('CIVIC');
     expect(spin('Year from').value).toBe('2016');
@@ -103,7 +103,7 @@ describe('a saved search opened in the Search form', () => {
     const now = { ...hondas, paused: true };
     const fake = fakeCore(() => [now]);
     const store = openInSearch(hondas);
-    await screen.findByText(/Filter choices could not be loaded/);
+    await screen.findByText(/lists of filter choices could not be loaded/);
     fireEvent.change(spin('Year from'), { target: { value: '2018' } });
     fireEvent.change(spin('Price (USD) to'), { target: { value: '7500' } });
     fireEvent.click(check('Damage', 'Water'));
@@ -141,7 +141,7 @@ describe('a saved search opened in the Search form', () => {
       handlers: { 'searches.create': (i) => okResult(savedSearch({ id: 13, name: i?.name ?? '', params: i?.params ?? {} })) },
     });
     openInSearch(hondas);
-    await screen.findByText(/Filter choices could not be loaded/);
+    await screen.findByText(/lists of filter choices could not be loaded/);
     fireEvent.change(textbox('Model'), { target: { value: 'ACCORD' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save as new…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Save this search' });
@@ -161,7 +161,7 @@ describe('a saved search opened in the Search form', () => {
       },
     });
     const store = openInSearch(hondas);
-    await screen.findByText(/Filter choices could not be loaded/);
+    await screen.findByText(/lists of filter choices could not be loaded/);
     fireEvent.change(spin('Year from'), { target: { value: '1850' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
     expect(await screen.findByText('Not saved: correct the highlighted filters.')).toBeTruthy();
@@ -174,7 +174,7 @@ describe('a saved search opened in the Search form', () => {
   it('a search deleted meanwhile is not re-created by Save changes', async () => {
     const fake = fakeCore(() => []);
     openInSearch(hondas);
-    await screen.findByText(/Filter choices could not be loaded/);
+    await screen.findByText(/lists of filter choices could not be loaded/);
     fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
     expect(await screen.findByText(/“Hondas for export” is no longer a saved search/)).toBeTruthy();
     expect(inputsOf(fake, 'searches.update')).toEqual([]);
@@ -183,7 +183,7 @@ describe('a saved search opened in the Search form', () => {
   it('Search runs the edited filters only when pressed; Stop editing returns to plain saving', async () => {
     const fake = fakeCore(() => [hondas]);
     const store = openInSearch(hondas);
-    await screen.findByText(/Filter choices could not be loaded/);
+    await screen.findByText(/lists of filter choices could not be loaded/);
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     await waitFor(() => expect(inputsOf(fake, 'vehicles.search')).toHaveLength(1));
     expect(inputsOf(fake, 'vehicles.search')[0]?.params).toMatchObject({ make: 'HONDA', damage: ['Hail', 'Water'] });
@@ -211,7 +211,7 @@ describe('the rendered search form', () => {
   it('shows saved values the service does not list (or no metadata), ticked, so none is sent unseen', async () => {
     const fake = fakeCore(() => []);
     openInSearch(savedSearch({ params: { color: ['ORANGE'], cylinders: [6], damage: ['Hail'] } }));
-    await screen.findByText(/Filter choices could not be loaded/);
+    await screen.findByText(/lists of filter choices could not be loaded/);
     fireEvent.click(screen.getByText('More filters'));
     expect(check('Color', 'ORANGE').checked).toBe(true);
     expect(check('Cylinders', '6').checked).toBe(true);

@@ -75,7 +75,7 @@ describe('SavedSearchesView', () => {
     const fake = installFake({
       handlers: {
         'searches.list': () => okResult([tesla, trucks]),
-        'searches.runNow': () => okResult({ status: 'ok', requests: 3, changes: 2, alerts: 1 }),
+        'searches.runNow': () => okResult({ status: 'ok', requests: 3, changes: 2, alerts: 1, error: null }),
       },
     });
     render(<SavedSearchesView store={testStore()} />);

@@ -180,7 +180,7 @@ describe('Search filters without metadata, and with the specification-style body
   it('offline: the spec lists are offered, make and model are typed', async () => {
     const fake = withFilters('offline');
     render(<SearchView store={testStore()} />);
-    expect(await screen.findByText(/Filter choices could not be loaded/)).toBeTruthy();
+    expect(await screen.findByText(/lists of filter choices could not be loaded/)).toBeTruthy();
     const damage = within(screen.getByRole('group', { name: 'Damage' })).getAllByRole(
       'checkbox',
     ) as HTMLInputElement[];

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageView } from '../../../src/renderer/src/features/usage/UsageView';
 import { StatusSchema } from '../../../src/shared/ipc/contract';
 import { okResult } from '../fakeBridge';
-import { HOUR, NOW } from './fixtures';
+import { AlertRulesSchema } from '../../../src/shared/watch';
+import { HOUR, NOW, savedSearch } from './fixtures';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'], now: NOW });
@@ -114,5 +115,231 @@ describe('UsageView · pausing watching', () => {
       expect(inputsOf(fake, 'settings.update')).toEqual([{ watchPausedUntil: morning.getTime() }]),
     );
     expect(fake.settings.watchPausedUntil).toBe(morning.getTime());
+  });
+});
+
+/** A status answer with this budget and quota (live mode, running). */
+function statusWith(budget: Record<string, unknown>, quota: Record<string, unknown> | null = null) {
+  return okResult(
+    StatusSchema.parse({
+      mode: 'live',
+      key: { set: true, storage: 'the system keychain' },
+      quota:
+        quota === null
+          ? null
+          : {
+              at: NOW,
+              limit: 1000,
+              baseLimit: 1000,
+              extraLimit: 0,
+              used: 0,
+              remaining: 1000,
+              periodStart: null,
+              periodEnd: null,
+              perPageLimit: 20,
+              rateLimit: 3,
+              rateRemaining: 3,
+              ...quota,
+            },
+      budget: {
+        allowedPerDay: 1000,
+        spentLast24h: 0,
+        projectedNext24h: 10,
+        basis: 'quota',
+        periodRemaining: null,
+        periodEnd: null,
+        ...budget,
+      },
+      scale: 1,
+      running: true,
+      paused_until: null,
+      pause_reason: null,
+      pause_kind: null,
+    }),
+  );
+}
+
+/** A request log row `ago` ms before NOW with this status (null: no answer). */
+function logRow(ago: number, status: number | null) {
+  return {
+    at: NOW - ago,
+    endpoint: '/vehicles',
+    status,
+    duration_ms: 120,
+    bytes: 2000,
+    attempt: 1,
+    error_code: status === 200 ? null : 'x',
+  };
+}
+
+describe('UsageView · the service’s usage answer', () => {
+  it('shows the plan period and every other date as dates, never as ISO text', async () => {
+    installFake({
+      handlers: {
+        'status.get': () => statusWith({}),
+        'requests.list': () => okResult({ rows: [], last24h: 0 }),
+        'usage.fetch': () =>
+          okResult({
+            usage: {
+              plan: { name: 'Basic' },
+              period: { start: '2026-12-01T12:00:00Z', end: '2026-12-31T12:00:00Z' },
+              used: 45,
+              renews_on: '2027-01-01',
+            },
+          }),
+      },
+    });
+    render(<UsageView />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Refresh from service' }));
+    expect(await screen.findByText('Plan period: 1 – 31 December 2026.')).toBeTruthy();
+    expect(screen.getByText('1 January 2027')).toBeTruthy();
+    expect(screen.getByText('Basic')).toBeTruthy();
+    expect(document.body.textContent).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+  });
+});
+
+describe('UsageView · two counts of requests', () => {
+  it('says what each counts, and why the service’s is lower when the period began less than a day ago', async () => {
+    const start = NOW - 6 * HOUR;
+    installFake({
+      handlers: {
+        'status.get': () =>
+          statusWith(
+            { spentLast24h: 232, projectedNext24h: 100 },
+            { used: 45, remaining: 955, periodStart: start },
+          ),
+        // 200 answered before the period began, 30 after it, and 2 refused for the key after it.
+        'requests.list': () =>
+          okResult({
+            rows: [
+              ...Array.from({ length: 200 }, (_, i) => logRow(10 * HOUR + i * 1000, 200)),
+              ...Array.from({ length: 30 }, (_, i) => logRow(HOUR + i * 1000, 200)),
+              logRow(2 * HOUR, 401),
+              logRow(2 * HOUR + 1, 401),
+            ],
+            last24h: 232,
+          }),
+      },
+    });
+    render(<UsageView />);
+    expect(
+      await screen.findByText(
+        "Sent in the last 24 hours: 232 requests, Lotwatch's own count on this computer (retries and failed requests included).",
+      ),
+    ).toBeTruthy();
+    const used = screen.getByText(
+      /^Used this period: 45 requests, the service's own count since the period began on /,
+    );
+    expect(used.textContent).toBe(
+      `Used this period: 45 requests, the service's own count since the period began on ${format(start, 'd MMMM')}.`,
+    );
+    const why = screen.getByText(/^The service counts fewer than the 232 sent in the last 24 hours/);
+    expect(why.textContent).toBe(
+      `The service counts fewer than the 232 sent in the last 24 hours: the period began ${format(start, 'd MMMM, h:mm a')}, less than a day ago, and 200 requests went out before it; 2 requests got no answer or were refused (the key, or too many a second), and the service counts only the requests it accepted.`,
+    );
+    expect(document.body.textContent).not.toContain('Spent in the last 24 hours');
+  });
+});
+
+describe('UsageView · over the day’s allowance', () => {
+  const audi = savedSearch({
+    id: 3,
+    name: 'Audi under 10k',
+    params: { make: 'AUDI', price_to: 10_000 },
+    schedule: '*/10 * * * *',
+    max_pages: 5,
+    last_result_count: 150,
+    rules: AlertRulesSchema.parse({ bid_above_usd: 9000 }),
+  });
+  const tesla = savedSearch({ id: 7, schedule: '*/30 * * * *', last_result_count: 10 });
+  const RUNS: Record<string, number> = {
+    '*/10 * * * *': 144,
+    '*/30 * * * *': 48,
+    '0 * * * *': 24,
+    '0 */6 * * *': 4,
+    '0 8 * * *': 1,
+  };
+
+  function mount(allowedPerDay: number) {
+    const fake = installFake({
+      handlers: {
+        // 144 runs × 5 pages for Audi, 48 × 1 page for Tesla: 768 a day.
+        'status.get': () =>
+          statusWith({ allowedPerDay, projectedNext24h: 768, spentLast24h: 40, basis: 'setting' }),
+        'requests.list': () => okResult({ rows: [], last24h: 0 }),
+        'searches.list': () => okResult([audi, tesla]),
+        'searches.estimate': (i) => {
+          const runs = RUNS[i?.schedule ?? ''] ?? 0;
+          return okResult({
+            runs_per_week: runs * 7,
+            runs_per_day: runs,
+            requests_per_day: runs * (i?.max_pages ?? 1),
+            allowed_per_day: allowedPerDay,
+            planned_per_day: 768,
+            basis: 'setting' as const,
+            schedule_error: null,
+          });
+        },
+        'searches.update': (i) => okResult({ ...audi, schedule: i?.schedule ?? audi.schedule }),
+        'searches.setPaused': () => okResult({ ...audi, paused: true }),
+      },
+    });
+    render(<UsageView />);
+    return fake;
+  }
+
+  it('says the need and the limit in words, names the costliest search, and slows it in one click', async () => {
+    const fake = mount(200);
+    expect(
+      await screen.findByText(
+        'At this pace Lotwatch would need 768 requests today; your limit is 200 a day.',
+      ),
+    ).toBeTruthy();
+    expect(
+      await screen.findByText(
+        '“Audi under 10k” costs the most: about 720 requests a day (5 pages every 10 minutes).',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText(/of 200 requests today/)).toBeNull();
+    // Every hour: 48 + 24 × 5 = 168 a day, within 200.
+    fireEvent.click(screen.getByRole('button', { name: 'Check “Audi under 10k” every hour instead' }));
+    await waitFor(() => expect(inputsOf(fake, 'searches.update')).toHaveLength(1));
+    expect(inputsOf(fake, 'searches.update')[0]).toEqual({
+      id: 3,
+      name: 'Audi under 10k',
+      params: audi.params,
+      schedule: '0 * * * *',
+      max_pages: 5,
+      paused: false,
+      rules: audi.rules,
+    });
+    expect(await screen.findByText('“Audi under 10k” now runs every hour.')).toBeTruthy();
+    const settings = screen.getByRole('link', { name: 'Raise your limit in Settings' });
+    expect(settings.getAttribute('href')).toBe('#/settings');
+  });
+
+  it('offers the slowest schedule when nothing faster fits, and pausing', async () => {
+    const fake = mount(1);
+    expect(
+      await screen.findByText('At this pace Lotwatch would need 768 requests today; your limit is 1 a day.'),
+    ).toBeTruthy();
+    expect(
+      await screen.findByRole('button', { name: 'Check “Audi under 10k” once a day instead' }),
+    ).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Pause “Audi under 10k”' }));
+    await waitFor(() => expect(inputsOf(fake, 'searches.setPaused')).toEqual([{ id: 3, paused: true }]));
+    expect(await screen.findByText('Paused “Audi under 10k”. Resume it in Saved searches.')).toBeTruthy();
+  });
+
+  it('says nothing of advice while the day fits', async () => {
+    installFake({
+      handlers: {
+        'status.get': () => statusWith({ allowedPerDay: 1000, projectedNext24h: 640 }),
+        'requests.list': () => okResult({ rows: [], last24h: 0 }),
+      },
+    });
+    render(<UsageView />);
+    expect(await screen.findByText('At this pace: 640 of the 1,000 requests allowed today')).toBeTruthy();
+    expect(screen.queryByText(/costs the most/)).toBeNull();
   });
 });

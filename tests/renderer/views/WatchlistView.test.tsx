@@ -61,7 +61,11 @@ describe('WatchlistView', () => {
   });
 
   it('adds a target with the typed text and reloads the list', async () => {
-    const added = watch({ id: 3, lot_key: 'copart:50112233', lot: lotSummary({ lot_key: 'copart:50112233', lot_number: '50112233', title: '2018 BMW X5' }) });
+    const added = watch({
+      id: 3,
+      lot_key: 'copart:50112233',
+      lot: lotSummary({ lot_key: 'copart:50112233', lot_number: '50112233', title: '2018 BMW X5' }),
+    });
     let list: WatchView[] = [tesla];
     const fake = installFake({
       handlers: {
@@ -74,11 +78,15 @@ describe('WatchlistView', () => {
     });
     render(<WatchlistView />);
     await screen.findByRole('table', { name: 'Watched vehicles' });
-    const input = screen.getByRole('textbox', { name: 'VIN, lot number or lot-page URL' }) as HTMLInputElement;
+    const input = screen.getByRole('textbox', {
+      name: 'VIN, lot number or lot-page URL',
+    }) as HTMLInputElement;
     fireEvent.change(input, { target: { value: 'https://www.copart.com/lot/50112233' } });
     fireEvent.click(screen.getByRole('button', { name: 'Watch' }));
     expect(await screen.findByText('Now watching 2018 BMW X5.')).toBeTruthy();
-    expect(inputsOf(fake, 'watchlist.add')).toEqual([{ target: 'https://www.copart.com/lot/50112233', label: '' }]);
+    expect(inputsOf(fake, 'watchlist.add')).toEqual([
+      { target: 'https://www.copart.com/lot/50112233', label: '' },
+    ]);
     expect(input.value).toBe('');
     expect(await screen.findByRole('button', { name: '2018 BMW X5' })).toBeTruthy();
   });
@@ -93,7 +101,9 @@ describe('WatchlistView', () => {
     });
     render(<WatchlistView />);
     await screen.findByRole('table', { name: 'Watched vehicles' });
-    const input = screen.getByRole('textbox', { name: 'VIN, lot number or lot-page URL' }) as HTMLInputElement;
+    const input = screen.getByRole('textbox', {
+      name: 'VIN, lot number or lot-page URL',
+    }) as HTMLInputElement;
     expect(input.getAttribute('aria-invalid')).toBeNull();
     fireEvent.change(input, { target: { value: '12345' } });
     fireEvent.click(screen.getByRole('button', { name: 'Watch' }));
@@ -108,7 +118,18 @@ describe('WatchlistView', () => {
   });
 
   it('asks for confirmation before removing the examples', async () => {
-    const examples = [watch({ id: 11, is_example: true, label: 'Example' }), watch({ id: 12, is_example: true, label: 'Example', kind: 'vin', vin: '3FA6P0H74HR100001', lot_key: null, lot: null })];
+    const examples = [
+      watch({ id: 11, is_example: true, label: 'Example' }),
+      watch({
+        id: 12,
+        is_example: true,
+        label: 'Example',
+        kind: 'vin',
+        vin: '3FA6P0H74HR100001',
+        lot_key: null,
+        lot: null,
+      }),
+    ];
     let list: WatchView[] = [tesla, ...examples];
     const fake = installFake({
       handlers: {
@@ -129,9 +150,218 @@ describe('WatchlistView', () => {
     expect(inputsOf(fake, 'examples.remove')).toHaveLength(0);
 
     fireEvent.click(screen.getByRole('button', { name: 'Remove examples (2)' }));
-    fireEvent.click(within(screen.getByRole('group', { name: 'Remove all example watches and searches?' })).getByRole('button', { name: 'Remove examples' }));
+    fireEvent.click(
+      within(screen.getByRole('group', { name: 'Remove all example watches and searches?' })).getByRole(
+        'button',
+        { name: 'Remove examples' },
+      ),
+    );
     expect(await screen.findByText('Removed 2 example watches and 1 example search.')).toBeTruthy();
     expect(inputsOf(fake, 'examples.remove')).toHaveLength(1);
     await waitFor(() => expect(screen.queryByRole('button', { name: /Remove examples/ })).toBeNull());
+  });
+});
+
+describe('WatchlistView: one add, one message', () => {
+  it('a new add clears the previous add\'s message: "Now watching" never stands beside the next add\'s "not found"', async () => {
+    const rav4 = watch({
+      id: 4,
+      lot_key: 'copart:50445566',
+      lot: lotSummary({ lot_key: 'copart:50445566', lot_number: '50445566', title: '2022 TOYOTA RAV4 LE' }),
+    });
+    let list: WatchView[] = [tesla];
+    installFake({
+      handlers: {
+        'watchlist.list': () => okResult(list),
+        'watchlist.add': (input) => {
+          if (input?.target === '50445566') {
+            list = [tesla, rav4];
+            return okResult(rav4);
+          }
+          if (input?.target === '99999999')
+            return errResult('not_found', 'Not found. Check the lot number and try again.');
+          return errResult('not_found', 'Nothing found.', {
+            fields: { target: [`No lot or VIN matches ${input?.target ?? ''}.`] },
+          });
+        },
+      },
+    });
+    render(<WatchlistView />);
+    await screen.findByRole('table', { name: 'Watched vehicles' });
+    const input = screen.getByRole('textbox', {
+      name: 'VIN, lot number or lot-page URL',
+    }) as HTMLInputElement;
+    const add = async (target: string) => {
+      fireEvent.change(input, { target: { value: target } });
+      fireEvent.click(screen.getByRole('button', { name: 'Watch' }));
+      await waitFor(() => expect(screen.getByRole('button', { name: 'Watch' })).toBeTruthy());
+    };
+
+    await add('50445566');
+    expect(await screen.findByText('Now watching 2022 TOYOTA RAV4 LE.')).toBeTruthy();
+
+    // A general refusal: the error alone.
+    await add('99999999');
+    expect(await screen.findByRole('alert')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toContain('Not found');
+    expect(screen.queryByText(/Now watching/)).toBeNull();
+
+    // Success again clears that error.
+    list = [tesla];
+    await add('50445566');
+    expect(await screen.findByText('Now watching 2022 TOYOTA RAV4 LE.')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    // A field refusal: the field message alone.
+    await add('12345');
+    expect(await screen.findByText('No lot or VIN matches 12345.')).toBeTruthy();
+    expect(screen.queryByText(/Now watching/)).toBeNull();
+  });
+
+  it("a check after a failed add clears the add's error", async () => {
+    installFake({
+      handlers: {
+        'watchlist.list': () => okResult([tesla]),
+        'watchlist.add': () =>
+          errResult('server', 'The auction data service had a problem (HTTP 502).', { retryable: true }),
+        'watchlist.checkNow': () => okResult({ status: 'ok', requests: 1, changes: 0, alerts: 0, error: null }),
+      },
+    });
+    render(<WatchlistView />);
+    await screen.findByRole('table', { name: 'Watched vehicles' });
+    fireEvent.change(screen.getByRole('textbox', { name: 'VIN, lot number or lot-page URL' }), {
+      target: { value: '50445566' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Watch' }));
+    expect(await screen.findByRole('alert')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Check 2019 TESLA MODEL 3 now' }));
+    expect(await screen.findByText('Checked 2019 TESLA MODEL 3: 0 changes.')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('WatchlistView: a check that fails', () => {
+  it('says the check failed and why, never "Checked: 0 changes" beside the error', async () => {
+    installFake({
+      handlers: {
+        'watchlist.list': () => okResult([tesla]),
+        'watchlist.checkNow': () =>
+          okResult({
+            status: 'error',
+            requests: 1,
+            changes: 0,
+            alerts: 0,
+            error: { code: 'unauthorized', message: 'The service refused the API key. Enter a valid key in Settings.' },
+          }),
+      },
+    });
+    render(<WatchlistView />);
+    await screen.findByRole('table', { name: 'Watched vehicles' });
+    fireEvent.click(screen.getByRole('button', { name: 'Check 2019 TESLA MODEL 3 now' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(
+      'Could not check 2019 TESLA MODEL 3: The service refused the API key. Enter a valid key in Settings.',
+    );
+    expect(screen.queryByText(/Checked 2019 TESLA MODEL 3/)).toBeNull();
+  });
+});
+
+describe('WatchlistView: lots whose sale is over or due', () => {
+  const ended = (id: number, title: string, over: Parameters<typeof lotSummary>[0]) =>
+    watch({
+      id,
+      lot_key: `copart:${50_000_000 + id}`,
+      last_checked_at: NOW - 10 * 60_000,
+      next_check_at: NOW + 24 * 60 * 60_000,
+      lot: lotSummary({
+        lot_key: `copart:${50_000_000 + id}`,
+        lot_number: String(50_000_000 + id),
+        title,
+        auction_at: NOW - 26 * 60 * 60_000,
+        ...over,
+      }),
+    });
+  /** The text of one cell: the row of the lot, the column of the header. */
+  const cell = (title: string, header: string) => {
+    const table = screen.getByRole('table', { name: 'Watched vehicles' });
+    const at = within(table)
+      .getAllByRole('columnheader')
+      .findIndex((h) => h.textContent === header);
+    if (at < 0) throw new Error(`no column ${header}`);
+    return rowOf(title).querySelectorAll('td')[at]?.textContent;
+  };
+  const sale = (title: string) => cell(title, 'Sale');
+  const checked = (title: string) => cell(title, 'Checked');
+
+  it('an ended lot shows its sale result, never "started" or a "next" countdown', async () => {
+    const watches = [
+      ended(21, '2021 HONDA CIVIC SOLD', {
+        state: 'finished',
+        lot_status: null,
+        lot_sub_status: null,
+        last_sold_status: 'Sold',
+        current_bid_usd: 4250,
+        sale_price_usd: 4250,
+      }),
+      ended(22, '2018 FORD ESCAPE UNSOLD', {
+        state: 'finished',
+        lot_status: null,
+        lot_sub_status: null,
+        last_sold_status: null,
+        current_bid_usd: 2100,
+        sale_price_usd: null,
+      }),
+      ended(23, '2017 KIA SOUL APPROVAL', {
+        state: 'finished',
+        lot_status: null,
+        lot_sub_status: null,
+        last_sold_status: 'Sold on Approval',
+        current_bid_usd: 3300,
+        sale_price_usd: null,
+      }),
+      ended(24, '2016 MAZDA 3 PAST', {
+        state: 'open',
+        lot_status: 'Timed',
+        lot_sub_status: 'Open',
+        current_bid_usd: 0,
+      }),
+    ];
+    installFake({ handlers: { 'watchlist.list': () => okResult([tesla, ...watches]) } });
+    render(<WatchlistView />);
+    const table = await screen.findByRole('table', { name: 'Watched vehicles' });
+    expect(within(table).queryByRole('columnheader', { name: 'Auction in' })).toBeNull();
+
+    expect(sale('2021 HONDA CIVIC SOLD')).toContain('Sold for $4,250');
+    expect(sale('2018 FORD ESCAPE UNSOLD')).toContain('Ended unsold');
+    expect(sale('2017 KIA SOUL APPROVAL')).toContain('Sold on approval at $3,300');
+    expect(sale('2016 MAZDA 3 PAST')).toBe('Sale time passed, waiting for the result');
+    // The open lot still counts down to its sale.
+    expect(sale('2019 TESLA MODEL 3')).toBe('in 1d 2h');
+
+    // After the sale: when it was checked, and no "next in 24 hours" for a sold lot.
+    expect(checked('2021 HONDA CIVIC SOLD')).toBe('10 minutes agoafter the sale');
+    expect(checked('2018 FORD ESCAPE UNSOLD')).toBe(
+      '10 minutes agoafter the sale · looks for a relist in 1 day',
+    );
+    for (const t of ['2021 HONDA CIVIC SOLD', '2018 FORD ESCAPE UNSOLD', '2017 KIA SOUL APPROVAL']) {
+      expect(rowOf(t).textContent).not.toMatch(/started|next in/);
+    }
+    // Past its sale time without a result, the lot is still checked until the result comes.
+    expect(rowOf('2016 MAZDA 3 PAST').textContent).not.toContain('started');
+    // A lot nobody bid on reads "No bids yet" (open) or "No bids" (ended), never "$0".
+    expect(cell('2016 MAZDA 3 PAST', 'Bid')).toBe('No bids yet');
+    expect(table.textContent).not.toContain('$0');
+    expect(checked('2019 TESLA MODEL 3')).toBe('10 minutes agonext in 20 minutes');
+  });
+
+  it('a check that is overdue says so, never "next 5 minutes ago"', async () => {
+    installFake({
+      handlers: {
+        'watchlist.list': () => okResult([watch({ next_check_at: NOW - 5 * 60_000, last_checked_at: null })]),
+      },
+    });
+    render(<WatchlistView />);
+    await screen.findByRole('table', { name: 'Watched vehicles' });
+    expect(checked('2019 TESLA MODEL 3')).toBe('Not checked yetnext check due now');
   });
 });

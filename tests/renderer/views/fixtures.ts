@@ -11,15 +11,18 @@ import {
 } from '../../../src/shared/alertChannels';
 import {
   AlertViewSchema,
+  ChangeViewSchema,
   LotDetailSchema,
   LotSummarySchema,
   SavedSearchViewSchema,
+  VehicleRowSchema,
   WatchViewSchema,
   type AlertView,
   type LotDetail,
   type LotSummary,
   type MethodOutput,
   type SavedSearchView,
+  type VehicleRow,
   type WatchView,
 } from '../../../src/shared/ipc/contract';
 import { AlertRulesSchema } from '../../../src/shared/watch';
@@ -113,7 +116,9 @@ export function savedSearch(over: Partial<SavedSearchView> = {}): SavedSearchVie
   });
 }
 
-export function lotDetail(over: Partial<LotDetail> & { offline?: boolean } = {}): MethodOutput<'vehicles.get'> {
+export function lotDetail(
+  over: Partial<LotDetail> & { offline?: boolean } = {},
+): MethodOutput<'vehicles.get'> {
   const { offline = false, ...rest } = over;
   const detail = LotDetailSchema.parse({
     summary: lotSummary(),
@@ -156,6 +161,40 @@ export function delivery(over: Partial<DeliveryView> = {}): DeliveryView {
     at: NOW - 28 * MINUTE,
     next_at: null,
     detail: null,
+    ...over,
+  });
+}
+
+/** One row of a `vehicles.search` page: the lot's summary and the facts the results table shows. */
+export function vehicleRow(over: Partial<VehicleRow> = {}): VehicleRow {
+  return VehicleRowSchema.parse({
+    ...lotSummary(over),
+    odometer: 31_250,
+    damage: 'FRONT END',
+    color: null,
+    fuel_type: null,
+    transmission: null,
+    drive_type: null,
+    type: null,
+    photos: [],
+    ...over,
+  });
+}
+
+/** One change of a lot's timeline (`vehicles.get`), a bid change by default. */
+export function change(over: Partial<LotDetail['timeline'][number]> = {}): LotDetail['timeline'][number] {
+  return ChangeViewSchema.parse({
+    id: 1,
+    kind: 'bid_changed',
+    lot_key: 'copart:45416833',
+    vin: '1HGCM82633A004352',
+    field: 'current_bid_usd',
+    before: 1200,
+    after: 1450,
+    related_lot_key: null,
+    outcome: null,
+    observed_at: NOW - HOUR,
+    search_id: null,
     ...over,
   });
 }

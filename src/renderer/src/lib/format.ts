@@ -1,15 +1,51 @@
 import { format, formatDistanceStrict } from 'date-fns';
 import type { LotSummary } from '../../../shared/ipc/contract';
-import { SALE_OUTCOME_LABEL } from '../../../shared/saleOutcome';
+import { SALE_OUTCOME_LABEL, type EndedOutcome } from '../../../shared/saleOutcome';
 
 export { lotPageUrl } from '../../../shared/vehicle';
 
-const usdFmt = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
+const usdFmt = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  maximumFractionDigits: 0,
+});
 const intFmt = new Intl.NumberFormat('en-US');
 
 /** "$12,300", or an en dash for unknown. Amounts are US dollars. */
 export function usd(n: number | null | undefined): string {
   return n === null || n === undefined ? '–' : usdFmt.format(n);
+}
+
+/**
+ * A current bid in words: "$4,250", or "No bids yet" when nobody has bid (0 or unknown), never "$0"; "No bids" once
+ * the auction is over (`ended`). The one wording of a missing bid for every view (results, related lots,
+ * watchlist, timeline).
+ */
+export function bidText(n: number | null | undefined, ended = false): string {
+  if (n === null || n === undefined || !(n > 0)) return ended ? 'No bids' : 'No bids yet';
+  return usdFmt.format(n);
+}
+
+/**
+ * A sale result in words: "Sold for $9,250", "Sold on approval at $6,600", "Ended unsold"; never "Sold" for a lot
+ * that ended unsold, and "Sold (price not published)" when the service gives no price.
+ */
+export function saleResultWords(outcome: EndedOutcome, price: number | null | undefined): string {
+  const amount = price !== null && price !== undefined && price > 0 ? usdFmt.format(price) : null;
+  switch (outcome) {
+    case 'sold':
+      return amount ? `Sold for ${amount}` : 'Sold (price not published)';
+    case 'sold_on_approval':
+      return amount ? `Sold on approval at ${amount}` : SALE_OUTCOME_LABEL.sold_on_approval;
+    default:
+      return SALE_OUTCOME_LABEL.ended_unsold;
+  }
+}
+
+/** A status word as received ("open", "not_sold", "Live") read as a word: "Open", "Not sold", "Live". */
+export function statusWord(s: string): string {
+  const w = s.replace(/_/g, ' ').trim();
+  return w ? w.charAt(0).toUpperCase() + w.slice(1) : w;
 }
 
 /** "91,351 mi", or an en dash. */
@@ -20,6 +56,24 @@ export function miles(n: number | null | undefined): string {
 /** A local date and time such as "Nov 23, 3:00 PM", or an en dash. `t` in ms since the epoch. */
 export function dateTime(t: number | null | undefined): string {
   return t === null || t === undefined ? '–' : format(t, 'MMM d, h:mm a');
+}
+
+/** A local calendar day such as "May 14, 2024", or an en dash. `t` in ms since the epoch. */
+export function day(t: number | null | undefined): string {
+  return t === null || t === undefined ? '–' : format(t, 'MMM d, yyyy');
+}
+
+/**
+ * A date the service sends as text ("2024-05-14", "2024-05-14T10:00:00Z") read as a date: "May 14, 2024". The
+ * calendar day is the one written (no shift by the computer's time zone); an en dash when absent, the text as
+ * received when it is not a date.
+ */
+export function calendarDate(text: string | null | undefined): string {
+  if (!text) return '–';
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(text.trim());
+  if (!m) return text;
+  const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return Number.isNaN(d.getTime()) ? text : format(d, 'MMM d, yyyy');
 }
 
 /** "in 2 hours" / "5 minutes ago" relative to `now` (ms); "now" / "just now" within 10 seconds. */
@@ -51,7 +105,6 @@ export function platformName(p: string | null | undefined): string {
   return p === 'copart' ? 'Copart' : p === 'iaai' ? 'IAAI' : (p ?? '–');
 }
 
-
 /** Short words for change and alert kinds (timeline rows, inbox labels); unknown kinds show as they are. */
 export const KIND_SHORT: Readonly<Record<string, string>> = {
   new_match: 'New match',
@@ -73,7 +126,10 @@ export const KIND_SHORT: Readonly<Record<string, string>> = {
 };
 
 /** The facts a lot's auction status is told from, in either dialect of the service. */
-export type StatusFacts = Pick<LotSummary, 'outcome' | 'state' | 'lot_status' | 'lot_sub_status' | 'buy_now_usd'>;
+export type StatusFacts = Pick<
+  LotSummary,
+  'outcome' | 'state' | 'lot_status' | 'lot_sub_status' | 'buy_now_usd'
+>;
 
 /**
  * A lot's auction status in words, from either dialect (docs/service-contract.md): the sale result once the
@@ -81,14 +137,22 @@ export type StatusFacts = Pick<LotSummary, 'outcome' | 'state' | 'lot_status' | 
  * else the real service's state word ("open" reads "Open"). `saleType` is the specification's lot status (Timed,
  * Buy Now), else "Buy Now" when a buy-now price is offered.
  */
-export function auctionStatus(l: StatusFacts): { label: string; tone: 'open' | 'live' | 'ended'; saleType: string | null } {
+export function auctionStatus(l: StatusFacts): {
+  label: string;
+  tone: 'open' | 'live' | 'ended';
+  saleType: string | null;
+} {
   const saleType = l.lot_status ?? (l.buy_now_usd !== null && l.buy_now_usd > 0 ? 'Buy Now' : null);
   if (l.outcome !== 'open') {
     const label = SALE_OUTCOME_LABEL[l.outcome];
-    return { label, tone: 'ended', saleType: saleType?.toLowerCase() === label.toLowerCase() ? null : saleType };
+    return {
+      label,
+      tone: 'ended',
+      saleType: saleType?.toLowerCase() === label.toLowerCase() ? null : saleType,
+    };
   }
   const word = l.lot_sub_status ?? l.state;
   const live = (word ?? '').toLowerCase() === 'live';
-  const label = word ? word.charAt(0).toUpperCase() + word.slice(1) : 'Open';
+  const label = (word && statusWord(word)) || 'Open';
   return { label, tone: live ? 'live' : 'open', saleType: saleType === label ? null : saleType };
 }

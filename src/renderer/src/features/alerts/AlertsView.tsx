@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { AlertView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
-import { parseLotKey } from '../../../../shared/watch';
+import { parseLotKey, pollTargetKey, type AlertRules } from '../../../../shared/watch';
 import { openLot } from '../../app/navigation';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { EmptyState, Progress, useContractEvents, useNow } from '../../components/watch/common';
@@ -38,6 +38,76 @@ export function groupAlerts(alerts: AlertView[]): AlertGroup[] {
   for (const g of groups) g.alerts.sort((x, y) => y.created_at - x.created_at || y.id - x.id);
   groups.sort((x, y) => Number(y.unread > 0) - Number(x.unread > 0) || y.newest - x.newest);
   return groups;
+}
+
+/**
+ * How an alert was or will be delivered, in one phrase (docs/writing-guide.md rules 1 and 4: no reason codes, no
+ * "digest", said once): held for quiet hours or sent in their summary (delivery `digest`), or why it was kept quiet
+ * (delivery `suppressed`, by reason `muted`, `snoozed` or `cap`; see core's deliveryFor). `cap` is the hourly limit
+ * of alerts per lot in the rules that decided (null when unknown). Null for an alert delivered at once. Pure.
+ */
+export function deliveryPhrase(
+  a: Pick<AlertView, 'delivery' | 'status' | 'reason' | 'lot_key'>,
+  cap: number | null,
+): string | null {
+  if (a.delivery === 'digest') {
+    return a.status === 'digest'
+      ? 'Held for quiet hours; arrives in one summary when they end'
+      : 'Sent in the quiet-hours summary';
+  }
+  if (a.delivery !== 'suppressed') return null;
+  const lot = a.lot_key === null ? 'Lotwatch' : 'this lot';
+  switch (a.reason) {
+    case 'muted':
+      return `Kept quiet: ${lot} was muted`;
+    case 'snoozed':
+      return `Kept quiet: ${lot} was snoozed`;
+    case 'cap':
+      return cap === null
+        ? `Kept quiet: too many alerts for ${lot} within an hour`
+        : `Kept quiet: more than ${cap} alert${cap === 1 ? '' : 's'} for ${lot} within an hour`;
+    default:
+      return 'Kept quiet by your alert rules';
+  }
+}
+
+/** ` · text` after the alert's time, or nothing. */
+function dotted(text: string | null): string {
+  return text ? ` · ${text}` : '';
+}
+
+/** The inbox's word for an alert's kind; the quiet-hours summary is a summary, never a "digest". */
+function kindWord(kind: string): string {
+  return kind === 'digest' ? 'Summary' : (KIND_SHORT[kind] ?? kind);
+}
+
+/**
+ * The hourly alert limit per lot (`cap_per_lot_per_hour`) of each source of a capped alert (`watch:3`, `search:7`),
+ * read from the watchlist's and the saved searches' rules (no request to the service); empty until read, or when
+ * no alert in `alerts` was capped.
+ */
+function useCaps(alerts: AlertView[]): Map<string, number> {
+  const call = useCaller();
+  const need = alerts.some((a) => a.delivery === 'suppressed' && a.reason === 'cap');
+  const [caps, setCaps] = useState<Map<string, number>>(new Map());
+  useEffect(() => {
+    if (!need) return;
+    let live = true;
+    void Promise.all([call('watchlist.list'), call('searches.list')]).then(([w, s]) => {
+      if (!live) return;
+      const m = new Map<string, number>();
+      const add = (kind: 'watch' | 'search', xs: { id: number; rules: AlertRules }[]) => {
+        for (const x of xs) m.set(pollTargetKey({ kind, id: x.id }), x.rules.cap_per_lot_per_hour);
+      };
+      add('watch', w.ok ? w.value : []);
+      add('search', s.ok ? s.value : []);
+      setCaps(m);
+    });
+    return () => {
+      live = false;
+    };
+  }, [call, need]);
+  return caps;
 }
 
 /** Lot titles for group headings, read from stored data (`lots.get` works offline); cached per session. */
@@ -117,7 +187,11 @@ function GroupActions({
     setBusy(true);
     const r = await call('alerts.mute', { lot_key: lotKey, muted: !muted });
     setBusy(false);
-    if (r.ok) onDone(r.value.rules.muted ? `Muted ${lotLabel(lotKey)}.` : `Unmuted ${lotLabel(lotKey)}.`, r.value.rules.muted);
+    if (r.ok)
+      onDone(
+        r.value.rules.muted ? `Muted ${lotLabel(lotKey)}.` : `Unmuted ${lotLabel(lotKey)}.`,
+        r.value.rules.muted,
+      );
     else onError(r.error);
   };
   return (
@@ -134,7 +208,13 @@ function GroupActions({
         <option value="tomorrow">Until tomorrow 8:00</option>
         <option value="sale_result">Until its sale result</option>
       </select>
-      <button type="button" className="lw-small" disabled={busy} onClick={() => void mute()} aria-pressed={muted}>
+      <button
+        type="button"
+        className="lw-small"
+        disabled={busy}
+        onClick={() => void mute()}
+        aria-pressed={muted}
+      >
         {muted ? 'Unmute' : 'Mute lot'}
       </button>
     </div>
@@ -164,7 +244,7 @@ export function AlertsView() {
       setFresh((s) => new Set(s).add(e.payload.id));
       void run();
     } else if (e.name === 'deliveries.changed' && !deliveriesTimer.current) {
-      // Deliveries change in bursts (a digest to three channels): one refresh per burst.
+      // Deliveries change in bursts (a quiet-hours summary to three channels): one refresh per burst.
       deliveriesTimer.current = setTimeout(() => {
         deliveriesTimer.current = null;
         void run();
@@ -182,6 +262,7 @@ export function AlertsView() {
   const groups = useMemo(() => groupAlerts(alerts), [alerts]);
   const order = useMemo(() => groups.flatMap((g) => g.alerts.map((a) => a.id)), [groups]);
   const titles = useLotTitles(groups.flatMap((g) => (g.lotKey ? [g.lotKey] : [])));
+  const caps = useCaps(alerts);
   const unread = list.data?.unread ?? 0;
   const focusId = active !== null && order.includes(active) ? active : (order[0] ?? null);
 
@@ -201,12 +282,18 @@ export function AlertsView() {
     listRef.current?.querySelector<HTMLElement>(`[data-alert-id="${id}"]`)?.focus();
   };
   /** The inbox's keys, on the alert `a` (the focused one, or the current one when nothing has focus yet). */
-  const handleKey = (e: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean; preventDefault(): void }, a: AlertView, focused: boolean) => {
+  const handleKey = (
+    e: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean; preventDefault(): void },
+    a: AlertView,
+    focused: boolean,
+  ) => {
     const i = order.indexOf(a.id);
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
       // From the page, the first arrow lands on the current alert; from an alert, it moves on.
-      const next = !focused ? a.id : order[e.key === 'ArrowDown' ? Math.min(order.length - 1, i + 1) : Math.max(0, i - 1)];
+      const next = !focused
+        ? a.id
+        : order[e.key === 'ArrowDown' ? Math.min(order.length - 1, i + 1) : Math.max(0, i - 1)];
       if (next !== undefined) focusAlert(next);
     } else if (e.key === 'Home' || e.key === 'End') {
       e.preventDefault();
@@ -232,7 +319,10 @@ export function AlertsView() {
     pageKeys.current = (e) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
       const t = e.target;
-      const idle = t === document.body || t === document.documentElement || (t instanceof HTMLElement && (t.id === 'content' || t === viewRef.current));
+      const idle =
+        t === document.body ||
+        t === document.documentElement ||
+        (t instanceof HTMLElement && (t.id === 'content' || t === viewRef.current));
       const a = alerts.find((x) => x.id === focusId);
       if (idle && a) handleKey(e, a, false);
     };
@@ -247,7 +337,7 @@ export function AlertsView() {
     <section className="lw-view al" aria-label="Alerts inbox" ref={viewRef}>
       <div className="lw-toolbar">
         <span className="al-count" aria-live="polite">
-          {list.data ? (unread > 0 ? <strong>{unread} unread</strong> : 'All read') : ''}
+          {list.data ? unread > 0 ? <strong>{unread} unread</strong> : 'All read' : ''}
           {list.data ? <span className="muted"> · {alerts.length} shown</span> : null}
         </span>
         {note && (
@@ -262,7 +352,12 @@ export function AlertsView() {
         <button
           type="button"
           disabled={!alerts.some((a) => !a.read)}
-          onClick={() => void markRead(alerts.filter((a) => !a.read).map((a) => a.id), true)}
+          onClick={() =>
+            void markRead(
+              alerts.filter((a) => !a.read).map((a) => a.id),
+              true,
+            )
+          }
         >
           Mark all read
         </button>
@@ -272,8 +367,8 @@ export function AlertsView() {
       {!list.data && list.loading && <Progress label="Loading alerts…" />}
       {list.data && alerts.length === 0 && (
         <EmptyState title="No alerts yet">
-          Alerts land here when a watched lot or a saved search changes in a way your rules care about. Watch a lot
-          or save a search to start.
+          Alerts land here when a watched lot or a saved search changes in a way your rules care about. Watch
+          a lot or save a search to start.
         </EmptyState>
       )}
       <div className="al-groups" ref={listRef}>
@@ -309,7 +404,10 @@ export function AlertsView() {
                   />
                 )}
               </header>
-              <ul className="al-list" aria-label={`Alerts for ${title ?? (key ? lotLabel(key) : 'Lotwatch')}`}>
+              <ul
+                className="al-list"
+                aria-label={`Alerts for ${title ?? (key ? lotLabel(key) : 'Lotwatch')}`}
+              >
                 {g.alerts.map((a) => (
                   <li
                     key={a.id}
@@ -327,7 +425,7 @@ export function AlertsView() {
                     <span className="al-dot" aria-hidden="true" />
                     <div className="al-main">
                       <div className="al-title-line">
-                        <span className="al-kind">{KIND_SHORT[a.kind] ?? a.kind}</span>
+                        <span className="al-kind">{kindWord(a.kind)}</span>
                         <span className="al-title">{a.title}</span>
                       </div>
                       <div className="al-body">{a.body}</div>
@@ -343,9 +441,7 @@ export function AlertsView() {
                       )}
                       <div className="lw-sub">
                         <span title={dateTime(a.created_at)}>{relative(a.created_at, now)}</span>
-                        {a.reason ? ` · ${a.reason}` : ''}
-                        {a.delivery === 'digest' ? (a.status === 'digest' ? ' · held until quiet hours end' : ' · sent in the quiet hours digest') : ''}
-                        {a.delivery === 'suppressed' ? ' · kept quiet (muted, snoozed or capped)' : ''}
+                        {dotted(deliveryPhrase(a, caps.get(a.source) ?? null))}
                       </div>
                       {a.deliveries.length > 0 && (
                         <ul className="al-deliveries" aria-label="Sent to alert channels">

@@ -2,6 +2,8 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { MethodInput, MethodOutput } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { fieldLabel } from '../../../../shared/fieldLabels';
+import { fieldLines } from '../../lib/messages';
 import { JsonViewer } from '../../components/JsonViewer';
 import { searchParam, type SearchParamDef } from '../../../../shared/vehicleParams';
 import { integer, requests } from '../../lib/quantity';
@@ -29,20 +31,30 @@ interface FreeRow {
  * The query of a call: listed parameters with their values (several values of one name travel as an array) and
  * free rows; empty values are left out.
  */
-export function buildQuery(listed: Record<string, string[]>, free: { name: string; value: string }[]): NonNullable<Query> {
+export function buildQuery(
+  listed: Record<string, string[]>,
+  free: { name: string; value: string }[],
+): NonNullable<Query> {
   const acc: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (const [name, values] of Object.entries(listed)) {
     for (const v of values) if (v.trim() !== '') (acc[name] ??= []).push(v.trim());
   }
-  for (const r of free) if (r.name.trim() !== '' && r.value.trim() !== '') (acc[r.name.trim()] ??= []).push(r.value.trim());
+  for (const r of free)
+    if (r.name.trim() !== '' && r.value.trim() !== '') (acc[r.name.trim()] ??= []).push(r.value.trim());
   const out: Record<string, string | string[]> = {};
   for (const [k, vs] of Object.entries(acc)) out[k] = vs.length === 1 ? (vs[0] ?? '') : vs;
   return out;
 }
 
 /** The request line a call will make, for the preview: path parameters filled in, the query encoded. */
-export function requestLine(ep: Endpoint, path: Record<string, string>, query: Record<string, string | string[]>): string {
-  let line = ep.name.replace(/\{(\w+)\}/g, (_, p: string) => (path[p] ? encodeURIComponent(path[p]) : `{${p}}`));
+export function requestLine(
+  ep: Endpoint,
+  path: Record<string, string>,
+  query: Record<string, string | string[]>,
+): string {
+  let line = ep.name.replace(/\{(\w+)\}/g, (_, p: string) =>
+    path[p] ? encodeURIComponent(path[p]) : `{${p}}`,
+  );
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) for (const x of Array.isArray(v) ? v : [v]) qs.append(k, x);
   const s = qs.toString();
@@ -72,10 +84,24 @@ export function paramHint(def: SearchParamDef): string {
   return [what, dflt].filter(Boolean).join('; ');
 }
 
+/** The field-map keys that name the console input `name` of `kind`: `path.slugVin`, `slugVin`, `params.slugVin`. */
+function keysOf(kind: 'path' | 'query', name: string): string[] {
+  return [`${kind}.${name}`, name, `params.${name}`];
+}
+
 function fieldError(error: ErrorPayload | null, kind: 'path' | 'query', name: string): string | undefined {
   const f = error?.fields;
-  if (!f) return undefined;
-  return (f[`${kind}.${name}`] ?? f[name] ?? f[`params.${name}`])?.[0];
+  if (!f || !name) return undefined;
+  for (const k of keysOf(kind, name)) if (Object.hasOwn(f, k)) return f[k]?.[0];
+  return undefined;
+}
+
+/**
+ * What a field the console has no input for is called in its notice: the screen's label when Lotwatch has one
+ * ("VIN"), else the parameter's name as the console shows it.
+ */
+function consoleName(key: string): string {
+  return fieldLabel(key) ?? key.replace(/^(path|query|params)\./, '');
 }
 
 function EndpointForm({
@@ -91,8 +117,12 @@ function EndpointForm({
 }) {
   const call = useCaller();
   const [path, setPath] = useState<Record<string, string>>({});
-  const [listed, setListed] = useState<Record<string, string[]>>(() => Object.fromEntries(ep.query_params.map((q) => [q, ['']])));
-  const [free, setFree] = useState<FreeRow[]>(() => (ep.query_params.length === 0 ? [{ id: 1, name: '', value: '' }] : []));
+  const [listed, setListed] = useState<Record<string, string[]>>(() =>
+    Object.fromEntries(ep.query_params.map((q) => [q, ['']])),
+  );
+  const [free, setFree] = useState<FreeRow[]>(() =>
+    ep.query_params.length === 0 ? [{ id: 1, name: '', value: '' }] : [],
+  );
   const nextId = useRef(2);
   const [confirming, setConfirming] = useState(false);
   const [running, setRunning] = useState(false);
@@ -132,9 +162,11 @@ function EndpointForm({
     if (missing.length > 0) {
       setError({
         code: 'bad_input',
-        message: `Fill in ${missing.join(' and ')} first.`,
+        message: 'Lotwatch did not send this call: a part of its path is empty.',
         retryable: false,
-        fields: Object.fromEntries(missing.map((p) => [`path.${p}`, ['Required: this is part of the path.']])),
+        fields: Object.fromEntries(
+          missing.map((p) => [`path.${p}`, ['Fill this in: it is part of the path.']]),
+        ),
       });
       return;
     }
@@ -142,7 +174,14 @@ function EndpointForm({
     else void send();
   };
 
-  const hasFieldErrors = !!error?.fields && Object.keys(error.fields).length > 0;
+  // Field messages go next to their inputs; the ones with no input here are listed in the notice (never "correct the
+  // marked fields" with nothing marked: docs/writing-guide.md rule 4).
+  const shownKeys = new Set([
+    ...ep.path_params.flatMap((p) => keysOf('path', p)),
+    ...ep.query_params.flatMap((q) => keysOf('query', q)),
+    ...free.filter((r) => r.name.trim() !== '').flatMap((r) => keysOf('query', r.name.trim())),
+  ]);
+  const unshown = error ? fieldLines(error, (k) => shownKeys.has(k), consoleName) : [];
   return (
     <>
       <form className="console-form" onSubmit={onSubmit} aria-label={`Call ${ep.name}`} noValidate>
@@ -172,8 +211,8 @@ function EndpointForm({
           <legend>Query</legend>
           {freeOnly && (
             <p className="muted small">
-              The specification does not list this endpoint's parameters. Add them as name and value rows; a name given
-              twice sends both values.
+              The specification does not list this endpoint's parameters. Add them as name and value rows; a
+              name given twice sends both values.
             </p>
           )}
           {ep.query_params.length > 0 && (
@@ -184,7 +223,11 @@ function EndpointForm({
                 const def = defOf(q);
                 return (
                   <div className="console-param" key={q}>
-                    <span className="console-name" id={`q-${q}`} title={def ? `${def.label}${def.multi ? ' (several values allowed)' : ''}` : undefined}>
+                    <span
+                      className="console-name"
+                      id={`q-${q}`}
+                      title={def ? `${def.label}${def.multi ? ' (several values allowed)' : ''}` : undefined}
+                    >
                       {q}
                     </span>
                     <div className="console-values">
@@ -193,11 +236,18 @@ function EndpointForm({
                           <input
                             type="text"
                             name={`query-${q}`}
-                            {...(values.length > 1 ? { 'aria-label': `${q} value ${i + 1}` } : { 'aria-labelledby': `q-${q}` })}
+                            {...(values.length > 1
+                              ? { 'aria-label': `${q} value ${i + 1}` }
+                              : { 'aria-labelledby': `q-${q}` })}
                             aria-invalid={fe ? true : undefined}
                             placeholder={def ? paramHint(def) : undefined}
                             value={v}
-                            onChange={(e) => setListed({ ...listed, [q]: values.map((x, j) => (j === i ? e.target.value : x)) })}
+                            onChange={(e) =>
+                              setListed({
+                                ...listed,
+                                [q]: values.map((x, j) => (j === i ? e.target.value : x)),
+                              })
+                            }
                           />
                           {values.length > 1 && (
                             <button
@@ -231,35 +281,47 @@ function EndpointForm({
               })}
             </div>
           )}
-          {free.map((r, i) => (
-            <div className="console-free" key={r.id}>
-              <input
-                type="text"
-                aria-label={`Parameter ${i + 1} name`}
-                placeholder="name"
-                value={r.name}
-                onChange={(e) => setFree(free.map((x) => (x.id === r.id ? { ...x, name: e.target.value } : x)))}
-              />
-              <input
-                type="text"
-                aria-label={`Parameter ${i + 1} value`}
-                placeholder="value"
-                value={r.value}
-                onChange={(e) => setFree(free.map((x) => (x.id === r.id ? { ...x, value: e.target.value } : x)))}
-              />
-              <button
-                type="button"
-                className="icon-button"
-                aria-label={`Remove parameter ${i + 1}`}
-                onClick={() => setFree(free.filter((x) => x.id !== r.id))}
-              >
-                ×
-              </button>
-            </div>
-          ))}
+          {free.map((r, i) => {
+            const fe = fieldError(error, 'query', r.name.trim());
+            return (
+              <div className="console-free" key={r.id}>
+                <input
+                  type="text"
+                  aria-label={`Parameter ${i + 1} name`}
+                  placeholder="name"
+                  value={r.name}
+                  onChange={(e) =>
+                    setFree(free.map((x) => (x.id === r.id ? { ...x, name: e.target.value } : x)))
+                  }
+                />
+                <input
+                  type="text"
+                  aria-label={`Parameter ${i + 1} value`}
+                  aria-invalid={fe ? true : undefined}
+                  placeholder="value"
+                  value={r.value}
+                  onChange={(e) =>
+                    setFree(free.map((x) => (x.id === r.id ? { ...x, value: e.target.value } : x)))
+                  }
+                />
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={`Remove parameter ${i + 1}`}
+                  onClick={() => setFree(free.filter((x) => x.id !== r.id))}
+                >
+                  ×
+                </button>
+                {fe && <span className="field-error console-free-error">{fe}</span>}
+              </div>
+            );
+          })}
           {freeOnly && (
             <div>
-              <button type="button" onClick={() => setFree([...free, { id: nextId.current++, name: '', value: '' }])}>
+              <button
+                type="button"
+                onClick={() => setFree([...free, { id: nextId.current++, name: '', value: '' }])}
+              >
                 Add parameter
               </button>
             </div>
@@ -298,11 +360,8 @@ function EndpointForm({
         )}
       </form>
 
-      {error && !hasFieldErrors && <ErrorNotice error={error} onRetry={() => void send()} />}
-      {error && hasFieldErrors && (
-        <p className="field-error" role="alert">
-          {error.message} Correct the highlighted fields and call again.
-        </p>
+      {error && (
+        <ErrorNotice error={error} fieldsShown subject="call" lines={unshown} onRetry={() => void send()} />
       )}
       {result && (
         <section className="console-result" aria-label="Response">

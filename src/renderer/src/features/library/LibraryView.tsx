@@ -13,7 +13,7 @@ import { openLot } from '../../app/navigation';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { EmptyState, Progress } from '../../components/watch/common';
 import { LwTable, type LwColumnMeta } from '../../components/watch/LwTable';
-import { auctionStatus, dateTime, platformName, relative, usd } from '../../lib/format';
+import { auctionStatus, bidText, dateTime, platformName, relative, usd } from '../../lib/format';
 import { useCaller } from '../../lib/useCall';
 import './library.css';
 import { appNow } from '../../lib/clock';
@@ -39,6 +39,10 @@ function statusOf(l: LotSummary): string {
 }
 
 const col = createColumnHelper<LotSummary>();
+
+/** What the search box understands beyond plain words (core's ftsQuery), said beside it. */
+export const LIBRARY_SEARCH_HINT =
+  '-word to leave out · OR for either · "model 3" in quotes for words together';
 
 /**
  * The library: full-text search over every lot Lotwatch has fetched, read from the local database, so it
@@ -69,18 +73,21 @@ export function LibraryView() {
     return () => clearTimeout(t);
   }, [q]);
 
-  const load = useCallback(async (term: string, offset: number) => {
-    const my = ++seq.current;
-    setLoading(true);
-    const r = await api.invoke('library.search', { q: term, limit: PAGE, offset });
-    if (my !== seq.current) return;
-    setLoading(false);
-    if (r.ok) {
-      setError(null);
-      setTotal(r.value.total);
-      setLots((prev) => (offset === 0 ? r.value.lots : [...prev, ...r.value.lots]));
-    } else setError(r.error);
-  }, [api]);
+  const load = useCallback(
+    async (term: string, offset: number) => {
+      const my = ++seq.current;
+      setLoading(true);
+      const r = await api.invoke('library.search', { q: term, limit: PAGE, offset });
+      if (my !== seq.current) return;
+      setLoading(false);
+      if (r.ok) {
+        setError(null);
+        setTotal(r.value.total);
+        setLots((prev) => (offset === 0 ? r.value.lots : [...prev, ...r.value.lots]));
+      } else setError(r.error);
+    },
+    [api],
+  );
   useEffect(() => {
     // The search is the effect's job: it syncs the list with the query.
     void load(query, 0);
@@ -151,12 +158,17 @@ export function LibraryView() {
             </>
           ),
         }),
-        col.accessor((l) => l.location ?? '', { id: 'location', header: 'Location', meta: { className: 'wrap' } satisfies LwColumnMeta, cell: (c) => c.getValue() || '–' }),
+        col.accessor((l) => l.location ?? '', {
+          id: 'location',
+          header: 'Location',
+          meta: { className: 'wrap' } satisfies LwColumnMeta,
+          cell: (c) => c.getValue() || '–',
+        }),
         col.accessor((l) => l.current_bid_usd ?? -1, {
           id: 'bid',
           header: 'Bid',
           meta: { className: 'num' } satisfies LwColumnMeta,
-          cell: ({ row: { original: l } }) => usd(l.current_bid_usd),
+          cell: ({ row: { original: l } }) => bidText(l.current_bid_usd, l.outcome !== 'open'),
         }),
         col.accessor((l) => l.buy_now_usd ?? -1, {
           id: 'buy_now',
@@ -260,14 +272,15 @@ export function LibraryView() {
   return (
     <section className="lw-view lib" aria-label="Library">
       <div className="lib-banner" role="note">
-        <strong>Works offline.</strong> The library searches everything Lotwatch has ever fetched, stored on this
-        computer. It spends no requests, and lots open from stored data when the network is off.
+        <strong>Works offline.</strong> The library searches everything Lotwatch has ever fetched, stored on
+        this computer. It spends no requests, and lots open from stored data when the network is off.
       </div>
       <div className="lw-toolbar lib-toolbar">
         <input
           type="search"
           className="lib-search"
           aria-label="Search the library"
+          aria-describedby="lib-search-hint"
           placeholder="Search title, VIN, lot number, location…"
           value={q}
           onChange={(e) => setQ(e.target.value)}
@@ -296,8 +309,17 @@ export function LibraryView() {
           <span>Has sale price</span>
         </label>
         <span className="spacer" />
-        <button type="button" className="primary" disabled={exporting || filtered.length === 0} onClick={() => void exportCsv()}>
-          {exporting ? 'Exporting…' : selected.size > 0 ? `Export CSV (${selected.size} selected)` : `Export CSV (${filtered.length} shown)`}
+        <button
+          type="button"
+          className="primary"
+          disabled={exporting || filtered.length === 0}
+          onClick={() => void exportCsv()}
+        >
+          {exporting
+            ? 'Exporting…'
+            : selected.size > 0
+              ? `Export CSV (${selected.size} selected)`
+              : `Export CSV (${filtered.length} shown)`}
         </button>
       </div>
       <div className="lw-toolbar lib-status-line">
@@ -316,6 +338,9 @@ export function LibraryView() {
           </span>
         )}
         <span className="spacer" />
+        <span className="lib-hint" id="lib-search-hint">
+          {LIBRARY_SEARCH_HINT}
+        </span>
         {selected.size > 0 && (
           <button type="button" className="lw-small" onClick={() => setSelected(new Set())}>
             Clear selection
@@ -331,7 +356,9 @@ export function LibraryView() {
         </EmptyState>
       )}
       {lots.length > 0 && filtered.length === 0 && (
-        <EmptyState title="No loaded lot passes the filters">Loosen the platform, status or sale-price filter.</EmptyState>
+        <EmptyState title="No loaded lot passes the filters">
+          Loosen the platform, status or sale-price filter.
+        </EmptyState>
       )}
       {filtered.length > 0 && (
         <LwTable

@@ -14,7 +14,7 @@ import { SALE_OUTCOME_LABEL } from '../../../../shared/saleOutcome';
 import { PLATFORMS, type Platform } from '../../../../shared/vehicle';
 import { lotHref } from '../../app/navigation';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { miles, platformName, usd } from '../../lib/format';
+import { day, miles, platformName, usd } from '../../lib/format';
 import { useCall, useCaller } from '../../lib/useCall';
 import { PORT_LABEL } from './Shipping';
 // The shared list styles (tables, badges, links) this page uses; a lot opened directly has loaded no list view yet.
@@ -214,7 +214,10 @@ export function Costs({
               Enter the most the car may cost you landed; Lotwatch works out the highest bid.
             </span>
           ) : max === null ? (
-            <span>Even a $0 bid lands above {usd(target)}.</span>
+            <span>
+              Fees, shipping and your own costs alone come to more than {usd(target)}: no bid fits. Raise the
+              target.
+            </span>
           ) : (
             <span>
               Max bid <strong className="mono">{usd(max)}</strong>
@@ -361,7 +364,7 @@ function CompRow({ c }: { c: CompView }) {
           '–'
         )}
       </td>
-      <td className="nowrap">{c.sold_at !== null ? new Date(c.sold_at).toISOString().slice(0, 10) : '–'}</td>
+      <td className="nowrap">{day(c.sold_at)}</td>
     </tr>
   );
 }

@@ -11,14 +11,24 @@ import { Timeline } from './Timeline';
 import { useNow } from '../../lib/useNow';
 import { WatchPanel } from './WatchPanel';
 import { StatusPill } from '../../components/StatusPill';
-import { countdown, dateTime, lotPageUrl, miles, platformName, relative, usd } from '../../lib/format';
+import {
+  bidText,
+  countdown,
+  dateTime,
+  lotPageUrl,
+  miles,
+  platformName,
+  relative,
+  usd,
+} from '../../lib/format';
 import { useCall } from '../../lib/useCall';
 import './lot.css';
 
 type Rec = Record<string, unknown>;
 
 const obj = (v: unknown): Rec => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : {});
-const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : typeof v === 'number' ? String(v) : null);
+const str = (v: unknown): string | null =>
+  typeof v === 'string' && v.trim() !== '' ? v : typeof v === 'number' ? String(v) : null;
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const yesNo = (v: unknown): string | null => (v === true ? 'Yes' : v === false ? 'No' : null);
 
@@ -35,21 +45,29 @@ function sellerText(seller: Rec): string | null {
 function engineText(engine: Rec): string | null {
   const raw = str(engine['raw']);
   if (raw) return raw;
-  const parts = [num(engine['size_l']) !== null ? `${num(engine['size_l'])} L` : null, num(engine['hp']) !== null ? `${num(engine['hp'])} hp` : null];
+  const parts = [
+    num(engine['size_l']) !== null ? `${num(engine['size_l'])} L` : null,
+    num(engine['hp']) !== null ? `${num(engine['hp'])} hp` : null,
+  ];
   return parts.filter(Boolean).join(' · ') || null;
 }
 
-/** The price block's headline: the sale result once the auction is over (never "Sold" for an unsold end). */
-function priceHeadline(s: LotSummary): { label: string; amount: number | null } {
+/**
+ * The price block's headline: the sale result once the auction is over (never "Sold" for an unsold end), else the
+ * current bid; a lot nobody has bid on reads "No bids yet" (or "No bids" once over), never "$0".
+ */
+function priceHeadline(s: LotSummary): { label: string; amount: string } {
   switch (s.outcome) {
     case 'sold':
-      return { label: 'Sold for', amount: s.sale_price_usd };
+      return { label: 'Sold for', amount: s.sale_price_usd ? usd(s.sale_price_usd) : 'Price not published' };
     case 'sold_on_approval':
-      return { label: 'Sold on approval at', amount: s.sale_price_usd ?? s.current_bid_usd };
+      return { label: 'Sold on approval at', amount: bidText(s.sale_price_usd ?? s.current_bid_usd, true) };
     case 'ended_unsold':
-      return { label: 'Ended unsold · last bid', amount: s.current_bid_usd };
+      return s.current_bid_usd
+        ? { label: 'Ended unsold · last bid', amount: usd(s.current_bid_usd) }
+        : { label: 'Ended unsold', amount: bidText(null, true) };
     default:
-      return { label: 'Current bid', amount: s.current_bid_usd };
+      return { label: 'Current bid', amount: bidText(s.current_bid_usd) };
   }
 }
 
@@ -131,7 +149,9 @@ export function LotView({ lotKey }: { lotKey: string }) {
   const headline = priceHeadline(s);
   const estFrom = num(pricing['estimated_cost_from_usd']);
   const estTo = num(pricing['estimated_cost_to_usd']);
-  const photos = Array.isArray(media['photos']) ? (media['photos'] as unknown[]).filter((p): p is string => typeof p === 'string') : [];
+  const photos = Array.isArray(media['photos'])
+    ? (media['photos'] as unknown[]).filter((p): p is string => typeof p === 'string')
+    : [];
   const title = s.title ?? ([s.year, s.make, s.model].filter(Boolean).join(' ') || `Lot ${s.lot_number}`);
   const page = lotPageUrl(s.platform, s.lot_number);
   const historyId = s.vin ?? s.lot_number;
@@ -153,7 +173,11 @@ export function LotView({ lotKey }: { lotKey: string }) {
             {s.vin && <span className="mono">VIN {s.vin}</span>}
             <StatusPill lot={s} />
             {d.offline && (
-              <span className="offline-badge" role="status" title="The service could not be reached; this is the copy stored on this computer.">
+              <span
+                className="offline-badge"
+                role="status"
+                title="The service could not be reached; this is the copy stored on this computer."
+              >
                 Offline · stored {relative(s.last_observed_at, now)}
               </span>
             )}
@@ -180,7 +204,7 @@ export function LotView({ lotKey }: { lotKey: string }) {
           <div className="lot-price card">
             <div className="price-main">
               <span className="muted small">{headline.label}</span>
-              <strong className="price-big">{usd(headline.amount)}</strong>
+              <strong className="price-big">{headline.amount}</strong>
             </div>
             <dl className="facts">
               <Fact label="Buy now">{usd(s.buy_now_usd)}</Fact>
@@ -188,16 +212,24 @@ export function LotView({ lotKey }: { lotKey: string }) {
                 {s.auction_at ? (
                   <>
                     {dateTime(s.auction_at)}
-                    {s.auction_at > now && <span className="countdown"> · in {countdown(s.auction_at, now)}</span>}
+                    {s.auction_at > now && (
+                      <span className="countdown"> · in {countdown(s.auction_at, now)}</span>
+                    )}
+                    {s.auction_at <= now && s.outcome === 'open' && (
+                      <span className="muted"> · sale time passed, waiting for the result</span>
+                    )}
                   </>
                 ) : (
                   'Not scheduled'
                 )}
               </Fact>
-              <Fact label="Result">{s.outcome === 'open' ? 'Not sold yet' : SALE_OUTCOME_LABEL[s.outcome]}</Fact>
+              <Fact label="Result">
+                {s.outcome === 'open' ? 'Not sold yet' : SALE_OUTCOME_LABEL[s.outcome]}
+              </Fact>
               <Fact label="Location">{s.location}</Fact>
               <Fact label="Observed">
-                {d.observations} time{d.observations === 1 ? '' : 's'} · last {relative(s.last_observed_at, now)}
+                {d.observations} time{d.observations === 1 ? '' : 's'} · last{' '}
+                {relative(s.last_observed_at, now)}
               </Fact>
             </dl>
           </div>
@@ -227,8 +259,13 @@ export function LotView({ lotKey }: { lotKey: string }) {
           <Fact label="Fuel">{str(r['fuel_type'])}</Fact>
           <Fact label="Transmission">{str(r['transmission'])}</Fact>
           <Fact label="Drive">{str(r['drive_type'])}</Fact>
-          <Fact label="Est. repair cost">{estFrom !== null || estTo !== null ? `${usd(estFrom)} – ${usd(estTo)}` : null}</Fact>
-          <Fact label="Yard">{[str(yard['name']) ?? str(loc['display']), str(yard['zip'])].filter(Boolean).join(' · ') || str(loc['facility_id'])}</Fact>
+          <Fact label="Est. repair cost">
+            {estFrom !== null || estTo !== null ? `${usd(estFrom)} – ${usd(estTo)}` : null}
+          </Fact>
+          <Fact label="Yard">
+            {[str(yard['name']) ?? str(loc['display']), str(yard['zip'])].filter(Boolean).join(' · ') ||
+              str(loc['facility_id'])}
+          </Fact>
           <Fact label="Ships from">{str(loc['ship_from'])}</Fact>
           <Fact label="State (location)">{str(loc['state'])}</Fact>
         </dl>
@@ -246,7 +283,12 @@ export function LotView({ lotKey }: { lotKey: string }) {
             />
           </Section>
           <Section title="Notes and tags" id="lot-notes">
-            <NotesAndTags key={s.lot_key} lotKey={s.lot_key} data={desk.data} onSaved={() => void desk.run({ lot_key: s.lot_key })} />
+            <NotesAndTags
+              key={s.lot_key}
+              lotKey={s.lot_key}
+              data={desk.data}
+              onSaved={() => void desk.run({ lot_key: s.lot_key })}
+            />
           </Section>
         </div>
       )}
@@ -261,24 +303,40 @@ export function LotView({ lotKey }: { lotKey: string }) {
           {info.data ? <SaleHistory id={historyId} auto={demo} /> : <p className="muted small">Loading…</p>}
         </Section>
         <Section title="Shipping to port" id="lot-shipping">
-          <Shipping lotNumber={s.lot_number} vin={s.vin} lotKey={s.lot_key} onPrices={() => void desk.run({ lot_key: s.lot_key })} />
+          <Shipping
+            lotNumber={s.lot_number}
+            vin={s.vin}
+            lotKey={s.lot_key}
+            onPrices={() => void desk.run({ lot_key: s.lot_key })}
+          />
         </Section>
       </div>
 
       <Section title="Comparable sales" id="lot-comps">
         {desk.data ? (
-          <Comps lotKey={s.lot_key} data={desk.data} demo={demo} onMore={() => void desk.run({ lot_key: s.lot_key })} />
+          <Comps
+            lotKey={s.lot_key}
+            data={desk.data}
+            demo={demo}
+            onMore={() => void desk.run({ lot_key: s.lot_key })}
+          />
         ) : (
           <p className="muted small">Loading…</p>
         )}
       </Section>
 
       <Section title="Related lots" id="lot-related">
-        {info.data ? <RelatedLots id={historyId} auto={demo} photos={demo} /> : <p className="muted small">Loading…</p>}
+        {info.data ? (
+          <RelatedLots id={historyId} auto={demo} photos={demo} />
+        ) : (
+          <p className="muted small">Loading…</p>
+        )}
       </Section>
 
       <Section title="All fields" id="lot-raw">
-        <p className="muted small">The record exactly as the service sent it, including fields Lotwatch does not show above.</p>
+        <p className="muted small">
+          The record exactly as the service sent it, including fields Lotwatch does not show above.
+        </p>
         <JsonViewer value={d.raw} label="Raw record" openDepth={1} />
       </Section>
     </div>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { SALE_OUTCOME_LABEL } from '../../../../shared/saleOutcome';
 import { lotHref, openLot } from '../../app/navigation';
-import { platformName, relative, usd } from '../../lib/format';
+import { bidText, calendarDate, platformName, relative, usd } from '../../lib/format';
 import { useCall } from '../../lib/useCall';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Photo } from '../../components/Photo';
@@ -50,7 +50,9 @@ export function SaleHistory({ id, auto }: { id: string; auto: boolean }) {
     <div aria-busy={h.loading}>
       {h.error && <ErrorNotice error={h.error} onRetry={() => void h.run()} />}
       {h.loading && !h.data && <p className="muted small">Loading sale history…</p>}
-      {h.data && !sales.length && <p className="muted small">No earlier sales of this vehicle are known to the service.</p>}
+      {h.data && !sales.length && (
+        <p className="muted small">No earlier sales of this vehicle are known to the service.</p>
+      )}
       {sales.length > 0 && (
         <table className="lot-table">
           <thead>
@@ -65,7 +67,7 @@ export function SaleHistory({ id, auto }: { id: string; auto: boolean }) {
           <tbody>
             {sales.map((s, i) => (
               <tr key={`${s.platform}-${s.lot_number}-${s.date}-${i}`}>
-                <td className="nowrap">{s.date ? s.date.slice(0, 10) : '–'}</td>
+                <td className="nowrap">{calendarDate(s.date)}</td>
                 <td>{platformName(s.platform)}</td>
                 {withLot && <td>{s.lot_number ?? '–'}</td>}
                 <td className="num">{s.outcome === 'ended_unsold' ? '–' : usd(s.price)}</td>
@@ -77,11 +79,19 @@ export function SaleHistory({ id, auto }: { id: string; auto: boolean }) {
       )}
       {(meta?.next_cursor || meta?.prev_cursor) && (
         <div className="lot-pager">
-          <button type="button" disabled={h.loading || !meta.prev_cursor} onClick={() => go(meta.prev_cursor, Math.max(1, page - 1))}>
+          <button
+            type="button"
+            disabled={h.loading || !meta.prev_cursor}
+            onClick={() => go(meta.prev_cursor, Math.max(1, page - 1))}
+          >
             ← Previous
           </button>
           <span className="muted small">Page {page}</span>
-          <button type="button" disabled={h.loading || !meta.next_cursor} onClick={() => go(meta.next_cursor, page + 1)}>
+          <button
+            type="button"
+            disabled={h.loading || !meta.next_cursor}
+            onClick={() => go(meta.next_cursor, page + 1)}
+          >
             Next →
           </button>
         </div>
@@ -110,12 +120,21 @@ export function RelatedLots({ id, auto, photos }: { id: string; auto: boolean; p
     <div aria-busy={r.loading}>
       {r.error && <ErrorNotice error={r.error} onRetry={() => void r.run()} />}
       {r.loading && !r.data && <p className="muted small">Loading related lots…</p>}
-      {r.data && !lots.length && <p className="muted small">No upcoming lots of the same make and model on this platform.</p>}
+      {r.data && !lots.length && (
+        <p className="muted small">No upcoming lots of the same make and model on this platform.</p>
+      )}
       {lots.length > 0 && (
         <ul className="related">
           {lots.map((l) => (
             <li key={l.lot_key}>
-              <a href={lotHref(l.lot_key)} className="related-card" onClick={(e) => { e.preventDefault(); openLot(l.lot_key); }}>
+              <a
+                href={lotHref(l.lot_key)}
+                className="related-card"
+                onClick={(e) => {
+                  e.preventDefault();
+                  openLot(l.lot_key);
+                }}
+              >
                 {photos && <Photo url={l.photo} lotKey={l.lot_key} alt="" className="related-img" />}
                 <span className="related-text">
                   <strong>{l.title ?? `${l.year ?? ''} ${l.make ?? ''} ${l.model ?? ''}`}</strong>
@@ -126,8 +145,8 @@ export function RelatedLots({ id, auto, photos }: { id: string; auto: boolean; p
                     · {l.location ?? '–'}
                   </span>
                   <span className="small">
-                    {/* An upcoming lot nobody has bid on yet reads "No bid yet", never "$0". */}
-                    {l.current_bid_usd ? usd(l.current_bid_usd) : 'No bid yet'} · {relative(l.auction_at, now)}
+                    {/* An upcoming lot nobody has bid on yet reads "No bids yet", never "$0". */}
+                    {bidText(l.current_bid_usd)} · {relative(l.auction_at, now)}
                   </span>
                 </span>
               </a>

@@ -4,14 +4,34 @@ import { useCall } from '../../lib/useCall';
 import { ErrorNotice } from '../../components/ErrorNotice';
 
 /** Destination ports of the spec's documented example list. */
-export const PORTS = ['Chicago', 'NY', 'Miami', 'Savannah', 'Norfolk', 'Houston', 'LA', 'Seattle', 'Moto_ATV'] as const;
+export const PORTS = [
+  'Chicago',
+  'NY',
+  'Miami',
+  'Savannah',
+  'Norfolk',
+  'Houston',
+  'LA',
+  'Seattle',
+  'Moto_ATV',
+] as const;
 export const PORT_LABEL: Record<string, string> = { NY: 'New York', LA: 'Los Angeles', Moto_ATV: 'Moto/ATV' };
 
 /**
  * Shipping prices to the chosen ports, from either endpoint: the vehicle's own (`/vehicles/{id}/shipping`) or
  * auction-to-port by lot number and VIN. One request per "Get prices".
  */
-export function Shipping({ lotNumber, vin, lotKey, onPrices }: { lotNumber: string; vin: string | null; lotKey?: string; onPrices?: () => void }) {
+export function Shipping({
+  lotNumber,
+  vin,
+  lotKey,
+  onPrices,
+}: {
+  lotNumber: string;
+  vin: string | null;
+  lotKey?: string;
+  onPrices?: () => void;
+}) {
   const [ports, setPorts] = useState<string[]>(['Savannah', 'NY', 'Houston', 'LA']);
   const [endpoint, setEndpoint] = useState<'vehicle' | 'auction-to-port'>('vehicle');
   const s = useCall('shipping.get', undefined, false);
@@ -21,7 +41,13 @@ export function Shipping({ lotNumber, vin, lotKey, onPrices }: { lotNumber: stri
     const r = await s.run(
       endpoint === 'vehicle'
         ? { endpoint, id: vin ?? lotNumber, ...(ports.length ? { ports } : {}), ...keep }
-        : { endpoint, lot_number: lotNumber, ...(vin ? { vin } : {}), ...(ports.length ? { ports } : {}), ...keep },
+        : {
+            endpoint,
+            lot_number: lotNumber,
+            ...(vin ? { vin } : {}),
+            ...(ports.length ? { ports } : {}),
+            ...keep,
+          },
     );
     if (r) onPrices?.();
   };
@@ -30,11 +56,19 @@ export function Shipping({ lotNumber, vin, lotKey, onPrices }: { lotNumber: stri
   return (
     <div className="shipping">
       <fieldset className="ship-ports">
-        <legend>Ports (none: every port)</legend>
+        {/* The legend says what Get prices asks for: the ticked ports, or every port when none is ticked. */}
+        <legend>{ports.length ? 'Ports' : 'All ports'}</legend>
+        {!ports.length && (
+          <p className="muted small ship-ports-note">No port is ticked, so Get prices asks for every port.</p>
+        )}
         <div className="ship-port-list">
           {PORTS.map((p) => (
             <label key={p} className="chip">
-              <input type="checkbox" checked={ports.includes(p)} onChange={(e) => toggle(p, e.target.checked)} />
+              <input
+                type="checkbox"
+                checked={ports.includes(p)}
+                onChange={(e) => toggle(p, e.target.checked)}
+              />
               <span>{PORT_LABEL[p] ?? p}</span>
             </label>
           ))}
@@ -53,14 +87,18 @@ export function Shipping({ lotNumber, vin, lotKey, onPrices }: { lotNumber: stri
         </button>
       </div>
       {s.error && <ErrorNotice error={s.error} onRetry={() => void get()} />}
-      {s.data && !prices.length && <p className="muted small">The service has no shipping price for these ports. Try other ports.</p>}
+      {s.data && !prices.length && (
+        <p className="muted small">The service has no shipping price for these ports. Try other ports.</p>
+      )}
       {prices.length > 0 && (
         <table className="lot-table ship-table" aria-label="Shipping prices">
           <tbody>
             {prices.map((p, i) => (
               <tr key={`${p.port}-${i}`}>
                 <th scope="row">{PORT_LABEL[p.port ?? ''] ?? p.port ?? '–'}</th>
-                <td className="num">{p.currency && p.currency !== 'USD' ? `${p.price ?? '–'} ${p.currency}` : usd(p.price)}</td>
+                <td className="num">
+                  {p.currency && p.currency !== 'USD' ? `${p.price ?? '–'} ${p.currency}` : usd(p.price)}
+                </td>
               </tr>
             ))}
           </tbody>

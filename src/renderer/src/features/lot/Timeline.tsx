@@ -1,45 +1,100 @@
-import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  CartesianGrid,
+  Line,
+  LineChart,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import type { LotDetail } from '../../../../shared/ipc/contract';
 import { SALE_OUTCOME_LABEL } from '../../../../shared/saleOutcome';
-import { dateTime, KIND_SHORT, usd } from '../../lib/format';
+import {
+  bidText,
+  dateTime,
+  KIND_SHORT,
+  platformName,
+  saleResultWords,
+  statusWord,
+  usd,
+} from '../../lib/format';
 
 type Change = LotDetail['timeline'][number];
 
-function show(v: Change['before'], field: string | null): string {
-  if (v === null) return '–';
-  if (typeof v === 'number' && field && /usd|bid|price/.test(field)) return usd(v);
-  if (typeof v === 'number' && field === 'auction_at') return dateTime(v);
-  return String(v);
+const money = (v: Change['before']): number | null => (typeof v === 'number' && v > 0 ? v : null);
+const time = (v: Change['before']): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const word = (v: Change['before']): string | null => (v === null || v === '' ? null : statusWord(String(v)));
+
+/** A lot key ("copart:45416833") as a buyer reads it: "Copart lot 45416833". */
+function lotWords(key: string): string {
+  const i = key.indexOf(':');
+  return i < 0 ? `lot ${key}` : `${platformName(key.slice(0, i))} lot ${key.slice(i + 1)}`;
 }
 
 /** The short word on a chart mark: the new status, or the kind of event (never a raw timestamp). */
 function markLabel(c: Change): string {
-  if (c.kind === 'status_changed' && c.after !== null) return String(c.after);
+  if (c.kind === 'status_changed' && word(c.after) !== null) return word(c.after) ?? '';
   if (c.kind === 'sale_result' && c.outcome !== null) return SALE_OUTCOME_LABEL[c.outcome];
   return KIND_SHORT[c.kind] ?? c.kind;
 }
 
-/** What a change says, in words: "Bid $1,200 → $1,450". */
+/**
+ * What a change says, in the buyer's words: "Bid: $1,200 → $1,450", "Status: Open → Live", "Rescheduled: Nov 23,
+ * 3:00 PM → Nov 25, 10:00 AM", "Sold for $9,250". Never a field name, a raw timestamp or "$0".
+ */
 export function describeChange(c: Change): string {
-  const label = KIND_SHORT[c.kind] ?? c.kind;
-  if (c.kind === 'new_match' || c.kind === 'dropped_out') return label;
-  if (c.kind === 'relisted' && c.related_lot_key) return `${label} (earlier lot ${c.related_lot_key})`;
-  if (c.kind === 'sale_result') return saleResultText(c);
-  const what = c.field && c.kind === 'status_changed' ? `${label} (${c.field.replace(/^auction\./, '')})` : label;
-  return `${what}: ${show(c.before, c.field)} → ${show(c.after, c.field)}`;
+  switch (c.kind) {
+    case 'new_match':
+      return c.search_id !== null ? 'New match in a saved search' : 'New match';
+    case 'dropped_out':
+      return "Dropped out of a saved search's results";
+    case 'bid_changed': {
+      const [b, a] = [money(c.before), money(c.after)];
+      return b === null && a !== null ? `First bid: ${bidText(a)}` : `Bid: ${bidText(b)} → ${bidText(a)}`;
+    }
+    case 'buy_now_changed': {
+      const [b, a] = [money(c.before), money(c.after)];
+      if (b === null) return a === null ? 'Buy now: not offered' : `Buy now offered: ${usd(a)}`;
+      return a === null ? `Buy now withdrawn (was ${usd(b)})` : `Buy now: ${usd(b)} → ${usd(a)}`;
+    }
+    case 'status_changed': {
+      // auction.lot_status is the sale type (Timed, Buy Now); the other status fields are the auction's status.
+      const label = c.field === 'auction.lot_status' ? 'Sale type' : 'Status';
+      const [b, a] = [word(c.before), word(c.after)];
+      if (b === null) return `${label}: ${a ?? 'not given'}`;
+      return `${label}: ${b} → ${a ?? 'not given'}`;
+    }
+    case 'rescheduled': {
+      const [b, a] = [time(c.before), time(c.after)];
+      if (b === null) return a === null ? 'Sale date changed' : `Sale date set: ${dateTime(a)}`;
+      return a === null
+        ? `Sale date removed (was ${dateTime(b)})`
+        : `Rescheduled: ${dateTime(b)} → ${dateTime(a)}`;
+    }
+    case 'relisted': {
+      const [b, a] = [time(c.before), time(c.after)];
+      const next = a === null ? '' : `; new sale ${dateTime(a)}`;
+      if (c.related_lot_key && c.related_lot_key !== c.lot_key) {
+        const was = b === null ? '' : ` (sale ${dateTime(b)})`;
+        return `Relisted: earlier ${lotWords(c.related_lot_key)}${was}${next}`;
+      }
+      // The same lot back on sale after it ended: only its date moved.
+      return `Relisted${a === null ? '' : `: new sale ${dateTime(a)}`}${b === null ? '' : ` (was ${dateTime(b)})`}`;
+    }
+    case 'sale_result':
+      return saleResultText(c);
+    default:
+      return KIND_SHORT[c.kind] ?? c.kind;
+  }
 }
 
 /** A sale result in words: "Sold for $9,250", "Sold on approval at $6,600", "Ended unsold" (never "Sold" for it). */
 export function saleResultText(c: Pick<Change, 'outcome' | 'after'>): string {
-  const price = typeof c.after === 'number' && c.after > 0 ? usd(c.after) : null;
-  switch (c.outcome) {
-    case 'sold':
-      return price ? `Sold for ${price}` : 'Sold (price not published)';
-    case 'sold_on_approval':
-      return price ? `Sold on approval at ${price}` : 'Sold on approval';
-    default:
-      return SALE_OUTCOME_LABEL.ended_unsold;
-  }
+  return saleResultWords(
+    c.outcome === null || c.outcome === 'open' ? 'ended_unsold' : c.outcome,
+    money(c.after),
+  );
 }
 
 /**
@@ -48,13 +103,18 @@ export function saleResultText(c: Pick<Change, 'outcome' | 'after'>): string {
  */
 export function Timeline({ timeline, bids }: { timeline: Change[]; bids: LotDetail['bids'] }) {
   const points = bids.filter((b): b is [number, number] => b[1] !== null).map(([t, v]) => ({ t, bid: v }));
-  const marks = timeline.filter((c) => c.kind === 'status_changed' || c.kind === 'sale_result' || c.kind === 'rescheduled');
+  const marks = timeline.filter(
+    (c) => c.kind === 'status_changed' || c.kind === 'sale_result' || c.kind === 'rescheduled',
+  );
   const sorted = [...timeline].sort((a, b) => b.observed_at - a.observed_at);
   const distinct = new Set(points.map((p) => p.bid)).size;
   return (
     <div className="timeline">
       {points.length >= 2 ? (
-        <figure className="bid-chart" aria-label={`Bid over time: ${points.length} observations, from ${usd(points[0]?.bid)} to ${usd(points[points.length - 1]?.bid)}`}>
+        <figure
+          className="bid-chart"
+          aria-label={`Bid over time: ${points.length} observations, from ${usd(points[0]?.bid)} to ${usd(points[points.length - 1]?.bid)}`}
+        >
           <ResponsiveContainer width="100%" height={200}>
             <LineChart data={points} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
               <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
@@ -68,11 +128,21 @@ export function Timeline({ timeline, bids }: { timeline: Change[]; bids: LotDeta
                 fontSize={11}
                 minTickGap={40}
               />
-              <YAxis tickFormatter={(v: number) => usd(v)} stroke="var(--muted)" fontSize={11} width={70} domain={distinct > 1 ? ['auto', 'auto'] : [0, 'auto']} />
+              <YAxis
+                tickFormatter={(v: number) => usd(v)}
+                stroke="var(--muted)"
+                fontSize={11}
+                width={70}
+                domain={distinct > 1 ? ['auto', 'auto'] : [0, 'auto']}
+              />
               <Tooltip
                 labelFormatter={(t) => dateTime(Number(t))}
                 formatter={(v) => [usd(Number(v)), 'Bid']}
-                contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)', color: 'var(--text)' }}
+                contentStyle={{
+                  background: 'var(--panel)',
+                  border: '1px solid var(--border)',
+                  color: 'var(--text)',
+                }}
               />
               {marks.map((c, i) => (
                 <ReferenceLine
@@ -80,17 +150,29 @@ export function Timeline({ timeline, bids }: { timeline: Change[]; bids: LotDeta
                   x={c.observed_at}
                   stroke="var(--danger)"
                   strokeDasharray="4 3"
-                  label={{ value: markLabel(c), position: 'insideTopRight', fill: 'var(--muted)', fontSize: 10 }}
+                  label={{
+                    value: markLabel(c),
+                    position: 'insideTopRight',
+                    fill: 'var(--muted)',
+                    fontSize: 10,
+                  }}
                 />
               ))}
-              <Line type="stepAfter" dataKey="bid" stroke="var(--accent)" strokeWidth={2} dot={points.length < 40} isAnimationActive={false} />
+              <Line
+                type="stepAfter"
+                dataKey="bid"
+                stroke="var(--accent)"
+                strokeWidth={2}
+                dot={points.length < 40}
+                isAnimationActive={false}
+              />
             </LineChart>
           </ResponsiveContainer>
         </figure>
       ) : (
         <p className="muted small">
           {points.length === 1
-            ? `One observation so far (bid ${usd(points[0]?.bid)}). The chart fills in as Lotwatch checks this lot again; watch it to check it on a schedule.`
+            ? `One observation so far (${points[0] && points[0].bid > 0 ? `bid ${usd(points[0].bid)}` : 'no bids yet'}). The chart fills in as Lotwatch checks this lot again; watch it to check it on a schedule.`
             : 'No bids observed yet.'}
         </p>
       )}
@@ -104,7 +186,9 @@ export function Timeline({ timeline, bids }: { timeline: Change[]; bids: LotDeta
           ))}
         </ol>
       ) : (
-        <p className="muted small">No changes recorded yet. Lotwatch records a change each time it sees the bid, status or date move.</p>
+        <p className="muted small">
+          No changes recorded yet. Lotwatch records a change each time it sees the bid, status or date move.
+        </p>
       )}
     </div>
   );

@@ -4,7 +4,7 @@ import type { WatchView } from '../../../../shared/ipc/contract';
 import { lotHref } from '../../app/navigation';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { EmptyState, useContractEvents, useNow } from '../../components/watch/common';
-import { auctionStatus, countdown, dateTime, platformName, usd } from '../../lib/format';
+import { auctionStatus, bidText, countdown, dateTime, platformName, usd } from '../../lib/format';
 import { useCall } from '../../lib/useCall';
 import '../../components/lwTable.css';
 import './plan.css';
@@ -57,7 +57,7 @@ function PlanRow({ w, now }: { w: WatchView; now: number }) {
           {l?.auction_at && l.auction_at > now
             ? `in ${countdown(l.auction_at, now)}`
             : l?.auction_at && l.outcome === 'open'
-              ? 'Sale time passed · result not seen yet'
+              ? 'Sale time passed, waiting for the result'
               : l
                 ? auctionStatus(l).label
                 : ''}
@@ -77,7 +77,7 @@ function PlanRow({ w, now }: { w: WatchView; now: number }) {
         </div>
         {l?.location && <div className="lw-sub">{l.location}</div>}
       </td>
-      <td className="num">{usd(l?.current_bid_usd)}</td>
+      <td className="num">{bidText(l?.current_bid_usd, l ? l.outcome !== 'open' : false)}</td>
       <td className={past ? 'num lw-error-text' : 'num'}>
         {d?.max_bid_usd != null ? usd(d.max_bid_usd) : '–'}
         {past && <div className="lw-sub">bid is past it</div>}

@@ -19,6 +19,7 @@ import { dateTime, relative } from '../../lib/format';
 import { useCall, useCaller } from '../../lib/useCall';
 import type { AppStore } from '../../app/appStore';
 import './saved.css';
+import { runErrorPayload } from '../../lib/runError';
 
 /**
  * A saved search's filters in a line, from the phrases of SEARCH_PARAMS (src/shared/vehicleParams): "TESLA MODEL
@@ -118,7 +119,11 @@ function EditPanel({
         </label>
         <label className="field">
           <span>Schedule</span>
-          <select name="schedule-preset" value={custom ? 'custom' : schedule} onChange={(e) => setSchedule(e.target.value === 'custom' ? schedule : e.target.value)}>
+          <select
+            name="schedule-preset"
+            value={custom ? 'custom' : schedule}
+            onChange={(e) => setSchedule(e.target.value === 'custom' ? schedule : e.target.value)}
+          >
             {SCHEDULES.map(([c, l]) => (
               <option key={c} value={c}>
                 {l}
@@ -187,7 +192,12 @@ function Health({ s }: { s: SavedSearchView }) {
     );
   }
   if (s.last_run_at === null) return <span className="lw-sub">Not run yet</span>;
-  if (s.last_complete === false) return <span className="lw-badge" title="Stopped at the page limit; raise Pages a run to see all">Partial</span>;
+  if (s.last_complete === false)
+    return (
+      <span className="lw-badge" title="Stopped at the page limit; raise Pages a run to see all">
+        Partial
+      </span>
+    );
   return <span className="lw-badge ok">OK</span>;
 }
 
@@ -220,13 +230,16 @@ export function SavedSearchesView({ store }: { store: AppStore }) {
       n.delete(s.id);
       return n;
     });
-    if (r.ok) {
+    if (r.ok && r.value.status === 'error' && r.value.error) {
+      // The run failed: say what stopped it, never "failed · 0 requests, 0 changes" beside an error elsewhere.
+      setActionError(runErrorPayload(r.value.error, `“${s.name}” did not run`));
+    } else if (r.ok) {
       setActionError(null);
       const v = r.value;
       setNote(
         v.status === 'skipped'
           ? `${s.name}: skipped, the request budget is spent for now.`
-          : `${s.name}: ${v.status === 'partial' ? 'partly done' : v.status === 'error' ? 'failed' : 'done'} · ${v.requests} request${v.requests === 1 ? '' : 's'}, ${v.changes} change${v.changes === 1 ? '' : 's'}, ${v.alerts} alert${v.alerts === 1 ? '' : 's'}.`,
+          : `${s.name}: ${v.status === 'partial' ? 'partly done' : 'done'} · ${v.requests} request${v.requests === 1 ? '' : 's'}, ${v.changes} change${v.changes === 1 ? '' : 's'}, ${v.alerts} alert${v.alerts === 1 ? '' : 's'}.${v.status === 'partial' && v.error ? ` It stopped early: ${v.error.message}` : ''}`,
       );
     } else setActionError(r.error);
     void run();
@@ -299,8 +312,8 @@ export function SavedSearchesView({ store }: { store: AppStore }) {
       {!list.data && list.loading && <Progress label="Loading saved searches…" />}
       {list.data && searches.length === 0 && (
         <EmptyState title="No saved searches">
-          Set filters in Search and press Save search; Lotwatch then runs it on a schedule and alerts you about new
-          matches.
+          Set filters in Search and press Save search; Lotwatch then runs it on a schedule and alerts you
+          about new matches.
         </EmptyState>
       )}
       {searches.length > 0 && (
@@ -343,7 +356,11 @@ export function SavedSearchesView({ store }: { store: AppStore }) {
                   </td>
                   <td className="num">{s.last_result_count ?? '–'}</td>
                   <td className="num">
-                    {s.new_matches_24h > 0 ? <span className="lw-badge accent">{s.new_matches_24h}</span> : '0'}
+                    {s.new_matches_24h > 0 ? (
+                      <span className="lw-badge accent">{s.new_matches_24h}</span>
+                    ) : (
+                      '0'
+                    )}
                   </td>
                   <td>
                     <Health s={s} />
@@ -353,7 +370,12 @@ export function SavedSearchesView({ store }: { store: AppStore }) {
                       {running.has(s.id) ? (
                         <Progress label="Running…" />
                       ) : (
-                        <button type="button" className="lw-small" onClick={() => void runNow(s)} aria-label={`Run ${s.name} now`}>
+                        <button
+                          type="button"
+                          className="lw-small"
+                          onClick={() => void runNow(s)}
+                          aria-label={`Run ${s.name} now`}
+                        >
                           Run now
                         </button>
                       )}
@@ -383,7 +405,12 @@ export function SavedSearchesView({ store }: { store: AppStore }) {
                       >
                         Edit
                       </button>
-                      <ConfirmAction label="Delete" question="Delete this search?" confirmLabel="Delete" onConfirm={() => void remove(s)} />
+                      <ConfirmAction
+                        label="Delete"
+                        question="Delete this search?"
+                        confirmLabel="Delete"
+                        onConfirm={() => void remove(s)}
+                      />
                     </div>
                   </td>
                 </tr>

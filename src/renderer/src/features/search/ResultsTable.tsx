@@ -10,7 +10,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { VehicleRow } from '../../../../shared/ipc/contract';
 import { openLot } from '../../app/navigation';
-import { miles, platformName, relative, usd } from '../../lib/format';
+import { bidText, miles, platformName, relative, usd } from '../../lib/format';
 import { Photo } from '../../components/Photo';
 import { StatusPill } from '../../components/StatusPill';
 import { useNow } from '../../lib/useNow';
@@ -58,7 +58,9 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
               id: 'photo',
               header: () => <span className="sr-only">Photo</span>,
               enableSorting: false,
-              cell: ({ row }) => <Photo url={row.original.photo} lotKey={row.original.lot_key} alt="" className="rt-thumb" />,
+              cell: ({ row }) => (
+                <Photo url={row.original.photo} lotKey={row.original.lot_key} alt="" className="rt-thumb" />
+              ),
             } satisfies ColumnDef<VehicleRow>,
           ]
         : []),
@@ -95,7 +97,10 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
         accessorFn: (r) => `${r.platform}:${r.lot_number}`,
         cell: ({ row }) => (
           <span className="rt-lot">
-            <span className={`plat plat-${row.original.platform}`}>{platformName(row.original.platform)}</span> {row.original.lot_number}
+            <span className={`plat plat-${row.original.platform}`}>
+              {platformName(row.original.platform)}
+            </span>{' '}
+            {row.original.lot_number}
           </span>
         ),
       },
@@ -108,7 +113,7 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
           const r = c.row.original;
           return (
             <div className="rt-stack">
-              <span>{usd(r.current_bid_usd)}</span>
+              <span>{bidText(r.current_bid_usd, r.outcome !== 'open')}</span>
               {r.buy_now_usd !== null && <span className="rt-sub">Buy now {usd(r.buy_now_usd)}</span>}
             </div>
           );
@@ -118,23 +123,23 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
       ...(compact
         ? []
         : [
-      {
-        id: 'odometer',
-        header: 'Odometer',
-        accessorFn: (r) => r.odometer,
-        sortingFn: (a, b) => nullsLast(a.original.odometer, b.original.odometer),
-        cell: (c) => {
-          const r = c.row.original;
-          return (
-            <div className="rt-stack">
-              <span>{miles(r.odometer)}</span>
-              <span className="rt-sub" title={r.location ?? undefined}>
-                {r.location ?? '–'}
-              </span>
-            </div>
-          );
-        },
-      } satisfies ColumnDef<VehicleRow>,
+            {
+              id: 'odometer',
+              header: 'Odometer',
+              accessorFn: (r) => r.odometer,
+              sortingFn: (a, b) => nullsLast(a.original.odometer, b.original.odometer),
+              cell: (c) => {
+                const r = c.row.original;
+                return (
+                  <div className="rt-stack">
+                    <span>{miles(r.odometer)}</span>
+                    <span className="rt-sub" title={r.location ?? undefined}>
+                      {r.location ?? '–'}
+                    </span>
+                  </div>
+                );
+              },
+            } satisfies ColumnDef<VehicleRow>,
           ]),
       {
         id: 'auction',
@@ -146,7 +151,11 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
           return (
             <div className="rt-stack rt-sale">
               <StatusPill lot={c.row.original} />
-              <time className="rt-sub" dateTime={t ? new Date(t).toISOString() : undefined} title={t ? new Date(t).toLocaleString() : undefined}>
+              <time
+                className="rt-sub"
+                dateTime={t ? new Date(t).toISOString() : undefined}
+                title={t ? new Date(t).toLocaleString() : undefined}
+              >
                 {relative(t, now)}
               </time>
             </div>
@@ -168,7 +177,12 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
   });
   const model = table.getRowModel().rows;
   const rowHeight = photos ? 60 : 48;
-  const virtualizer = useVirtualizer({ count: model.length, getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight, overscan: 8 });
+  const virtualizer = useVirtualizer({
+    count: model.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    overscan: 8,
+  });
   const items = virtualizer.getVirtualItems();
   const padTop = items[0]?.start ?? 0;
   const padBottom = items.length ? virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0) : 0;
@@ -183,13 +197,19 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
       const next = index + (e.key === 'ArrowDown' ? 1 : -1);
       if (next < 0 || next >= model.length) return;
       virtualizer.scrollToIndex(next);
-      requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLElement>(`tr[data-index="${next}"]`)?.focus());
+      requestAnimationFrame(() =>
+        scrollRef.current?.querySelector<HTMLElement>(`tr[data-index="${next}"]`)?.focus(),
+      );
     }
   };
 
   return (
     <div className="rt-scroll" ref={scrollRef}>
-      <table className={photos ? 'rt with-photos' : 'rt'} aria-label="Search results" aria-rowcount={model.length + 1}>
+      <table
+        className={photos ? 'rt with-photos' : 'rt'}
+        aria-label="Search results"
+        aria-rowcount={model.length + 1}
+      >
         <thead>
           {table.getHeaderGroups().map((hg) => (
             <tr key={hg.id}>
@@ -203,7 +223,12 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
                     aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
                   >
                     {h.column.getCanSort() ? (
-                      <button type="button" className="rt-sort" onClick={h.column.getToggleSortingHandler()} title="Sort the loaded rows">
+                      <button
+                        type="button"
+                        className="rt-sort"
+                        onClick={h.column.getToggleSortingHandler()}
+                        title="Sort the loaded rows"
+                      >
                         {flexRender(h.column.columnDef.header, h.getContext())}
                         <span className="rt-arrow" aria-hidden="true">
                           {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : ''}

@@ -56,22 +56,32 @@ export function SearchView({ store }: { store: AppStore }) {
   const seq = useRef(0);
   const photos = photoChoice ?? info.data?.mode === 'demo';
 
-  const run = useCallback(async (p: Record<string, unknown>, cursor: string | undefined, nextPageNo: number) => {
-    const my = ++seq.current;
-    setLoading(true);
-    const r = await call('vehicles.search', { params: p, ...(cursor ? { cursor } : {}) });
-    if (my !== seq.current) return;
-    setLoading(false);
-    if (r.ok) {
-      setPage(r.value);
-      setPageNo(nextPageNo);
+  // Each run is a new action: it clears the previous run's message at once, and a failed run clears the results
+  // too, so an error never stands above the lots of an earlier search or page ("Page 1 · 20 lots").
+  const run = useCallback(
+    async (p: Record<string, unknown>, cursor: string | undefined, nextPageNo: number) => {
+      const my = ++seq.current;
+      setLoading(true);
       setError(null);
-    } else setError(r.error);
-  }, [call]);
+      const r = await call('vehicles.search', { params: p, ...(cursor ? { cursor } : {}) });
+      if (my !== seq.current) return;
+      setLoading(false);
+      if (r.ok) {
+        setPage(r.value);
+        setPageNo(nextPageNo);
+      } else {
+        setPage(null);
+        setError(r.error);
+      }
+    },
+    [call],
+  );
 
   const onSearch = (f: SearchForm) => {
     const p = toParams(f);
     setParams(p);
+    // Other filters: the lots of the previous search are not shown while this one loads.
+    setPage(null);
     void run(p, undefined, 1);
   };
 
@@ -155,7 +165,8 @@ export function SearchView({ store }: { store: AppStore }) {
         )}
         {filters.error && (
           <p className="muted small sf-meta-note" role="status">
-            Filter choices could not be loaded ({filters.error.message}); the spec&apos;s lists are shown instead.
+            The service's lists of filter choices could not be loaded, so Lotwatch's own lists are shown;
+            search works the same.
           </p>
         )}
         <FilterPanel
@@ -165,7 +176,9 @@ export function SearchView({ store }: { store: AppStore }) {
           loading={loading}
           onSearch={onSearch}
           onSave={(f) => setSaving(toParams(f))}
-          {...(draft ? { editing: { name: draft.name, busy: updating, onUpdate: (f: SearchForm) => void onUpdate(f) } } : {})}
+          {...(draft
+            ? { editing: { name: draft.name, busy: updating, onUpdate: (f: SearchForm) => void onUpdate(f) } }
+            : {})}
         />
       </aside>
       <section className="search-results" aria-label="Results" aria-busy={loading}>
@@ -183,12 +196,16 @@ export function SearchView({ store }: { store: AppStore }) {
             <input type="checkbox" checked={photos} onChange={(e) => setPhotoChoice(e.target.checked)} />
             <span>Show photos</span>
           </label>
-          {info.data?.mode === 'live' && !photos && <span className="muted small">Each photo costs one request.</span>}
+          {info.data?.mode === 'live' && !photos && (
+            <span className="muted small">Each photo costs one request.</span>
+          )}
           <div className="sr-pager">
             <button
               type="button"
               disabled={loading || !meta?.prev_cursor || !params}
-              onClick={() => params && meta?.prev_cursor && void run(params, meta.prev_cursor, Math.max(1, pageNo - 1))}
+              onClick={() =>
+                params && meta?.prev_cursor && void run(params, meta.prev_cursor, Math.max(1, pageNo - 1))
+              }
             >
               ← Previous
             </button>
@@ -201,22 +218,32 @@ export function SearchView({ store }: { store: AppStore }) {
             </button>
           </div>
         </div>
-        <div className={loading ? 'progress active' : 'progress'} role="progressbar" aria-label="Loading results" aria-hidden={!loading} />
-        {page?.warnings.map((w) => (
-          <p key={w} className="notice small">
-            {w}
+        <div
+          className={loading ? 'progress active' : 'progress'}
+          role="progressbar"
+          aria-label="Loading results"
+          aria-hidden={!loading}
+        />
+        {/* The parser's warnings name record paths (for the API console and the log), not words for a buyer: one line
+            says what they mean here. */}
+        {page && page.warnings.length > 0 && (
+          <p className="notice small">
+            Some details of these lots came in a form Lotwatch could not read: those show as missing,
+            everything else is shown.
           </p>
-        ))}
-        {error && Object.keys(fieldErrors(error)).length > 0 && (
-          <ErrorNotice error={{ ...error, message: 'The service refused some filters: see the highlighted fields.' }} />
         )}
-        {generalError && <ErrorNotice error={generalError} onRetry={() => params && void run(params, undefined, 1)} />}
+        {error && Object.keys(fieldErrors(error)).length > 0 && (
+          <ErrorNotice error={error} fieldsShown subject="search" />
+        )}
+        {generalError && (
+          <ErrorNotice error={generalError} onRetry={() => params && void run(params, undefined, 1)} />
+        )}
         {!page && !loading && !error && (
           <div className="sr-empty">
             <h2>Search both platforms</h2>
             <p className="muted">
-              Choose a make, a year range or a price, or type a lot number or VIN, then press <kbd>Enter</kbd> or Search. Results come a
-              page at a time; save a search to have Lotwatch watch it for you.
+              Choose a make, a year range or a price, or type a lot number or VIN, then press <kbd>Enter</kbd>{' '}
+              or Search. Results come a page at a time; save a search to have Lotwatch watch it for you.
             </p>
           </div>
         )}
@@ -224,8 +251,8 @@ export function SearchView({ store }: { store: AppStore }) {
           <div className="sr-empty">
             <h2>No lots match</h2>
             <p className="muted">
-              Widen the filters: clear the model, widen the year or price range, or set Auction to Live or Ended. You can still save this
-              search to be alerted when a match appears.
+              Widen the filters: clear the model, widen the year or price range, or set Auction to Live or
+              Ended. You can still save this search to be alerted when a match appears.
             </p>
           </div>
         )}

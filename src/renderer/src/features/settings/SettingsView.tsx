@@ -18,9 +18,14 @@ function BrowserNotificationPermission() {
   const supported = typeof Notification !== 'undefined';
   const [permission, setPermission] = useState(supported ? Notification.permission : 'denied');
   if (!supported) return <p className="muted small">This browser cannot show notifications.</p>;
-  if (permission === 'granted') return <p className="muted small">This browser will show alerts as notifications.</p>;
+  if (permission === 'granted')
+    return <p className="muted small">This browser will show alerts as notifications.</p>;
   if (permission === 'denied') {
-    return <p className="muted small">Notifications are blocked for this page; allow them in the browser's site settings.</p>;
+    return (
+      <p className="muted small">
+        Notifications are blocked for this page; allow them in the browser's site settings.
+      </p>
+    );
   }
   return (
     <div>
@@ -31,7 +36,9 @@ function BrowserNotificationPermission() {
   );
 }
 
-type KeyTest = { kind: 'ok'; value: MethodOutput<'key.test'>; mode: Status['mode'] | null } | { kind: 'error'; error: ErrorPayload };
+type KeyTest =
+  | { kind: 'ok'; value: MethodOutput<'key.test'>; mode: Status['mode'] | null }
+  | { kind: 'error'; error: ErrorPayload };
 
 /** What a failed key test means, in the user's words: the code's own explanation first. */
 export function explainKeyError(e: ErrorPayload): { title: string; advice: string } {
@@ -39,13 +46,21 @@ export function explainKeyError(e: ErrorPayload): { title: string; advice: strin
     case 'unauthorized':
       return {
         title: 'The service refused this key.',
-        advice: 'Check it for missing characters, or copy it again from your account on the service, then save it here.',
+        advice:
+          'Check it for missing characters, or copy it again from your account on the service, then save it here.',
       };
     case 'forbidden':
-      return { title: 'The key works, but its plan does not include usage data.', advice: 'Check the plan on the service.' };
+      return {
+        title: 'The key works, but its plan does not include usage data.',
+        advice: 'Check the plan on the service.',
+      };
     case 'rate_limited':
       // Not worth trying again: the plan's requests are used up until its period ends (the message says when).
-      if (!e.retryable) return { title: e.message, advice: 'The key itself works. To go on before then, change the plan on the service.' };
+      if (!e.retryable)
+        return {
+          title: e.message,
+          advice: 'The key itself works. To go on before then, change the plan on the service.',
+        };
       return {
         title: 'The key is known, but its quota or rate limit is reached right now.',
         advice: 'Wait a moment and test again; see Usage for the quota.',
@@ -93,7 +108,12 @@ function ApiKeySection({
     setMessage(null);
     setTest(null);
     if (!key.trim()) {
-      setSetError({ code: 'bad_input', message: 'invalid', retryable: false, fields: { key: ['Paste your API key first.'] } });
+      setSetError({
+        code: 'bad_input',
+        message: 'invalid',
+        retryable: false,
+        fields: { key: ['Paste your API key first.'] },
+      });
       return;
     }
     setBusy('set');
@@ -114,7 +134,9 @@ function ApiKeySection({
     setBusy('test');
     const r = await call('key.test');
     setBusy(null);
-    setTest(r.ok ? { kind: 'ok', value: r.value, mode: status?.mode ?? null } : { kind: 'error', error: r.error });
+    setTest(
+      r.ok ? { kind: 'ok', value: r.value, mode: status?.mode ?? null } : { kind: 'error', error: r.error },
+    );
     refresh();
   };
   const clear = async () => {
@@ -143,11 +165,13 @@ function ApiKeySection({
             <span className={isSet ? 'key-dot set' : 'key-dot'} aria-hidden="true" />
             <div>
               <strong>{isSet ? 'A key is set.' : 'No key is set.'}</strong>{' '}
-              {isSet ? `It is kept in ${status.key.storage}.` : `A key you save is kept in ${status.key.storage}.`}
+              {isSet
+                ? `It is kept in ${status.key.storage}.`
+                : `A key you save is kept in ${status.key.storage}.`}
               {!isSet && status.key.stored_for && (
                 <div className="key-elsewhere">
-                  Your key was saved for {status.key.stored_for} and is not sent to the Service URL below, which points
-                  elsewhere. Paste the key for that service, or set the Service URL back.
+                  Your key was saved for {status.key.stored_for} and is not sent to the Service URL below,
+                  which points elsewhere. Paste the key for that service, or set the Service URL back.
                 </div>
               )}
               <div className="muted small key-mode">
@@ -170,7 +194,11 @@ function ApiKeySection({
               name="apiKey"
               autoComplete="off"
               spellCheck={false}
-              placeholder={isSet ? 'Paste a new key to replace the stored one' : 'Paste the key from your account on the service'}
+              placeholder={
+                isSet
+                  ? 'Paste a new key to replace the stored one'
+                  : 'Paste the key from your account on the service'
+              }
               value={key}
               aria-invalid={keyError ? true : undefined}
               aria-describedby={keyError ? 'api-key-error' : 'api-key-hint'}
@@ -179,7 +207,12 @@ function ApiKeySection({
                 setSetError(null);
               }}
             />
-            <button type="button" aria-pressed={show} aria-controls="api-key-input" onClick={() => setShow(!show)}>
+            <button
+              type="button"
+              aria-pressed={show}
+              aria-controls="api-key-input"
+              onClick={() => setShow(!show)}
+            >
               {show ? 'Hide' : 'Show'}
             </button>
             <button type="submit" className="primary" disabled={busy !== null}>
@@ -202,7 +235,12 @@ function ApiKeySection({
             {busy === 'test' ? 'Testing…' : 'Test key'}
           </button>
           {!confirmClear && (
-            <button type="button" className="danger-button" onClick={() => setConfirmClear(true)} disabled={busy !== null || !isSet}>
+            <button
+              type="button"
+              className="danger-button"
+              onClick={() => setConfirmClear(true)}
+              disabled={busy !== null || !isSet}
+            >
               {busy === 'clear' ? 'Clearing…' : 'Clear key'}
             </button>
           )}
@@ -210,9 +248,17 @@ function ApiKeySection({
         </div>
         {confirmClear && (
           <div className="key-confirm" role="group" aria-label="Confirm clearing the key">
-            <span>Remove the key from this computer? Lotwatch cannot use the real service until a key is set again.</span>
+            <span>
+              Remove the key from this computer? Lotwatch cannot use the real service until a key is set
+              again.
+            </span>
             <div className="actions">
-              <button type="button" className="danger-button filled" ref={clearRef} onClick={() => void clear()}>
+              <button
+                type="button"
+                className="danger-button filled"
+                ref={clearRef}
+                onClick={() => void clear()}
+              >
                 Remove key
               </button>
               <button type="button" onClick={() => setConfirmClear(false)}>
@@ -276,7 +322,10 @@ export function DemoExamplesQuestion({
   const call = useCaller();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorPayload | null>(null);
-  const what = [searches ? count(searches, 'saved search', 'saved searches') : '', watches ? count(watches, 'watched lot', 'watched lots') : '']
+  const what = [
+    searches ? count(searches, 'saved search', 'saved searches') : '',
+    watches ? count(watches, 'watched lot', 'watched lots') : '',
+  ]
     .filter(Boolean)
     .join(' and ');
   const remove = async () => {
@@ -284,20 +333,26 @@ export function DemoExamplesQuestion({
     const r = await call('examples.remove');
     setBusy(false);
     if (!r.ok) return setError(r.error);
-    onDone(`Removed the Demo examples (${count(r.value.searches, 'saved search', 'saved searches')} and ${count(r.value.watches, 'watched lot', 'watched lots')}).`);
+    onDone(
+      `Removed the Demo examples (${count(r.value.searches, 'saved search', 'saved searches')} and ${count(r.value.watches, 'watched lot', 'watched lots')}).`,
+    );
   };
   return (
     <div className="settings-question" role="group" aria-labelledby="demo-examples-q">
       <p id="demo-examples-q">
-        <strong>Demo mode is off.</strong> Its examples ({what}) are paused so that they do not use your key's requests.
-        Remove them, or keep them paused for when you turn Demo mode on again?
+        <strong>Demo mode is off.</strong> Its examples ({what}) are paused so that they do not use your key's
+        requests. Remove them, or keep them paused for when you turn Demo mode on again?
       </p>
       {error && <ErrorNotice error={error} />}
       <div className="actions">
         <button type="button" className="primary" onClick={() => void remove()} disabled={busy}>
           {busy ? 'Removing…' : 'Remove them'}
         </button>
-        <button type="button" onClick={() => onDone('The Demo examples stay paused; they run again only in Demo mode.')} disabled={busy}>
+        <button
+          type="button"
+          onClick={() => onDone('The Demo examples stay paused; they run again only in Demo mode.')}
+          disabled={busy}
+        >
           Keep them paused
         </button>
       </div>
@@ -432,15 +487,18 @@ function SettingsForm({
             onChange={(e) => set('demoMode', e.target.checked)}
           />
           <span>
-            Demo mode <span className="muted">— use the built-in simulated market; no key needed, no quota spent</span>
+            Demo mode{' '}
+            <span className="muted">— use the built-in simulated market; no key needed, no quota spent</span>
             <span className="muted small demo-hint" id="demoMode-hint">
-              When off, Lotwatch calls the real service with your API key (above) and spends your plan's requests.
+              When off, Lotwatch calls the real service with your API key (above) and spends your plan's
+              requests.
             </span>
           </span>
         </label>
         {!draft.demoMode && keySet === false && (
           <p className="settings-warning" role="status">
-            Without an API key the service refuses every request. Set a key above before turning Demo mode off.
+            Without an API key the service refuses every request. Set a key above before turning Demo mode
+            off.
           </p>
         )}
         <div className="field">
@@ -479,10 +537,17 @@ function SettingsForm({
         {info?.shell === 'headless' && <BrowserNotificationPermission />}
         {info?.shell === 'electron' && (
           <label className="check">
-            <input type="checkbox" name="openAtLogin" checked={draft.openAtLogin} onChange={(e) => set('openAtLogin', e.target.checked)} />
+            <input
+              type="checkbox"
+              name="openAtLogin"
+              checked={draft.openAtLogin}
+              onChange={(e) => set('openAtLogin', e.target.checked)}
+            />
             <span>
               Start Lotwatch when I log in{' '}
-              <span className="muted">— closing the window keeps it watching in the tray; quit from the tray menu</span>
+              <span className="muted">
+                — closing the window keeps it watching in the tray; quit from the tray menu
+              </span>
             </span>
           </label>
         )}
@@ -493,7 +558,7 @@ function SettingsForm({
             checked={draft.quietHours.enabled}
             onChange={(e) => set('quietHours', { ...draft.quietHours, enabled: e.target.checked })}
           />
-          <span>Quiet hours: hold alerts and send one digest when they end (checks go on)</span>
+          <span>Quiet hours: hold alerts and send them as one summary when they end (checks go on)</span>
         </label>
         <div className="row">
           <label className="field">
@@ -540,14 +605,21 @@ function SettingsForm({
             aria-invalid={fieldError('requestsPerDay') ? true : undefined}
             onChange={(e) => set('requestsPerDay', e.target.value === '' ? null : Number(e.target.value))}
           />
-          {fieldError('requestsPerDay') && <span className="field-error">{fieldError('requestsPerDay')}</span>}
+          {fieldError('requestsPerDay') && (
+            <span className="field-error">{fieldError('requestsPerDay')}</span>
+          )}
         </label>
-        <p className="muted small">The free plan allows 100 requests a month (about 3 a day); Basic allows 30,000 (about 1,000 a day).</p>
+        <p className="muted small">
+          The free plan allows 100 requests a month (about 3 a day); Basic allows 30,000 (about 1,000 a day).
+        </p>
       </fieldset>
       <DeskFields
         value={draft.desk}
         onChange={(d) => set('desk', d)}
-        fieldError={(path) => saveError?.fields?.[`desk.${path}`]?.[0] ?? (path === '' ? saveError?.fields?.['desk']?.[0] : undefined)}
+        fieldError={(path) =>
+          saveError?.fields?.[`desk.${path}`]?.[0] ??
+          (path === '' ? saveError?.fields?.['desk']?.[0] : undefined)
+        }
       />
       <div className="actions">
         <button type="submit" className="primary" disabled={saving}>

@@ -14,6 +14,8 @@ import './usage.css';
 import { appNow } from '../../lib/clock';
 import { useNow } from '../../lib/useNow';
 import { dayMonth, quotaSpentSentence } from '../../../../shared/quota';
+import { PaceAdvice, paceHeadline } from './PaceAdvice';
+import { countsDifferSentence, readableUsage, sentSentence, usedSentence } from './usageWords';
 
 type LogRow = MethodOutput<'requests.list'>['rows'][number];
 
@@ -53,11 +55,11 @@ export function hourly(rows: LogRow[], now: number): HourBucket[] {
   return buckets;
 }
 
-/** The budget below its headline ("At this pace: 640 of 1,000 requests today") as sentences. */
+/** The budget below its headline ("At this pace: 640 of the 1,000 requests allowed today") as sentences. */
 export function budgetSentences(s: Status): string[] {
   const b = s.budget;
   const out: string[] = [];
-  out.push(`Spent in the last 24 hours: ${requests(b.spentLast24h)}.`);
+  out.push(sentSentence(b.spentLast24h));
   if (b.basis === 'quota') {
     out.push(
       b.periodRemaining !== null && b.periodEnd !== null
@@ -71,14 +73,27 @@ export function budgetSentences(s: Status): string[] {
       "The daily allowance is Lotwatch's careful default, as the plan's quota is not known yet. Set a limit in Settings, or refresh the usage below.",
     );
   }
-  if (s.scale > 1) out.push(`To stay within it, watch checks run ${s.scale} times less often than their usual schedule.`);
+  if (s.scale > 1)
+    out.push(`To stay within it, watch checks run ${s.scale} times less often than their usual schedule.`);
   return out;
 }
 
-/** The plan's quota from the service's response headers, below its headline ("32,410 of 100,000 left until Dec 22"). */
-export function quotaSentences(q: NonNullable<Status['quota']>): string[] {
+/**
+ * The plan's quota from the service's response headers, below its headline ("32,410 of 100,000 left until 22
+ * December"): what the service counted this period and, when that is below Lotwatch's own count of the last 24
+ * hours (`spentLast24h`, the request log `rows`), why (countsDifferSentence).
+ */
+export function quotaSentences(
+  q: NonNullable<Status['quota']>,
+  spentLast24h: number,
+  rows: LogRow[],
+  now: number,
+): string[] {
   const out: string[] = [];
-  if (q.used !== null) out.push(`Used this period: ${requests(q.used)}${q.extraLimit ? ` (the limit includes ${integer(q.extraLimit)} extra)` : ''}.`);
+  const used = usedSentence(q);
+  if (used !== null) out.push(used);
+  const differ = countsDifferSentence(spentLast24h, q, rows, now);
+  if (differ !== null) out.push(differ);
   if (q.rateLimit !== null) out.push(`Rate limit: up to ${integer(q.rateLimit)} requests a second.`);
   if (q.perPageLimit !== null) out.push(`At most ${integer(q.perPageLimit)} results a page.`);
   return out;
@@ -95,7 +110,10 @@ function statusClass(r: LogRow): string {
 function RequestsChart({ buckets }: { buckets: HourBucket[] }) {
   const total = buckets.reduce((n, b) => n + b.ok + b.failed, 0);
   const failed = buckets.reduce((n, b) => n + b.failed, 0);
-  const busiest = buckets.reduce((m, b) => (b.ok + b.failed > m.ok + m.failed ? b : m), buckets[0] ?? { ok: 0, failed: 0, label: '' });
+  const busiest = buckets.reduce(
+    (m, b) => (b.ok + b.failed > m.ok + m.failed ? b : m),
+    buckets[0] ?? { ok: 0, failed: 0, label: '' },
+  );
   const summary =
     total === 0
       ? 'No requests in the last 24 hours.'
@@ -116,7 +134,12 @@ function RequestsChart({ buckets }: { buckets: HourBucket[] }) {
         <Tooltip
           cursor={{ className: 'usage-cursor' }}
           wrapperClassName="usage-tooltip"
-          contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)', borderRadius: 6, fontSize: 12 }}
+          contentStyle={{
+            background: 'var(--panel)',
+            border: '1px solid var(--border)',
+            borderRadius: 6,
+            fontSize: 12,
+          }}
           labelStyle={{ color: 'var(--text)', fontWeight: 600 }}
           isAnimationActive={false}
         />
@@ -135,8 +158,8 @@ function RequestLog({ rows }: { rows: LogRow[] }) {
     return (
       <div className="lw-empty">
         <p>
-          <strong>No requests yet.</strong> Every request Lotwatch makes to the service is listed here, with its status
-          and time. Run a search, add a watch, or call an endpoint in the API console.
+          <strong>No requests yet.</strong> Every request Lotwatch makes to the service is listed here, with
+          its status and time. Run a search, add a watch, or call an endpoint in the API console.
         </p>
       </div>
     );
@@ -259,6 +282,8 @@ export function UsageView() {
   const [usage, setUsage] = useState<{ data: Record<string, unknown>; at: number } | null>(null);
   const [usageError, setUsageError] = useState<ErrorPayload | null>(null);
   const [fetching, setFetching] = useState(false);
+  const [paceNote, setPaceNote] = useState<string | null>(null);
+  const [paceError, setPaceError] = useState<ErrorPayload | null>(null);
   const refreshStatus = status.run;
   const refreshLog = log.run;
 
@@ -302,6 +327,8 @@ export function UsageView() {
   // The plan's requests are used up for the period: said with the date it ends, never as seconds to wait.
   const spent = s !== null && (s.pause_kind === 'quota_spent' || s.budget.periodRemaining === 0);
   const spentUntil = s?.pause_kind === 'quota_spent' ? s.paused_until : (s?.budget.periodEnd ?? null);
+  const headline = s ? paceHeadline(s.budget) : null;
+  const shownUsage = useMemo(() => (usage ? readableUsage(usage.data) : null), [usage]);
 
   return (
     <div className="usage">
@@ -321,11 +348,33 @@ export function UsageView() {
           {!s && !status.error && <p className="muted">Loading…</p>}
           {s && (
             <>
-              <p className="usage-headline">
-                At this pace: <strong>{integer(s.budget.projectedNext24h)}</strong> of {integer(s.budget.allowedPerDay)} requests
-                today
-              </p>
-              <Meter value={s.budget.projectedNext24h} max={s.budget.allowedPerDay} label="Projected requests of the daily allowance" />
+              <p className={`usage-headline${headline?.over ? ' over' : ''}`}>{headline?.text}</p>
+              <Meter
+                value={s.budget.projectedNext24h}
+                max={s.budget.allowedPerDay}
+                label="Projected requests of the daily allowance"
+              />
+              {headline?.over && !spent && s.budget.allowedPerDay > 0 && (
+                <PaceAdvice
+                  budget={s.budget}
+                  onDone={(text) => {
+                    setPaceError(null);
+                    setPaceNote(text);
+                    setNow(appNow());
+                    void refreshStatus();
+                  }}
+                  onError={(e) => {
+                    setPaceNote(null);
+                    setPaceError(e);
+                  }}
+                />
+              )}
+              {paceNote && (
+                <p className="usage-done" role="status">
+                  {paceNote}
+                </p>
+              )}
+              {paceError && <ErrorNotice error={paceError} />}
               <ul className="usage-sentences">
                 {budgetSentences(s).map((t) => (
                   <li key={t}>{t}</li>
@@ -333,21 +382,22 @@ export function UsageView() {
               </ul>
               {spent ? (
                 <p className="usage-warning" role="status">
-                  {quotaSpentSentence(spentUntil)} Saved searches and watches wait until then and start again by
-                  themselves; everything stored stays in the Library.
+                  {quotaSpentSentence(spentUntil)} Saved searches and watches wait until then and start again
+                  by themselves; everything stored stays in the Library.
                 </p>
               ) : (
                 s.budget.allowedPerDay === 0 && (
                   <p className="usage-warning" role="status">
-                    Polling is paused: today's share of the plan is spent. It resumes by itself; everything stored stays
-                    in the Library.
+                    Polling is paused: today's share of the plan is spent. It resumes by itself; everything
+                    stored stays in the Library.
                   </p>
                 )
               )}
               {!spent && s.pause_kind !== 'user' && s.paused_until !== null && s.paused_until > now && (
                 <p className="usage-warning" role="status">
                   Polling is paused until {dateTime(s.paused_until)} ({relative(s.paused_until, now)}):{' '}
-                  {s.pause_reason ?? 'the service said the quota or rate limit was reached'}. It resumes by itself.
+                  {s.pause_reason ?? 'the service said the quota or rate limit was reached'}. It resumes by
+                  itself.
                 </p>
               )}
             </>
@@ -366,7 +416,7 @@ export function UsageView() {
                 <Meter value={s.quota.used} max={s.quota.limit} label="Requests used of the plan's quota" />
               )}
               <ul className="usage-sentences">
-                {quotaSentences(s.quota).map((t) => (
+                {quotaSentences(s.quota, s.budget.spentLast24h, rows, now).map((t) => (
                   <li key={t}>{t}</li>
                 ))}
               </ul>
@@ -378,8 +428,8 @@ export function UsageView() {
           )}
           {s && !s.quota && (
             <p className="muted">
-              No quota reported yet. The service reports it with every answer, so it appears after the first request; or
-              refresh the usage below.
+              No quota reported yet. The service reports it with every answer, so it appears after the first
+              request; or refresh the usage below.
             </p>
           )}
         </section>
@@ -388,7 +438,12 @@ export function UsageView() {
       <section className="usage-section" aria-labelledby="usage-service">
         <div className="usage-section-head">
           <h2 id="usage-service">Usage reported by the service</h2>
-          <button type="button" onClick={() => void fetchUsage()} disabled={fetching} aria-describedby="usage-cost">
+          <button
+            type="button"
+            onClick={() => void fetchUsage()}
+            disabled={fetching}
+            aria-describedby="usage-cost"
+          >
             {fetching ? 'Asking the service…' : 'Refresh from service'}
           </button>
           <span className="muted small" id="usage-cost">
@@ -396,15 +451,21 @@ export function UsageView() {
           </span>
         </div>
         {usageError && <ErrorNotice error={usageError} onRetry={() => void fetchUsage()} />}
-        {usage ? (
+        {usage && shownUsage ? (
           <>
             <p className="muted small" role="status">
               Fetched at {format(usage.at, 'HH:mm:ss')}.
             </p>
-            <UsageDetails usage={usage.data} />
+            {shownUsage.period && <p className="usage-period">{shownUsage.period}</p>}
+            <UsageDetails usage={shownUsage.details} />
           </>
         ) : (
-          !usageError && <p className="muted">Not fetched in this session. Refresh to see the key's usage and plan limits as the service reports them.</p>
+          !usageError && (
+            <p className="muted">
+              Not fetched in this session. Refresh to see the key's usage and plan limits as the service
+              reports them.
+            </p>
+          )
         )}
       </section>
 
@@ -412,7 +473,8 @@ export function UsageView() {
         <div className="usage-section-head">
           <h2 id="usage-hours">Requests per hour, last 24 hours</h2>
           <span className="legend">
-            <span className="swatch ok" aria-hidden="true" /> answered <span className="swatch failed" aria-hidden="true" /> failed
+            <span className="swatch ok" aria-hidden="true" /> answered{' '}
+            <span className="swatch failed" aria-hidden="true" /> failed
           </span>
         </div>
         {log.error && <ErrorNotice error={log.error} onRetry={() => void log.run()} />}

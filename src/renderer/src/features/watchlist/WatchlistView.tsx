@@ -1,6 +1,12 @@
-import { createColumnHelper, getCoreRowModel, getSortedRowModel, useReactTable, type SortingState } from '@tanstack/react-table';
+import {
+  createColumnHelper,
+  getCoreRowModel,
+  getSortedRowModel,
+  useReactTable,
+  type SortingState,
+} from '@tanstack/react-table';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import type { WatchView } from '../../../../shared/ipc/contract';
+import type { LotSummary, WatchView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { parsePollTarget } from '../../../../shared/watch';
 import { openLot } from '../../app/navigation';
@@ -17,29 +23,52 @@ import {
 } from '../../components/watch/common';
 import { LwTable, type LwColumnMeta } from '../../components/watch/LwTable';
 import { draftToRules, RulesFields, rulesToDraft, type RulesDraft } from '../../components/watch/RulesFields';
-import { auctionStatus, countdown, platformName, relative, usd } from '../../lib/format';
+import {
+  auctionStatus,
+  bidText,
+  countdown,
+  dateTime,
+  platformName,
+  relative,
+  saleResultWords,
+  usd,
+} from '../../lib/format';
 import { useCall, useCaller } from '../../lib/useCall';
 import './watchlist.css';
+import { runErrorPayload } from '../../lib/runError';
 
-/** Adds a watch by VIN, lot number or lot-page URL; shows progress while the service resolves it. */
-function AddWatchForm({ onAdded }: { onAdded: (w: WatchView) => void }) {
+/**
+ * Adds a watch by VIN, lot number or lot-page URL; shows progress while the service resolves it. The view keeps
+ * the outcome (`error` here, "Now watching …" in its toolbar): `onStart` clears every earlier message, so a new
+ * add never shows beside the previous add's success or error.
+ */
+function AddWatchForm({
+  error,
+  onStart,
+  onAdded,
+  onFailed,
+}: {
+  error: ErrorPayload | null;
+  onStart: () => void;
+  onAdded: (w: WatchView) => void;
+  onFailed: (e: ErrorPayload) => void;
+}) {
   const call = useCaller();
   const [target, setTarget] = useState('');
   const [label, setLabel] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ErrorPayload | null>(null);
   const targetError = fieldMessage(error, 'target');
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
-    setError(null);
+    onStart();
     const r = await call('watchlist.add', { target, label });
     setBusy(false);
     if (r.ok) {
       setTarget('');
       setLabel('');
       onAdded(r.value);
-    } else setError(r.error);
+    } else onFailed(r.error);
   };
   return (
     <form className="lw-panel wl-add" onSubmit={submit} aria-label="Watch a vehicle" noValidate>
@@ -63,7 +92,13 @@ function AddWatchForm({ onAdded }: { onAdded: (w: WatchView) => void }) {
       </label>
       <label className="field wl-label">
         <span>Label (optional)</span>
-        <input type="text" name="label" value={label} onChange={(e) => setLabel(e.target.value)} disabled={busy} />
+        <input
+          type="text"
+          name="label"
+          value={label}
+          onChange={(e) => setLabel(e.target.value)}
+          disabled={busy}
+        />
       </label>
       <div className="wl-add-actions">
         <button type="submit" className="primary" disabled={busy}>
@@ -81,7 +116,15 @@ function AddWatchForm({ onAdded }: { onAdded: (w: WatchView) => void }) {
 }
 
 /** The rules of one watch, edited in a panel; field errors come back as `rules.<field>`. */
-function RulesPanel({ watch, onSaved, onClose }: { watch: WatchView; onSaved: (w: WatchView) => void; onClose: () => void }) {
+function RulesPanel({
+  watch,
+  onSaved,
+  onClose,
+}: {
+  watch: WatchView;
+  onSaved: (w: WatchView) => void;
+  onClose: () => void;
+}) {
   const call = useCaller();
   const [draft, setDraft] = useState<RulesDraft>(() => rulesToDraft(watch.rules));
   const [label, setLabel] = useState(watch.label);
@@ -92,7 +135,11 @@ function RulesPanel({ watch, onSaved, onClose }: { watch: WatchView; onSaved: (w
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
-    const r = await call('watchlist.setRules', { id: watch.id, rules: draftToRules(draft, watch.rules), label });
+    const r = await call('watchlist.setRules', {
+      id: watch.id,
+      rules: draftToRules(draft, watch.rules),
+      label,
+    });
     setBusy(false);
     if (r.ok) {
       setError(null);
@@ -132,15 +179,60 @@ function RulesPanel({ watch, onSaved, onClose }: { watch: WatchView; onSaved: (w
   );
 }
 
-function Countdown({ at }: { at: number | null }) {
-  const now = useNow();
-  const soon = at !== null && at > now && at - now < 3600_000;
-  return <span className={soon ? 'wl-soon' : undefined}>{countdown(at, now)}</span>;
+/** A lot's sale price as the sale result reads it: the price of a sale, else the bid a seller may approve. */
+function resultPrice(l: LotSummary): number | null {
+  return l.outcome === 'sold_on_approval' ? (l.sale_price_usd ?? l.current_bid_usd) : l.sale_price_usd;
 }
 
-function Relative({ at }: { at: number | null }) {
+/**
+ * Where the sale stands now: a live countdown ("in 2d 4h") before the sale time; "Sale time passed, waiting for
+ * the result" after it; the sale result ("Sold for $4,250", "Ended unsold") once the auction is over.
+ */
+function SaleCell({ lot }: { lot: LotSummary | null }) {
   const now = useNow();
-  return <>{at === null ? '–' : relative(at, now)}</>;
+  if (!lot) return <>–</>;
+  const at = lot.auction_at;
+  if (lot.outcome !== 'open') {
+    return (
+      <>
+        <div className="wl-sale-words">{saleResultWords(lot.outcome, resultPrice(lot))}</div>
+        {at !== null && at <= now && <div className="lw-sub">{dateTime(at)}</div>}
+      </>
+    );
+  }
+  if (at === null) return <>Not scheduled</>;
+  if (at <= now) return <div className="wl-sale-words">Sale time passed, waiting for the result</div>;
+  const soon = at - now < 3600_000;
+  return <span className={soon ? 'wl-soon' : undefined}>in {countdown(at, now)}</span>;
+}
+
+/**
+ * When Lotwatch last checked the watch, and what comes next: the next check while the sale is ahead; once the
+ * auction is over, "after the sale" and, for a lot that may come back (ended unsold, sold on approval), when it
+ * next looks for a relist. Never a "next" time in the past.
+ */
+function CheckedCell({ w }: { w: WatchView }) {
+  const now = useNow();
+  const last = w.last_checked_at;
+  const next = w.next_check_at;
+  const lot = w.lot;
+  let sub: string | null;
+  if (lot && lot.outcome !== 'open') {
+    const afterSale = last !== null && (lot.auction_at === null || last >= lot.auction_at);
+    const relist =
+      lot.outcome !== 'sold' && next !== null && next > now
+        ? `looks for a relist ${relative(next, now)}`
+        : null;
+    sub = [afterSale ? 'after the sale' : null, relist].filter(Boolean).join(' · ') || null;
+  } else {
+    sub = next === null ? null : next > now ? `next ${relative(next, now)}` : 'next check due now';
+  }
+  return (
+    <>
+      <div>{last === null ? 'Not checked yet' : relative(last, now)}</div>
+      {sub && <div className="lw-sub">{sub}</div>}
+    </>
+  );
 }
 
 const col = createColumnHelper<WatchView>();
@@ -154,6 +246,7 @@ export function WatchlistView() {
   const [checking, setChecking] = useState<Set<number>>(new Set());
   const [actionError, setActionError] = useState<ErrorPayload | null>(null);
   const [note, setNote] = useState<string | null>(null);
+  const [addError, setAddError] = useState<ErrorPayload | null>(null);
   const [sorting, setSorting] = useState<SortingState>([]);
   const watches = useMemo(() => list.data ?? [], [list.data]);
 
@@ -161,26 +254,38 @@ export function WatchlistView() {
     if (e.name === 'poll.finished' && parsePollTarget(e.payload.target)?.kind === 'watch') void run();
   });
 
+  /** A new action clears every earlier action's message: a result never stands beside an error it contradicts. */
+  const startAction = () => {
+    setNote(null);
+    setActionError(null);
+    setAddError(null);
+  };
+
   const checkNow = async (w: WatchView) => {
     setChecking((s) => new Set(s).add(w.id));
-    setNote(null);
+    startAction();
     const r = await call('watchlist.checkNow', { id: w.id });
     setChecking((s) => {
       const n = new Set(s);
       n.delete(w.id);
       return n;
     });
-    if (r.ok) {
+    const title = w.lot?.title ?? w.vin ?? 'the watch';
+    if (r.ok && r.value.status === 'error' && r.value.error) {
+      // The check reached the service and failed (a refused key, an outage): say so, not "Checked: 0 changes".
+      setActionError(runErrorPayload(r.value.error, `Could not check ${title}`));
+    } else if (r.ok) {
       setActionError(null);
       setNote(
         r.value.status === 'skipped'
           ? 'Check skipped: the request budget is spent for now. Lotwatch checks again when it allows.'
-          : `Checked ${w.lot?.title ?? w.vin ?? 'the watch'}: ${r.value.changes} change${r.value.changes === 1 ? '' : 's'}.`,
+          : `Checked ${title}: ${r.value.changes} change${r.value.changes === 1 ? '' : 's'}.`,
       );
     } else setActionError(r.error);
     void run();
   };
   const remove = async (w: WatchView) => {
+    startAction();
     const r = await call('watchlist.remove', { id: w.id });
     if (r.ok) {
       setActionError(null);
@@ -196,7 +301,12 @@ export function WatchlistView() {
         header: () => <span className="visually-hidden">Photo</span>,
         size: 72,
         cell: ({ row: { original: w } }) => (
-          <Photo url={w.lot?.photo ?? null} lotKey={w.lot_key ?? undefined} alt={w.lot?.title ?? 'Vehicle'} className="wl-thumb" />
+          <Photo
+            url={w.lot?.photo ?? null}
+            lotKey={w.lot_key ?? undefined}
+            alt={w.lot?.title ?? 'Vehicle'}
+            className="wl-thumb"
+          />
         ),
       }),
       col.accessor((w) => w.lot?.title ?? w.label ?? w.vin ?? '', {
@@ -205,7 +315,8 @@ export function WatchlistView() {
         meta: { className: 'wrap' } satisfies LwColumnMeta,
         cell: ({ row: { original: w } }) => {
           const key = w.lot?.lot_key ?? w.lot_key;
-          const title = w.lot?.title ?? (w.kind === 'vin' ? `VIN ${w.vin ?? ''}` : (w.lot_key ?? 'Unknown lot'));
+          const title =
+            w.lot?.title ?? (w.kind === 'vin' ? `VIN ${w.vin ?? ''}` : (w.lot_key ?? 'Unknown lot'));
           return (
             <div className="wl-vehicle">
               <div className="wl-title-line">
@@ -220,7 +331,9 @@ export function WatchlistView() {
                 {w.rules.muted && <span className="lw-badge">Muted</span>}
               </div>
               <div className="lw-sub">
-                {w.label && w.label !== 'Example' ? <span className="wl-label-text">{w.label} · </span> : null}
+                {w.label && w.label !== 'Example' ? (
+                  <span className="wl-label-text">{w.label} · </span>
+                ) : null}
                 {w.vin ? `VIN ${w.vin}` : 'No VIN yet'}
                 {!w.lot && w.kind === 'vin' ? ' · no lot found yet' : ''}
               </div>
@@ -259,7 +372,9 @@ export function WatchlistView() {
         // The buy-now price, when there is one, under the bid: one column less keeps the actions in a small window.
         cell: ({ row: { original: w } }) => (
           <>
-            <div>{usd(w.lot?.sale_price_usd ?? w.lot?.current_bid_usd)}</div>
+            <div>
+              {w.lot ? bidText(w.lot.sale_price_usd ?? w.lot.current_bid_usd, w.lot.outcome !== 'open') : '–'}
+            </div>
             {w.lot?.buy_now_usd != null && <div className="lw-sub">Buy now {usd(w.lot.buy_now_usd)}</div>}
           </>
         ),
@@ -274,11 +389,24 @@ export function WatchlistView() {
           const over = d && d.max_bid_usd !== null && (w.lot?.current_bid_usd ?? 0) > d.max_bid_usd;
           return (
             <>
-              <div title={d?.shipping_usd === null ? `No shipping price kept for ${d.port} yet: open the lot and get prices.` : undefined}>
+              <div
+                title={
+                  d?.shipping_usd === null
+                    ? `No shipping price kept for ${d.port} yet: open the lot and get prices.`
+                    : undefined
+                }
+              >
                 {d?.landed_cost_usd != null ? usd(d.landed_cost_usd) : '–'}
-                {d && d.landed_cost_usd != null && d.shipping_usd === null ? <span className="lw-sub"> +ship</span> : null}
+                {d && d.landed_cost_usd != null && d.shipping_usd === null ? (
+                  <span className="lw-sub"> +ship</span>
+                ) : null}
               </div>
-              {d?.max_bid_usd != null && <div className={over ? 'lw-sub lw-error-text' : 'lw-sub'}>{over ? 'Past max ' : 'Max '}{usd(d.max_bid_usd)}</div>}
+              {d?.max_bid_usd != null && (
+                <div className={over ? 'lw-sub lw-error-text' : 'lw-sub'}>
+                  {over ? 'Past max ' : 'Max '}
+                  {usd(d.max_bid_usd)}
+                </div>
+              )}
             </>
           );
         },
@@ -298,24 +426,15 @@ export function WatchlistView() {
       }),
       col.accessor((w) => w.lot?.auction_at ?? Number.MAX_SAFE_INTEGER, {
         id: 'auction',
-        header: 'Auction in',
+        header: 'Sale',
         meta: { className: 'num' } satisfies LwColumnMeta,
-        cell: ({ row: { original: w } }) => <Countdown at={w.lot?.auction_at ?? null} />,
+        cell: ({ row: { original: w } }) => <SaleCell lot={w.lot} />,
       }),
       col.accessor((w) => w.last_checked_at ?? 0, {
         id: 'checked',
         header: 'Checked',
         meta: { className: 'nowrap' } satisfies LwColumnMeta,
-        cell: ({ row: { original: w } }) => (
-          <>
-            <div>
-              <Relative at={w.last_checked_at} />
-            </div>
-            <div className="lw-sub">
-              next <Relative at={w.next_check_at} />
-            </div>
-          </>
-        ),
+        cell: ({ row: { original: w } }) => <CheckedCell w={w} />,
       }),
       col.display({
         id: 'actions',
@@ -346,7 +465,12 @@ export function WatchlistView() {
               >
                 Rules
               </button>
-              <ConfirmAction label="Remove" question="Stop watching?" confirmLabel="Remove" onConfirm={() => void remove(w)} />
+              <ConfirmAction
+                label="Remove"
+                question="Stop watching?"
+                confirmLabel="Remove"
+                onConfirm={() => void remove(w)}
+              />
             </div>
           </div>
         ),
@@ -374,10 +498,13 @@ export function WatchlistView() {
   return (
     <section className="lw-view wl" aria-label="Watchlist">
       <AddWatchForm
+        error={addError}
+        onStart={startAction}
         onAdded={(w) => {
           setNote(`Now watching ${w.lot?.title ?? w.vin ?? w.lot_key ?? 'it'}.`);
           void run();
         }}
+        onFailed={setAddError}
       />
       <div className="lw-toolbar">
         <span className="muted" aria-live="polite">
@@ -385,7 +512,10 @@ export function WatchlistView() {
           {list.loading && list.data ? ' · refreshing…' : ''}
         </span>
         {note && (
-          <span className={note.startsWith('Check skipped') ? 'wl-note wl-note-warn' : 'wl-note'} role="status">
+          <span
+            className={note.startsWith('Check skipped') ? 'wl-note wl-note-warn' : 'wl-note'}
+            role="status"
+          >
             {note}
           </span>
         )}
@@ -394,11 +524,12 @@ export function WatchlistView() {
           count={examples}
           lead="watches"
           onDone={(n) => {
-            setActionError(null);
+            startAction();
             setNote(n);
             void run();
           }}
           onError={(e) => {
+            startAction();
             setActionError(e);
             void run();
           }}
@@ -413,6 +544,7 @@ export function WatchlistView() {
           onClose={() => setRulesFor(null)}
           onSaved={(w) => {
             setRulesFor(null);
+            startAction();
             setNote(`Rules saved for ${w.lot?.title ?? w.vin ?? 'the watch'}.`);
             void run();
           }}
@@ -424,7 +556,9 @@ export function WatchlistView() {
           Paste a VIN, a lot number or a Copart/IAAI lot-page URL above, or press Watch on a lot in Search.
         </EmptyState>
       )}
-      {watches.length > 0 && <LwTable table={table} label="Watched vehicles" rowHeight={60} maxHeight="calc(100vh - 290px)" />}
+      {watches.length > 0 && (
+        <LwTable table={table} label="Watched vehicles" rowHeight={60} maxHeight="calc(100vh - 290px)" />
+      )}
     </section>
   );
 }
