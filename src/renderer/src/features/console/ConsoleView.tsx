@@ -85,8 +85,13 @@ export function paramHint(def: SearchParamDef): string {
 }
 
 /** The field-map keys that name the console input `name` of `kind`: `path.slugVin`, `slugVin`, `params.slugVin`. */
+/**
+ * The field-map keys that mean one input. The service names the `{slugVin}` path part `vin` in its 422 `errors`, so
+ * that message goes next to the slugVin input instead of in a list under the notice.
+ */
 function keysOf(kind: 'path' | 'query', name: string): string[] {
-  return [`${kind}.${name}`, name, `params.${name}`];
+  const keys = [`${kind}.${name}`, name, `params.${name}`];
+  return kind === 'path' && name === 'slugVin' ? [...keys, 'vin'] : keys;
 }
 
 function fieldError(error: ErrorPayload | null, kind: 'path' | 'query', name: string): string | undefined {
