@@ -243,7 +243,7 @@ export function createCore(deps: CoreDeps): Core {
     quiet: () => settings.get().quietHours,
     tzOffsetMinutes: tz,
     examplesActive: () => settings.get().demoMode,
-    userPausedUntil: () => settings.get().watchPausedUntil,
+    userPausedUntil: () => settings.value('watchPausedUntil'),
   });
   const senders = deps.senders ?? SENDERS;
   // The per-channel outbox (email, ntfy, webhook) runs beside the watch engine: a slow mail server never holds a poll.

@@ -171,8 +171,9 @@ export class ChannelOutbox {
         const alerts = this.d.store.channels.alertsAfter(ch.row.cursor, ROUTE_BATCH);
         for (const a of alerts) {
           const r = routeAlert(a, { id: ch.row.id, settings: ch.settings }, now, tz);
-          if (r) this.d.store.channels.addDelivery(a.id, ch.row.id, r.status, r.not_before, r.detail, now);
-          if (r) routed++;
+          if (!r) continue;
+          this.d.store.channels.addDelivery(a.id, ch.row.id, r.status, r.not_before, r.detail, now);
+          routed++;
         }
         if (alerts.length) this.d.store.channels.setCursor(ch.row.id, alerts[alerts.length - 1]!.id);
         if (alerts.length === ROUTE_BATCH) more = true;
@@ -278,7 +279,9 @@ export class ChannelOutbox {
     const byKey = new Map<string, DeliveryRow[]>();
     for (const r of left) {
       const k = `${r.channel_id}\u0000${r.message_key ?? r.id}`;
-      byKey.set(k, [...(byKey.get(k) ?? []), r]);
+      const group = byKey.get(k);
+      if (group) group.push(r);
+      else byKey.set(k, [r]);
     }
     const live = new Map(this.channels().map((c) => [c.row.id, c]));
     for (const rows of byKey.values()) {

@@ -1,6 +1,7 @@
 import { request, type Dispatcher } from 'undici';
 import { SYSTEM_ALERT_KINDS, type ChannelConfig, type WebhookFormat } from '../../shared/alertChannels';
 import { ChannelSendError, type ChannelMessage, type SendTarget, type Sender } from './types';
+import { readSome, retryAfterMsOf } from './http';
 
 /**
  * The webhook channel (docs/architecture.md "Delivery"): a POST of JSON to an address the buyer pasted, in
@@ -165,33 +166,6 @@ function scrub(text: string, url: URL, secret: string): string {
     if (part.length > 1) out = out.split(part).join('…');
   }
   return out;
-}
-
-/** Reads at most `max` bytes of a body as text, then lets go of the rest. */
-async function readSome(body: Dispatcher.ResponseData['body'], max: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-    chunks.push(b);
-    size += b.length;
-    if (size >= max) break;
-  }
-  return Buffer.concat(chunks).toString('utf8').slice(0, max);
-}
-
-/**
- * Retry-After in ms: seconds (whole or not, as Discord sends) or an HTTP date; null when absent or
- * unreadable.
- */
-function retryAfterMsOf(headers: Record<string, string | string[] | undefined>): number | null {
-  const raw = headers['retry-after'];
-  const s = (Array.isArray(raw) ? raw[0] : raw)?.trim();
-  if (!s) return null;
-  if (/^\d{1,9}(\.\d+)?$/.test(s)) return Math.ceil(Number(s) * 1000);
-  if (!/[a-z]/i.test(s)) return null;
-  const t = Date.parse(s);
-  return Number.isFinite(t) ? Math.max(0, t - Date.now()) : null;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Clock } from '../clock';
  */
 export class SettingsRepo {
   private readonly selectAll: Statement<[], { key: string; value: string }>;
+  private readonly selectOne: Statement<[string], { value: string }>;
   private readonly upsert: Statement<[string, string, number]>;
 
   constructor(
@@ -15,10 +16,26 @@ export class SettingsRepo {
     private readonly clock: Clock,
   ) {
     this.selectAll = db.prepare('SELECT key, value FROM settings');
+    this.selectOne = db.prepare('SELECT value FROM settings WHERE key = ?');
     this.upsert = db.prepare(
       'INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ' +
         'ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
     );
+  }
+
+  /**
+   * One setting with its default applied, read from its own row: for values asked on every scheduling decision
+   * (the buyer's pause), where `get` would parse every row. A damaged row reads as the default, as in `get`.
+   */
+  value<K extends keyof Settings>(key: K): Settings[K] {
+    const row = this.selectOne.get(key);
+    if (!row) return DEFAULT_SETTINGS[key];
+    try {
+      const parsed = SettingsSchema.safeParse({ ...DEFAULT_SETTINGS, [key]: JSON.parse(row.value) });
+      return parsed.success ? parsed.data[key] : DEFAULT_SETTINGS[key];
+    } catch {
+      return DEFAULT_SETTINGS[key];
+    }
   }
 
   /** All settings with defaults applied. */

@@ -139,14 +139,15 @@ export const WatchViewSchema = z.object({
 export type WatchView = z.infer<typeof WatchViewSchema>;
 
 /** A comparable sale from the buyer's own store (src/core/desk/comps.ts): USD, miles, ms. */
-export const CompViewSchema = z.object({
-  lot_key: z.string(),
-  platform: z.string(),
-  lot_number: z.string(),
-  vin: z.string().nullable(),
-  title: z.string().nullable(),
-  year: z.number().nullable(),
-  location: z.string().nullable(),
+export const CompViewSchema = LotSummarySchema.pick({
+  lot_key: true,
+  platform: true,
+  lot_number: true,
+  vin: true,
+  title: true,
+  year: true,
+  location: true,
+}).extend({
   odometer: z.number().nullable(),
   damage: z.string().nullable(),
   outcome: z.enum(['sold', 'sold_on_approval', 'ended_unsold']),

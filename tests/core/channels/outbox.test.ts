@@ -1,13 +1,10 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../../src/core/app';
-import { openDatabase } from '../../../src/core/db/connection';
-import { silentLogger } from '../../../src/core/log';
-import { FileSecretBox } from '../../../src/core/secrets';
+import type { Core } from '../../../src/core/app';
 import { createSandbox, DEMO_KEY, type Sandbox } from '../../../src/sandbox/index';
 import type { ChannelSave } from '../../../src/shared/alertChannels';
+import { makeCore } from '../../helpers/core';
 import { FakeClock } from '../../helpers/fakeClock';
 import {
   startHttpReceiver,
@@ -17,7 +14,6 @@ import {
   type NtfyReceiver,
   type SmtpReceiver,
 } from '../../helpers/receivers';
-import { tempDir } from '../../helpers/tmp';
 
 // The per-channel outbox through the whole core (docs/architecture.md "Delivery"): a sale result of a watched lot on
 // the sandbox reaches a real SMTP server, an ntfy stand-in and a webhook receiver once each; kinds, quiet hours,
@@ -32,7 +28,7 @@ let smtp: SmtpReceiver;
 let ntfy: NtfyReceiver;
 let hook: HttpReceiver;
 let hookStatus = 200;
-const open: { core: Core; cleanup(): void }[] = [];
+const open: { cleanup(): Promise<void> }[] = [];
 
 beforeAll(async () => {
   clock = new FakeClock(START);
@@ -55,10 +51,7 @@ afterAll(async () => {
   await Promise.all([smtp.close(), ntfy.close(), hook.close()]);
 });
 afterEach(async () => {
-  for (const o of open.splice(0)) {
-    await o.core.dispose();
-    o.cleanup();
-  }
+  for (const o of open.splice(0)) await o.cleanup();
   smtp.received.length = 0;
   ntfy.received.length = 0;
   ntfy.messages.length = 0;
@@ -67,24 +60,14 @@ afterEach(async () => {
 });
 
 async function setup() {
-  const t = tempDir();
-  const dbPath = join(t.dir, 'lotwatch.sqlite');
-  const core = createCore({
-    db: openDatabase(dbPath),
-    dbPath,
-    dataDir: t.dir,
+  const { core, dbPath, cleanup } = makeCore({
     clock,
-    secrets: new FileSecretBox(join(t.dir, 'secret.key')),
-    notifier: { notify() {} },
-    log: silentLogger,
-    shell: 'headless',
-    version: 't',
     demoService: async () => ({ baseUrl: sb.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
     autoStart: false,
     demoExamples: false,
     tzOffsetMinutes: () => 0,
   });
-  open.push({ core, cleanup: t.cleanup });
+  open.push({ cleanup });
   await core.ready;
   core.channelOutbox.start();
   await core.channelOutbox.idle();
