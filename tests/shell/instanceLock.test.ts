@@ -1,9 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireDataLock, AlreadyRunningError, LOCK_FILE } from '../../src/core/instanceLock';
+import { acquireDataLock, AlreadyRunningError, LOCK_FILE, processStartOf } from '../../src/core/instanceLock';
 import { silentLogger } from '../../src/core/log';
 import { startHeadless } from '../../src/headless/start';
 import { tempDir } from '../helpers/tmp';
@@ -138,6 +139,50 @@ describe('one Lotwatch per data folder', () => {
       lock.release();
     }
     acquireDataLock(d.dir, { shell: 'headless', now: 0 }).release();
+    d.cleanup();
+  });
+});
+
+describe('a lock whose process id now belongs to another program', () => {
+  const lockOf = (dir: string, holder: Record<string, unknown>) =>
+    writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ shell: 'headless', started_at: 0, host: hostname(), url: null, ...holder }));
+
+  it.runIf(process.platform === 'linux')('is taken over when the live process started at another time than the lock says', () => {
+    const d = tempDir();
+    // The parent process runs, but it is not the Lotwatch that wrote this lock: that one started at another tick.
+    const running = processStartOf(process.ppid);
+    expect(running).toMatch(/^linux:/);
+    lockOf(d.dir, { pid: process.ppid, proc_start: `${running}0` });
+    const lock = acquireDataLock(d.dir, { shell: 'headless', now: 1 });
+    expect(JSON.parse(readFileSync(join(d.dir, LOCK_FILE), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      proc_start: processStartOf(process.pid),
+    });
+    lock.release();
+    d.cleanup();
+  });
+
+  it.runIf(process.platform === 'linux')('is honoured when the live process is the one that took it', () => {
+    const d = tempDir();
+    lockOf(d.dir, { pid: process.ppid, proc_start: processStartOf(process.ppid) });
+    expect(() => acquireDataLock(d.dir, { shell: 'headless', now: 1 })).toThrow(AlreadyRunningError);
+    d.cleanup();
+  });
+
+  it('names the lock file and how to remove it safely when it cannot tell (no start time recorded)', () => {
+    const d = tempDir();
+    lockOf(d.dir, { pid: process.ppid });
+    const path = join(d.dir, LOCK_FILE);
+    let message = '';
+    try {
+      acquireDataLock(d.dir, { shell: 'headless', now: 1 });
+    } catch (e) {
+      expect(e).toBeInstanceOf(AlreadyRunningError);
+      message = (e as Error).message;
+    }
+    expect(message).toContain(path);
+    expect(message).toMatch(new RegExp(`If process ${process.ppid} is not Lotwatch.*delete the file ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(readFileSync(path, 'utf8')).toContain(`"pid":${process.ppid}`);
     d.cleanup();
   });
 });
