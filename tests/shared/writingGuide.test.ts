@@ -381,6 +381,7 @@ async function payloadsByCode(): Promise<Record<ErrorCode, [string, ErrorPayload
     shell: 'headless' as const,
     started_at: Date.UTC(2026, 10, 22, 9, 30),
     host: 'pc',
+    proc_start: null,
   };
   add(
     'already running',
@@ -390,6 +391,7 @@ async function payloadsByCode(): Promise<Record<ErrorCode, [string, ErrorPayload
     'already running: desktop',
     new AlreadyRunningError(DATA, { ...holder, shell: 'electron', url: null }).toPayload(),
   );
+  add('already running: cannot tell', new AlreadyRunningError(DATA, { ...holder, url: null }, true).toPayload());
   // Nothing in the app raises `not_implemented` yet: a payload as a handler would build it.
   add(
     'not implemented',
