@@ -20,7 +20,7 @@ import type { Clock } from './clock';
 import { SettingsRepo } from './db/settingsRepo';
 import type { Logger } from './log';
 import { dispatch, type Handlers } from './rpc';
-import { DeskService } from './desk/service';
+import { DeskService, type CalendarSubscription } from './desk/service';
 import { ChannelOutbox } from './channels/outbox';
 import { ChannelService } from './channels/service';
 import { SENDERS } from './channels/senders';
@@ -75,10 +75,10 @@ export interface CoreDeps {
   /** Start the watch engine's schedule (default true; tests drive it by hand). */
   autoStart?: boolean;
   /**
-   * An address a calendar app can subscribe to for the watched sales (the headless shell's `/calendar.ics` with its
-   * token), read when asked; default none (the desktop app exports a file).
+   * The calendar subscription of the watched sales (the headless shell's `/calendar.ics` with its own read-only
+   * secret); default none (the desktop app exports a file).
    */
-  calendarAddress?: () => string | null;
+  calendar?: CalendarSubscription;
   /** The alert channel senders (email, ntfy, webhook); default the real ones (tests may wrap them). */
   senders?: Readonly<Record<'email' | 'ntfy' | 'webhook', Sender>>;
 }
@@ -268,7 +268,7 @@ export function createCore(deps: CoreDeps): Core {
       const { lots } = await explore.search({ params });
       return { lots: lots.length, ended: lots.filter((l) => l.outcome !== 'open').length };
     },
-    calendarAddress: () => deps.calendarAddress?.() ?? null,
+    calendar: deps.calendar ?? null,
     libraryKeys: (q, limit) => service.searchLibrary({ q, limit, offset: 0 }).lots.map((l) => l.lot_key),
   });
   const service = new WatchService(store, engine, deps.clock, () => client, () => settings.get().demoMode, (row, rules) =>

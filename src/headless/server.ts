@@ -25,6 +25,8 @@ export interface HeadlessServerOptions {
   onPageOpened?: () => ContractEvent | null;
   /** The per-run token; a random 192-bit one when not given. */
   token?: string;
+  /** The calendar subscription's own secret (CalendarFeed): what opens `/calendar.ics`; without it nothing does. */
+  calendar?: { opens(secret: string): boolean };
 }
 
 export interface HeadlessServer {
@@ -92,26 +94,19 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
 }
 
+/**
+ * The page and its own files: the built renderer, the same for every visitor and without data, served without a
+ * credential (a browser cannot add a header to a page load or a script tag).
+ */
+function isPageFile(method: string, path: string): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  return path === '/' || path === '/index.html' || path === '/favicon.svg' || (/^\/assets\/[\w.-]+$/.test(path) && !path.includes('..'));
+}
+
 function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
-}
-
-function parseCookies(header: string | undefined): Record<string, string> {
-  const out: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const part of (header ?? '').split(';')) {
-    const i = part.indexOf('=');
-    if (i <= 0) continue;
-    // Cookies are shared by every server on this host, whatever the port: another local app's cookie with a bad
-    // `%` escape is skipped, not a reason to fail this request.
-    try {
-      out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim());
-    } catch {
-      continue;
-    }
-  }
-  return out;
 }
 
 /**
@@ -120,9 +115,13 @@ function parseCookies(header: string | undefined): Record<string, string> {
  * `GET /events` (Server-Sent Events, one `data:` line of `{name, payload}` per contract event).
  *
  * Guards, in order, on every request: the Host header must name this server on a loopback name (DNS
- * rebinding), an Origin header must be this server's own (CSRF), and the per-run token must come either as
- * `?token=` on the page URL (which then sets an HttpOnly SameSite=Strict cookie and redirects to `/`), as
- * that cookie, or as `Authorization: Bearer <token>`. Failures answer 403 or 401 with a typed envelope. Every
+ * rebinding), an Origin header must be this server's own (CSRF), then the credential (docs/architecture.md "One
+ * contract, two shells"). The page and its own files (`/`, `/index.html`, `/favicon.svg`, `/assets/<file>`) hold no
+ * data and need none, so a reload works once the page has taken the token out of its address; a wrong `?token=` on
+ * the page answers a readable 401. Everything else (`/rpc/*`, `/events`, any other path) needs the per-run token as
+ * `Authorization: Bearer <token>`: never a cookie, since browsers send a host's cookies to every port on it, so any
+ * other local web server would receive it. `/calendar.ics` opens with the calendar's own secret only
+ * (`?feed=<secret>`, opts.calendar), which opens nothing else. Failures answer 403 or 401 with a typed envelope. Every
  * answer the server makes itself (404, 413, 415, 400, 431, and the HTTP parser's refusals) carries the same envelope
  * and security headers (docs/architecture.md "Error answers").
  */
@@ -131,7 +130,6 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
   const token = opts.token ?? randomBytes(24).toString('base64url');
   const { core, log } = opts;
   let port = 0;
-  const cookieName = () => `lotwatch_token_${port}`;
   const streams = new Set<FastifyReply>();
   let indexHtml: string | undefined;
 
@@ -195,26 +193,37 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
     }
     // The router has already refused an address that is not valid; a query it cannot decode has no token.
     const url = URL.canParse(req.url, 'http://x') ? new URL(req.url, 'http://x') : new URL('http://x/');
-    const queryToken = url.searchParams.get('token');
-    const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    const cookie = parseCookies(req.headers.cookie)[cookieName()];
-    const given = queryToken ?? bearer ?? cookie;
-    if (!given || !safeEqual(given, token)) {
+    // The path as sent, not as URL normalises it: `/assets/../rpc/x` is not a file of the page.
+    const path = req.url.split('?')[0] ?? '';
+    if (path === '/calendar.ics') {
+      const feed = url.searchParams.get('feed');
+      if (feed && opts.calendar?.opens(feed)) return false;
       refuse(
         reply,
         req,
         401,
         'unauthorized',
-        given
-          ? 'The token in this address is not valid for this run. Open the address printed by `npm run serve`.'
-          : 'A token is required. Open the full address printed by `npm run serve` (it ends with ?token=...).',
+        'This calendar address is no longer valid. Copy the current one from Auction day in Lotwatch into your calendar app.',
       );
       return true;
     }
-    if (queryToken && url.pathname === '/') {
-      void reply
-        .header('Set-Cookie', `${cookieName()}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`)
-        .redirect('/', 303);
+    const queryToken = url.searchParams.get('token');
+    if (isPageFile(req.method, path)) {
+      if (queryToken === null || safeEqual(queryToken, token)) return false;
+      refuse(reply, req, 401, 'unauthorized', 'The token in this address is not valid for this run. Open the address printed by `npm run serve`.');
+      return true;
+    }
+    const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (!bearer || !safeEqual(bearer, token)) {
+      refuse(
+        reply,
+        req,
+        401,
+        'unauthorized',
+        bearer
+          ? 'The token of this page is not valid for this run (Lotwatch was restarted). Open the address printed by `npm run serve`.'
+          : 'A token is required. Open the full address printed by `npm run serve` (it ends with ?token=...).',
+      );
       return true;
     }
     return false;
@@ -290,7 +299,7 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
     });
   });
 
-  // The watched sales as a calendar a calendar app can subscribe to (it sends the token in the address it was given).
+  // The watched sales as a calendar a calendar app can subscribe to (the address holds the calendar's own secret).
   app.get('/calendar.ics', async (_req, reply) => {
     const r = await core.invoke('plan.calendar', undefined);
     if (!r.ok) return reply.code(statusForError(r.error.code)).send(r);

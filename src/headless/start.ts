@@ -8,7 +8,9 @@ import { DemoSpeedError } from '../core/errors';
 import { createLogger, type Logger } from '../core/log';
 import { acquireDataLock } from '../core/instanceLock';
 import { FileSecretBox } from '../core/secrets';
+import { RequestsRepo } from '../core/db/requestsRepo';
 import { createDemoService, demoMarketClock, demoWorldStart, type DemoMarketClock } from '../sandbox/demo';
+import { CalendarFeed } from './calendarFeed';
 import { BrowserNotifyChannel } from './notifyChannel';
 import { createHeadlessServer, type HeadlessServer } from './server';
 
@@ -16,6 +18,10 @@ export interface HeadlessOptions {
   dataDir: string;
   rendererDir: string;
   host?: string;
+  /**
+   * The port to listen on; 0 or none picks a free one at each start. A chosen port keeps the calendar subscription's
+   * address the same across restarts (its secret is kept in the data folder).
+   */
   port?: number;
   token?: string;
   version: string;
@@ -112,10 +118,23 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   // The browser shell's notification channel: open tabs show what core decided to notify; a closed browser gets a
   // summary when a tab next opens.
   const channel = new BrowserNotifyChannel({ broadcast: (e) => server.broadcast(e) });
-  // Known once the server listens: the page address with the calendar's path, token and all.
-  let calendarAddress: string | null = null;
+  // The calendar subscription's own secret, kept in the data folder: its address survives a restart (on the same
+  // port) and opens the calendar only. Known once the server listens: the server's origin.
+  const secrets = new FileSecretBox(join(opts.dataDir, 'secret.key'));
+  const feed = new CalendarFeed({
+    rows: new RequestsRepo(db),
+    box: secrets,
+    now: () => Date.now(),
+    onLost: (e) => log.warn('the calendar address was made anew: its stored secret could not be read', { error: e.message }),
+  });
+  let origin: string | null = null;
+  const calendarAt = (secret: string) => (origin === null ? null : `${origin}/calendar.ics?feed=${secret}`);
   const core = createCore({
-    calendarAddress: () => calendarAddress,
+    calendar: {
+      address: () => calendarAt(feed.current()),
+      portFixed: () => (opts.port ?? 0) !== 0,
+      renew: () => calendarAt(feed.renew()),
+    },
     demoService: () => demo.get(),
     // The network is not accelerated nor faked: the client's own waits (timeouts, backoff) run on real timers.
     ...(engineClock !== systemClock ? { clientClock: { now: () => engineClock.now(), setTimeout: systemClock.setTimeout } } : {}),
@@ -123,7 +142,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     dbPath,
     dataDir: opts.dataDir,
     clock: engineClock,
-    secrets: new FileSecretBox(join(opts.dataDir, 'secret.key')),
+    secrets,
     notifier: { notify: (n) => channel.notify(n) },
     log,
     shell: 'headless',
@@ -137,6 +156,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     ...(opts.host !== undefined ? { host: opts.host } : {}),
     ...(opts.port !== undefined ? { port: opts.port } : {}),
     ...(opts.token !== undefined ? { token: opts.token } : {}),
+    calendar: feed,
   });
   let url: string;
   try {
@@ -149,7 +169,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     throw e;
   }
   lock.setUrl(url.replace(/\?token=.*$/, ''));
-  calendarAddress = url.replace(/\/\?token=/, '/calendar.ics?token=');
+  origin = new URL(url).origin;
   return {
     url,
     demoUrl: async () => (await demo.get()).baseUrl.replace(/\/api\/v1\/vehicle-auction\/?$/, ''),

@@ -12,6 +12,8 @@ export interface AppHandle {
   /** Messages the page logged as errors, and uncaught page errors. */
   consoleErrors: string[];
   shell: 'headless' | 'electron';
+  /** The address the headless shell printed (with its token), or null in the desktop app. */
+  url: string | null;
   /** The demo sandbox's address, when the shell was started with --demo-control (its test-only routes). */
   demoUrl: string | null;
 }
@@ -133,7 +135,7 @@ export const test = base.extend<{ app: AppHandle; shellArgs: string[] }>({
         });
         const win = await electronApp.firstWindow();
         watch(win);
-        await use({ page: win, dataDir, consoleErrors, shell: 'electron', demoUrl: null });
+        await use({ page: win, dataDir, consoleErrors, shell: 'electron', url: null, demoUrl: null });
         await electronApp.close();
       } else {
         // Launched here rather than through the `page` fixture, so the Electron project never starts a browser.
@@ -145,7 +147,7 @@ export const test = base.extend<{ app: AppHandle; shellArgs: string[] }>({
           const page = await context.newPage();
           watch(page);
           await page.goto(url);
-          await use({ page, dataDir, consoleErrors, shell: 'headless', demoUrl });
+          await use({ page, dataDir, consoleErrors, shell: 'headless', url, demoUrl });
         } finally {
           await browser.close();
           await stop(proc);

@@ -79,8 +79,8 @@ describe('headless server guards', () => {
     expect(r.status).toBe(401);
   });
 
-  it('shows a readable page to a browser that lacks the token', async () => {
-    const r = await raw(port, { path: '/', headers: { ...host(), Accept: 'text/html' } });
+  it('shows a readable page to a browser whose address holds a wrong token', async () => {
+    const r = await raw(port, { path: '/?token=nope', headers: { ...host(), Accept: 'text/html' } });
     expect(r.status).toBe(401);
     expect(r.body).toMatch(/npm run serve/);
     expect(r.headers['content-type']).toMatch(/text\/html/);
@@ -123,22 +123,26 @@ describe('headless server guards', () => {
     expect(r.status).toBe(200);
   });
 
-  it('trades ?token= on the page for an HttpOnly SameSite cookie and a clean URL', async () => {
+  it('serves the page for ?token= without a cookie: the credential stays in the page, never in a cookie', async () => {
     const r = await raw(port, { path: `/?token=${token}`, headers: host() });
-    expect(r.status).toBe(303);
-    expect(r.headers.location).toBe('/');
-    const cookie = String(r.headers['set-cookie']);
-    expect(cookie).toMatch(/HttpOnly/);
-    expect(cookie).toMatch(/SameSite=Strict/);
-    const pair = cookie.split(';')[0] ?? '';
-    const page = await raw(port, { path: '/', headers: { ...host(), Cookie: pair } });
-    expect(page.status).toBe(200);
-    expect(page.body).toContain('<div id="root">');
-    expect(page.headers['content-security-policy']).toMatch(/default-src 'none'; script-src 'self'/);
-    const asset = await raw(port, { path: '/assets/app.js', headers: { ...host(), Cookie: pair } });
-    expect(asset.status).toBe(200);
-    const noCookie = await raw(port, { path: '/assets/app.js', headers: host() });
-    expect(noCookie.status).toBe(401);
+    expect(r.status).toBe(200);
+    expect(r.headers['set-cookie']).toBeUndefined();
+    expect(r.body).toContain('<div id="root">');
+    expect(r.headers['content-security-policy']).toMatch(/default-src 'none'; script-src 'self'/);
+    // The page and its files hold no data and are served without a credential, so a reload (the token is gone from
+    // the address by then) loads the app, which sends the token it kept in sessionStorage.
+    expect((await raw(port, { path: '/', headers: host() })).status).toBe(200);
+    expect((await raw(port, { path: '/assets/app.js', headers: host() })).status).toBe(200);
+  });
+
+  it('opens data only with the token in the Authorization header: not as a cookie, not in the address', async () => {
+    for (const headers of [host(), { ...host(), Cookie: `lotwatch_token_${port}=${token}` }]) {
+      expect((await raw(port, { path: '/rpc/app.info', method: 'POST', headers })).status).toBe(401);
+      expect((await raw(port, { path: '/events', headers })).status).toBe(401);
+    }
+    expect((await raw(port, { path: `/rpc/app.info?token=${token}`, method: 'POST', headers: host() })).status).toBe(401);
+    expect((await raw(port, { path: `/events?token=${token}`, headers: host() })).status).toBe(401);
+    expect((await raw(port, { path: '/rpc/app.info', method: 'POST', headers: auth() })).status).toBe(200);
   });
 });
 
@@ -240,23 +244,72 @@ describe('startHeadless', () => {
     running = undefined;
   });
 
-  it('serves the watched sales as a calendar at the address plan.calendar gives, with the token, and not without', async () => {
-    const d = tempDir();
-    running = await startHeadless({ dataDir: d.dir, rendererDir, version: '9.9.9', log: silentLogger });
-    const u = new URL(running.url);
-    const r = await raw(Number(u.port), {
-      path: '/rpc/plan.calendar',
+  /** Calls a method on a running shell with its token; resolves with the answer's value. */
+  const call = async (r: RunningHeadless, method: string): Promise<{ address: string; port_fixed: boolean }> => {
+    const u = new URL(r.url);
+    const a = await raw(Number(u.port), {
+      path: `/rpc/${method}`,
       method: 'POST',
       headers: { Host: u.host, Authorization: `Bearer ${u.searchParams.get('token')}` },
     });
-    const address = new URL((JSON.parse(r.body) as { value: { address: string } }).value.address);
-    expect(address.pathname).toBe('/calendar.ics');
-    expect(address.searchParams.get('token')).toBe(u.searchParams.get('token'));
-    const ics = await raw(Number(address.port), { path: `${address.pathname}${address.search}`, headers: { Host: address.host } });
+    expect(a.status, a.body).toBe(200);
+    return (JSON.parse(a.body) as { value: { address: string; port_fixed: boolean } }).value;
+  };
+  const get = (address: string, headers: Record<string, string> = {}) => {
+    const a = new URL(address);
+    return raw(Number(a.port), { path: `${a.pathname}${a.search}`, headers: { Host: a.host, ...headers } });
+  };
+  /** A port free right now, for a shell started on a fixed port. */
+  const freePort = async () => {
+    const s = (await import('node:net')).createServer();
+    await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+    const p = (s.address() as { port: number }).port;
+    await new Promise((resolve) => s.close(resolve));
+    return p;
+  };
+
+  it('serves the watched sales at a calendar address that holds its own read-only secret, never the token', async () => {
+    const d = tempDir();
+    running = await startHeadless({ dataDir: d.dir, rendererDir, version: '9.9.9', log: silentLogger });
+    const token = new URL(running.url).searchParams.get('token')!;
+    const { address, port_fixed } = await call(running, 'plan.calendar');
+    expect(new URL(address).pathname).toBe('/calendar.ics');
+    expect(address).not.toContain(token);
+    // Started on any free port: the address may change at the next start, and the view says how to keep it.
+    expect(port_fixed).toBe(false);
+    const ics = await get(address);
     expect(ics.status).toBe(200);
     expect(ics.headers['content-type']).toMatch(/^text\/calendar/);
     expect(ics.body).toMatch(/^BEGIN:VCALENDAR\r\n/);
-    expect((await raw(Number(address.port), { path: '/calendar.ics', headers: { Host: address.host } })).status).toBe(401);
+    expect((await get(address.replace(/\?.*$/, ''))).status).toBe(401);
+    // The calendar's secret opens the calendar and nothing else.
+    const secret = [...new URL(address).searchParams.values()][0]!;
+    const u = new URL(running.url);
+    for (const headers of [{ Authorization: `Bearer ${secret}` }, {}] as Record<string, string>[]) {
+      const path = Object.keys(headers).length ? '/rpc/app.info' : `/rpc/app.info${new URL(address).search}`;
+      expect((await raw(Number(u.port), { path, method: 'POST', headers: { Host: u.host, ...headers } })).status).toBe(401);
+    }
+    expect((await raw(Number(u.port), { path: '/events', headers: { Host: u.host, Authorization: `Bearer ${secret}` } })).status).toBe(401);
+    await running.dispose();
+    running = undefined;
+    d.cleanup();
+  });
+
+  it('keeps the calendar address across a restart on the same port, and a new address makes the old one 401', async () => {
+    const d = tempDir();
+    const port = await freePort();
+    running = await startHeadless({ dataDir: d.dir, rendererDir, version: '9.9.9', log: silentLogger, port });
+    const first = await call(running, 'plan.calendar');
+    await running.dispose();
+    running = await startHeadless({ dataDir: d.dir, rendererDir, version: '9.9.9', log: silentLogger, port });
+    expect((await get(first.address)).status).toBe(200);
+    expect((await call(running, 'plan.calendar')).address).toBe(first.address);
+    expect(first.port_fixed).toBe(true);
+    const renewed = await call(running, 'plan.renewCalendar');
+    expect(renewed.address).not.toBe(first.address);
+    expect((await get(first.address)).status).toBe(401);
+    expect((await get(renewed.address)).status).toBe(200);
+    expect((await call(running, 'plan.calendar')).address).toBe(renewed.address);
     await running.dispose();
     running = undefined;
     d.cleanup();

@@ -17,6 +17,19 @@ import type { AlertRules } from '../../shared/watch';
 import { calendarSkipped, watchedSalesCalendar, type CalendarSale } from './calendar';
 import { findComps } from './comps';
 
+/**
+ * The headless shell's calendar subscription (docs/architecture.md "The buyer's desk"): `/calendar.ics` with a secret
+ * of its own that opens the calendar and nothing else, kept in the data folder so the address survives a restart.
+ */
+export interface CalendarSubscription {
+  /** The address with the calendar's secret, or null before the server listens. Throws what storing a first secret throws. */
+  address(): string | null;
+  /** True when the shell listens on a port the buyer chose (`--port`): the address is the same after a restart. */
+  portFixed(): boolean;
+  /** Replaces the secret: the old address answers 401 from now on. Returns the new address (null before listening). */
+  renew(): string | null;
+}
+
 /** What the desk needs from the rest of core; the service search is injected so this file never holds a client. */
 export interface DeskDeps {
   store: Store;
@@ -28,8 +41,8 @@ export interface DeskDeps {
    * them had ended. Throws the service's errors.
    */
   searchOnce: (params: Record<string, unknown>) => Promise<{ lots: number; ended: number }>;
-  /** An address a calendar app can subscribe to (the headless shell's), or null. */
-  calendarAddress: () => string | null;
+  /** The headless shell's calendar subscription, or null (the desktop app exports a file). */
+  calendar: CalendarSubscription | null;
   /** The keys of the lots a library query finds, best first (WatchService.searchLibrary), at most `limit`. */
   libraryKeys: (q: string, limit: number) => string[];
 }
@@ -317,7 +330,22 @@ export class DeskService {
       ics: watchedSalesCalendar(sales, { now: this.d.clock.now() }),
       events: sales.length - skipped,
       skipped,
-      address: this.d.calendarAddress(),
+      address: this.d.calendar?.address() ?? null,
+      port_fixed: this.d.calendar?.portFixed() ?? false,
     };
+  }
+
+  /**
+   * A new calendar address: the old one stops working (401), for a buyer who shared it or wants a calendar app to
+   * stop reading the sales.
+   * @throws LotwatchError('bad_input') in the desktop app (it has no address: it exports a file), or before the
+   *   browser shell listens.
+   */
+  renewCalendar(): MethodOutput<'plan.renewCalendar'> {
+    const address = this.d.calendar?.renew() ?? null;
+    if (!this.d.calendar || address === null) {
+      throw new LotwatchError('bad_input', 'The desktop app has no calendar address. Use Export calendar (.ics) instead.');
+    }
+    return { address, port_fixed: this.d.calendar.portFixed() };
   }
 }

@@ -50,6 +50,7 @@ export const METHOD_NAMES = [
   'desk.lot',
   'desk.moreComps',
   'plan.calendar',
+  'plan.renewCalendar',
   'library.export',
   'examples.remove',
   'key.set',

@@ -583,9 +583,22 @@ export const contract = {
       events: z.number().int(),
       /** Watched lots left out: no sale time yet. */
       skipped: z.number().int(),
-      /** An address a calendar app can subscribe to (the headless shell's), or null in the desktop app. */
+      /**
+       * An address a calendar app on this computer can subscribe to (the headless shell's `/calendar.ics` with the
+       * calendar's own read-only secret, never the page's token), or null in the desktop app.
+       */
       address: z.string().nullable(),
+      /** True when the shell was started on a chosen port (`--port`), so the address is the same after a restart. */
+      port_fixed: z.boolean(),
     }),
+  },
+  /**
+   * Makes a new calendar address (a new secret): the old one answers 401 from now on, for a buyer who shared it or
+   * no longer wants a calendar app to read the sales. The headless shell only (bad_input in the desktop app).
+   */
+  'plan.renewCalendar': {
+    input: Void,
+    output: z.object({ address: z.string(), port_fixed: z.boolean() }),
   },
   'library.export': {
     input: z

@@ -1,5 +1,5 @@
 import type { Bridge, RawBridge } from '../../../shared/ipc/bridge';
-import { createHttpBridge } from './httpBridge';
+import { createHttpBridge, takePageToken, type PageWindow } from './httpBridge';
 
 declare global {
   interface Window {
@@ -11,11 +11,16 @@ declare global {
 /**
  * The renderer's one way to reach core: `window.api` when the Electron preload provided it, the HTTP bridge
  * of the headless shell otherwise. The renderer never knows which shell it is in beyond this choice, which the
- * app's entry makes once and hands to the views through ApiProvider.
+ * app's entry makes once and hands to the views through ApiProvider. The HTTP bridge gets the page's token
+ * (takePageToken), which also takes it out of the address.
  */
-export function pickBridge(w: { api?: RawBridge } = typeof window === 'undefined' ? {} : window): Bridge {
+export function pickBridge(
+  w: { api?: RawBridge } & Partial<PageWindow> = typeof window === 'undefined' ? {} : window,
+): Bridge {
   if (w.api && typeof w.api.invoke === 'function' && typeof w.api.on === 'function') {
     return w.api as unknown as Bridge;
   }
-  return createHttpBridge();
+  // The headless shell: the token comes once in the page address and is kept in this tab's sessionStorage.
+  const page = w.location && w.sessionStorage && w.history ? (w as PageWindow) : undefined;
+  return createHttpBridge({ token: takePageToken(page) });
 }

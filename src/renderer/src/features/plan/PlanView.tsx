@@ -6,6 +6,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { EmptyState, useContractEvents, useNow } from '../../components/watch/common';
 import { auctionStatus, bidText, countdown, dateTime, platformName, usd } from '../../lib/format';
 import { useCall } from '../../lib/useCall';
+import { CalendarSubscription } from './CalendarSubscription';
 import '../../components/lwTable.css';
 import './plan.css';
 
@@ -103,7 +104,8 @@ function PlanRow({ w, now }: { w: WatchView; now: number }) {
 /**
  * The auction-day plan: every watched lot by sale time (today, tomorrow, this week, later), with the current bid,
  * the max bid, the landed cost, notes and a countdown; printable, and exported as a calendar (.ics) whose events
- * move when a sale is rescheduled. Offline: it reads the watchlist Lotwatch keeps, and spends no request.
+ * move when a sale is rescheduled; in the browser shell, an address a calendar app subscribes to (CalendarSubscription).
+ * Offline: it reads the watchlist Lotwatch keeps, and spends no request.
  */
 export function PlanView() {
   const list = useCall('watchlist.list');
@@ -149,11 +151,7 @@ export function PlanView() {
           Print
         </button>
       </div>
-      {cal.data?.address && (
-        <p className="muted small plan-subscribe">
-          Subscribe from a calendar app on this computer: <code className="mono">{cal.data.address}</code>
-        </p>
-      )}
+      <CalendarSubscription />
       {list.error && <ErrorNotice error={list.error} onRetry={() => void list.run()} />}
       {cal.error && <ErrorNotice error={cal.error} onRetry={() => void exportIcs()} />}
       {list.data && watches.length === 0 && (
