@@ -10,6 +10,8 @@ const HELP = `Usage: node out/main/headless.js [--port N] [--host 127.0.0.1] [--
        [--demo-control] [--restore-backup latest|NAME|FILE]
 
 Serves the Lotwatch app to a browser on this computer. Open the printed address (it carries a per-run token).
+--port N listens on port N (default 0: a free port picked at each start); a fixed port keeps the calendar
+subscription's address on Auction day the same across restarts.
 --demo-speed runs Demo mode's simulated market (and the watcher with it) that many times faster than real time;
 it is refused for a data folder that uses your API key (Demo mode off), and a restart resumes the market where it
 stood.

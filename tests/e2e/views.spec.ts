@@ -148,6 +148,20 @@ test.describe('views', () => {
     expect(ics.match(/BEGIN:VEVENT/g)).toHaveLength(3);
     expect(ics).toContain('Check the frame\\; keys\\, maybe');
     await shot(page, 'plan');
+    if (app.shell === 'headless') {
+      // The address a calendar app subscribes to: its own secret, never the page's token; a new one retires it.
+      const address = (await plan.subscriptionAddress.textContent())!;
+      expect(address).toMatch(/\/calendar\.ics\?feed=/);
+      expect(address).not.toContain(new URL(app.url!).searchParams.get('token')!);
+      const fetched = await fetch(address);
+      expect(fetched.status).toBe(200);
+      expect(await fetched.text()).toContain('Check the frame\\; keys\\, maybe');
+      await plan.newAddressButton.click();
+      await expect(plan.subscription.getByRole('status')).toContainText('subscribe them again');
+      await expect(plan.subscriptionAddress).not.toHaveText(address);
+      expect((await fetch(address)).status).toBe(401);
+      expect((await fetch((await plan.subscriptionAddress.textContent())!)).status).toBe(200);
+    }
     expect(app.consoleErrors).toEqual([]);
   });
 

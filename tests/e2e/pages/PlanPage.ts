@@ -7,11 +7,18 @@ export class PlanPage {
   readonly exportButton: Locator;
   /** Every watched lot's row, whatever its day. */
   readonly rows: Locator;
+  /** The browser shell's calendar subscription: its address and the button that makes a new one. */
+  readonly subscription: Locator;
+  readonly subscriptionAddress: Locator;
+  readonly newAddressButton: Locator;
 
   constructor(readonly page: Page) {
     this.frame = new AppFrame(page);
     this.rows = page.locator('.plan-table tbody tr');
     this.exportButton = page.getByRole('button', { name: 'Export calendar (.ics)' });
+    this.subscription = page.getByRole('region', { name: 'Calendar subscription' });
+    this.subscriptionAddress = this.subscription.locator('code');
+    this.newAddressButton = this.subscription.getByRole('button', { name: 'Make a new address' });
   }
 
   /** Opens Auction day from the navigation. */
