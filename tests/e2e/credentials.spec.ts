@@ -92,6 +92,12 @@ test.describe('the browser shell keeps its credential on its own page', () => {
     await new AppFrame(second).navLink('Settings').click();
     await expect(new SettingsPage(second).theme).toHaveValue('system');
     expect(second.url()).not.toContain('token');
+    // A tab opened without the printed address says what to open instead of failing call by call.
+    const bare = await page.context().newPage();
+    await bare.goto(lotwatch.origin + '/');
+    await expect(
+      bare.getByText(/This tab has no Lotwatch token\. Open the full address printed by/),
+    ).toBeVisible();
     expect(app.consoleErrors).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createHttpBridge, takePageToken, TOKEN_STORAGE_KEY } from '../../src/renderer/src/api/httpBridge';
-import { pickBridge } from '../../src/renderer/src/api';
+import { pickBridge, tokenMissing } from '../../src/renderer/src/api';
 
 describe('HTTP bridge', () => {
   it('posts the input as JSON to /rpc/<method> and returns the envelope', async () => {
@@ -117,5 +117,20 @@ describe('pickBridge', () => {
     const http = pickBridge({});
     expect(http).not.toBe(api);
     expect(typeof http.invoke).toBe('function');
+  });
+});
+
+describe('tokenMissing', () => {
+  const win = (href: string, stored: string | null) => ({
+    location: { href },
+    sessionStorage: { getItem: () => stored, setItem: () => {} },
+    history: { state: null, replaceState: () => {} },
+  });
+
+  it('is true only for a browser tab with no token in its address or its session', () => {
+    expect(tokenMissing(win('http://127.0.0.1:5190/', null))).toBe(true);
+    expect(tokenMissing(win('http://127.0.0.1:5190/?token=abc', null))).toBe(false);
+    expect(tokenMissing(win('http://127.0.0.1:5190/#/plan', 'abc'))).toBe(false);
+    expect(tokenMissing({ api: { invoke: vi.fn(), on: vi.fn() } })).toBe(false);
   });
 });
