@@ -114,8 +114,11 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   const channel = new BrowserNotifyChannel({ broadcast: (e) => server.broadcast(e) });
   // Known once the server listens: the page address with the calendar's path, token and all.
   let calendarAddress: string | null = null;
+  // The port the server listens on, once it does: no alert channel may send there.
+  let ownPort: number | null = null;
   const core = createCore({
     calendarAddress: () => calendarAddress,
+    ownPorts: () => (ownPort === null ? [] : [ownPort]),
     demoService: () => demo.get(),
     // The network is not accelerated nor faked: the client's own waits (timeouts, backoff) run on real timers.
     ...(engineClock !== systemClock ? { clientClock: { now: () => engineClock.now(), setTimeout: systemClock.setTimeout } } : {}),
@@ -148,6 +151,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     lock.release();
     throw e;
   }
+  ownPort = Number(new URL(url).port) || null;
   lock.setUrl(url.replace(/\?token=.*$/, ''));
   calendarAddress = url.replace(/\/\?token=/, '/calendar.ics?token=');
   return {
