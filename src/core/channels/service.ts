@@ -13,7 +13,7 @@ import {
   type DeliveryView,
 } from '../../shared/alertChannels';
 import { channelAddressVerdict } from '../../shared/netAddress';
-import { channelSecretName, type ChannelOutbox, type LiveChannel } from './outbox';
+import { channelSecretName, parseSettings, type ChannelOutbox, type LiveChannel } from './outbox';
 import type { ChannelReach } from './reach';
 import {
   bindSecret,
@@ -98,10 +98,12 @@ export class ChannelService {
     const address = typed ?? (secret === null ? null : (stored?.secret ?? null));
     this.checkAddress(settings.config, address);
     const destination = channelDestination(settings.config, address);
-    // A kept secret's binding: the one recorded, or for one stored before bindings, where it went until now.
+    // A kept secret's binding: the one recorded, or for one stored before bindings, where it went until now (none
+    // readable: it must be given again).
+    const beforeConfig = before ? parseSettings(before.settings)?.config : undefined;
     const keptFor =
       before && stored && typed === undefined && secret !== null
-        ? (stored.boundTo ?? channelDestination(JSON.parse(before.settings).config as ChannelConfig, stored.secret))
+        ? (stored.boundTo ?? (beforeConfig ? channelDestination(beforeConfig, stored.secret) : null) ?? '')
         : null;
     if (keptFor !== null && keptFor !== destination) movedWithoutSecret(type, destination);
     const now = this.d.clock.now();
