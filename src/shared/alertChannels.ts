@@ -153,7 +153,7 @@ export interface ChannelAddress {
 }
 
 /**
- * Where a channel sends (docs/architecture.md "Alert channels"): the SMTP host and port, the ntfy server, or the
+ * Where a channel sends (docs/architecture.md "Delivery"): the SMTP host and port, the ntfy server, or the
  * webhook's address (`webhookAddress`, the secret as typed or stored). Every spelling of an IPv4 address comes back
  * as four decimal numbers, as the WHATWG URL parser writes it. Null when there is nothing to judge yet (a webhook
  * without an address) or it does not parse (the schema's own checks say so). Throws nothing.
@@ -174,7 +174,7 @@ export function channelAddress(config: ChannelConfig, webhookAddress?: string | 
 }
 
 /**
- * What a channel's secret is bound to (docs/architecture.md "Alert channels"): `smtp://host:port` for an email
+ * What a channel's secret is bound to (docs/architecture.md "Delivery"): `smtp://host:port` for an email
  * channel's password, the ntfy server's origin for its token, the webhook address's origin. Host names in lower case
  * without trailing dots, so `SMTP.Example.com.` is `smtp.example.com`. A secret is sent only where it was saved
  * for: a destination that changes asks for it again. Null when the address does not parse. Throws nothing.

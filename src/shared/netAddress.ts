@@ -211,7 +211,7 @@ const WHERE_TO = 'Enter the address of your mail server, ntfy server or webhook.
 
 /**
  * Whether an alert channel may send to `hostname` (as a URL's hostname, or from `hostOfText`) on `port`
- * (docs/architecture.md "Alert channels"). Refused: link-local addresses (169.254.0.0/16, fe80::/10), cloud metadata
+ * (docs/architecture.md "Delivery"). Refused: link-local addresses (169.254.0.0/16, fe80::/10), cloud metadata
  * services by name or address, addresses that are not a host, and Lotwatch's own port on this computer
  * (`ownPorts`: the browser shell's address). Allowed with a note: a private network address ("This sends alerts to
  * a computer on your own network: 192.168.1.20.") and this computer. Host names are allowed here and judged again by

@@ -10,7 +10,7 @@ import {
 import { ChannelSendError } from './types';
 
 /**
- * Where alert channels may connect, checked at the moment of connecting (docs/architecture.md "Alert channels"). The
+ * Where alert channels may connect, checked at the moment of connecting (docs/architecture.md "Delivery"). The
  * form refuses link-local and metadata addresses and Lotwatch's own port as typed; a host name is judged here, by
  * every address it resolves to, and the connection goes to the address that was judged (never resolved a second
  * time, so a name cannot answer one address to the check and another to the connection).

@@ -5,7 +5,7 @@ import { channelDestination, type ChannelConfig } from '../../shared/alertChanne
 import { ChannelSendError } from './types';
 
 /**
- * A channel's secret and what it is bound to (docs/architecture.md "Alert channels"), as the API key is bound to its
+ * A channel's secret and what it is bound to (docs/architecture.md "Delivery"), as the API key is bound to its
  * origin: the SMTP password to `smtp://host:port`, the ntfy token to the server's origin, the webhook address to its
  * own origin (see channelDestination). Both are rows of `secrets`, encrypted: `channel:<id>` the secret,
  * `channel:<id>:for` the destination it was saved for. A secret is sent only when the channel's destination is the

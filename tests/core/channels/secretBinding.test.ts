@@ -13,7 +13,7 @@ import {
 } from '../../helpers/receivers';
 
 // A channel's secret is bound to where it was saved for, as the API key is to its origin (docs/architecture.md
-// "Alert channels"): an SMTP password to its host and port, an ntfy token to its server, a webhook address to its
+// "Delivery", "Alert channels"): an SMTP password to its host and port, an ntfy token to its server, a webhook address to its
 // origin. Moving a channel elsewhere without giving the secret again is refused at its field, and a stored secret
 // whose binding does not match the channel's destination is not used at send time (neither by the outbox nor by
 // the Test button). Real SMTP and HTTP receivers on 127.0.0.1, real SQLite.

@@ -8,7 +8,7 @@ import { channel, NOW } from './fixtures';
 
 // Settings, Alert channels: a stored password or token goes only to the server it was saved for, so the form asks
 // for it again when the server changes; and it says where alerts go when that is a computer on the buyer's own
-// network or this one (docs/architecture.md "Alert channels").
+// network or this one (docs/architecture.md "Delivery", "Alert channels").
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'], now: NOW });
