@@ -228,7 +228,7 @@ export function channelAddressVerdict(
   const shown = shownHost(h);
   if (problem === 'metadata') {
     return {
-      refusal: `${shown} is a cloud server’s metadata address (or one like it), not a place for alerts: Lotwatch does not send there. ${WHERE_TO}`,
+      refusal: `${shown} is a link-local or cloud metadata address, not a place for alerts: Lotwatch does not send there. ${WHERE_TO}`,
       note: null,
     };
   }

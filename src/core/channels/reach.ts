@@ -73,7 +73,7 @@ export async function checkedAddress(
       problem === 'self'
         ? `${shown}:${port}, which is Lotwatch itself`
         : problem === 'metadata'
-          ? `${shown}, a cloud server’s metadata address (or one like it)`
+          ? `${shown}, a link-local or cloud metadata address`
           : `${shown}, which is not the address of a computer`;
     throw new ChannelSendError(
       `${h.host} points to ${what}: Lotwatch does not send there. Check the server’s address in Settings → ` +

@@ -11,8 +11,9 @@ import {
   type SmtpReceiver,
 } from '../../helpers/receivers';
 
-// Where an alert channel may send (docs/architecture.md "Delivery", "Alert channels"): never to a link-local or cloud metadata
-// address, in any spelling, nor to Lotwatch's own port; a private network address is allowed (the form says so).
+// Where an alert channel may send (docs/architecture.md "Delivery", "Alert channels"): never to a link-local or cloud
+// metadata address, in any spelling, nor to Lotwatch's own port; a private network address is allowed (the form
+// says so).
 // Checked on save against what was typed, and again when sending against what the name resolved to (a lookup the
 // test injects points harmless-looking names at 169.254.169.254 and at Lotwatch's own port).
 
@@ -144,7 +145,11 @@ describe('on save, by what was typed', () => {
       ] as const) {
         await expect(core.call('channels.save', input), `${h} at ${field}`).rejects.toMatchObject({
           code: 'bad_input',
-          fields: { [field]: [expect.stringMatching(/metadata address .*Lotwatch does not send there/)] },
+          fields: {
+            [field]: [
+              expect.stringMatching(/link-local or cloud metadata address, .*Lotwatch does not send there/),
+            ],
+          },
         });
       }
     }

@@ -270,7 +270,12 @@ describe('a webhook address is bound to its origin', () => {
       .prepare('UPDATE secrets SET ciphertext = ? WHERE name = ?')
       .run(bound.ciphertext, `channel:${other.id}:for`);
     await raiseAlert(core, raw);
+    const test = await core.call('channels.test', { id: other.id });
     expect(b.received).toEqual([]);
     expect(details(raw, other.id).at(-1)).toMatch(/Paste the webhook address again/);
+    expect(test).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/Paste the webhook address again/),
+    });
   }, 30_000);
 });
