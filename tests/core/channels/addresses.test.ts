@@ -1,9 +1,13 @@
 import BetterSqlite3 from 'better-sqlite3';
 import type { LookupFunction } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
 import type { Core, CoreDeps } from '../../../src/core/app';
+import { silentLogger } from '../../../src/core/log';
+import { startHeadless } from '../../../src/headless/start';
 import type { ChannelSave } from '../../../src/shared/alertChannels';
 import { makeCore } from '../../helpers/core';
+import { tempDir } from '../../helpers/tmp';
 import {
   startHttpReceiver,
   startSmtpServer,
@@ -176,6 +180,33 @@ describe('on save, by what was typed', () => {
     await core.call('channels.save', phone('http://10.0.0.7:8080'));
     await core.call('channels.save', hook('http://127.0.0.1:48124/hook'));
     expect((await core.call('channels.list', undefined)).channels).toHaveLength(3);
+  });
+});
+
+describe("the browser shell's own port", () => {
+  it('is refused on save once the shell listens: its core knows the port', async () => {
+    const data = tempDir();
+    const renderer = tempDir();
+    writeFileSync(`${renderer.dir}/index.html`, '<!doctype html><title>Lotwatch</title>');
+    const running = await startHeadless({
+      dataDir: data.dir,
+      rendererDir: renderer.dir,
+      version: '0.0.0-test',
+      log: silentLogger,
+    });
+    open.push(async () => {
+      await running.dispose();
+      data.cleanup();
+      renderer.cleanup();
+    });
+    const port = Number(new URL(running.url).port);
+    await expect(
+      running.core.call('channels.save', hook(`http://localhost:${port}/rpc/settings.update`)),
+    ).rejects.toMatchObject({
+      code: 'bad_input',
+      fields: { secret: [expect.stringMatching(/is Lotwatch itself/)] },
+    });
+    await running.core.call('channels.save', hook(`http://localhost:${port + 1}/hook`));
   });
 });
 
