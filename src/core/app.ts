@@ -25,6 +25,7 @@ import { ChannelOutbox } from './channels/outbox';
 import { ChannelService } from './channels/service';
 import { SENDERS } from './channels/senders';
 import type { Sender } from './channels/types';
+import { channelReach, type ChannelReachOptions } from './channels/reach';
 import { channelHandlers } from './handlers/channels';
 import { appHandlers } from './handlers/app';
 import { backupHandlers } from './handlers/backups';
@@ -81,6 +82,10 @@ export interface CoreDeps {
   calendar?: CalendarSubscription;
   /** The alert channel senders (email, ntfy, webhook); default the real ones (tests may wrap them). */
   senders?: Readonly<Record<'email' | 'ntfy' | 'webhook', Sender>>;
+  /** The ports this Lotwatch listens on (the browser shell's), read when asked: no alert channel may send there. */
+  ownPorts?: () => readonly number[];
+  /** Resolves the host names of alert channels (as node:dns `lookup`); default the system's (tests inject one). */
+  channelLookup?: ChannelReachOptions['lookup'];
 }
 
 const KEY_SECRET = 'api_key';
@@ -246,20 +251,21 @@ export function createCore(deps: CoreDeps): Core {
     userPausedUntil: () => settings.value('watchPausedUntil'),
   });
   const senders = deps.senders ?? SENDERS;
+  const reach = channelReach({ ownPorts: deps.ownPorts, lookup: deps.channelLookup }); // connects to checked addresses only
   // The per-channel outbox (email, ntfy, webhook) runs beside the watch engine: a slow mail server never holds a poll.
   const channelOutbox: ChannelOutbox = new ChannelOutbox({
     store,
     clock: deps.clock,
     log,
     secrets: deps.secrets,
-    senders,
+    senders, reach,
     tzOffsetMinutes: tz,
     emit: (e) => emit(e),
     onSystemAlert: () => {
       engine.deliverNow().catch((e: unknown) => log.warn('the inbox could not show a channel alert', { error: (e as Error).message }));
     },
   });
-  const channels = new ChannelService({ store, clock: deps.clock, secrets: deps.secrets, outbox: channelOutbox, senders });
+  const channels = new ChannelService({ store, clock: deps.clock, secrets: deps.secrets, outbox: channelOutbox, senders, reach });
   const desk: DeskService = new DeskService({
     store,
     clock: deps.clock,
@@ -430,7 +436,7 @@ export function createCore(deps: CoreDeps): Core {
       disposed ??= (async () => {
         await ready;
         await engine.dispose();
-        await channelOutbox.dispose();
+        await channelOutbox.dispose().then(() => reach.close());
         await backups?.dispose();
         await Promise.allSettled([...inFlight]);
         await client?.close();

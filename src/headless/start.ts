@@ -129,7 +129,10 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   });
   let origin: string | null = null;
   const calendarAt = (secret: string) => (origin === null ? null : `${origin}/calendar.ics?feed=${secret}`);
+  // The port the server listens on, once it does: no alert channel may send there.
+  let ownPort: number | null = null;
   const core = createCore({
+    ownPorts: () => (ownPort === null ? [] : [ownPort]),
     calendar: {
       address: () => calendarAt(feed.current()),
       portFixed: () => (opts.port ?? 0) !== 0,
@@ -168,6 +171,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     lock.release();
     throw e;
   }
+  ownPort = Number(new URL(url).port) || null;
   lock.setUrl(url.replace(/\?token=.*$/, ''));
   origin = new URL(url).origin;
   return {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { classifyHost, hostOfText, portOfUrl } from './netAddress';
 import { ALERT_KINDS, QuietHoursSchema, type AlertKind } from './watch';
 
 /**
@@ -143,6 +144,50 @@ export const ChannelSaveSchema = ChannelSettingsSchema.extend({
   secret: z.string().max(2048).nullable().optional(),
 });
 export type ChannelSave = z.infer<typeof ChannelSaveSchema>;
+
+/** Where a channel sends: a host as a URL writes it (IPv6 in brackets), its port, and the form field that holds it. */
+export interface ChannelAddress {
+  hostname: string;
+  port: number;
+  field: 'config.host' | 'config.server' | 'secret';
+}
+
+/**
+ * Where a channel sends (docs/architecture.md "Delivery"): the SMTP host and port, the ntfy server, or the
+ * webhook's address (`webhookAddress`, the secret as typed or stored). Every spelling of an IPv4 address comes back
+ * as four decimal numbers, as the WHATWG URL parser writes it. Null when there is nothing to judge yet (a webhook
+ * without an address) or it does not parse (the schema's own checks say so). Throws nothing.
+ */
+export function channelAddress(config: ChannelConfig, webhookAddress?: string | null): ChannelAddress | null {
+  if (config.type === 'email') {
+    const hostname = hostOfText(config.host);
+    return hostname === null ? null : { hostname, port: config.port, field: 'config.host' };
+  }
+  const text = config.type === 'ntfy' ? config.server : (webhookAddress ?? '');
+  try {
+    const u = new URL(text.trim());
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+    return { hostname: u.hostname, port: portOfUrl(u), field: config.type === 'ntfy' ? 'config.server' : 'secret' };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What a channel's secret is bound to (docs/architecture.md "Delivery"): `smtp://host:port` for an email
+ * channel's password, the ntfy server's origin for its token, the webhook address's origin. Host names in lower case
+ * without trailing dots, so `SMTP.Example.com.` is `smtp.example.com`. A secret is sent only where it was saved
+ * for: a destination that changes asks for it again. Null when the address does not parse. Throws nothing.
+ */
+export function channelDestination(config: ChannelConfig, webhookAddress?: string | null): string | null {
+  const a = channelAddress(config, webhookAddress);
+  const h = a ? classifyHost(a.hostname) : null;
+  if (!a || !h) return null;
+  const host = h.ip === 6 ? `[${h.host}]` : h.host;
+  if (config.type === 'email') return `smtp://${host}:${a.port}`;
+  const scheme = new URL((config.type === 'ntfy' ? config.server : (webhookAddress ?? '')).trim()).protocol;
+  return `${scheme}//${host}:${a.port}`;
+}
 
 /** How a channel has been doing, for the Settings list. Times in ms since the epoch. */
 export const ChannelHealthSchema = z.object({

@@ -1,91 +1,18 @@
-// Where the service URL may point. Pure (WHATWG URL parsing and integer range checks, no Node), so the one rule
-// holds in the settings schema that core validates and the renderer's form reports. Node's `net.BlockList` would
-// need Node; the tests hold this function against a BlockList with the same ranges.
+// Where the service URL may point. Pure, so the one rule holds in the settings schema that core validates and the
+// renderer's form reports; the address ranges are netAddress.ts's, shared with the alert channels.
 
-/** An IPv4 range: the first address as an unsigned 32-bit integer and the prefix length. */
-type V4Range = readonly [base: number, bits: number, why: string];
+import { classifyHost, cidrOf, dottedQuad, IPV4_RANGES, type AddressScope } from './netAddress';
 
-const PRIVATE = 'a private network address';
-const LINK_LOCAL = 'a link-local address';
-const NOT_A_HOST = 'not the address of a host';
+/** Why the service may not be at an address of each scope; loopback (a service on this computer) and public may. */
+const WHY: Partial<Record<AddressScope, string>> = {
+  private: 'a private network address',
+  'link-local': 'a link-local address',
+  metadata: 'a cloud metadata address',
+  'not-a-host': 'not the address of a host',
+};
 
-/** IPv4 ranges refused as a service address (loopback, 127.0.0.0/8, is allowed: a service on this computer). */
-const V4_REFUSED: readonly V4Range[] = [
-  [0x00000000, 8, NOT_A_HOST], // 0.0.0.0/8 "this network": 0.0.0.0 reaches this computer by accident
-  [0x0a000000, 8, PRIVATE], // 10.0.0.0/8
-  [0x64400000, 10, PRIVATE], // 100.64.0.0/10, carrier-grade NAT
-  [0xa9fe0000, 16, LINK_LOCAL], // 169.254.0.0/16, cloud metadata services live here
-  [0xac100000, 12, PRIVATE], // 172.16.0.0/12
-  [0xc0a80000, 16, PRIVATE], // 192.168.0.0/16
-  [0xe0000000, 4, NOT_A_HOST], // 224.0.0.0/4 multicast
-  [0xf0000000, 4, NOT_A_HOST], // 240.0.0.0/4 reserved, and the broadcast address
-];
-
-/** The IPv4 ranges refused, as CIDR text (for the tests' BlockList). */
-export const REFUSED_IPV4_CIDRS: readonly string[] = V4_REFUSED.map(
-  ([base, bits]) => `${[24, 16, 8, 0].map((s) => (base >>> s) & 255).join('.')}/${bits}`,
-);
-
-const inV4 = (a: number, [base, bits]: V4Range): boolean => bits === 0 || a >>> (32 - bits) === base >>> (32 - bits);
-
-/** Why an IPv4 address (unsigned 32-bit) may not be the service, or null when it may. */
-function v4Refusal(a: number): string | null {
-  for (const r of V4_REFUSED) if (inV4(a, r)) return r[2];
-  return null;
-}
-
-/** `a.b.c.d` as an unsigned 32-bit integer, or null when it is not exactly four decimal parts of 0..255. */
-function dottedQuad(h: string): number | null {
-  const parts = h.split('.');
-  if (parts.length !== 4) return null;
-  let a = 0;
-  for (const p of parts) {
-    if (!/^(0|[1-9]\d{0,2})$/.test(p) || Number(p) > 255) return null;
-    a = a * 256 + Number(p);
-  }
-  return a;
-}
-
-/**
- * The eight 16-bit groups of an IPv6 address as the WHATWG URL parser serialises it (lower case, `::` for the
- * longest run of zeros, never an embedded dotted quad), or null for anything else.
- */
-function v6Groups(h: string): number[] | null {
-  const halves = h.split('::');
-  if (halves.length > 2) return null;
-  const read = (s: string): number[] | null => {
-    if (s === '') return [];
-    const out: number[] = [];
-    for (const g of s.split(':')) {
-      if (!/^[0-9a-f]{1,4}$/.test(g)) return null;
-      out.push(parseInt(g, 16));
-    }
-    return out;
-  };
-  const head = read(halves[0] ?? '');
-  const tail = halves.length === 2 ? read(halves[1] ?? '') : [];
-  if (!head || !tail) return null;
-  const fill = 8 - head.length - tail.length;
-  if (halves.length === 2 ? fill < 1 : fill !== 0) return null;
-  return [...head, ...Array<number>(fill).fill(0), ...tail];
-}
-
-/** Why an IPv6 address may not be the service, or null when it may. Embedded IPv4 follows the IPv4 rule. */
-function v6Refusal(g: number[]): string | null {
-  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = g;
-  const v4 = (g6 * 65536 + g7) >>> 0;
-  const zeros = (xs: number[]) => xs.every((x) => x === 0);
-  if (zeros([g0, g1, g2, g3, g4, g5, g6]) && g7 === 1) return null; // ::1, loopback
-  if (zeros([g0, g1, g2, g3, g4, g5, g6, g7])) return NOT_A_HOST; // ::
-  if (zeros([g0, g1, g2, g3, g4]) && g5 === 0xffff) return v4Refusal(v4); // ::ffff:a.b.c.d, IPv4-mapped
-  if (zeros([g0, g1, g2, g3, g4, g5])) return NOT_A_HOST; // ::a.b.c.d, the retired IPv4-compatible form
-  if (g0 === 0x64 && g1 === 0xff9b && zeros([g2, g3, g4, g5])) return v4Refusal(v4); // 64:ff9b::/96, NAT64
-  if (g0 === 0x2002) return v4Refusal((g1 * 65536 + g2) >>> 0); // 2002::/16, 6to4
-  if ((g0 & 0xfe00) === 0xfc00) return PRIVATE; // fc00::/7, unique local
-  if ((g0 & 0xff80) === 0xfe80) return LINK_LOCAL; // fe80::/10 link-local, fec0::/10 the retired site-local
-  if ((g0 & 0xff00) === 0xff00) return NOT_A_HOST; // ff00::/8 multicast
-  return null;
-}
+/** The IPv4 ranges refused as a service address, as CIDR text (for the tests' BlockList). */
+export const REFUSED_IPV4_CIDRS: readonly string[] = IPV4_RANGES.filter(([, , scope]) => WHY[scope]).map(cidrOf);
 
 /**
  * The host as typed in `u` (between `//` or the last `@` of the authority and the port), lower-cased: enough to
@@ -116,20 +43,12 @@ export function serviceUrlRefusal(u: string): string | null {
   } catch {
     return null;
   }
-  const v4 = dottedQuad(host);
-  if (v4 !== null) {
-    if (typedHost(u) !== host) {
-      return `Write the address as four numbers, ${host}: the service URL must show plainly where your API key is sent.`;
-    }
-    const why = v4Refusal(v4);
-    return why ? refusal(host, why) : null;
+  if (dottedQuad(host) !== null && typedHost(u) !== host) {
+    return `Write the address as four numbers, ${host}: the service URL must show plainly where your API key is sent.`;
   }
-  if (host.startsWith('[') && host.endsWith(']')) {
-    const g = v6Groups(host.slice(1, -1));
-    const why = g ? v6Refusal(g) : NOT_A_HOST;
-    return why ? refusal(host, why) : null;
-  }
-  return null;
+  const h = classifyHost(host);
+  const why = h ? WHY[h.scope] : undefined;
+  return why && h?.ip ? refusal(host, why) : null;
 }
 
 const refusal = (host: string, why: string): string =>

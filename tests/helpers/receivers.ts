@@ -41,6 +41,8 @@ export interface SmtpReceiver {
   port: number;
   /** Every message received, in order, recorded before `hold` is awaited. */
   received: ReceivedMail[];
+  /** Every AUTH the server was given (PLAIN or LOGIN), accepted or not, in order. */
+  logins: { user: string; password: string }[];
   /** Calls `listener` on each new SMTP connection (before the greeting). */
   onConnect(listener: () => void): void;
   /** Stops the server; connections still open are dropped after 200 ms. */
@@ -57,6 +59,7 @@ export async function startSmtpServer(
   opts: { user?: string; password?: string; hold?: (mail: ReceivedMail) => Promise<void> } = {},
 ): Promise<SmtpReceiver> {
   const received: ReceivedMail[] = [];
+  const logins: { user: string; password: string }[] = [];
   const connectListeners: (() => void)[] = [];
   const server = new SMTPServer({
     secure: false,
@@ -70,6 +73,7 @@ export async function startSmtpServer(
       callback();
     },
     onAuth(auth, _session, callback) {
+      logins.push({ user: auth.username ?? '', password: auth.password ?? '' });
       if (opts.user !== undefined && auth.username === opts.user && auth.password === (opts.password ?? '')) {
         callback(null, { user: auth.username });
         return;
@@ -122,6 +126,7 @@ export async function startSmtpServer(
     host: '127.0.0.1',
     port,
     received,
+    logins,
     onConnect(listener) {
       connectListeners.push(listener);
     },

@@ -27,6 +27,7 @@ import { ERROR_CODES, type ErrorCode, type ErrorPayload } from '../../src/shared
 import { DEFAULT_SETTINGS } from '../../src/shared/settings';
 import { plainZodMessage } from '../../src/shared/zodMessages';
 import { errorText } from '../../src/renderer/src/lib/messages';
+import { makeCore } from '../helpers/core';
 import { setup } from '../core/api/helpers';
 
 /*
@@ -290,6 +291,31 @@ async function serviceErrors(): Promise<[string, ErrorPayload][]> {
   return out;
 }
 
+/** Where an alert channel may not send, and a secret kept for another server, refused by a real core. */
+async function channelRefusals(): Promise<[string, ErrorPayload][]> {
+  const { core, cleanup } = makeCore({ autoStart: false, demoExamples: false, ownPorts: () => [48123] });
+  await core.ready;
+  const email = (host: string, port: number, over: object = {}) => ({
+    name: 'Office',
+    config: { type: 'email', host, port, security: 'none', username: 'me', from: 'me@example.com', to: 'me@example.com' },
+    ...over,
+  });
+  const refusedBy = async (input: unknown): Promise<ErrorPayload> => {
+    const r = await core.invoke('channels.save', input);
+    if (r.ok) throw new Error('channels.save was not refused');
+    return r.error;
+  };
+  const out: [string, ErrorPayload][] = [
+    ['a channel to a metadata address', await refusedBy(email('169.254.169.254', 25))],
+    ['a channel to no host', await refusedBy(email('0.0.0.0', 25))],
+    ['a channel to Lotwatch itself', await refusedBy(email('127.0.0.1', 48123))],
+  ];
+  const saved = await core.call('channels.save', email('127.0.0.1', 2525, { secret: 'pw' }) as never);
+  out.push(['a channel moved without its password', await refusedBy(email('10.0.0.9', 2525, { id: saved.id }))]);
+  await cleanup();
+  return out;
+}
+
 /** Every error code's payloads, as the app builds them. */
 async function payloadsByCode(): Promise<Record<ErrorCode, [string, ErrorPayload][]>> {
   const by = Object.fromEntries(ERROR_CODES.map((c) => [c, []])) as unknown as Record<
@@ -348,6 +374,7 @@ async function payloadsByCode(): Promise<Record<ErrorCode, [string, ErrorPayload
     }),
   );
   add('a key too short', await refused('key.set', { key: 'abc' }));
+  for (const [label, p] of await channelRefusals()) add(label, p);
 
   // App codes, from the dispatcher and their constructors.
   add('an unknown method', await refused('settings.drop', {}));

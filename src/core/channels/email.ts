@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { ChannelConfig } from '../../shared/alertChannels';
+import { defaultReach } from './reach';
 import { ChannelSendError, type ChannelMessage, type SendTarget, type Sender } from './types';
 
 /**
@@ -166,8 +167,9 @@ function emailConfigOf(target: SendTarget): EmailConfig {
 export const emailSender: Sender = {
   async send(target, msg) {
     const config = emailConfigOf(target);
+    const checked = await (target.reach ?? defaultReach()).smtp(config.host, config.port);
     const transport = nodemailer.createTransport({
-      host: config.host,
+      ...checked,
       port: config.port,
       secure: config.security === 'tls',
       requireTLS: config.security === 'starttls',

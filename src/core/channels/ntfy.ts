@@ -2,6 +2,7 @@ import { request, type Dispatcher } from 'undici';
 import { SYSTEM_ALERT_KINDS, type ChannelConfig } from '../../shared/alertChannels';
 import { ChannelSendError, type ChannelMessage, type SendTarget, type Sender } from './types';
 import { readSome, retryAfterMsOf } from './http';
+import { defaultReach } from './reach';
 
 /**
  * The ntfy channel (docs/architecture.md "Delivery"): push to the buyer's phone through an ntfy server (the
@@ -216,6 +217,7 @@ export const ntfySender: Sender = {
     let res: Dispatcher.ResponseData;
     try {
       res = await request(`${base}/`, {
+        dispatcher: (target.reach ?? defaultReach()).dispatcher,
         method: 'POST',
         headers: headersOf(target, true),
         body: JSON.stringify(ntfyPayload(config, msg)),
@@ -223,6 +225,7 @@ export const ntfySender: Sender = {
         bodyTimeout: TIMEOUT_MS,
       });
     } catch (err) {
+      if (err instanceof ChannelSendError) throw err;
       throw networkFailure(err, host);
     }
     if (res.statusCode < 200 || res.statusCode >= 300) throw await statusFailure(res, host, config.topic);
@@ -236,6 +239,7 @@ export const ntfySender: Sender = {
       const { base } = serverOf(config);
       const sinceS = Math.floor(since / 1000) - 60;
       const res = await request(`${base}/${encodeURIComponent(config.topic)}/json?poll=1&since=${sinceS}`, {
+        dispatcher: (target.reach ?? defaultReach()).dispatcher,
         method: 'GET',
         headers: headersOf(target, false),
         headersTimeout: TIMEOUT_MS,

@@ -6,7 +6,9 @@ import type { Logger } from '../log';
 import type { SecretBox } from '../secrets';
 import { ChannelSettingsSchema, type ChannelSettings, type ChannelType } from '../../shared/alertChannels';
 import type { ContractEvent } from '../../shared/ipc/contract';
+import { defaultReach, type ChannelReach } from './reach';
 import { messageFor, routeAlert } from './route';
+import { secretForSend } from './secretBinding';
 import {
   ChannelSendError,
   type ChannelMessage,
@@ -33,8 +35,7 @@ export function retryDelay(attempts: number, retryAfterMs: number | null): numbe
   return Math.max(backoff, retryAfterMs ?? 0);
 }
 
-/** The name of a channel's secret in the secrets table (encrypted like the API key). */
-export const channelSecretName = (id: number): string => `channel:${id}`;
+export { channelSecretName } from './secretBinding';
 
 /** A stored channel whose settings read back valid. */
 export interface LiveChannel {
@@ -49,6 +50,8 @@ export interface ChannelOutboxDeps {
   log: Logger;
   secrets: SecretBox;
   senders: Readonly<Record<ChannelType, Sender>>;
+  /** Where channels may connect (reach.ts); default the system's resolver, no port of Lotwatch's own. */
+  reach?: ChannelReach;
   /** The user's UTC offset in minutes at time t (a channel's own quiet hours are local times). */
   tzOffsetMinutes: (t: number) => number;
   emit: (e: ContractEvent) => void;
@@ -123,19 +126,13 @@ export class ChannelOutbox {
     return out;
   }
 
-  /** The channel as a sender needs it; throws ChannelSendError when its secret cannot be decrypted. */
+  /**
+   * The channel as a sender needs it. Throws ChannelSendError when its secret cannot be decrypted or was saved for
+   * another destination (secretBinding.ts: a secret goes only where it was saved for).
+   */
   target(ch: LiveChannel): SendTarget {
-    let secret: string | null = null;
-    const c = this.d.store.requests.getSecret(channelSecretName(ch.row.id));
-    try {
-      secret = c ? this.d.secrets.decrypt(c) : null;
-    } catch (cause) {
-      throw new ChannelSendError(
-        'The stored password, token or address of this channel could not be read. Enter it again in Settings → Alert channels.',
-        { permanent: true, cause },
-      );
-    }
-    return { name: ch.settings.name, config: ch.settings.config, secret };
+    const secret = secretForSend(this.d, ch.row.id, ch.settings.config);
+    return { name: ch.settings.name, config: ch.settings.config, secret, reach: this.d.reach ?? defaultReach() };
   }
 
   private enqueue(fn: () => Promise<void>): Promise<void> {

@@ -3,8 +3,27 @@ import type { DeliveryLogRow } from '../db/channelsRepo';
 import type { Store } from '../db/store';
 import { BadInputError, LotwatchError } from '../errors';
 import type { SecretBox } from '../secrets';
-import type { ChannelSave, ChannelType, ChannelView, DeliveryView } from '../../shared/alertChannels';
-import { channelSecretName, type ChannelOutbox, type LiveChannel } from './outbox';
+import {
+  channelAddress,
+  channelDestination,
+  type ChannelConfig,
+  type ChannelSave,
+  type ChannelType,
+  type ChannelView,
+  type DeliveryView,
+} from '../../shared/alertChannels';
+import { channelAddressVerdict } from '../../shared/netAddress';
+import { channelSecretName, parseSettings, type ChannelOutbox, type LiveChannel } from './outbox';
+import type { ChannelReach } from './reach';
+import {
+  bindSecret,
+  forgetBoundSecret,
+  readBoundSecret,
+  secretWords,
+  shownDestination,
+  writeBoundSecret,
+  type BoundSecret,
+} from './secretBinding';
 import { testMessage } from './route';
 import { ChannelSendError, type Sender } from './types';
 
@@ -24,6 +43,8 @@ export class ChannelService {
       secrets: SecretBox;
       outbox: ChannelOutbox;
       senders: Readonly<Record<ChannelType, Sender>>;
+      /** Where channels may connect: its `ownPorts` (the browser shell's) are refused on save. */
+      reach?: ChannelReach;
     },
   ) {}
 
@@ -43,14 +64,18 @@ export class ChannelService {
   /**
    * Creates (no id) or changes a channel, with its secret: absent keeps it, null forgets it, text replaces it.
    * A new channel, or one switched back on, starts with the alerts raised from now on (not the whole inbox).
+   * Where it sends must be a place for alerts (channelAddressVerdict: no link-local or cloud metadata address, not
+   * Lotwatch's own port), and a kept secret goes only where it was saved for (secretBinding.ts): moving an email
+   * channel to another host or port, or an ntfy channel to another server, needs the secret again (or its removal).
    *
-   * @throws BadInputError with `fields` for a webhook without a valid address, or a change of type; LotwatchError
+   * @throws BadInputError with `fields`: a webhook without a valid address (`secret`), a change of type
+   *   (`config.type`), an address that may not get alerts (`config.host`, `config.server` or `secret`), a new
+   *   destination for a kept secret (`secret`: "Enter the password again for the new server …"); LotwatchError
    *   not_found for an id that is not stored. Nothing is written when it throws.
    */
   save(input: ChannelSave): ChannelView {
     const { id, secret, ...settings } = input;
     const type = settings.config.type;
-    const now = this.d.clock.now();
     const repo = this.d.store.channels;
     const before = id === undefined ? undefined : repo.get(id);
     if (id !== undefined && !before)
@@ -60,42 +85,74 @@ export class ChannelService {
         'config.type': ['Add a new channel for another type.'],
       });
     }
-    const hasSecret = before ? this.d.store.requests.getSecret(channelSecretName(before.id)) !== null : false;
+    const typed = typeof secret === 'string' && secret.trim() !== '' ? secret.trim() : undefined;
+    const stored = before ? this.storedSecret(before.id) : null;
     if (type === 'webhook') {
-      if (typeof secret === 'string') checkWebhookAddress(secret);
-      else if (secret === null || !hasSecret) {
+      if (typed !== undefined) checkWebhookAddress(typed);
+      else if (secret === null || !stored) {
         throw new BadInputError('Paste the webhook address.', {
           secret: ['Paste the webhook address, starting with https://.'],
         });
       }
     }
-    const json = JSON.stringify(settings);
+    const address = typed ?? (secret === null ? null : (stored?.secret ?? null));
+    this.checkAddress(settings.config, address);
+    const destination = channelDestination(settings.config, address);
+    // A kept secret's binding: the one recorded, or for one stored before bindings, where it went until now (none
+    // readable: it must be given again).
+    const beforeConfig = before ? parseSettings(before.settings)?.config : undefined;
+    const keptFor =
+      before && stored && typed === undefined && secret !== null
+        ? (stored.boundTo ?? (beforeConfig ? channelDestination(beforeConfig, stored.secret) : null) ?? '')
+        : null;
+    if (keptFor !== null && keptFor !== destination) movedWithoutSecret(type, destination);
+    const now = this.d.clock.now();
     const saved = this.d.store.transaction(() => {
       let cid: number;
       if (before) {
         cid = before.id;
-        repo.update(cid, json, now);
+        repo.update(cid, JSON.stringify(settings), now);
         const wasOn = (JSON.parse(before.settings) as { enabled?: boolean }).enabled !== false;
         if (!wasOn && settings.enabled) repo.setCursor(cid, repo.newestAlertId());
         repo.clearHealth(cid);
         repo.retryNow(cid, now);
       } else {
-        cid = repo.insert(type, json, repo.newestAlertId(), now);
+        cid = repo.insert(type, JSON.stringify(settings), repo.newestAlertId(), now);
       }
-      if (secret === null) this.d.store.requests.deleteSecret(channelSecretName(cid));
-      else if (typeof secret === 'string' && secret.trim() !== '') {
-        this.d.store.requests.setSecret(channelSecretName(cid), this.d.secrets.encrypt(secret.trim()), now);
-      }
+      if (secret === null) forgetBoundSecret(this.d, cid);
+      else if (typed !== undefined && destination !== null) writeBoundSecret(this.d, cid, typed, destination);
+      else if (keptFor !== null && stored?.boundTo === null) bindSecret(this.d, cid, keptFor);
       return cid;
     });
     this.d.outbox.kick();
     return this.view(this.live(saved));
   }
 
+  /** A stored secret and its binding; null when none is stored or it cannot be read (the view says so). */
+  private storedSecret(id: number): BoundSecret | null {
+    try {
+      return readBoundSecret(this.d, id);
+    } catch {
+      return null;
+    }
+  }
+
+  /** @throws BadInputError at the address's field when the channel may not send there (channelAddressVerdict). */
+  private checkAddress(config: ChannelConfig, webhookAddress: string | null): void {
+    const a = channelAddress(config, webhookAddress);
+    if (!a) {
+      if (config.type !== 'email') return;
+      const refusal = 'Enter the mail server’s host name, such as smtp.gmail.com, without a port or spaces.';
+      throw new BadInputError(refusal, { 'config.host': [refusal] });
+    }
+    const { refusal } = channelAddressVerdict(a.hostname, a.port, this.d.reach?.ownPorts() ?? []);
+    if (refusal) throw new BadInputError(refusal, { [a.field]: [refusal] });
+  }
+
   /** Deletes a channel, its secret and its deliveries. @throws LotwatchError not_found. */
   remove(id: number): { ok: true } {
     const gone = this.d.store.transaction(() => {
-      this.d.store.requests.deleteSecret(channelSecretName(id));
+      forgetBoundSecret(this.d, id);
       return this.d.store.channels.remove(id);
     });
     if (!gone) throw new LotwatchError('not_found', 'This channel was already deleted.');
@@ -156,6 +213,20 @@ export class ChannelService {
       },
     };
   }
+}
+
+/**
+ * A kept secret would go to a new destination: refused, at the secret's field, with what to do.
+ * @throws BadInputError always.
+ */
+function movedWithoutSecret(type: ChannelType, destination: string | null): never {
+  const what = secretWords(type);
+  const text =
+    type === 'webhook'
+      ? 'Paste the webhook address again: the stored one does not match where it was saved for.'
+      : `Enter the ${what} again for the new server ${shownDestination(destination ?? '')}: Lotwatch sends a ` +
+        `saved ${what} only to the server it was entered for. Or choose Forget to save without one.`;
+  throw new BadInputError(text, { secret: [text] });
 }
 
 /** A webhook address must be a full http(s) URL. @throws BadInputError on `secret`. */

@@ -1,4 +1,5 @@
 import type { ChannelConfig } from '../../shared/alertChannels';
+import type { ChannelReach } from './reach';
 
 /**
  * What every alert channel sender shares (docs/architecture.md "Delivery"): one message, the channel it goes to,
@@ -41,6 +42,11 @@ export interface SendTarget {
   config: ChannelConfig;
   /** The SMTP password, the ntfy access token, or the webhook's address; null when none is stored. */
   secret: string | null;
+  /**
+   * Where the sender may connect (reach.ts): the dispatcher for HTTP, the checked address for SMTP. The outbox and
+   * the Test button always give it; absent only in tests of a sender alone (the senders then use `defaultReach`).
+   */
+  reach?: ChannelReach;
 }
 
 /**

@@ -2,6 +2,7 @@ import { request, type Dispatcher } from 'undici';
 import { SYSTEM_ALERT_KINDS, type ChannelConfig, type WebhookFormat } from '../../shared/alertChannels';
 import { ChannelSendError, type ChannelMessage, type SendTarget, type Sender } from './types';
 import { readSome, retryAfterMsOf } from './http';
+import { defaultReach } from './reach';
 
 /**
  * The webhook channel (docs/architecture.md "Delivery"): a POST of JSON to an address the buyer pasted, in
@@ -290,6 +291,7 @@ export const webhookSender: Sender = {
     let res: Dispatcher.ResponseData;
     try {
       res = await request(url, {
+        dispatcher: (target.reach ?? defaultReach()).dispatcher,
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -302,6 +304,7 @@ export const webhookSender: Sender = {
         bodyTimeout: TIMEOUT_MS,
       });
     } catch (err) {
+      if (err instanceof ChannelSendError) throw err;
       throw networkFailure(err, url, secret);
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {

@@ -175,7 +175,7 @@ describe('alert channels through core', () => {
     const db = new BetterSqlite3(dbPath, { readonly: true });
     expect(
       db.prepare("SELECT name FROM secrets WHERE name LIKE 'channel:%' ORDER BY name").pluck().all(),
-    ).toEqual(['channel:1', 'channel:2']);
+    ).toEqual(['channel:1', 'channel:1:for', 'channel:2', 'channel:2:for']);
     db.close();
   });
 

@@ -5,7 +5,10 @@ import {
   DEFAULT_CHANNEL_KINDS,
   SYSTEM_ALERT_KINDS,
   WEBHOOK_FORMATS,
+  channelAddress,
+  channelDestination,
   type ChannelAlertKind,
+  type ChannelConfig,
   type ChannelQuietMode,
   type ChannelType,
   type ChannelView,
@@ -13,6 +16,7 @@ import {
   type WebhookFormat,
 } from '../../../../shared/alertChannels';
 import type { MethodInput } from '../../../../shared/ipc/contract';
+import { channelAddressVerdict } from '../../../../shared/netAddress';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Modal } from '../../components/Modal';
@@ -242,6 +246,27 @@ function saveInput(d: Draft, channel: ChannelView | null): ChannelSaveInput {
   return input;
 }
 
+/**
+ * Where a draft sends, in the form's words: `note` says so for a computer on the buyer's own network or this one
+ * ("This sends alerts to a computer on your own network: 192.168.1.20."); `moved` is true when an email or ntfy
+ * channel with a stored secret now points at another server (host and port, or the ntfy server's origin) and no
+ * new secret is typed: core sends a secret only where it was saved for, so the form asks for it again.
+ */
+function draftWhere(d: Draft, channel: ChannelView | null): { note: string | null; moved: boolean } {
+  // The draft's config has every field the schema defaults, so it reads as the parsed shape.
+  const config = saveInput(d, channel).config as ChannelConfig;
+  const address = channelAddress(config, d.type === 'webhook' ? d.secret : null);
+  const note = address ? channelAddressVerdict(address.hostname, address.port).note : null;
+  const moved =
+    channel !== null &&
+    channel.has_secret &&
+    d.type !== 'webhook' &&
+    !d.forget &&
+    d.secret.trim() === '' &&
+    channelDestination(config) !== channelDestination(channel.config);
+  return { note, moved };
+}
+
 /** The channel as saved, but with `enabled` changed: what the list's on/off switch sends (the secret is kept). */
 function toggleInput(c: ChannelView, enabled: boolean): ChannelSaveInput {
   return {
@@ -369,6 +394,12 @@ function ChannelForm({
   };
 
   const stored = channel?.has_secret ?? false;
+  const where = draftWhere(draft, channel);
+  const addressNote = where.note && (
+    <p className="ch-note small" role="status">
+      {where.note}
+    </p>
+  );
   const secretLabel =
     draft.type === 'email'
       ? 'Password'
@@ -393,7 +424,9 @@ function ChannelForm({
   const secretPlaceholder = stored
     ? draft.forget
       ? `Forgotten when you save`
-      : `Stored: ${channel?.secret_hint ?? '••••'} (leave empty to keep)`
+      : where.moved
+        ? `Enter the ${secretWhat} for the new server`
+        : `Stored: ${channel?.secret_hint ?? '••••'} (leave empty to keep)`
     : secretExample;
   const secretHint =
     draft.type === 'email'
@@ -479,6 +512,7 @@ function ChannelForm({
               )}
             </Field>
           </div>
+          {addressNote}
           <Field label="Security" error={fieldError('config.security')}>
             {(a) => (
               <select
@@ -538,6 +572,7 @@ function ChannelForm({
               />
             )}
           </Field>
+          {addressNote}
           <Field
             label="Topic"
             error={fieldError('config.topic')}
@@ -631,6 +666,13 @@ function ChannelForm({
           The stored {secretWhat} is forgotten when you save.
         </p>
       )}
+      {where.moved && (
+        <p className="ch-note small" role="status">
+          You changed the server: enter the {secretWhat} again. Lotwatch sends a saved {secretWhat} only to the
+          server it was entered for (or choose Forget to save without one).
+        </p>
+      )}
+      {draft.type === 'webhook' && addressNote}
 
       {draft.type === 'webhook' && draft.format === 'telegram' && (
         <Field
