@@ -253,6 +253,8 @@ export function createCore(deps: CoreDeps): Core {
     log,
     secrets: deps.secrets,
     senders,
+    // A send's deadline is network time, like the service client's timeouts (never an accelerated market's).
+    netClock: deps.clientClock ?? deps.clock,
     tzOffsetMinutes: tz,
     emit: (e) => emit(e),
     onSystemAlert: () => {
