@@ -2,6 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { request } from 'undici';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../src/core/app';
@@ -9,6 +10,7 @@ import { openDatabase } from '../../src/core/db/connection';
 import { SettingsRepo } from '../../src/core/db/settingsRepo';
 import { silentLogger } from '../../src/core/log';
 import { FileSecretBox } from '../../src/core/secrets';
+import { startHeadless } from '../../src/headless/start';
 import type { ChannelSave } from '../../src/shared/alertChannels';
 import { alertRaiser } from '../core/channels/raise';
 import { FakeClock } from '../helpers/fakeClock';
@@ -58,7 +60,10 @@ afterAll(async () => {
   for (const d of dirs) d.cleanup();
 });
 
-/** A data folder (Demo mode off, no key: nothing polls) with one webhook channel and one alert it has not been sent. */
+/**
+ * A data folder (Demo mode off, no key: nothing polls) with one webhook channel (id 1) and one alert it has not been
+ * sent.
+ */
 async function prepare(): Promise<string> {
   const t = tempDir();
   dirs.push(t);
@@ -126,5 +131,39 @@ describe('the browser shell stops while an alert channel is sending', () => {
       { status: 'sending', attempts: 1 },
     ]);
     db.close();
+  }, 60_000);
+
+  it('stopping the browser shell in process while the Test button and the outbox wait on such a webhook takes under 5 s', async () => {
+    const dataDir = await prepare();
+    const running = await startHeadless({
+      dataDir,
+      rendererDir: renderer.dir,
+      version: 't',
+      log: silentLogger,
+    });
+    let stopped = false;
+    try {
+      await drip.requests.reached(drip.requests.n + 1);
+      const u = new URL(running.url);
+      // The page's Test button: its request is in flight when the stop comes (the server closes it, core aborts it).
+      const answer = request(`${u.origin}/rpc/channels.test`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${u.searchParams.get('token')}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ id: 1 }),
+      }).catch(() => null);
+      await drip.requests.reached(drip.requests.n + 1);
+      const began = performance.now();
+      await running.dispose();
+      stopped = true;
+      const took = Math.round(performance.now() - began);
+      // A real-time bound, generous: the sends are aborted, not waited for (the deadline is 30 s).
+      expect(took, `the stop took ${took} ms`).toBeLessThan(EXIT_BOUND_MS);
+      await answer;
+    } finally {
+      if (!stopped) await running.dispose();
+    }
   }, 60_000);
 });
