@@ -121,8 +121,7 @@ export function createCore(deps: CoreDeps): Core {
   const { db, log } = deps;
   const settings = new SettingsRepo(db, deps.clock);
   const listeners = new Set<(e: ContractEvent) => void>();
-  // The unread count is pushed whenever it may have changed, so the navigation, title and badge follow live.
-  // The count at start is the baseline (pages and the badge ask `alerts.unread` when they open); changes go out.
+  // The unread count is pushed when it may have changed (navigation, title, badge); the count at start is the baseline.
   let unread = 0;
   const pushUnread = () => {
     if (!db.open) return;
@@ -258,7 +257,9 @@ export function createCore(deps: CoreDeps): Core {
     clock: deps.clock,
     log,
     secrets: deps.secrets,
-    senders, reach,
+    senders,
+    reach,
+    netClock: deps.clientClock ?? deps.clock, // a send's deadline is network time, never an accelerated market's
     tzOffsetMinutes: tz,
     emit: (e) => emit(e),
     onSystemAlert: () => {

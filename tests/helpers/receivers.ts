@@ -6,13 +6,14 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
 /**
  * Real receivers for the alert channel tests (docs/architecture.md "Delivery"): an SMTP server, an HTTP
- * endpoint for webhooks and a stand-in of an ntfy server, each on 127.0.0.1 with a port the system picks.
+ * endpoint for webhooks and a stand-in of an ntfy server, each on 127.0.0.1 with a port the system picks, and
+ * receivers that never finish an answer (a body dripped a byte at a time, endless SMTP `250-` lines).
  * They record what arrived, and a `hold` hook keeps one from answering until the test lets it, so a test can
  * stop Lotwatch between "the receiver has it" and "Lotwatch heard back".
  */
@@ -345,4 +346,153 @@ export async function closedPort(): Promise<number> {
   });
   await s.close();
   return s.port;
+}
+
+/** A count that a test can wait on: `reached(n)` resolves once it is at least n. */
+export interface Tally {
+  readonly n: number;
+  reached(n: number): Promise<void>;
+}
+
+function tally(): Tally & { bump(): void } {
+  let n = 0;
+  const waiting: { at: number; resolve: () => void }[] = [];
+  return {
+    get n() {
+      return n;
+    },
+    bump() {
+      n++;
+      for (const w of waiting.filter((x) => x.at <= n)) {
+        waiting.splice(waiting.indexOf(w), 1);
+        w.resolve();
+      }
+    },
+    reached(at) {
+      return at <= n ? Promise.resolve() : new Promise((resolve) => waiting.push({ at, resolve }));
+    },
+  };
+}
+
+/** A receiver that answers slowly on purpose, and lets the test wait on what it has done so far. */
+export interface SlowReceiver {
+  /** `http://127.0.0.1:<port>` for HTTP, or the host for SMTP. */
+  url: string;
+  host: string;
+  port: number;
+  /** Requests (HTTP) or SMTP connections that reached the slow part. */
+  requests: Tally;
+  /** Each HTTP request as `<method> <path>`, in order (empty for SMTP). */
+  seen: string[];
+  /** Single bytes (HTTP) or `250-` lines (SMTP) written so far, over every connection. */
+  drips: Tally;
+  /** Connections the client let go of (closed or ended its side) while the receiver was still dripping. */
+  dropped: Tally;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts an HTTP endpoint (node:http) that reads each request, answers `status` (default 200) with its headers at
+ * once, then writes one byte of body every `everyMs` ms (real time, default 4,000) and never ends it: a receiver that
+ * is alive but never finishes. Every request counts in `requests`; every byte in `drips`; a client that goes away in
+ * `dropped`.
+ */
+export async function startDripReceiver(
+  opts: { status?: number; everyMs?: number } = {},
+): Promise<SlowReceiver> {
+  const requests = tally();
+  const drips = tally();
+  const dropped = tally();
+  const timers = new Set<NodeJS.Timeout>();
+  const seen: string[] = [];
+  const s = await listen(async (req, res) => {
+    for await (const _ of req) void _;
+    seen.push(`${req.method} ${req.url}`);
+    requests.bump();
+    res.writeHead(opts.status ?? 200, { 'content-type': 'text/plain' });
+    res.flushHeaders();
+    const t = setInterval(() => {
+      res.write('.');
+      drips.bump();
+    }, opts.everyMs ?? 4_000);
+    timers.add(t);
+    res.on('close', () => {
+      clearInterval(t);
+      timers.delete(t);
+      dropped.bump();
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${s.port}`,
+    host: '127.0.0.1',
+    port: s.port,
+    requests,
+    seen,
+    drips,
+    dropped,
+    close: async () => {
+      for (const t of timers) clearInterval(t);
+      await s.close();
+    },
+  };
+}
+
+/**
+ * Starts an SMTP server (node:net) that greets, then answers EHLO with `250-` continuation lines, one every
+ * `everyMs` ms (real time, default 50), and never the last line: the client never gets to send its message. Each
+ * EHLO counts in `requests`, each line in `drips`, each client that ends or closes its side in `dropped`.
+ */
+export async function startEndlessSmtp(opts: { everyMs?: number } = {}): Promise<SlowReceiver> {
+  const requests = tally();
+  const drips = tally();
+  const dropped = tally();
+  const sockets = new Set<Socket>();
+  const server = createNetServer((sock) => {
+    sockets.add(sock);
+    let timer: NodeJS.Timeout | null = null;
+    let gone = false;
+    const leave = () => {
+      if (timer) clearInterval(timer);
+      timer = null;
+      if (!gone) {
+        gone = true;
+        dropped.bump();
+      }
+      sock.destroy();
+      sockets.delete(sock);
+    };
+    sock.on('error', () => undefined);
+    sock.on('end', leave);
+    sock.on('close', leave);
+    sock.write('220 slow.example ESMTP\r\n');
+    let buf = '';
+    sock.on('data', (d: Buffer) => {
+      buf += d.toString('latin1');
+      if (timer || !/^(EHLO|HELO) /im.test(buf)) return;
+      requests.bump();
+      timer = setInterval(() => {
+        sock.write('250-slow.example still thinking\r\n');
+        drips.bump();
+      }, opts.everyMs ?? 50);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: '127.0.0.1',
+    host: '127.0.0.1',
+    port,
+    requests,
+    seen: [],
+    drips,
+    dropped,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }

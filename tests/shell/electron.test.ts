@@ -9,6 +9,9 @@ import { corruptPage, fillDatabase, rootPageOf, sha } from '../helpers/damage';
 import { FakeClock } from '../helpers/fakeClock';
 import { quotaSnapshot } from '../helpers/quota';
 import { tempDir } from '../helpers/tmp';
+import { alertRaiser } from '../core/channels/raise';
+import { startDripReceiver } from '../helpers/receivers';
+import type { ChannelSave } from '../../src/shared/alertChannels';
 import { digestAfterQuietHours } from './digestScenario';
 import { createFakeElectron, FakeBrowserWindow } from './fakeElectron';
 
@@ -321,6 +324,36 @@ describe('Electron shell (electron mocked)', () => {
     const again = vi.fn();
     fake.app.emit('before-quit', { preventDefault: again });
     expect(again).not.toHaveBeenCalled();
+  });
+
+  it('quitting aborts the alert channel sends in flight (a webhook that never finishes its answer) and quits at once', async () => {
+    const drip = await startDripReceiver({ status: 200, everyMs: 4_000 });
+    const s = await start();
+    const raiser = alertRaiser(join(dir.dir, 'lotwatch.sqlite'));
+    try {
+      await s!.core.ready;
+      const ch = await s!.core.call('channels.save', {
+        name: 'Slow hook',
+        config: { type: 'webhook', format: 'json', telegram_chat_id: '' },
+        secret: `${drip.url}/hook`,
+      } as ChannelSave);
+      // One send from the outbox and one from the Test button, both held open by the receiver.
+      raiser.raise('sale_result', 'Sold', Date.now());
+      s!.core.channelOutbox.kick();
+      const test = s!.core.invoke('channels.test', { id: ch.id });
+      await drip.requests.reached(2);
+      const began = performance.now();
+      fake.app.emit('before-quit', { preventDefault() {} });
+      await vi.waitFor(() => expect(fake.app.quit).toHaveBeenCalled(), { timeout: 10_000, interval: 5 });
+      const took = performance.now() - began;
+      // A real-time bound, generous: the sends are aborted, not waited for (they would drip forever).
+      expect(took).toBeLessThan(5_000);
+      expect(await test).toMatchObject({ ok: true, value: { ok: false, message: expect.stringMatching(/^Lotwatch stopped before the test finished/) } });
+      await drip.dropped.reached(2);
+    } finally {
+      raiser.close();
+      await drip.close();
+    }
   });
 
   it('shows a clear dialog and exits when the data file is from a newer version', async () => {

@@ -11,7 +11,10 @@ import { ChannelSendError, type ChannelMessage, type SendTarget, type Sender } f
 
 type EmailConfig = Extract<ChannelConfig, { type: 'email' }>;
 
-/** How long a connection, the server's greeting and any silence on the socket may take, ms. */
+/**
+ * How long a connection, the server's greeting and any silence on the socket may take, ms. The whole conversation
+ * has a deadline of its own (withinDeadline in senders.ts), since a server that keeps talking is never silent.
+ */
 const TIMEOUT_MS = 15_000;
 
 /** The last line of every email: why it came, and where to change what this address receives. */
@@ -161,11 +164,11 @@ function emailConfigOf(target: SendTarget): EmailConfig {
  * Sends email over SMTP with nodemailer (docs/architecture.md "Delivery"). `send` resolves on the server's
  * 250 for the message, with `Sent to <to> through <host>`; it throws ChannelSendError (see smtpFailure) for
  * any failure. The Message-ID is `<key@lotwatch.app>`, the same on every attempt, so a resent alert threads
- * with (or is dropped as a copy of) the first. No `confirm`: a mail server cannot be asked whether it took a
- * message.
+ * with (or is dropped as a copy of) the first. `signal` aborts the conversation (nodemailer closes the
+ * connection). No `confirm`: a mail server cannot be asked whether it took a message.
  */
 export const emailSender: Sender = {
-  async send(target, msg) {
+  async send(target, msg, signal) {
     const config = emailConfigOf(target);
     const checked = await (target.reach ?? defaultReach()).smtp(config.host, config.port);
     const transport = nodemailer.createTransport({
@@ -189,6 +192,7 @@ export const emailSender: Sender = {
         html: emailHtml(msg),
         messageId: `<${msg.key}@lotwatch.app>`,
         headers: { 'X-Lotwatch-Kind': msg.kind },
+        ...(signal ? { signal } : {}),
       });
     } catch (err) {
       throw smtpFailure(err, config);
@@ -196,5 +200,14 @@ export const emailSender: Sender = {
       transport.close();
     }
     return { detail: `Sent to ${config.to} through ${config.host}` };
+  },
+
+  timedOut(target, seconds) {
+    const where = target.config.type === 'email' ? ` ${target.config.host}:${target.config.port}` : '';
+    return new ChannelSendError(
+      `The mail server${where} did not finish within ${seconds} seconds; check the host, port and security ` +
+        'choice in Settings → Alert channels, or ask your mail provider whether the server works.',
+      { permanent: false },
+    );
   },
 };

@@ -13,7 +13,10 @@ import { defaultReach } from './reach';
 
 type NtfyConfig = Extract<ChannelConfig, { type: 'ntfy' }>;
 
-/** Longest wait for the server's headers, and for each part of its body, ms. */
+/**
+ * Longest silence while waiting for the server's headers, and between parts of its body, ms. The whole publish or
+ * poll has a deadline of its own (withinDeadline in senders.ts), since a server that drips is never silent.
+ */
 const TIMEOUT_MS = 15_000;
 /** ntfy turns a message over 4,096 bytes into a file attachment; stay under it. */
 const MAX_MESSAGE_BYTES = 4_000;
@@ -205,13 +208,14 @@ async function statusFailure(
  * Sends to an ntfy topic with undici (docs/architecture.md "Delivery"). `send` POSTs the JSON of ntfyPayload
  * to the server's root and resolves on a 2xx with `Sent to topic <topic> on <host>`; throws ChannelSendError:
  * 401/403 (the token), 404 and other 4xx are permanent, 429 (with the server's Retry-After, ms), 5xx,
- * timeouts (15 s) and network errors are not. `confirm` polls the topic's cached messages since the attempt
+ * timeouts (15 s of silence) and network errors are not. `signal` aborts either request, its answer's body
+ * included (the connection is closed). `confirm` polls the topic's cached messages since the attempt
  * began (less a minute for clock skew): true when one carries the message's sequence id (or, from a server
  * older than sequence ids, which answers without any, its exact title and text), false when the poll answered
  * without it, null when the poll failed. It never throws.
  */
 export const ntfySender: Sender = {
-  async send(target, msg) {
+  async send(target, msg, signal) {
     const config = ntfyConfigOf(target);
     const { base, host } = serverOf(config);
     let res: Dispatcher.ResponseData;
@@ -223,6 +227,7 @@ export const ntfySender: Sender = {
         body: JSON.stringify(ntfyPayload(config, msg)),
         headersTimeout: TIMEOUT_MS,
         bodyTimeout: TIMEOUT_MS,
+        ...(signal ? { signal } : {}),
       });
     } catch (err) {
       if (err instanceof ChannelSendError) throw err;
@@ -233,7 +238,7 @@ export const ntfySender: Sender = {
     return { detail: `Sent to topic ${config.topic} on ${host}` };
   },
 
-  async confirm(target, msg, since) {
+  async confirm(target, msg, since, signal) {
     try {
       const config = ntfyConfigOf(target);
       const { base } = serverOf(config);
@@ -244,6 +249,7 @@ export const ntfySender: Sender = {
         headers: headersOf(target, false),
         headersTimeout: TIMEOUT_MS,
         bodyTimeout: TIMEOUT_MS,
+        ...(signal ? { signal } : {}),
       });
       if (res.statusCode < 200 || res.statusCode >= 300) {
         await res.body.dump().catch(() => undefined);
@@ -272,5 +278,19 @@ export const ntfySender: Sender = {
     } catch {
       return null;
     }
+  },
+
+  timedOut(target, seconds) {
+    let where = 'The ntfy server';
+    try {
+      where = `The ntfy server ${serverOf(ntfyConfigOf(target)).host}`;
+    } catch {
+      // An unusable address fails before a send starts: this is only said of a changed channel.
+    }
+    return new ChannelSendError(
+      `${where} did not finish within ${seconds} seconds; check the server address in Settings → Alert channels, ` +
+        'and that the server is up.',
+      { permanent: false },
+    );
   },
 };

@@ -6,9 +6,11 @@ import type { Logger } from '../log';
 import type { SecretBox } from '../secrets';
 import { ChannelSettingsSchema, type ChannelSettings, type ChannelType } from '../../shared/alertChannels';
 import type { ContractEvent } from '../../shared/ipc/contract';
+import { Lanes } from './lanes';
 import { defaultReach, type ChannelReach } from './reach';
 import { messageFor, routeAlert } from './route';
 import { secretForSend } from './secretBinding';
+import { SEND_DEADLINE_MS, SendStopped, withinDeadline } from './senders';
 import {
   ChannelSendError,
   type ChannelMessage,
@@ -57,6 +59,11 @@ export interface ChannelOutboxDeps {
   emit: (e: ContractEvent) => void;
   /** A channel's failing alert was stored: the inbox's outbox should show it now, not at the next tick. */
   onSystemAlert: () => void;
+  /**
+   * The clock a send's deadline runs on (default `clock`): real timers when `clock` is an accelerated Demo market,
+   * since the network is not accelerated; a test's fake clock in tests, so a test moves time past the deadline.
+   */
+  netClock?: Clock;
 }
 
 class ClaimLost extends Error {}
@@ -70,10 +77,16 @@ class ClaimLost extends Error {}
  * alert that says what to fix. At start, rows a stop left `sending` are checked with the receiver where it can tell
  * (ntfy), else sent again under the same key, so a receiver that keeps keys drops the repeat: no alert is lost, and
  * none arrives twice unless the stop fell between the receiver's answer and Lotwatch's record of it and the receiver
- * ignores the key. Rounds never overlap; sends of one round go one after another.
+ * ignores the key. Rounds never overlap. Sends go on one lane per channel: a channel's messages one after another,
+ * channels independently of each other, each send within SEND_DEADLINE_MS (a send that does not finish by then is a
+ * failed attempt). Disposing aborts the sends in flight; their rows stay `sending` for the next start to recover.
  */
 export class ChannelOutbox {
   private chain: Promise<void> = Promise.resolve();
+  private readonly lanes = new Lanes((id, e) =>
+    this.d.log.warn('channels: sending on a channel failed', { channel: id, error: (e as Error).message }),
+  );
+  private readonly stop = new AbortController();
   private cancelTimer: (() => void) | null = null;
   private started = false;
   private disposed = false;
@@ -81,11 +94,11 @@ export class ChannelOutbox {
 
   constructor(private readonly d: ChannelOutboxDeps) {}
 
-  /** Recovers what a stop left `sending`, then runs a round. Idempotent. */
+  /** Recovers what a stop left `sending` (on each channel's lane, first), then runs a round. Idempotent. */
   start(): void {
     if (this.started || this.disposed) return;
     this.started = true;
-    void this.enqueue(() => this.recover());
+    void this.enqueue(async () => this.recover());
     this.kick();
   }
 
@@ -99,17 +112,40 @@ export class ChannelOutbox {
     });
   }
 
-  /** Resolves when the round in flight and those queued behind it are done (tests, shutdown). */
-  idle(): Promise<void> {
-    return this.chain;
+  /**
+   * Resolves when no round and no channel's send is in flight or queued (tests, shutdown): a send that never
+   * finishes keeps it waiting until its deadline.
+   */
+  async idle(): Promise<void> {
+    for (;;) {
+      const round = this.chain;
+      await round;
+      await this.lanes.idle();
+      if (this.chain === round) return;
+    }
   }
 
-  /** Stops the timer and waits for the send in flight. Idempotent. */
+  /**
+   * Stops the timer, aborts the sends in flight (their rows stay `sending`: the next start recovers them) and waits
+   * for the lanes to let go, which they do at once. Idempotent.
+   */
   async dispose(): Promise<void> {
     this.disposed = true;
     this.cancelTimer?.();
     this.cancelTimer = null;
-    await this.chain;
+    this.stop.abort();
+    await this.idle();
+  }
+
+  /**
+   * Sends `msg` to `ch` now, outside the outbox (nothing recorded, nothing retried): the Test button. Resolves with
+   * the sender's line for the log.
+   * @throws ChannelSendError for a failed send, the sender's timedOut error when it did not finish within
+   *   SEND_DEADLINE_MS, SendStopped when Lotwatch is stopping.
+   */
+  sendNow(ch: LiveChannel, msg: ChannelMessage): Promise<{ detail: string }> {
+    const sender = this.d.senders[ch.settings.config.type];
+    return this.within(ch, (target, signal) => sender.send(target, msg, signal));
   }
 
   /** The channels whose stored settings read back valid (one damaged row is logged and left alone). */
@@ -135,6 +171,21 @@ export class ChannelOutbox {
     return { name: ch.settings.name, config: ch.settings.config, secret, reach: this.d.reach ?? defaultReach() };
   }
 
+  /** Runs `work` for one channel under the deadline and the outbox's stop; see withinDeadline. */
+  private within<T>(ch: LiveChannel, work: (t: SendTarget, s: AbortSignal) => Promise<T>): Promise<T> {
+    const target = this.target(ch);
+    const sender = this.d.senders[ch.settings.config.type];
+    return withinDeadline(
+      {
+        clock: this.d.netClock ?? this.d.clock,
+        ms: SEND_DEADLINE_MS,
+        stop: this.stop.signal,
+        onTimeout: () => sender.timedOut(target, Math.round(SEND_DEADLINE_MS / 1000)),
+      },
+      (signal) => work(target, signal),
+    );
+  }
+
   private enqueue(fn: () => Promise<void>): Promise<void> {
     const p = this.chain.then(fn).catch((e: unknown) => {
       this.d.log.warn('channels: a delivery round failed', { error: (e as Error).message });
@@ -143,18 +194,24 @@ export class ChannelOutbox {
     return p;
   }
 
+  /** Asks for a pass over channel `id`'s due deliveries on its lane; one already waiting there covers it. */
+  private sendSoon(id: number): void {
+    if (this.disposed) return;
+    this.lanes.once(id, async () => {
+      await this.sendDue(id);
+      this.schedule();
+    });
+  }
+
   private async round(): Promise<void> {
     if (this.disposed) return;
     this.cancelTimer?.();
     this.cancelTimer = null;
     const live = this.channels().filter((c) => c.settings.enabled);
     const more = this.route(live);
-    for (const ch of live) {
-      if (this.disposed) return;
-      await this.sendDue(ch);
-    }
+    for (const ch of live) this.sendSoon(ch.row.id);
     if (more) this.kick();
-    else this.schedule(live);
+    else this.schedule();
   }
 
   /** Routes new alerts to each channel in one transaction; true when a channel has more to route. */
@@ -180,8 +237,15 @@ export class ChannelOutbox {
     return more;
   }
 
-  /** Sends a channel's due deliveries: pending ones one message each, held ones as one digest. */
-  private async sendDue(ch: LiveChannel): Promise<void> {
+  /**
+   * Sends a channel's due deliveries: pending ones one message each, held ones as one digest. Reads the channel
+   * again, since the buyer may have changed or switched it off while this pass waited on its lane.
+   */
+  private async sendDue(id: number): Promise<void> {
+    const row = this.d.store.channels.get(id);
+    const settings = row && parseSettings(row.settings);
+    if (this.disposed || !row || !settings?.enabled) return;
+    const ch: LiveChannel = { row, settings };
     const due = this.d.store.channels.dueFor(ch.row.id, this.d.clock.now());
     const held = due.filter((r) => r.status === 'held');
     const groups = due.filter((r) => r.status === 'pending').map((r) => [r]);
@@ -206,13 +270,15 @@ export class ChannelOutbox {
     }
     this.changed();
     try {
-      const { detail } = await this.d.senders[ch.settings.config.type].send(this.target(ch), msg);
+      const { detail } = await this.sendNow(ch, msg);
       const now = this.d.clock.now();
       this.d.store.transaction(() => {
         this.d.store.channels.markSent(ids, now, detail);
         this.d.store.channels.recordSuccess(ch.row.id, now);
       });
     } catch (e) {
+      // Stopping is not the channel's failure: the rows stay `sending`, and the next start sends them again.
+      if (e instanceof SendStopped) return;
       this.failed(ch, rows, e);
     }
     this.changed();
@@ -267,23 +333,30 @@ export class ChannelOutbox {
   }
 
   /**
-   * At start: messages a stop left `sending`. A channel that can tell (ntfy) is asked whether the message arrived:
-   * yes, the rows are marked sent; otherwise they go again at once, under the same key.
+   * At start: messages a stop left `sending`, on each channel's lane before its first pass. A channel that can tell
+   * (ntfy) is asked whether the message arrived: yes, the rows are marked sent; otherwise they go again at once,
+   * under the same key.
    */
-  private async recover(): Promise<void> {
-    const left = this.d.store.channels.leftSending();
-    if (left.length === 0) return;
-    const byKey = new Map<string, DeliveryRow[]>();
-    for (const r of left) {
-      const k = `${r.channel_id}\u0000${r.message_key ?? r.id}`;
-      const group = byKey.get(k);
-      if (group) group.push(r);
-      else byKey.set(k, [r]);
+  private recover(): void {
+    const byChannel = new Map<number, Map<string, DeliveryRow[]>>();
+    for (const r of this.d.store.channels.leftSending()) {
+      const keys = byChannel.get(r.channel_id) ?? new Map<string, DeliveryRow[]>();
+      byChannel.set(r.channel_id, keys);
+      const k = r.message_key ?? String(r.id);
+      keys.set(k, [...(keys.get(k) ?? []), r]);
     }
-    const live = new Map(this.channels().map((c) => [c.row.id, c]));
-    for (const rows of byKey.values()) {
-      const ch = live.get(rows[0]!.channel_id);
+    for (const [id, keys] of byChannel)
+      this.lanes.push(id, () => this.recoverChannel(id, [...keys.values()]));
+  }
+
+  private async recoverChannel(id: number, messages: DeliveryRow[][]): Promise<void> {
+    const row = this.d.store.channels.get(id);
+    const settings = row && parseSettings(row.settings);
+    const ch = row && settings ? { row, settings } : null;
+    for (const rows of messages) {
       const arrived = ch ? await this.confirm(ch, rows) : null;
+      // Stopping again: the rows stay as they are for the next start.
+      if (this.disposed) return;
       const now = this.d.clock.now();
       this.d.store.transaction(() => {
         if (arrived) {
@@ -292,7 +365,7 @@ export class ChannelOutbox {
             now,
             'Arrived before Lotwatch stopped (the server confirmed it).',
           );
-          this.d.store.channels.recordSuccess(rows[0]!.channel_id, now);
+          this.d.store.channels.recordSuccess(id, now);
           return;
         }
         const why =
@@ -302,10 +375,7 @@ export class ChannelOutbox {
         for (const r of rows)
           this.d.store.channels.setStatus(r.id, rows.length > 1 ? 'held' : 'pending', now, why);
       });
-      this.d.log.warn('channels: a message left sending by a stop', {
-        channel: rows[0]!.channel_id,
-        arrived,
-      });
+      this.d.log.warn('channels: a message left sending by a stop', { channel: id, arrived });
     }
     this.changed();
   }
@@ -317,18 +387,26 @@ export class ChannelOutbox {
     try {
       const msg: ChannelMessage = messageFor(rows[0]!.message_key, rows.map(messageAlert));
       const since = Math.min(...rows.map((r) => r.attempted_at ?? r.created_at));
-      return await sender.confirm(this.target(ch), msg, since);
+      return await this.within(ch, (target, signal) => sender.confirm!(target, msg, since, signal));
     } catch {
       return null;
     }
   }
 
-  /** Sleeps until the next held or pending delivery of a live channel is due. */
-  private schedule(live: LiveChannel[]): void {
+  /**
+   * Sleeps until the next held or pending delivery of a live channel is due. A channel with a pass waiting on its
+   * lane is left out: that pass schedules again when it is done.
+   */
+  private schedule(): void {
     if (this.disposed) return;
+    this.cancelTimer?.();
+    this.cancelTimer = null;
     const now = this.d.clock.now();
     let next = Infinity;
-    for (const ch of live) next = Math.min(next, this.d.store.channels.nextDueFor(ch.row.id) ?? Infinity);
+    for (const ch of this.channels()) {
+      if (!ch.settings.enabled || this.lanes.waiting(ch.row.id)) continue;
+      next = Math.min(next, this.d.store.channels.nextDueFor(ch.row.id) ?? Infinity);
+    }
     if (!Number.isFinite(next)) return;
     this.cancelTimer = this.d.clock.setTimeout(
       () => {

@@ -25,6 +25,7 @@ import {
   type BoundSecret,
 } from './secretBinding';
 import { testMessage } from './route';
+import { SendStopped } from './senders';
 import { ChannelSendError, type Sender } from './types';
 
 /** How many rows of the delivery log Settings shows. */
@@ -160,18 +161,23 @@ export class ChannelService {
   }
 
   /**
-   * Sends the test message through a saved channel now, outside the outbox (nothing is logged or retried). Never
-   * throws for a failed send: the answer says what happened and what to fix. @throws LotwatchError not_found.
+   * Sends the test message through a saved channel now, outside the outbox (nothing is logged or retried). Answers
+   * within SEND_DEADLINE_MS (30 s) whatever the receiver does, so the buyer never waits on a button: a receiver that
+   * has not finished by then is "… did not finish within 30 seconds; check …". Never throws for a failed send: the
+   * answer says what happened and what to fix. @throws LotwatchError not_found.
    */
   async test(id: number): Promise<{ ok: boolean; message: string }> {
     const ch = this.live(id);
     try {
-      const { detail } = await this.d.senders[ch.settings.config.type].send(
-        this.d.outbox.target(ch),
-        testMessage(id, this.d.clock.now()),
-      );
+      const { detail } = await this.d.outbox.sendNow(ch, testMessage(id, this.d.clock.now()));
       return { ok: true, message: `${detail}.` };
     } catch (e) {
+      if (e instanceof SendStopped) {
+        return {
+          ok: false,
+          message: 'Lotwatch stopped before the test finished. Press Test again once it runs.',
+        };
+      }
       return {
         ok: false,
         message: e instanceof ChannelSendError ? e.message : `The test failed: ${(e as Error).message}`,

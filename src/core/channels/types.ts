@@ -71,13 +71,26 @@ export interface Sender {
   /**
    * Sends one message. Resolves once the receiver accepted it (SMTP 250, HTTP 2xx) with a short line for the log
    * ("Sent to buyer@example.com"). Throws ChannelSendError for every failure (network, refusal, timeout), never
-   * anything else.
+   * anything else. `signal` aborts the send: the sender closes its connection at once (the deadline of
+   * `withinDeadline` in senders.ts, or Lotwatch stopping); what it throws then does not matter, the caller has
+   * already moved on.
    */
-  send(target: SendTarget, msg: ChannelMessage): Promise<{ detail: string }>;
+  send(target: SendTarget, msg: ChannelMessage, signal?: AbortSignal): Promise<{ detail: string }>;
   /**
    * After Lotwatch stopped in the middle of sending `msg` (no record of whether the receiver got it): asks the
    * receiver whether it did, when the channel can tell. true: it arrived (do not send again); false: it did not;
    * null: this channel cannot tell (the outbox sends again, with the same key). `since` is when the attempt began.
+   * `signal` aborts it as it does `send`.
    */
-  confirm?(target: SendTarget, msg: ChannelMessage, since: number): Promise<boolean | null>;
+  confirm?(
+    target: SendTarget,
+    msg: ChannelMessage,
+    since: number,
+    signal?: AbortSignal,
+  ): Promise<boolean | null>;
+  /**
+   * The error of a send that did not finish within `seconds` (the receiver was reached, or not, and never finished
+   * its answer): who did not finish, and what the buyer can check. Pure.
+   */
+  timedOut(target: SendTarget, seconds: number): ChannelSendError;
 }

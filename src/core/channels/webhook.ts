@@ -13,7 +13,10 @@ import { defaultReach } from './reach';
 
 type WebhookConfig = Extract<ChannelConfig, { type: 'webhook' }>;
 
-/** Longest wait for the receiver's headers, and for each part of its body, ms. */
+/**
+ * Longest silence while waiting for the receiver's headers, and between parts of its body, ms. The whole send has a
+ * deadline of its own (withinDeadline in senders.ts), since a receiver that drips a byte now and then is never silent.
+ */
 const TIMEOUT_MS = 15_000;
 
 /** Discord embed colours: green for a sale's result, red for Lotwatch's own problems, blue for the rest. */
@@ -280,11 +283,12 @@ function webhookConfigOf(target: SendTarget): WebhookConfig {
  * Posts to a webhook with undici (docs/architecture.md "Delivery"): the body of webhookBody, with the message
  * key as `Idempotency-Key` so a receiver can drop a repeat. Resolves on a 2xx with `Sent to <host>`; throws
  * ChannelSendError: no address stored, 400, 401/403/404/410 (a deleted webhook) and other 4xx are permanent;
- * 429 (with Retry-After, ms), 5xx, timeouts (15 s) and network errors are not. Only the host appears in
- * messages. No `confirm`: a webhook cannot be asked what it received.
+ * 429 (with Retry-After, ms), 5xx, timeouts (15 s of silence) and network errors are not. `signal` aborts the
+ * request, its answer's body included (the connection is closed). Only the host appears in messages. No
+ * `confirm`: a webhook cannot be asked what it received.
  */
 export const webhookSender: Sender = {
-  async send(target, msg) {
+  async send(target, msg, signal) {
     const config = webhookConfigOf(target);
     const url = addressOf(target.secret);
     const secret = target.secret ?? '';
@@ -302,6 +306,7 @@ export const webhookSender: Sender = {
         body: JSON.stringify(webhookBody(config.format, msg, config.telegram_chat_id)),
         headersTimeout: TIMEOUT_MS,
         bodyTimeout: TIMEOUT_MS,
+        ...(signal ? { signal } : {}),
       });
     } catch (err) {
       if (err instanceof ChannelSendError) throw err;
@@ -312,5 +317,19 @@ export const webhookSender: Sender = {
     }
     await res.body.dump().catch(() => undefined);
     return { detail: `Sent to ${url.host}` };
+  },
+
+  timedOut(target, seconds) {
+    let where = 'The webhook';
+    try {
+      where = `The webhook at ${addressOf(target.secret).host}`;
+    } catch {
+      // No usable address: a send fails before it starts, so this is only said of a changed channel.
+    }
+    return new ChannelSendError(
+      `${where} did not finish within ${seconds} seconds; check that the webhook address in Settings → ` +
+        'Alert channels is right and that the service behind it is up.',
+      { permanent: false },
+    );
   },
 };
