@@ -470,6 +470,8 @@ export const contract = {
       lots: z.array(VehicleRowSchema),
       meta: CursorMetaView.nullable(),
       warnings: z.array(z.string()),
+      /** Records of the page left out because they name no lot number Lotwatch can store (their warnings say which). */
+      skipped: z.number().int().min(0).optional(),
     }),
   },
   'vehicles.filters': {
