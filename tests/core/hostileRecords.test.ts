@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src/core/api';
 import type { Logger } from '../../src/core/log';
 import { clientClockOf, FakeClock } from '../helpers/fakeClock';
 import { makeCore } from '../helpers/core';
@@ -172,6 +173,49 @@ describe('a record with numbers out of any range', () => {
   });
 });
 
+describe('a run that fails while storing', () => {
+  it('ends its run row as failed with the reason, for a saved search run and a watch check alike', async () => {
+    const base = await serve((path, _req, res) => {
+      if (path.endsWith('/vehicles')) return json(res, 200, page([lot('70000001')]));
+      if (path.endsWith('/vehicles/70000001')) return json(res, 200, { ok: true, data: lot('70000001') });
+      json(res, 404, { message: 'Not found' });
+    });
+    const { core, dbPath, db } = await liveCore(base);
+    const s = await core.call('searches.create', { name: 'Hondas', params: { make: 'HONDA' }, max_pages: 1 });
+    const w = await core.call('watchlist.add', { target: '70000001' });
+    // A real SQLite failure inside the run's one transaction, after its run row was written.
+    const writer = new Database(dbPath);
+    writer.exec(
+      "CREATE TRIGGER refuse BEFORE INSERT ON observations BEGIN SELECT RAISE(ABORT, 'refused by test'); END",
+    );
+    writer.close();
+
+    const run = await core.invoke('searches.runNow', { id: s.id });
+    expect(run).toMatchObject({ ok: false });
+    const check = await core.invoke('watchlist.checkNow', { id: w.id });
+    expect(check).toMatchObject({ ok: false });
+    const runs = db
+      .prepare('SELECT target, status, finished_at, error_code, error_message FROM poll_runs ORDER BY id')
+      .all();
+    expect(runs).toEqual([
+      {
+        target: `search:${s.id}`,
+        status: 'error',
+        finished_at: NOW,
+        error_code: 'internal',
+        error_message: 'refused by test',
+      },
+      {
+        target: `watch:${w.id}`,
+        status: 'error',
+        finished_at: NOW,
+        error_code: 'internal',
+        error_message: 'refused by test',
+      },
+    ]);
+  });
+});
+
 describe('a record whose lot number is not a lot number', () => {
   it('lot_number 1e308 is skipped and counted, a numeric 12345678 is stored as its digits, the rest of the page stored', async () => {
     const body = `{"ok":true,"data":[${JSON.stringify(lot('40000001'))},${JSON.stringify(lot(1, { vin: '1HGCM82633A999999' })).replace('"lot_number":1', '"lot_number":1e308')},${JSON.stringify(lot(12345678))}],"meta":null}`;
@@ -294,6 +338,27 @@ describe('a JSON body labelled image/png that echoes the key', () => {
       if (!/sqlite/.test(f)) continue;
       expect(readFileSync(join(dir, f)).includes(KEY), f).toBe(false);
     }
+  });
+});
+
+describe('image bytes', () => {
+  it('a real PNG reaches the caller byte for byte, even when it happens to hold the key; a JSON "image" does not', async () => {
+    // A PNG signature, an IHDR chunk and a tEXt chunk that carries the key's bytes.
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.from('\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0', 'latin1'),
+      Buffer.from(`tEXtComment\0${KEY}`, 'latin1'),
+    ]);
+    const base = await serve((_path, req, res) => {
+      res.writeHead(200, { 'Content-Type': 'image/png' });
+      res.end(req.url?.includes('fake') ? JSON.stringify({ echoed: KEY }) : png);
+    });
+    const c = createApiClient({ baseUrl: base, apiKey: () => KEY, clock: clientClockOf(new FakeClock(NOW)) });
+    open.push(() => c.close());
+    const real = await c.fetchImage('https://cs.copart.com/v1/AUTH_svc.pdoc00001/a/b_hrs.jpg');
+    expect(Buffer.from(real.bytes).equals(png)).toBe(true);
+    const fake = await c.fetchImage('https://cs.copart.com/v1/AUTH_svc.pdoc00001/fake/b_hrs.jpg');
+    expect(Buffer.from(fake.bytes).toString('utf8')).toBe('{"echoed":"[redacted]"}');
   });
 });
 

@@ -3,6 +3,7 @@ import { ApiError, QuotaSpentError, UnauthorizedError } from '../api/errors';
 import type { Clock } from '../clock';
 import type { WatchRow, Store } from '../db/store';
 import { diffSearch, parseAuctionAt } from '../diff';
+import { databaseErrorOf, LotwatchError } from '../errors';
 import type { ContractEvent } from '../../shared/ipc/contract';
 import type { Vehicle } from '../../shared/vehicle';
 import { lotKeyOf, parseLotKey, pollTargetKey, type Change, type PollTarget, type LotState } from '../../shared/watch';
@@ -96,8 +97,10 @@ export class Polls {
       return await work();
     } catch (e) {
       const now = this.d.clock.now();
-      const code = e instanceof Error && 'code' in e && typeof e.code === 'string' ? e.code : 'internal';
-      const message = e instanceof Error ? e.message : String(e);
+      // A database failure is said as one (db_unavailable with what to do); anything else keeps its own words.
+      const known = e instanceof LotwatchError ? e : databaseErrorOf(e);
+      const code = known?.code ?? 'internal';
+      const message = known?.message ?? (e instanceof Error ? e.message : String(e));
       try {
         this.d.store.searches.finishRun(runId, now, {
           status: 'error',
