@@ -234,6 +234,8 @@ describe('a record whose lot number is not a lot number', () => {
       { lot_key: 'copart:12345678', lot_number: '12345678' },
       { lot_key: 'copart:40000001', lot_number: '40000001' },
     ]);
+    const sv = await core.call('searches.create', { name: 'All', params: {}, max_pages: 1 });
+    expect(await core.call('searches.runNow', { id: sv.id })).toMatchObject({ status: 'ok', skipped: 1 });
     expect(lines.find((l) => l.msg === 'api: records skipped')).toMatchObject({
       level: 'warn',
       data: {

@@ -78,11 +78,15 @@ export function lotNumberOf(v: unknown): string | null {
   return LOT_NUMBER.test(s) ? s : null;
 }
 
+/** A bound as a person writes it: 2028, 2,000,000. */
+function words(n: number): string {
+  return Math.abs(n) >= 10_000 ? n.toLocaleString('en-US') : String(n);
+}
+
 /** Why `n` is outside `b`, or null when it is inside. */
 export function outOfBounds(n: number, b: Bounds): string | null {
   if (!Number.isFinite(n)) return 'not a finite number';
   if (b.integer && !Number.isInteger(n)) return `${n} is not a whole number`;
-  if (n < b.min || n > b.max)
-    return `${n} is outside ${b.min.toLocaleString('en-US')} to ${b.max.toLocaleString('en-US')}`;
+  if (n < b.min || n > b.max) return `${n} is outside ${words(b.min)} to ${words(b.max)}`;
   return null;
 }

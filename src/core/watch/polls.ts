@@ -22,6 +22,8 @@ export type RunOutcome = {
   changes: number;
   alerts: number;
   error: { code: string; message: string } | null;
+  /** Records of a search run's pages left out for want of a usable lot number (parse.ts); absent when none. */
+  skipped?: number;
 };
 
 /** A watch check whose answer names no lot number Lotwatch can store (parse.ts: 1 to 12 digits). */
@@ -162,6 +164,7 @@ export class Polls {
         this.d.budget.canSpend(s.max_pages, started, reserveAtStart, dayAtStart + s.max_pages + reserveAtStart);
       let lastAuctionAt: number | null = null;
       let complete = false;
+      let skipped = 0;
       let error: { code: string; message: string } | null = null;
       let cursor: string | undefined;
       for (let page = 0; page < s.max_pages; page++) {
@@ -173,12 +176,15 @@ export class Polls {
         try {
           requests++;
           if (headFirst && page === 0) {
-            vehicles.push(...(await client.searchVehicles(head)).data);
+            const first = await client.searchVehicles(head);
+            vehicles.push(...first.data);
+            skipped += first.skipped;
             this.d.recorder.onQuota(client.quota());
             continue;
           }
           const r = await client.searchVehicles({ ...query, ...(cursor ? { cursor } : {}) });
           vehicles.push(...r.data);
+          skipped += r.skipped;
           for (const v of r.data) lastAuctionAt = parseAuctionAt(v.auction.auction_at) ?? lastAuctionAt;
           this.d.recorder.onQuota(client.quota());
           const next = r.meta?.next_cursor ?? null;
@@ -244,11 +250,18 @@ export class Polls {
           error_code: error?.code ?? null,
           error_message: error?.message ?? null,
         });
-    });
-    const status: RunOutcome['status'] = error ? (vehicles.length ? 'partial' : 'error') : 'ok';
-    this.d.emit({ name: 'poll.finished', payload: { target, at: now, status, requests, changes, alerts } });
-    this.d.outbox.deliver();
-    return { status, requests, changes, alerts, error: error ? { code: error.code, message: error.message } : null };
+      });
+      const status: RunOutcome['status'] = error ? (vehicles.length ? 'partial' : 'error') : 'ok';
+      this.d.emit({ name: 'poll.finished', payload: { target, at: now, status, requests, changes, alerts } });
+      this.d.outbox.deliver();
+      return {
+        status,
+        requests,
+        changes,
+        alerts,
+        error: error ? { code: error.code, message: error.message } : null,
+        ...(skipped > 0 ? { skipped } : {}),
+      };
     });
   }
 
@@ -316,11 +329,11 @@ export class Polls {
           error_code: error?.code ?? null,
           error_message: error?.message ?? null,
         });
-    });
-    const status = error ? 'error' : 'ok';
-    this.d.emit({ name: 'poll.finished', payload: { target, at: now, status, requests: 1, changes, alerts } });
-    this.d.outbox.deliver();
-    return { status, requests: 1, changes, alerts, error: error ? { code: error.code, message: error.message } : null };
+      });
+      const status = error ? 'error' : 'ok';
+      this.d.emit({ name: 'poll.finished', payload: { target, at: now, status, requests: 1, changes, alerts } });
+      this.d.outbox.deliver();
+      return { status, requests: 1, changes, alerts, error: error ? { code: error.code, message: error.message } : null };
     });
   }
 }
