@@ -253,7 +253,7 @@ test.describe('journeys', () => {
       await useService(page, sb.baseUrl, 'spent-key');
       await new SettingsPage(page).testKeyButton.click();
       // Said as the date the plan's period ends, never as a number of seconds to wait.
-      await expect(page.getByText(/^Your plan's monthly requests are used up until \d{1,2} [A-Z][a-z]+\.$/)).toBeVisible();
+      await expect(page.getByText(/^Your plan's monthly requests are used up until \d{1,2} [A-Z][a-z]+ \d{4}\.$/)).toBeVisible();
       // Lotwatch knows the quota is spent (from the 429's headers) and does not spend requests it has not got.
       const watchlist = new WatchlistPage(page);
       await watchlist.open();
@@ -262,7 +262,7 @@ test.describe('journeys', () => {
       await expect(page.getByText(/Check skipped: the request budget is spent for now/)).toBeVisible();
       await openView(page, 'Usage');
       await shot(page, 'quota-exhausted');
-      await expect(page.getByText(/used up until \d{1,2} [A-Z][a-z]+\. Saved searches and watches wait until then/).first()).toBeVisible();
+      await expect(page.getByText(/used up until \d{1,2} [A-Z][a-z]+ \d{4}\. Saved searches and watches wait until then/).first()).toBeVisible();
       await expect(page.getByText(/\d{5,} s\b/)).toHaveCount(0);
       // Still answering: another view loads.
       await openView(page, 'Library');

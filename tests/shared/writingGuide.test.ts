@@ -475,8 +475,11 @@ describe('every error code reads as the writing guide says', () => {
   it('says the service status, and the spent quota and the doubled 502 the way the guide shows', () => {
     const server = byCode.server.find(([l]) => l === '502')![1];
     const t = errorText(server);
-    expect(`${t.message} ${t.advice}`).toBe(
-      'The auction data service had a problem (HTTP 502): Server Error. ' + ADVICE_EXAMPLE,
+    // The guide's example word for word; the service's own text ("Server Error") stays in the log.
+    expect(`${t.message} ${t.advice}`).toBe('The auction data service had a problem (HTTP 502). ' + ADVICE_EXAMPLE);
+    const internal = errorText(byCode.server.find(([l]) => l === '500')![1]);
+    expect(`${internal.message} ${internal.advice}`).toBe(
+      'The auction data service had an internal error (HTTP 500). ' + ADVICE_EXAMPLE,
     );
     const rules = byCode.bad_input.find(([l]) => l === 'alert rules: text for an amount')![1];
     expect(rules.message).toBe('Bid rises to (USD): enter a number.');

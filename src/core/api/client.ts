@@ -129,13 +129,20 @@ export function createApiClient(opts: ApiClientOptions) {
     endpoint: string,
     path: string,
     query: Readonly<Record<string, QueryValue>>,
-    parse: (body: unknown) => Parsed<T>,
+    parse: (body: unknown, now: number) => Parsed<T>,
     co: CallOptions | undefined,
     inputWarnings: string[] = [],
   ): Promise<T & Warned> {
     const res = await send(t, endpoint, baseUrl + path + buildQuery(query), 'application/json', co?.signal);
-    const r = parse(decodeJson(endpoint, res));
+    const r = parse(decodeJson(endpoint, res), opts.clock.now());
     if (!r.ok) throw new BadResponseError(endpoint, r.reason, res.status);
+    const skipped = (r.value as { skipped?: number }).skipped ?? 0;
+    if (skipped > 0)
+      log.warn('api: records skipped', {
+        endpoint,
+        skipped,
+        records: r.warnings.filter((x) => /lot_number: |record skipped/.test(x)).slice(0, 10),
+      });
     const warnings = [...inputWarnings, ...r.warnings];
     if (r.warnings.length)
       log.warn('api: response drifted from the specification', {

@@ -1,7 +1,6 @@
-import { format } from 'date-fns';
 import { BadInputError, LotwatchError } from '../errors';
 import { fieldsMessage } from '../../shared/fieldLabels';
-import { quotaSpentSentence } from '../../shared/quota';
+import { quotaSpentSentence, untilWords } from '../../shared/quota';
 import type { ErrorCode } from '../../shared/ipc/errors';
 
 /** Who the buyer's errors name as the other side: the service Lotwatch reads the auctions from. */
@@ -118,8 +117,8 @@ function waitWords(ms: number): string {
 
 /**
  * 429: the rate limit was reached (too many requests a second). `retryAfterMs` from Retry-After (seconds or HTTP
- * date), else null. A short wait reads "Try again in 3 seconds"; a long one as the time it ends, never as a huge
- * number of seconds. A spent monthly quota is the subclass QuotaSpentError.
+ * date), else null. A short wait reads "Try again in 3 seconds"; a long one as the time it ends with its year
+ * ("17 October 2026, 10:00"), never as a huge number of seconds. A spent monthly quota is the subclass QuotaSpentError.
  */
 export class RateLimitedError extends ApiError {
   constructor(
@@ -135,7 +134,7 @@ export class RateLimitedError extends ApiError {
           ? 'Wait a minute, then try again; Usage shows what your plan allows.'
           : retryAfterMs <= SHORT_WAIT_MS
             ? `Try again in ${waitWords(retryAfterMs)}.`
-            : `It asks Lotwatch to wait until ${format(now + retryAfterMs, 'd MMMM, HH:mm')}: try again then.`),
+            : `It asks Lotwatch to wait until ${untilWords(now + retryAfterMs)}: try again then.`),
       { status: 429, endpoint, retryable: true },
     );
   }
@@ -144,7 +143,7 @@ export class RateLimitedError extends ApiError {
 /**
  * 429 because the plan's requests for the subscription period are used up
  * (docs/service-contract.md "Quota spent (real)": body `{ok: false, message, limit, used, remaining: 0}`, no
- * `status`). It lasts until the period ends, so the message names that date ("used up until 12 December"), and the
+ * `status`). It lasts until the period ends, so the message names that date ("used up until 12 December 2026"), and the
  * call is not worth retrying before then. `periodEnd` (ms) is X-Subscription-Period-End, else now + Retry-After when
  * that is long, else null.
  */
@@ -162,10 +161,13 @@ export class QuotaSpentError extends RateLimitedError {
   }
 }
 
-/** 500, 503 and any other 5xx: the service failed. */
+/**
+ * 500, 503 and any other 5xx: the service failed. The message is the status in plain words, never the body: a real
+ * 500 can carry raw database text (docs/service-contract.md "Server errors"), which the transport logs instead.
+ */
 export class ServerError extends ApiError {
-  constructor(endpoint: string, status: number, detail: string | null) {
-    super('server', `${SERVICE} had a problem (HTTP ${status})${tail(detail)}.`, {
+  constructor(endpoint: string, status: number) {
+    super('server', `${SERVICE} had ${status === 500 ? 'an internal error' : 'a problem'} (HTTP ${status}).`, {
       status,
       endpoint,
       retryable: true,

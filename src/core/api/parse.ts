@@ -1,14 +1,29 @@
 import { z } from 'zod';
 import { stateWord, vehicleOutcome } from '../../shared/saleOutcome';
 import type { AuctionLocation, CursorMeta, SaleRecord, ShippingPrice, Vehicle } from '../../shared/vehicle';
+import { ANY_COUNT, ENGINE_HP, ENGINE_LITRES, LATITUDE, LONGITUDE, USD, modelYearBounds } from './bounds';
+import {
+  positiveOrNull,
+  readLotNumber,
+  readOdometer,
+  readPhotos,
+  realNum,
+  specOr,
+  stateFromDisplay,
+} from './fields';
 import { isObj, kind, Reader } from './reader';
+
+export { stateFromDisplay } from './fields';
 
 /**
  * Tolerant parsers of the service's responses (spec "Resources and their fields",
  * docs/service-contract.md "Records"). A listed field of the wrong type is read as null, or converted where
- * unambiguous (an odometer object with `mi`, a numeric string), and a warning is counted; a record is never dropped
- * and a page never refused for its records. Only an envelope that is not the documented shape (no `data` of the
- * right kind) fails, as `{ ok: false, reason }`. No parser throws, for any JSON value (property-tested).
+ * unambiguous (an odometer object with `mi`, a numeric string), and a warning is counted. A number outside its
+ * plausible range (bounds.ts: a year of 1e308, a negative price) is null with a warning. A page is never refused for
+ * its records: a vehicle record without a usable lot number (1 to 12 digits) cannot be stored or checked again, so a
+ * list leaves it out and counts it in `skipped`; every other record is kept. Only an envelope that is not the
+ * documented shape (no `data` of the right kind) fails, as `{ ok: false, reason }`. No parser throws, for any JSON
+ * value (property-tested).
  */
 
 /** The specification's envelopes as zod schemas: the top level the parsers require; records are read leniently. */
@@ -48,6 +63,8 @@ export interface Page<T> {
   /** Null when the body has no usable meta (docs/service-contract.md "Envelope, headers, errors": may be null). */
   meta: CursorMeta | null;
   raw: unknown;
+  /** Records left out because they name no usable lot number (a vehicle list only; 0 otherwise). */
+  skipped: number;
 }
 
 /** GET /vehicles/{slugVin}/history, in either shape the service sends. */
@@ -64,84 +81,6 @@ export interface HistoryPage {
 
 type Obj = Record<string, unknown>;
 
-/**
- * An odometer reading in miles: the specification's number (or numeric text), or the real service's `{ mi, km }`
- * (docs/service-contract.md "Records"). The real object is the service's normal dialect and reads silently; an
- * object with only `km` is converted to miles with a warning.
- */
-function readOdometer(r: Reader): number | null {
-  const v = r.get('odometer');
-  if (isObj(v)) {
-    if (v.mi !== undefined && v.mi !== null) return r.numOf('odometer.mi', v.mi);
-    if (v.km === undefined || v.km === null) {
-      r.warn('odometer', 'object without mi or km read as null');
-      return null;
-    }
-    r.warn('odometer', 'object read as its km value converted to miles');
-    const km = r.numOf('odometer.km', v.km);
-    return km === null ? null : Math.round(km / 1.609344);
-  }
-  return r.num('odometer');
-}
-
-/** Photo URLs: media.photos, else the large/url of media.items of type image, else media.thumbs. */
-function readPhotos(raw: unknown, w: string[], path: string): string[] {
-  const m = isObj(raw) ? raw : {};
-  const strings = (a: unknown): string[] =>
-    Array.isArray(a) ? a.filter((x): x is string => typeof x === 'string') : [];
-  if (m.photos !== undefined && m.photos !== null) {
-    if (!Array.isArray(m.photos)) {
-      w.push(`${path}media.photos: expected a list, got ${kind(m.photos)}`);
-    } else {
-      const p = strings(m.photos);
-      if (p.length !== m.photos.length) w.push(`${path}media.photos: non-text entries skipped`);
-      return p;
-    }
-  }
-  if (Array.isArray(m.items)) {
-    const out: string[] = [];
-    for (const it of m.items) {
-      if (!isObj(it) || (it.type !== undefined && it.type !== 'image')) continue;
-      const u = [it.large, it.url, it.thumb].find((x) => typeof x === 'string');
-      if (typeof u === 'string') out.push(u);
-    }
-    if (out.length) return out;
-  }
-  return strings(m.thumbs);
-}
-
-/** 0 (or a negative amount) as null: the real service's way of saying "none" for a price. */
-function positiveOrNull(n: number | null): number | null {
-  return n !== null && n > 0 ? n : null;
-}
-
-/** The state code inside a display such as "Boston - Shirley (MA)"; null when there is none. */
-export function stateFromDisplay(display: string | null): string | null {
-  const m = display === null ? null : /\(([A-Z]{2})\)\s*$/.exec(display.trim());
-  return m ? (m[1] as string) : null;
-}
-
-/**
- * Text from the specification's field, else from the real service's path. The real path's own types are its
- * dialect (a numeric `facility.id`, for instance), so a number there reads as text without a warning.
- */
-function specOr(spec: string | null, real: Reader, key: string): string | null {
-  if (spec !== null) return spec;
-  const v = real.get(key);
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-  return real.str(key);
-}
-
-/** A number from the real dialect, where amounts and sizes may come as text ("3.0"); blank text is null. */
-function realNum(r: Reader, key: string): number | null {
-  const v = r.get(key);
-  if (typeof v === 'string') {
-    const t = v.trim().replace(/\s*l$/i, '');
-    if (t === '') return null;
-    if (/^-?\d+(\.\d+)?$/.test(t)) return Number(t);
-  }
-  return r.num(key);
-}
 
 /**
  * Normalises one vehicle record (spec "Vehicle") from either dialect: each field is read from the specification's
@@ -149,9 +88,10 @@ function realNum(r: Reader, key: string): number | null {
  * the specification does not list (title document, run condition, keys, seller, engine, body style, secondary
  * damage, estimated cost, shipping origin, yard) come from the real paths. A field in neither dialect is null, never
  * a guess; a sale price of 0 is "no price" (null). Never throws; a non-object record gives a Vehicle with every
- * field null and a warning. `raw` is the input itself.
+ * field null and a warning. Numbers outside their range (bounds.ts) are null with a warning; the model year's range
+ * ends two years after `now`'s (ms since the epoch). `raw` is the input itself.
  */
-export function normalizeVehicle(raw: unknown, w: string[], path = ''): Vehicle {
+export function normalizeVehicle(raw: unknown, w: string[], path = '', now: number = Date.now()): Vehicle {
   if (!isObj(raw)) w.push(`${path || 'record'}: expected an object, got ${kind(raw)}`);
   const r = new Reader(isObj(raw) ? raw : {}, path, w);
   const a = r.sub('auction');
@@ -176,14 +116,14 @@ export function normalizeVehicle(raw: unknown, w: string[], path = ''): Vehicle 
   // The real service's last_sold_price_usd is this lot's price only once the lot is over: an open lot has none.
   const state = a.str('state');
   const openNow = ['open', 'live'].includes(stateWord(state));
-  const salePrice = p.num('sale_price_usd') ?? (openNow ? null : p.num('last_sold_price_usd'));
+  const salePrice = p.num('sale_price_usd', USD) ?? (openNow ? null : p.num('last_sold_price_usd', USD));
   const auctionAt = a.str('auction_at') ?? a.str('full_date') ?? r.str('ad');
   return {
     platform,
-    lot_number: r.str('lot_number'),
+    lot_number: readLotNumber(r),
     vin: r.str('vin'),
     title: r.str('title'),
-    year: r.num('year', true),
+    year: r.num('year', modelYearBounds(now)),
     make: r.str('make'),
     model: r.str('model'),
     type: r.str('type'),
@@ -195,7 +135,11 @@ export function normalizeVehicle(raw: unknown, w: string[], path = ''): Vehicle 
     damage: r.str('damage') ?? cond.str('primary_damage'),
     secondary_damage: cond.str('secondary_damage'),
     body_style: specs.str('body_style'),
-    engine: { raw: engine.str('raw'), size_l: realNum(engine, 'size_l'), hp: realNum(engine, 'hp') },
+    engine: {
+      raw: engine.str('raw'),
+      size_l: realNum(engine, 'size_l', ENGINE_LITRES),
+      hp: realNum(engine, 'hp', ENGINE_HP),
+    },
     run_condition: runR ? runR.str('value') : cond.str('run_condition'),
     run_condition_label: runR ? runR.str('label') : null,
     has_key: cond.bool('has_key'),
@@ -205,8 +149,8 @@ export function normalizeVehicle(raw: unknown, w: string[], path = ''): Vehicle 
       id: specOr(null, fac, 'id'),
       name: fac.str('office_name') ?? fac.str('name'),
       zip: specOr(null, fac, 'zip'),
-      latitude: realNum(fac, 'lat'),
-      longitude: realNum(fac, 'lng'),
+      latitude: realNum(fac, 'lat', LATITUDE),
+      longitude: realNum(fac, 'lng', LONGITUDE),
     },
     auction: {
       state,
@@ -218,14 +162,14 @@ export function normalizeVehicle(raw: unknown, w: string[], path = ''): Vehicle 
       is_buy_now: a.bool('is_buy_now'),
     },
     pricing: {
-      current_bid_usd: p.num('current_bid_usd'),
+      current_bid_usd: p.num('current_bid_usd', USD),
       // The real service sends 0 when no buy now is offered: a buy now price of $0 does not exist.
-      buy_now_usd: positiveOrNull(p.num('buy_now_usd')),
+      buy_now_usd: positiveOrNull(p.num('buy_now_usd', USD)),
       // last_sold_price_usd is 0 when nothing was paid, which is no price, not "$0"
       // (docs/service-contract.md "Records").
       sale_price_usd: salePrice === 0 ? null : salePrice,
-      estimated_cost_from_usd: realNum(est, 'from'),
-      estimated_cost_to_usd: realNum(est, 'to'),
+      estimated_cost_from_usd: realNum(est, 'from', USD),
+      estimated_cost_to_usd: realNum(est, 'to', USD),
     },
     location: {
       display,
@@ -234,7 +178,7 @@ export function normalizeVehicle(raw: unknown, w: string[], path = ''): Vehicle 
       ship_from: l.str('send_from'),
     },
     media: {
-      thumbs_count: m.num('thumbs_count', true),
+      thumbs_count: m.num('thumbs_count', ANY_COUNT),
       has_360: m.bool('has_360'),
       photos: readPhotos(isObj(raw) ? raw.media : undefined, w, path),
     },
@@ -254,7 +198,7 @@ export function normalizeMeta(raw: unknown, w: string[]): CursorMeta | null {
   }
   const r = new Reader(raw, 'meta.', w);
   return {
-    per_page: r.num('per_page', true),
+    per_page: r.num('per_page', ANY_COUNT),
     next_cursor: r.str('next_cursor'),
     prev_cursor: r.str('prev_cursor'),
   };
@@ -271,8 +215,8 @@ export function normalizeLocation(raw: unknown, w: string[], path = ''): Auction
     city: r.str('city'),
     state: r.str('state'),
     zip: r.str('zip'),
-    latitude: r.num('latitude'),
-    longitude: r.num('longitude'),
+    latitude: r.num('latitude', LATITUDE),
+    longitude: r.num('longitude', LONGITUDE),
     raw,
   };
 }
@@ -281,7 +225,7 @@ export function normalizeLocation(raw: unknown, w: string[], path = ''): Auction
 export function normalizeShipping(raw: unknown, w: string[], path = ''): ShippingPrice {
   if (!isObj(raw)) w.push(`${path || 'record'}: expected an object, got ${kind(raw)}`);
   const r = new Reader(isObj(raw) ? raw : {}, path, w);
-  return { port: r.str('port'), price: r.num('price'), currency: r.str('currency'), raw };
+  return { port: r.str('port'), price: r.num('price', USD), currency: r.str('currency'), raw };
 }
 
 /** One sale of `{ vehicle, history: [{ platform, date, price, status }] }` (docs/service-contract.md "History"). */
@@ -290,26 +234,38 @@ export function normalizeSale(raw: unknown, w: string[], path = ''): SaleRecord 
   const r = new Reader(isObj(raw) ? raw : {}, path, w);
   return {
     platform: r.str('platform'),
-    lot_number: r.str('lot_number'),
+    lot_number: readLotNumber(r),
     date: r.str('date'),
-    price: r.num('price'),
+    price: r.num('price', USD),
     status: r.str('status'),
     raw,
   };
 }
 
+/**
+ * A list envelope read record by record. `keep` (when given) decides which normalised records stay; each left out is
+ * counted in `skipped` with a warning naming its position (`data[3]: record skipped: ...`).
+ */
 function list<T>(
   body: unknown,
   item: (raw: unknown, w: string[], path: string) => T,
   withMeta: boolean,
+  keep?: (value: T) => boolean,
 ): Parsed<Page<T>> {
   const env = WireSchemas.list.safeParse(body);
   if (!env.success) return { ok: false, reason: envelopeProblem(body) };
   const w: string[] = [];
-  const data = env.data.data.map((rec, i) => item(rec, w, `data[${i}].`));
+  const data: T[] = [];
+  let skipped = 0;
+  env.data.data.forEach((rec, i) => {
+    const v = item(rec, w, `data[${i}].`);
+    if (!keep || keep(v)) return void data.push(v);
+    skipped++;
+    w.push(`data[${i}]: record skipped: no lot number Lotwatch can store`);
+  });
   const meta = withMeta ? normalizeMeta(env.data.meta, w) : null;
   if (withMeta && env.data.meta === undefined) w.push('meta: missing');
-  return { ok: true, value: { data, meta, raw: body }, warnings: w };
+  return { ok: true, value: { data, meta, raw: body, skipped }, warnings: w };
 }
 
 function envelopeProblem(body: unknown): string {
@@ -318,9 +274,12 @@ function envelopeProblem(body: unknown): string {
   return `data is ${kind(body.data)}, not the documented shape`;
 }
 
-/** VehicleListResponse (GET /vehicles, /vehicles/{slugVin}/related). */
-export function parseVehicleList(body: unknown): Parsed<Page<Vehicle>> {
-  return list(body, normalizeVehicle, true);
+/**
+ * VehicleListResponse (GET /vehicles, /vehicles/{slugVin}/related). A record without a usable lot number is left
+ * out and counted in `skipped`. `now` (ms since the epoch) bounds the model year (bounds.ts modelYearBounds).
+ */
+export function parseVehicleList(body: unknown, now: number = Date.now()): Parsed<Page<Vehicle>> {
+  return list(body, (raw, w, path) => normalizeVehicle(raw, w, path, now), true, (v) => v.lot_number !== null);
 }
 
 /** LocationsResponse (GET /locations). */
@@ -334,14 +293,17 @@ export function parseShipping(body: unknown): Parsed<{ data: ShippingPrice[]; ra
   return r.ok ? { ok: true, value: { data: r.value.data, raw: body }, warnings: r.warnings } : r;
 }
 
-/** VehicleDetailsResponse (GET /vehicles/{slugVin}, /vehicles/urltodetails). */
-export function parseVehicleDetail(body: unknown): Parsed<{ data: Vehicle; raw: unknown }> {
+/**
+ * VehicleDetailsResponse (GET /vehicles/{slugVin}, /vehicles/urltodetails). The one record is always returned; its
+ * `lot_number` is null when the service sent none Lotwatch can use (the caller decides). `now` as parseVehicleList.
+ */
+export function parseVehicleDetail(body: unknown, now: number = Date.now()): Parsed<{ data: Vehicle; raw: unknown }> {
   const env = WireSchemas.detail.safeParse(body);
   if (!env.success) return { ok: false, reason: envelopeProblem(body) };
   const w: string[] = [];
   // The original object, not zod's copy, so `raw` is the record exactly as received.
   const rec = (body as Obj).data;
-  return { ok: true, value: { data: normalizeVehicle(rec, w, 'data.'), raw: body }, warnings: w };
+  return { ok: true, value: { data: normalizeVehicle(rec, w, 'data.', now), raw: body }, warnings: w };
 }
 
 /** The status text of a sale derived from a whole record: "Sold", "Sold on Approval", "Not Sold", or null. */
@@ -353,16 +315,16 @@ function historyStatus(v: Vehicle): string | null {
 /**
  * VehicleHistoryResponse: the documented `data: Vehicle[]` with CursorMeta, or the observed
  * `data: { vehicle, history: [...] }`. With the documented shape, `sales` is derived from each record
- * (auction_at, sale price, lot sub-status) so callers can use one list either way.
+ * (auction_at, sale price, lot sub-status) so callers can use one list either way. `now` as parseVehicleList.
  */
-export function parseHistory(body: unknown): Parsed<HistoryPage> {
+export function parseHistory(body: unknown, now: number = Date.now()): Parsed<HistoryPage> {
   const env = WireSchemas.history.safeParse(body);
   if (!env.success) return { ok: false, reason: envelopeProblem(body) };
   const w: string[] = [];
   const meta = normalizeMeta(env.data.meta, w);
   const d = env.data.data;
   if (Array.isArray(d)) {
-    const records = d.map((rec, i) => normalizeVehicle(rec, w, `data[${i}].`));
+    const records = d.map((rec, i) => normalizeVehicle(rec, w, `data[${i}].`, now));
     const sales = records.map((v) => ({
       platform: v.platform,
       lot_number: v.lot_number,
@@ -375,7 +337,7 @@ export function parseHistory(body: unknown): Parsed<HistoryPage> {
     return { ok: true, value: { vehicle: null, sales, records, meta, raw: body }, warnings: w };
   }
   const vehicle =
-    d.vehicle === undefined || d.vehicle === null ? null : normalizeVehicle(d.vehicle, w, 'data.vehicle.');
+    d.vehicle === undefined || d.vehicle === null ? null : normalizeVehicle(d.vehicle, w, 'data.vehicle.', now);
   const h = d.history;
   if (h !== undefined && h !== null && !Array.isArray(h))
     w.push(`data.history: expected a list, got ${kind(h)}`);

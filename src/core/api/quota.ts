@@ -9,6 +9,23 @@ import type { QuotaSnapshot } from '../../shared/vehicle';
 
 type Headers = Record<string, string | string[] | undefined>;
 
+/**
+ * The longest wait Lotwatch takes from the service, ms: 35 days. The longest plan period is a month (31 days), so no
+ * honest Retry-After or period end lies further ahead; a longer one (Retry-After: 9999999999, an end in the year
+ * 2343) would stop polling for good.
+ */
+export const MAX_WAIT_MS = 35 * 86_400_000;
+
+/**
+ * A wait the service asked for (ms), capped: never past the plan period's end when that is known and ahead (a wait
+ * longer than the period is "until the period ends"), never longer than MAX_WAIT_MS. Null stays null.
+ */
+export function capWait(waitMs: number | null, periodEnd: number | null, now: number): number | null {
+  if (waitMs === null) return null;
+  const untilPeriodEnd = periodEnd !== null && periodEnd > now ? periodEnd - now : Infinity;
+  return Math.max(0, Math.min(waitMs, untilPeriodEnd, MAX_WAIT_MS));
+}
+
 function header(h: Headers, name: string): string | null {
   const v = h[name];
   const s = Array.isArray(v) ? v[0] : v;
@@ -30,7 +47,8 @@ function time(h: Headers, name: string): number | null {
 
 /**
  * Reads the quota headers (names lower-case, as undici gives them). Returns null when the response carries
- * none of them (e.g. an HTML error page from a proxy). Counts are requests; times ms since the epoch.
+ * none of them (e.g. an HTML error page from a proxy). Counts are requests; times ms since the epoch, as the service
+ * says them: a wait taken from a period end is capped where it is taken (capWait, PauseGate).
  */
 export function parseQuotaHeaders(h: Headers, now: number): QuotaSnapshot | null {
   const q: QuotaSnapshot = {
@@ -51,15 +69,15 @@ export function parseQuotaHeaders(h: Headers, now: number): QuotaSnapshot | null
 }
 
 /**
- * Retry-After as milliseconds: delta-seconds or an HTTP date (RFC 9110). Null when absent or unreadable;
- * never negative.
+ * Retry-After as milliseconds: delta-seconds or an HTTP date (RFC 9110), at most MAX_WAIT_MS (35 days). Null when
+ * absent or unreadable; never negative.
  */
 export function parseRetryAfter(h: Headers, now: number): number | null {
   const s = header(h, 'retry-after');
   if (!s) return null;
-  if (/^\d{1,10}$/.test(s)) return Number(s) * 1000;
+  if (/^\d{1,10}$/.test(s)) return Math.min(Number(s) * 1000, MAX_WAIT_MS);
   const t = Date.parse(s);
-  return Number.isFinite(t) ? Math.max(0, t - now) : null;
+  return Number.isFinite(t) ? Math.min(Math.max(0, t - now), MAX_WAIT_MS) : null;
 }
 
 /**

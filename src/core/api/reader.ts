@@ -1,3 +1,5 @@
+import { ANY_NUMBER, outOfBounds, type Bounds } from './bounds';
+
 /**
  * The lenient field reader behind the response parsers: reads one object's fields by the type the specification
  * lists, converting where unambiguous and collecting a warning (`path.key: problem`) for anything else. Never throws.
@@ -36,22 +38,31 @@ export class Reader {
     return null;
   }
 
-  /** A number at `key` (numeric text converted with a warning); the wrong type, or a fraction where `integer`, is null. */
-  num(key: string, integer = false): number | null {
-    return this.numOf(key, this.o[key], integer);
+  /**
+   * A number at `key` within `b` (bounds.ts; any finite number by default). Numeric text is converted with a
+   * warning; the wrong type, a number outside `b` (1e308 for a year, a negative price), a fraction where `b` wants a
+   * whole number, or text too long for a double (read as Infinity) is null with a warning.
+   */
+  num(key: string, b: Bounds = ANY_NUMBER): number | null {
+    return this.numOf(key, this.o[key], b);
   }
 
   /** `num` for a value already taken out (`key` names it in warnings). */
-  numOf(key: string, v: unknown, integer = false): number | null {
+  numOf(key: string, v: unknown, b: Bounds = ANY_NUMBER): number | null {
     if (v === undefined || v === null) return null;
     let n: number | null = null;
-    if (typeof v === 'number' && Number.isFinite(v)) n = v;
+    if (typeof v === 'number') n = v;
     else if (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v)) {
       n = Number(v);
       this.warn(key, 'numeric text read as a number');
     }
-    if (n === null || (integer && !Number.isInteger(n))) {
-      this.warn(key, `expected ${integer ? 'an integer' : 'a number'}, got ${kind(v)}`);
+    if (n === null) {
+      this.warn(key, `expected ${b.integer ? 'a whole number' : 'a number'}, got ${kind(v)}`);
+      return null;
+    }
+    const why = outOfBounds(n, b);
+    if (why !== null) {
+      this.warn(key, `${why}: read as unknown`);
       return null;
     }
     return n;

@@ -20,7 +20,7 @@ import {
 } from './errors';
 import { parseErrorBody } from './parse';
 import type { RateLimiter } from './quota';
-import { parseQuotaHeaders, parseRetryAfter, sleep } from './quota';
+import { capWait, MAX_WAIT_MS, parseQuotaHeaders, parseRetryAfter, sleep } from './quota';
 
 /** One request as reported to the sink (the request log, which the budget counts). */
 export interface RequestRecord {
@@ -175,7 +175,7 @@ async function once(
     }
     const ct = headers['content-type'];
     const contentType = (Array.isArray(ct) ? ct[0] : ct) ?? '';
-    const body = redactBody(Buffer.concat(chunks), key, contentType);
+    const body = redactBody(Buffer.concat(chunks), key);
     const quota = parseQuotaHeaders(headers, o.clock.now());
     if (quota) {
       o.limiter.setRate(quota.rateLimit);
@@ -185,6 +185,7 @@ async function once(
       report(o, endpoint, status, started, bytes, attempt, null);
       return { status, headers, body, contentType };
     }
+    if (status >= 500) logServiceError(o.log, endpoint, status, body);
     throw statusError(endpoint, status, headers, body, contentType, o.clock.now(), key);
   } catch (e) {
     const err = toApiError(e, endpoint, o.timeoutMs, ctl.signal, signal);
@@ -226,17 +227,53 @@ function redact(text: string, key: string): string {
 }
 
 /**
+ * Whether `b` starts with the signature of an image format (PNG, JPEG, GIF, WebP, AVIF/HEIC): the bytes decide,
+ * never the Content-Type, which a service may set to `image/png` on a JSON body.
+ */
+export function isImageBytes(b: Uint8Array): boolean {
+  const at = (i: number, s: string) => Buffer.from(b.subarray(i, i + s.length)).toString('latin1') === s;
+  return (
+    at(0, '\x89PNG\r\n\x1a\n') ||
+    at(0, '\xff\xd8\xff') ||
+    at(0, 'GIF87a') ||
+    at(0, 'GIF89a') ||
+    (at(0, 'RIFF') && at(8, 'WEBP')) ||
+    at(4, 'ftypavif') ||
+    at(4, 'ftypheic')
+  );
+}
+
+/**
  * The one place a service's body is read (docs/architecture.md "The key never leaves core"): a service that echoes
  * the key (in usage JSON, a record, an error text) has it replaced by `[redacted]` here, before the body is parsed,
- * stored, logged, shown in the console or quoted in an error. Images are bytes, not text, and pass untouched.
+ * stored, logged, shown in the console or quoted in an error, whatever its Content-Type says. Only a body whose
+ * bytes are an image (isImageBytes) passes untouched, so a photo reaches the photo cache as sent.
  */
-function redactBody(body: Buffer, key: string, contentType: string): Buffer {
-  if (/^\s*image\//i.test(contentType)) return body;
+function redactBody(body: Buffer, key: string): Buffer {
+  if (isImageBytes(body)) return body;
   const re = keyPattern(key);
   if (!re) return body;
   const text = body.toString('utf8');
   const clean = text.replace(re, '[redacted]');
   return clean === text ? body : Buffer.from(clean, 'utf8');
+}
+
+/** How much of a failed answer's body the log keeps, characters. */
+const LOGGED_BODY_CHARS = 1_000;
+
+/**
+ * A 5xx's body goes to the log only (docs/service-contract.md "Server errors"): it may be raw database text ("SQLSTATE[HY000]
+ * ... SQL: select ..."), which a buyer must never read. The body is already redacted (redactBody); the log keeps its
+ * first LOGGED_BODY_CHARS characters.
+ */
+function logServiceError(log: Logger, endpoint: string, status: number, body: Uint8Array): void {
+  const text = Buffer.from(body).toString('utf8');
+  log.warn('api: service error', {
+    endpoint,
+    status,
+    bytes: body.length,
+    body: text.length > LOGGED_BODY_CHARS ? `${text.slice(0, LOGGED_BODY_CHARS)}…` : text,
+  });
 }
 
 /** A field map with the key redacted from field names and messages alike. */
@@ -344,7 +381,8 @@ function statusError(
     case 429:
       return tooMany(endpoint, message, json, headers, now);
   }
-  if (status >= 500) return new ServerError(endpoint, status, message);
+  // A 5xx's own text stays in the log (logServiceError): the buyer reads the status in plain words.
+  if (status >= 500) return new ServerError(endpoint, status);
   if (status >= 400) return new BadRequestError(endpoint, message, status);
   // 1xx/3xx: undici does not follow redirects, and the service documents none.
   return new BadResponseError(endpoint, 'a status the service does not document', status);
@@ -353,7 +391,8 @@ function statusError(
 /**
  * A 429 read as either a spent quota or a passing rate limit (docs/service-contract.md "Quota spent (real)"). Spent:
  * the body says `remaining: 0` (or `used >= limit`), or the quota headers say no requests remain. The period end
- * comes from X-Subscription-Period-End, else from a Retry-After longer than an hour.
+ * comes from X-Subscription-Period-End, else from a Retry-After longer than an hour. A Retry-After past the period's
+ * end is read as the period's end, and neither it nor the period end is more than 35 days away (quota.ts capWait).
  */
 function tooMany(
   endpoint: string,
@@ -362,18 +401,18 @@ function tooMany(
   headers: Record<string, string | string[] | undefined>,
   now: number,
 ): RateLimitedError {
-  const retryAfter = parseRetryAfter(headers, now);
+  const q = parseQuotaHeaders(headers, now);
+  const retryAfter = capWait(parseRetryAfter(headers, now), q?.periodEnd ?? null, now);
   const body = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
   const remaining = num(body['remaining']);
   const used = num(body['used']);
   const limit = num(body['limit']);
-  const q = parseQuotaHeaders(headers, now);
   const spent = remaining === 0 || (used !== null && limit !== null && limit > 0 && used >= limit) || q?.remaining === 0;
   if (!spent) return new RateLimitedError(endpoint, message, retryAfter, now);
   const periodEnd =
     q?.periodEnd !== null && q?.periodEnd !== undefined && q.periodEnd > now
-      ? q.periodEnd
+      ? Math.min(q.periodEnd, now + MAX_WAIT_MS)
       : retryAfter !== null && retryAfter > 3_600_000
         ? now + retryAfter
         : null;

@@ -96,7 +96,7 @@ export class ExploreService {
     const c = this.requireClient();
     const r = await c.searchVehicles({ ...(i.params as object), ...(i.cursor ? { cursor: i.cursor } : {}) });
     this.engine.ingest(r.data, 'explore');
-    return { lots: r.data.map((v) => this.row(v)), meta: r.meta, warnings: r.warnings };
+    return { lots: r.data.map((v) => this.row(v)), meta: r.meta, warnings: r.warnings, skipped: r.skipped };
   }
 
   private filtersInFlight: Promise<MethodOutput<'vehicles.filters'>> | null = null;

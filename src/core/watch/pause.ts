@@ -2,6 +2,7 @@ import { QuotaSpentError, RateLimitedError } from '../api/errors';
 import type { Clock } from '../clock';
 import type { QuotaSnapshot } from '../../shared/vehicle';
 import { quotaSpentSentence } from '../../shared/quota';
+import { MAX_WAIT_MS } from '../api/quota';
 
 const HOUR = 3_600_000;
 
@@ -31,20 +32,28 @@ export class PauseGate {
   /**
    * Pauses after a failed request when it says so: a spent quota until its period ends (an hour without a known
    * end: one request, not one a minute), a rate limit for Retry-After (at least a minute). Other errors: nothing.
+   * A pause never outlasts the stored plan period's end when that lies ahead, nor 35 days (MAX_WAIT_MS): a wait
+   * longer than the period means "until the period ends".
    */
   hold(e: unknown, now: number): void {
     if (e instanceof QuotaSpentError) {
       // The plan's requests are used up until its period ends: nothing is sent before then. Without a known end,
       // look again in an hour (one request), not every minute.
-      this.until = e.periodEnd ?? now + Math.max(HOUR, e.retryAfterMs ?? HOUR);
+      this.until = this.capped(e.periodEnd ?? now + Math.max(HOUR, e.retryAfterMs ?? HOUR), now);
       this.reason = e.message;
       this.kind = 'quota_spent';
     } else if (e instanceof RateLimitedError) {
       // The service said stop: every poll waits for Retry-After (or a minute) instead of spending more.
-      this.until = now + Math.max(60_000, e.retryAfterMs ?? 60_000);
+      this.until = this.capped(now + Math.max(60_000, e.retryAfterMs ?? 60_000), now);
       this.reason = e.message;
       this.kind = 'rate_limited';
     }
+  }
+
+  /** `until` (ms), at most the stored period's end when it lies ahead, and at most MAX_WAIT_MS after `now`. */
+  private capped(until: number, now: number): number {
+    const end = this.quota()?.periodEnd ?? null;
+    return Math.min(until, end !== null && end > now ? end : Infinity, now + MAX_WAIT_MS);
   }
 
   /**
@@ -61,10 +70,14 @@ export class PauseGate {
     return u !== null && u > now ? u : null;
   }
 
-  /** The period end while the stored snapshot says no requests remain, else null. */
+  /**
+   * The period end while the stored snapshot says no requests remain, else null; at most MAX_WAIT_MS after the
+   * snapshot was taken (a period end in the year 2343 is no plan's period).
+   */
   private spentUntil(now: number): number | null {
     const q = this.quota();
-    return q && q.remaining === 0 && q.periodEnd !== null && q.periodEnd > now ? q.periodEnd : null;
+    const end = q?.periodEnd == null ? null : Math.min(q.periodEnd, q.at + MAX_WAIT_MS);
+    return q && q.remaining === 0 && end !== null && end > now ? end : null;
   }
 
   /**

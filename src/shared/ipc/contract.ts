@@ -295,6 +295,8 @@ const RunOutcomeSchema = z.object({
   alerts: z.number().int(),
   /** What stopped a failed or partial run: an error code of ERROR_CODES (or `budget`) and its message; else null. */
   error: z.object({ code: z.string(), message: z.string() }).nullable().default(null),
+  /** Records of a search run's pages left out because they name no lot number Lotwatch can store; absent when none. */
+  skipped: z.number().int().min(0).optional(),
 });
 
 export const StatusSchema = z.object({
@@ -470,6 +472,8 @@ export const contract = {
       lots: z.array(VehicleRowSchema),
       meta: CursorMetaView.nullable(),
       warnings: z.array(z.string()),
+      /** Records of the page left out because they name no lot number Lotwatch can store (their warnings say which). */
+      skipped: z.number().int().min(0).optional(),
     }),
   },
   'vehicles.filters': {

@@ -422,8 +422,9 @@ describe('retries', () => {
     expect(e.code).toBe('rate_limited');
     expect(e.retryable).toBe(false);
     expect((e as QuotaSpentError).periodEnd).toBe(end);
-    expect(e.message).toBe("Your plan's monthly requests are used up until 12 December.");
-    expect(e.message).not.toMatch(/\d{4,}/);
+    expect(e.message).toBe("Your plan's monthly requests are used up until 12 December 2026.");
+    // The year is the only number: never a count of seconds.
+    expect(e.message).not.toMatch(/\d{5,}/);
     expect(env.records).toHaveLength(1);
     expect(env.clock.sleeps).toEqual([]);
   });
@@ -449,7 +450,7 @@ describe('retries', () => {
     expect(e).toBeInstanceOf(RateLimitedError);
     expect(e).not.toBeInstanceOf(QuotaSpentError);
     expect(e.message).not.toContain('2591782');
-    expect(e.message).toMatch(/wait until \d{1,2} [A-Z][a-z]+, \d\d:\d\d/);
+    expect(e.message).toMatch(/wait until \d{1,2} [A-Z][a-z]+ 2026, \d\d:\d\d/);
   });
 
   it('never retries other 4xx', async () => {

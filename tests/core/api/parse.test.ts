@@ -8,6 +8,7 @@ import {
   parseVehicleList,
 } from '../../../src/core/api';
 import { parseErrorBody, parseObjectData } from '../../../src/core/api/parse';
+import { lotNumberOf } from '../../../src/core/api/bounds';
 import { parseQuotaHeaders, parseRetryAfter } from '../../../src/core/api/quota';
 import { VehicleSchema } from '../../../src/shared/vehicle';
 import { driftedRecord, page20, specRecord } from './fixtures/records';
@@ -49,15 +50,16 @@ describe('vehicle records', () => {
     expect(() => VehicleSchema.parse(v)).not.toThrow();
   });
 
-  it('a listed field of the wrong type is null with a warning, the record kept', () => {
+  it('a listed field of the wrong type is null with a warning, the record kept; one without a lot number is skipped', () => {
     const r = parseVehicleList({
-      data: [{ vin: 5, year: 'new', make: ['x'], auction: 'soon', media: { photos: 'x' } }, 'junk'],
+      data: [{ lot_number: '11', vin: 5, year: 'new', make: ['x'], auction: 'soon', media: { photos: 'x' } }, 'junk'],
       meta: null,
     });
     if (!r.ok) throw new Error(r.reason);
-    expect(r.value.data).toHaveLength(2);
-    expect(r.value.data[0]).toMatchObject({ vin: '5', year: null, make: null, auction: { state: null } });
-    expect(r.value.data[1]?.raw).toBe('junk');
+    expect(r.value.data).toHaveLength(1);
+    expect(r.value.data[0]).toMatchObject({ lot_number: '11', vin: '5', year: null, make: null, auction: { state: null } });
+    expect(r.value.skipped).toBe(1);
+    expect(r.warnings).toContain('data[1]: record skipped: no lot number Lotwatch can store');
     expect(r.warnings.length).toBeGreaterThanOrEqual(5);
     expect(r.value.meta).toBeNull();
   });
@@ -226,7 +228,10 @@ describe('parsers never throw (property)', () => {
           const r = parseVehicleList({ data: [rec, rec], meta: null });
           expect(r.ok).toBe(true);
           if (r.ok) {
-            expect(r.value.data).toHaveLength(2);
+            // A record is dropped only when it names no lot number Lotwatch can store, and then counted.
+            const kept = lotNumberOf(rec['lot_number']) === null ? 0 : 2;
+            expect(r.value.data).toHaveLength(kept);
+            expect(r.value.skipped).toBe(2 - kept);
             for (const v of r.value.data) {
               VehicleSchema.parse(v);
               // The record itself is never dropped: raw is the input, whatever its fields held.

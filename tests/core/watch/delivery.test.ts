@@ -168,7 +168,7 @@ describe('quota exhausted', () => {
     const periodEnd = await core.call('status.get', undefined);
     const end = periodEnd.quota!.periodEnd!;
     expect(end).toBeGreaterThan(clock.now());
-    const day = format(end, 'd MMMM');
+    const day = format(end, 'd MMMM yyyy');
     const searches = await core.call('searches.list', undefined);
     expect(searches[0]!.last_error).toBe(`Your plan's monthly requests are used up until ${day}.`);
     const status = await core.call('status.get', undefined);

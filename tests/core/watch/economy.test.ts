@@ -256,7 +256,7 @@ describe('a spent monthly quota', () => {
       const spent = await env.call('vehicles.search', { params: {} });
       const end = START + 30 * 24 * HOUR;
       expect(spent).toMatchObject({ ok: false, error: { code: 'rate_limited', retryable: false } });
-      if (!spent.ok) expect(spent.error.message).toBe(`Your plan's monthly requests are used up until ${format(end, 'd MMMM')}.`);
+      if (!spent.ok) expect(spent.error.message).toBe(`Your plan's monthly requests are used up until ${format(end, 'd MMMM yyyy')}.`);
       expect(await env.value('status.get')).toMatchObject({ paused_until: end, pause_kind: 'quota_spent' });
 
       await env.restart();

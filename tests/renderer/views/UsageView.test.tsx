@@ -35,7 +35,7 @@ describe('UsageView · a spent monthly quota', () => {
               scale: 1,
               running: true,
               paused_until: END,
-              pause_reason: "Your plan's monthly requests are used up until 12 February.",
+              pause_reason: "Your plan's monthly requests are used up until 12 February 2025.",
               pause_kind: 'quota_spent',
             }),
           ),
@@ -43,11 +43,42 @@ describe('UsageView · a spent monthly quota', () => {
       },
     });
     render(<UsageView />);
-    const said = await screen.findByText(/^Your plan's monthly requests are used up until 12 February\./);
+    const said = await screen.findByText(/^Your plan's monthly requests are used up until 12 February 2025\./);
     expect(said.textContent).toContain('wait until then and start again by themselves');
     expect(screen.getAllByText(/used up until/)).toHaveLength(1);
     expect(document.body.textContent).not.toMatch(/\d{5,} s|seconds/);
-    expect(document.querySelector('#usage-quota + .usage-headline')?.textContent).toBe('0 of 100 left until 12 February');
+    expect(document.querySelector('#usage-quota + .usage-headline')?.textContent).toBe(
+      '0 of 100 left until 12 February 2025',
+    );
+  });
+});
+
+describe('UsageView · a long rate-limit pause', () => {
+  it('says when polling resumes with the year', async () => {
+    installFake({
+      settings: { demoMode: false },
+      handlers: {
+        'status.get': () =>
+          okResult(
+            StatusSchema.parse({
+              mode: 'live',
+              key: { set: true, storage: 'the system keychain' },
+              quota: { at: NOW, limit: 30000, baseLimit: 30000, extraLimit: 0, used: 100, remaining: 29900, periodStart: null, periodEnd: END, perPageLimit: 20, rateLimit: 10, rateRemaining: 0 },
+              budget: { allowedPerDay: 900, spentLast24h: 4, projectedNext24h: 12, basis: 'quota', periodRemaining: 29900, periodEnd: END },
+              scale: 1,
+              running: true,
+              paused_until: END,
+              pause_reason: 'The auction data service is getting too many requests from your key (HTTP 429)',
+              pause_kind: 'rate_limited',
+            }),
+          ),
+        'requests.list': () => okResult({ rows: [], last24h: 0 }),
+      },
+    });
+    render(<UsageView />);
+    const said = await screen.findByText(/^Polling is paused until/);
+    expect(said.textContent).toContain(`Polling is paused until ${format(END, 'd MMMM yyyy, HH:mm')} (`);
+    expect(document.body.textContent).toContain('over the days until 12 February 2025.');
   });
 });
 

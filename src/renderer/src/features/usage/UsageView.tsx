@@ -13,7 +13,7 @@ import '../../components/lwTable.css';
 import './usage.css';
 import { appNow } from '../../lib/clock';
 import { useNow } from '../../lib/useNow';
-import { dayMonth, quotaSpentSentence } from '../../../../shared/quota';
+import { dayMonthYear, quotaSpentSentence, untilWords } from '../../../../shared/quota';
 import { PaceAdvice, paceHeadline } from './PaceAdvice';
 import { countsDifferSentence, readableUsage, sentSentence, usedSentence } from './usageWords';
 
@@ -63,7 +63,7 @@ export function budgetSentences(s: Status): string[] {
   if (b.basis === 'quota') {
     out.push(
       b.periodRemaining !== null && b.periodEnd !== null
-        ? `The daily allowance spreads the ${integer(b.periodRemaining)} requests left in the plan over the days until ${dayMonth(b.periodEnd)}.`
+        ? `The daily allowance spreads the ${integer(b.periodRemaining)} requests left in the plan over the days until ${dayMonthYear(b.periodEnd)}.`
         : "The daily allowance follows the plan's quota.",
     );
   } else if (b.basis === 'setting') {
@@ -395,7 +395,7 @@ export function UsageView() {
               )}
               {!spent && s.pause_kind !== 'user' && s.paused_until !== null && s.paused_until > now && (
                 <p className="usage-warning" role="status">
-                  Polling is paused until {dateTime(s.paused_until)} ({relative(s.paused_until, now)}):{' '}
+                  Polling is paused until {untilWords(s.paused_until)} ({relative(s.paused_until, now)}):{' '}
                   {s.pause_reason ?? 'the service said the quota or rate limit was reached'}. It resumes by
                   itself.
                 </p>
@@ -410,7 +410,7 @@ export function UsageView() {
             <>
               <p className="usage-headline">
                 <strong>{integer(s.quota.remaining)}</strong> of {integer(s.quota.limit)} left
-                {s.quota.periodEnd !== null ? ` until ${dayMonth(s.quota.periodEnd)}` : ' this period'}
+                {s.quota.periodEnd !== null ? ` until ${dayMonthYear(s.quota.periodEnd)}` : ' this period'}
               </p>
               {s.quota.limit !== null && s.quota.used !== null && (
                 <Meter value={s.quota.used} max={s.quota.limit} label="Requests used of the plan's quota" />

@@ -1,0 +1,106 @@
+import { ODOMETER_MILES, lotNumberOf, type Bounds } from './bounds';
+import { isObj, kind, type Reader } from './reader';
+
+/**
+ * Readers of single fields of a vehicle record in either dialect (docs/service-contract.md "Records"), for the
+ * normaliser (parse.ts normalizeVehicle). Each reads leniently and counts a warning for what it cannot read. None
+ * throws.
+ */
+
+/**
+ * An odometer reading in miles (0 to 2,000,000, bounds.ts ODOMETER_MILES): the specification's number (or numeric
+ * text), or the real service's `{ mi, km }` (docs/service-contract.md "Records"). The real object is the service's
+ * normal dialect and reads silently; an object with only `km` is converted to miles with a warning.
+ */
+export function readOdometer(r: Reader): number | null {
+  const v = r.get('odometer');
+  if (isObj(v)) {
+    if (v.mi !== undefined && v.mi !== null) return r.numOf('odometer.mi', v.mi, ODOMETER_MILES);
+    if (v.km === undefined || v.km === null) {
+      r.warn('odometer', 'object without mi or km read as null');
+      return null;
+    }
+    r.warn('odometer', 'object read as its km value converted to miles');
+    const km = r.numOf('odometer.km', v.km, { ...ODOMETER_MILES, max: ODOMETER_MILES.max * 1.609344 });
+    return km === null ? null : Math.round(km / 1.609344);
+  }
+  return r.num('odometer', ODOMETER_MILES);
+}
+
+/** Photo URLs: media.photos, else the large/url of media.items of type image, else media.thumbs. */
+export function readPhotos(raw: unknown, w: string[], path: string): string[] {
+  const m = isObj(raw) ? raw : {};
+  const strings = (a: unknown): string[] =>
+    Array.isArray(a) ? a.filter((x): x is string => typeof x === 'string') : [];
+  if (m.photos !== undefined && m.photos !== null) {
+    if (!Array.isArray(m.photos)) {
+      w.push(`${path}media.photos: expected a list, got ${kind(m.photos)}`);
+    } else {
+      const p = strings(m.photos);
+      if (p.length !== m.photos.length) w.push(`${path}media.photos: non-text entries skipped`);
+      return p;
+    }
+  }
+  if (Array.isArray(m.items)) {
+    const out: string[] = [];
+    for (const it of m.items) {
+      if (!isObj(it) || (it.type !== undefined && it.type !== 'image')) continue;
+      const u = [it.large, it.url, it.thumb].find((x) => typeof x === 'string');
+      if (typeof u === 'string') out.push(u);
+    }
+    if (out.length) return out;
+  }
+  return strings(m.thumbs);
+}
+
+/** 0 (or a negative amount) as null: the real service's way of saying "none" for a price. */
+export function positiveOrNull(n: number | null): number | null {
+  return n !== null && n > 0 ? n : null;
+}
+
+/** The state code inside a display such as "Boston - Shirley (MA)"; null when there is none. */
+export function stateFromDisplay(display: string | null): string | null {
+  const m = display === null ? null : /\(([A-Z]{2})\)\s*$/.exec(display.trim());
+  return m ? (m[1] as string) : null;
+}
+
+/**
+ * Text from the specification's field, else from the real service's path. The real path's own types are its
+ * dialect (a numeric `facility.id`, for instance), so a number there reads as text without a warning.
+ */
+export function specOr(spec: string | null, real: Reader, key: string): string | null {
+  if (spec !== null) return spec;
+  const v = real.get(key);
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return real.str(key);
+}
+
+/**
+ * A number within `b` from the real dialect, where amounts and sizes may come as text ("3.0"); blank text is null.
+ */
+export function realNum(r: Reader, key: string, b: Bounds): number | null {
+  const v = r.get(key);
+  if (typeof v === 'string') {
+    const t = v.trim().replace(/\s*l$/i, '');
+    if (t === '') return null;
+    if (/^-?\d+(\.\d+)?$/.test(t)) return r.numOf(key, Number(t), b);
+  }
+  return r.num(key, b);
+}
+
+/**
+ * The lot number as stored (bounds.ts lotNumberOf): digits, never a number's text. A whole number is read as its
+ * digits with a warning; anything else is null with a warning, and a list then skips the record.
+ */
+export function readLotNumber(r: Reader): string | null {
+  const v = r.get('lot_number');
+  const lot = lotNumberOf(v);
+  if (v === undefined || v === null) return null;
+  if (lot === null)
+    r.warn(
+      'lot_number',
+      `${JSON.stringify(v)?.slice(0, 40) ?? kind(v)} is not a lot number (1 to 12 digits)`,
+    );
+  else if (typeof v === 'number') r.warn('lot_number', 'number read as text');
+  return lot;
+}
