@@ -1,5 +1,6 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync, statfsSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, createReadStream, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { addDays, format, startOfDay } from 'date-fns';
 import type { Clock } from '../clock';
@@ -143,9 +144,46 @@ export function checkCopy(
   }
 }
 
+/**
+ * The sha256 (hex) of a SQLite file's content: its bytes with the header's change counter (bytes 24-27) and the
+ * "version valid for" number and SQLite version (92-99) read as zeros, so two copies of the same data taken at
+ * different times hash the same. Reads the file in chunks (the event loop stays free).
+ * @throws fs errors when the file cannot be read.
+ */
+export async function contentHashOf(path: string): Promise<string> {
+  const h = createHash('sha256');
+  let offset = 0;
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    if (offset < 100) {
+      const c = Buffer.from(chunk);
+      for (const [from, to] of [[24, 28], [92, 100]] as const) {
+        if (to > offset && from < offset + c.length) c.fill(0, Math.max(0, from - offset), Math.min(c.length, to - offset));
+      }
+      h.update(c);
+    } else {
+      h.update(chunk);
+    }
+    offset += chunk.length;
+  }
+  return h.digest('hex');
+}
+
+/**
+ * Whether two SQLite files hold the same content (sizes first, then contentHashOf). Throws nothing: a file that
+ * cannot be read is not the same.
+ */
+async function sameContent(a: string, b: string): Promise<boolean> {
+  if (sizeOf(a) !== sizeOf(b)) return false;
+  try {
+    return (await contentHashOf(a)) === (await contentHashOf(b));
+  } catch {
+    return false;
+  }
+}
+
 /** What one backup attempt did. */
 export type BackupOutcome =
-  | { status: 'made'; backup: BackupInfo }
+  | { status: 'made'; backup: BackupInfo; linked: boolean }
   | { status: 'exists'; backup: BackupInfo }
   | { status: 'skipped'; reason: string }
   | { status: 'damaged'; problem: string };
@@ -170,7 +208,10 @@ export interface BackupDeps {
  * backup into `backups/.lotwatch-YYYY-MM-DD.sqlite.partial` in steps that yield to the event loop, 0600, made
  * self-contained and checked with quick_check, then renamed into place; the oldest beyond KEEP_BACKUPS are removed
  * only after a sound copy was added. A copy that fails the check is deleted, so a damaged file never pushes a good
- * backup out. Skipped when the disk would keep less than 32 MB free.
+ * backup out. A copy whose content equals the newest backup's (nothing changed since: a paused or idle Lotwatch) is
+ * not kept twice: today's name becomes a hard link to that file (`linked`), so seven days of an unchanged file take
+ * the space of one; where links are not possible the copy is kept. Skipped when the disk would keep less than 32 MB
+ * free.
  * @throws SqliteError or fs errors when the copy cannot be written (the partial file is removed).
  */
 export async function makeBackup(d: BackupDeps): Promise<BackupOutcome> {
@@ -187,6 +228,7 @@ export async function makeBackup(d: BackupDeps): Promise<BackupOutcome> {
   }
   const partial = join(dir, `.${name}.partial`);
   removeDatabaseFiles(partial);
+  let linked = false;
   try {
     await d.db.backup(partial);
     if (process.platform !== 'win32') chmodSync(partial, 0o600);
@@ -199,13 +241,23 @@ export async function makeBackup(d: BackupDeps): Promise<BackupOutcome> {
       removeDatabaseFiles(partial);
       return { status: 'damaged', problem };
     }
-    renameSync(partial, final);
+    const newest = listBackups(d.dataDir)[0];
+    if (newest && (await sameContent(partial, newest.path))) {
+      try {
+        linkSync(newest.path, final);
+        linked = true;
+        removeDatabaseFiles(partial);
+      } catch {
+        // No hard links on this file system: keep the copy itself.
+      }
+    }
+    if (!linked) renameSync(partial, final);
   } catch (e) {
     removeDatabaseFiles(partial);
     throw e;
   }
   for (const old of listBackups(d.dataDir).slice(KEEP_BACKUPS)) rmSync(old.path, { force: true });
-  return { status: 'made', backup: listBackups(d.dataDir).find((b) => b.name === name)! };
+  return { status: 'made', backup: listBackups(d.dataDir).find((b) => b.name === name)!, linked };
 }
 
 /**
@@ -257,7 +309,10 @@ export class BackupScheduler {
     try {
       const r = await makeBackup(this.d);
       if (r.status === 'made')
-        this.d.log.info('backup: saved', { file: r.backup.path, bytes: r.backup.size });
+        this.d.log.info(r.linked ? 'backup: unchanged since the last one, linked to it' : 'backup: saved', {
+          file: r.backup.path,
+          bytes: r.backup.size,
+        });
       if (r.status === 'skipped') this.d.log.warn('backup: skipped', { reason: r.reason });
       if (r.status === 'damaged') {
         this.d.log.error(

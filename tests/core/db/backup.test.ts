@@ -148,4 +148,37 @@ describe('makeBackup', () => {
     expect(second.status).toBe('exists');
     expect(listBackups(dir)).toHaveLength(1);
   });
+
+  it('keeps seven days of an unchanged file in the space of one, and copies again once something changed', async () => {
+    const { dir, path } = fixture();
+    const db = openDatabase(path);
+    cleanups.push(() => closeDatabase(db));
+    const clock = new FakeClock(Date.UTC(2026, 10, 23, 12, 0));
+    const outcomes = [];
+    for (let i = 0; i < 8; i++) {
+      outcomes.push(await makeBackup({ db, dataDir: dir, clock, log: silentLogger }));
+      clock.advance(86_400_000);
+    }
+    expect(outcomes.map((o) => (o.status === 'made' ? o.linked : o.status))).toEqual([false, true, true, true, true, true, true, true]);
+    const list = listBackups(dir);
+    expect(list).toHaveLength(KEEP_BACKUPS);
+    // One file on disk under seven daily names, each a sound copy of the data.
+    expect(new Set(list.map((b) => statSync(b.path).ino)).size).toBe(1);
+    expect(statSync(list[0]!.path).nlink).toBe(KEEP_BACKUPS);
+    const copy = new BetterSqlite3(list[0]!.path, { readonly: true });
+    expect(copy.pragma('quick_check', { simple: true })).toBe('ok');
+    copy.close();
+
+    db.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('theme', '\"dark\"', 1)").run();
+    const changed = await makeBackup({ db, dataDir: dir, clock, log: silentLogger });
+    expect(changed).toMatchObject({ status: 'made', linked: false });
+    const [newest, previous] = listBackups(dir);
+    expect(statSync(newest!.path).ino).not.toBe(statSync(previous!.path).ino);
+    const fresh = new BetterSqlite3(newest!.path, { readonly: true });
+    expect(fresh.prepare("SELECT value FROM settings WHERE key = 'theme'").get()).toEqual({ value: '"dark"' });
+    fresh.close();
+    // Pruning the oldest name removes a link, never the data the other names share.
+    expect(listBackups(dir)).toHaveLength(KEEP_BACKUPS);
+    expect(statSync(previous!.path).nlink).toBe(KEEP_BACKUPS - 1);
+  });
 });
