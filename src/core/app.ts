@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { Dispatcher } from 'undici';
 import { createApiClient, type ApiClient } from './api';
 import { BackupScheduler } from './db/backup';
+import { RetentionScheduler } from './db/retention';
 import { closeDatabase, markSuspect, nativeBindingOf } from './db/connection';
 import { PhotoCache } from './db/photoCache';
 import { Store } from './db/store';
@@ -325,6 +326,8 @@ export function createCore(deps: CoreDeps): Core {
         ...(binding ? { nativeBinding: binding } : {}),
         onDamaged: () => markSuspect(db),
       });
+  // The daily retention pass (docs/architecture.md "Retention"): old observations, logs and read alerts, in small steps.
+  const retention = new RetentionScheduler({ db, clock: deps.clock, log, fullRecordDays: () => settings.get().retentionDays });
   const ready = rebuildClient()
     .catch((e: unknown) => log.error('the service client could not be set up', { error: (e as Error).message }))
     .then(async () => {
@@ -333,6 +336,7 @@ export function createCore(deps: CoreDeps): Core {
       if (!disposed) engine.start();
       if (!disposed) channelOutbox.start();
       if (!disposed) backups?.start();
+      if (!disposed) retention.start();
     });
 
   const context: HandlerContext = {
@@ -439,6 +443,7 @@ export function createCore(deps: CoreDeps): Core {
         await engine.dispose();
         await channelOutbox.dispose().then(() => reach.close());
         await backups?.dispose();
+        await retention.dispose();
         await Promise.allSettled([...inFlight]);
         await client?.close();
         listeners.clear();

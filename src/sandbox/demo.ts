@@ -130,13 +130,20 @@ export interface DemoService {
  * Demo mode answers in the real service's shapes (`shape` 'real', the default), so the app meets in Demo what it
  * meets against the real service. The specification's dialect, for tests of it, comes from `shape: 'spec'` or,
  * for a shell started as is (headless, end-to-end runs), from the environment: LOTWATCH_SANDBOX_SHAPE=spec. An
- * unknown value makes `get()` reject with createSandbox's RangeError. With `marketNow` (an accelerated Demo's
+ * unknown value makes `get()` reject with createSandbox's RangeError. LOTWATCH_DEMO_QUOTA (requests per 30 days, a
+ * positive whole number) replaces the Demo plan's 100,000 for load runs (bench/storage), whose accelerated market would
+ * spend the default plan's daily share in minutes; any other value is ignored. With `marketNow` (an accelerated Demo's
  * `demoMarketClock`) the market reads that clock itself, so `align` is not needed.
  */
 export function createDemoService(opts: SandboxOptions & { align?: () => number } = {}): DemoService {
   const { align, ...rest } = opts;
   const fromEnv = process.env['LOTWATCH_SANDBOX_SHAPE'];
-  const sandboxOptions: SandboxOptions = { ...rest, shape: rest.shape ?? ((fromEnv || 'real') as SandboxOptions['shape']) };
+  const quota = Number(process.env['LOTWATCH_DEMO_QUOTA']);
+  const sandboxOptions: SandboxOptions = {
+    ...rest,
+    shape: rest.shape ?? ((fromEnv || 'real') as SandboxOptions['shape']),
+    ...(Number.isInteger(quota) && quota > 0 && !rest.quota ? { quota: { limit: quota, periodMs: 30 * DAY } } : {}),
+  };
   let sb: Sandbox | undefined;
   let starting: Promise<{ baseUrl: string; apiKey: string }> | undefined;
   return {

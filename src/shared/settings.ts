@@ -55,6 +55,12 @@ export const SettingsSchema = z.object({
    * notice the user has seen with a real key: each is said once, before its first request, then not again.
    */
   spendNoticesSeen: z.array(z.string().min(1).max(60)).max(100).default([]),
+  /**
+   * Days a lot keeps every observation after its sale (docs/architecture.md "Retention"); then its observations
+   * collapse to its timeline of changes, and an ended lot nobody watches, noted or tagged keeps only its sale result.
+   * The request log and poll runs keep 30 days and read alerts 180, whatever this says.
+   */
+  retentionDays: z.number().int().min(7, 'Keep at least 7 days.').max(3650, 'At most 3,650 days (10 years).').default(30),
   /** How the user buys: fee schedule per platform, port, fee lines and their own cost lines (landed cost, max bid). */
   desk: DeskSettingsSchema.default(DeskSettingsSchema.parse({})),
 });
@@ -88,6 +94,7 @@ export const SettingsPatchSchema = z
     quietHours: QuietHoursSchema,
     requestsPerDay: SettingsSchema.shape.requestsPerDay.unwrap(),
     spendNoticesSeen: SettingsSchema.shape.spendNoticesSeen.unwrap(),
+    retentionDays: SettingsSchema.shape.retentionDays.unwrap(),
     desk: DeskSettingsSchema,
   })
   .partial()

@@ -43,7 +43,7 @@ const bindings = new WeakMap<Database, string>();
  * 3. on a read-only connection: refuses a file from a newer version, and runs quick_check unless the last run closed
  *    the file cleanly (see `closedCleanly`);
  * 4. refuses a file a transaction cannot write (a rolled-back write probe);
- * 5. then switches to WAL and applies pending migrations.
+ * 5. then (a new file: incremental auto-vacuum) switches to WAL and applies pending migrations.
  * `:memory:` is accepted for tests (no checks).
  * @throws DatabaseFromFutureError when the file's schema is newer than this build (file left untouched).
  * @throws DatabaseUnavailableError (`problem` empty, damaged, readonly, full, io or unopenable) with what to do and
@@ -80,6 +80,9 @@ export function openDatabase(path: string, opts: OpenDatabaseOptions = {}): Data
     if (existed) probeWrite(db);
     // From here on the file is written: a stop before closeDatabase leaves no clean-close record.
     if (file) forgetCleanClose(path);
+    // A new file frees the pages the retention pass empties in small steps (incremental_vacuum); it must be set
+    // before the first table. A file made before schema 90 is switched once by the retention pass (retention.ts).
+    if (!existed) db.pragma('auto_vacuum = INCREMENTAL');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Vehicle } from '../../shared/vehicle';
 import { lotKeyOf, type Change, type LotKey, type LotState } from '../../shared/watch';
 import { insertedId, type CountRow } from './rows';
@@ -25,9 +26,18 @@ export interface LotRow {
   auction_at: number | null;
   /** The normalised record (Vehicle without `raw`) as JSON. */
   normalized: string;
-  /** The service's record as received, as JSON. */
+  /**
+   * The service's record as received (photo lists capped), as JSON. getRow and getLotRecord read it from `raw_z`
+   * where it is stored deflated; a row read by its own query has '' here then.
+   */
   raw: string;
+  /** The raw record as deflated JSON (schema 90 on), or null for a row stored before. */
+  raw_z: Buffer | null;
   raw_hash: string;
+  /** sha256 of `normalized`: what decides whether a poll saw anything new (NULL: stored before schema 90). */
+  content_hash: string | null;
+  /** When the retention pass slimmed this lot to its sale result (ms), or null while it is whole. */
+  pruned_at: number | null;
   notes: string;
   /** The user's tags, comma-separated (src/shared/desk.ts parseTags). */
   tags: string;
@@ -59,7 +69,49 @@ export interface ObservedLot {
 /** A stored lot's normalised record with its raw record, key, first and last sight (ms) and the user's notes and tags. */
 export type LotRecord = Vehicle & { lot_key: string; first_seen_at: number; last_observed_at: number; notes: string; tags: string };
 
-type LotParams = Omit<LotRow, 'notes' | 'tags' | 'first_seen_at' | 'last_observed_at'> & { observed_at: number };
+type LotParams = Omit<LotRow, 'notes' | 'tags' | 'first_seen_at' | 'last_observed_at' | 'pruned_at'> & { observed_at: number };
+
+/** A raw record's JSON as stored: deflated (a fifth of the text or less). */
+export const packRecord = (json: string): Buffer => deflateRawSync(Buffer.from(json, 'utf8'));
+
+/** The JSON text of a stored record: `raw_z` inflated, else `raw` (rows stored before schema 90), else null. */
+export function unpackRecord(r: { raw: string | null; raw_z: Buffer | null }): string | null {
+  return r.raw_z ? inflateRawSync(r.raw_z).toString('utf8') : r.raw;
+}
+
+/**
+ * Photo URLs kept per stored record. A lot page shows a gallery of a few dozen photos and real lots carry 10 to 40;
+ * a record listing thousands (seen: 10,000, 37 MB per poll) would copy them into every observation. The count of
+ * the whole list is kept beside the first ones (`media.photos_count`).
+ */
+export const MAX_STORED_PHOTOS = 50;
+
+/**
+ * A record as Lotwatch stores it: `media.photos` and every list under the raw record's `media` (photos, items,
+ * thumbs, whatever the dialect calls them) cut to their first MAX_STORED_PHOTOS entries; the normalised media gets
+ * `photos_count`, the length of the whole photo list. Returns the record itself when nothing was over the cap.
+ * Pure; throws nothing.
+ */
+export function capStoredPhotos(v: Vehicle): Vehicle & { media: Vehicle['media'] & { photos_count?: number } } {
+  const photos = v.media.photos;
+  const raw = v.raw;
+  const rawMedia =
+    raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>)['media'] : undefined;
+  const longRawLists =
+    rawMedia !== null && typeof rawMedia === 'object' && !Array.isArray(rawMedia)
+      ? Object.entries(rawMedia as Record<string, unknown>).filter(([, x]) => Array.isArray(x) && x.length > MAX_STORED_PHOTOS)
+      : [];
+  if (photos.length <= MAX_STORED_PHOTOS && longRawLists.length === 0) return v;
+  const cut = (list: unknown[]) => list.slice(0, MAX_STORED_PHOTOS);
+  const cappedRaw =
+    longRawLists.length === 0
+      ? raw
+      : {
+          ...(raw as Record<string, unknown>),
+          media: { ...(rawMedia as Record<string, unknown>), ...Object.fromEntries(longRawLists.map(([k, x]) => [k, cut(x as unknown[])])) },
+        };
+  return { ...v, media: { ...v.media, photos: cut(photos) as string[], photos_count: photos.length }, raw: cappedRaw };
+}
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -84,10 +136,11 @@ type StateRow = Pick<
   | 'last_sold_status'
   | 'auction_at'
   | 'raw_hash'
+  | 'content_hash'
   | 'last_observed_at'
 >;
 const STATE_COLUMNS = `platform, lot_number, vin, current_bid_usd, buy_now_usd, sale_price_usd, state, lot_status, lot_sub_status,
-  last_sold_status, auction_at, raw_hash, last_observed_at`;
+  last_sold_status, auction_at, raw_hash, content_hash, last_observed_at`;
 
 function rowToLotState(r: StateRow): LotState {
   return {
@@ -119,6 +172,8 @@ export class LotsRepo {
   private readonly updateLot: Statement<[LotParams]>;
   private readonly touchLot: Statement<[number, string]>;
   private readonly insertObservation: Statement<[string, number, string, string, string | null]>;
+  private readonly seenAgain: Statement<[{ at: number; key: string }]>;
+  private readonly archiveCurrent: Statement<[{ key: string }]>;
   private readonly insertChangeRow: Statement<
     [string, string, string | null, string, string, string | null, string | null, number, number | null, string | null]
   >;
@@ -126,7 +181,11 @@ export class LotsRepo {
   private readonly keyOfNumber: Statement<[string], { lot_key: string }>;
   private readonly allLots: Statement<[], LotRow>;
   private readonly timelineOf: Statement<[string], ChangeRow>;
-  private readonly bidsOf: Statement<[string], { observed_at: number; bid: unknown }>;
+  private readonly bidsOf: Statement<
+    [string],
+    { observed_at: number; raw: string | null; raw_z: Buffer | null; raw_hash: string; latest: number }
+  >;
+  private readonly bidChangesOf: Statement<[string], { observed_at: number; after: string | null }>;
   private readonly observationsOf: Statement<[string], CountRow>;
   private readonly lastChangeOf: Statement<[string], { at: number | null }>;
 
@@ -136,34 +195,47 @@ export class LotsRepo {
     this.lotsOfVin = db.prepare(`SELECT ${STATE_COLUMNS} FROM lots WHERE vin = ? AND lot_key <> ? ORDER BY auction_at DESC`);
     this.insertLot = db.prepare(`INSERT INTO lots (lot_key, platform, lot_number, vin, title, year, make, model, location,
       current_bid_usd, buy_now_usd, sale_price_usd, state, lot_status, lot_sub_status, last_sold_status, auction_at,
-      normalized, raw, raw_hash, first_seen_at, last_observed_at)
+      normalized, raw, raw_z, raw_hash, content_hash, first_seen_at, last_observed_at)
       VALUES (@lot_key, @platform, @lot_number, @vin, @title, @year, @make, @model, @location, @current_bid_usd,
       @buy_now_usd, @sale_price_usd, @state, @lot_status, @lot_sub_status, @last_sold_status, @auction_at, @normalized,
-      @raw, @raw_hash, @observed_at, @observed_at)`);
+      @raw, @raw_z, @raw_hash, @content_hash, @observed_at, @observed_at)`);
     this.updateLot = db.prepare(`UPDATE lots SET vin = @vin, title = @title, year = @year, make = @make, model = @model,
       location = @location, current_bid_usd = @current_bid_usd, buy_now_usd = @buy_now_usd,
       sale_price_usd = @sale_price_usd, state = @state, lot_status = @lot_status, lot_sub_status = @lot_sub_status,
-      last_sold_status = @last_sold_status, auction_at = @auction_at, normalized = @normalized, raw = @raw, raw_hash = @raw_hash,
-      last_observed_at = @observed_at WHERE lot_key = @lot_key`);
+      last_sold_status = @last_sold_status, auction_at = @auction_at, normalized = @normalized, raw = @raw, raw_z = @raw_z, raw_hash = @raw_hash,
+      content_hash = @content_hash, pruned_at = NULL, last_observed_at = @observed_at WHERE lot_key = @lot_key`);
     this.touchLot = db.prepare('UPDATE lots SET last_observed_at = ? WHERE lot_key = ?');
     this.insertObservation = db.prepare(
       'INSERT INTO observations (lot_key, observed_at, source, raw_hash, raw) VALUES (?, ?, ?, ?, ?)',
     );
+    // Before a lot's record is replaced: its newest observation, which held no copy (the lot row had it), takes it.
+    this.archiveCurrent = db.prepare(`UPDATE observations
+      SET raw = (SELECT CASE WHEN raw_z IS NULL THEN raw END FROM lots WHERE lot_key = @key),
+          raw_z = (SELECT raw_z FROM lots WHERE lot_key = @key)
+      WHERE id = (SELECT id FROM observations WHERE lot_key = @key ORDER BY observed_at DESC, id DESC LIMIT 1)
+        AND raw IS NULL AND raw_z IS NULL AND raw_hash = (SELECT raw_hash FROM lots WHERE lot_key = @key)`);
+    // The lot's last observation, found through observations_lot (lot_key, observed_at).
+    this.seenAgain = db.prepare(`UPDATE observations SET last_seen_at = @at, seen = seen + 1 WHERE id = (
+      SELECT id FROM observations WHERE lot_key = @key ORDER BY observed_at DESC, id DESC LIMIT 1)`);
     this.insertChangeRow = db.prepare(`INSERT INTO changes (lot_key, kind, field, before, after, related_lot_key, vin,
       observed_at, search_id, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.keyOfVin = db.prepare('SELECT lot_key FROM lots WHERE vin = ? ORDER BY auction_at DESC LIMIT 1');
     this.keyOfNumber = db.prepare('SELECT lot_key FROM lots WHERE lot_number = ? ORDER BY last_observed_at DESC LIMIT 1');
     this.allLots = db.prepare('SELECT * FROM lots ORDER BY last_observed_at DESC');
     this.timelineOf = db.prepare('SELECT * FROM changes WHERE lot_key = ? ORDER BY observed_at, id');
-    this.bidsOf = db.prepare(`SELECT observed_at, json_extract(raw, '$.pricing.current_bid_usd') AS bid FROM observations
-      WHERE lot_key = ? AND raw IS NOT NULL ORDER BY observed_at`);
-    this.observationsOf = db.prepare('SELECT count(*) AS n FROM observations WHERE lot_key = ?');
+    this.bidsOf = db.prepare(`SELECT o.observed_at, o.raw, o.raw_z, o.raw_hash,
+      o.id = (SELECT max(id) FROM observations WHERE lot_key = o.lot_key) AS latest
+      FROM observations o WHERE o.lot_key = ? ORDER BY o.observed_at, o.id`);
+    this.bidChangesOf = db.prepare(`SELECT observed_at, after FROM changes WHERE lot_key = ? AND kind = 'bid_changed'
+      ORDER BY observed_at, id`);
+    this.observationsOf = db.prepare('SELECT coalesce(sum(seen), 0) AS n FROM observations WHERE lot_key = ?');
     this.lastChangeOf = db.prepare('SELECT max(observed_at) AS at FROM changes WHERE lot_key = ?');
   }
 
   /** The stored row of a lot, or null when Lotwatch never fetched it. */
   getRow(key: LotKey): LotRow | null {
-    return this.getLot.get(key) ?? null;
+    const r = this.getLot.get(key);
+    return r ? { ...r, raw: unpackRecord(r) ?? 'null' } : null;
   }
 
   /** The stored state of a lot, or null. */
@@ -178,7 +250,7 @@ export class LotsRepo {
     if (!r) return null;
     return {
       ...(JSON.parse(r.normalized) as Vehicle),
-      raw: JSON.parse(r.raw) as unknown,
+      raw: JSON.parse(unpackRecord(r) ?? 'null') as unknown,
       lot_key: key,
       first_seen_at: r.first_seen_at,
       last_observed_at: r.last_observed_at,
@@ -217,31 +289,63 @@ export class LotsRepo {
     return this.timelineOf.all(key);
   }
 
-  /** A lot's current bid (USD, or null) at each observation whose record was stored, oldest first. */
+  /**
+   * A lot's current bid history: [time (ms), bid (USD, or null)], oldest first. From each stored observation's
+   * record, preceded by the timeline's bid changes from before the first of them (a lot whose observations the
+   * retention pass collapsed keeps its history through its timeline).
+   */
   bids(key: LotKey): [number, number | null][] {
-    return this.bidsOf.all(key).map((b) => [b.observed_at, typeof b.bid === 'number' ? b.bid : null]);
+    const bidOf = (json: string | null): number | null => {
+      const v = json === null ? null : (JSON.parse(json) as { pricing?: { current_bid_usd?: unknown } } | null);
+      const bid = v?.pricing?.current_bid_usd;
+      return typeof bid === 'number' ? bid : null;
+    };
+    const lot = this.getLot.get(key);
+    const observed: [number, number | null][] = [];
+    for (const o of this.bidsOf.all(key)) {
+      const stored = unpackRecord(o);
+      // The newest observation holds no copy when its record is the lot's own.
+      const own = stored === null && o.latest === 1 && lot !== undefined && o.raw_hash === lot.raw_hash;
+      if (stored !== null) observed.push([o.observed_at, bidOf(stored)]);
+      else if (own) observed.push([o.observed_at, bidOf(unpackRecord(lot))]);
+    }
+    const first = observed[0]?.[0] ?? Infinity;
+    const fromTimeline = this.bidChangesOf
+      .all(key)
+      .filter((c) => c.observed_at < first)
+      .map((c): [number, number | null] => {
+        const after = c.after === null ? null : (JSON.parse(c.after) as unknown);
+        return [c.observed_at, typeof after === 'number' ? after : null];
+      });
+    return [...fromTimeline, ...observed];
   }
 
-  /** How many times a lot was observed. */
+  /** How many times a lot was observed (polls that saw it unchanged count too). */
   observationCount(key: LotKey): number {
     return this.observationsOf.get(key)!.n;
   }
 
   /**
-   * Stores one observation of a lot: the observation row (raw JSON kept unless identical to the last one) and the
-   * lot's current state. Returns the state before and after. Call inside a transaction with the poll's other writes.
-   * Returns null for a record without platform or lot number (it cannot be keyed; the caller counts a warning).
+   * Stores one observation of a lot and returns its state before and after; call inside a transaction with the
+   * poll's other writes. The record is stored with its photo lists capped (capStoredPhotos). Whether anything
+   * changed is decided on the normalised record, not the raw bytes (the real service's records carry a countdown
+   * that differs on every answer): a record whose content equals the stored one adds no row and no copy, only
+   * `last_observed_at` on the lot and `last_seen_at`/`seen` on its last observation; a changed one is stored on the
+   * lot (raw record deflated) with a new observation, and the record it replaces moves into the observation before,
+   * so each record received is stored once. Returns null for a record without platform or lot number
+   * (it cannot be keyed; the caller counts a warning). Throws only database errors.
    */
-  observe(v: Vehicle, observedAt: number, source: string): ObservedLot | null {
-    if (!v.platform || !v.lot_number) return null;
-    const key = lotKeyOf(v.platform, v.lot_number);
+  observe(vehicle: Vehicle, observedAt: number, source: string): ObservedLot | null {
+    if (!vehicle.platform || !vehicle.lot_number) return null;
+    const v = capStoredPhotos(vehicle);
+    const key = lotKeyOf(vehicle.platform, vehicle.lot_number);
     const prevRow = this.getState.get(key);
-    const rawJson = JSON.stringify(v.raw ?? null);
-    const rawHash = sha256(rawJson);
     const { raw: _raw, ...normalized } = v;
+    const normalizedJson = JSON.stringify(normalized);
+    const contentHash = sha256(normalizedJson);
     const next: LotState = {
-      platform: v.platform,
-      lot_number: v.lot_number,
+      platform: vehicle.platform,
+      lot_number: vehicle.lot_number,
       vin: v.vin,
       current_bid_usd: v.pricing.current_bid_usd,
       buy_now_usd: v.pricing.buy_now_usd,
@@ -253,37 +357,46 @@ export class LotsRepo {
       auction_at: parseAuctionAt(v.auction.auction_at),
       observed_at: observedAt,
     };
-    const same = prevRow?.raw_hash === rawHash;
-    this.insertObservation.run(key, observedAt, source, rawHash, same ? null : rawJson);
-    if (same) {
+    const prev = prevRow ? rowToLotState(prevRow) : null;
+    if (prevRow?.content_hash === contentHash) {
       this.touchLot.run(observedAt, key);
-    } else {
-      const params: LotParams = {
-        lot_key: key,
-        platform: v.platform,
-        lot_number: v.lot_number,
-        vin: v.vin,
-        title: v.title,
-        year: v.year,
-        make: v.make,
-        model: v.model,
-        location: v.location.display,
-        current_bid_usd: next.current_bid_usd,
-        buy_now_usd: next.buy_now_usd,
-        sale_price_usd: next.sale_price_usd,
-        state: next.state,
-        lot_status: next.lot_status,
-        lot_sub_status: next.lot_sub_status,
-        last_sold_status: next.last_sold_status,
-        auction_at: next.auction_at,
-        normalized: JSON.stringify(normalized),
-        raw: rawJson,
-        raw_hash: rawHash,
-        observed_at: observedAt,
-      };
-      (prevRow ? this.updateLot : this.insertLot).run(params);
+      if (this.seenAgain.run({ at: observedAt, key }).changes === 0) {
+        // No observation left to mark (the retention pass collapsed them): this sight starts a new one.
+        this.insertObservation.run(key, observedAt, source, prevRow.raw_hash, null);
+      }
+      return { prev, next };
     }
-    return { prev: prevRow ? rowToLotState(prevRow) : null, next };
+    const rawJson = JSON.stringify(v.raw ?? null);
+    const rawHash = sha256(rawJson);
+    if (prevRow) this.archiveCurrent.run({ key });
+    this.insertObservation.run(key, observedAt, source, rawHash, null);
+    const params: LotParams = {
+      lot_key: key,
+      platform: vehicle.platform,
+      lot_number: vehicle.lot_number,
+      vin: v.vin,
+      title: v.title,
+      year: v.year,
+      make: v.make,
+      model: v.model,
+      location: v.location.display,
+      current_bid_usd: next.current_bid_usd,
+      buy_now_usd: next.buy_now_usd,
+      sale_price_usd: next.sale_price_usd,
+      state: next.state,
+      lot_status: next.lot_status,
+      lot_sub_status: next.lot_sub_status,
+      last_sold_status: next.last_sold_status,
+      auction_at: next.auction_at,
+      normalized: normalizedJson,
+      raw: '',
+      raw_z: packRecord(rawJson),
+      raw_hash: rawHash,
+      content_hash: contentHash,
+      observed_at: observedAt,
+    };
+    (prevRow ? this.updateLot : this.insertLot).run(params);
+    return { prev, next };
   }
 
   /** Appends a change to the timeline; returns its id. */

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { basename, dirname, resolve } from 'node:path';
 import { format } from 'date-fns';
 import { DatabaseUnavailableError, sqliteCodeOf } from '../errors';
-import { backupsDir, checkCopy, listBackups, removeDatabaseFiles } from './backup';
+import { backupsDir, checkCopy, expandBackup, isCompressed, listBackups, removeDatabaseFiles } from './backup';
 import { closedMarkerPath } from './integrity';
 
 /**
@@ -40,7 +40,8 @@ export function pendingRestore(dbPath: string): PendingRestore | null {
 /**
  * Stages a backup to replace the data file at the next open: `latest` (the newest daily copy), a backup's file name
  * from `<dataDir>/backups`, or (`allowPath`, the command line only) the path of any Lotwatch data file. The source is
- * read through SQLite's backup API (so a WAL file's committed pages come along), into `<dbPath>.restoring.partial`,
+ * read through SQLite's backup API (so a WAL file's committed pages come along), or gunzipped from a daily `.gz` copy,
+ * into `<dbPath>.restoring.partial`,
  * which is then made self-contained and checked with quick_check; only a sound copy becomes `<dbPath>.restoring`.
  * The live file is not touched here. Returns the source's path.
  * @throws DatabaseUnavailableError when there is no such backup or it fails the check (nothing is staged).
@@ -71,8 +72,12 @@ export async function stageRestore(
   const binding = opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {};
   let src: Database | undefined;
   try {
-    src = new BetterSqlite3(chosen, { readonly: true, fileMustExist: true, ...binding });
-    await src.backup(partial);
+    if (isCompressed(chosen)) {
+      await expandBackup(chosen, partial);
+    } else {
+      src = new BetterSqlite3(chosen, { readonly: true, fileMustExist: true, ...binding });
+      await src.backup(partial);
+    }
     if (process.platform !== 'win32') chmodSync(partial, 0o600);
   } catch (e) {
     removeDatabaseFiles(partial);

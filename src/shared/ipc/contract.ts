@@ -336,7 +336,7 @@ export type Status = z.infer<typeof StatusSchema>;
 
 /** One daily copy of the database (docs/architecture.md "Data safety"). */
 export const BackupSchema = z.object({
-  /** File name, e.g. `lotwatch-2026-11-23.sqlite`; what `backups.restore` takes. */
+  /** File name, e.g. `lotwatch-2026-11-23.sqlite.gz` (older versions: `.sqlite`); what `backups.restore` takes. */
   name: z.string(),
   /** The local day it was taken, `YYYY-MM-DD`. */
   date: z.string(),
@@ -640,7 +640,7 @@ export const contract = {
   'backups.restore': {
     input: z
       .object({
-        name: z.string().regex(/^lotwatch-\d{4}-\d{2}-\d{2}\.sqlite$/, 'Choose one of the listed backups.'),
+        name: z.string().regex(/^lotwatch-\d{4}-\d{2}-\d{2}\.sqlite(\.gz)?$/, 'Choose one of the listed backups.'),
       })
       .strict(),
     output: z.object({ pending: PendingRestoreSchema }),

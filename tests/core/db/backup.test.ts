@@ -1,5 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { addDays, format, startOfDay } from 'date-fns';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -27,6 +28,14 @@ afterEach(async () => {
 
 const day = (t: number) => format(t, 'yyyy-MM-dd');
 
+/** Opens the SQLite file a `.gz` backup holds (gunzipped beside it, removed with the test's folder), read-only. */
+function openBackup(path: string): BetterSqlite3.Database {
+  const plain = `${path}.test-expanded.sqlite`;
+  writeFileSync(plain, gunzipSync(readFileSync(path)));
+  cleanups.push(() => rmSync(plain, { force: true }));
+  return new BetterSqlite3(plain, { readonly: true });
+}
+
 /** A logger that keeps its lines. */
 function recordingLog(): Logger & {
   lines: { level: string; msg: string; data?: Record<string, unknown> }[];
@@ -50,7 +59,7 @@ describe('the daily backup of a running Lotwatch', () => {
       expect(r.backups).toHaveLength(1);
       return r;
     });
-    const name = `lotwatch-${day(h.clock.now())}.sqlite`;
+    const name = `lotwatch-${day(h.clock.now())}.sqlite.gz`;
     expect(list).toMatchObject({ folder: backupsDir(h.dir), pending: null });
     expect(list.backups[0]).toMatchObject({
       name,
@@ -63,13 +72,14 @@ describe('the daily backup of a running Lotwatch', () => {
       expect(statSync(path).mode & 0o777).toBe(0o600);
       expect(statSync(backupsDir(h.dir)).mode & 0o777).toBe(0o700);
     }
-    // One file: no -wal or -shm beside it, and none appears when it is read.
+    // One compressed file: no partial, -wal or -shm beside it; it holds a self-contained, sound copy of the data.
     expect(readdirSync(backupsDir(h.dir))).toEqual([name]);
-    const copy = new BetterSqlite3(path, { readonly: true });
+    const copy = openBackup(path);
     expect(copy.pragma('quick_check', { simple: true })).toBe('ok');
+    expect(copy.pragma('journal_mode', { simple: true })).toBe('delete');
     expect(copy.prepare("SELECT value FROM settings WHERE key = 'theme'").get()).toEqual({ value: '"dark"' });
     copy.close();
-    expect(readdirSync(backupsDir(h.dir))).toEqual([name]);
+    expect(list.backups[0]!.size).toBeLessThan(statSync(`${path}.test-expanded.sqlite`).size / 4);
   });
 
   it('takes one a day after midnight and keeps the last seven', async () => {
@@ -147,5 +157,38 @@ describe('makeBackup', () => {
     const second = await makeBackup({ db, dataDir: dir, clock, log: silentLogger });
     expect(second.status).toBe('exists');
     expect(listBackups(dir)).toHaveLength(1);
+  });
+
+  it('keeps seven days of an unchanged file in the space of one, and copies again once something changed', async () => {
+    const { dir, path } = fixture();
+    const db = openDatabase(path);
+    cleanups.push(() => closeDatabase(db));
+    const clock = new FakeClock(Date.UTC(2026, 10, 23, 12, 0));
+    const outcomes = [];
+    for (let i = 0; i < 8; i++) {
+      outcomes.push(await makeBackup({ db, dataDir: dir, clock, log: silentLogger }));
+      clock.advance(86_400_000);
+    }
+    expect(outcomes.map((o) => (o.status === 'made' ? o.linked : o.status))).toEqual([false, true, true, true, true, true, true, true]);
+    const list = listBackups(dir);
+    expect(list).toHaveLength(KEEP_BACKUPS);
+    // One file on disk under seven daily names, each a sound copy of the data.
+    expect(new Set(list.map((b) => statSync(b.path).ino)).size).toBe(1);
+    expect(statSync(list[0]!.path).nlink).toBe(KEEP_BACKUPS);
+    const copy = openBackup(list[0]!.path);
+    expect(copy.pragma('quick_check', { simple: true })).toBe('ok');
+    copy.close();
+
+    db.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('theme', '\"dark\"', 1)").run();
+    const changed = await makeBackup({ db, dataDir: dir, clock, log: silentLogger });
+    expect(changed).toMatchObject({ status: 'made', linked: false });
+    const [newest, previous] = listBackups(dir);
+    expect(statSync(newest!.path).ino).not.toBe(statSync(previous!.path).ino);
+    const fresh = openBackup(newest!.path);
+    expect(fresh.prepare("SELECT value FROM settings WHERE key = 'theme'").get()).toEqual({ value: '"dark"' });
+    fresh.close();
+    // Pruning the oldest name removes a link, never the data the other names share.
+    expect(listBackups(dir)).toHaveLength(KEEP_BACKUPS);
+    expect(statSync(previous!.path).nlink).toBe(KEEP_BACKUPS - 1);
   });
 });

@@ -1,5 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FIRST_BACKUP_DELAY_MS, listBackups, makeBackup } from '../../../src/core/db/backup';
@@ -68,7 +69,12 @@ describe('restoring a backup from Settings', () => {
   it('refuses a backup that fails its check, and stages nothing', async () => {
     const h = await coreWithBackup();
     const [backup] = listBackups(h.dir);
-    corruptPage(backup!.path, rootPageOf(backup!.path, 'settings'));
+    // A copy whose gzip is sound but whose SQLite pages are not.
+    const plain = `${backup!.path}.plain`;
+    writeFileSync(plain, gunzipSync(readFileSync(backup!.path)));
+    corruptPage(plain, rootPageOf(plain, 'settings'));
+    writeFileSync(backup!.path, gzipSync(readFileSync(plain)));
+    rmSync(plain);
     const before = sha(backup!.path);
     const r = await h.core.invoke('backups.restore', { name: backup!.name });
     expect(r).toMatchObject({
@@ -125,6 +131,35 @@ describe('restoring when the data file cannot be opened', () => {
     closeDatabase(restored);
     const kept = readdirSync(t.dir).find((f) => f.startsWith('lotwatch.sqlite.replaced-'))!;
     expect(sha(join(t.dir, kept))).toBe(damaged);
+  });
+
+  it('restores a plain backup an older version made, and a truncated compressed one is refused', async () => {
+    const t = tempDir();
+    cleanups.push(() => t.cleanup());
+    const path = join(t.dir, 'lotwatch.sqlite');
+    const clock = new FakeClock(Date.UTC(2026, 10, 23, 12, 0));
+    const db = openDatabase(path);
+    new SettingsRepo(db, clock).update({ theme: 'dark' });
+    // An older Lotwatch's daily copy: a plain SQLite file named .sqlite, the day before.
+    mkdirSync(join(t.dir, 'backups'));
+    await db.backup(join(t.dir, 'backups', 'lotwatch-2026-11-22.sqlite'));
+    new SettingsRepo(db, clock).update({ theme: 'light' });
+    await makeBackup({ db, dataDir: t.dir, clock, log: silentLogger });
+    closeDatabase(db);
+    expect(listBackups(t.dir).map((b) => b.name)).toEqual(['lotwatch-2026-11-23.sqlite.gz', 'lotwatch-2026-11-22.sqlite']);
+
+    // Today's compressed copy cut short (a full disk while copying it by hand): refused, nothing staged.
+    const gz = join(t.dir, 'backups', 'lotwatch-2026-11-23.sqlite.gz');
+    const whole = readFileSync(gz);
+    writeFileSync(gz, whole.subarray(0, Math.floor(whole.length / 2)));
+    await expect(stageRestore(path, 'latest', { now: clock.now() })).rejects.toThrow(/could not be copied.*Nothing was changed/);
+    expect(existsSync(stagedPath(path))).toBe(false);
+    expect(readdirSync(t.dir).filter((f) => f.includes('restoring'))).toEqual([]);
+
+    await stageRestore(path, 'lotwatch-2026-11-22.sqlite', { now: clock.now() });
+    const restored = openDatabase(path);
+    expect(new SettingsRepo(restored, clock).get().theme).toBe('dark');
+    closeDatabase(restored);
   });
 
   it('"latest" without any backup says so and changes nothing', async () => {

@@ -3,9 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/core/db/connection';
 import { Store } from '../../../src/core/db/store';
 import { AlertRulesSchema } from '../../../src/shared/watch';
-import type { Vehicle } from '../../../src/shared/vehicle';
 import { tempDir } from '../../helpers/tmp';
-import { NO_EXTRAS, NO_PRICES } from '../diff/fixtures';
+import { vehicle } from './storeFixtures';
 
 const dirs: { cleanup(): void }[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
@@ -17,38 +16,8 @@ function store() {
   return { db, s: new Store(db) };
 }
 
-export function vehicle(over: Partial<Vehicle> & { bid?: number | null } = {}): Vehicle {
-  const { bid, ...rest } = over;
-  const v: Vehicle = {
-    platform: 'copart',
-    lot_number: '50000001',
-    vin: '1HGCM82633A004352',
-    title: '2003 HONDA ACCORD EX',
-    year: 2003,
-    make: 'HONDA',
-    model: 'ACCORD',
-    type: 'AUTOMOBILE',
-    color: 'Blue',
-    fuel_type: 'Gasoline',
-    transmission: 'Automatic',
-    drive_type: 'FWD',
-    odometer: 180000,
-    damage: 'Front End',
-    ...NO_EXTRAS,
-    auction: { state: 'open', auction_at: '2026-11-23T15:00:00+00:00', lot_status: 'Timed', lot_sub_status: 'Open', last_sold_status: null, last_sold_day: null, is_buy_now: null },
-    pricing: { ...NO_PRICES, current_bid_usd: bid === undefined ? 500 : bid },
-    location: { display: 'Dallas (TX)', state: 'TX', facility_id: '12', ship_from: null },
-    media: { thumbs_count: 1, has_360: false, photos: ['https://cs.copart.com/x_hrs.jpg'] },
-    raw: {},
-    ...rest,
-  };
-  const { raw: _r, ...wire } = v;
-  v.raw = { ...wire, extra_field_the_spec_does_not_list: 1 };
-  return v;
-}
-
 describe('Store', () => {
-  it('stores observations, keeps raw only when it changed, and returns the state before and after', () => {
+  it('stores observations, a new one only when the record changed, and returns the state before and after', () => {
     const { db, s } = store();
     const first = s.lots.observe(vehicle(), 1000, 'test');
     expect(first?.prev).toBeNull();
@@ -58,11 +27,14 @@ describe('Store', () => {
     const changed = s.lots.observe(vehicle({ bid: 750 }), 3000, 'test');
     expect(changed?.prev?.current_bid_usd).toBe(500);
     expect(changed?.next.current_bid_usd).toBe(750);
-    const obs = db.prepare('SELECT observed_at, raw IS NULL AS dup FROM observations ORDER BY id').all();
+    // The same record again adds no row: the first observation is marked seen at 2000. Each record is stored once:
+    // the replaced one in its observation, the newest in the lot's row.
+    const obs = db
+      .prepare('SELECT observed_at, last_seen_at, seen, (raw IS NOT NULL OR raw_z IS NOT NULL) AS copy FROM observations ORDER BY id')
+      .all();
     expect(obs).toEqual([
-      { observed_at: 1000, dup: 0 },
-      { observed_at: 2000, dup: 1 },
-      { observed_at: 3000, dup: 0 },
+      { observed_at: 1000, last_seen_at: 2000, seen: 2, copy: 1 },
+      { observed_at: 3000, last_seen_at: null, seen: 1, copy: 0 },
     ]);
     expect(s.lots.getLotRecord('copart:50000001')?.raw).toMatchObject({ extra_field_the_spec_does_not_list: 1 });
     expect(s.lots.getLotState('copart:50000001')?.observed_at).toBe(3000);

@@ -205,3 +205,20 @@ describe('SettingsView · Demo examples when Demo mode is turned off', () => {
     expect(screen.queryByRole('group', { name: /Demo mode is off/ })).toBeNull();
   });
 });
+
+describe('SettingsView · what Lotwatch keeps', () => {
+  it('says the retention policy with the chosen days, and saves a new number of days', async () => {
+    const fake = await mount({ 'status.get': () => okResult(status(true)) });
+    const section = screen.getByRole('group', { name: 'What Lotwatch keeps' });
+    const days = within(section).getByRole('spinbutton', { name: /Keep every observation of a lot for this many days/ });
+    expect((days as HTMLInputElement).value).toBe('30');
+    expect(section.textContent).toContain('30 days after a sale');
+    expect(section.textContent).toContain('The request log and poll history keep 30 days; alerts you have read keep 180 days.');
+    expect(section.textContent).toContain('At most 50 photo addresses are kept per lot');
+    fireEvent.change(days, { target: { value: '90' } });
+    expect(section.textContent).toContain('90 days after a sale');
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await screen.findByText('Saved.');
+    expect(inputsOf(fake, 'settings.update')).toEqual([expect.objectContaining({ retentionDays: 90 })]);
+  });
+});

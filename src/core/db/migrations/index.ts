@@ -7,6 +7,7 @@ import { migration as m0050 } from './0050-library-order';
 import { migration as m0060 } from './0060-search-coverage';
 import { migration as m0070 } from './0070-buyers-desk';
 import { migration as m0080 } from './0080-alert-channels';
+import { migration as m0090 } from './0090-storage-retention';
 
 /** Every migration in order. Numbers go up in steps of 10 (docs/architecture.md "SQLite"). */
-export const MIGRATIONS: readonly Migration[] = [m0010, m0020, m0030, m0040, m0050, m0060, m0070, m0080];
+export const MIGRATIONS: readonly Migration[] = [m0010, m0020, m0030, m0040, m0050, m0060, m0070, m0080, m0090];

@@ -56,7 +56,8 @@ export function BackupsSection() {
         <legend>Backups</legend>
         <p className="muted small backups-intro">
           Lotwatch copies its data file once a day and keeps the last 7{data ? `, in ${data.folder}` : ''}.
-          Each copy is checked before it counts.
+          Each copy is checked before it counts and kept compressed; a day on which nothing changed shares the
+          previous day&apos;s file instead of taking the space again.
         </p>
         {list.error && <ErrorNotice error={list.error} onRetry={() => void list.run()} />}
         {data?.pending && (

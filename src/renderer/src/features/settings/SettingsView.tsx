@@ -613,6 +613,36 @@ function SettingsForm({
           The free plan allows 100 requests a month (about 3 a day); Basic allows 30,000 (about 1,000 a day).
         </p>
       </fieldset>
+      <fieldset>
+        <legend>What Lotwatch keeps</legend>
+        <label className="field">
+          <span>Keep every observation of a lot for this many days after its sale</span>
+          <input
+            type="number"
+            name="retentionDays"
+            min={7}
+            max={3650}
+            inputMode="numeric"
+            value={draft.retentionDays}
+            aria-invalid={fieldError('retentionDays') ? true : undefined}
+            onChange={(e) => set('retentionDays', Number(e.target.value))}
+          />
+          {fieldError('retentionDays') && <span className="field-error">{fieldError('retentionDays')}</span>}
+        </label>
+        <ul className="muted small retention-policy">
+          <li>
+            A poll that finds a lot unchanged stores no new copy of it; every change stays on the lot&apos;s timeline
+            for good.
+          </li>
+          <li>
+            {draft.retentionDays} days after a sale, a lot&apos;s observations are folded into its timeline; a lot you
+            do not watch, note or tag keeps only its record and sale result, for comparable sales.
+          </li>
+          <li>The request log and poll history keep 30 days; alerts you have read keep 180 days.</li>
+          <li>At most 50 photo addresses are kept per lot, with the count of all of them.</li>
+          <li>Lotwatch tidies up once a day, a little at a time, while it keeps watching.</li>
+        </ul>
+      </fieldset>
       <DeskFields
         value={draft.desk}
         onChange={(d) => set('desk', d)}
