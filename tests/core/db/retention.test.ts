@@ -197,11 +197,15 @@ describe('the retention pass', () => {
       { lot_key: 'copart:3', slim: 0, pruned_at: null },
       { lot_key: 'copart:4', slim: 0, pruned_at: null },
     ]);
-    // Its record and sale result are still there, and it is still a comparable sale at the same price.
+    // Its record and sale result are still there (its photo addresses gone, their count kept), and it is still a
+    // comparable sale at the same price.
     const rec2 = s.lots.getLotRecord('copart:2')!;
-    const { raw: _a, ...recNow } = rec2;
-    const { raw: _b, ...recThen } = before.rec2!;
+    const { raw: _a, media: mediaNow, ...recNow } = rec2;
+    const { raw: _b, media: mediaThen, ...recThen } = before.rec2!;
     expect(recNow).toEqual(recThen);
+    expect(mediaThen.photos).toHaveLength(1);
+    expect(mediaNow).toEqual({ ...mediaThen, photos: [], photos_count: 1 });
+    expect(s.lots.getLotRecord('copart:1')!.media).toEqual(mediaThen);
     const compsAfter = findComps(s.comps, {
       lot_key: 'copart:9',
       vin: null,

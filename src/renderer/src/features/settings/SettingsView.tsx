@@ -636,7 +636,7 @@ function SettingsForm({
           </li>
           <li>
             {draft.retentionDays} days after a sale, a lot&apos;s observations are folded into its timeline; a lot you
-            do not watch, note or tag keeps only its record and sale result, for comparable sales.
+            do not watch, note or tag keeps only its record (without photos) and sale result, for comparable sales.
           </li>
           <li>The request log and poll history keep 30 days; alerts you have read keep 180 days.</li>
           <li>At most 50 photo addresses are kept per lot, with the count of all of them.</li>
