@@ -6,7 +6,8 @@ import { RetentionScheduler } from './db/retention';
 import { closeDatabase, markSuspect, nativeBindingOf } from './db/connection';
 import { PhotoCache } from './db/photoCache';
 import { Store } from './db/store';
-import { BadInputError, LotwatchError } from './errors';
+import { ApiKeyStore } from './apiKey';
+import { LotwatchError } from './errors';
 import { join } from 'node:path';
 import { RequestBudget } from './watch/budget';
 import { WatchEngine } from './watch/engine';
@@ -16,7 +17,6 @@ import { WatchService } from './watch/service';
 import type { AppInfo, ContractEvent, Method, MethodInput, MethodOutput } from '../shared/ipc/contract';
 import type { Result } from '../shared/ipc/errors';
 import type { QuotaSnapshot } from '../shared/vehicle';
-import { serviceOrigin } from '../shared/serviceUrl';
 import type { Clock } from './clock';
 import { SettingsRepo } from './db/settingsRepo';
 import type { Logger } from './log';
@@ -89,10 +89,6 @@ export interface CoreDeps {
   channelLookup?: ChannelReachOptions['lookup'];
 }
 
-const KEY_SECRET = 'api_key';
-/** The origin (scheme://host:port) the key was entered for; encrypted like the key, so it cannot be swapped. */
-const KEY_ORIGIN_SECRET = 'api_key_origin';
-
 export interface Core {
   /** The watch engine (tests drive it with runDue on fake time). */
   readonly engine: WatchEngine;
@@ -146,28 +142,8 @@ export function createCore(deps: CoreDeps): Core {
   const inFlight = new Set<Promise<unknown>>();
   const store = new Store(db);
 
-  // The API key lives encrypted in the store; its plain text only in this closure, never in a log or the renderer.
-  // It is bound to the origin it was entered for: a service URL on another origin does not get it (a changed URL
-  // must not carry the buyer's key to a host they never gave it to), and the same origin again uses it again.
-  let apiKey: string | null = null;
-  let keyOrigin: string | null = null;
-  try {
-    const c = store.requests.getSecret(KEY_SECRET);
-    apiKey = c ? deps.secrets.decrypt(c) : null;
-    const o = apiKey === null ? null : store.requests.getSecret(KEY_ORIGIN_SECRET);
-    keyOrigin = o ? deps.secrets.decrypt(o) : null;
-    if (apiKey !== null && keyOrigin === null) {
-      // A key stored before keys were bound has only ever gone to the current service URL: bind it there, once.
-      keyOrigin = serviceOrigin(settings.get().serviceUrl);
-      if (keyOrigin) store.requests.setSecret(KEY_ORIGIN_SECRET, deps.secrets.encrypt(keyOrigin), deps.clock.now());
-    }
-  } catch (e) {
-    // A key whose origin cannot be read is not sent anywhere (keyOrigin stays null).
-    log.warn('the stored API key could not be read; set it again', { error: (e as Error).message });
-  }
-  /** The key, when it was entered for `url`'s origin; else undefined (nothing is sent). */
-  const keyFor = (url: string): string | undefined =>
-    apiKey !== null && keyOrigin !== null && keyOrigin === serviceOrigin(url) ? apiKey : undefined;
+  const apiKey = new ApiKeyStore({ store, secrets: deps.secrets, clock: deps.clock, log, serviceUrl: () => settings.get().serviceUrl });
+  const keyFor = (url: string): string | undefined => apiKey.keyFor(url);
   let client: ApiClient | null = null;
   const clientOptions = {
     clock: deps.clientClock ?? deps.clock,
@@ -363,24 +339,9 @@ export function createCore(deps: CoreDeps): Core {
     ready,
     client: () => client,
     hasKey: () => keyFor(settings.get().serviceUrl) !== undefined,
-    keyStoredFor: () => (apiKey !== null && keyFor(settings.get().serviceUrl) === undefined ? keyOrigin : null),
+    keyStoredFor: () => apiKey.storedForOther(settings.get().serviceUrl),
     async setKey(key) {
-      if (key === null) {
-        store.requests.deleteSecret(KEY_SECRET);
-        store.requests.deleteSecret(KEY_ORIGIN_SECRET);
-        keyOrigin = null;
-      } else {
-        const origin = serviceOrigin(settings.get().serviceUrl);
-        if (!origin) throw new BadInputError('The service URL in Settings is not valid: correct it, then save the key again.');
-        // The key and its origin together, or neither.
-        const now = deps.clock.now();
-        store.transaction(() => {
-          store.requests.setSecret(KEY_SECRET, deps.secrets.encrypt(key), now);
-          store.requests.setSecret(KEY_ORIGIN_SECRET, deps.secrets.encrypt(origin), now);
-        });
-        keyOrigin = origin;
-      }
-      apiKey = key;
+      apiKey.set(key);
       await rebuildClient();
       engine.wake();
     },
