@@ -144,7 +144,7 @@ describe('the command line on a data file it cannot use', () => {
     const damaged = sha(path);
     const r = await runCli(dir, ['--restore-backup', 'latest']);
     expect(r.stdout).toMatch(
-      /^Restored the backup .*\/backups\/lotwatch-\d{4}-\d{2}-\d{2}\.sqlite; the replaced data file is kept in /m,
+      /^Restored the backup .*\/backups\/lotwatch-\d{4}-\d{2}-\d{2}\.sqlite\.gz; the replaced data file is kept in /m,
     );
     expect(r.stdout).toContain('Open: ');
     const kept = readdirSync(dir).find((f) => /^lotwatch\.sqlite\.replaced-/.test(f))!;
