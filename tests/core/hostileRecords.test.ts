@@ -185,9 +185,11 @@ describe('a run that fails while storing', () => {
     const w = await core.call('watchlist.add', { target: '70000001' });
     // A real SQLite failure inside the run's one transaction, after its run row was written.
     const writer = new Database(dbPath);
-    writer.exec(
-      "CREATE TRIGGER refuse BEFORE INSERT ON observations BEGIN SELECT RAISE(ABORT, 'refused by test'); END",
-    );
+    // Every run writes the lot it read (its record, or the time it was seen unchanged), so refusing that fails both.
+    writer.exec(`
+      CREATE TRIGGER refuse_new BEFORE INSERT ON lots BEGIN SELECT RAISE(ABORT, 'refused by test'); END;
+      CREATE TRIGGER refuse_seen BEFORE UPDATE ON lots BEGIN SELECT RAISE(ABORT, 'refused by test'); END;
+    `);
     writer.close();
 
     const run = await core.invoke('searches.runNow', { id: s.id });

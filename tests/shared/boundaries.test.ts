@@ -136,7 +136,7 @@ function textFiles(dir: string): string[] {
 
 /** The `## X` and `### X` headings of a markdown file. */
 function headingsOf(file: string): Set<string> {
-  return new Set([...readFileSync(file, 'utf8').matchAll(/^#{2,3} +(.+?) *$/gm)].map((m) => m[1]!));
+  return new Set([...readFileSync(file, 'utf8').matchAll(/^#{2,4} +(.+?) *$/gm)].map((m) => m[1]!));
 }
 
 /**
