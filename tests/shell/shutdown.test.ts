@@ -22,10 +22,14 @@ import { tempDir } from '../helpers/tmp';
 // answers 200 and then drips one byte every 4 s forever. SIGTERM aborts that send and the process exits at once;
 // the delivery is left `sending`, for the next start to send again under the same key.
 
-/** How long the process may take to exit after SIGTERM (real time; it measures a few hundred ms when it works). */
-const EXIT_BOUND_MS = 5_000;
+/**
+ * How long the process may take to exit after SIGTERM (real time). It measures a few hundred ms on a quiet machine;
+ * the bound is loose so a loaded machine cannot fail it, and still half the 30 s send deadline, which a stop that
+ * waited for the send instead of aborting it would reach.
+ */
+const EXIT_BOUND_MS = 15_000;
 /** When the test gives up on an exit and kills the process (the old code never exited). */
-const GIVE_UP_MS = 20_000;
+const GIVE_UP_MS = 40_000;
 
 let cliJs: string;
 let out: string;
@@ -98,7 +102,7 @@ async function prepare(): Promise<string> {
 }
 
 describe('the browser shell stops while an alert channel is sending', () => {
-  it('SIGTERM aborts a send that never finishes and the process exits within 5 s', async () => {
+  it('SIGTERM aborts a send that never finishes and the process exits at once, not at the send deadline', async () => {
     const dataDir = await prepare();
     const p = spawn(
       process.execPath,
@@ -133,7 +137,7 @@ describe('the browser shell stops while an alert channel is sending', () => {
     db.close();
   }, 60_000);
 
-  it('stopping the browser shell in process while the Test button and the outbox wait on such a webhook takes under 5 s', async () => {
+  it('stopping the browser shell in process while the Test button and the outbox wait on such a webhook does not wait for them', async () => {
     const dataDir = await prepare();
     const running = await startHeadless({
       dataDir,
