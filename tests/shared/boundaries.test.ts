@@ -246,6 +246,18 @@ describe('cites point inside the repository', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('every file path the docs and the README name is in the repository', () => {
+    const docs = [
+      'README.md',
+      ...readdirSync('docs')
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
+    expect(docs).toContain('docs/architecture.md');
+    const offenders = docs.flatMap((f) => missingPathsIn(readFileSync(f, 'utf8')).map((p) => `${f}: ${p}`));
+    expect(offenders).toEqual([]);
+  });
+
   it('the messages the import rules print cite only what is in the repository', async () => {
     const [r] = await eslint.lintText("import { createSandbox } from '../sandbox/index';\nexport {};\n", {
       filePath: 'src/core/probe.ts',
