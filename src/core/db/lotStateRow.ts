@@ -28,10 +28,14 @@ export interface StateRow extends StateParams {
   last_observed_at: number;
 }
 
+/** The SELECT list of a StateRow (the `lots` columns above, in their order). */
 export const STATE_COLUMNS = `platform, lot_number, vin, current_bid_usd, buy_now_usd, sale_price_usd, state, lot_status, lot_sub_status,
   last_sold_status, auction_at, raw_hash, content_hash, last_observed_at`;
 
-/** The LotState of a stored row (observed_at: when the lot was last seen). */
+/**
+ * The LotState of a stored row, as the diff reads it for `prev` and for relist detection; `observed_at` is when the
+ * lot was last seen (ms). A NULL column is null. Pure; throws nothing.
+ */
 export function rowToLotState(r: StateRow): LotState {
   return {
     platform: r.platform,
@@ -49,7 +53,10 @@ export function rowToLotState(r: StateRow): LotState {
   };
 }
 
-/** The state columns to write for a LotState (the diff's projection of the stored record). */
+/**
+ * The state columns to write for a LotState: the diff's projection of the record being stored (toLotState), so the
+ * columns hold exactly what the diff compares next time. Pure; throws nothing.
+ */
 export function stateParams(s: LotState): StateParams {
   return {
     vin: s.vin,
@@ -64,7 +71,10 @@ export function stateParams(s: LotState): StateParams {
   };
 }
 
-/** Two states agree on every compared field (observed_at aside). */
+/**
+ * Whether two states agree on every column the diff compares (observed_at aside): false for a row an older
+ * projection wrote, which LotsRepo.observe then writes again. Pure; throws nothing.
+ */
 export function sameState(a: LotState, b: LotState): boolean {
   const x = stateParams(a);
   const y = stateParams(b);
