@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /**
- * Import boundaries of DESIGN.md "The parts": renderer -> shared; main, headless -> core, sandbox, shared;
+ * Import boundaries of docs/architecture.md "The parts": renderer -> shared; main, headless -> core, sandbox, shared;
  * core -> shared; sandbox -> shared only; shared -> nothing of ours. Core never imports 'electron'.
  */
 const restrict = (patterns, extra = []) => ({
@@ -20,7 +20,7 @@ const restrict = (patterns, extra = []) => ({
 const noElectron = [{ name: 'electron', message: 'Only src/main and src/preload may import electron.' }];
 const layer = (name) => ({
   group: `**/${name}/**`,
-  message: `This layer may not import src/${name} (DESIGN.md: dependencies point one way).`,
+  message: `This layer may not import src/${name} (docs/architecture.md "The parts": dependencies point one way).`,
 });
 const layerIndex = (name) => ({ group: `**/${name}`, message: `This layer may not import src/${name}.` });
 

@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { chromiumExecutable } from './tests/e2e/env';
 
-// End-to-end tests (DESIGN.md "Testing"): the headless shell + system Chromium, and the same specs on
+// End-to-end tests (README.md "Tests"): the headless shell + system Chromium, and the same specs on
 // Electron through _electron.launch where an Electron binary exists (skipped with the reason otherwise).
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Unit and integration tests (DESIGN.md "Testing"): tests/core, tests/sandbox, tests/shell, tests/shared run in
+// Unit and integration tests (README.md "Tests"): tests/core, tests/sandbox, tests/shell, tests/shared run in
 // Node; tests/renderer run in jsdom. End-to-end specs (tests/e2e, *.spec.ts) belong to Playwright. The chaos suite's
 // long runs (tests/chaos/*.chaos.test.ts) have their own config and command (`npm run test:chaos`).
 export default defineConfig({

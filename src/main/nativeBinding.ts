@@ -4,7 +4,7 @@ import { join } from 'node:path';
 /**
  * Where the Electron-ABI build of better-sqlite3 lives. Plain Node (tests, headless) uses the module's own
  * build in node_modules; the Electron app loads this one through `nativeBinding`, so neither has to be
- * rebuilt when switching between them. `scripts/electron-sqlite.mjs` fills the folder.
+ * rebuilt when switching between them. `npm start` fills the folder (electronSqliteBinding in `scripts/start.mjs`).
  *
  * Shape: `<cacheRoot>/better-sqlite3-<version>/electron-v<modules>-<platform>-<arch>/better_sqlite3.node`.
  */

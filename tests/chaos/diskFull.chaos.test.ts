@@ -21,7 +21,7 @@ import { createLogger } from '../../src/core/log';
 import { FileSecretBox } from '../../src/core/secrets';
 import { createSandbox, DEMO_KEY, type Sandbox } from '../../src/sandbox/index';
 
-// Chaos: the disk fills up under a running core (docs/architecture.md "Failure modes"). The data folder sits on a
+// Chaos: the disk fills up under a running core (docs/architecture.md "Data safety"). The data folder sits on a
 // small tmpfs (32 MB); a filler file takes all but 1 MB of it, and a saved search that stores 400 lots a market
 // minute fills the rest. The core runs against the sandbox over real HTTP on an accelerated clock (SPEED x real time), so its
 // loop really runs. While the disk is full: nothing crashes, the log stays quiet (a line a failed poll at most, not

@@ -214,7 +214,7 @@ for (const shape of ['real', 'spec'] as const) describe(`contract (${shape} shap
 });
 
 describe('contract: the real shape against the published OpenAPI, unpatched', () => {
-  it('disagrees exactly where REAL-SERVICE.md says the real service does', async () => {
+  it('disagrees exactly where docs/service-contract.md "Records" says the real service does', async () => {
     const validate = ajv.getSchema('openapi#/components/schemas/VehicleListResponse')!;
     const { body } = await real.json('/vehicles?per_page=5');
     expect(validate(body)).toBe(false);

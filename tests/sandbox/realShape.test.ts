@@ -341,7 +341,7 @@ describe('filters in the real shape', () => {
       ['auction_date', 'auction_type', 'color', 'cylinders', 'damage', 'drive_type', 'engine_type', 'fuel_type', 'has_key', 'location_filters', 'lot', 'make_model', 'ranges', 'running_condition', 'sale_document_filters', 'seller_type', 'shipping', 'today_only', 'transmission', 'types'].sort(),
     );
   });
-  it('the inner shapes REAL-SERVICE.md gives', () => {
+  it('the inner shapes docs/service-contract.md "Filters" gives', () => {
     expect(data['cylinders']).toEqual({ options: [1, 2, 3, 4, 5, 6, 8, 10, 12] });
     expect(data['engine_type']['options']).toContainEqual({ value: 'V', label: 'V - Engine' });
     expect(data['lot']['defaults']).toEqual({ lot_status: 'All', lot_sub_status: 'Open' });

@@ -1,5 +1,5 @@
 import { ESLint } from 'eslint';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -68,7 +68,7 @@ describe('where SQL lives', () => {
   it.each([
     ["db.prepare('SELECT 1')", true],
     ['this.db.exec(`CREATE INDEX x ON lots(a)`)', true],
-    ["const q = `SELECT lot_key FROM lots WHERE vin = ?`", true],
+    ['const q = `SELECT lot_key FROM lots WHERE vin = ?`', true],
     ["run('INSERT OR IGNORE INTO alerts (a) VALUES (1)')", true],
     ["'UPDATE watches SET label = ?'", true],
     ["'DELETE FROM cache WHERE key = ?'", true],
@@ -108,10 +108,12 @@ describe('file size', () => {
   });
 });
 
-// Comments point inside the repository: to docs/ by section name (`docs/architecture.md "Delivery"`), or to a
-// section of the service's specification by its name only (`spec "Errors"`). A path outside the repository or an
-// issue number means nothing to the next reader, so neither may appear anywhere under src/.
-const DOCS = ['docs/architecture.md', 'docs/service-contract.md'] as const;
+// Cites point inside the repository: to docs/ or the README by section name (`docs/architecture.md "Delivery"`,
+// `README.md "Tests"`), to a file by its path in the repository, or to a section of the service's specification by
+// its name only (`spec "Errors"`). A path outside the repository, a file that is not there or an issue number means
+// nothing to the next reader, so none may appear in the source, the tests, the scripts, the benchmarks, the configs
+// or the messages the lint rules print.
+const DOCS = ['docs/architecture.md', 'docs/service-contract.md', 'README.md'] as const;
 
 /** What marks a cite the reader cannot follow from the repository. */
 const OUTSIDE_CITES: [string, RegExp][] = [
@@ -134,18 +136,35 @@ function textFiles(dir: string): string[] {
     .map((f) => join(dir, f).split(sep).join('/'));
 }
 
-/** The `## X` and `### X` headings of a markdown file. */
+/**
+ * This file names what it forbids (its detectors' examples, the lint probes' file names), so it is the one file the
+ * scans below leave out.
+ */
+const SELF = 'tests/shared/boundaries.test.ts';
+
+/** Every file a reader may follow a cite from: src, tests, scripts, benchmarks, the configs at the root and CI's script. */
+function citingFiles(): string[] {
+  const configs = readdirSync('.').filter((f) => /\.config\.(ts|js|mjs|cjs)$/.test(f));
+  return [...['src', 'tests', 'scripts', 'bench'].flatMap(textFiles), ...configs, '.ci/run'].filter(
+    (f) => f !== SELF,
+  );
+}
+
+/** The `## X` to `#### X` headings of a markdown file. */
 function headingsOf(file: string): Set<string> {
   return new Set([...readFileSync(file, 'utf8').matchAll(/^#{2,4} +(.+?) *$/gm)].map((m) => m[1]!));
 }
 
 /**
- * Every `docs/<file>.md "X"` cite in `text`, as [file, X]. Comment line breaks (`\n *`, `\n //`) are read as
- * spaces, so a cite wrapped over two lines is still found.
+ * Every `docs/<file>.md "X"` or `README.md "X"` cite in `text`, as [file, X]. Comment line breaks (`\n *`, `\n //`)
+ * are read as spaces, so a cite wrapped over two lines is still found.
  */
 function docCitesIn(text: string): [string, string][] {
   const flat = text.replace(/\s*\n\s*(\*(?!\/)|\/\/)?\s*/g, ' ');
-  return [...flat.matchAll(/\b(docs\/[\w-]+\.md) "([^"]+)"/g)].map((m) => [m[1]!, m[2]!]);
+  return [...flat.matchAll(/(?<![\w/.-])((?:docs\/[\w-]+|README)\.md) "([^"]+)"/g)].map((m) => [
+    m[1]!,
+    m[2]!,
+  ]);
 }
 
 /** The doc cites in `text` whose section is not a heading of the cited file. */
@@ -155,7 +174,22 @@ function brokenDocCites(text: string, headings: Map<string, Set<string>>): strin
     .map(([file, section]) => `${file} "${section}"`);
 }
 
-describe('comments point inside the repository', () => {
+/** Folders that runs write into and git ignores: a path there names an output, not a file to read. */
+const OUTPUTS = ['bench/results/', 'out/', 'test-results/', '.test-output/'];
+
+/** Every path of a file in the repository named in `text` (`scripts/start.mjs`, `src/core/app.ts`). */
+function repoPathsIn(text: string): string[] {
+  const re =
+    /(?<![\w/.-])((?:src|tests|scripts|docs|bench|data|resources|\.ci)\/[\w./-]*\w\.(?:ts|tsx|mts|mjs|js|cjs|json|md|css|html|txt|svg|png))\b/g;
+  return [...text.matchAll(re)].map((m) => m[1]!);
+}
+
+/** The paths named in `text` that are neither in the repository nor outputs. */
+function missingPathsIn(text: string): string[] {
+  return repoPathsIn(text).filter((p) => !existsSync(p) && !OUTPUTS.some((o) => p.startsWith(o)));
+}
+
+describe('cites point inside the repository', () => {
   it.each([
     ['// see DESIGN.md "The domain"', true],
     ['/** (REAL-SERVICE.md "History") */', true],
@@ -170,8 +204,34 @@ describe('comments point inside the repository', () => {
     expect(outsideCitesIn(text).length > 0).toBe(found);
   });
 
-  it('no file under src/ cites a document outside the repository or an issue number', () => {
-    const offenders = textFiles('src').flatMap((f) =>
+  it.each([
+    ['// `scripts/electron-sqlite.mjs` fills the folder.', ['scripts/electron-sqlite.mjs']],
+    ['// filled by `npm start` (scripts/start.mjs)', []],
+    ["writeFileSync('bench/results/idle.json', out)", []],
+    ['// see src/core/no-such-file.ts and docs/architecture.md', ['src/core/no-such-file.ts']],
+    ['// a lot page (lots/view.ts) in out/renderer/index.html', []],
+  ])('the path detector finds what is not there in %s', (text, missing) => {
+    expect(missingPathsIn(text)).toEqual(missing);
+  });
+
+  it('the scan covers the configs, the tests, the scripts and CI, and reads real files', () => {
+    const files = citingFiles();
+    for (const f of [
+      'eslint.config.js',
+      'vitest.config.ts',
+      'playwright.config.ts',
+      'scripts/start.mjs',
+      '.ci/run',
+    ]) {
+      expect(files).toContain(f);
+    }
+    expect(files.some((f) => f.startsWith('tests/core/'))).toBe(true);
+    expect(files).not.toContain(SELF);
+    expect(repoPathsIn(readFileSync('src/main/nativeBinding.ts', 'utf8'))).toContain('scripts/start.mjs');
+  });
+
+  it('no source, test, script, benchmark or config file cites a document outside the repository or an issue number', () => {
+    const offenders = citingFiles().flatMap((f) =>
       readFileSync(f, 'utf8')
         .split('\n')
         .flatMap((line, i) => outsideCitesIn(line).map((name) => `${f}:${i + 1}: ${name}`)),
@@ -179,24 +239,73 @@ describe('comments point inside the repository', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('every file path they name is in the repository (or is an output a run writes)', () => {
+    const offenders = citingFiles().flatMap((f) =>
+      missingPathsIn(readFileSync(f, 'utf8')).map((p) => `${f}: ${p}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('every file path the docs and the README name is in the repository', () => {
+    const docs = [
+      'README.md',
+      ...readdirSync('docs')
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
+    expect(docs).toContain('docs/architecture.md');
+    const offenders = docs.flatMap((f) => missingPathsIn(readFileSync(f, 'utf8')).map((p) => `${f}: ${p}`));
+    expect(offenders).toEqual([]);
+  });
+
+  it('the messages the import rules print cite only what is in the repository', async () => {
+    const [r] = await eslint.lintText("import { createSandbox } from '../sandbox/index';\nexport {};\n", {
+      filePath: 'src/core/probe.ts',
+    });
+    const messages = (r?.messages ?? [])
+      .filter((m) => m.ruleId === 'no-restricted-imports')
+      .map((m) => m.message);
+    expect(messages.length).toBeGreaterThan(0);
+    for (const m of messages) {
+      expect(outsideCitesIn(m), m).toEqual([]);
+      expect(missingPathsIn(m), m).toEqual([]);
+      expect(brokenDocCites(m, headings), m).toEqual([]);
+    }
+  });
+
   const headings = new Map(DOCS.map((d) => [d, headingsOf(d)] as const));
 
   it('the docs have the headings the scan reads (the scan reads real files)', () => {
     expect(headings.get('docs/architecture.md')).toContain('The domain');
     expect(headings.get('docs/service-contract.md')).toContain('Sale results');
+    expect(headings.get('README.md')).toContain('Tests');
     expect(docCitesIn('/**\n * (docs/architecture.md "One contract,\n * two shells")\n */')).toEqual([
       ['docs/architecture.md', 'One contract, two shells'],
     ]);
-    expect(brokenDocCites('// docs/architecture.md "The domain", docs/service-contract.md "No such part"', headings)).toEqual([
-      'docs/service-contract.md "No such part"',
-    ]);
+    expect(
+      brokenDocCites(
+        '// docs/architecture.md "The domain", docs/service-contract.md "No such part", README.md "Tests"',
+        headings,
+      ),
+    ).toEqual(['docs/service-contract.md "No such part"']);
   });
 
-  it('every docs/architecture.md "X" and docs/service-contract.md "X" cited under src/ is a heading of that file', () => {
+  it('every docs/architecture.md "X", docs/service-contract.md "X" and README.md "X" cited under src/ is a heading of that file', () => {
     const files = textFiles('src');
     const cited = files.flatMap((f) => docCitesIn(readFileSync(f, 'utf8')));
     expect(cited.length).toBeGreaterThan(50);
-    const broken = files.flatMap((f) => brokenDocCites(readFileSync(f, 'utf8'), headings).map((c) => `${f}: ${c}`));
+    const broken = files.flatMap((f) =>
+      brokenDocCites(readFileSync(f, 'utf8'), headings).map((c) => `${f}: ${c}`),
+    );
+    expect(broken).toEqual([]);
+  });
+
+  it('and so is every one cited in the tests, scripts, benchmarks and configs', () => {
+    const files = citingFiles().filter((f) => !f.startsWith('src/'));
+    expect(files.flatMap((f) => docCitesIn(readFileSync(f, 'utf8'))).length).toBeGreaterThan(10);
+    const broken = files.flatMap((f) =>
+      brokenDocCites(readFileSync(f, 'utf8'), headings).map((c) => `${f}: ${c}`),
+    );
     expect(broken).toEqual([]);
   });
 });

@@ -99,7 +99,7 @@ describe('readFilterMeta: the real service body', () => {
   const data = realFiltersData();
   const m = readFilterMeta(data);
 
-  it('the fixture has the 20 keys REAL-SERVICE.md lists', () => {
+  it('the fixture has the 20 keys docs/service-contract.md "Filters" lists', () => {
     expect(Object.keys(data).sort()).toEqual(
       [
         'auction_date',

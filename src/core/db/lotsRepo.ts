@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Vehicle } from '../../shared/vehicle';
 import { lotKeyOf, type Change, type LotKey, type LotState } from '../../shared/watch';
+import { toLotState } from '../diff';
+import { rowToLotState, sameState, STATE_COLUMNS, stateParams, type StateParams, type StateRow } from './lotStateRow';
 import { insertedId, type CountRow } from './rows';
 
 /** A row of `lots`: the current state of one lot (amounts in USD, times in ms), its records as JSON text. */
@@ -115,50 +117,6 @@ export function capStoredPhotos(v: Vehicle): Vehicle & { media: Vehicle['media']
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-function parseAuctionAt(iso: string | null): number | null {
-  if (!iso) return null;
-  const t = Date.parse(iso);
-  return Number.isFinite(t) ? t : null;
-}
-
-/** The columns of a LotState (and the raw record's hash): reading a lot's state need not copy its JSON records. */
-type StateRow = Pick<
-  LotRow,
-  | 'platform'
-  | 'lot_number'
-  | 'vin'
-  | 'current_bid_usd'
-  | 'buy_now_usd'
-  | 'sale_price_usd'
-  | 'state'
-  | 'lot_status'
-  | 'lot_sub_status'
-  | 'last_sold_status'
-  | 'auction_at'
-  | 'raw_hash'
-  | 'content_hash'
-  | 'last_observed_at'
->;
-const STATE_COLUMNS = `platform, lot_number, vin, current_bid_usd, buy_now_usd, sale_price_usd, state, lot_status, lot_sub_status,
-  last_sold_status, auction_at, raw_hash, content_hash, last_observed_at`;
-
-function rowToLotState(r: StateRow): LotState {
-  return {
-    platform: r.platform,
-    lot_number: r.lot_number,
-    vin: r.vin ?? null,
-    current_bid_usd: r.current_bid_usd ?? null,
-    buy_now_usd: r.buy_now_usd ?? null,
-    sale_price_usd: r.sale_price_usd ?? null,
-    state: r.state ?? null,
-    lot_status: r.lot_status ?? null,
-    lot_sub_status: r.lot_sub_status ?? null,
-    last_sold_status: r.last_sold_status ?? null,
-    auction_at: r.auction_at ?? null,
-    observed_at: r.last_observed_at,
-  };
-}
-
 /**
  * Lots, their observations and their timeline (`lots`, `observations`, `changes`). Every
  * record Lotwatch fetched is stored here, so the library and a lot's history work offline. Writes never await;
@@ -171,6 +129,7 @@ export class LotsRepo {
   private readonly insertLot: Statement<[LotParams]>;
   private readonly updateLot: Statement<[LotParams]>;
   private readonly touchLot: Statement<[number, string]>;
+  private readonly restateLot: Statement<[StateParams & { lot_key: string; observed_at: number }]>;
   private readonly insertObservation: Statement<[string, number, string, string, string | null]>;
   private readonly seenAgain: Statement<[{ at: number; key: string }]>;
   private readonly archiveCurrent: Statement<[{ key: string }]>;
@@ -205,6 +164,10 @@ export class LotsRepo {
       last_sold_status = @last_sold_status, auction_at = @auction_at, normalized = @normalized, raw = @raw, raw_z = @raw_z, raw_hash = @raw_hash,
       content_hash = @content_hash, pruned_at = NULL, last_observed_at = @observed_at WHERE lot_key = @lot_key`);
     this.touchLot = db.prepare('UPDATE lots SET last_observed_at = ? WHERE lot_key = ?');
+    this.restateLot = db.prepare(`UPDATE lots SET vin = @vin, current_bid_usd = @current_bid_usd,
+      buy_now_usd = @buy_now_usd, sale_price_usd = @sale_price_usd, state = @state, lot_status = @lot_status,
+      lot_sub_status = @lot_sub_status, last_sold_status = @last_sold_status, auction_at = @auction_at,
+      last_observed_at = @observed_at WHERE lot_key = @lot_key`);
     this.insertObservation = db.prepare(
       'INSERT INTO observations (lot_key, observed_at, source, raw_hash, raw) VALUES (?, ?, ?, ?, ?)',
     );
@@ -332,62 +295,48 @@ export class LotsRepo {
    * that differs on every answer): a record whose content equals the stored one adds no row and no copy, only
    * `last_observed_at` on the lot and `last_seen_at`/`seen` on its last observation; a changed one is stored on the
    * lot (raw record deflated) with a new observation, and the record it replaces moves into the observation before,
-   * so each record received is stored once. Returns null for a record without platform or lot number
+   * so each record received is stored once. The state (its columns and `next`) is the diff's projection, toLotState
+   * in src/core/diff: blank strings and non-finite amounts are null, and an auction time without an offset is null
+   * rather than read in the machine's zone. Returns null for a record without platform or lot number
    * (it cannot be keyed; the caller counts a warning). Throws only database errors.
    */
   observe(vehicle: Vehicle, observedAt: number, source: string): ObservedLot | null {
-    if (!vehicle.platform || !vehicle.lot_number) return null;
+    // The state stored is the diff's projection, so the state the diff compares next time is the one it defines.
+    const next = toLotState(vehicle, observedAt);
+    if (next === null) return null;
     const v = capStoredPhotos(vehicle);
-    const key = lotKeyOf(vehicle.platform, vehicle.lot_number);
+    const key = lotKeyOf(next.platform, next.lot_number);
     const prevRow = this.getState.get(key);
     const { raw: _raw, ...normalized } = v;
     const normalizedJson = JSON.stringify(normalized);
     const contentHash = sha256(normalizedJson);
-    const next: LotState = {
-      platform: vehicle.platform,
-      lot_number: vehicle.lot_number,
-      vin: v.vin,
-      current_bid_usd: v.pricing.current_bid_usd,
-      buy_now_usd: v.pricing.buy_now_usd,
-      sale_price_usd: v.pricing.sale_price_usd,
-      state: v.auction.state,
-      lot_status: v.auction.lot_status,
-      lot_sub_status: v.auction.lot_sub_status,
-      last_sold_status: v.auction.last_sold_status,
-      auction_at: parseAuctionAt(v.auction.auction_at),
-      observed_at: observedAt,
-    };
-    const prev = prevRow ? rowToLotState(prevRow) : null;
     if (prevRow?.content_hash === contentHash) {
-      this.touchLot.run(observedAt, key);
+      // The same record projects to the same state: the diff sees no change even on a row whose columns an older
+      // projection wrote, and those columns are brought in line once.
+      const prev: LotState = { ...next, observed_at: prevRow.last_observed_at };
+      if (sameState(rowToLotState(prevRow), prev)) this.touchLot.run(observedAt, key);
+      else this.restateLot.run({ ...stateParams(next), lot_key: key, observed_at: observedAt });
       if (this.seenAgain.run({ at: observedAt, key }).changes === 0) {
         // No observation left to mark (the retention pass collapsed them): this sight starts a new one.
         this.insertObservation.run(key, observedAt, source, prevRow.raw_hash, null);
       }
       return { prev, next };
     }
+    const prev = prevRow ? rowToLotState(prevRow) : null;
     const rawJson = JSON.stringify(v.raw ?? null);
     const rawHash = sha256(rawJson);
     if (prevRow) this.archiveCurrent.run({ key });
     this.insertObservation.run(key, observedAt, source, rawHash, null);
     const params: LotParams = {
       lot_key: key,
-      platform: vehicle.platform,
-      lot_number: vehicle.lot_number,
-      vin: v.vin,
+      platform: next.platform,
+      lot_number: next.lot_number,
       title: v.title,
       year: v.year,
       make: v.make,
       model: v.model,
       location: v.location.display,
-      current_bid_usd: next.current_bid_usd,
-      buy_now_usd: next.buy_now_usd,
-      sale_price_usd: next.sale_price_usd,
-      state: next.state,
-      lot_status: next.lot_status,
-      lot_sub_status: next.lot_sub_status,
-      last_sold_status: next.last_sold_status,
-      auction_at: next.auction_at,
+      ...stateParams(next),
       normalized: normalizedJson,
       raw: '',
       raw_z: packRecord(rawJson),

@@ -245,7 +245,7 @@ describe('parsers never throw (property)', () => {
   });
 });
 
-describe('the real dialect (REAL-SERVICE.md "Real records do not carry the spec\'s flat fields")', () => {
+describe('the real dialect (docs/service-contract.md "Records": real records do not carry the spec\'s flat fields)', () => {
   const normal = (rec: unknown) => {
     const r = parseVehicleDetail({ ok: true, data: rec });
     if (!r.ok) throw new Error(r.reason);

@@ -6,7 +6,7 @@ const ApiContext = createContext<Bridge | null>(null);
 /**
  * Hands the way to core (the Electron preload's bridge, or the headless shell's HTTP bridge) to every view below
  * it. The app's entry chooses the bridge once and passes it in here; tests pass a typed fake the same way, so no
- * view depends on which shell it runs in or on a module-level singleton.
+ * view depends on which bridge it talks through or on a module-level singleton.
  */
 export function ApiProvider({ bridge, children }: { bridge: Bridge; children: ReactNode }) {
   return <ApiContext.Provider value={bridge}>{children}</ApiContext.Provider>;

@@ -10,9 +10,10 @@ declare global {
 
 /**
  * The renderer's one way to reach core: `window.api` when the Electron preload provided it, the HTTP bridge
- * of the headless shell otherwise. The renderer never knows which shell it is in beyond this choice, which the
- * app's entry makes once and hands to the views through ApiProvider. The HTTP bridge gets the page's token
- * (takePageToken), which also takes it out of the address.
+ * of the headless shell otherwise. The app's entry makes this choice once and hands the bridge to the views through
+ * ApiProvider; they talk to both the same way, and learn which shell hosts them only from `app.info`
+ * (docs/architecture.md "One contract, two shells"). The HTTP bridge gets the page's token (takePageToken), which
+ * also takes it out of the address.
  */
 export function pickBridge(
   w: { api?: RawBridge } & Partial<PageWindow> = typeof window === 'undefined' ? {} : window,
