@@ -23,8 +23,11 @@ const START = Date.UTC(2026, 5, 1, 9, 0, 0);
 const MIN = 60_000;
 /** Market time per step (ms): the child's scheduler plans in minutes, so each step is one tick's worth. */
 const STEP = MIN;
-/** Steps a cycle runs with a kill armed before it gives up and kills between two steps. */
-const ARMED_STEPS = 15;
+/**
+ * Steps a cycle runs with a kill armed before it gives up and kills between two steps: a market hour, long enough for
+ * a watched lot's next check while the sales are near (the budget may hold the saved search's pages back longer).
+ */
+const ARMED_STEPS = 60;
 /** How long after its end a watched lot's sale has shown on the service and been checked (refresh lag and check, ms). */
 const SHOWN_AFTER = 30 * MIN;
 
@@ -58,6 +61,7 @@ export function cyclesFrom(name: string, fallback: number): number {
 
 /** Where a kill lands: where the child stops dead on purpose (child.ts "freeze"), or racing a poll it started. */
 type Aim = 'started' | 'notify' | 'shown' | 'race';
+const AIMS: readonly Aim[] = ['started', 'notify', 'shown', 'race'];
 
 /**
  * Declares the crash-restart suite: `cycles` kill -9 cycles then an orderly run, with the checks above.
@@ -221,8 +225,10 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
           // A few whole steps first, so every cycle moves the market on; then steps with the kill armed.
           const whole = 1 + Math.floor(next() * 5);
           for (let k = 0; k < whole; k++) await c.step();
+          // The first cycles aim at each point once, so that even a short run kills inside a poll and the outbox.
           const pick = next();
-          const aim: Aim = pick < 0.35 ? 'started' : pick < 0.6 ? 'notify' : pick < 0.8 ? 'shown' : 'race';
+          const aim: Aim =
+            AIMS[i] ?? (pick < 0.35 ? 'started' : pick < 0.6 ? 'notify' : pick < 0.8 ? 'shown' : 'race');
           let hit = false;
           for (let k = 0; k < ARMED_STEPS && !hit; k++) {
             hit = (await c.step(aim)) !== 'stepped';
