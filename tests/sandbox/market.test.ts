@@ -132,13 +132,11 @@ describe('the market clock', () => {
 });
 
 describe('size', () => {
-  it('builds 20,000 lots over both platforms quickly', () => {
-    const t0 = performance.now();
+  // How fast it builds is measured by `npm run bench:sandbox` (bench/sandbox), not asserted here.
+  it('builds 20,000 lots over both platforms', () => {
     const sb = createSandbox({ seed: 42, startTime: START, now: () => START });
-    const ms = performance.now() - t0;
     expect(sb.market.lots.length).toBe(20_000);
     expect(new Set(sb.market.lots.map((l) => l.platform))).toEqual(new Set(['copart', 'iaai']));
-    expect(ms).toBeLessThan(5000);
   });
   it('rejects a speed outside 0..3600', () => {
     expect(() => createSandbox({ speed: 5000, lots: 10 })).toThrow(RangeError);

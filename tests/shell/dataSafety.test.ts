@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { build } from 'vite';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBackup } from '../../src/core/db/backup';
 import { closeDatabase, openDatabase } from '../../src/core/db/connection';
@@ -9,13 +8,13 @@ import { SettingsRepo } from '../../src/core/db/settingsRepo';
 import { silentLogger } from '../../src/core/log';
 import { corruptPage, fillDatabase, makeUnwritable, rootPageOf, sha } from '../helpers/damage';
 import { FakeClock } from '../helpers/fakeClock';
+import { childScript } from '../helpers/children';
 import { tempDir } from '../helpers/tmp';
 
 // The browser shell's command line on a data folder it cannot use (docs/architecture.md "Data safety"): one clear
 // line on stderr, no stack trace, exit status 1, the file untouched; and --restore-backup to get going again.
 
 let cliJs: string;
-let out: string;
 let renderer: { dir: string; cleanup(): void };
 const dirs: { cleanup(): void }[] = [];
 
@@ -26,22 +25,10 @@ beforeAll(async () => {
     '<!doctype html><title>Lotwatch</title><div id="root"></div>',
   );
   // The real command-line entry, built as `npm run serve` builds it, run as its own process.
-  out = resolve('node_modules/.cache/lotwatch-test', `data-safety-${process.pid}`);
-  await build({
-    logLevel: 'silent',
-    configFile: false,
-    build: {
-      ssr: resolve('src/headless/cli.ts'),
-      outDir: out,
-      emptyOutDir: true,
-      rollupOptions: { output: { format: 'es', entryFileNames: 'cli.mjs' } },
-    },
-  });
-  cliJs = join(out, 'cli.mjs');
+  cliJs = childScript('cli');
 }, 120_000);
 afterAll(() => {
   renderer.cleanup();
-  rmSync(out, { recursive: true, force: true });
   for (const d of dirs) d.cleanup();
 });
 

@@ -1,12 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join, resolve } from 'node:path';
-import { build } from 'vite';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireDataLock, AlreadyRunningError, LOCK_FILE, processStartOf } from '../../src/core/instanceLock';
 import { silentLogger } from '../../src/core/log';
 import { startHeadless } from '../../src/headless/start';
+import { childScript } from '../helpers/children';
 import { tempDir } from '../helpers/tmp';
 
 // One Lotwatch per data folder: two on one folder would both poll (the quota spent twice) and both notify. The
@@ -19,18 +19,7 @@ beforeAll(async () => {
   renderer = tempDir('lotwatch-renderer-');
   writeFileSync(join(renderer.dir, 'index.html'), '<!doctype html><title>Lotwatch</title><div id="root"></div>');
   // The real command-line entry, built as `npm run serve` builds it, run as its own process.
-  const out = resolve('node_modules/.cache/lotwatch-test', `lock-${process.pid}`);
-  await build({
-    logLevel: 'silent',
-    configFile: false,
-    build: {
-      ssr: resolve('src/headless/cli.ts'),
-      outDir: out,
-      emptyOutDir: true,
-      rollupOptions: { output: { format: 'es', entryFileNames: 'cli.mjs' } },
-    },
-  });
-  cliJs = join(out, 'cli.mjs');
+  cliJs = childScript('cli');
 }, 120_000);
 afterAll(() => renderer.cleanup());
 

@@ -1,9 +1,8 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { request } from 'undici';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../src/core/app';
 import { openDatabase } from '../../src/core/db/connection';
@@ -15,6 +14,7 @@ import type { ChannelSave } from '../../src/shared/alertChannels';
 import { alertRaiser } from '../core/channels/raise';
 import { FakeClock } from '../helpers/fakeClock';
 import { startDripReceiver, type SlowReceiver } from '../helpers/receivers';
+import { childScript } from '../helpers/children';
 import { tempDir } from '../helpers/tmp';
 
 // SIGTERM while an alert channel's send is in flight (docs/architecture.md "Alert channels"): the browser shell's
@@ -32,7 +32,6 @@ const EXIT_BOUND_MS = 15_000;
 const GIVE_UP_MS = 40_000;
 
 let cliJs: string;
-let out: string;
 let renderer: { dir: string; cleanup(): void };
 let drip: SlowReceiver;
 const dirs: { cleanup(): void }[] = [];
@@ -43,24 +42,12 @@ beforeAll(async () => {
     join(renderer.dir, 'index.html'),
     '<!doctype html><title>Lotwatch</title><div id="root"></div>',
   );
-  out = resolve('node_modules/.cache/lotwatch-test', `shutdown-${process.pid}`);
-  await build({
-    logLevel: 'silent',
-    configFile: false,
-    build: {
-      ssr: resolve('src/headless/cli.ts'),
-      outDir: out,
-      emptyOutDir: true,
-      rollupOptions: { output: { format: 'es', entryFileNames: 'cli.mjs' } },
-    },
-  });
-  cliJs = join(out, 'cli.mjs');
+  cliJs = childScript('cli');
   drip = await startDripReceiver({ status: 200, everyMs: 4_000 });
 }, 120_000);
 afterAll(async () => {
   await drip?.close();
   renderer?.cleanup();
-  rmSync(out, { recursive: true, force: true });
   for (const d of dirs) d.cleanup();
 });
 

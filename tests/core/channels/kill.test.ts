@@ -1,8 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { build } from 'vite';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../../src/core/app';
 import { openDatabase } from '../../../src/core/db/connection';
@@ -21,6 +20,7 @@ import {
   type ReceivedRequest,
   type SmtpReceiver,
 } from '../../helpers/receivers';
+import { childScript } from '../../helpers/children';
 import { tempDir } from '../../helpers/tmp';
 
 // kill -9 in the middle of delivering one sale result to three alert channels (docs/architecture.md "Delivery"):
@@ -65,19 +65,7 @@ beforeAll(async () => {
   smtp.onConnect(() => connectHook?.('email', () => undefined));
   ntfy.onConnection((sock) => connectHook?.('ntfy', () => sock.destroy()));
   hook.onConnection((sock) => connectHook?.('webhook', () => sock.destroy()));
-  const out = resolve('node_modules/.cache/lotwatch-test', `channel-kill-${process.pid}`);
-  await build({
-    logLevel: 'silent',
-    configFile: false,
-    build: {
-      ssr: resolve('tests/core/channels/kill/child.ts'),
-      outDir: out,
-      emptyOutDir: true,
-      rollupOptions: { output: { format: 'es', entryFileNames: 'child.mjs' } },
-    },
-    ssr: { noExternal: [] },
-  });
-  childJs = join(out, 'child.mjs');
+  childJs = childScript('kill-child');
   seed = tempDir('lotwatch-kill-seed-');
   saleTitle = await prepare(seed.dir);
 }, 120_000);

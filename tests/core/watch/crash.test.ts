@@ -1,6 +1,6 @@
 import { crashSuite, cyclesFrom } from './crash/scenario';
 
-// Crash safety, the quick run in `npm test`: 20 kill -9 cycles (LOTWATCH_CRASH_CYCLES to change, LOTWATCH_CRASH_SEED
+// Crash safety, the run in the soak tier (`npm run test:soak`): 20 kill -9 cycles (LOTWATCH_CRASH_CYCLES to change, LOTWATCH_CRASH_SEED
 // to replay another seed); the chaos suite (`npm run test:chaos`) runs the same scenario with 200. See
 // crash/scenario.ts for what is checked after every kill and at the end.
 const cycles = cyclesFrom('LOTWATCH_CRASH_CYCLES', 20);

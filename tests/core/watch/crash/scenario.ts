@@ -1,27 +1,35 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { build } from 'vite';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, DEMO_KEY, type Sandbox } from '../../../../src/sandbox/index';
 import { CHANGE_KINDS } from '../../../../src/shared/watch';
+import { childScript } from '../../../helpers/children';
 import { tempDir } from '../../../helpers/tmp';
 import { audit, readJournal, type Audit, type JournalEntry } from './journal';
 
 // Crash safety (docs/architecture.md "An alert, from poll to notification"): kill -9 of a child process running the
-// engine at random points, N cycles, then one orderly run. After every kill and at the end the data file is checked
+// engine at chosen points, N cycles, then one orderly run. After every kill and at the end the data file is checked
 // (integrity, every acknowledged write there, no alert shown twice, nothing marked delivered unseen); at the end
-// also that nothing due stays pending and every sale of a watched lot was alerted once. The child runs on a market
-// clock shared through the wall clock with the sandbox here, at SPEED x real time, so the cycles cover market hours
-// in which lots go live and end. A seeded generator picks the kill points, so a failure can be replayed with the
-// printed seed. Used by tests/core/watch/crash.test.ts (a few cycles, in `npm test`) and by the chaos suite (many).
+// also that nothing due stays pending and every sale of a watched lot was alerted once. The market is stepped: the
+// sandbox here is frozen and the child's clock only moves when this test says so (child.ts), one market minute a
+// step, so the cycles cover the market hours in which the watched lots go live and end on any machine, however
+// slow. A seeded generator picks how many steps each cycle runs and where its kill lands, so a failure can be
+// replayed with the printed seed. Used by tests/core/watch/crash.test.ts (a few cycles, in `npm run test:soak`) and
+// by the chaos suite (many).
 
-const SPEED = 600;
 const START = Date.UTC(2026, 5, 1, 9, 0, 0);
 const MIN = 60_000;
-/** How long the child's notification channel takes (ms): kills land inside the outbox's claim -> show -> mark. */
-const NOTIFY_MS = 30;
+/** Market time per step (ms): the child's scheduler plans in minutes, so each step is one tick's worth. */
+const STEP = MIN;
+/**
+ * Steps a cycle runs with a kill armed before it gives up and kills between two steps: a market hour, long enough for
+ * a watched lot's next check while the sales are near (the budget may hold the saved search's pages back longer).
+ */
+const ARMED_STEPS = 60;
+/** How long after its end a watched lot's sale has shown on the service and been checked (refresh lag and check, ms). */
+const SHOWN_AFTER = 30 * MIN;
 
 function rng(seed: number) {
   let s = seed >>> 0;
@@ -51,9 +59,13 @@ export function cyclesFrom(name: string, fallback: number): number {
   return n;
 }
 
+/** Where a kill lands: where the child stops dead on purpose (child.ts "freeze"), or racing a poll it started. */
+type Aim = 'started' | 'notify' | 'shown' | 'race';
+const AIMS: readonly Aim[] = ['started', 'notify', 'shown', 'race'];
+
 /**
  * Declares the crash-restart suite: `cycles` kill -9 cycles then an orderly run, with the checks above.
- * `timeoutMs` bounds the whole run.
+ * `timeoutMs` bounds the whole run (a guard against a hung child, not a speed target).
  */
 export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: number }): void {
   const { cycles } = opts;
@@ -61,58 +73,63 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
   let sb: Sandbox;
   let dir: { dir: string; cleanup(): void };
   let childJs: string;
-  let wallStart: number;
 
-  /** A running child; `marker` resolves at the next `notify`/`shown` line it prints, or after `ms`, whichever first. */
+  /**
+   * A running child on the market's current time. `step` moves the sandbox and then the child one step and resolves
+   * `stepped` when the child is done with it; with an `aim` it also resolves `frozen` once the child stopped at that
+   * point (armed until then, across steps) or, for `race`, `started` at the first poll it starts (the child goes
+   * on: the kill races it). It rejects, with the child's stderr, when the child exits on its own.
+   */
   interface Child {
     p: ChildProcess;
-    marker(name: 'notify' | 'shown', ms: number): Promise<boolean>;
+    step(aim?: Aim): Promise<'stepped' | 'frozen' | 'started'>;
   }
 
   function startChild(): Promise<Child> {
     return new Promise((res, rej) => {
-      const args = [
-        childJs,
-        dir.dir,
-        sb.baseUrl!,
-        DEMO_KEY,
-        String(START),
-        String(wallStart),
-        String(SPEED),
-        String(NOTIFY_MS),
-      ];
-      const p = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      const p = spawn(process.execPath, [childJs, dir.dir, sb.baseUrl!, DEMO_KEY, String(sb.marketNow())], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let err = '';
       let out = '';
-      const waiting = new Set<{ name: string; done: (hit: boolean) => void }>();
+      let waiting: { line(l: string): boolean; exited(): void } | null = null;
       p.stderr?.on('data', (c: Buffer) => (err += c.toString()));
       p.stdout?.on('data', (c: Buffer) => {
         out += c.toString();
         const lines = out.split('\n');
         out = lines.pop()!;
         for (const l of lines) {
-          if (l === 'ready') res({ p, marker });
-          for (const w of waiting) if (w.name === l) w.done(true);
+          if (l === 'ready') res(child);
+          if (waiting?.line(l)) waiting = null;
         }
       });
+      // A killed child's stdin may be closed under a write in flight.
+      p.stdin?.on('error', () => undefined);
       p.on('exit', (code, sig) => {
-        for (const w of waiting) w.done(false);
+        waiting?.exited();
+        waiting = null;
         if (sig !== 'SIGKILL' && code !== 0) rej(new Error(`child exited ${code}: ${err}`));
       });
-      function marker(name: 'notify' | 'shown', ms: number): Promise<boolean> {
-        return new Promise((done) => {
-          const w = {
-            name,
-            done: (hit: boolean) => {
-              clearTimeout(t);
-              waiting.delete(w);
-              done(hit);
-            },
-          };
-          const t = setTimeout(() => w.done(false), ms);
-          waiting.add(w);
-        });
-      }
+      const child: Child = {
+        p,
+        step(aim) {
+          sb.advance(STEP);
+          return new Promise((done, fail) => {
+            waiting = {
+              line: (l) => {
+                const word = l.split(' ')[0]!;
+                if (word === 'stepped' || word === 'frozen' || (aim === 'race' && word === 'started')) {
+                  done(word as 'stepped' | 'frozen' | 'started');
+                  return true;
+                }
+                return false;
+              },
+              exited: () => fail(new Error(`the child exited during a step: ${err}`)),
+            };
+            p.stdin!.write(`${aim && aim !== 'race' ? `freeze ${aim}\n` : ''}step ${STEP}\n`);
+          });
+        },
+      };
     });
   }
 
@@ -137,36 +154,19 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
 
   beforeAll(async () => {
     dir = tempDir('lotwatch-crash-');
-    // Inside the project, so the bundle's bare imports (zod, undici, better-sqlite3) resolve from node_modules.
-    const out = resolve('node_modules/.cache/lotwatch-test', `crash-${process.pid}`);
-    await build({
-      logLevel: 'silent',
-      configFile: false,
-      build: {
-        ssr: resolve('tests/core/watch/crash/child.ts'),
-        outDir: out,
-        emptyOutDir: true,
-        rollupOptions: { output: { format: 'es', entryFileNames: 'child.mjs' } },
-      },
-      ssr: { noExternal: [] },
-    });
-    childJs = join(out, 'child.mjs');
-    wallStart = Date.now();
+    childJs = childScript('crash-child');
     sb = createSandbox({
       seed: 99,
       lots: 6000,
       startTime: START,
-      speed: SPEED,
-      now: () => Date.now() - 0,
+      // Frozen: only the steps move it (Sandbox.advance), in step with the child's clock.
+      speed: 0,
       ratePerSecond: 0,
-      // A plan far larger than the market hours need: at SPEED the default plan's daily share runs out in seconds of
-      // wall time, and the budget then starves the watch checks this scenario depends on (a lot never seen open
-      // before its sale has no end to alert, and the "nothing is lost" check would have nothing to check).
+      // A plan far larger than the market hours need, so the budget never starves the watch checks this scenario
+      // depends on (a lot never seen open before its sale has no end to alert).
       quota: { limit: 100_000_000, periodMs: 30 * 24 * 3_600_000 },
     });
-    // The sandbox's market clock must equal the child's: START + (wall - wallStart) * SPEED.
     await sb.start(0, '127.0.0.1');
-    sb.advance(START + (Date.now() - wallStart) * SPEED - sb.marketNow());
   }, 60_000);
 
   afterAll(async () => {
@@ -180,9 +180,6 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
       async () => {
         // Watch the lots that sell in the next four market hours (they go live and end during the cycles), with
         // every change kind, reminders and a high cap, so the outbox is busy and kills often land inside it.
-        // From the market's time once the first child runs, not START: on a loaded machine the setup and a child's
-        // start take seconds of wall time, tens of market minutes at SPEED, and lots chosen earlier would sell
-        // before their first check (and then prove nothing: a lot first seen after its sale has no end to alert).
         const first = await startChild();
         const m = sb.market;
         const from = sb.marketNow();
@@ -198,17 +195,13 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
           remind_minutes_before: [5, 20],
         });
         const db0 = new BetterSqlite3(dbFile());
-        /** Watches `more` lots (and counts them among the watched `lots`). */
-        const watch = (db: BetterSqlite3.Database, more: typeof lots) => {
-          const insert = db.prepare(
-            `INSERT INTO watches (kind, vin, lot_key, label, rules, is_example, created_at, updated_at)
-             VALUES ('lot', NULL, ?, '', ?, 0, 0, 0)`,
-          );
-          for (const l of more) insert.run(`${l.platform}:${l.lotNumber}`, rules);
-        };
-        watch(db0, lots);
-        // A saved search that runs every 5 market minutes (half a wall second) over several pages, so kills also land
-        // inside search runs; it alerts on its lots' bids too, so most polls end with a round of notifications.
+        const insert = db0.prepare(
+          `INSERT INTO watches (kind, vin, lot_key, label, rules, is_example, created_at, updated_at)
+           VALUES ('lot', NULL, ?, '', ?, 0, 0, 0)`,
+        );
+        for (const l of lots) insert.run(`${l.platform}:${l.lotNumber}`, rules);
+        // A saved search that runs every 5 market minutes over several pages, so kills also land inside search runs;
+        // it alerts on its lots' bids too, so most polls end with a round of notifications.
         db0
           .prepare(
             `INSERT INTO saved_searches (name, params, schedule, rules, max_pages, created_at, updated_at)
@@ -217,30 +210,35 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
           .run(JSON.stringify({ lot_sub_status: 'Live' }), rules);
         db0.close();
         await killed(first.p);
-        // Slow answers, so that a kill often lands while a poll waits on the service.
-        sb.faults.set({ latencyMs: 60, latencyJitterMs: 120 });
+        // Slow answers, so that a kill racing a poll often lands while it waits on the service.
+        sb.faults.set({ latencyMs: 5, latencyJitterMs: 20 });
 
         const killedAt = new Set<number>([readJournal(journalFile()).length]);
         let claimedUnshown = 0;
-        // Where the kills land: at a random time, or on purpose while a notification is being shown (before the
-        // user saw it: the outbox has claimed the alert; after: it has not marked it delivered yet).
-        const aimed = { random: 0, notify: 0, shown: 0 };
+        // Where the kills landed: stopped dead inside a poll (its run row committed), before or after the user saw a
+        // notification (the outbox has claimed the alert and not marked it delivered), racing a poll, or, when the
+        // armed point did not come within ARMED_STEPS, between two steps.
+        const landed = { started: 0, notify: 0, shown: 0, race: 0, between: 0 };
         const next = rng(seed);
         for (let i = 0; i < cycles; i++) {
           const c = await startChild();
-          const ms = 150 + next() * 900;
+          // A few whole steps first, so every cycle moves the market on; then steps with the kill armed.
+          const whole = 1 + Math.floor(next() * 5);
+          for (let k = 0; k < whole; k++) await c.step();
+          // The first cycles aim at each point once, so that even a short run kills inside a poll and the outbox.
           const pick = next();
-          const mode = pick < 0.4 ? 'random' : pick < 0.7 ? 'notify' : 'shown';
-          const hit =
-            mode === 'random'
-              ? (await new Promise((r) => setTimeout(r, ms)), false)
-              : await c.marker(mode, ms);
+          const aim: Aim =
+            AIMS[i] ?? (pick < 0.35 ? 'started' : pick < 0.6 ? 'notify' : pick < 0.8 ? 'shown' : 'race');
+          let hit = false;
+          for (let k = 0; k < ARMED_STEPS && !hit; k++) {
+            hit = (await c.step(aim)) !== 'stepped';
+          }
           await killed(c.p);
-          aimed[hit && mode !== 'random' ? mode : 'random']++;
+          landed[hit ? aim : 'between']++;
           const entries = readJournal(journalFile());
           killedAt.add(entries.length);
           const a = readOnly((db) => audit(db, entries, killedAt));
-          expect(a.problems, `after kill ${i + 1} of ${cycles} (seed ${seed}, ${mode})`).toEqual([]);
+          expect(a.problems, `after kill ${i + 1} of ${cycles} (seed ${seed}, ${aim})`).toEqual([]);
           // A kill between the outbox's claim and the notification loses that one notification (never the alert,
           // which stays in the inbox): at most one per kill, since the outbox shows one alert at a time.
           expect(
@@ -260,39 +258,17 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
               );
             });
           });
-        // One last run without a kill, long enough for every due poll and delivery, then an orderly stop. On a loaded
-        // machine the killed cycles may have seen few lots open before their sale: the run then watches more and goes
-        // on (at most 40 s) until three watched lots seen open have ended, so the "nothing is lost" check below has
-        // something to check.
-        // Answers at full speed again: the orderly run is there to finish what is due, not to be killed mid-poll.
+        // One last run without a kill, stepped until every watched lot's sale has had time to show (its auction plus
+        // the service's refresh lag), then an orderly stop. Answers at full speed again: the orderly run is there to
+        // finish what is due.
         sb.faults.set({ latencyMs: 0, latencyJitterMs: 0 });
-        const last = (await startChild()).p;
-        await new Promise((r) => setTimeout(r, 2500));
-        if (endedSeenOpen(sb.marketNow()).length < 3) {
-          // The killed cycles saw too few lots open before their sale (each start took long): watch lots that sell
-          // in the next market hour, which this unkilled run sees open and then ended.
-          const now = sb.marketNow();
-          const keys = new Set(lots.map((l) => l.lotNumber));
-          const more = m.sorted
-            .filter(
-              (l) =>
-                l.subStatus === 'Open' &&
-                !keys.has(l.lotNumber) &&
-                l.auctionAt > now + 20 * MIN &&
-                l.auctionAt < now + 80 * MIN,
-            )
-            .slice(0, 6);
-          const dbMore = new BetterSqlite3(dbFile());
-          watch(dbMore, more);
-          dbMore.close();
-          lots.push(...more);
-          const deadline = Date.now() + 40_000;
-          while (endedSeenOpen(sb.marketNow()).length < 3 && Date.now() < deadline) {
-            await new Promise((r) => setTimeout(r, 500));
-          }
-        }
-        last.kill('SIGTERM');
-        await new Promise((r) => last.once('exit', r));
+        const last = await startChild();
+        const until =
+          Math.max(...lots.map((l) => m.timeline(l.lotNumber)?.endAt ?? l.auctionAt)) + SHOWN_AFTER;
+        while (sb.marketNow() < until) await last.step();
+        const stopped = new Promise((r) => last.p.once('exit', r));
+        last.p.kill('SIGTERM');
+        await stopped;
 
         const marketEnd = sb.marketNow();
         const entries = readJournal(journalFile());
@@ -337,7 +313,12 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
 
         // Nothing is lost: every end of a watched lot that Lotwatch had seen open, and that happened before the last
         // run's polls, is in the inbox exactly once. (A lot first fetched after its sale has no change to report.)
+        // The market only moves when a step is taken and the first steps check every watched lot, so every lot
+        // that ended was seen open first, on any machine.
         const ended = endedSeenOpen(marketEnd);
+        expect(ended.map((l) => l.lotNumber)).toEqual(
+          lots.filter((l) => l.subStatus === 'Ended').map((l) => l.lotNumber),
+        );
         expect(ended.length).toBeGreaterThanOrEqual(3);
         for (const l of ended) {
           const k = `${l.platform}:${l.lotNumber}`;
@@ -393,11 +374,13 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
           reads: final.reads,
         };
         const line =
-          `[crash] ${cycles} kill -9 cycles (seed ${seed}; ${aimed.random} at a random time, ${aimed.notify} while a ` +
-          `notification was about to show, ${aimed.shown} just after one showed): ${runs} polls interrupted, ${final.polls} polls and ` +
+          `[crash] ${cycles} kill -9 cycles (seed ${seed}; ${landed.started} inside a poll, ${landed.notify} while a ` +
+          `notification was about to show, ${landed.shown} just after one showed, ${landed.race} racing a poll, ` +
+          `${landed.between} between steps): ${runs} polls interrupted, ${final.polls} polls and ` +
           `${final.reads} reads acknowledged, ${alerts.length} alerts, ${summary.shown} notifications shown, ` +
           `${summary.recovered} left claimed by a kill and named in a recovery notice at the next start, ` +
-          `${summary.unpaired} shown just before a kill`;
+          `${summary.unpaired} shown just before a kill; ${ended.length} watched lots ended, each alerted once, in ` +
+          `${Math.round((marketEnd - START) / MIN)} market minutes`;
         console.log(line);
         if (process.env.LOTWATCH_CHAOS_REPORT) appendFileSync(process.env.LOTWATCH_CHAOS_REPORT, `${line}\n`);
       },
