@@ -168,7 +168,11 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     },
     demoService: () => demo.get(),
     // The network is not accelerated nor faked: the client's own waits (timeouts, backoff) run on real timers.
-    ...(engineClock !== systemClock ? { clientClock: { now: () => engineClock.now(), setTimeout: systemClock.setTimeout } } : {}),
+    // A stepped market's client reads market time moved on by the wall time since the last step, so its rate spacing
+    // waits real milliseconds instead of piling up on a clock that stands still between steps.
+    ...(engineClock !== systemClock
+      ? { clientClock: { now: steppedMarket ? () => steppedMarket.netNow() : () => engineClock.now(), setTimeout: systemClock.setTimeout } }
+      : {}),
     db,
     dbPath,
     dataDir: opts.dataDir,

@@ -120,6 +120,8 @@ export function demoMarketClock(
 export interface SteppedDemoClock extends DemoMarketClock {
   /** Runs `fn` once a step passes `ms` of market time from now; returns a cancel function. */
   setTimeout(fn: () => void, ms: number): () => void;
+  /** The time of the service client's own (wall-timed) waits: see SteppedClock.netNow. */
+  netNow(): number;
   /** Moves market time forward by `ms` (see SteppedClock.step) and records it for the next run; resolves to the time. */
   step(ms: number, settle: () => Promise<void>): Promise<number>;
 }
@@ -145,6 +147,7 @@ export function demoSteppedClock(dataDir: string, opts: { wallNow?: () => number
     startTime,
     now: () => clock.now(),
     setTimeout: (fn, ms) => clock.setTimeout(fn, ms),
+    netNow: () => clock.netNow(),
     async step(ms, settle) {
       const t = await clock.step(ms, settle);
       if (!closed) writeWorld(dataDir, { startTime, reached: t });

@@ -9,21 +9,37 @@ export class SteppedClock {
   private timers: { at: number; fn: () => void; id: number }[] = [];
   private nextId = 1;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Wall time when `t` last changed, and the last time `netNow` returned. */
+  private wallAt: number;
+  private lastNet = -Infinity;
 
   /**
    * @param start market time to start at, ms since the epoch.
    * @param maxFires the most timers one step may fire (a guard against a timer that keeps setting itself for now).
+   * @param wallNow the wall clock, ms (default Date.now): only `netNow` reads it.
    */
   constructor(
     start: number,
     private readonly maxFires = 100_000,
+    private readonly wallNow: () => number = Date.now,
   ) {
     this.t = Math.floor(start);
+    this.wallAt = wallNow();
   }
 
   /** Market time, ms since the epoch: changes only in `step`. */
   now(): number {
     return this.t;
+  }
+
+  /**
+   * The time of the network's own waits (a service client's rate spacing and timeouts, which run on wall timers):
+   * market time plus the wall time since it last changed, never going back. Between steps it runs at wall speed, so a
+   * client spacing its requests by it waits real milliseconds rather than forever on a clock that stands still.
+   */
+  netNow(): number {
+    this.lastNet = Math.max(this.lastNet, this.t + (this.wallNow() - this.wallAt));
+    return this.lastNet;
   }
 
   /** Runs `fn` once a step passes `ms` from now (a negative ms is now); returns a cancel function. */
@@ -65,14 +81,20 @@ export class SteppedClock {
           throw new RangeError(`more than ${this.maxFires} timers came due in one step`);
         const due = next;
         this.timers = this.timers.filter((x) => x !== due);
-        this.t = Math.max(this.t, due.at);
+        this.moveTo(due.at);
         due.fn();
       }
-      this.t = end;
+      this.moveTo(end);
       return end;
     };
     const p = this.queue.then(run, run);
     this.queue = p.catch(() => undefined);
     return p;
+  }
+
+  private moveTo(t: number): void {
+    if (t <= this.t) return;
+    this.t = t;
+    this.wallAt = this.wallNow();
   }
 }
