@@ -17,6 +17,7 @@ export interface MarketLot {
   vin: string;
   make: string;
   model: string;
+  year: number;
   /** `state` is "open" until the lot ends. */
   auction: { auction_at: string; state: string };
   pricing: { current_bid_usd: number | null };
