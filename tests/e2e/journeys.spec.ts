@@ -169,7 +169,7 @@ test.describe('journeys', () => {
   test('offline review: with the service stopped, the library and stored lots still open', async ({ app }) => {
     const { page } = app;
     const search = new SearchPage(page);
-    const sb = await startSandbox(['--key', 'journey-key', '--seed', '5']);
+    const sb = await startSandbox(['--key', 'journey-key', '--seed', '5', '--lots', '2000']);
     try {
       await useService(page, sb.baseUrl, 'journey-key');
       await search.open();
@@ -201,7 +201,7 @@ test.describe('journeys', () => {
 
   test('a wrong key: the 401 is explained and nothing crashes', async ({ app }) => {
     const { page } = app;
-    const sb = await startSandbox(['--key', 'the-right-key']);
+    const sb = await startSandbox(['--key', 'the-right-key', '--lots', '2000']);
     try {
       await useService(page, sb.baseUrl, 'a-wrong-key');
       await new SettingsPage(page).testKeyButton.click();
@@ -227,7 +227,7 @@ test.describe('journeys', () => {
 
   test('quota exhausted: the 429 is explained and polling pauses instead of failing', async ({ app }) => {
     const { page } = app;
-    const sb = await startSandbox(['--key', 'spent-key', '--quota', '0']);
+    const sb = await startSandbox(['--key', 'spent-key', '--quota', '0', '--lots', '2000']);
     try {
       await useService(page, sb.baseUrl, 'spent-key');
       await new SettingsPage(page).testKeyButton.click();
