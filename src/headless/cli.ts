@@ -7,7 +7,7 @@ import { startHeadless } from './start';
 // Entry of `npm run serve` (built to out/main/headless.js). Prints the URL with its token, then serves until
 // SIGINT/SIGTERM, when it closes the server and the database in order.
 const HELP = `Usage: node out/main/headless.js [--port N] [--host 127.0.0.1] [--data-dir DIR] [--demo-speed 1..3600]
-       [--demo-control] [--restore-backup latest|NAME|FILE]
+       [--demo-control [--demo-clock stepped]] [--restore-backup latest|NAME|FILE]
 
 Serves the Lotwatch app to a browser on this computer. Open the printed address (it carries a per-run token).
 --port N listens on port N (default 0: a free port picked at each start); a fixed port keeps the calendar
@@ -15,6 +15,8 @@ subscription's address on Auction day the same across restarts.
 --demo-speed runs Demo mode's simulated market (and the watcher with it) that many times faster than real time;
 it is refused for a data folder that uses your API key (Demo mode off), and a restart resumes the market where it
 stood.
+--demo-control (tests only) opens the Demo market's control routes and prints their address; with --demo-clock
+stepped the market and the watcher stand still until a test steps them through those routes.
 --restore-backup replaces the data file with a backup (the newest, one in DIR/backups, or a file) before starting;
 the current file is kept beside it.`;
 
@@ -29,6 +31,7 @@ async function main(): Promise<number> {
         'renderer-dir': { type: 'string' },
         'demo-speed': { type: 'string' },
         'demo-control': { type: 'boolean' },
+        'demo-clock': { type: 'string' },
         'restore-backup': { type: 'string' },
         help: { type: 'boolean' },
       },
@@ -51,6 +54,15 @@ async function main(): Promise<number> {
     console.error(`lotwatch: --demo-speed must be a number from 1 to 3600, not ${args['demo-speed']}`);
     return 2;
   }
+  const demoClock = args['demo-clock'] ?? 'wall';
+  if (demoClock !== 'wall' && demoClock !== 'stepped') {
+    console.error(`lotwatch: --demo-clock must be wall or stepped, not ${demoClock}`);
+    return 2;
+  }
+  if (demoClock === 'stepped' && !args['demo-control']) {
+    console.error('lotwatch: --demo-clock stepped needs --demo-control (tests only): only the control routes move a stepped market');
+    return 2;
+  }
   const dataDir = args['data-dir'] ?? defaultDataDir();
   const rendererDir = args['renderer-dir'] ?? join(import.meta.dirname, '../renderer');
   let running;
@@ -61,6 +73,7 @@ async function main(): Promise<number> {
       port,
       demoSpeed,
       demoControl: args['demo-control'] === true,
+      demoClock,
       ...(args['restore-backup'] ? { restoreBackup: args['restore-backup'] } : {}),
       ...(args.host ? { host: args.host } : {}),
       version: process.env['npm_package_version'] ?? '0.1.0',

@@ -4,12 +4,12 @@ import { systemClock, type Clock } from '../core/clock';
 import { closeDatabase, openDatabase } from '../core/db/connection';
 import { stageRestore } from '../core/db/restore';
 import { SettingsRepo } from '../core/db/settingsRepo';
-import { DemoSpeedError } from '../core/errors';
+import { BadInputError, DemoSpeedError } from '../core/errors';
 import { createLogger, type Logger } from '../core/log';
 import { acquireDataLock } from '../core/instanceLock';
 import { FileSecretBox } from '../core/secrets';
 import { RequestsRepo } from '../core/db/requestsRepo';
-import { createDemoService, demoMarketClock, demoWorldStart, type DemoMarketClock } from '../sandbox/demo';
+import { createDemoService, demoMarketClock, demoSteppedClock, demoWorldStart, type DemoMarketClock, type SteppedDemoClock } from '../sandbox/demo';
 import { CalendarFeed } from './calendarFeed';
 import { BrowserNotifyChannel } from './notifyChannel';
 import { createHeadlessServer, type HeadlessServer } from './server';
@@ -42,6 +42,14 @@ export interface HeadlessOptions {
    */
   demoControl?: boolean;
   /**
+   * Test-only: 'stepped' runs the Demo market and the watch engine on one clock that stands still until a test steps
+   * it through the control routes (POST /__sandbox/clock {advance_ms}: the watcher's timers due by then run in time
+   * order, each after the work before it has finished), so an end-to-end test moves the market when it says instead
+   * of waiting on an accelerated wall clock. Needs `demoControl` and Demo mode; excludes `demoSpeed` above 1.
+   * Default 'wall' (real or accelerated time).
+   */
+  demoClock?: 'wall' | 'stepped';
+  /**
    * Restores a backup before opening the data file (`--restore-backup`): `latest`, a backup's file name in
    * `<dataDir>/backups`, or the path of a Lotwatch data file. The current file is kept beside it.
    */
@@ -65,7 +73,9 @@ export interface RunningHeadless {
  * server. Notifications core decides to show reach the open pages as `notification.posted` events (see BrowserNotifyChannel).
  * @throws AlreadyRunningError when another Lotwatch runs on the data folder (nothing touched);
  *   DatabaseFromFutureError / DatabaseUnavailableError from openDatabase or the restore; DemoSpeedError when
- *   `demoSpeed` is above 1 and the folder has Demo mode off (nothing started); listen errors (EADDRINUSE).
+ *   `demoSpeed` is above 1 and the folder has Demo mode off (nothing started); BadInputError when `demoClock` is
+ *   'stepped' without `demoControl`, with `demoSpeed` above 1 or with Demo mode off (nothing started); listen errors
+ *   (EADDRINUSE).
  */
 export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadless> {
   const log = opts.log ?? createLogger();
@@ -82,12 +92,16 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     throw e;
   }
   const speed = Math.min(3600, Math.max(1, opts.demoSpeed ?? 1));
+  const stepped = opts.demoClock === 'stepped';
+  const settingsRepo = new SettingsRepo(db, systemClock);
   // The accelerated clock drives the Demo market only: with Demo mode off the watcher would ask the real service
-  // with the buyer's key that many times faster. Refused before anything starts.
-  if (speed > 1 && !new SettingsRepo(db, systemClock).get().demoMode) {
+  // with the buyer's key that many times faster. A stepped clock is a test's, on the Demo market and its control
+  // routes only. Refused before anything starts.
+  const refusal = steppedRefusal(opts, speed, () => settingsRepo.get().demoMode) ?? (speed > 1 && !settingsRepo.get().demoMode ? new DemoSpeedError(speed, 'start', opts.dataDir) : null);
+  if (refusal) {
     closeDatabase(db);
     lock.release();
-    throw new DemoSpeedError(speed, 'start', opts.dataDir);
+    throw refusal;
   }
   // With an accelerated demo, market time runs `speed` times faster than the wall clock for both the sandbox and
   // the engine, resumed from the time the last run reached (kept in the data folder), so a restart never replays
@@ -105,11 +119,25 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
         },
       }
     : undefined;
-  const engineClock = opts.clock ?? marketClock ?? systemClock;
+  const steppedMarket: SteppedDemoClock | undefined =
+    stepped && !opts.clock ? demoSteppedClock(opts.dataDir, opts.wallNow ? { wallNow: opts.wallNow } : {}) : undefined;
+  const steppedEngineClock: Clock | undefined = steppedMarket ? { now: () => steppedMarket.now(), setTimeout: (fn, ms) => steppedMarket.setTimeout(fn, ms) } : undefined;
+  const engineClock = opts.clock ?? marketClock ?? steppedEngineClock ?? systemClock;
+  const kept = market ?? steppedMarket;
   // The Demo world persists across restarts: the accelerated one through its clock, the real-time one by its start.
   const demo = createDemoService({
     speed,
-    ...(market ? { startTime: market.startTime, marketNow: () => market.now() } : { startTime: demoWorldStart(opts.dataDir, Date.now()) }),
+    ...(kept ? { startTime: kept.startTime, marketNow: () => kept.now() } : { startTime: demoWorldStart(opts.dataDir, Date.now()) }),
+    // A stepped market moves with the watcher: a step runs the watcher's work that comes due, in time order. Only in
+    // Demo mode: with it turned off, the watcher would run on the test's clock against the real service.
+    ...(steppedMarket
+      ? {
+          step: async (ms: number) => {
+            if (!settingsRepo.get().demoMode) throw Object.assign(new Error('Demo mode is off: the stepped Demo market no longer drives the watcher.'), { statusCode: 409 });
+            await steppedMarket.step(ms, () => core.engine.idle());
+          },
+        }
+      : {}),
     align: () => engineClock.now(),
     testControl: opts.demoControl === true,
     // An injected clock (tests) drives the market too, so a lot sells when the watcher's clock says it does.
@@ -140,7 +168,11 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     },
     demoService: () => demo.get(),
     // The network is not accelerated nor faked: the client's own waits (timeouts, backoff) run on real timers.
-    ...(engineClock !== systemClock ? { clientClock: { now: () => engineClock.now(), setTimeout: systemClock.setTimeout } } : {}),
+    // A stepped market's client reads market time moved on by the wall time since the last step, so its rate spacing
+    // waits real milliseconds instead of piling up on a clock that stands still between steps.
+    ...(engineClock !== systemClock
+      ? { clientClock: { now: steppedMarket ? () => steppedMarket.netNow() : () => engineClock.now(), setTimeout: systemClock.setTimeout } }
+      : {}),
     db,
     dbPath,
     dataDir: opts.dataDir,
@@ -167,7 +199,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   } catch (e) {
     await core.dispose();
     await demo.dispose();
-    market?.close();
+    kept?.close();
     lock.release();
     throw e;
   }
@@ -185,8 +217,22 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
       await core.dispose();
       await demo.dispose();
       // After the watcher and the market stopped: the time reached, for the next run to resume from.
-      market?.close();
+      kept?.close();
       lock.release();
     },
   };
+}
+
+/**
+ * Why a stepped Demo clock (`demoClock: 'stepped'`) may not start, or null: it needs the control routes that step it,
+ * cannot be accelerated as well, and drives the Demo market only (`demoMode` reads the data folder's setting).
+ */
+function steppedRefusal(opts: HeadlessOptions, speed: number, demoMode: () => boolean): BadInputError | null {
+  if (opts.demoClock !== 'stepped') return null;
+  if (!opts.demoControl) return new BadInputError('--demo-clock stepped needs --demo-control: only the control routes move a stepped market.');
+  if (speed > 1) return new BadInputError('--demo-clock stepped and --demo-speed exclude each other: a stepped market moves only when a test steps it.');
+  if (!demoMode()) {
+    return new BadInputError(`--demo-clock stepped only applies to Demo mode, and Demo mode is off in the data folder ${opts.dataDir}. Use another --data-dir.`);
+  }
+  return null;
 }

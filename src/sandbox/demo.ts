@@ -1,6 +1,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_KEY, createSandbox, type Sandbox, type SandboxOptions } from './index';
+import { SteppedClock } from './steppedClock';
 
 const DAY = 86_400_000;
 const MIN = 60_000;
@@ -111,6 +112,51 @@ export function demoMarketClock(
       if (closed) return;
       closed = true;
       writeWorld(dataDir, { startTime, reached: last });
+    },
+  };
+}
+
+/** A stepped Demo's market clock: a DemoMarketClock that moves only in `step`, with timers on market time. */
+export interface SteppedDemoClock extends DemoMarketClock {
+  /** Runs `fn` once a step passes `ms` of market time from now; returns a cancel function. */
+  setTimeout(fn: () => void, ms: number): () => void;
+  /** The time of the service client's own (wall-timed) waits: see SteppedClock.netNow. */
+  netNow(): number;
+  /** Moves market time forward by `ms` (see SteppedClock.step) and records it for the next run; resolves to the time. */
+  step(ms: number, settle: () => Promise<void>): Promise<number>;
+}
+
+/**
+ * The clock of a stepped Demo (`--demo-clock stepped`, test-only): market time stands still until a test steps it
+ * (the control route POST /__sandbox/clock), and the watcher's timers run on it. It starts where the last run on the
+ * data folder left the market (`<dataDir>/demo-market.json`) or at the wall clock if that is later, as
+ * `demoMarketClock` does, and records the time reached after each step and on `close`. Throws nothing (a folder that
+ * cannot be written loses only the resumption).
+ * @param opts.wallNow the wall clock (default Date.now); opts.maxAgeMs as demoMarketClock's.
+ */
+export function demoSteppedClock(dataDir: string, opts: { wallNow?: () => number; maxAgeMs?: number } = {}): SteppedDemoClock {
+  const t0 = (opts.wallNow ?? Date.now)();
+  const saved = readWorld(dataDir);
+  const base = Math.max(saved?.reached ?? t0, t0);
+  const keep = saved !== null && saved.startTime <= base && base - saved.startTime <= (opts.maxAgeMs ?? 7 * DAY);
+  const startTime = keep ? saved.startTime : Math.floor(base / MIN) * MIN;
+  const clock = new SteppedClock(base);
+  writeWorld(dataDir, { startTime, reached: base });
+  let closed = false;
+  return {
+    startTime,
+    now: () => clock.now(),
+    setTimeout: (fn, ms) => clock.setTimeout(fn, ms),
+    netNow: () => clock.netNow(),
+    async step(ms, settle) {
+      const t = await clock.step(ms, settle);
+      if (!closed) writeWorld(dataDir, { startTime, reached: t });
+      return t;
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      writeWorld(dataDir, { startTime, reached: clock.now() });
     },
   };
 }

@@ -46,7 +46,13 @@ export interface SandboxOptions {
    * limit and quota, and test-control advances add to it. Default none.
    */
   marketNow?: () => number;
-  /** Enables the /__sandbox control routes (events, clock, faults). Default false. */
+  /**
+   * Steps the caller's market clock (`marketNow`) by ms of market time and resolves once the work that came due has
+   * run (a stepped Demo: the watcher's timers fire as the time passes them). POST /__sandbox/clock then moves that
+   * clock instead of adding an offset to market time, so the market and the watcher never disagree. Default none.
+   */
+  step?: (ms: number) => Promise<void>;
+  /** Enables the /__sandbox control routes (events, clock, sales, reschedules, relists, faults). Default false. */
   testControl?: boolean;
   /** Initial faults. Default none. */
   faults?: FaultSettings;
@@ -96,7 +102,8 @@ export interface Sandbox {
 /**
  * Creates the local Vehicle Auction Data Service (for Demo mode, tests and benchmarks): builds the market
  * synchronously (about a second for 20,000 lots) and the HTTP app; `start` listens.
- * Market time = startTime + (now() - creation) x speed + advances, or marketNow() + advances when given.
+ * Market time = startTime + (now() - creation) x speed + advances, or marketNow() + advances when given (with
+ * `step`, control advances step that clock instead).
  * @throws RangeError when speed is outside 0..3600, lots < 1, shape is neither 'real' nor 'spec', or refresh or
  *   timing is malformed (see resolveRefresh, resolveTiming).
  */
@@ -132,7 +139,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     shape,
     now,
     marketNow,
-    advance,
+    advance: opts.step ? (ms) => (opts.step as (ms: number) => Promise<void>)(ms).then(() => market.advanceTo(marketNow())) : async (ms) => advance(ms),
     speed,
     testControl: opts.testControl ?? false,
     faults,

@@ -40,7 +40,8 @@ const DAY = 24 * HOUR;
 export type AuctionState = 'open' | 'live' | 'sold' | 'approval' | 'unsold';
 export type SubStatus = 'Open' | 'Live' | 'Ended';
 export type LotStatus = 'Timed' | 'Buy Now';
-type Outcome = 'sold' | 'approval' | 'unsold';
+/** How a lot's auction ends: sold, sold on approval (the seller may still refuse), or not sold. */
+export type Outcome = 'sold' | 'approval' | 'unsold';
 
 /**
  * The vendor's documented sample identifiers (docs/service-contract.md "The vendor's own examples"): its public
@@ -351,6 +352,72 @@ export class Market implements MarketReader {
     // The lot's next step time moved: rebuild the heap rather than patch one entry.
     this.heap.rebuild((l) => l !== lot, lot.next < lot.steps.length ? [lot] : []);
     return lot;
+  }
+
+  /**
+   * Test control (a sale on demand): the open or live lot `id` ends at the current market time with `outcome`
+   * ('sold' by default) at `price` USD, whatever its date: it goes live if it was open, its bid rises to `price` when
+   * that is above its current bid, and it ends; any step it still had planned (bids, a reschedule, a relist) is
+   * dropped. The events are recorded like any other, and the service's record shows the result at once (no refresh
+   * lag: a test need not wait for a refresh). An unsold end keeps `price` as its highest bid (null: the bid as it is).
+   *
+   * @returns the lot after the change.
+   * @throws Error when no lot has `id`, the lot has ended, a sale has no price, or `price` is below the current bid.
+   */
+  forceSale(id: string, price: number | null, outcome: Outcome = 'sold'): Lot {
+    const lot = this.findLot(id);
+    if (!lot) throw new Error(`No lot ${id}.`);
+    if (lot.subStatus === 'Ended') throw new Error(`Lot ${id} has ended; only an open or live lot can be sold.`);
+    if (price === null && outcome !== 'unsold') throw new Error('A sale needs a price.');
+    if (price !== null && price < lot.currentBid) throw new Error(`The price must be at least the current bid of ${lot.currentBid} USD.`);
+    const t = toSec(this.nowT);
+    const now: PlanStep[] = [];
+    if (lot.subStatus === 'Open') now.push({ t, k: Step.Live, v: 0 });
+    if (price !== null && price > lot.currentBid) now.push({ t, k: Step.Bid, v: price });
+    now.push({ t, k: Step.End, v: price ?? lot.currentBid });
+    // Out of the heap before its plan changes (the heap orders lots by their next step).
+    this.heap.rebuild((l) => l !== lot);
+    lot.outcome = outcome;
+    lot.steps = [...lot.steps.slice(0, lot.next), ...now];
+    const from = this.eventSeq;
+    while (lot.next < lot.steps.length) this.applyStep(lot, true);
+    this.showNow(lot, from);
+    return lot;
+  }
+
+  /**
+   * Test control (a relist on demand): lists the vehicle of the ended lot `id` again now, as a new lot whose sale is
+   * at `auctionAt` (ms since epoch, on a whole minute; default drawn as the market's own relists are), and records
+   * the relist event. A relist the lot still had planned is dropped. The service shows the new lot at once.
+   *
+   * @returns the new lot.
+   * @throws Error when no lot has `id`, it has not ended, it sold outright or was already relisted, or `auctionAt`
+   *   is not after the current market time.
+   */
+  forceRelist(id: string, auctionAt?: number): Lot {
+    const old = this.findLot(id);
+    if (!old) throw new Error(`No lot ${id}.`);
+    if (old.subStatus !== 'Ended') throw new Error(`Lot ${id} is ${old.subStatus.toLowerCase()}; only an ended lot can be relisted.`);
+    if (old.outcome === 'sold') throw new Error(`Lot ${id} sold; only an unsold or sold-on-approval lot is relisted.`);
+    if (old.relistedAs) throw new Error(`Lot ${id} was already relisted as ${old.relistedAs.lotNumber}.`);
+    if (auctionAt !== undefined && toMin(auctionAt) <= this.nowT) throw new Error('The new auction date must be later than the market time.');
+    if (old.next < old.steps.length) this.heap.rebuild((l) => l !== old);
+    old.steps = old.steps.slice(0, old.next);
+    const from = this.eventSeq;
+    const lot = this.relist(old, toSec(this.nowT), auctionAt === undefined ? undefined : toMin(auctionAt));
+    this.showNow(lot, from);
+    return lot;
+  }
+
+  /** The service's record of `lot` rewritten now, and its events since seq `from` marked visible now (test control). */
+  private showNow(lot: Lot, from: number): void {
+    if (!this.view) return;
+    this.view.refreshNow(lot, this.nowT);
+    for (let i = this.events.length - 1; i >= 0; i--) {
+      const ev = this.events[i] as MarketEvent;
+      if (ev.seq <= from) break;
+      if (ev.lot_number === lot.lotNumber) ev.visible_t = this.nowT;
+    }
   }
 
   /**
@@ -768,11 +835,13 @@ export class Market implements MarketReader {
     }
   }
 
-  private relist(old: Lot, t: number): void {
+  /** Lists the vehicle of `old` again at `t` (sale at `auctionAt`, default drawn); returns the new lot. */
+  private relist(old: Lot, t: number, auctionAt?: number): Lot {
     const rng = new Rng(hash32(this.seed, 0x4e, old.id));
     const facility = rng.chance(0.7) ? old.facility : this.pickFacility(rng);
     const [lo, hi] = this.timing.relistAuctionDays;
-    const lot = this.newLot(rng, old.v, facility, t, toMin(t + rng.int(lo, hi) * DAY + rng.int(0, 8) * HOUR), old);
+    const drawn = toMin(t + rng.int(lo, hi) * DAY + rng.int(0, 8) * HOUR);
+    const lot = this.newLot(rng, old.v, facility, t, auctionAt ?? drawn, old);
     old.relistedAs = lot;
     this.order.touch(lot);
     this.heap.push(lot);
@@ -781,6 +850,7 @@ export class Market implements MarketReader {
       previous_platform: old.platform,
       auction_at: new Date(lot.auctionAt).toISOString(),
     });
+    return lot;
   }
 
   /** When the service will show a change of `lot` at `t` (ms since epoch): at once without a refresh lag. */

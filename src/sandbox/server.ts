@@ -45,8 +45,8 @@ export interface ServerDeps {
   /** Real time, ms since epoch (injectable). */
   now: () => number;
   marketNow: () => number;
-  /** Moves market time forward by ms (test control). */
-  advance: (ms: number) => void;
+  /** Moves market time forward by ms (test control); resolves once the work that came due has run. */
+  advance: (ms: number) => Promise<void>;
   speed: number;
   testControl: boolean;
   faults: Faults;
@@ -302,9 +302,27 @@ function sendFault(kind: FaultKind, req: FastifyRequest, reply: FastifyReply, bo
   }
 }
 
+/** The `lot_number` of a control request's body. @throws HttpError 422 when it is missing or not a string. */
+function lotNumberOf(body: { lot_number?: unknown }): string {
+  const n = typeof body.lot_number === 'string' ? body.lot_number : '';
+  if (!n) throw new HttpError(422, 'The lot number field is required.', { lot_number: ['The lot number field is required.'] });
+  return n;
+}
+
+/** Runs a market control change; the market's refusal (no such lot, wrong state) becomes a 422 naming the lot. */
+function controlled<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw new HttpError(422, (e as Error).message, { lot_number: [(e as Error).message] });
+  }
+}
+
 /**
- * Test-only routes (the market's ground-truth events, its clock, a reschedule and faults on demand), so a test can
- * compare what a client saw with what happened; registered only with testControl. No key needed.
+ * Test-only routes, so a test can compare what a client saw with what happened and make the market move when it
+ * says: the market's ground-truth events, its clock (read, or step it: POST /clock {advance_ms}), and on demand a
+ * sale (POST /sell {lot_number, price, outcome}), a reschedule (POST /reschedule {lot_number, auction_at}), a
+ * relist (POST /relist {lot_number, auction_at?}) and faults. Registered only with testControl. No key needed.
  */
 function registerControl(app: FastifyInstance, d: ServerDeps): void {
   app.get(`${CONTROL_PREFIX}/events`, async (req) => {
@@ -330,23 +348,44 @@ function registerControl(app: FastifyInstance, d: ServerDeps): void {
   app.post(`${CONTROL_PREFIX}/clock`, async (req) => {
     const ms = Number((req.body as { advance_ms?: unknown } | undefined)?.advance_ms);
     if (!Number.isFinite(ms) || ms < 0) throw new HttpError(422, 'The advance ms field must be a number of at least 0.', { advance_ms: ['The advance ms field must be a number of at least 0.'] });
-    d.advance(ms);
+    await d.advance(ms);
     return clock();
+  });
+  // Ends an open or live lot now at a price (a sale on demand).
+  app.post(`${CONTROL_PREFIX}/sell`, async (req) => {
+    d.market.advanceTo(d.marketNow());
+    const body = (req.body ?? {}) as { lot_number?: unknown; price?: unknown; outcome?: unknown };
+    const lotNumber = lotNumberOf(body);
+    const outcome = body.outcome ?? 'sold';
+    if (outcome !== 'sold' && outcome !== 'approval' && outcome !== 'unsold') {
+      throw new HttpError(422, 'The selected outcome is invalid.', { outcome: ['The outcome must be sold, approval or unsold.'] });
+    }
+    const price = body.price === undefined || body.price === null ? null : Number(body.price);
+    if (price !== null && !(Number.isInteger(price) && price >= 0)) {
+      throw new HttpError(422, 'The price field must be a whole number of at least 0.', { price: ['The price field must be a whole number of at least 0.'] });
+    }
+    const lot = controlled(() => d.market.forceSale(lotNumber, price, outcome));
+    return { ok: true, data: { lot_number: lot.lotNumber, state: lot.state, sale_price_usd: lot.salePrice, current_bid_usd: lot.currentBid, at: isoOffset(d.market.now) } };
+  });
+  // Lists an ended (unsold or sold-on-approval) lot's vehicle again now, optionally with the new sale date.
+  app.post(`${CONTROL_PREFIX}/relist`, async (req) => {
+    d.market.advanceTo(d.marketNow());
+    const body = (req.body ?? {}) as { lot_number?: unknown; auction_at?: unknown };
+    const lotNumber = lotNumberOf(body);
+    const at = body.auction_at === undefined ? undefined : typeof body.auction_at === 'string' ? Date.parse(body.auction_at) : Number(body.auction_at);
+    if (at !== undefined && !Number.isFinite(at)) throw new HttpError(422, 'The auction at field must be a date.', { auction_at: ['The auction at field must be a date.'] });
+    const lot = controlled(() => d.market.forceRelist(lotNumber, at));
+    return { ok: true, data: { lot_number: lot.lotNumber, previous_lot_number: lotNumber, vin: lot.v.vin, title: lot.title, auction_at: isoOffset(lot.auctionAt) } };
   });
   // Moves an open lot's sale later, now (a reschedule on demand, for end-to-end tests of the watcher).
   app.post(`${CONTROL_PREFIX}/reschedule`, async (req) => {
     d.market.advanceTo(d.marketNow());
     const body = (req.body ?? {}) as { lot_number?: unknown; auction_at?: unknown };
-    const lotNumber = typeof body.lot_number === 'string' ? body.lot_number : '';
+    const lotNumber = lotNumberOf(body);
     const at = typeof body.auction_at === 'string' ? Date.parse(body.auction_at) : Number(body.auction_at);
-    if (!lotNumber) throw new HttpError(422, 'The lot number field is required.', { lot_number: ['The lot number field is required.'] });
     if (!Number.isFinite(at)) throw new HttpError(422, 'The auction at field must be a date.', { auction_at: ['The auction at field must be a date.'] });
-    try {
-      const lot = d.market.forceReschedule(lotNumber, at);
-      return { ok: true, data: { lot_number: lotNumber, auction_at: isoOffset(lot.auctionAt) } };
-    } catch (e) {
-      throw new HttpError(422, (e as Error).message, { lot_number: [(e as Error).message] });
-    }
+    const lot = controlled(() => d.market.forceReschedule(lotNumber, at));
+    return { ok: true, data: { lot_number: lotNumber, auction_at: isoOffset(lot.auctionAt) } };
   });
   app.get(`${CONTROL_PREFIX}/faults`, async () => ({ ok: true, data: d.faults.settings }));
   app.put(`${CONTROL_PREFIX}/faults`, async (req) => {

@@ -38,6 +38,12 @@ export class SearchPage {
     await select.selectOption(value ?? '');
   }
 
+  /** Fills the Year from and Year to filters (either may be left as it is with undefined). */
+  async years(from?: number, to?: number): Promise<void> {
+    if (from !== undefined) await this.page.getByRole('spinbutton', { name: 'Year from' }).fill(String(from));
+    if (to !== undefined) await this.page.getByRole('spinbutton', { name: 'Year to' }).fill(String(to));
+  }
+
   /** The lot cell ("Copart 50313048") of the result row at `index`. */
   lotCell(index: number): Locator {
     return this.rows.nth(index).locator('.rt-lot');
