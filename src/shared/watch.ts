@@ -130,6 +130,9 @@ export type AlertKind = (typeof ALERT_KINDS)[number];
 
 const usd = z.number().finite().nonnegative('Enter an amount of 0 or more (USD).').max(10_000_000).nullable();
 
+/** A saved search's schedule when none is given (cron, every 30 minutes): the contract's default and the form's. */
+export const DEFAULT_SCHEDULE = '*/30 * * * *';
+
 /** The change kinds that notify when a rule set does not say otherwise (dropped_out is recorded only). */
 export const DEFAULT_NOTIFY_KINDS: ChangeKind[] = [
   'new_match',

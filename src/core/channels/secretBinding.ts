@@ -20,7 +20,7 @@ export const channelBindingName = (id: number): string => `channel:${id}:for`;
 
 /** What reading or writing a channel's secret needs. */
 export interface SecretBindingDeps {
-  store: Store;
+  store: Pick<Store, 'requests'>;
   secrets: SecretBox;
   clock: Clock;
 }

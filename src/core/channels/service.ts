@@ -39,7 +39,8 @@ export const LOG_ROWS = 100;
 export class ChannelService {
   constructor(
     private readonly d: {
-      store: Store;
+      /** Its repositories only: the channels and their log, the request log (a test's cost), one transaction. */
+      store: Pick<Store, 'channels' | 'requests' | 'transaction'>;
       clock: Clock;
       secrets: SecretBox;
       outbox: ChannelOutbox;

@@ -32,18 +32,19 @@ export interface CalendarSubscription {
 
 /** What the desk needs from the rest of core; the service search is injected so this file never holds a client. */
 export interface DeskDeps {
-  store: Store;
+  /** Its repositories only: lots (read), the desk's notes, tags and shipping, comparable sales, watches (read). */
+  store: Pick<Store, 'lots' | 'desk' | 'comps' | 'watches'>;
   clock: Clock;
   /** The user's desk settings as they are now. */
   settings: () => DeskSettings;
   /**
-   * Runs one page of GET /vehicles and stores what it returns (explore.search): how many lots came, and how many of
-   * them had ended. Throws the service's errors.
+   * Runs one page of GET /vehicles and stores what it returns (ExploreService.search): how many lots came, and how
+   * many of them had ended. Throws the service's errors.
    */
   searchOnce: (params: Record<string, unknown>) => Promise<{ lots: number; ended: number }>;
   /** The headless shell's calendar subscription, or null (the desktop app exports a file). */
   calendar: CalendarSubscription | null;
-  /** The keys of the lots a library query finds, best first (WatchService.searchLibrary), at most `limit`. */
+  /** The keys of the lots a library query finds, best first (LotsService.searchLibrary), at most `limit`. */
   libraryKeys: (q: string, limit: number) => string[];
 }
 
