@@ -1,7 +1,8 @@
 import { channelFailingAlert } from '../alerts/system';
 import type { Clock } from '../clock';
-import type { ChannelRow, DeliveryRow } from '../db/channelsRepo';
-import type { Store } from '../db/store';
+import type { ChannelRow, ChannelsRepo, DeliveryRow } from '../db/channelsRepo';
+import type { Transaction } from '../db/rows';
+import type { AlertsRepo } from '../db/alertsRepo';
 import type { Logger } from '../log';
 import type { SecretBox } from '../secrets';
 import { ChannelSettingsSchema, type ChannelSettings, type ChannelType } from '../../shared/alertChannels';
@@ -9,7 +10,7 @@ import type { ContractEvent } from '../../shared/ipc/contract';
 import { Lanes } from './lanes';
 import { defaultReach, type ChannelReach } from './reach';
 import { messageFor, routeAlert } from './route';
-import { secretForSend } from './secretBinding';
+import { secretForSend, type SecretBindingDeps } from './secretBinding';
 import { SEND_DEADLINE_MS, SendStopped, withinDeadline } from './senders';
 import {
   ChannelSendError,
@@ -47,7 +48,8 @@ export interface LiveChannel {
 
 /** What the channel outbox needs; everything with side effects is injected. */
 export interface ChannelOutboxDeps {
-  store: Store;
+  /** Its repositories only: the channels and their deliveries, the alerts it raises, the channel secrets, one transaction. */
+  store: SecretBindingDeps['store'] & { channels: ChannelsRepo; alerts: AlertsRepo; transaction: Transaction };
   clock: Clock;
   log: Logger;
   secrets: SecretBox;

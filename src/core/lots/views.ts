@@ -3,7 +3,7 @@ import type { LotSummary, VehicleRow } from '../../shared/ipc/contract';
 import { saleOutcomeOf, vehicleOutcome } from '../../shared/saleOutcome';
 import type { Vehicle } from '../../shared/vehicle';
 import { lotKeyOf } from '../../shared/watch';
-import type { LotRecord, LotRow } from '../db/store';
+import type { LotRecord, LotRow } from '../db/lotsRepo';
 
 /**
  * A stored lot as the lists show it (watchlist, library, lot page header): its row's columns, the first photo of

@@ -4,8 +4,7 @@ import { lotKeyOf, parseLotKey, pollTargetKey, type AlertRules } from '../../sha
 import type { ApiClient } from '../api';
 import { checkLotPageUrl, checkVin } from '../api/validate';
 import type { Clock } from '../clock';
-import type { LotsRepo } from '../db/lotsRepo';
-import type { LotRow } from '../db/store';
+import type { LotRow, LotsRepo } from '../db/lotsRepo';
 import type { WatchesRepo, WatchRow } from '../db/watchesRepo';
 import { BadInputError, LotwatchError } from '../errors';
 import type { WatchEngine } from '../watch/engine';

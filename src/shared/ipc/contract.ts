@@ -138,7 +138,7 @@ export const WatchViewSchema = z.object({
 });
 export type WatchView = z.infer<typeof WatchViewSchema>;
 
-/** A comparable sale from the buyer's own store (src/core/desk/comps.ts): USD, miles, ms. */
+/** A comparable sale from the buyer's own store (src/core/db/comps.ts): USD, miles, ms. */
 export const CompViewSchema = LotSummarySchema.pick({
   lot_key: true,
   platform: true,
