@@ -133,6 +133,17 @@ const usd = z.number().finite().nonnegative('Enter an amount of 0 or more (USD).
 /** A saved search's schedule when none is given (cron, every 30 minutes): the contract's default and the form's. */
 export const DEFAULT_SCHEDULE = '*/30 * * * *';
 
+/** The schedules the save and edit forms offer by name (cron, label); anything else is a custom cron expression. */
+export const SCHEDULE_PRESETS: readonly { readonly cron: string; readonly label: string }[] = [
+  { cron: '*/5 * * * *', label: 'Every 5 minutes' },
+  { cron: '*/10 * * * *', label: 'Every 10 minutes' },
+  { cron: '*/15 * * * *', label: 'Every 15 minutes' },
+  { cron: DEFAULT_SCHEDULE, label: 'Every 30 minutes' },
+  { cron: '0 * * * *', label: 'Every hour' },
+  { cron: '0 */6 * * *', label: 'Every 6 hours' },
+  { cron: '0 8 * * *', label: 'Every day at 8:00' },
+];
+
 /** The change kinds that notify when a rule set does not say otherwise (dropped_out is recorded only). */
 export const DEFAULT_NOTIFY_KINDS: ChangeKind[] = [
   'new_match',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AlertRulesSchema } from '../../watch';
+import { AlertRulesSchema, DEFAULT_SCHEDULE } from '../../watch';
 import { Done, Id, RunOutcomeSchema, Void } from './common';
 
 /** The saved-searches domain of the contract. */
@@ -31,7 +31,7 @@ export const SearchInput = z
   .object({
     name: z.string().trim().min(1, 'Give the search a name.').max(120),
     params: z.record(z.string(), z.unknown()),
-    schedule: z.string().trim().min(1, 'Give a schedule, for example */30 * * * *.').default('*/30 * * * *'),
+    schedule: z.string().trim().min(1, `Give a schedule, for example ${DEFAULT_SCHEDULE}.`).default(DEFAULT_SCHEDULE),
     rules: z.unknown().optional(),
     max_pages: z.number().int().min(1, 'At least 1 page.').max(50, 'At most 50 pages a run.').default(5),
     paused: z.boolean().default(false),
@@ -57,7 +57,7 @@ export const searchMethods = {
   'searches.estimate': {
     input: z
       .object({
-        schedule: z.string().trim().min(1, 'Give a schedule, for example */30 * * * *.').max(200),
+        schedule: z.string().trim().min(1, `Give a schedule, for example ${DEFAULT_SCHEDULE}.`).max(200),
         max_pages: z.number().int().min(1, 'At least 1 page.').max(50, 'At most 50 pages a run.'),
       })
       .strict(),
