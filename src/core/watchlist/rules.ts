@@ -1,4 +1,4 @@
-import { AlertRulesSchema, type AlertRules } from '../../shared/watch';
+import { AlertRulesSchema, type AlertRules, type AlertRulesPatch } from '../../shared/watch';
 import { BadInputError } from '../errors';
 import { issuesToFields } from '../rpc';
 
@@ -8,17 +8,14 @@ export const DEFAULT_SEARCH_RULES: AlertRules = AlertRulesSchema.parse({ kinds: 
 export const DEFAULT_WATCH_RULES: AlertRules = AlertRulesSchema.parse({});
 
 /**
- * Parses alert rules from the contract (unknown JSON), merged over `base`.
+ * A change of alert rules from the contract (each field already checked there: AlertRulesPatchSchema) merged over
+ * `base` (the rules in force, or the defaults) and checked whole: the cross-field rules (the lower bid threshold
+ * below the upper one) hold only for the merged set. `undefined` keeps `base`.
  * @throws BadInputError with `rules.<field>` messages; nothing is saved.
  */
-export function parseRules(input: unknown, base: AlertRules): AlertRules {
+export function parseRules(input: AlertRulesPatch | undefined, base: AlertRules): AlertRules {
   if (input === undefined) return base;
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    throw new BadInputError('The alert rules must be an object.', {
-      rules: ['The alert rules must be an object.'],
-    });
-  }
-  const r = AlertRulesSchema.safeParse({ ...base, ...(input as object) });
+  const r = AlertRulesSchema.safeParse({ ...base, ...input });
   if (r.success) return r.data;
   const fields = Object.fromEntries(
     Object.entries(issuesToFields(r.error.issues)).map(([k, v]) => [`rules.${k}`, v]),

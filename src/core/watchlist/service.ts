@@ -1,6 +1,12 @@
 import type { LotDesk, LotSummary, MethodInput, MethodOutput, WatchView } from '../../shared/ipc/contract';
 import { VIN_PATTERN } from '../../shared/vehicle';
-import { lotKeyOf, parseLotKey, pollTargetKey, type AlertRules } from '../../shared/watch';
+import {
+  lotKeyOf,
+  parseLotKey,
+  pollTargetKey,
+  type AlertRules,
+  type AlertRulesPatch,
+} from '../../shared/watch';
 import type { ApiClient } from '../api';
 import { checkLotPageUrl, checkVin } from '../api/validate';
 import type { Clock } from '../clock';
@@ -166,7 +172,7 @@ export class WatchlistService {
   }
 
   /** Replaces a watch's rules (merged over its current ones) and label. @throws BadInputError, not_found. */
-  setWatchRules(id: number, rulesInput: unknown, label?: string): WatchView {
+  setWatchRules(id: number, rulesInput: AlertRulesPatch | undefined, label?: string): WatchView {
     const w = this.requireWatch(id);
     const rules = parseRules(rulesInput, w.rules);
     this.d.watches.updateWatchRules(id, rules, label ?? w.label, this.d.clock.now());

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AlertRulesSchema, DEFAULT_SCHEDULE } from '../../watch';
+import { AlertRulesPatchSchema, AlertRulesSchema, DEFAULT_SCHEDULE } from '../../watch';
 import { Done, Id, RunOutcomeSchema, Void } from './common';
 
 /** The saved-searches domain of the contract. */
@@ -31,8 +31,12 @@ export const SearchInput = z
   .object({
     name: z.string().trim().min(1, 'Give the search a name.').max(120),
     params: z.record(z.string(), z.unknown()),
-    schedule: z.string().trim().min(1, `Give a schedule, for example ${DEFAULT_SCHEDULE}.`).default(DEFAULT_SCHEDULE),
-    rules: z.unknown().optional(),
+    schedule: z
+      .string()
+      .trim()
+      .min(1, `Give a schedule, for example ${DEFAULT_SCHEDULE}.`)
+      .default(DEFAULT_SCHEDULE),
+    rules: AlertRulesPatchSchema.optional(),
     max_pages: z.number().int().min(1, 'At least 1 page.').max(50, 'At most 50 pages a run.').default(5),
     paused: z.boolean().default(false),
   })

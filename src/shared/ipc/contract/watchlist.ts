@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AlertRulesSchema } from '../../watch';
+import { AlertRulesPatchSchema, AlertRulesSchema } from '../../watch';
 import { Done, Id, LotDeskSchema, LotSummarySchema, RunOutcomeSchema, Void } from './common';
 
 /** The watchlist domain of the contract. */
@@ -31,14 +31,17 @@ export const watchlistMethods = {
         /** A VIN, a lot number, or a Copart/IAAI lot-page URL. */
         target: z.string().trim().min(1, 'Enter a VIN, a lot number or a lot-page URL.').max(500),
         label: z.string().trim().max(120).default(''),
-        rules: z.unknown().optional(),
+        rules: AlertRulesPatchSchema.optional(),
       })
       .strict(),
     output: WatchViewSchema,
   },
   'watchlist.remove': { input: Id, output: Done },
   'watchlist.setRules': {
-    input: Id.extend({ rules: z.unknown(), label: z.string().trim().max(120).optional() }),
+    input: Id.extend({
+      rules: AlertRulesPatchSchema.optional(),
+      label: z.string().trim().max(120).optional(),
+    }),
     output: WatchViewSchema,
   },
   'watchlist.checkNow': { input: Id, output: RunOutcomeSchema },
