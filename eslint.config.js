@@ -24,6 +24,25 @@ const layer = (name) => ({
 });
 const layerIndex = (name) => ({ group: `**/${name}`, message: `This layer may not import src/${name}.` });
 
+/** The domain modules of src/core, in the order app.ts builds them: each may import only those before it. */
+const CORE_MODULES = ['lots', 'explore', 'desk', 'watchlist', 'searches', 'channels', 'inbox', 'demo', 'settings'];
+const coreOutside = ['sandbox', 'main', 'preload', 'headless', 'renderer'].map(layer);
+const moduleAbove = (who) => (name) => ({
+  group: `**/${name}/**`,
+  message: `${who} may not import src/core/${name}: modules import only downward (docs/architecture.md "The parts").`,
+});
+const pureRoom = (name) => ({
+  group: `**/${name}/**`,
+  message: `src/core/diff and src/core/alerts are pure: no src/core/${name} (docs/architecture.md "The parts").`,
+});
+const sideEffect = (why) => (name) => ({ name, message: `This layer may not import ${name} (${why}).` });
+const offNetwork = ['undici', 'node:net', 'net', 'node:http', 'http', 'node:https', 'https', 'node:dns', 'dns'].map(
+  sideEffect('network'),
+);
+const offDisk = ['node:fs', 'fs', 'node:fs/promises', 'fs/promises', 'better-sqlite3', 'node:child_process'].map(
+  sideEffect('files and processes'),
+);
+
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.test-output/**'] },
   js.configs.recommended,
@@ -50,7 +69,29 @@ export default tseslint.config(
   },
   {
     files: ['src/core/**/*.ts'],
-    rules: restrict(['sandbox', 'main', 'preload', 'headless', 'renderer'].map(layer), noElectron),
+    rules: restrict(coreOutside, noElectron),
+  },
+  // The domain modules import only downward, in the order app.ts builds them (docs/architecture.md "The parts").
+  ...CORE_MODULES.map((name, i) => ({
+    files: [`src/core/${name}/**/*.ts`],
+    rules: restrict([...coreOutside, ...CORE_MODULES.slice(i + 1).map(moduleAbove(`src/core/${name}`))], noElectron),
+  })),
+  // Below the modules: the watcher, the client and the database import no module and (but for api) no network.
+  {
+    files: ['src/core/watch/**/*.ts', 'src/core/db/**/*.ts'],
+    rules: restrict([...coreOutside, ...CORE_MODULES.map(moduleAbove('This layer'))], [...noElectron, ...offNetwork]),
+  },
+  {
+    files: ['src/core/api/**/*.ts'],
+    rules: restrict([...coreOutside, ...CORE_MODULES.map(moduleAbove('This layer'))], noElectron),
+  },
+  // The pure rooms: the diff and the alert rules touch no database, network, file or process.
+  {
+    files: ['src/core/diff/**/*.ts', 'src/core/alerts/**/*.ts'],
+    rules: restrict(
+      [...coreOutside, ...CORE_MODULES.map(moduleAbove('A pure room')), ...['db', 'api', 'watch'].map(pureRoom)],
+      [...noElectron, ...offNetwork, ...offDisk],
+    ),
   },
   {
     files: ['src/sandbox/**/*.ts'],

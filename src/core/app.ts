@@ -1,6 +1,5 @@
 import type { Database } from 'better-sqlite3';
 import type { Dispatcher } from 'undici';
-import { createApiClient, type ApiClient } from './api';
 import { BackupScheduler } from './db/backup';
 import { RetentionScheduler } from './db/retention';
 import { closeDatabase, markSuspect, nativeBindingOf } from './db/connection';
@@ -11,34 +10,41 @@ import { LotwatchError } from './errors';
 import { join } from 'node:path';
 import { RequestBudget } from './watch/budget';
 import { WatchEngine } from './watch/engine';
-import { ApiConsole } from './watch/apiConsole';
-import { ExploreService } from './watch/explore';
-import { WatchService } from './watch/service';
 import type { AppInfo, ContractEvent, Method, MethodInput, MethodOutput } from '../shared/ipc/contract';
 import type { Result } from '../shared/ipc/errors';
-import type { QuotaSnapshot } from '../shared/vehicle';
 import type { Clock } from './clock';
 import { SettingsRepo } from './db/settingsRepo';
+import { schemaVersion } from './db/migrate';
+import { sqliteVersion } from './db/connection';
 import type { Logger } from './log';
 import { dispatch, type Handlers } from './rpc';
+import { ServiceClient } from './serviceClient';
+import { joinHandlers } from './handlerGroups';
+import { LotsService } from './lots/service';
+import { lotSummary } from './lots/views';
+import { lotHandlers } from './lots/handlers';
+import { ExploreService } from './explore/service';
+import { ApiConsole } from './explore/apiConsole';
+import { exploreHandlers } from './explore/handlers';
 import { DeskService, type CalendarSubscription } from './desk/service';
+import { deskHandlers } from './desk/handlers';
+import { WatchlistService } from './watchlist/service';
+import { watchlistHandlers } from './watchlist/handlers';
+import { SearchesService } from './searches/service';
+import { searchHandlers } from './searches/handlers';
 import { ChannelOutbox } from './channels/outbox';
 import { ChannelService } from './channels/service';
 import { SENDERS } from './channels/senders';
 import type { Sender } from './channels/types';
 import { channelReach, type ChannelReachOptions } from './channels/reach';
-import { channelHandlers } from './handlers/channels';
-import { appHandlers } from './handlers/app';
-import { backupHandlers } from './handlers/backups';
-import { consoleHandlers } from './handlers/console';
-import { deskHandlers } from './handlers/desk';
-import { joinHandlers, type HandlerContext } from './handlers/context';
-import { inboxHandlers } from './handlers/inbox';
-import { libraryHandlers } from './handlers/library';
-import { lotHandlers } from './handlers/lots';
-import { searchHandlers } from './handlers/searches';
-import { settingsHandlers } from './handlers/settings';
-import { watchlistHandlers } from './handlers/watchlist';
+import { channelHandlers } from './channels/handlers';
+import { InboxService } from './inbox/service';
+import { inboxHandlers } from './inbox/handlers';
+import { DemoService } from './demo/service';
+import { demoHandlers } from './demo/handlers';
+import { appHandlers } from './settings/appHandlers';
+import { backupHandlers } from './settings/backupHandlers';
+import { settingsHandlers } from './settings/handlers';
 import type { Notifier } from './alerts/notifier';
 import type { SecretBox } from './secrets';
 
@@ -115,20 +121,9 @@ export interface Core {
  * call this with their own ports.
  */
 export function createCore(deps: CoreDeps): Core {
-  const { db, log } = deps;
-  const settings = new SettingsRepo(db, deps.clock);
+  const { db, log, clock } = deps;
+  const settings = new SettingsRepo(db, clock);
   const listeners = new Set<(e: ContractEvent) => void>();
-  // The unread count is pushed when it may have changed (navigation, title, badge); the count at start is the baseline.
-  let unread = 0;
-  const pushUnread = () => {
-    if (!db.open) return;
-    const n = service.unreadCount();
-    if (n === unread) return;
-    unread = n;
-    emit({ name: 'unread.changed', payload: { count: n } });
-  };
-  // Whether the service answered the last request (null before the first): the header's "Offline".
-  let reachable: boolean | null = null;
   const emit = (e: ContractEvent) => {
     for (const l of listeners) {
       try {
@@ -141,86 +136,45 @@ export function createCore(deps: CoreDeps): Core {
   let disposed: Promise<void> | undefined;
   const inFlight = new Set<Promise<unknown>>();
   const store = new Store(db);
+  const transaction = <T>(fn: () => T): T => store.transaction(fn);
+  const tz = deps.tzOffsetMinutes ?? ((t: number) => -new Date(t).getTimezoneOffset());
 
-  const apiKey = new ApiKeyStore({ store, secrets: deps.secrets, clock: deps.clock, log, serviceUrl: () => settings.get().serviceUrl });
-  const keyFor = (url: string): string | undefined => apiKey.keyFor(url);
-  let client: ApiClient | null = null;
-  const clientOptions = {
-    clock: deps.clientClock ?? deps.clock,
+  // ---- the service client, then the watcher: budget, engine, and the alert channels' outbox beside it ----------
+  const apiKey = new ApiKeyStore({
+    store,
+    secrets: deps.secrets,
+    clock,
     log,
+    serviceUrl: () => settings.get().serviceUrl,
+  });
+  const serviceClient = new ServiceClient({
+    settings,
+    apiKey,
+    requests: store.requests,
+    clock,
+    clientClock: deps.clientClock ?? clock,
+    log,
+    dbOpen: () => db.open,
+    emit,
     ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
-    sink: (r: Parameters<NonNullable<Parameters<typeof createApiClient>[0]['sink']>>[0]) => {
-      if (db.open) store.requests.logRequest(r);
-      const now = r.status !== null;
-      if (now !== reachable) {
-        reachable = now;
-        emit({ name: 'reachability.changed', payload: { reachable: now, at: r.at } });
-      }
-    },
-    // Every answer's quota headers, whoever asked (a poll, a search in the UI, the console), feed the budget.
-    onQuota: (q: QuotaSnapshot) => {
-      if (!db.open) return;
-      // An answer without the period headers (some 429s) keeps the period of the last full snapshot, so a spent
-      // quota is still said as "until 12 December".
-      const prev = store.requests.loadQuota();
-      const keep = q.periodEnd === null && prev?.periodEnd != null && prev.periodEnd > q.at;
-      const merged = keep ? { ...q, periodStart: prev.periodStart, periodEnd: prev.periodEnd } : q;
-      store.requests.saveQuota(merged, deps.clock.now());
-      engine.onQuota(merged);
-      emit({ name: 'quota.changed', payload: merged });
-    },
-  };
-  /** Builds the client for the current mode: the sandbox in Demo mode, else the service URL with the user's key. */
-  async function rebuildClient(): Promise<void> {
-    const old = client;
-    client = null;
-    await old?.close();
-    // Another key, service or mode has its own quota: the old one's numbers and pause no longer apply.
-    if (old) {
-      store.requests.deleteQuota();
-      engine.resetPause();
-    }
-    const s = settings.get();
-    if (s.demoMode) {
-      if (!deps.demoService) return;
-      const demo = await deps.demoService();
-      client = createApiClient({
-        ...clientOptions,
-        baseUrl: demo.baseUrl,
-        apiKey: () => demo.apiKey,
-        ratePerSecond: demo.ratePerSecond ?? 10,
-      });
-    } else if ((deps.clock.speed ?? 1) > 1) {
-      // An accelerated clock drives the Demo market only: the real service is never asked at that pace.
-      log.warn('Demo mode is off on an accelerated clock: the real service is not called');
-    } else if (keyFor(s.serviceUrl)) {
-      // The key is looked up per request for this client's URL, so a key set later for another origin never
-      // reaches this one (a retry in flight, say).
-      const baseUrl = s.serviceUrl;
-      client = createApiClient({ ...clientOptions, baseUrl, apiKey: () => keyFor(baseUrl) });
-    }
-  }
+    ...(deps.demoService ? { demoService: deps.demoService } : {}),
+  });
+  const access = { client: () => serviceClient.client(), clientOrThrow: () => serviceClient.clientOrThrow() };
   const budget = new RequestBudget({
     spentSince: (t) => store.requests.requestsSince(t),
     sentSince: (t) => store.requests.sentSince(t),
     quota: () => store.requests.loadQuota(),
     userPerDay: () => settings.get().requestsPerDay,
   });
-  const tz = deps.tzOffsetMinutes ?? ((t: number) => -new Date(t).getTimezoneOffset());
   const engine = new WatchEngine({
     store,
-    client: () => client,
-    clock: deps.clock,
+    client: access.client,
+    clock,
     log,
     budget,
     notifier: deps.notifier,
     notificationsEnabled: () => settings.get().notificationsEnabled,
-    // After each delivery round: the unread count, and the alert channels route what was just raised.
-    afterDeliver: () => {
-      pushUnread();
-      channelOutbox.kick();
-    },
-    emit: (e) => emit(e),
+    emit,
     quiet: () => settings.get().quietHours,
     tzOffsetMinutes: tz,
     examplesActive: () => settings.get().demoMode,
@@ -229,67 +183,119 @@ export function createCore(deps: CoreDeps): Core {
   const senders = deps.senders ?? SENDERS;
   const reach = channelReach({ ownPorts: deps.ownPorts, lookup: deps.channelLookup }); // connects to checked addresses only
   // The per-channel outbox (email, ntfy, webhook) runs beside the watch engine: a slow mail server never holds a poll.
-  const channelOutbox: ChannelOutbox = new ChannelOutbox({
+  const channelOutbox = new ChannelOutbox({
     store,
-    clock: deps.clock,
+    clock,
     log,
     secrets: deps.secrets,
     senders,
     reach,
-    netClock: deps.clientClock ?? deps.clock, // a send's deadline is network time, never an accelerated market's
+    netClock: deps.clientClock ?? clock, // a send's deadline is network time, never an accelerated market's
     tzOffsetMinutes: tz,
-    emit: (e) => emit(e),
+    emit,
     onSystemAlert: () => {
-      engine.deliverNow().catch((e: unknown) => log.warn('the inbox could not show a channel alert', { error: (e as Error).message }));
+      engine
+        .deliverNow()
+        .catch((e: unknown) =>
+          log.warn('the inbox could not show a channel alert', { error: (e as Error).message }),
+        );
     },
-  });
-  const channels = new ChannelService({ store, clock: deps.clock, secrets: deps.secrets, outbox: channelOutbox, senders, reach });
-  const desk: DeskService = new DeskService({
-    store,
-    clock: deps.clock,
-    settings: () => settings.get().desk,
-    searchOnce: async (params): Promise<{ lots: number; ended: number }> => {
-      const { lots } = await explore.search({ params });
-      return { lots: lots.length, ended: lots.filter((l) => l.outcome !== 'open').length };
-    },
-    calendar: deps.calendar ?? null,
-    libraryKeys: (q, limit) => service.searchLibrary({ q, limit, offset: 0 }).lots.map((l) => l.lot_key),
-  });
-  const service = new WatchService(store, engine, deps.clock, () => client, () => settings.get().demoMode, (row, rules) =>
-    desk.figures(row, rules),
-  );
-  unread = service.unreadCount();
-  const photos = new PhotoCache(db, join(deps.dataDir, 'photos'));
-  const explore = new ExploreService(store, engine, service, deps.clock, () => client, () => {
-    const s = settings.get();
-    return s.demoMode ? 'demo' : s.serviceUrl;
   });
 
-  /**
-   * Demo mode's first start: a sample saved search and three watched lots whose auctions are minutes away, marked as
-   * examples (one click removes them), so a new user sees alerts arrive within minutes.
-   */
-  async function seedDemoExamples(): Promise<void> {
-    if (deps.demoExamples === false || !client || !settings.get().demoMode || !explore.once('demo-examples')) return;
-    try {
-      const page = (await client.searchVehicles({ per_page: 20 })).data.filter((v) => v.lot_number);
-      const later = page.filter((v) => {
-        const t = v.auction.auction_at ? Date.parse(v.auction.auction_at) : NaN;
-        return Number.isFinite(t) && t > deps.clock.now() + 2 * 60_000;
-      });
-      // The soonest auctions at least two minutes away; on a fast demo clock, the latest of the first page.
-      const picks = later.length >= 3 ? later.slice(0, 3) : page.slice(-3);
-      for (const v of picks) {
-        await service.addWatch({ target: v.lot_number!, label: 'Example', rules: undefined }, true);
-      }
-      service.createSearch(
-        { name: 'Example: Tesla Model 3', params: { make: 'TESLA', model: 'MODEL 3' }, schedule: '*/10 * * * *', max_pages: 5 },
-        true,
-      );
-    } catch (e) {
-      log.warn('the Demo mode examples could not be created', { error: (e as Error).message });
-    }
-  }
+  serviceClient.onQuota((q) => engine.onQuota(q));
+  serviceClient.onRebuilt(() => engine.resetPause());
+  const keyFor = (url: string): string | undefined => apiKey.keyFor(url);
+  const rebuildClient = () => serviceClient.rebuild();
+
+  // ---- the domain modules, each built from what is above it (docs/architecture.md "The parts") -------------------
+  const lots = new LotsService({
+    ...access,
+    lots: store.lots,
+    library: store.library,
+    watches: store.watches,
+    desk: store.desk,
+    engine,
+    clock,
+  });
+  const explore = new ExploreService({
+    ...access,
+    cache: store.cache,
+    requests: store.requests,
+    engine,
+    row: (v) => lots.row(v),
+    transaction,
+    clock,
+    source: () => (settings.get().demoMode ? 'demo' : settings.get().serviceUrl),
+  });
+  const apiConsole = new ApiConsole(store.requests, access.clientOrThrow);
+  const desk = new DeskService({
+    store,
+    clock,
+    settings: () => settings.get().desk,
+    searchOnce: async (params): Promise<{ lots: number; ended: number }> => {
+      const { lots: found } = await explore.search({ params });
+      return { lots: found.length, ended: found.filter((l) => l.outcome !== 'open').length };
+    },
+    calendar: deps.calendar ?? null,
+    libraryKeys: (q, limit) => lots.searchLibrary({ q, limit, offset: 0 }).lots.map((l) => l.lot_key),
+  });
+  const watchlist = new WatchlistService({
+    watches: store.watches,
+    lots: store.lots,
+    engine,
+    transaction,
+    clock,
+    clientOrThrow: access.clientOrThrow,
+    examplesActive: () => settings.get().demoMode,
+    summary: lotSummary,
+    figures: (row, rules) => desk.figures(row, rules),
+  });
+  const searches = new SearchesService({
+    searches: store.searches,
+    alerts: store.alerts,
+    engine,
+    budget,
+    clock,
+    clientOrThrow: access.clientOrThrow,
+  });
+  const channels = new ChannelService({
+    store,
+    clock,
+    secrets: deps.secrets,
+    outbox: channelOutbox,
+    senders,
+    reach,
+  });
+  const inbox = new InboxService({ alerts: store.alerts, desk: store.desk, transaction, clock });
+  const demo = new DemoService({
+    searchRows: store.searches,
+    watchRows: store.watches,
+    cache: store.cache,
+    transaction,
+    engine,
+    clock,
+    log,
+    client: access.client,
+    demoMode: () => settings.get().demoMode,
+    watchlist,
+    searches,
+  });
+
+  // The unread count is pushed when it may have changed (navigation, title, badge); the count at start is the baseline.
+  let unread = inbox.unreadCount();
+  const pushUnread = () => {
+    if (!db.open) return;
+    const n = inbox.unreadCount();
+    if (n === unread) return;
+    unread = n;
+    emit({ name: 'unread.changed', payload: { count: n } });
+  };
+  // After each delivery round: the unread count, and the alert channels route what was just raised.
+  engine.onDelivered(() => {
+    pushUnread();
+    channelOutbox.kick();
+  });
+
   // The daily copy of a file database (docs/architecture.md "Data safety"); started with the engine.
   const binding = nativeBindingOf(db);
   const backups = db.memory
@@ -297,72 +303,84 @@ export function createCore(deps: CoreDeps): Core {
     : new BackupScheduler({
         db,
         dataDir: deps.dataDir,
-        clock: deps.clock,
+        clock,
         log,
         ...(binding ? { nativeBinding: binding } : {}),
         onDamaged: () => markSuspect(db),
       });
   // The daily retention pass (docs/architecture.md "Retention"): old observations, logs and read alerts, in small steps.
-  const retention = new RetentionScheduler({ db, clock: deps.clock, log, fullRecordDays: () => settings.get().retentionDays });
+  const retention = new RetentionScheduler({
+    db,
+    clock,
+    log,
+    fullRecordDays: () => settings.get().retentionDays,
+  });
   const ready = rebuildClient()
-    .catch((e: unknown) => log.error('the service client could not be set up', { error: (e as Error).message }))
+    .catch((e: unknown) =>
+      log.error('the service client could not be set up', { error: (e as Error).message }),
+    )
     .then(async () => {
       if (deps.autoStart === false || disposed) return;
-      await seedDemoExamples();
+      // Demo mode's first start: example searches and watches (docs/architecture.md "The parts").
+      if (deps.demoExamples !== false) await demo.seed();
       if (!disposed) engine.start();
       if (!disposed) channelOutbox.start();
       if (!disposed) backups?.start();
       if (!disposed) retention.start();
     });
 
-  const context: HandlerContext = {
-    db,
-    store,
-    settings,
-    engine,
-    budget,
-    service,
-    explore,
-    desk,
-    channels,
-    apiConsole: new ApiConsole(store, () => client),
-    photos,
-    clock: deps.clock,
-    secrets: deps.secrets,
-    about: {
-      version: deps.version,
-      shell: deps.shell,
-      electronVersion: deps.electronVersion ?? null,
-      dataDir: deps.dataDir,
-      dbPath: deps.dbPath,
-    },
-    ready,
-    client: () => client,
-    hasKey: () => keyFor(settings.get().serviceUrl) !== undefined,
-    keyStoredFor: () => apiKey.storedForOther(settings.get().serviceUrl),
-    async setKey(key) {
-      apiKey.set(key);
-      await rebuildClient();
-      engine.wake();
-    },
-    rebuildClient,
-    reachable: () => reachable,
-    emit,
-    pushUnread,
-  };
   // One group per domain; joinHandlers makes a method missing from every group, or in two, a compile error here.
   const handlers: Handlers = joinHandlers(
-    appHandlers(context),
-    settingsHandlers(context),
-    searchHandlers(context),
-    watchlistHandlers(context),
-    inboxHandlers(context),
-    libraryHandlers(context),
-    lotHandlers(context),
-    deskHandlers(context),
-    channelHandlers(context),
-    consoleHandlers(context),
-    backupHandlers(context),
+    appHandlers({
+      settings,
+      clock,
+      engine,
+      budget,
+      quota: () => store.requests.loadQuota(),
+      about: {
+        version: deps.version,
+        shell: deps.shell,
+        electronVersion: deps.electronVersion ?? null,
+        dataDir: deps.dataDir,
+        dbPath: deps.dbPath,
+      },
+      database: () => ({ sqlite: sqliteVersion(db), schemaVersion: schemaVersion(db) }),
+      secretsDescription: deps.secrets.description,
+      client: access.client,
+      hasKey: () => keyFor(settings.get().serviceUrl) !== undefined,
+      keyStoredFor: () => apiKey.storedForOther(settings.get().serviceUrl),
+      reachable: () => serviceClient.reachable(),
+    }),
+    settingsHandlers({
+      settings,
+      clock,
+      engine,
+      demo,
+      client: access.client,
+      ready,
+      async setKey(key) {
+        apiKey.set(key);
+        await rebuildClient();
+        engine.wake();
+      },
+      rebuildClient,
+      emit,
+    }),
+    searchHandlers({ searches, ready }),
+    watchlistHandlers({ watchlist, ready }),
+    inboxHandlers({ inbox, watchlist, deliveriesOf: (id) => channels.deliveriesOf(id), pushUnread }),
+    lotHandlers({
+      lots,
+      photos: new PhotoCache(db, join(deps.dataDir, 'photos')),
+      clock,
+      client: access.client,
+      ready,
+    }),
+    exploreHandlers({ explore, apiConsole, ready }),
+    deskHandlers({ desk, ready }),
+    channelHandlers({ channels, clock, emit }),
+    demoHandlers(demo),
+    backupHandlers({ dataDir: deps.dataDir, dbPath: deps.dbPath, clock, nativeBinding: binding }),
   );
 
   const invoke: Core['invoke'] = async (method, input) => {
@@ -391,7 +409,11 @@ export function createCore(deps: CoreDeps): Core {
     invoke,
     async call(method, input) {
       const r = await invoke(method, input);
-      if (!r.ok) throw new LotwatchError(r.error.code, r.error.message, { retryable: r.error.retryable, ...(r.error.fields ? { fields: r.error.fields } : {}) });
+      if (!r.ok)
+        throw new LotwatchError(r.error.code, r.error.message, {
+          retryable: r.error.retryable,
+          ...(r.error.fields ? { fields: r.error.fields } : {}),
+        });
       return r.value as never;
     },
     on(listener) {
@@ -406,7 +428,7 @@ export function createCore(deps: CoreDeps): Core {
         await backups?.dispose();
         await retention.dispose();
         await Promise.allSettled([...inFlight]);
-        await client?.close();
+        await serviceClient.close();
         listeners.clear();
         closeDatabase(db);
       })();

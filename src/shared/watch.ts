@@ -130,6 +130,20 @@ export type AlertKind = (typeof ALERT_KINDS)[number];
 
 const usd = z.number().finite().nonnegative('Enter an amount of 0 or more (USD).').max(10_000_000).nullable();
 
+/** A saved search's schedule when none is given (cron, every 30 minutes): the contract's default and the form's. */
+export const DEFAULT_SCHEDULE = '*/30 * * * *';
+
+/** The schedules the save and edit forms offer by name (cron, label); anything else is a custom cron expression. */
+export const SCHEDULE_PRESETS: readonly { readonly cron: string; readonly label: string }[] = [
+  { cron: '*/5 * * * *', label: 'Every 5 minutes' },
+  { cron: '*/10 * * * *', label: 'Every 10 minutes' },
+  { cron: '*/15 * * * *', label: 'Every 15 minutes' },
+  { cron: DEFAULT_SCHEDULE, label: 'Every 30 minutes' },
+  { cron: '0 * * * *', label: 'Every hour' },
+  { cron: '0 */6 * * *', label: 'Every 6 hours' },
+  { cron: '0 8 * * *', label: 'Every day at 8:00' },
+];
+
 /** The change kinds that notify when a rule set does not say otherwise (dropped_out is recorded only). */
 export const DEFAULT_NOTIFY_KINDS: ChangeKind[] = [
   'new_match',
@@ -140,59 +154,75 @@ export const DEFAULT_NOTIFY_KINDS: ChangeKind[] = [
   'buy_now_changed',
 ];
 
+/** The fields of a rule set, each without its default: what a change of rules (a patch) may carry. */
+const RULE_FIELDS = {
+  /** Change kinds that notify. */
+  kinds: z.array(z.enum(CHANGE_KINDS)).max(CHANGE_KINDS.length),
+  /** Notify when the current bid rises to or above this (USD), once per crossing. */
+  bid_above_usd: usd,
+  /** Notify when the current bid is at or below this (USD) and falls below it / first seen below it. */
+  bid_below_usd: usd,
+  /** Notify when buy now becomes available at or under this (USD). */
+  buy_now_under_usd: usd,
+  /** A new match notifies only when its current bid or buy now is within this budget (USD). */
+  max_price_usd: usd,
+  /**
+   * The most the user will bid (USD): the highest bid whose landed cost stays within `target_landed_usd`
+   * (src/shared/fees.ts maxBid), or one they typed. A bid past it alerts once, and the lot's reminders stop: it is
+   * out of range.
+   */
+  max_bid_usd: usd,
+  /** Alert once when the bid reaches this share of max_bid_usd, in percent (e.g. 90), or null. */
+  max_bid_near_percent: z
+    .number()
+    .int('Enter a whole percentage.')
+    .min(1, 'Enter 1 to 99 %.')
+    .max(99, 'Enter 1 to 99 %.')
+    .nullable(),
+  /**
+   * A new match notifies only when its current bid (or buy now) is under this share of the median price paid for
+   * comparable sales in the buyer's store, in percent (e.g. 70); with no comparable sale priced it notifies.
+   */
+  comps_below_percent: z
+    .number()
+    .int('Enter a whole percentage.')
+    .min(1, 'Enter 1 to 100 %.')
+    .max(100, 'Enter 1 to 100 %.')
+    .nullable(),
+  /** The landed cost the max bid was solved for (USD), kept so the lot page shows and solves it again. */
+  target_landed_usd: usd,
+  /** Reminders this many minutes before a watched lot's auction (1 minute to 7 days). */
+  remind_minutes_before: z.array(z.number().int().min(1).max(10_080)).max(5),
+  /** Muted: changes are recorded, nothing notifies. */
+  muted: z.boolean(),
+  /** Snoozed until this time (ms since the epoch), or null. */
+  snooze_until: z.number().int().nullable(),
+  /** Snoozed until a change of this kind happens on the lot, or null. */
+  snooze_until_event: z.enum(CHANGE_KINDS).nullable(),
+  /** At most this many alerts per lot per hour (the rest are kept in the inbox as suppressed). */
+  cap_per_lot_per_hour: z.number().int().min(1).max(60),
+};
+
 /**
  * Rules of a saved search or a watch: which changes alert, thresholds, reminders. Validated at the boundary: a
  * malformed rule set is a field error and nothing is saved.
  */
 export const AlertRulesSchema = z
   .object({
-    /** Change kinds that notify. */
-    kinds: z.array(z.enum(CHANGE_KINDS)).max(CHANGE_KINDS.length).default(DEFAULT_NOTIFY_KINDS),
-    /** Notify when the current bid rises to or above this (USD), once per crossing. */
-    bid_above_usd: usd.default(null),
-    /** Notify when the current bid is at or below this (USD) and falls below it / first seen below it. */
-    bid_below_usd: usd.default(null),
-    /** Notify when buy now becomes available at or under this (USD). */
-    buy_now_under_usd: usd.default(null),
-    /** A new match notifies only when its current bid or buy now is within this budget (USD). */
-    max_price_usd: usd.default(null),
-    /**
-     * The most the user will bid (USD): the highest bid whose landed cost stays within `target_landed_usd`
-     * (src/shared/fees.ts maxBid), or one they typed. A bid past it alerts once, and the lot's reminders stop: it is
-     * out of range.
-     */
-    max_bid_usd: usd.default(null),
-    /** Alert once when the bid reaches this share of max_bid_usd, in percent (e.g. 90), or null. */
-    max_bid_near_percent: z
-      .number()
-      .int('Enter a whole percentage.')
-      .min(1, 'Enter 1 to 99 %.')
-      .max(99, 'Enter 1 to 99 %.')
-      .nullable()
-      .default(null),
-    /**
-     * A new match notifies only when its current bid (or buy now) is under this share of the median price paid for
-     * comparable sales in the buyer's store, in percent (e.g. 70); with no comparable sale priced it notifies.
-     */
-    comps_below_percent: z
-      .number()
-      .int('Enter a whole percentage.')
-      .min(1, 'Enter 1 to 100 %.')
-      .max(100, 'Enter 1 to 100 %.')
-      .nullable()
-      .default(null),
-    /** The landed cost the max bid was solved for (USD), kept so the lot page shows and solves it again. */
-    target_landed_usd: usd.default(null),
-    /** Reminders this many minutes before a watched lot's auction (1 minute to 7 days). */
-    remind_minutes_before: z.array(z.number().int().min(1).max(10_080)).max(5).default([]),
-    /** Muted: changes are recorded, nothing notifies. */
-    muted: z.boolean().default(false),
-    /** Snoozed until this time (ms since the epoch), or null. */
-    snooze_until: z.number().int().nullable().default(null),
-    /** Snoozed until a change of this kind happens on the lot, or null. */
-    snooze_until_event: z.enum(CHANGE_KINDS).nullable().default(null),
-    /** At most this many alerts per lot per hour (the rest are kept in the inbox as suppressed). */
-    cap_per_lot_per_hour: z.number().int().min(1).max(60).default(6),
+    kinds: RULE_FIELDS.kinds.default(DEFAULT_NOTIFY_KINDS),
+    bid_above_usd: RULE_FIELDS.bid_above_usd.default(null),
+    bid_below_usd: RULE_FIELDS.bid_below_usd.default(null),
+    buy_now_under_usd: RULE_FIELDS.buy_now_under_usd.default(null),
+    max_price_usd: RULE_FIELDS.max_price_usd.default(null),
+    max_bid_usd: RULE_FIELDS.max_bid_usd.default(null),
+    max_bid_near_percent: RULE_FIELDS.max_bid_near_percent.default(null),
+    comps_below_percent: RULE_FIELDS.comps_below_percent.default(null),
+    target_landed_usd: RULE_FIELDS.target_landed_usd.default(null),
+    remind_minutes_before: RULE_FIELDS.remind_minutes_before.default([]),
+    muted: RULE_FIELDS.muted.default(false),
+    snooze_until: RULE_FIELDS.snooze_until.default(null),
+    snooze_until_event: RULE_FIELDS.snooze_until_event.default(null),
+    cap_per_lot_per_hour: RULE_FIELDS.cap_per_lot_per_hour.default(6),
   })
   .strict()
   .refine((r) => r.bid_above_usd === null || r.bid_below_usd === null || r.bid_below_usd < r.bid_above_usd, {
@@ -200,6 +230,13 @@ export const AlertRulesSchema = z
     path: ['bid_below_usd'],
   });
 export type AlertRules = z.infer<typeof AlertRulesSchema>;
+
+/**
+ * A change of rules as the contract takes it (searches.create/update, watchlist.add/setRules): any of the rule
+ * fields, none filled with a default, merged over the rules in force and then checked whole (AlertRulesSchema).
+ */
+export const AlertRulesPatchSchema = z.object(RULE_FIELDS).partial().strict();
+export type AlertRulesPatch = z.infer<typeof AlertRulesPatchSchema>;
 
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Use a 24-hour time such as 22:00.');
 

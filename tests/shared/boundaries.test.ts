@@ -309,3 +309,107 @@ describe('cites point inside the repository', () => {
     expect(broken).toEqual([]);
   });
 });
+
+// The domain modules of src/core (docs/architecture.md "The parts"), in the order app.ts builds them: a module may
+// import only modules before it, and of the repositories (src/core/db/*Repo.ts) only those it declares here. The
+// layers below the modules (the watcher, the client, the database, the pure rooms) import no module at all.
+const MODULES: readonly (readonly [name: string, repos: readonly string[]])[] = [
+  ['lots', ['lotsRepo', 'libraryRepo', 'watchesRepo', 'deskRepo']],
+  ['explore', ['cacheRepo', 'requestsRepo']],
+  ['desk', ['lotsRepo', 'deskRepo', 'compsRepo', 'watchesRepo']],
+  ['watchlist', ['watchesRepo', 'lotsRepo']],
+  ['searches', ['searchesRepo', 'alertsRepo']],
+  ['channels', ['channelsRepo', 'alertsRepo', 'requestsRepo']],
+  ['inbox', ['alertsRepo', 'deskRepo']],
+  ['demo', ['searchesRepo', 'watchesRepo', 'cacheRepo']],
+  ['settings', ['settingsRepo']],
+];
+const BELOW_MODULES = ['src/core/watch/', 'src/core/api/', 'src/core/db/', 'src/core/diff/', 'src/core/alerts/'];
+
+/** The relative imports of a source text (static and type-only, and `import('…')`), as written. */
+function relativeImportsOf(text: string): string[] {
+  return [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)'(\.{1,2}\/[^']+)'/gm)].map((m) => m[1]!);
+}
+
+/** `spec` as imported from `file`, as a repository path without extension (`src/core/db/lotsRepo`). */
+function resolveImport(file: string, spec: string): string {
+  return join(file, '..', spec).split(sep).join('/').replace(/\.(ts|js)$/, '');
+}
+
+/** What is wrong with the imports of `file` (a path under src/core) given its text: one line per bad import. */
+function layeringViolations(file: string, text: string): string[] {
+  const index = MODULES.findIndex(([m]) => file.startsWith(`src/core/${m}/`));
+  const below = BELOW_MODULES.some((p) => file.startsWith(p));
+  const out: string[] = [];
+  for (const spec of relativeImportsOf(text)) {
+    const target = resolveImport(file, spec);
+    const to = MODULES.findIndex(([m]) => target.startsWith(`src/core/${m}/`));
+    if (to >= 0 && below) out.push(`${file}: the layer below the modules imports the ${MODULES[to]![0]} module (${spec})`);
+    if (index < 0) continue;
+    const [name, repos] = MODULES[index]!;
+    if (to > index) out.push(`${file}: module ${name} imports ${MODULES[to]![0]}, built after it (${spec})`);
+    const repo = /^src\/core\/db\/(\w+Repo)$/.exec(target)?.[1];
+    if (repo && !repos.includes(repo)) out.push(`${file}: module ${name} imports ${repo}, not one of its repositories`);
+    if (target === 'src/core/db/store' || target === 'src/core/db/connection') {
+      out.push(`${file}: module ${name} imports ${target}, which reaches every repository (declare the ones it uses)`);
+    }
+  }
+  return out;
+}
+
+describe('domain modules import downward and only their own repositories', () => {
+  it.each([
+    ['src/core/lots/service.ts', "import type { AlertsRepo } from '../db/alertsRepo';", true],
+    ['src/core/lots/service.ts', "import type { LotsRepo } from '../db/lotsRepo';", false],
+    ['src/core/lots/handlers.ts', "import type { Store } from '../db/store';", true],
+    ['src/core/lots/service.ts', "import type { InboxService } from '../inbox/service';", true],
+    ['src/core/inbox/handlers.ts', "import type { WatchlistService } from '../watchlist/service';", false],
+    ['src/core/watch/polls.ts', "import { SearchesService } from '../searches/service';", true],
+    ['src/core/watch/polls.ts', "import { LotsRepo } from '../db/lotsRepo';", false],
+    ['src/core/desk/service.ts', "import type { LotRow } from '../../shared/ipc/contract';", false],
+  ])('the check sees a bad import in %s: %s -> %s', (file, code, bad) => {
+    expect(layeringViolations(file, code).length > 0).toBe(bad);
+  });
+
+  it('every module folder exists, and the check reads real imports', () => {
+    for (const [m] of MODULES) expect(sources(`src/core/${m}`).length, m).toBeGreaterThan(0);
+    const text = readFileSync('src/core/lots/service.ts', 'utf8');
+    expect(relativeImportsOf(text).map((s) => resolveImport('src/core/lots/service.ts', s))).toContain(
+      'src/core/db/lotsRepo',
+    );
+  });
+
+  it('no file under src/core breaks the layering', () => {
+    const offenders = sources('src/core').flatMap((f) => layeringViolations(f, readFileSync(f, 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+
+  it('src/core/handlers is gone: every handler lives in its module', () => {
+    expect(sources('src/core').filter((f) => f.startsWith('src/core/handlers/'))).toEqual([]);
+  });
+});
+
+describe('lint zones of the core: modules downward, pure rooms pure', () => {
+  it.each([
+    ['src/core/lots/probe.ts', "import { InboxService } from '../inbox/service';"],
+    ['src/core/searches/probe.ts', "import { DemoService } from '../demo/service';"],
+    ['src/core/watch/probe.ts', "import { LotsService } from '../lots/service';"],
+    ['src/core/db/probe.ts', "import { request } from 'undici';"],
+    ['src/core/diff/probe.ts', "import Database from 'better-sqlite3';"],
+    ['src/core/diff/probe.ts', "import { LotsRepo } from '../db/lotsRepo';"],
+    ['src/core/alerts/probe.ts', "import { readFileSync } from 'node:fs';"],
+    ['src/core/alerts/probe.ts', "import { createApiClient } from '../api/client';"],
+    ['src/core/alerts/probe.ts', "import { request } from 'node:http';"],
+  ])('%s may not: %s', async (file, code) => {
+    expect(await restricted(file, code + '\nexport {};\n')).toBe(true);
+  });
+
+  it.each([
+    ['src/core/inbox/probe.ts', "import { WatchlistService } from '../watchlist/service';"],
+    ['src/core/lots/probe.ts', "import { WatchEngine } from '../watch/engine';"],
+    ['src/core/alerts/probe.ts', "import { diffLot } from '../diff';"],
+    ['src/core/db/probe.ts', "import { readFileSync } from 'node:fs';"],
+  ])('%s may: %s', async (file, code) => {
+    expect(await restricted(file, code + '\nexport {};\n')).toBe(false);
+  });
+});

@@ -22,7 +22,7 @@ import {
 import { AlreadyRunningError } from '../../src/core/instanceLock';
 import { silentLogger } from '../../src/core/log';
 import { dispatch, type Handlers } from '../../src/core/rpc';
-import { DEFAULT_WATCH_RULES, parseRules } from '../../src/core/watch/service';
+import { DEFAULT_WATCH_RULES, parseRules } from '../../src/core/watchlist/rules';
 import { ERROR_CODES, type ErrorCode, type ErrorPayload } from '../../src/shared/ipc/errors';
 import { DEFAULT_SETTINGS } from '../../src/shared/settings';
 import { plainZodMessage } from '../../src/shared/zodMessages';

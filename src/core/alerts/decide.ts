@@ -53,7 +53,7 @@ export interface DecideInput {
   title: string;
   source: { kind: 'search' | 'watch'; name: string };
   /**
-   * The median price paid for the lot's comparable sales in the store (USD, src/core/desk/comps.ts), for a new match
+   * The median price paid for the lot's comparable sales in the store (USD, src/core/db/comps.ts), for a new match
    * under rules with comps_below_percent; null when none is priced, absent when not asked.
    */
   compsMedianUsd?: number | null;

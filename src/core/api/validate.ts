@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLATFORMS } from '../../shared/vehicle';
+import { PLATFORMS, VIN_PATTERN } from '../../shared/vehicle';
 import {
   SEARCH_ENUMS,
   SEARCH_PARAMS,
@@ -225,8 +225,7 @@ VIN_VALUES.R = 9;
 'STUVWXYZ'.split('').forEach((c, i) => (VIN_VALUES[c] = i + 2));
 const VIN_WEIGHTS = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
 
-/** The 17-character VIN alphabet: digits and capitals without I, O and Q. */
-export const VIN_PATTERN = /^[A-HJ-NPR-Z0-9]{17}$/;
+export { VIN_PATTERN };
 
 /**
  * Checks a VIN: 17 characters of the VIN alphabet (case-insensitive; returned upper-cased). The North American

@@ -1,23 +1,21 @@
 import { channelFailingAlert } from '../alerts/system';
 import type { Clock } from '../clock';
-import type { ChannelRow, DeliveryRow } from '../db/channelsRepo';
-import type { Store } from '../db/store';
+import type { ChannelRow, ChannelsRepo, DeliveryRow } from '../db/channelsRepo';
+import type { Transaction } from '../db/rows';
+import type { AlertsRepo } from '../db/alertsRepo';
 import type { Logger } from '../log';
 import type { SecretBox } from '../secrets';
-import { ChannelSettingsSchema, type ChannelSettings, type ChannelType } from '../../shared/alertChannels';
+import type { ChannelSettings, ChannelType } from '../../shared/alertChannels';
 import type { ContractEvent } from '../../shared/ipc/contract';
 import { Lanes } from './lanes';
+import { messageAlert, parseSettings } from './rows';
+
+export { parseSettings } from './rows';
 import { defaultReach, type ChannelReach } from './reach';
 import { messageFor, routeAlert } from './route';
-import { secretForSend } from './secretBinding';
+import { secretForSend, type SecretBindingDeps } from './secretBinding';
 import { SEND_DEADLINE_MS, SendStopped, withinDeadline } from './senders';
-import {
-  ChannelSendError,
-  type ChannelMessage,
-  type MessageAlert,
-  type Sender,
-  type SendTarget,
-} from './types';
+import { ChannelSendError, type ChannelMessage, type Sender, type SendTarget } from './types';
 
 const HOUR = 3_600_000;
 /** The first retry waits 30 s; each next one twice as long, at most an hour. */
@@ -47,7 +45,12 @@ export interface LiveChannel {
 
 /** What the channel outbox needs; everything with side effects is injected. */
 export interface ChannelOutboxDeps {
-  store: Store;
+  /** Its repositories only: the channels and their deliveries, the alerts it raises, the channel secrets, one transaction. */
+  store: SecretBindingDeps['store'] & {
+    channels: ChannelsRepo;
+    alerts: AlertsRepo;
+    transaction: Transaction;
+  };
   clock: Clock;
   log: Logger;
   secrets: SecretBox;
@@ -168,7 +171,12 @@ export class ChannelOutbox {
    */
   target(ch: LiveChannel): SendTarget {
     const secret = secretForSend(this.d, ch.row.id, ch.settings.config);
-    return { name: ch.settings.name, config: ch.settings.config, secret, reach: this.d.reach ?? defaultReach() };
+    return {
+      name: ch.settings.name,
+      config: ch.settings.config,
+      secret,
+      reach: this.d.reach ?? defaultReach(),
+    };
   }
 
   /** Runs `work` for one channel under the deadline and the outbox's stop; see withinDeadline. */
@@ -420,25 +428,4 @@ export class ChannelOutbox {
   private changed(): void {
     this.d.emit({ name: 'deliveries.changed', payload: { at: this.d.clock.now() } });
   }
-}
-
-/** A stored settings JSON as ChannelSettings, or null when it is not valid (never throws). */
-export function parseSettings(json: string): ChannelSettings | null {
-  try {
-    const r = ChannelSettingsSchema.safeParse(JSON.parse(json));
-    return r.success ? r.data : null;
-  } catch {
-    return null;
-  }
-}
-
-function messageAlert(r: DeliveryRow): MessageAlert {
-  return {
-    id: r.alert_id,
-    kind: r.kind,
-    title: r.title,
-    body: r.body,
-    lot_key: r.lot_key,
-    created_at: r.alert_created_at,
-  };
 }

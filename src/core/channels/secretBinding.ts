@@ -1,5 +1,5 @@
 import type { Clock } from '../clock';
-import type { Store } from '../db/store';
+import type { RequestsRepo } from '../db/requestsRepo';
 import type { SecretBox } from '../secrets';
 import { channelDestination, type ChannelConfig } from '../../shared/alertChannels';
 import { ChannelSendError } from './types';
@@ -20,7 +20,7 @@ export const channelBindingName = (id: number): string => `channel:${id}:for`;
 
 /** What reading or writing a channel's secret needs. */
 export interface SecretBindingDeps {
-  store: Store;
+  store: { requests: Pick<RequestsRepo, 'getSecret' | 'setSecret' | 'deleteSecret'> };
   secrets: SecretBox;
   clock: Clock;
 }

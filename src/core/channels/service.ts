@@ -1,6 +1,7 @@
 import type { Clock } from '../clock';
 import type { DeliveryLogRow } from '../db/channelsRepo';
-import type { Store } from '../db/store';
+import type { ChannelsRepo } from '../db/channelsRepo';
+import type { RequestsRepo } from '../db/requestsRepo';
 import { BadInputError, LotwatchError } from '../errors';
 import type { SecretBox } from '../secrets';
 import {
@@ -39,7 +40,8 @@ export const LOG_ROWS = 100;
 export class ChannelService {
   constructor(
     private readonly d: {
-      store: Store;
+      /** Its repositories only: the channels and their log, the request log (a test's cost), one transaction. */
+      store: { channels: ChannelsRepo; requests: RequestsRepo; transaction: <T>(fn: () => T) => T };
       clock: Clock;
       secrets: SecretBox;
       outbox: ChannelOutbox;

@@ -1,6 +1,9 @@
 import { stringify } from 'csv-stringify/sync';
 import type { Clock } from '../clock';
-import type { LotRow, Store } from '../db/store';
+import type { CompsRepo } from '../db/compsRepo';
+import type { DeskRepo } from '../db/deskRepo';
+import type { LotRow, LotsRepo } from '../db/lotsRepo';
+import type { WatchesRepo } from '../db/watchesRepo';
 import { LotwatchError } from '../errors';
 import {
   FEE_FILES,
@@ -15,7 +18,7 @@ import { saleOutcomeOf } from '../../shared/saleOutcome';
 import { lotPageUrl, PLATFORMS, type Platform, type Vehicle } from '../../shared/vehicle';
 import type { AlertRules } from '../../shared/watch';
 import { calendarSkipped, watchedSalesCalendar, type CalendarSale } from './calendar';
-import { findComps } from './comps';
+import { findComps } from '../db/comps';
 
 /**
  * The headless shell's calendar subscription (docs/architecture.md "The buyer's desk"): `/calendar.ics` with a secret
@@ -32,18 +35,19 @@ export interface CalendarSubscription {
 
 /** What the desk needs from the rest of core; the service search is injected so this file never holds a client. */
 export interface DeskDeps {
-  store: Store;
+  /** Its repositories only: lots (read), the desk's notes, tags and shipping, comparable sales, watches (read). */
+  store: { lots: LotsRepo; desk: DeskRepo; comps: CompsRepo; watches: Pick<WatchesRepo, 'listWatches'> };
   clock: Clock;
   /** The user's desk settings as they are now. */
   settings: () => DeskSettings;
   /**
-   * Runs one page of GET /vehicles and stores what it returns (explore.search): how many lots came, and how many of
-   * them had ended. Throws the service's errors.
+   * Runs one page of GET /vehicles and stores what it returns (ExploreService.search): how many lots came, and how
+   * many of them had ended. Throws the service's errors.
    */
   searchOnce: (params: Record<string, unknown>) => Promise<{ lots: number; ended: number }>;
   /** The headless shell's calendar subscription, or null (the desktop app exports a file). */
   calendar: CalendarSubscription | null;
-  /** The keys of the lots a library query finds, best first (WatchService.searchLibrary), at most `limit`. */
+  /** The keys of the lots a library query finds, best first (LotsService.searchLibrary), at most `limit`. */
   libraryKeys: (q: string, limit: number) => string[];
 }
 
@@ -166,7 +170,7 @@ export class DeskService {
 
   /**
    * Everything the lot page's desk shows for a stored lot: its figures, the tags in use, the kept shipping prices
-   * and comparable sales from the store (src/core/desk/comps.ts). @throws LotwatchError not_found when the lot is not stored.
+   * and comparable sales from the store (src/core/db/comps.ts). @throws LotwatchError not_found when the lot is not stored.
    */
   lot(key: string): MethodOutput<'desk.lot'> {
     const row = this.d.store.lots.getRow(key);

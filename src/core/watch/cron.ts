@@ -1,5 +1,6 @@
 import { createTask, validateDetailed, type ScheduledTask } from 'node-cron';
 import { BadInputError } from '../errors';
+import { DEFAULT_SCHEDULE } from '../../shared/watch';
 
 const MIN = 60_000;
 /** Catch-up looks back at most a week of minutes after the machine slept. */
@@ -15,7 +16,7 @@ export function checkCron(expr: string): string {
   if (!v.valid) {
     const detail = v.errors.map((x) => `${x.field}${x.value !== undefined ? ` "${x.value}"` : ''}: ${x.message}`);
     throw new BadInputError(`The schedule "${e}" is not a valid cron expression.`, {
-      schedule: [`Not a valid cron expression (${detail.join('; ') || 'unreadable'}). Example: */30 * * * * (every 30 minutes).`],
+      schedule: [`Not a valid cron expression (${detail.join('; ') || 'unreadable'}). Example: ${DEFAULT_SCHEDULE} (every 30 minutes).`],
     });
   }
   return e;

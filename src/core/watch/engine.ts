@@ -55,6 +55,7 @@ export class WatchEngine {
   private readonly gate: PauseGate;
   private readonly store: Store;
   private readonly outbox: Outbox;
+  private readonly delivered = new Set<() => void>();
 
   constructor(d: EngineDeps) {
     this.store = d.store;
@@ -67,7 +68,10 @@ export class WatchEngine {
       notificationsEnabled: d.notificationsEnabled,
       emit: d.emit,
       transaction: (fn) => d.store.transaction(fn),
-      ...(d.afterDeliver ? { afterDeliver: d.afterDeliver } : {}),
+      afterDeliver: () => {
+        d.afterDeliver?.();
+        for (const l of this.delivered) l();
+      },
     }));
     this.recorder = new Recorder({ store: d.store, clock: d.clock, quiet: d.quiet, tzOffsetMinutes: d.tzOffsetMinutes });
     this.polls = new Polls({
@@ -78,6 +82,16 @@ export class WatchEngine {
       watchReserve: (now) => this.scheduler.watchReserve(now),
     });
     this.scheduler = new Scheduler({ ...d, pause: this.gate, polls: this.polls, recorder: this.recorder, outbox });
+  }
+
+  /**
+   * Subscribes to the end of each delivery round (every poll and tick), after `afterDeliver`: what is built after the
+   * engine (the unread badge, the alert channels) follows new inbox rows without the engine knowing it. Listeners
+   * must not throw. Returns the unsubscribe function.
+   */
+  onDelivered(listener: () => void): () => void {
+    this.delivered.add(listener);
+    return () => this.delivered.delete(listener);
   }
 
   /** Recovers from a crash (runs left 'running' become 'interrupted'), delivers what is due, and starts the loop. */

@@ -12,7 +12,7 @@ import {
 import type { Clock } from '../clock';
 import type { NewAlert, SavedSearchRow, WatchRow, Store } from '../db/store';
 import { diffLot } from '../diff';
-import { findComps } from '../desk/comps';
+import { findComps } from '../db/comps';
 import type { QuotaSnapshot } from '../../shared/vehicle';
 import { lotKeyOf, pollTargetKey, type AlertRules, type Change, type LotState, type QuietHours } from '../../shared/watch';
 

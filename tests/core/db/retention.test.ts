@@ -12,7 +12,7 @@ import {
   RetentionScheduler,
 } from '../../../src/core/db/retention';
 import { Store } from '../../../src/core/db/store';
-import { findComps } from '../../../src/core/desk/comps';
+import { findComps } from '../../../src/core/db/comps';
 import { silentLogger } from '../../../src/core/log';
 import { AlertRulesSchema, type Change } from '../../../src/shared/watch';
 import { FakeClock } from '../../helpers/fakeClock';

@@ -12,7 +12,7 @@ import {
   odometerWindowMi,
   similarity,
   type CompSubject,
-} from '../../../src/core/desk/comps';
+} from '../../../src/core/db/comps';
 import { BadInputError } from '../../../src/core/errors';
 import type { Vehicle } from '../../../src/shared/vehicle';
 import { tempDir } from '../../helpers/tmp';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { SavedSearchView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
-import { parsePollTarget } from '../../../../shared/watch';
+import { parsePollTarget, SCHEDULE_PRESETS } from '../../../../shared/watch';
 import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
 import {
   ConfirmAction,
@@ -31,15 +31,6 @@ export function paramsSummary(params: Record<string, unknown>): string {
   return parts.length ? parts.join(' · ') : 'All open lots';
 }
 
-const SCHEDULES = [
-  ['*/5 * * * *', 'Every 5 minutes'],
-  ['*/10 * * * *', 'Every 10 minutes'],
-  ['*/15 * * * *', 'Every 15 minutes'],
-  ['*/30 * * * *', 'Every 30 minutes'],
-  ['0 * * * *', 'Hourly'],
-  ['0 */6 * * *', 'Every 6 hours'],
-  ['0 8 * * *', 'Daily at 8:00 AM'],
-] as const;
 
 /** Edits name, schedule, pages and rules of a saved search; field errors come back from `searches.update`. */
 function EditPanel({
@@ -62,7 +53,7 @@ function EditPanel({
   const [error, setError] = useState<ErrorPayload | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
-  const custom = !SCHEDULES.some(([c]) => c === schedule);
+  const custom = !SCHEDULE_PRESETS.some((p) => p.cron === schedule);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -124,9 +115,9 @@ function EditPanel({
             value={custom ? 'custom' : schedule}
             onChange={(e) => setSchedule(e.target.value === 'custom' ? schedule : e.target.value)}
           >
-            {SCHEDULES.map(([c, l]) => (
-              <option key={c} value={c}>
-                {l}
+            {SCHEDULE_PRESETS.map((p) => (
+              <option key={p.cron} value={p.cron}>
+                {p.label}
               </option>
             ))}
             <option value="custom">Custom (cron)</option>

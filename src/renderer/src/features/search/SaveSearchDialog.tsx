@@ -1,28 +1,16 @@
 import { useState, type FormEvent } from 'react';
 import type { SavedSearchView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
-import type { ChangeKind } from '../../../../shared/watch';
+import { DEFAULT_NOTIFY_KINDS, DEFAULT_SCHEDULE, SCHEDULE_PRESETS } from '../../../../shared/watch';
 import { useCaller } from '../../lib/useCall';
 import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
 import { Modal } from '../../components/Modal';
 import { describeParams } from './params';
 import { ScheduleCost } from './ScheduleCost';
 
-/** Schedules offered by name; anything else is a custom cron expression. */
-export const SCHEDULES = [
-  { cron: '*/10 * * * *', label: 'Every 10 minutes' },
-  { cron: '*/30 * * * *', label: 'Every 30 minutes' },
-  { cron: '0 * * * *', label: 'Every hour' },
-  { cron: '0 */6 * * *', label: 'Every 6 hours' },
-  { cron: '0 8 * * *', label: 'Every day at 8:00' },
-] as const;
-
-/** The change kinds that notify by default (mirrors DEFAULT_NOTIFY_KINDS of src/shared/watch.ts). */
-const NOTIFY_KINDS: ChangeKind[] = ['new_match', 'status_changed', 'rescheduled', 'sale_result', 'relisted', 'buy_now_changed'];
-
 /** What a schedule reads as, for the confirmation. */
 function scheduleLabel(cron: string): string {
-  return SCHEDULES.find((s) => s.cron === cron)?.label.toLowerCase() ?? `on “${cron}”`;
+  return SCHEDULE_PRESETS.find((s) => s.cron === cron)?.label.toLowerCase() ?? `on “${cron}”`;
 }
 
 /**
@@ -32,7 +20,7 @@ function scheduleLabel(cron: string): string {
 export function SaveSearchDialog({ params, onClose }: { params: Record<string, unknown>; onClose: () => void }) {
   const call = useCaller();
   const [name, setName] = useState(() => describeParams(params));
-  const [preset, setPreset] = useState<string>('*/30 * * * *');
+  const [preset, setPreset] = useState<string>(DEFAULT_SCHEDULE);
   const [custom, setCustom] = useState('*/15 * * * *');
   const [maxPages, setMaxPages] = useState('5');
   const [newMatches, setNewMatches] = useState(true);
@@ -52,7 +40,7 @@ export function SaveSearchDialog({ params, onClose }: { params: Record<string, u
       schedule,
       max_pages: Number(maxPages),
       rules: {
-        kinds: newMatches ? NOTIFY_KINDS : NOTIFY_KINDS.filter((k) => k !== 'new_match'),
+        kinds: newMatches ? DEFAULT_NOTIFY_KINDS : DEFAULT_NOTIFY_KINDS.filter((k) => k !== 'new_match'),
         max_price_usd: max,
       },
     });
@@ -108,7 +96,7 @@ export function SaveSearchDialog({ params, onClose }: { params: Record<string, u
           <label className="field">
             <span>Schedule</span>
             <select value={preset} onChange={(e) => setPreset(e.target.value)} {...inv('schedule')}>
-              {SCHEDULES.map((s) => (
+              {SCHEDULE_PRESETS.map((s) => (
                 <option key={s.cron} value={s.cron}>
                   {s.label}
                 </option>

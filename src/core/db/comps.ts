@@ -1,4 +1,4 @@
-import type { CompLot, CompLots, CompQuery } from '../db/compsRepo';
+import type { CompLot, CompLots, CompQuery } from './compsRepo';
 import { BadInputError } from '../errors';
 import type { LotKey } from '../../shared/watch';
 

@@ -1,4 +1,14 @@
-import type { HandlerContext, HandlerGroup } from './context';
+import type { ContractEvent } from '../../shared/ipc/contract';
+import type { Clock } from '../clock';
+import type { HandlerGroup } from '../handlerGroups';
+import type { ChannelService } from './service';
+
+/** What the channel handlers need: the service, the clock, and the event push (`deliveries.changed`). */
+export interface ChannelHandlerDeps {
+  channels: ChannelService;
+  clock: Clock;
+  emit: (e: ContractEvent) => void;
+}
 
 type ChannelMethods = 'channels.list' | 'channels.save' | 'channels.remove' | 'channels.test';
 
@@ -7,7 +17,7 @@ type ChannelMethods = 'channels.list' | 'channels.save' | 'channels.remove' | 'c
  * never returned, remove, and the Test button (docs/architecture.md "Delivery"). Throws BadInputError for a webhook
  * without an address or a change of type, not_found for a deleted channel.
  */
-export function channelHandlers(c: HandlerContext): HandlerGroup<ChannelMethods> {
+export function channelHandlers(c: ChannelHandlerDeps): HandlerGroup<ChannelMethods> {
   return {
     'channels.list': () => c.channels.list(),
     'channels.save': (i) => {

@@ -1,23 +1,89 @@
 import type { ApiClient } from '../api';
 import { VIDEO_ENDPOINTS, type VideoEndpoint } from '../api/video';
-import type { Store } from '../db/store';
+import type { RequestsRepo } from '../db/requestsRepo';
 import { LotwatchError } from '../errors';
 import type { MethodInput, MethodOutput } from '../../shared/ipc/contract';
 import { SEARCH_PARAM_NAMES, SEARCH_PARAMS } from '../../shared/vehicleParams';
 
 /** The vehicle-auction endpoints the API console offers (spec "Endpoints: Summary"). */
 const VA_ENDPOINTS: MethodOutput<'console.endpoints'> = [
-  { name: 'GET /vehicles', group: 'vehicle-auction', path_params: [], query_params: [...SEARCH_PARAM_NAMES], description: 'Search auction vehicles with filters and cursor pagination.' },
-  { name: 'GET /vehicles/{slugVin}', group: 'vehicle-auction', path_params: ['slugVin'], query_params: [], description: 'One vehicle by VIN or lot number.' },
-  { name: 'GET /vehicles/{slugVin}/history', group: 'vehicle-auction', path_params: ['slugVin'], query_params: ['per_page', 'cursor'], description: 'Auction (sale) history of a vehicle.' },
-  { name: 'GET /vehicles/{slugVin}/related', group: 'vehicle-auction', path_params: ['slugVin'], query_params: [], description: 'Future lots of the same platform, make and model.' },
-  { name: 'GET /vehicles/filters', group: 'vehicle-auction', path_params: [], query_params: [], description: 'Filter metadata for a search interface.' },
-  { name: 'GET /vehicles/{slugVin}/shipping', group: 'vehicle-auction', path_params: ['slugVin'], query_params: ['ports'], description: 'Shipping prices to destination ports.' },
-  { name: 'GET /locations', group: 'vehicle-auction', path_params: [], query_params: ['platform', 'state', 'facility_id', 'q', 'zip', 'radius', 'units', 'per_page'], description: 'Auction facilities and locations.' },
-  { name: 'GET /shipping/auction-to-port', group: 'vehicle-auction', path_params: [], query_params: ['vin', 'lot_number', 'ports'], description: 'Auction-to-port shipping prices.' },
-  { name: 'GET /vehicles/urltodetails', group: 'vehicle-auction', path_params: [], query_params: ['url'], description: 'Vehicle details from a lot page URL.' },
-  { name: 'GET /usage', group: 'vehicle-auction', path_params: [], query_params: [], description: 'Usage and plan limits of the key.' },
-  { name: 'GET /image-proxy', group: 'vehicle-auction', path_params: [], query_params: ['url'], description: 'Proxy of an auction vehicle image.' },
+  {
+    name: 'GET /vehicles',
+    group: 'vehicle-auction',
+    path_params: [],
+    query_params: [...SEARCH_PARAM_NAMES],
+    description: 'Search auction vehicles with filters and cursor pagination.',
+  },
+  {
+    name: 'GET /vehicles/{slugVin}',
+    group: 'vehicle-auction',
+    path_params: ['slugVin'],
+    query_params: [],
+    description: 'One vehicle by VIN or lot number.',
+  },
+  {
+    name: 'GET /vehicles/{slugVin}/history',
+    group: 'vehicle-auction',
+    path_params: ['slugVin'],
+    query_params: ['per_page', 'cursor'],
+    description: 'Auction (sale) history of a vehicle.',
+  },
+  {
+    name: 'GET /vehicles/{slugVin}/related',
+    group: 'vehicle-auction',
+    path_params: ['slugVin'],
+    query_params: [],
+    description: 'Future lots of the same platform, make and model.',
+  },
+  {
+    name: 'GET /vehicles/filters',
+    group: 'vehicle-auction',
+    path_params: [],
+    query_params: [],
+    description: 'Filter metadata for a search interface.',
+  },
+  {
+    name: 'GET /vehicles/{slugVin}/shipping',
+    group: 'vehicle-auction',
+    path_params: ['slugVin'],
+    query_params: ['ports'],
+    description: 'Shipping prices to destination ports.',
+  },
+  {
+    name: 'GET /locations',
+    group: 'vehicle-auction',
+    path_params: [],
+    query_params: ['platform', 'state', 'facility_id', 'q', 'zip', 'radius', 'units', 'per_page'],
+    description: 'Auction facilities and locations.',
+  },
+  {
+    name: 'GET /shipping/auction-to-port',
+    group: 'vehicle-auction',
+    path_params: [],
+    query_params: ['vin', 'lot_number', 'ports'],
+    description: 'Auction-to-port shipping prices.',
+  },
+  {
+    name: 'GET /vehicles/urltodetails',
+    group: 'vehicle-auction',
+    path_params: [],
+    query_params: ['url'],
+    description: 'Vehicle details from a lot page URL.',
+  },
+  {
+    name: 'GET /usage',
+    group: 'vehicle-auction',
+    path_params: [],
+    query_params: [],
+    description: 'Usage and plan limits of the key.',
+  },
+  {
+    name: 'GET /image-proxy',
+    group: 'vehicle-auction',
+    path_params: [],
+    query_params: ['url'],
+    description: 'Proxy of an auction vehicle image.',
+  },
 ];
 
 const MULTI = new Set<string>(SEARCH_PARAMS.filter((p) => p.multi).map((p) => p.name));
@@ -29,7 +95,14 @@ function coerce(query: Record<string, string | string[]>): Record<string, unknow
   for (const [k, raw] of Object.entries(query)) {
     const list = (Array.isArray(raw) ? raw : [raw]).map((v) => v.trim()).filter((v) => v !== '');
     if (list.length === 0) continue;
-    const conv = (v: string) => (NUMERIC.test(k) && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v === 'true' ? true : v === 'false' ? false : v);
+    const conv = (v: string) =>
+      NUMERIC.test(k) && /^-?\d+(\.\d+)?$/.test(v)
+        ? Number(v)
+        : v === 'true'
+          ? true
+          : v === 'false'
+            ? false
+            : v;
     out[k] = MULTI.has(k) ? list.map(conv) : conv(list[0]!);
   }
   return out;
@@ -41,17 +114,11 @@ function coerce(query: Record<string, string | string[]>): Record<string, unknow
  */
 export class ApiConsole {
   constructor(
-    private readonly store: Store,
-    private readonly client: () => ApiClient | null,
+    /** Counts the requests a call spent (before and after). */
+    private readonly requests: Pick<RequestsRepo, 'count'>,
+    /** The client, or the one "no key" error (src/core/api/clientOrThrow.ts). */
+    private readonly requireClient: () => ApiClient,
   ) {}
-
-  private requireClient(): ApiClient {
-    const c = this.client();
-    if (!c) {
-      throw new LotwatchError('unauthorized', 'No API key is set. Add your key in Settings, or turn on Demo mode to use the simulated market.');
-    }
-    return c;
-  }
 
   /** The endpoints the API console offers: the vehicle-auction ones, then the video-platform ones. */
   endpoints(): MethodOutput<'console.endpoints'> {
@@ -71,7 +138,7 @@ export class ApiConsole {
    */
   async call(i: MethodInput<'console.call'>): Promise<MethodOutput<'console.call'>> {
     const c = this.requireClient();
-    const before = this.store.requests.count();
+    const before = this.requests.count();
     const t0 = performance.now();
     const q = coerce(i.query ?? {});
     const path = i.path ?? {};
@@ -95,7 +162,12 @@ export class ApiConsole {
         json = (await c.getFilters()).raw;
         break;
       case 'GET /vehicles/{slugVin}/shipping':
-        json = (await c.getVehicleShipping(slug, typeof q['ports'] === 'string' ? { ports: String(q['ports']).split(',') } : {})).raw;
+        json = (
+          await c.getVehicleShipping(
+            slug,
+            typeof q['ports'] === 'string' ? { ports: String(q['ports']).split(',') } : {},
+          )
+        ).raw;
         break;
       case 'GET /locations':
         json = (await c.listLocations(q as never)).raw;
@@ -124,14 +196,16 @@ export class ApiConsole {
         const m = /^GET \/api\/v1\/vp\/(.+)$/.exec(i.name);
         const ep = m?.[1] as VideoEndpoint | undefined;
         if (!ep || !Object.hasOwn(VIDEO_ENDPOINTS, ep)) {
-          throw new LotwatchError('bad_input', `There is no endpoint "${i.name}".`, { fields: { name: ['Choose an endpoint from the list.'] } });
+          throw new LotwatchError('bad_input', `There is no endpoint "${i.name}".`, {
+            fields: { name: ['Choose an endpoint from the list.'] },
+          });
         }
         const r = await c.callVideo(ep, q as never);
         json = r.data;
         status = r.status;
       }
     }
-    const after = this.store.requests.count();
+    const after = this.requests.count();
     return {
       status,
       json,

@@ -1,8 +1,17 @@
 import { backupsDir, listBackups } from '../db/backup';
-import { nativeBindingOf } from '../db/connection';
 import { pendingRestore, stageRestore } from '../db/restore';
 import { BadInputError, DatabaseUnavailableError } from '../errors';
-import type { HandlerContext, HandlerGroup } from './context';
+import type { Clock } from '../clock';
+import type { HandlerGroup } from '../handlerGroups';
+
+/** What the backup handlers need: where the data lives, the clock, and the native binding of the open database. */
+export interface BackupHandlerDeps {
+  dataDir: string;
+  dbPath: string;
+  clock: Clock;
+  /** The better-sqlite3 binding the open database uses (a restore checks the copy with the same one), if known. */
+  nativeBinding: string | undefined;
+}
 
 /** A staged restore as the contract says it. */
 function pendingView(dbPath: string): { source: string; requested_at: number } | null {
@@ -16,23 +25,23 @@ function pendingView(dbPath: string): { source: string; requested_at: number } |
  * path from the page.
  * @throws BadInputError when the chosen backup is not there or fails its check (nothing is staged).
  */
-export function backupHandlers(c: HandlerContext): HandlerGroup<'backups.list' | 'backups.restore'> {
+export function backupHandlers(c: BackupHandlerDeps): HandlerGroup<'backups.list' | 'backups.restore'> {
   return {
     'backups.list': () => ({
-      folder: backupsDir(c.about.dataDir),
-      backups: listBackups(c.about.dataDir).map((b) => ({
+      folder: backupsDir(c.dataDir),
+      backups: listBackups(c.dataDir).map((b) => ({
         name: b.name,
         date: b.date,
         size: b.size,
         path: b.path,
         created_at: b.createdAt,
       })),
-      pending: pendingView(c.about.dbPath),
+      pending: pendingView(c.dbPath),
     }),
     'backups.restore': async ({ name }) => {
-      const binding = nativeBindingOf(c.db);
+      const binding = c.nativeBinding;
       try {
-        await stageRestore(c.about.dbPath, name, {
+        await stageRestore(c.dbPath, name, {
           now: c.clock.now(),
           ...(binding ? { nativeBinding: binding } : {}),
         });
@@ -41,7 +50,7 @@ export function backupHandlers(c: HandlerContext): HandlerGroup<'backups.list' |
         if (e instanceof DatabaseUnavailableError) throw new BadInputError(e.message, { name: [e.message] });
         throw e;
       }
-      return { pending: pendingView(c.about.dbPath)! };
+      return { pending: pendingView(c.dbPath)! };
     },
   };
 }

@@ -1,0 +1,143 @@
+import type { MethodOutput } from '../../shared/ipc/contract';
+import type { Vehicle } from '../../shared/vehicle';
+import type { ApiClient } from '../api';
+import type { Clock } from '../clock';
+import type { CacheRepo } from '../db/cacheRepo';
+import type { SearchesRepo } from '../db/searchesRepo';
+import type { WatchesRepo } from '../db/watchesRepo';
+import type { Logger } from '../log';
+import type { SearchesService } from '../searches/service';
+import type { WatchEngine } from '../watch/engine';
+import type { WatchlistService } from '../watchlist/service';
+
+/** What Demo mode's examples need: the example rows, the one-time flags, the engine, and the two modules they use. */
+export interface DemoDeps {
+  searchRows: Pick<
+    SearchesRepo,
+    'deleteExampleSearches' | 'activeExampleIds' | 'setExamplePaused' | 'exampleCount'
+  >;
+  watchRows: Pick<WatchesRepo, 'deleteExampleWatches' | 'exampleCount'>;
+  cache: CacheRepo;
+  /** Runs `fn` in one transaction (Store.transaction). */
+  transaction: <T>(fn: () => T) => T;
+  engine: Pick<WatchEngine, 'refresh'>;
+  clock: Clock;
+  log: Logger;
+  /** The client for the current key and mode, or null. */
+  client: () => ApiClient | null;
+  /** Whether Demo mode is on. */
+  demoMode: () => boolean;
+  watchlist: Pick<WatchlistService, 'addWatch'>;
+  searches: Pick<SearchesService, 'createSearch'>;
+}
+
+/**
+ * Demo mode's examples: a sample saved search and three watched lots made on the first start, paused while Demo
+ * mode is off (they would spend the real key), resumed when it is on again, removed in one click.
+ */
+export class DemoService {
+  constructor(private readonly d: DemoDeps) {}
+
+  /**
+   * Demo mode's first start: a sample saved search and three watched lots whose auctions are minutes away, marked as
+   * examples (one click removes them), so a new user sees alerts arrive within minutes. Once per data folder; a
+   * failure is logged, never thrown.
+   */
+  async seed(): Promise<void> {
+    const client = this.d.client();
+    if (!client || !this.d.demoMode() || !this.once('demo-examples')) return;
+    try {
+      const page = (await client.searchVehicles({ per_page: 20 })).data.filter((v) => v.lot_number);
+      const now = this.d.clock.now();
+      const later = page.filter((v: Vehicle) => {
+        const t = v.auction.auction_at ? Date.parse(v.auction.auction_at) : NaN;
+        return Number.isFinite(t) && t > now + 2 * 60_000;
+      });
+      // The soonest auctions at least two minutes away; on a fast demo clock, the latest of the first page.
+      const picks = later.length >= 3 ? later.slice(0, 3) : page.slice(-3);
+      for (const v of picks) {
+        await this.d.watchlist.addWatch({ target: v.lot_number!, label: 'Example', rules: undefined }, true);
+      }
+      this.d.searches.createSearch(
+        {
+          name: 'Example: Tesla Model 3',
+          params: { make: 'TESLA', model: 'MODEL 3' },
+          schedule: '*/10 * * * *',
+          max_pages: 5,
+        },
+        true,
+      );
+    } catch (e) {
+      this.d.log.warn('the Demo mode examples could not be created', { error: (e as Error).message });
+    }
+  }
+
+  /**
+   * Removes every Demo-mode example (saved searches and watches marked `is_example`) and returns how many of each
+   * went. Throws nothing but database errors.
+   */
+  removeExamples(): MethodOutput<'examples.remove'> {
+    const n = this.exampleCounts();
+    this.d.transaction(() => {
+      this.d.searchRows.deleteExampleSearches();
+      this.d.watchRows.deleteExampleWatches();
+      this.d.cache.delete('examples:paused');
+    });
+    this.d.engine.refresh();
+    return n;
+  }
+
+  /**
+   * Demo mode was turned off: the example saved searches are paused (their ids remembered, so turning Demo mode on
+   * again resumes exactly these), because they would otherwise run against the user's real key and quota. Example
+   * watches need no flag: the engine polls them only in Demo mode. Returns how many examples there are.
+   */
+  pauseExamples(): MethodOutput<'examples.remove'> {
+    const n = this.exampleCounts();
+    const now = this.d.clock.now();
+    this.d.transaction(() => {
+      const ids = this.d.searchRows.activeExampleIds();
+      const before = this.pausedExampleIds();
+      for (const id of ids) this.d.searchRows.setExamplePaused(id, true, now);
+      if (ids.length || before.length)
+        this.d.cache.put('examples:paused', JSON.stringify([...new Set([...before, ...ids])]), now);
+    });
+    this.d.engine.refresh();
+    return n;
+  }
+
+  /** Demo mode is on again: resumes the example searches that pauseExamples paused (not ones the user paused). */
+  resumeExamples(): void {
+    const now = this.d.clock.now();
+    this.d.transaction(() => {
+      for (const id of this.pausedExampleIds()) this.d.searchRows.setExamplePaused(id, false, now);
+      this.d.cache.delete('examples:paused');
+    });
+    this.d.engine.refresh();
+  }
+
+  /** How many example searches and watches there are (read in one transaction). */
+  private exampleCounts(): MethodOutput<'examples.remove'> {
+    return this.d.transaction(() => ({
+      searches: this.d.searchRows.exampleCount(),
+      watches: this.d.watchRows.exampleCount(),
+    }));
+  }
+
+  private pausedExampleIds(): number[] {
+    const r = this.d.cache.get('examples:paused');
+    try {
+      const ids = r ? (JSON.parse(r.value) as unknown) : [];
+      return Array.isArray(ids) ? ids.filter((x): x is number => Number.isInteger(x)) : [];
+    } catch {
+      return [];
+    }
+  }
+
+  /** Whether a one-time flag is set (e.g. Demo examples created), and sets it. */
+  once(flag: string): boolean {
+    const had = this.d.cache.get(`flag:${flag}`) !== null;
+    if (!had) this.d.cache.put(`flag:${flag}`, '1', this.d.clock.now());
+    return !had;
+  }
+}

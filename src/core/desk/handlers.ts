@@ -1,0 +1,32 @@
+import type { HandlerGroup } from '../handlerGroups';
+import type { DeskService } from './service';
+
+/** What the desk handlers need: the service, and the client's set-up for the one call that reaches the service. */
+export interface DeskHandlerDeps {
+  desk: DeskService;
+  /** Resolves once the client for the current mode is set up. */
+  ready: Promise<void>;
+}
+
+/**
+ * The buyer's desk (docs/architecture.md "The buyer's desk"): a lot's figures, notes and tags and comparable sales,
+ * all offline; more comparable sales from the service (one request the user asked for); the watched sales as a
+ * calendar file, a new address for the headless shell's calendar subscription, and the library's CSV export.
+ */
+export function deskHandlers(
+  c: DeskHandlerDeps,
+): HandlerGroup<
+  'lots.setNotes' | 'desk.lot' | 'desk.moreComps' | 'plan.calendar' | 'plan.renewCalendar' | 'library.export'
+> {
+  return {
+    'library.export': (i) => c.desk.exportCsv(i),
+    'lots.setNotes': (i) => c.desk.setNotes(i),
+    'desk.lot': (i) => c.desk.lot(i.lot_key),
+    'desk.moreComps': async (i) => {
+      await c.ready;
+      return c.desk.moreComps(i.lot_key);
+    },
+    'plan.calendar': () => c.desk.calendar(),
+    'plan.renewCalendar': () => c.desk.renewCalendar(),
+  };
+}

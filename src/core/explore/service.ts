@@ -1,0 +1,129 @@
+import type { MethodInput, MethodOutput, VehicleRow } from '../../shared/ipc/contract';
+import type { Vehicle } from '../../shared/vehicle';
+import type { ClientAccess } from '../api/clientOrThrow';
+import type { Clock } from '../clock';
+import type { CacheRepo } from '../db/cacheRepo';
+import type { RequestsRepo } from '../db/requestsRepo';
+import { LotwatchError } from '../errors';
+import type { WatchEngine } from '../watch/engine';
+
+const DAY = 86_400_000;
+/**
+ * How long a fetched copy of /vehicles/filters is used without asking again (ms). The real body is about 2 MB and
+ * its choices (makes, models, damage kinds) change slowly (docs/service-contract.md "Filters"), while every fetch
+ * costs a request of a quota as small as 100 a month.
+ */
+export const FILTERS_MAX_AGE_MS = DAY;
+
+/** What live search needs: the cache and request log, the engine's store path, the lots module's rows, the client. */
+export interface ExploreDeps extends ClientAccess {
+  cache: CacheRepo;
+  requests: Pick<RequestsRepo, 'recent' | 'requestsSince'>;
+  /** Every fetched record is stored like a poll's (observation, timeline, alerts). */
+  engine: Pick<WatchEngine, 'ingest'>;
+  /** A fetched record as a results row (LotsService.row). */
+  row: (v: Vehicle) => VehicleRow;
+  /** Runs `fn` in one transaction (Store.transaction). */
+  transaction: <T>(fn: () => T) => T;
+  clock: Clock;
+  /** Where the client's answers come from ("demo", or the service URL): a cached answer belongs to one source. */
+  source: () => string;
+}
+
+/**
+ * Explore: live search, the filters (cached a day), locations, usage and the request log. Every record fetched is
+ * stored through the engine (observation, timeline, alerts), so the library holds everything ever fetched.
+ */
+export class ExploreService {
+  constructor(private readonly d: ExploreDeps) {}
+
+  /** GET /vehicles with the user's filters; every record is stored for the library. @throws ApiInputError, ApiError. */
+  async search(i: MethodInput<'vehicles.search'>): Promise<MethodOutput<'vehicles.search'>> {
+    const c = this.d.clientOrThrow();
+    const r = await c.searchVehicles({ ...(i.params as object), ...(i.cursor ? { cursor: i.cursor } : {}) });
+    this.d.engine.ingest(r.data, 'explore');
+    return { lots: r.data.map((v) => this.d.row(v)), meta: r.meta, warnings: r.warnings, skipped: r.skipped };
+  }
+
+  private filtersInFlight: Promise<MethodOutput<'vehicles.filters'>> | null = null;
+
+  /**
+   * GET /vehicles/filters at most once a day per source (FILTERS_MAX_AGE_MS), kept on disk in the `cache` table: a
+   * copy younger than a day is served without a request (`cached: true`); an older one, or one from another source
+   * (Demo mode's simulated market versus the real service), is refreshed once, and when that fails the stale copy
+   * is served. Visits to Search at the same moment share one request.
+   * @throws the service error when nothing is cached; unauthorized when there is no client and no copy.
+   */
+  filters(): Promise<MethodOutput<'vehicles.filters'>> {
+    this.filtersInFlight ??= this.loadFilters().finally(() => {
+      this.filtersInFlight = null;
+    });
+    return this.filtersInFlight;
+  }
+
+  private async loadFilters(): Promise<MethodOutput<'vehicles.filters'>> {
+    const c = this.d.client();
+    const now = this.d.clock.now();
+    const cached = this.d.cache.get('filters');
+    const from = this.d.cache.get('filters:source')?.value ?? null;
+    const copy = () =>
+      cached
+        ? {
+            data: JSON.parse(cached.value) as Record<string, unknown>,
+            fetched_at: cached.updated_at,
+            cached: true,
+          }
+        : null;
+    const age = cached ? now - cached.updated_at : Infinity;
+    const fresh = cached !== null && from === this.d.source() && age >= 0 && age < FILTERS_MAX_AGE_MS;
+    if (fresh || (cached && !c)) return copy()!;
+    if (c) {
+      try {
+        const r = await c.getFilters();
+        const at = this.d.clock.now();
+        this.d.transaction(() => {
+          this.d.cache.put('filters', JSON.stringify(r.data), at);
+          this.d.cache.put('filters:source', this.d.source(), at);
+        });
+        return { data: r.data, fetched_at: at, cached: false };
+      } catch (e) {
+        const stale = copy();
+        if (!stale) throw e;
+        return stale;
+      }
+    }
+    this.d.clientOrThrow();
+    throw new LotwatchError('network', 'The filters could not be loaded.');
+  }
+
+  /** GET /locations: auction facilities with their coordinates. @throws ApiError. */
+  async locations(i: MethodInput<'locations.list'>): Promise<MethodOutput<'locations.list'>> {
+    const r = await this.d.clientOrThrow().listLocations(i.params as never);
+    return {
+      locations: r.data.map((l) => ({
+        platform: l.platform,
+        facility_id: l.facility_id,
+        name: l.name,
+        city: l.city,
+        state: l.state,
+        zip: l.zip,
+        latitude: l.latitude,
+        longitude: l.longitude,
+      })),
+      meta: r.meta,
+    };
+  }
+
+  /** GET /usage: the key's plan and usage as the service reports it (one request). @throws ApiError. */
+  async usage(): Promise<MethodOutput<'usage.fetch'>> {
+    return { usage: (await this.d.clientOrThrow().getUsage()).data };
+  }
+
+  /** The last `limit` requests sent, newest first, and how many went out in the last 24 hours. */
+  requests(limit: number): MethodOutput<'requests.list'> {
+    return {
+      rows: this.d.requests.recent(limit),
+      last24h: this.d.requests.requestsSince(this.d.clock.now() - 86_400_000),
+    };
+  }
+}

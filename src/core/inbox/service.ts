@@ -1,0 +1,60 @@
+import { parseTags } from '../../shared/desk';
+import type { AlertView, MethodInput, MethodOutput } from '../../shared/ipc/contract';
+import type { Clock } from '../clock';
+import type { AlertsRepo } from '../db/alertsRepo';
+import type { DeskRepo } from '../db/deskRepo';
+
+/** What the inbox needs: the alerts, the lots' notes and tags (read), one transaction, the clock. */
+export interface InboxDeps {
+  alerts: Pick<AlertsRepo, 'list' | 'unreadCount' | 'setRead'>;
+  desk: Pick<DeskRepo, 'notes'>;
+  /** Runs `fn` in one transaction (Store.transaction). */
+  transaction: <T>(fn: () => T) => T;
+  clock: Clock;
+}
+
+/** The alerts inbox: the list with each lot's notes and tags, the unread count, and read state. */
+export class InboxService {
+  constructor(private readonly d: InboxDeps) {}
+
+  /** A page of alerts, newest first (before `before_id`, `limit` at most 100 by default), and the unread count. */
+  listAlerts(i: MethodInput<'alerts.list'>): MethodOutput<'alerts.list'> {
+    const rows = this.d.alerts.list(
+      i?.unread_only ?? false,
+      i?.before_id ?? Number.MAX_SAFE_INTEGER,
+      i?.limit ?? 100,
+    );
+    const noteOf = (k: string | null) => (k ? this.d.desk.notes(k) : null);
+    const alerts: AlertView[] = rows.map((r) => ({
+      lot_notes: noteOf(r.lot_key)?.notes ?? '',
+      lot_tags: parseTags(noteOf(r.lot_key)?.tags ?? ''),
+      deliveries: [], // The inbox handler adds the channel deliveries (ChannelService.deliveriesOf).
+      id: r.id,
+      kind: r.kind,
+      lot_key: r.lot_key ?? null,
+      title: r.title,
+      body: r.body,
+      source: r.source,
+      reason: r.reason ?? null,
+      created_at: r.created_at,
+      delivery: r.delivery,
+      status: r.status,
+      read: r.read_at !== null,
+    }));
+    return { alerts, unread: this.d.alerts.unreadCount() };
+  }
+
+  /** How many inbox alerts are unread. Throws only database errors. */
+  unreadCount(): number {
+    return this.d.alerts.unreadCount();
+  }
+
+  /** Marks alerts read (or unread again) in one transaction; returns the new unread count. */
+  markRead(ids: number[], read: boolean): { unread: number } {
+    const now = this.d.clock.now();
+    this.d.transaction(() => {
+      for (const id of ids) this.d.alerts.setRead(id, read, now);
+    });
+    return { unread: this.d.alerts.unreadCount() };
+  }
+}

@@ -1,0 +1,190 @@
+import type { MethodInput, MethodOutput, SavedSearchView } from '../../shared/ipc/contract';
+import { DEFAULT_SCHEDULE, pollTargetKey, type AlertRules } from '../../shared/watch';
+import type { ApiClient } from '../api';
+import { checkSearchParams } from '../api/validate';
+import type { Clock } from '../clock';
+import type { AlertsRepo } from '../db/alertsRepo';
+import type { SavedSearchRow, SearchesRepo } from '../db/searchesRepo';
+import { BadInputError, LotwatchError } from '../errors';
+import type { RequestBudget } from '../watch/budget';
+import { checkCron, runsPerWeek } from '../watch/cron';
+import type { WatchEngine } from '../watch/engine';
+import { DEFAULT_SEARCH_RULES, parseRules } from '../watchlist/rules';
+
+/** What saved searches need: their repository, the new-match counts, the engine facade, the budget, the client. */
+export interface SearchesDeps {
+  searches: SearchesRepo;
+  /** Read only: new matches in the last 24 hours. */
+  alerts: Pick<AlertsRepo, 'newMatchesSince'>;
+  engine: Pick<WatchEngine, 'refresh' | 'plan' | 'runSearchNow'>;
+  /** The day's allowance, for the cost estimate. */
+  budget: Pick<RequestBudget, 'plan'>;
+  clock: Clock;
+  /** The client, or the one "no key" error (src/core/api/clientOrThrow.ts). */
+  clientOrThrow: () => ApiClient;
+}
+
+/**
+ * Saved searches: named GET /vehicles parameters with a cron schedule and alert rules, their CRUD, pause, run now
+ * (queued behind the engine's job in flight) and the cost estimate shown while editing.
+ */
+export class SearchesService {
+  constructor(private readonly d: SearchesDeps) {}
+
+  private searchView(s: SavedSearchRow): SavedSearchView {
+    const now = this.d.clock.now();
+    const next = this.d.engine.plan().nextSearchRuns.find((x) => x.id === s.id)?.at ?? null;
+    return {
+      id: s.id,
+      name: s.name,
+      params: s.params,
+      schedule: s.schedule,
+      rules: s.rules,
+      max_pages: s.max_pages,
+      paused: s.paused,
+      is_example: s.is_example,
+      last_run_at: s.last_run_at,
+      last_ok_at: s.last_ok_at,
+      next_run_at: s.paused ? null : next,
+      last_result_count: s.last_result_count,
+      last_complete: s.last_complete,
+      consecutive_failures: s.consecutive_failures,
+      last_error: s.last_error,
+      new_matches_24h: this.d.alerts.newMatchesSince(
+        pollTargetKey({ kind: 'search', id: s.id }),
+        now - 86_400_000,
+      ),
+    };
+  }
+
+  private requireSearch(id: number): SavedSearchRow {
+    const s = this.d.searches.getSearch(id);
+    if (!s) throw new LotwatchError('not_found', `There is no saved search ${id}; it may have been deleted.`);
+    return s;
+  }
+
+  listSearches(): SavedSearchView[] {
+    return this.d.searches.listSearches().map((s) => this.searchView(s));
+  }
+
+  private checkSearch(i: MethodInput<'searches.create'>, base: AlertRules) {
+    const fields: Record<string, string[]> = {};
+    let params: Record<string, unknown> = {};
+    let schedule = '';
+    let rules = base;
+    try {
+      const { cursor: _c, per_page: _p, ...rest } = i.params as Record<string, unknown>;
+      params = Object.fromEntries(
+        Object.entries(checkSearchParams(rest as never)).filter(([, v]) => v !== undefined),
+      );
+    } catch (e) {
+      for (const [k, v] of Object.entries(
+        (e as LotwatchError).fields ?? { params: [(e as Error).message] },
+      )) {
+        fields[`params.${k}`] = v;
+      }
+    }
+    try {
+      schedule = checkCron(i.schedule ?? DEFAULT_SCHEDULE);
+    } catch (e) {
+      Object.assign(fields, (e as LotwatchError).fields);
+    }
+    try {
+      rules = parseRules(i.rules, base);
+    } catch (e) {
+      Object.assign(fields, (e as LotwatchError).fields);
+    }
+    const first = Object.entries(fields)[0];
+    if (first) throw new BadInputError(`${first[0]}: ${first[1][0]}`, fields);
+    return { params, schedule, rules };
+  }
+
+  /** Creates a saved search (an `isExample` one for Demo mode) and schedules it. @throws BadInputError naming each bad field. */
+  createSearch(i: MethodInput<'searches.create'>, isExample = false): SavedSearchView {
+    const { params, schedule, rules } = this.checkSearch(i, DEFAULT_SEARCH_RULES);
+    const id = this.d.searches.insertSearch(
+      {
+        name: i.name!,
+        params,
+        schedule,
+        rules,
+        max_pages: i.max_pages ?? 5,
+        paused: i.paused ?? false,
+        is_example: isExample,
+      },
+      this.d.clock.now(),
+    );
+    this.d.engine.refresh();
+    return this.searchView(this.requireSearch(id));
+  }
+
+  /** Edits a saved search; new params restart its baseline. @throws BadInputError, not_found. */
+  updateSearch(i: MethodInput<'searches.update'>): SavedSearchView {
+    const old = this.requireSearch(i.id);
+    const { params, schedule, rules } = this.checkSearch(i, old.rules);
+    this.d.searches.updateSearch(
+      i.id,
+      {
+        name: i.name!,
+        params,
+        schedule,
+        rules,
+        max_pages: i.max_pages ?? old.max_pages,
+        paused: i.paused ?? old.paused,
+      },
+      this.d.clock.now(),
+    );
+    this.d.engine.refresh();
+    return this.searchView(this.requireSearch(i.id));
+  }
+
+  /** Deletes a saved search and unschedules it. @throws not_found. */
+  removeSearch(id: number): { ok: true } {
+    this.requireSearch(id);
+    this.d.searches.deleteSearch(id);
+    this.d.engine.refresh();
+    return { ok: true };
+  }
+
+  /** Pauses or resumes a saved search's schedule (it can still be run by hand). @throws not_found. */
+  setSearchPaused(id: number, paused: boolean): SavedSearchView {
+    const s = this.requireSearch(id);
+    this.d.searches.updateSearch(id, { ...s, paused }, this.d.clock.now());
+    this.d.engine.refresh();
+    return this.searchView(this.requireSearch(id));
+  }
+
+  /** Runs a saved search now, queued behind the engine's job in flight. @throws not_found, unauthorized without a client. */
+  async runSearchNow(id: number): Promise<MethodOutput<'searches.runNow'>> {
+    this.requireSearch(id);
+    this.d.clientOrThrow();
+    return this.d.engine.runSearchNow(id);
+  }
+
+  /**
+   * What a schedule costs: runs per week and day, requests per day at `max_pages`, against the day's allowance and
+   * what is already planned. A bad schedule is answered (`schedule_error`), not thrown; throws database errors only.
+   */
+  estimate(i: MethodInput<'searches.estimate'>): MethodOutput<'searches.estimate'> {
+    const now = this.d.clock.now();
+    let perWeek = 0;
+    let scheduleError: string | null = null;
+    try {
+      perWeek = runsPerWeek(i.schedule, now);
+    } catch (e) {
+      if (!(e instanceof LotwatchError) || e.code !== 'bad_input') throw e;
+      scheduleError = e.fields?.['schedule']?.[0] ?? e.message;
+    }
+    const runs = perWeek / 7;
+    const b = this.d.budget.plan(now, this.d.engine.plan().projectedNext24h);
+    return {
+      runs_per_week: perWeek,
+      runs_per_day: runs,
+      requests_per_day: runs * i.max_pages,
+      allowed_per_day: b.allowedPerDay,
+      planned_per_day: b.projectedNext24h,
+      basis: b.basis,
+      schedule_error: scheduleError,
+    };
+  }
+}

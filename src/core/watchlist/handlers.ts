@@ -1,0 +1,38 @@
+import type { HandlerGroup } from '../handlerGroups';
+import type { WatchlistService } from './service';
+
+/** What the watchlist handlers need: the service, and the client's set-up for the calls that reach the service. */
+export interface WatchlistHandlerDeps {
+  watchlist: WatchlistService;
+  /** Resolves once the client for the current mode is set up. */
+  ready: Promise<void>;
+}
+
+type WatchlistMethods =
+  | 'watchlist.list'
+  | 'watchlist.add'
+  | 'watchlist.remove'
+  | 'watchlist.setRules'
+  | 'watchlist.checkNow'
+  | 'watchlist.nextSale';
+
+/**
+ * The watchlist: add by VIN, lot number or lot-page URL (one request to fetch the lot), remove, edit rules, check
+ * now. Throws BadInputError for junk or duplicates, not_found for an unknown id, ApiError from the service.
+ */
+export function watchlistHandlers(c: WatchlistHandlerDeps): HandlerGroup<WatchlistMethods> {
+  return {
+    'watchlist.list': () => c.watchlist.listWatches(),
+    'watchlist.nextSale': () => c.watchlist.nextSale(),
+    'watchlist.add': async (i) => {
+      await c.ready;
+      return c.watchlist.addWatch(i);
+    },
+    'watchlist.remove': (i) => c.watchlist.removeWatch(i.id),
+    'watchlist.setRules': (i) => c.watchlist.setWatchRules(i.id, i.rules, i.label),
+    'watchlist.checkNow': async (i) => {
+      await c.ready;
+      return c.watchlist.checkWatchNow(i.id);
+    },
+  };
+}

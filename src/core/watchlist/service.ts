@@ -1,0 +1,222 @@
+import type { LotDesk, LotSummary, MethodInput, MethodOutput, WatchView } from '../../shared/ipc/contract';
+import { VIN_PATTERN } from '../../shared/vehicle';
+import {
+  lotKeyOf,
+  parseLotKey,
+  pollTargetKey,
+  type AlertRules,
+  type AlertRulesPatch,
+} from '../../shared/watch';
+import type { ApiClient } from '../api';
+import { checkLotPageUrl, checkVin } from '../api/validate';
+import type { Clock } from '../clock';
+import type { LotRow, LotsRepo } from '../db/lotsRepo';
+import type { WatchesRepo, WatchRow } from '../db/watchesRepo';
+import { BadInputError, LotwatchError } from '../errors';
+import type { WatchEngine } from '../watch/engine';
+import { nextCheckAt } from '../watch/planner';
+import { DEFAULT_WATCH_RULES, parseRules } from './rules';
+
+/** What the watchlist needs: its repositories, the engine facade, the clock, the client, and the views below it. */
+export interface WatchlistDeps {
+  watches: WatchesRepo;
+  /** Read only: the watched lot's row and state. */
+  lots: Pick<LotsRepo, 'getRow' | 'getLotState'>;
+  engine: Pick<WatchEngine, 'refresh' | 'ingest' | 'checkWatchNow'>;
+  /** Runs `fn` in one transaction (Store.transaction). */
+  transaction: <T>(fn: () => T) => T;
+  clock: Clock;
+  /** The client, or the one "no key" error (src/core/api/clientOrThrow.ts). */
+  clientOrThrow: () => ApiClient;
+  /** Whether Demo mode's example watches are checked (Demo mode only). */
+  examplesActive: () => boolean;
+  /** A stored lot as the lists show it (src/core/lots/views.ts lotSummary). */
+  summary: (row: LotRow) => LotSummary;
+  /** The buyer's figures for a watched lot (DeskService.figures). */
+  figures: (row: LotRow, rules: AlertRules) => LotDesk | null;
+}
+
+/**
+ * The watchlist: watches by VIN, lot number or lot-page URL, their rules, check now, and snooze and mute of a
+ * watched lot's alerts. Reads go straight to SQLite; checks go through the engine.
+ */
+export class WatchlistService {
+  constructor(private readonly d: WatchlistDeps) {}
+
+  private watchView(w: WatchRow): WatchView {
+    const row = w.lot_key ? this.d.lots.getRow(w.lot_key) : null;
+    const lot = w.lot_key ? this.d.lots.getLotState(w.lot_key) : null;
+    const last =
+      lot && w.last_checked_at !== null ? Math.max(w.last_checked_at, lot.observed_at) : w.last_checked_at;
+    return {
+      id: w.id,
+      kind: w.kind,
+      vin: w.vin,
+      lot_key: w.lot_key,
+      label: w.label,
+      rules: w.rules,
+      is_example: w.is_example,
+      last_checked_at: w.last_checked_at,
+      // An example watch waits while Demo mode is off (the engine skips it): no next check to show.
+      next_check_at:
+        w.is_example && !this.d.examplesActive()
+          ? null
+          : nextCheckAt(lot, lot ? last : null, this.d.clock.now()),
+      last_error: w.last_error,
+      lot: row ? this.d.summary(row) : null,
+      desk: row ? this.d.figures(row, w.rules) : null,
+    };
+  }
+
+  private requireWatch(id: number): WatchRow {
+    const w = this.d.watches.getWatch(id);
+    if (!w) throw new LotwatchError('not_found', `There is no watch ${id}; it may have been removed.`);
+    return w;
+  }
+
+  listWatches(): WatchView[] {
+    return this.d.watches.listWatches().map((w) => this.watchView(w));
+  }
+
+  /**
+   * Adds a watch from what the user typed or pasted: a lot-page URL (resolved through urltodetails), a 17-character
+   * VIN (a VIN watch, which follows relists), or a lot number. Fetches the lot once so the list shows it at once.
+   * @throws BadInputError (field `target`) for anything else; ApiError from the service.
+   */
+  async addWatch(i: MethodInput<'watchlist.add'>, isExample = false): Promise<WatchView> {
+    const target = i.target.trim();
+    const rules = parseRules(i.rules, DEFAULT_WATCH_RULES);
+    const now = this.d.clock.now();
+    const isUrl = /^https?:\/\//i.test(target);
+    const isVin = VIN_PATTERN.test(target.toUpperCase());
+    const isLot = /^\d{1,12}$/.test(target);
+    if (!isUrl && !isVin && !isLot) {
+      throw new BadInputError(
+        'Enter a VIN (17 characters), a lot number, or a Copart or IAAI lot-page URL.',
+        {
+          target: ['Enter a VIN (17 characters), a lot number, or a Copart or IAAI lot-page URL.'],
+        },
+      );
+    }
+    if (isUrl) {
+      try {
+        checkLotPageUrl(target);
+      } catch (e) {
+        throw new BadInputError((e as LotwatchError).fields?.['url']?.[0] ?? 'Not a lot page URL.', {
+          target: (e as LotwatchError).fields?.['url'] ?? ['Not a lot page URL.'],
+        });
+      }
+    }
+    const vin = isVin ? checkVin(target).vin : null;
+    const client = this.d.clientOrThrow();
+    const existing = this.d.watches
+      .listWatches()
+      .find(
+        (w) =>
+          (vin && w.vin === vin) ||
+          (isLot && w.lot_key !== null && parseLotKey(w.lot_key)?.lot_number === target),
+      );
+    if (existing) {
+      throw new BadInputError('That vehicle is already on your watchlist.', {
+        target: ['Already on your watchlist.'],
+      });
+    }
+    let vehicle;
+    try {
+      vehicle = isUrl
+        ? (await client.resolveUrl(target)).data
+        : (await client.getVehicle(vin ?? target)).data;
+    } catch (e) {
+      if ((e as LotwatchError).code === 'not_found' && vin) vehicle = null;
+      else throw e;
+    }
+    const lotKey =
+      vehicle?.platform && vehicle.lot_number ? lotKeyOf(vehicle.platform, vehicle.lot_number) : null;
+    if (!vin && !lotKey) {
+      throw new LotwatchError(
+        'bad_response',
+        'The service answered without a platform and lot number for that lot.',
+      );
+    }
+    const dup = lotKey && this.d.watches.listWatches().find((w) => w.lot_key === lotKey);
+    if (dup)
+      throw new BadInputError('That lot is already on your watchlist.', {
+        target: ['Already on your watchlist.'],
+      });
+    const id = this.d.transaction(() => {
+      const wid = this.d.watches.insertWatch(
+        {
+          kind: vin ? 'vin' : 'lot',
+          vin: vin ?? vehicle?.vin ?? null,
+          lot_key: lotKey,
+          label: i.label ?? '',
+          rules,
+          is_example: isExample,
+        },
+        now,
+      );
+      if (vehicle) this.d.watches.watchChecked(wid, now, lotKey, vehicle.vin);
+      return wid;
+    });
+    if (vehicle) this.d.engine.ingest([vehicle], pollTargetKey({ kind: 'watch', id }));
+    this.d.engine.refresh();
+    return this.watchView(this.requireWatch(id));
+  }
+
+  /** Removes a watch. @throws not_found. */
+  removeWatch(id: number): { ok: true } {
+    this.requireWatch(id);
+    this.d.watches.deleteWatch(id);
+    this.d.engine.refresh();
+    return { ok: true };
+  }
+
+  /** Replaces a watch's rules (merged over its current ones) and label. @throws BadInputError, not_found. */
+  setWatchRules(id: number, rulesInput: AlertRulesPatch | undefined, label?: string): WatchView {
+    const w = this.requireWatch(id);
+    const rules = parseRules(rulesInput, w.rules);
+    this.d.watches.updateWatchRules(id, rules, label ?? w.label, this.d.clock.now());
+    this.d.engine.refresh();
+    return this.watchView(this.requireWatch(id));
+  }
+
+  /** Checks one watch now (one request), queued behind the job in flight. @throws not_found, unauthorized. */
+  async checkWatchNow(id: number): Promise<MethodOutput<'watchlist.checkNow'>> {
+    this.requireWatch(id);
+    this.d.clientOrThrow();
+    return this.d.engine.checkWatchNow(id);
+  }
+
+  private watchOfLot(lotKey: string): WatchRow {
+    const rec = this.d.lots.getLotState(lotKey);
+    const w = this.d.watches
+      .listWatches()
+      .find((x) => x.lot_key === lotKey || (rec?.vin && x.vin === rec.vin));
+    if (!w)
+      throw new LotwatchError(
+        'not_found',
+        'Only lots on your watchlist can be snoozed or muted. Watch it first.',
+      );
+    return w;
+  }
+
+  /** Snoozes a watched lot's alerts until a time (ms) or an event. @throws not_found when the lot is not watched. */
+  snooze(i: MethodInput<'alerts.snooze'>): WatchView {
+    const w = this.watchOfLot(i.lot_key);
+    return this.setWatchRules(w.id, {
+      snooze_until: i.until ?? null,
+      snooze_until_event: i.until_event ?? null,
+    });
+  }
+
+  /** Mutes or unmutes a watched lot's alerts. @throws not_found when the lot is not watched. */
+  mute(lotKey: string, muted: boolean): WatchView {
+    const w = this.watchOfLot(lotKey);
+    return this.setWatchRules(w.id, { muted });
+  }
+
+  /** The soonest sale among the watched lots, for the header's "next sale". Reads only. */
+  nextSale(): MethodOutput<'watchlist.nextSale'> {
+    return this.d.watches.nextSale(this.d.clock.now());
+  }
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { CursorMetaView, Void } from './common';
+import { VehicleRowSchema } from './lots';
+
+/** The explore domain of the contract: live search, filters, locations, usage, the request log, the API console. */
+
+export const LocationViewSchema = z.object({
+  platform: z.string().nullable(),
+  facility_id: z.string().nullable(),
+  name: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  zip: z.string().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+});
+
+export const RequestLogRowSchema = z.object({
+  at: z.number(),
+  endpoint: z.string(),
+  status: z.number().nullable(),
+  duration_ms: z.number(),
+  bytes: z.number(),
+  attempt: z.number(),
+  error_code: z.string().nullable(),
+});
+
+/** One endpoint the API console can call (both specifications). */
+export const ConsoleEndpointSchema = z.object({
+  /** Stable name, e.g. `GET /vehicles` or `GET /api/v1/vp/vp/video/details`. */
+  name: z.string(),
+  group: z.enum(['vehicle-auction', 'video-platform']),
+  /** Path parameters to fill, e.g. ['slugVin']. */
+  path_params: z.array(z.string()),
+  /** Query parameter names the specification lists (empty: not shown in the specification). */
+  query_params: z.array(z.string()),
+  description: z.string(),
+});
+
+/** The methods of this domain; contract.ts joins every domain into the one contract. */
+export const exploreMethods = {
+  'vehicles.search': {
+    input: z
+      .object({ params: z.record(z.string(), z.unknown()), cursor: z.string().max(4000).optional() })
+      .strict(),
+    output: z.object({
+      lots: z.array(VehicleRowSchema),
+      meta: CursorMetaView.nullable(),
+      warnings: z.array(z.string()),
+      /** Records of the page left out because they name no lot number Lotwatch can store (their warnings say which). */
+      skipped: z.number().int().min(0).optional(),
+    }),
+  },
+  'vehicles.filters': {
+    input: Void,
+    output: z.object({
+      data: z.record(z.string(), z.unknown()),
+      fetched_at: z.number(),
+      cached: z.boolean(),
+    }),
+  },
+  'locations.list': {
+    input: z.object({ params: z.record(z.string(), z.unknown()) }).strict(),
+    output: z.object({ locations: z.array(LocationViewSchema), meta: CursorMetaView.nullable() }),
+  },
+  'usage.fetch': { input: Void, output: z.object({ usage: z.record(z.string(), z.unknown()) }) },
+  'requests.list': {
+    input: z
+      .object({ limit: z.number().int().min(1).max(1000).default(200) })
+      .strict()
+      .optional(),
+    output: z.object({ rows: z.array(RequestLogRowSchema), last24h: z.number().int() }),
+  },
+  'console.endpoints': { input: Void, output: z.array(ConsoleEndpointSchema) },
+  'console.call': {
+    input: z
+      .object({
+        name: z.string().min(1).max(200),
+        path: z.record(z.string(), z.string().max(2000)).default({}),
+        query: z.record(z.string(), z.union([z.string(), z.array(z.string())])).default({}),
+      })
+      .strict(),
+    output: z.object({
+      status: z.number(),
+      json: z.unknown(),
+      duration_ms: z.number(),
+      /** Requests this call spent (retries included), and the quota left after it when the service said. */
+      requests: z.number().int(),
+      remaining: z.number().nullable(),
+    }),
+  },
+} as const;

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { SALE_OUTCOMES } from '../../saleOutcome';
+import { ChangeSchema } from '../../watch';
+import { CursorMetaView, LotSummarySchema } from './common';
+
+/** The lots domain of the contract: the stored lot page, photos, the live lot calls and the offline library. */
+
+export const ChangeViewSchema = ChangeSchema.extend({
+  id: z.number().int(),
+  search_id: z.number().nullable(),
+});
+
+export const LotDetailSchema = z.object({
+  summary: LotSummarySchema,
+  record: z.record(z.string(), z.unknown()),
+  raw: z.unknown(),
+  timeline: z.array(ChangeViewSchema),
+  /** Bid over time from stored observations: [observed_at ms, current_bid_usd]. */
+  bids: z.array(z.tuple([z.number(), z.number().nullable()])),
+  observations: z.number().int(),
+  watch_id: z.number().nullable(),
+  notes: z.string(),
+});
+
+export type LotDetail = z.infer<typeof LotDetailSchema>;
+
+/** A vehicle in a live result list (search, related): a LotSummary plus the columns a buyer scans. */
+export const VehicleRowSchema = LotSummarySchema.extend({
+  odometer: z.number().nullable(),
+  damage: z.string().nullable(),
+  color: z.string().nullable(),
+  fuel_type: z.string().nullable(),
+  transmission: z.string().nullable(),
+  drive_type: z.string().nullable(),
+  type: z.string().nullable(),
+  photos: z.array(z.string()),
+});
+
+export type VehicleRow = z.infer<typeof VehicleRowSchema>;
+
+export const SaleViewSchema = z.object({
+  platform: z.string().nullable(),
+  lot_number: z.string().nullable(),
+  date: z.string().nullable(),
+  price: z.number().nullable(),
+  status: z.string().nullable(),
+  /** The status read as an outcome; null when the text names none (shown as received). */
+  outcome: z.enum(SALE_OUTCOMES).nullable(),
+});
+
+/** The methods of this domain; contract.ts joins every domain into the one contract. */
+export const lotMethods = {
+  'library.search': {
+    input: z
+      .object({
+        q: z.string().max(200).default(''),
+        limit: z.number().int().min(1).max(500).default(100),
+        offset: z.number().int().min(0).default(0),
+      })
+      .strict(),
+    output: z.object({ lots: z.array(LotSummarySchema), total: z.number().int() }),
+  },
+  'lots.get': { input: z.object({ lot_key: z.string().min(3) }).strict(), output: LotDetailSchema },
+  'photos.get': {
+    input: z.object({ url: z.string().url().max(2000), lot_key: z.string().optional() }).strict(),
+    /** A data: URL of the image; `cached` says it came from disk (no request spent). */
+    output: z.object({ data_url: z.string(), content_type: z.string(), cached: z.boolean() }),
+  },
+  'vehicles.get': {
+    input: z.object({ id: z.string().trim().min(1).max(200), refresh: z.boolean().default(true) }).strict(),
+    output: LotDetailSchema.extend({ offline: z.boolean() }),
+  },
+  'vehicles.history': {
+    input: z.object({ id: z.string().min(1).max(200), cursor: z.string().max(4000).optional() }).strict(),
+    output: z.object({ sales: z.array(SaleViewSchema), meta: CursorMetaView.nullable() }),
+  },
+  'vehicles.related': {
+    input: z.object({ id: z.string().min(1).max(200) }).strict(),
+    output: z.object({ lots: z.array(VehicleRowSchema) }),
+  },
+  'shipping.get': {
+    input: z
+      .object({
+        /** `vehicle`: GET /vehicles/{slugVin}/shipping; `auction-to-port`: GET /shipping/auction-to-port. */
+        endpoint: z.enum(['vehicle', 'auction-to-port']),
+        id: z.string().max(200).optional(),
+        vin: z.string().max(17).optional(),
+        lot_number: z.string().max(12).optional(),
+        ports: z.array(z.string().max(40)).max(20).optional(),
+        /** The stored lot the prices are for: they are kept with it for the landed cost (docs/architecture.md "The buyer's desk"). */
+        lot_key: z.string().min(3).max(80).optional(),
+      })
+      .strict(),
+    output: z.object({
+      prices: z.array(
+        z.object({
+          port: z.string().nullable(),
+          price: z.number().nullable(),
+          currency: z.string().nullable(),
+        }),
+      ),
+    }),
+  },
+} as const;
