@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run test:soak`: the soak tier (tests/soak/files.ts on tests/soak/vitest.config.ts): the crash and channel
+// `npm run test:soak`: the soak tier (tests/soak/files.json on tests/soak/vitest.config.ts): the crash and channel
 // kill cycles, the simulated day, pacing and the short watch benchmark, kept out of `npm test` because they are
 // long. `.ci/run` runs it after `npm test`. It ends like `npm test`: a `Steps: …` line with the time taken, then
 // `N passed, N failed` (`, N skipped` when any were skipped); a run that wrote no report counts one failure. The exit
