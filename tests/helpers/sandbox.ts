@@ -12,3 +12,16 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
   await sb.start(0, '127.0.0.1');
   return sb;
 }
+
+/**
+ * A sandbox standing in for the real service: it accepts `key` (not the Demo key), holds `lots` lots, and keeps the X-API-Key header of every request it received, whatever it answered, in `keys`: what the tests of the
+ * key's binding count. The caller disposes `sb`.
+ * @throws Error when the port cannot be bound.
+ */
+export async function keyedService(key: string, lots: number): Promise<{ sb: Sandbox; keys: unknown[] }> {
+  const sb = createSandbox({ lots, keys: [key] });
+  const keys: unknown[] = [];
+  sb.app.server.on('request', (req: { headers: Record<string, unknown> }) => keys.push(req.headers['x-api-key']));
+  await sb.start(0, '127.0.0.1');
+  return { sb, keys };
+}
