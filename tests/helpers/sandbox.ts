@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index';
 
 export { DEMO_KEY, type Sandbox } from '../../src/sandbox/index';
@@ -24,4 +25,17 @@ export async function keyedService(key: string, lots: number): Promise<{ sb: San
   sb.app.server.on('request', (req: { headers: Record<string, unknown> }) => keys.push(req.headers['x-api-key']));
   await sb.start(0, '127.0.0.1');
   return { sb, keys };
+}
+
+/**
+ * For a test file whose tests share one sandbox (call at the file's top level): before the first test it starts one
+ * from `opts` (`startSandbox`) and hands it to `use`; after the last it disposes it.
+ */
+export function sandboxPerFile(opts: SandboxOptions, use: (sb: Sandbox) => void): void {
+  let sb: Sandbox | undefined;
+  beforeAll(async () => {
+    sb = await startSandbox(opts);
+    use(sb);
+  });
+  afterAll(async () => sb?.dispose());
 }

@@ -1,20 +1,16 @@
 import ICAL from 'ical.js';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FEE_FILES, landedCost } from '../../../src/shared/fees';
 import { coresPerTest } from '../../helpers/core';
-import { startSandbox, type Sandbox } from '../../helpers/sandbox';
+import { sandboxPerFile, type Sandbox } from '../../helpers/sandbox';
 
 // The buyer's desk through core, against the sandbox over HTTP: shipping prices kept with the lot feed its landed
 // cost offline, notes and tags are searchable and exported with every field, and the watched sales come out as a
 // calendar another library reads back.
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 let sb: Sandbox;
-
-beforeAll(async () => {
-  sb = await startSandbox({ seed: 5, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0 });
-});
-afterAll(async () => sb.dispose());
+sandboxPerFile({ seed: 5, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0 }, (started) => (sb = started));
 const startCore = coresPerTest();
 const makeCore = () => startCore({ sandbox: sb });
 

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { coresPerTest } from '../../helpers/core';
-import { startSandbox, type Sandbox } from '../../helpers/sandbox';
+import { sandboxPerFile, type Sandbox } from '../../helpers/sandbox';
 
 // The UI's live calls (the explore methods of the contract) through core.invoke against the sandbox over HTTP, and
 // their offline fallbacks.
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 let sb: Sandbox;
-
-beforeAll(async () => {
-  sb = await startSandbox({ seed: 8, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0 });
-});
-afterAll(async () => sb.dispose());
+sandboxPerFile({ seed: 8, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0 }, (started) => (sb = started));
 const startCore = coresPerTest();
 /** A core in Demo mode on this sandbox, at START; `autoStart` and `examples` as a first start of the app has them. */
 const setup = (opts: { autoStart?: boolean; examples?: boolean } = {}) =>

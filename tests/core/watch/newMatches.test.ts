@@ -1,9 +1,9 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Result } from '../../../src/shared/ipc/errors';
 import { coresPerTest, type TestCore } from '../../helpers/core';
 import type { FakeClock } from '../../helpers/fakeClock';
-import { startSandbox, type Sandbox } from '../../helpers/sandbox';
+import { sandboxPerFile, type Sandbox } from '../../helpers/sandbox';
 
 // A saved search's "new match" must mean a lot listed since the search began watching, never one that was there
 // but not read yet (docs/architecture.md "Saved searches and new matches"). Core against the sandbox over HTTP,
@@ -16,11 +16,7 @@ const DAY = 24 * HOUR;
 // far more than the 2 pages of 20 a run reads.
 const PARAMS = { make: 'KIA' };
 let sb: Sandbox;
-
-beforeAll(async () => {
-  sb = await startSandbox({ seed: 5, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0 });
-});
-afterAll(async () => sb.dispose());
+sandboxPerFile({ seed: 5, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0 }, (started) => (sb = started));
 const startCore = coresPerTest();
 const makeCore = () => startCore({ sandbox: sb });
 

@@ -1,18 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Result } from '../../../src/shared/ipc/errors';
 import { coresPerTest } from '../../helpers/core';
 import { FakeClock } from '../../helpers/fakeClock';
-import { DEMO_KEY, startSandbox, type Sandbox } from '../../helpers/sandbox';
+import { DEMO_KEY, sandboxPerFile, type Sandbox } from '../../helpers/sandbox';
 
 // The contract methods of the watch engine through core.invoke, against the sandbox over HTTP.
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 let sb: Sandbox;
-
-beforeAll(async () => {
-  // Every market change visible at once: these tests check what a watch sees right after the sale.
-  sb = await startSandbox({ seed: 5, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0, refresh: 'instant' });
-});
-afterAll(async () => sb.dispose());
+// Every market change visible at once: these tests check what a watch sees right after the sale.
+sandboxPerFile({ seed: 5, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0, refresh: 'instant' }, (started) => (sb = started));
 const startCore = coresPerTest();
 afterEach(() => sb.faults.set({}));
 /** A core in Demo mode on this sandbox at START, with Demo mode's examples as a first start creates them. */

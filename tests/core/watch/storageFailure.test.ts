@@ -1,8 +1,8 @@
 import type { Database } from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { coresPerTest } from '../../helpers/core';
 import { recordingLog } from '../../helpers/log';
-import { startSandbox, type Sandbox } from '../../helpers/sandbox';
+import { sandboxPerFile, type Sandbox } from '../../helpers/sandbox';
 
 // A disk that fills, or a data file that turns read-only, while Lotwatch runs (docs/architecture.md "Data safety"):
 // the buyer reads what is wrong and what to do, never "check your internet connection" or "something went wrong",
@@ -12,11 +12,7 @@ import { startSandbox, type Sandbox } from '../../helpers/sandbox';
 
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 let sb: Sandbox;
-
-beforeAll(async () => {
-  sb = await startSandbox({ seed: 9, lots: 500, startTime: START, speed: 0, ratePerSecond: 0 });
-});
-afterAll(async () => sb.dispose());
+sandboxPerFile({ seed: 9, lots: 500, startTime: START, speed: 0, ratePerSecond: 0 }, (started) => (sb = started));
 const startCore = coresPerTest();
 
 /** A core in Demo mode on this sandbox at START, whose log lines are kept in `lines`. */

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
-import { inputsOf, installFake, render } from './fakeApi';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { App } from '../../../src/renderer/src/app/App';
 import { createAppStore } from '../../../src/renderer/src/app/appStore';
 import { LotView } from '../../../src/renderer/src/features/lot/LotView';
@@ -12,14 +12,7 @@ import { HOUR, lotDetail, lotSummary, MINUTE, NOW } from './fixtures';
 import { parseVehicleDetail } from '../../../src/core/api/parse';
 import { realFinishedRecord } from '../../core/api/fixtures/realRecords';
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-  window.location.hash = '';
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+frozenAtNow('');
 
 const KEY = 'copart:45416833';
 

@@ -1,23 +1,16 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { ChannelsSection } from '../../../src/renderer/src/features/settings/ChannelsSection';
 import { errResult } from '../fakeBridge';
-import { inputsOf, installFake, render } from './fakeApi';
-import { channel, NOW } from './fixtures';
+import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
+import { channel } from './fixtures';
 
 // Settings, Alert channels: a stored password or token goes only to the server it was saved for, so the form asks
 // for it again when the server changes; and it says where alerts go when that is a computer on the buyer's own
 // network or this one (docs/architecture.md "Delivery", "Alert channels").
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-  window.location.hash = '#/settings';
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+frozenAtNow('#/settings');
 
 const type = (label: string, value: string) =>
   fireEvent.change(screen.getByLabelText(label), { target: { value } });

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { format, isSameDay } from 'date-fns';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAppStore } from '../../../src/renderer/src/app/appStore';
 import { ChannelsSection } from '../../../src/renderer/src/features/settings/ChannelsSection';
 import { SettingsView } from '../../../src/renderer/src/features/settings/SettingsView';
@@ -9,21 +9,14 @@ import { DEFAULT_CHANNEL_KINDS } from '../../../src/shared/alertChannels';
 import { StatusSchema, type MethodOutput } from '../../../src/shared/ipc/contract';
 import type { Result } from '../../../src/shared/ipc/errors';
 import { errResult, okResult } from '../fakeBridge';
-import { inputsOf, installFake, render } from './fakeApi';
+import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
 import { channel, delivery, MINUTE, NOW } from './fixtures';
 
 // Settings, Alert channels: email, a phone through ntfy and webhooks that get alerts besides the inbox. What the
 // buyer types goes to `channels.save` as the contract says (a secret only when typed, null to forget it), a refused
 // save shows at its field, Test says what happened, and the delivery log says where each alert went.
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-  window.location.hash = '#/settings';
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+frozenAtNow('#/settings');
 
 /** A time as the section says it: "10:02 AM" today, "Jan 14, 10:02 AM" another day. */
 const when = (ms: number) => format(ms, isSameDay(ms, NOW) ? 'h:mm a' : 'MMM d, h:mm a');

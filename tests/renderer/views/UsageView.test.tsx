@@ -1,21 +1,15 @@
 // @vitest-environment jsdom
-import { inputsOf, installFake, render } from './fakeApi';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { format, isSameDay } from 'date-fns';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UsageView } from '../../../src/renderer/src/features/usage/UsageView';
 import { StatusSchema } from '../../../src/shared/ipc/contract';
 import { okResult } from '../fakeBridge';
 import { AlertRulesSchema } from '../../../src/shared/watch';
 import { HOUR, NOW, savedSearch } from './fixtures';
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+frozenAtNow();
 
 // Noon UTC on 12 February 2025: the 12th in every time zone a test machine may have.
 const END = Date.UTC(2025, 1, 12, 12, 0, 0);
