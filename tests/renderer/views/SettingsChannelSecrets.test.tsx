@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ChannelsSection } from '../../../src/renderer/src/features/settings/ChannelsSection';
 import { errResult } from '../fakeBridge';
 import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
-import { channel } from './fixtures';
+import { channel, officeEmail } from './fixtures';
 
 // Settings, Alert channels: a stored password or token goes only to the server it was saved for, so the form asks
 // for it again when the server changes; and it says where alerts go when that is a computer on the buyer's own
@@ -16,22 +16,7 @@ const type = (label: string, value: string) =>
   fireEvent.change(screen.getByLabelText(label), { target: { value } });
 const MOVED = /You changed the server: enter the (password|access token) again\./;
 
-const email = channel({
-  id: 2,
-  type: 'email',
-  name: 'Office email',
-  config: {
-    type: 'email',
-    host: 'smtp.example.com',
-    port: 587,
-    security: 'starttls',
-    username: 'buyer@example.com',
-    from: 'buyer@example.com',
-    to: 'office@example.com',
-  },
-  has_secret: true,
-  secret_hint: '••••',
-});
+const email = officeEmail;
 
 describe('Settings · Alert channels · where a secret goes', () => {
   it('asks for the password again when the host or port changes, and shows the refusal at the password', async () => {

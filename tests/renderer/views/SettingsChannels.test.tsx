@@ -10,7 +10,7 @@ import { StatusSchema, type MethodOutput } from '../../../src/shared/ipc/contrac
 import type { Result } from '../../../src/shared/ipc/errors';
 import { errResult, okResult } from '../fakeBridge';
 import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
-import { channel, delivery, MINUTE, NOW } from './fixtures';
+import { channel, delivery, MINUTE, NOW, officeEmail } from './fixtures';
 
 // Settings, Alert channels: email, a phone through ntfy and webhooks that get alerts besides the inbox. What the
 // buyer types goes to `channels.save` as the contract says (a secret only when typed, null to forget it), a refused
@@ -24,22 +24,7 @@ const section = () => screen.getByRole('group', { name: 'Alert channels' });
 const type = (label: string, value: string) =>
   fireEvent.change(screen.getByLabelText(label), { target: { value } });
 
-const email = channel({
-  id: 2,
-  type: 'email',
-  name: 'Office email',
-  config: {
-    type: 'email',
-    host: 'smtp.example.com',
-    port: 587,
-    security: 'starttls',
-    username: 'buyer@example.com',
-    from: 'buyer@example.com',
-    to: 'office@example.com',
-  },
-  has_secret: true,
-  secret_hint: '••••',
-});
+const email = officeEmail;
 const discord = channel({
   id: 3,
   type: 'webhook',

@@ -149,6 +149,24 @@ export function channel(over: Partial<ChannelView> = {}): ChannelView {
 }
 
 /** One alert's delivery to one channel (a row of the delivery log, or of an alert's `deliveries`). */
+/** The buyer's office mail channel (id 2): STARTTLS on smtp.example.com:587, with a stored password. */
+export const officeEmail = channel({
+  id: 2,
+  type: 'email',
+  name: 'Office email',
+  config: {
+    type: 'email',
+    host: 'smtp.example.com',
+    port: 587,
+    security: 'starttls',
+    username: 'buyer@example.com',
+    from: 'buyer@example.com',
+    to: 'office@example.com',
+  },
+  has_secret: true,
+  secret_hint: '••••',
+});
+
 export function delivery(over: Partial<DeliveryView> = {}): DeliveryView {
   return DeliveryViewSchema.parse({
     id: 1,
