@@ -145,7 +145,10 @@ export async function goLive(made: Pick<TestCore<Clock>, 'value'>, live: LiveSer
   await made.value('key.set', { key: live.key });
 }
 
-async function whenReady<C extends Clock>(made: TestCore<C>, live: LiveService | undefined): Promise<TestCore<C>> {
+async function whenReady<C extends Clock>(
+  made: TestCore<C>,
+  live: LiveService | undefined,
+): Promise<TestCore<C>> {
   await made.core.ready;
   if (live) await goLive(made, live);
   return made;

@@ -180,7 +180,9 @@ async function readRequest(req: IncomingMessage): Promise<ReceivedRequest> {
  * `close` drops open connections too, so a test never waits for a keep-alive.
  * @throws Error when the port cannot be bound.
  */
-export async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>): Promise<{
+export async function listen(
+  handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>,
+): Promise<{
   server: Server;
   port: number;
   onConnection(l: (s: Socket) => void): void;

@@ -22,7 +22,9 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
 export async function keyedService(key: string, lots: number): Promise<{ sb: Sandbox; keys: unknown[] }> {
   const sb = createSandbox({ lots, keys: [key] });
   const keys: unknown[] = [];
-  sb.app.server.on('request', (req: { headers: Record<string, unknown> }) => keys.push(req.headers['x-api-key']));
+  sb.app.server.on('request', (req: { headers: Record<string, unknown> }) =>
+    keys.push(req.headers['x-api-key']),
+  );
   await sb.start(0, '127.0.0.1');
   return { sb, keys };
 }
