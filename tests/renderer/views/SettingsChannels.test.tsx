@@ -6,11 +6,11 @@ import { createAppStore } from '../../../src/renderer/src/app/appStore';
 import { ChannelsSection } from '../../../src/renderer/src/features/settings/ChannelsSection';
 import { SettingsView } from '../../../src/renderer/src/features/settings/SettingsView';
 import { DEFAULT_CHANNEL_KINDS } from '../../../src/shared/alertChannels';
-import { StatusSchema, type MethodOutput } from '../../../src/shared/ipc/contract';
+import { type MethodOutput } from '../../../src/shared/ipc/contract';
 import type { Result } from '../../../src/shared/ipc/errors';
 import { errResult, okResult } from '../fakeBridge';
 import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
-import { channel, delivery, MINUTE, NOW, officeEmail } from './fixtures';
+import { channel, delivery, demoStatus, MINUTE, NOW, officeEmail } from './fixtures';
 
 // Settings, Alert channels: email, a phone through ntfy and webhooks that get alerts besides the inbox. What the
 // buyer types goes to `channels.save` as the contract says (a secret only when typed, null to forget it), a refused
@@ -425,26 +425,7 @@ describe('Settings · Alert channels', () => {
   it('sits outside the settings form, keeps what is typed when a setting changes, and Enter saves the channel', async () => {
     const fake = installFake({
       handlers: {
-        'status.get': () =>
-          okResult(
-            StatusSchema.parse({
-              mode: 'demo',
-              key: { set: false, storage: 'the system keychain' },
-              quota: null,
-              budget: {
-                allowedPerDay: 1000,
-                spentLast24h: 0,
-                projectedNext24h: 0,
-                basis: 'default',
-                periodRemaining: null,
-                periodEnd: null,
-              },
-              scale: 1,
-              running: true,
-              paused_until: null,
-              pause_reason: null,
-            }),
-          ),
+        'status.get': () => okResult(demoStatus()),
       },
     });
     const store = createAppStore(fake.bridge);

@@ -7,7 +7,7 @@ import { UsageView } from '../../../src/renderer/src/features/usage/UsageView';
 import { StatusSchema } from '../../../src/shared/ipc/contract';
 import { okResult } from '../fakeBridge';
 import { AlertRulesSchema } from '../../../src/shared/watch';
-import { HOUR, NOW, savedSearch } from './fixtures';
+import { demoStatus, HOUR, NOW, savedSearch } from './fixtures';
 
 frozenAtNow();
 
@@ -81,20 +81,8 @@ describe('UsageView · pausing watching', () => {
         'status.get': () => {
           const until = fake.settings.watchPausedUntil;
           return okResult(
-            StatusSchema.parse({
-              mode: 'demo',
-              key: { set: false, storage: 'the system keychain' },
-              quota: null,
-              budget: {
-                allowedPerDay: 1000,
-                spentLast24h: 4,
-                projectedNext24h: 40,
-                basis: 'default',
-                periodRemaining: null,
-                periodEnd: null,
-              },
-              scale: 1,
-              running: true,
+            demoStatus({
+              budget: { spentLast24h: 4, projectedNext24h: 40 },
               paused_until: until,
               pause_reason: until === null ? null : 'You paused watching.',
               pause_kind: until === null ? null : 'user',

@@ -15,6 +15,7 @@ import {
   LotDetailSchema,
   LotSummarySchema,
   SavedSearchViewSchema,
+  StatusSchema,
   VehicleRowSchema,
   WatchViewSchema,
   type AlertView,
@@ -22,6 +23,7 @@ import {
   type LotSummary,
   type MethodOutput,
   type SavedSearchView,
+  type Status,
   type VehicleRow,
   type WatchView,
 } from '../../../src/shared/ipc/contract';
@@ -132,6 +134,33 @@ export function lotDetail(
     ...rest,
   });
   return { ...detail, offline };
+}
+
+/**
+ * `status.get` in Demo mode with no key: no plan quota, the default allowance of 1,000 requests a day with nothing
+ * spent, running and not paused; `over` replaces whole fields (`budget` merges into the default one).
+ */
+export function demoStatus(over: Omit<Partial<Status>, 'budget'> & { budget?: Partial<Status['budget']> } = {}): Status {
+  const { budget, ...rest } = over;
+  return StatusSchema.parse({
+    mode: 'demo',
+    key: { set: false, storage: 'the system keychain' },
+    quota: null,
+    budget: {
+      allowedPerDay: 1000,
+      spentLast24h: 0,
+      projectedNext24h: 0,
+      basis: 'default',
+      periodRemaining: null,
+      periodEnd: null,
+      ...budget,
+    },
+    scale: 1,
+    running: true,
+    paused_until: null,
+    pause_reason: null,
+    ...rest,
+  });
 }
 
 /** An alert channel as `channels.list` shows it: a phone through ntfy, by default, with a stored access token. */
