@@ -10,7 +10,7 @@ import { type MethodOutput } from '../../../src/shared/ipc/contract';
 import type { Result } from '../../../src/shared/ipc/errors';
 import { errResult, okResult } from '../fakeBridge';
 import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
-import { channel, delivery, demoStatus, MINUTE, NOW, officeEmail } from './fixtures';
+import { channel, delivery, MINUTE, NOW, officeEmail, statusView } from './fixtures';
 
 // Settings, Alert channels: email, a phone through ntfy and webhooks that get alerts besides the inbox. What the
 // buyer types goes to `channels.save` as the contract says (a secret only when typed, null to forget it), a refused
@@ -425,7 +425,7 @@ describe('Settings · Alert channels', () => {
   it('sits outside the settings form, keeps what is typed when a setting changes, and Enter saves the channel', async () => {
     const fake = installFake({
       handlers: {
-        'status.get': () => okResult(demoStatus()),
+        'status.get': () => okResult(statusView()),
       },
     });
     const store = createAppStore(fake.bridge);

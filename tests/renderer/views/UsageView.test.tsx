@@ -7,7 +7,7 @@ import { UsageView } from '../../../src/renderer/src/features/usage/UsageView';
 import { StatusSchema } from '../../../src/shared/ipc/contract';
 import { okResult } from '../fakeBridge';
 import { AlertRulesSchema } from '../../../src/shared/watch';
-import { demoStatus, HOUR, NOW, savedSearch } from './fixtures';
+import { HOUR, NOW, savedSearch, statusView } from './fixtures';
 
 frozenAtNow();
 
@@ -81,7 +81,7 @@ describe('UsageView · pausing watching', () => {
         'status.get': () => {
           const until = fake.settings.watchPausedUntil;
           return okResult(
-            demoStatus({
+            statusView({
               budget: { spentLast24h: 4, projectedNext24h: 40 },
               paused_until: until,
               pause_reason: until === null ? null : 'You paused watching.',
@@ -131,7 +131,7 @@ describe('UsageView · pausing watching', () => {
 /** A status answer with this budget and quota (live mode, running). */
 function statusWith(budget: Record<string, unknown>, quota: Record<string, unknown> | null = null) {
   return okResult(
-    StatusSchema.parse({
+    statusView({
       mode: 'live',
       key: { set: true, storage: 'the system keychain' },
       quota:
@@ -151,19 +151,7 @@ function statusWith(budget: Record<string, unknown>, quota: Record<string, unkno
               rateRemaining: 3,
               ...quota,
             },
-      budget: {
-        allowedPerDay: 1000,
-        spentLast24h: 0,
-        projectedNext24h: 10,
-        basis: 'quota',
-        periodRemaining: null,
-        periodEnd: null,
-        ...budget,
-      },
-      scale: 1,
-      running: true,
-      paused_until: null,
-      pause_reason: null,
+      budget: { projectedNext24h: 10, basis: 'quota', ...budget },
       pause_kind: null,
     }),
   );

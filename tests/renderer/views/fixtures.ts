@@ -137,10 +137,11 @@ export function lotDetail(
 }
 
 /**
- * `status.get` in Demo mode with no key: no plan quota, the default allowance of 1,000 requests a day with nothing
- * spent, running and not paused; `over` replaces whole fields (`budget` merges into the default one).
+ * `status.get` as core answers it, by default in Demo mode with no key: no plan quota, the default allowance of 1,000
+ * requests a day with nothing spent, running and not paused; `over` replaces whole fields (`budget` merges into the
+ * default one).
  */
-export function demoStatus(over: Omit<Partial<Status>, 'budget'> & { budget?: Partial<Status['budget']> } = {}): Status {
+export function statusView(over: Omit<Partial<Status>, 'budget'> & { budget?: Partial<Status['budget']> } = {}): Status {
   const { budget, ...rest } = over;
   return StatusSchema.parse({
     mode: 'demo',
