@@ -14,12 +14,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createCore, type Core } from '../../src/core/app';
 import type { Clock } from '../../src/core/clock';
-import { openDatabase } from '../../src/core/db/connection';
 import { createLogger } from '../../src/core/log';
-import { FileSecretBox } from '../../src/core/secrets';
 import { createSandbox, DEMO_KEY, type Sandbox } from '../../src/sandbox/index';
+import { makeCore, type Core } from '../helpers/core';
 
 // Chaos: the disk fills up under a running core (docs/architecture.md "Data safety"). The data folder sits on a
 // small tmpfs (32 MB); a filler file takes all but 1 MB of it, and a saved search that stores 400 lots a market
@@ -153,11 +151,8 @@ describe('disk full (tmpfs)', () => {
         ),
     );
     const say = (text: string) => process.stdout.write(`${text}\n`);
-    const dbPath = join(dataDir, 'lotwatch.sqlite');
-    let core: Core | null = createCore({
-      db: openDatabase(dbPath),
-      dbPath,
-      dataDir,
+    const { core: started, dbPath } = makeCore({
+      dir: dataDir,
       clock,
       // The network is not accelerated: the client's timeouts and backoff wait in real time.
       clientClock: {
@@ -167,15 +162,13 @@ describe('disk full (tmpfs)', () => {
           return () => clearTimeout(t);
         },
       },
-      secrets: new FileSecretBox(join(dataDir, 'secret.key')),
-      notifier: { notify() {} },
       log,
-      shell: 'headless',
       version: 'chaos',
       demoService: async () => ({ baseUrl: sb.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e6 }),
       tzOffsetMinutes: () => 0,
       demoExamples: false,
     });
+    let core: Core | null = started;
     try {
       await core.ready;
       // 20 pages of 20 lots every market minute: hundreds of observations a minute.

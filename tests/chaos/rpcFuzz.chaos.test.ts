@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countsTable, fuzzCore, fuzzMethods, integrity, violationSummary } from './fuzz/harness';
+import { describe, expect, it } from 'vitest';
+import { countsTable, fuzzCorePerFile, fuzzMethods, integrity, violationSummary, type FuzzEnv } from './fuzz/harness';
 import { fuzzHttp } from './fuzz/http';
 
 // Chaos: the RPC fuzzer at full count. Every contract method with 200 inputs derived from its zod schema (half
@@ -14,13 +14,8 @@ const MIXED = Number(process.env.LOTWATCH_FUZZ_MIXED ?? 2000);
 const HTTP = Number(process.env.LOTWATCH_FUZZ_HTTP ?? 1000);
 const SEED = Number(process.env.LOTWATCH_FUZZ_SEED ?? 4242);
 
-let env: Awaited<ReturnType<typeof fuzzCore>>;
-beforeAll(async () => {
-  env = await fuzzCore();
-}, 60_000);
-afterAll(async () => {
-  await env?.cleanup();
-});
+let env: FuzzEnv;
+fuzzCorePerFile((started) => (env = started));
 
 describe(`RPC fuzz, ${RUNS} inputs a method, ${MIXED} mixed, ${HTTP} over HTTP (seed ${SEED})`, () => {
   it('answers every method and input with a typed envelope', async () => {

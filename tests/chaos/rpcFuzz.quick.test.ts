@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countsTable, fuzzCore, fuzzMethods, integrity, violationSummary } from './fuzz/harness';
+import { describe, expect, it } from 'vitest';
+import { countsTable, fuzzCorePerFile, fuzzMethods, integrity, violationSummary, type FuzzEnv } from './fuzz/harness';
 import { fuzzHttp } from './fuzz/http';
 
 // The RPC fuzzer's quick run, in `npm test`: every contract method with 20 inputs from its zod schema (half valid,
@@ -8,13 +8,8 @@ import { fuzzHttp } from './fuzz/http';
 const RUNS = Number(process.env.LOTWATCH_FUZZ_RUNS ?? 20);
 const SEED = Number(process.env.LOTWATCH_FUZZ_SEED ?? 4242);
 
-let env: Awaited<ReturnType<typeof fuzzCore>>;
-beforeAll(async () => {
-  env = await fuzzCore();
-}, 60_000);
-afterAll(async () => {
-  await env?.cleanup();
-});
+let env: FuzzEnv;
+fuzzCorePerFile((started) => (env = started));
 
 describe(`RPC fuzz, ${RUNS} inputs a method (seed ${SEED})`, () => {
   it('answers every input with a typed envelope, never internal, and keeps the file sound', async () => {

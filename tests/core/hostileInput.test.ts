@@ -1,31 +1,26 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createSandbox, DEMO_KEY, type Sandbox } from '../../src/sandbox/index';
 import { contract } from '../../src/shared/ipc/contract';
-import { makeCore } from '../helpers/core';
+import { coresPerTest, type Core } from '../helpers/core';
+import { FakeClock } from '../helpers/fakeClock';
+import { sandboxPerFile, type Sandbox } from '../helpers/sandbox';
 
 // Input a hostile or careless caller can send: every answer is a typed envelope, never an internal error.
 let sb: Sandbox;
-beforeAll(async () => {
-  sb = createSandbox({ seed: 3, lots: 200, ratePerSecond: 0 });
-  await sb.start(0, '127.0.0.1');
-});
-afterAll(async () => sb.dispose());
-const open: { cleanup(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const o of open.splice(0)) await o.cleanup();
-});
+sandboxPerFile({ seed: 3, lots: 200, ratePerSecond: 0 }, (started) => (sb = started));
+const startCore = coresPerTest();
+
+/**
+ * A ready core in Demo mode on this sandbox, at the fake clock's default time, with the app's own client clock and time
+ * zone: these tests only send input.
+ */
+const demoCore = () =>
+  startCore({ sandbox: sb, clock: new FakeClock(), clientClock: undefined, tzOffsetMinutes: undefined });
 
 describe('parameter maps with keys that name Object.prototype members', () => {
   for (const key of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
     it(`answers a typed error, not an internal one, for "${key}"`, async () => {
-      const t = makeCore({
-        autoStart: false,
-        demoExamples: false,
-        demoService: async () => ({ baseUrl: sb.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
-      });
-      open.push(t);
-      await t.core.ready;
+      const t = await demoCore();
       const params = JSON.parse(`{"${key}": "x", "make": "FORD"}`) as Record<string, unknown>;
       const calls: [string, unknown][] = [
         ['vehicles.search', { params }],
@@ -63,24 +58,13 @@ describe('huge inputs give small errors', () => {
   for (let i = 0; i < 5_000; i++) deep = [deep];
 
   /** Every error answer stays small: the message at most 2,000 characters and the whole answer under 16 KB. */
-  function expectSmall(r: Awaited<ReturnType<Awaited<ReturnType<typeof makeCore>>['core']['invoke']>>, label: string) {
+  function expectSmall(r: Awaited<ReturnType<Core['invoke']>>, label: string) {
     if (r.ok) return;
     const size = Buffer.byteLength(JSON.stringify(r));
     expect(size, `${label}: ${r.error.code} ${r.error.message.slice(0, 80)}`).toBeLessThan(16_384);
     expect(r.error.message.length, label).toBeLessThanOrEqual(2_000);
     expect(Object.keys(r.error.fields ?? {}).length, label).toBeLessThanOrEqual(20);
     expect(r.error.code, label).not.toBe('internal');
-  }
-
-  async function demoCore() {
-    const t = makeCore({
-      autoStart: false,
-      demoExamples: false,
-      demoService: async () => ({ baseUrl: sb.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
-    });
-    open.push(t);
-    await t.core.ready;
-    return t;
   }
 
   it('a 249 KB schedule of quotes, once a 1 MB answer, is quoted by its head and tail only', async () => {

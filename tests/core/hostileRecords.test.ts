@@ -1,12 +1,13 @@
 import Database from 'better-sqlite3';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/core/api';
-import type { Logger } from '../../src/core/log';
 import { clientClockOf, FakeClock } from '../helpers/fakeClock';
-import { makeCore } from '../helpers/core';
+import { goLive, makeCore } from '../helpers/core';
+import { recordingLog } from '../helpers/log';
+import { listen } from '../helpers/receivers';
 
 // A service that sends absurd records, absurd waits, mislabelled bodies and raw database text, over real HTTP
 // (node:http on loopback, the real undici client, a real SQLite file): one bad record costs only itself, a wait is
@@ -28,19 +29,9 @@ const DAY = 86_400_000;
 type Handler = (path: string, req: IncomingMessage, res: ServerResponse) => void;
 
 async function serve(handler: Handler): Promise<string> {
-  const server: Server = createServer((req, res) =>
-    handler(new URL(req.url ?? '/', 'http://x').pathname, req, res),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  open.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  const addr = server.address();
-  return `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/api/v1/vehicle-auction`;
+  const server = await listen((req, res) => handler(new URL(req.url ?? '/', 'http://x').pathname, req, res));
+  open.push(server.close);
+  return `http://127.0.0.1:${server.port}/api/v1/vehicle-auction`;
 }
 
 /** The real service's quota headers: a Basic plan with most of its period's requests left. */
@@ -86,13 +77,9 @@ const page = (records: unknown[]) => ({
   meta: { next_cursor: null, prev_cursor: null, per_page: 20 },
 });
 
-type Line = { level: string; msg: string; data: unknown };
-
 /** A core on fake time over a real SQLite file, in live mode against `base` with KEY; its log lines are kept. */
 async function liveCore(base: string) {
-  const lines: Line[] = [];
-  const at = (level: string) => (msg: string, data?: unknown) => void lines.push({ level, msg, data });
-  const log: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+  const log = recordingLog();
   const t = makeCore({
     autoStart: false,
     demoExamples: false,
@@ -101,11 +88,10 @@ async function liveCore(base: string) {
   });
   open.push(() => t.cleanup());
   await t.core.ready;
-  expect((await t.core.invoke('settings.update', { demoMode: false, serviceUrl: base })).ok).toBe(true);
-  expect((await t.core.invoke('key.set', { key: KEY })).ok).toBe(true);
+  await goLive(t, { baseUrl: base, key: KEY });
   const db = new Database(t.dbPath, { readonly: true });
   open.push(async () => void db.close());
-  return { ...t, lines, db };
+  return { ...t, lines: log.lines, db };
 }
 
 describe('a record with numbers out of any range', () => {

@@ -1,11 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/core/api';
 import { ApiError } from '../../src/core/api/errors';
 import { clientClockOf, FakeClock } from '../helpers/fakeClock';
 import { makeCore } from '../helpers/core';
+import { listen } from '../helpers/receivers';
 
 // A service that misbehaves over real HTTP (node:http on loopback, the real undici client): what the buyer is told,
 // and what never leaves core.
@@ -16,17 +17,9 @@ afterEach(async () => {
 });
 
 async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  const server: Server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  open.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  const addr = server.address();
-  return `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/api/v1/vehicle-auction`;
+  const server = await listen(handler);
+  open.push(server.close);
+  return `http://127.0.0.1:${server.port}/api/v1/vehicle-auction`;
 }
 
 async function failure(p: Promise<unknown>): Promise<ApiError> {

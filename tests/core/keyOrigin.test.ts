@@ -1,12 +1,8 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/core/app';
-import { openDatabase } from '../../src/core/db/connection';
-import { silentLogger } from '../../src/core/log';
-import { FileSecretBox } from '../../src/core/secrets';
-import { createSandbox } from '../../src/sandbox';
-import { FakeClock } from '../helpers/fakeClock';
+import { makeCore, type Core } from '../helpers/core';
+import { keyedService } from '../helpers/sandbox';
 import { tempDir } from '../helpers/tmp';
 
 // The API key is bound to the origin (scheme, host, port) it was entered for: another service URL does not get it.
@@ -20,29 +16,14 @@ afterEach(async () => {
 
 /** A local service over real HTTP that accepts KEY, with a log of the X-API-Key of every request it received. */
 async function service(): Promise<{ url: string; baseUrl: string; keys: unknown[] }> {
-  const sb = createSandbox({ lots: 200, keys: [KEY] });
-  const keys: unknown[] = [];
-  sb.app.server.on('request', (req: { headers: Record<string, unknown> }) => keys.push(req.headers['x-api-key']));
-  await sb.start(0, '127.0.0.1');
+  const { sb, keys } = await keyedService(KEY, 200);
   cleanups.push(() => sb.dispose());
   return { url: sb.url!, baseUrl: sb.baseUrl!, keys };
 }
 
 /** A core over `dir` (a real SQLite file and key file), restartable on the same folder. */
 function coreOn(dir: string): Core {
-  const dbPath = join(dir, 'lotwatch.sqlite');
-  const core = createCore({
-    db: openDatabase(dbPath),
-    dbPath,
-    dataDir: dir,
-    clock: new FakeClock(),
-    secrets: new FileSecretBox(join(dir, 'secret.key')),
-    notifier: { notify() {} },
-    log: silentLogger,
-    shell: 'headless',
-    version: '0.0.0-test',
-    autoStart: false,
-  });
+  const { core } = makeCore({ dir, autoStart: false });
   cleanups.push(() => core.dispose());
   return core;
 }

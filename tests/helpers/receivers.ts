@@ -174,14 +174,22 @@ async function readRequest(req: IncomingMessage): Promise<ReceivedRequest> {
   return { method: req.method ?? '', path: req.url ?? '/', headers: req.headers, body };
 }
 
-async function listen(handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>): Promise<{
+/**
+ * A node:http server on 127.0.0.1 at a free port that answers every request with `handler` (a handler that throws
+ * answers 500, or drops the connection when the head is already sent): a fake service or receiver over real HTTP.
+ * `close` drops open connections too, so a test never waits for a keep-alive.
+ * @throws Error when the port cannot be bound.
+ */
+export async function listen(
+  handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>,
+): Promise<{
   server: Server;
   port: number;
   onConnection(l: (s: Socket) => void): void;
   close(): Promise<void>;
 }> {
   const server = createServer((req, res) => {
-    handler(req, res).catch(() => {
+    (async () => handler(req, res))().catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
       else res.destroy();
     });

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUOTA_HEADERS, startHarness, type Harness } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bothDialects, type Harness, QUOTA_HEADERS, type Rec } from './harness';
 
 // Every endpoint's responses, errors included, validated against the vendor OpenAPI 1.1.0, in both wire shapes. A
 // copy of the vendor's document is in fixtures/openapi-vehicle-auction-v1.1.0.json, so the test needs nothing
@@ -72,13 +72,9 @@ function schemaFor(template: string, status: number, base: 'openapi' | 'openapi-
   return `${base}${ref}`;
 }
 
-type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 let real: Harness;
 let spec: Harness;
-beforeAll(async () => {
-  [real, spec] = await Promise.all([startHarness(), startHarness({ shape: 'spec' })]);
-});
-afterAll(() => Promise.all([real.close(), spec.close()]));
+bothDialects((r, s) => ([real, spec] = [r, s]));
 const enc = encodeURIComponent;
 
 /** What the cases need from one harness: a Copart lot with photos, one photo URL, and an IAAI item id. */

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness';
+import { describe, expect, it } from 'vitest';
+import { bothDialects, type Harness, type Rec, startHarness } from './harness';
 
-type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 // `h` answers in the real service's shapes (the default), `hs` in the specification's; same seed, same market.
 let h: Harness;
 let hs: Harness;
-beforeAll(async () => {
-  [h, hs] = await Promise.all([startHarness(), startHarness({ shape: 'spec' })]);
-});
-afterAll(() => Promise.all([h.close(), hs.close()]));
+bothDialects((real, spec) => ([h, hs] = [real, spec]));
 
 async function all(query: string, max = 2000): Promise<Rec[]> {
   const out: Rec[] = [];

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { DEMO_KEY, createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index';
 
 /** A started sandbox on 127.0.0.1 with a small market and a fake real-time clock the test moves by hand. */
@@ -40,6 +41,23 @@ export async function startHarness(opts: SandboxOptions = {}): Promise<Harness> 
     },
     close: () => sb.dispose(),
   };
+}
+
+/** A record as a test reads it from a JSON body: any field, any shape (the test's assertions are the check). */
+export type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * For a test file that compares the two dialects (call at its top level): before the first test starts two harnesses
+ * on the same seed and market, one answering in the real service's shapes (the default) and one in the
+ * specification's (`shape: 'spec'`), and hands them to `use`; after the last test closes both.
+ */
+export function bothDialects(use: (real: Harness, spec: Harness) => void): void {
+  let both: Harness[] = [];
+  beforeAll(async () => {
+    both = await Promise.all([startHarness(), startHarness({ shape: 'spec' })]);
+    use(both[0]!, both[1]!);
+  });
+  afterAll(() => Promise.all(both.map((h) => h.close())));
 }
 
 export const QUOTA_HEADERS = [

@@ -1,21 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createDemoService } from '../../src/sandbox/demo';
 import { DEMO_KEY, VENDOR_SAMPLES, createSandbox } from '../../src/sandbox/index';
-import { START, startHarness, type Harness } from './harness';
+import { bothDialects, type Harness, type Rec, START, startHarness } from './harness';
 
 // The sandbox as the real service's twin (its default shape), checked against what the real service returns:
 // docs/service-contract.md and the survey of 68 real records (fixtures/real-records-field-survey.txt, so the test
 // needs nothing outside the repo). The specification's dialect (`shape: 'spec'`) is checked alongside where the two
 // differ.
 
-type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 let h: Harness;
 let hs: Harness;
-beforeAll(async () => {
-  [h, hs] = await Promise.all([startHarness(), startHarness({ shape: 'spec' })]);
-});
-afterAll(() => Promise.all([h.close(), hs.close()]));
+bothDialects((real, spec) => ([h, hs] = [real, spec]));
 
 // ---- the survey ---------------------------------------------------------------------------------------------
 

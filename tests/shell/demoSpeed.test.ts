@@ -1,12 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/core/app';
-import { openDatabase } from '../../src/core/db/connection';
 import { silentLogger } from '../../src/core/log';
-import { FileSecretBox } from '../../src/core/secrets';
 import { startHeadless, type HeadlessOptions, type RunningHeadless } from '../../src/headless/start';
-import { createSandbox, type Sandbox } from '../../src/sandbox';
+import type { Sandbox } from '../../src/sandbox';
+import { makeCore } from '../helpers/core';
+import { keyedService } from '../helpers/sandbox';
 import { tempDir } from '../helpers/tmp';
 
 // --demo-speed drives the Demo market only (never the real service), and a restart resumes the market's time.
@@ -36,11 +35,8 @@ function renderer(): string {
 
 /** A local sandbox standing in for the real service, with the paid key; `keyed()` counts requests carrying it. */
 async function realService(): Promise<{ sb: Sandbox; keyed(): number }> {
-  const sb = createSandbox({ lots: 300, keys: [KEY] });
-  const seen: unknown[] = [];
   // Every request the server receives, whatever the sandbox answers.
-  sb.app.server.on('request', (req: { headers: Record<string, unknown> }) => seen.push(req.headers['x-api-key']));
-  await sb.start(0, '127.0.0.1');
+  const { sb, keys: seen } = await keyedService(KEY, 300);
   cleanups.push(() => sb.dispose());
   return { sb, keyed: () => seen.filter((k) => k === KEY).length };
 }
@@ -114,17 +110,9 @@ describe('--demo-speed never drives the real service', () => {
     const real = await realService();
     const dataDir = await liveFolder(real.sb.baseUrl!);
     const before = real.keyed();
-    const dbPath = join(dataDir, 'lotwatch.sqlite');
-    const core: Core = createCore({
-      db: openDatabase(dbPath),
-      dbPath,
-      dataDir,
-      clock: { now: () => Date.now(), speed: 600, setTimeout: (fn, ms) => { const t = setTimeout(fn, ms / 600); return () => clearTimeout(t); } },
-      secrets: new FileSecretBox(join(dataDir, 'secret.key')),
-      notifier: { notify() {} },
-      log: silentLogger,
-      shell: 'headless',
-      version: '0.0.0-test',
+    const { core } = makeCore({
+      dir: dataDir,
+      clock: { now: () => Date.now(), speed: 600, setTimeout: (fn: () => void, ms: number) => { const t = setTimeout(fn, ms / 600); return () => clearTimeout(t); } },
       autoStart: false,
     });
     cleanups.push(() => core.dispose());

@@ -4,14 +4,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore } from '../../src/core/app';
 import { openDatabase } from '../../src/core/db/connection';
 import { SettingsRepo } from '../../src/core/db/settingsRepo';
 import { silentLogger } from '../../src/core/log';
-import { FileSecretBox } from '../../src/core/secrets';
 import { startHeadless } from '../../src/headless/start';
 import type { ChannelSave } from '../../src/shared/alertChannels';
 import { alertRaiser } from '../core/channels/raise';
+import { makeCore } from '../helpers/core';
 import { FakeClock } from '../helpers/fakeClock';
 import { startDripReceiver, type SlowReceiver } from '../helpers/receivers';
 import { childScript } from '../helpers/children';
@@ -62,19 +61,7 @@ async function prepare(): Promise<string> {
   const clock = new FakeClock(Date.now());
   const db = openDatabase(dbPath);
   new SettingsRepo(db, clock).update({ demoMode: false });
-  const core = createCore({
-    db,
-    dbPath,
-    dataDir: t.dir,
-    clock,
-    secrets: new FileSecretBox(join(t.dir, 'secret.key')),
-    notifier: { notify() {} },
-    log: silentLogger,
-    shell: 'headless',
-    version: 't',
-    autoStart: false,
-    demoExamples: false,
-  });
+  const { core } = makeCore({ dir: t.dir, db, clock, autoStart: false, demoExamples: false });
   await core.ready;
   await core.call('channels.save', {
     name: 'Slow hook',

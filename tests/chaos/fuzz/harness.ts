@@ -1,5 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import fc from 'fast-check';
+import { afterAll, beforeAll } from 'vitest';
 import { Agent, buildConnector } from 'undici';
 import type { Core } from '../../../src/core/app';
 import type { Clock } from '../../../src/core/clock';
@@ -131,6 +132,24 @@ export function loopbackOnly(allowed: () => string[]): { agent: Agent; refused: 
     },
   });
   return { agent, refused };
+}
+
+/** What `fuzzCore` starts: the core, its sandbox and data file, and what there is to find in it. */
+export type FuzzEnv = Awaited<ReturnType<typeof fuzzCore>>;
+
+/**
+ * For a fuzz test file (call at its top level): before its tests starts `fuzzCore` (a minute at most) and hands it to
+ * `use`; after them cleans it up.
+ */
+export function fuzzCorePerFile(use: (env: FuzzEnv) => void): void {
+  let env: FuzzEnv | undefined;
+  beforeAll(async () => {
+    env = await fuzzCore();
+    use(env);
+  }, 60_000);
+  afterAll(async () => {
+    await env?.cleanup();
+  });
 }
 
 /** A core over a real file in a temp folder, on fake time, with the Demo sandbox over real HTTP. */

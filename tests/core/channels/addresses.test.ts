@@ -1,13 +1,13 @@
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { LookupFunction } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
-import type { Core, CoreDeps } from '../../../src/core/app';
 import { silentLogger } from '../../../src/core/log';
 import { startHeadless } from '../../../src/headless/start';
 import type { ChannelSave } from '../../../src/shared/alertChannels';
-import { makeCore } from '../../helpers/core';
+import type { MakeCoreOptions } from '../../helpers/core';
 import { tempDir } from '../../helpers/tmp';
+import { outboxCore } from './raise';
 import {
   startHttpReceiver,
   startSmtpServer,
@@ -73,35 +73,11 @@ function fakeLookup(names: Record<string, string>): LookupFunction {
   }) as LookupFunction;
 }
 
-async function setup(over: Partial<CoreDeps> = {}): Promise<{ core: Core; raw: BetterSqlite3.Database }> {
-  const { core, dbPath, cleanup } = makeCore({
-    autoStart: false,
-    demoExamples: false,
-    tzOffsetMinutes: () => 0,
-    ...over,
-  });
-  open.push(cleanup);
-  await core.ready;
-  core.channelOutbox.start();
-  await core.channelOutbox.idle();
-  const raw = new BetterSqlite3(dbPath);
-  open.push(async () => {
-    raw.close();
-  });
-  return { core, raw };
-}
-
-let alerts = 0;
-async function raiseAlert(core: Core, raw: BetterSqlite3.Database): Promise<void> {
-  alerts++;
-  raw
-    .prepare(
-      `INSERT INTO alerts (dedup_key, kind, title, body, created_at, delivery, status)
-       VALUES (?, 'quota_low', 'Requests are running low', 'Few requests left.', ?, 'now', 'delivered')`,
-    )
-    .run(`address-test-${alerts}`, Date.now());
-  core.channelOutbox.kick();
-  await core.channelOutbox.idle();
+/** A core with its channel outbox running; its `raise` is one of Lotwatch's own alerts, sent by every channel. */
+async function setup(over: MakeCoreOptions = {}) {
+  const made = await outboxCore('address-test', over);
+  open.push(made.close);
+  return made;
 }
 
 const lastDetail = (raw: BetterSqlite3.Database, channel: number): string =>
@@ -229,7 +205,7 @@ describe('on send, by what the name resolved to', () => {
       'evil6-hook.example.test': 'fe80::1',
       'self.example.test': '127.0.0.1',
     });
-    const { core, raw } = await setup({ channelLookup: lookup, ownPorts: () => [lotwatch.port] });
+    const { core, raw, raise } = await setup({ channelLookup: lookup, ownPorts: () => [lotwatch.port] });
 
     const good = [
       await core.call('channels.save', email('mail.example.test', smtp.port)),
@@ -242,7 +218,7 @@ describe('on send, by what the name resolved to', () => {
       await core.call('channels.save', phone(`http://evil6-hook.example.test:${http.port}`)),
       await core.call('channels.save', hook(`http://self.example.test:${lotwatch.port}/self`)),
     ];
-    await raiseAlert(core, raw);
+    await raise();
 
     expect(smtp.received).toHaveLength(1);
     expect(http.received.map((r) => r.path)).toEqual(['/fine']);

@@ -1,11 +1,6 @@
-import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createCore, type Core } from '../../../src/core/app';
-import { openDatabase } from '../../../src/core/db/connection';
-import { silentLogger } from '../../../src/core/log';
-import { FileSecretBox } from '../../../src/core/secrets';
 import type { ChannelSave } from '../../../src/shared/alertChannels';
-import { makeCore } from '../../helpers/core';
+import { makeCore, type Core } from '../../helpers/core';
 import { FakeClock } from '../../helpers/fakeClock';
 import {
   startDripReceiver,
@@ -270,20 +265,7 @@ describe('a receiver that never finishes', () => {
 
     // The next start asks the server whether the message arrived; the server never finishes that answer either.
     const clock = new FakeClock(made.clock.now() + 60_000);
-    const core = createCore({
-      db: openDatabase(made.dbPath),
-      dbPath: made.dbPath,
-      dataDir: made.dir,
-      clock,
-      secrets: new FileSecretBox(join(made.dir, 'secret.key')),
-      notifier: { notify() {} },
-      log: silentLogger,
-      shell: 'headless',
-      version: '0.0.0-test',
-      autoStart: false,
-      demoExamples: false,
-      tzOffsetMinutes: () => 0,
-    });
+    const { core } = makeCore({ dir: made.dir, clock, autoStart: false, demoExamples: false, tzOffsetMinutes: () => 0 });
     open.push({ close: () => made.cleanup() }, { close: () => core.dispose() });
     await core.ready;
     core.channelOutbox.start();

@@ -1,8 +1,7 @@
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Core } from '../../../src/core/app';
 import type { ChannelSave } from '../../../src/shared/alertChannels';
-import { makeCore } from '../../helpers/core';
+import { outboxCore } from './raise';
 import {
   startHttpReceiver,
   startNtfyServer,
@@ -43,35 +42,11 @@ async function hookServer(): Promise<HttpReceiver> {
   return s;
 }
 
-async function setup(): Promise<{ core: Core; raw: BetterSqlite3.Database }> {
-  const { core, dbPath, cleanup } = makeCore({
-    autoStart: false,
-    demoExamples: false,
-    tzOffsetMinutes: () => 0,
-  });
-  open.push(cleanup);
-  await core.ready;
-  core.channelOutbox.start();
-  await core.channelOutbox.idle();
-  const raw = new BetterSqlite3(dbPath);
-  open.push(async () => {
-    raw.close();
-  });
-  return { core, raw };
-}
-
-let alerts = 0;
-/** Raises one of Lotwatch's own alerts (sent at once by every channel), and lets the outbox send it. */
-async function raiseAlert(core: Core, raw: BetterSqlite3.Database): Promise<void> {
-  alerts++;
-  raw
-    .prepare(
-      `INSERT INTO alerts (dedup_key, kind, title, body, created_at, delivery, status)
-       VALUES (?, 'quota_low', 'Requests are running low', 'Few requests left.', ?, 'now', 'delivered')`,
-    )
-    .run(`binding-test-${alerts}`, Date.now());
-  core.channelOutbox.kick();
-  await core.channelOutbox.idle();
+/** A core with its channel outbox running; its `raise` is one of Lotwatch's own alerts, sent by every channel. */
+async function setup() {
+  const made = await outboxCore('binding-test');
+  open.push(made.close);
+  return made;
 }
 
 const details = (raw: BetterSqlite3.Database, channel: number): string[] =>
@@ -106,9 +81,9 @@ describe('an SMTP password is bound to its host and port', () => {
   it('is refused at the field when only the host and port change, and server B never gets AUTH with it', async () => {
     const a = await smtpServer();
     const b = await smtpServer();
-    const { core, raw } = await setup();
+    const { core, raise } = await setup();
     const ch = await core.call('channels.save', emailOn(a, { secret: PASSWORD }));
-    await raiseAlert(core, raw);
+    await raise();
     expect(a.received).toHaveLength(1);
     expect(a.logins).toEqual([{ user: 'buyer', password: PASSWORD }]);
 
@@ -125,13 +100,13 @@ describe('an SMTP password is bound to its host and port', () => {
 
     // Neither the Test button nor the outbox takes the password anywhere but A.
     expect(await core.call('channels.test', { id: ch.id })).toMatchObject({ ok: true });
-    await raiseAlert(core, raw);
+    await raise();
     expect(b.logins).toEqual([]);
     expect(b.received).toEqual([]);
 
     // Given again for B, it goes to B (and B's binding is B's: A no longer gets it without asking).
     await core.call('channels.save', emailOn(b, { id: ch.id, secret: PASSWORD }));
-    await raiseAlert(core, raw);
+    await raise();
     expect(b.logins).toEqual([{ user: 'buyer', password: PASSWORD }]);
     const sentToA = a.logins.length;
     await expect(core.call('channels.save', emailOn(a, { id: ch.id }))).rejects.toMatchObject({
@@ -147,7 +122,7 @@ describe('an SMTP password is bound to its host and port', () => {
   it('is not used at send time when the stored destination no longer matches (a row changed behind the form)', async () => {
     const a = await smtpServer();
     const b = await smtpServer();
-    const { core, raw } = await setup();
+    const { core, raw, raise } = await setup();
     const ch = await core.call('channels.save', emailOn(a, { secret: PASSWORD }));
     // The settings row is moved to B directly, as an older Lotwatch (or a restored file) could have left it.
     const settings = JSON.parse(
@@ -156,7 +131,7 @@ describe('an SMTP password is bound to its host and port', () => {
     settings.config.port = b.port;
     raw.prepare('UPDATE channels SET settings = ? WHERE id = ?').run(JSON.stringify(settings), ch.id);
 
-    await raiseAlert(core, raw);
+    await raise();
     const test = await core.call('channels.test', { id: ch.id });
     expect(b.logins).toEqual([]);
     expect(b.received).toEqual([]);
@@ -168,7 +143,7 @@ describe('an SMTP password is bound to its host and port', () => {
   it('binds a password stored before bindings to the server stored at that moment, and keeps it working there', async () => {
     const a = await smtpServer();
     const b = await smtpServer();
-    const { core, raw } = await setup();
+    const { core, raw, raise } = await setup();
     const ch = await core.call('channels.save', emailOn(a, { secret: PASSWORD }));
     const names = () =>
       (raw.prepare('SELECT name FROM secrets ORDER BY name').all() as { name: string }[]).map((r) => r.name);
@@ -176,7 +151,7 @@ describe('an SMTP password is bound to its host and port', () => {
     // As an older Lotwatch stored it: the password alone.
     raw.prepare('DELETE FROM secrets WHERE name = ?').run(`channel:${ch.id}:for`);
 
-    await raiseAlert(core, raw);
+    await raise();
     expect(a.logins).toEqual([{ user: 'buyer', password: PASSWORD }]);
     expect(names()).toEqual([`channel:${ch.id}`, `channel:${ch.id}:for`]);
     await expect(core.call('channels.save', emailOn(b, { id: ch.id }))).rejects.toMatchObject({
@@ -188,7 +163,7 @@ describe('an SMTP password is bound to its host and port', () => {
     await expect(core.call('channels.save', emailOn(b, { id: ch.id }))).rejects.toMatchObject({
       code: 'bad_input',
     });
-    await raiseAlert(core, raw);
+    await raise();
     expect(b.logins).toEqual([]);
   }, 30_000);
 });
@@ -197,9 +172,9 @@ describe('an ntfy access token is bound to its server', () => {
   it('is refused when only the server changes, and the new server never sees the old Bearer token', async () => {
     const a = await ntfyServer();
     const b = await ntfyServer();
-    const { core, raw } = await setup();
+    const { core, raw, raise } = await setup();
     const ch = await core.call('channels.save', phoneOn(a, { secret: TOKEN }));
-    await raiseAlert(core, raw);
+    await raise();
     expect(a.received.map((r) => r.headers.authorization)).toEqual([`Bearer ${TOKEN}`]);
 
     await expect(core.call('channels.save', phoneOn(b, { id: ch.id }))).rejects.toMatchObject({
@@ -217,14 +192,14 @@ describe('an ntfy access token is bound to its server', () => {
     raw
       .prepare('UPDATE channels SET settings = ? WHERE id = ?')
       .run(row.settings.split(a.url).join(b.url), ch.id);
-    await raiseAlert(core, raw);
+    await raise();
     expect((await core.call('channels.test', { id: ch.id })).ok).toBe(false);
     expect(b.received.filter((r) => r.headers.authorization !== undefined)).toEqual([]);
     expect(JSON.stringify(b.received)).not.toContain(TOKEN);
 
     // Given again for B: B gets it.
     await core.call('channels.save', phoneOn(b, { id: ch.id, secret: TOKEN }));
-    await raiseAlert(core, raw);
+    await raise();
     expect(b.received.map((r) => r.headers.authorization)).toContain(`Bearer ${TOKEN}`);
   }, 30_000);
 });
@@ -233,7 +208,7 @@ describe('a webhook address is bound to its origin', () => {
   it('sends to the origin it was saved for, and never to another one under an old binding', async () => {
     const a = await hookServer();
     const b = await hookServer();
-    const { core, raw } = await setup();
+    const { core, raw, raise } = await setup();
     const config = { type: 'webhook' as const, format: 'json' as const, telegram_chat_id: '' };
     const hook: ChannelSave = {
       name: 'Dispatch',
@@ -252,7 +227,7 @@ describe('a webhook address is bound to its origin', () => {
       secret: undefined,
       config: { ...config, format: 'slack' },
     });
-    await raiseAlert(core, raw);
+    await raise();
     expect(a.received.map((r) => r.path)).toEqual(['/hooks/secret-path-a']);
 
     // A binding that names another origin than the stored address (a damaged or swapped row): nothing is sent.
@@ -269,7 +244,7 @@ describe('a webhook address is bound to its origin', () => {
     raw
       .prepare('UPDATE secrets SET ciphertext = ? WHERE name = ?')
       .run(bound.ciphertext, `channel:${other.id}:for`);
-    await raiseAlert(core, raw);
+    await raise();
     const test = await core.call('channels.test', { id: other.id });
     expect(b.received).toEqual([]);
     expect(details(raw, other.id).at(-1)).toMatch(/Paste the webhook address again/);

@@ -1,10 +1,8 @@
 import type { Database } from 'better-sqlite3';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { normalizeVehicle } from '../../../src/core/api/parse';
-import { closeDatabase, openDatabase } from '../../../src/core/db/connection';
 import { CompsRepo, type CompLot } from '../../../src/core/db/compsRepo';
-import { Store } from '../../../src/core/db/store';
+import type { Store } from '../../../src/core/db/store';
 import {
   compareComps,
   compStats,
@@ -15,27 +13,19 @@ import {
 } from '../../../src/core/db/comps';
 import { BadInputError } from '../../../src/core/errors';
 import type { Vehicle } from '../../../src/shared/vehicle';
-import { tempDir } from '../../helpers/tmp';
 import { realFinishedRecord } from '../api/fixtures/realRecords';
 import { NO_EXTRAS, NO_PRICES, QUIET_OFF } from '../diff/fixtures';
 import { Recorder } from '../../../src/core/watch/recorder';
 import { AlertRulesSchema, type Change } from '../../../src/shared/watch';
 import { FakeClock } from '../../helpers/fakeClock';
+import { storesPerTest } from '../../helpers/store';
 
-const dirs: { cleanup(): void }[] = [];
-const dbs: Database[] = [];
-afterEach(() => {
-  dbs.splice(0).forEach(closeDatabase);
-  dirs.splice(0).forEach((d) => d.cleanup());
-});
+const stores = storesPerTest();
 
-/** A real data file (every migration run) in a fresh temporary folder. */
+/** A real data file (every migration run) in a fresh temporary folder, with the comparables' repository. */
 function openStore(): { db: Database; store: Store; repo: CompsRepo } {
-  const t = tempDir();
-  dirs.push(t);
-  const db = openDatabase(join(t.dir, 'lotwatch.sqlite'));
-  dbs.push(db);
-  return { db, store: new Store(db), repo: new CompsRepo(db) };
+  const { db, s } = stores();
+  return { db, store: s, repo: new CompsRepo(db) };
 }
 
 const SUBJECT_VIN = '2HGFC2F59JH000000';

@@ -1,65 +1,18 @@
-import { join } from 'node:path';
 import ICAL from 'ical.js';
 import { parse } from 'csv-parse/sync';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../../src/core/app';
-import { openDatabase } from '../../../src/core/db/connection';
-import { silentLogger } from '../../../src/core/log';
-import { FileSecretBox } from '../../../src/core/secrets';
-import { createSandbox, DEMO_KEY, type Sandbox } from '../../../src/sandbox/index';
+import { describe, expect, it } from 'vitest';
 import { FEE_FILES, landedCost } from '../../../src/shared/fees';
-import type { Result } from '../../../src/shared/ipc/errors';
-import { clientClockOf, FakeClock } from '../../helpers/fakeClock';
-import { tempDir } from '../../helpers/tmp';
+import { coresPerTest } from '../../helpers/core';
+import { sandboxPerFile, type Sandbox } from '../../helpers/sandbox';
 
 // The buyer's desk through core, against the sandbox over HTTP: shipping prices kept with the lot feed its landed
 // cost offline, notes and tags are searchable and exported with every field, and the watched sales come out as a
 // calendar another library reads back.
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 let sb: Sandbox;
-const open: { core: Core; cleanup(): void }[] = [];
-
-beforeAll(async () => {
-  sb = createSandbox({ seed: 5, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0 });
-  await sb.start(0, '127.0.0.1');
-});
-afterAll(async () => sb.dispose());
-afterEach(async () => {
-  for (const o of open.splice(0)) {
-    await o.core.dispose();
-    o.cleanup();
-  }
-});
-
-async function makeCore() {
-  const t = tempDir();
-  const clock = new FakeClock(sb.marketNow());
-  const dbPath = join(t.dir, 'lotwatch.sqlite');
-  const core = createCore({
-    db: openDatabase(dbPath),
-    dbPath,
-    dataDir: t.dir,
-    clock,
-    clientClock: clientClockOf(clock),
-    secrets: new FileSecretBox(join(t.dir, 'secret.key')),
-    notifier: { notify() {} },
-    log: silentLogger,
-    shell: 'headless',
-    version: 't',
-    demoService: async () => ({ baseUrl: sb.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
-    autoStart: false,
-    demoExamples: false,
-    tzOffsetMinutes: () => 0,
-  });
-  open.push({ core, cleanup: t.cleanup });
-  await core.ready;
-  const value = async <T = Record<string, unknown>>(m: string, i?: unknown): Promise<T> => {
-    const r = (await core.invoke(m, i)) as Result<T>;
-    if (!r.ok) throw new Error(`${m}: ${r.error.code}: ${r.error.message}`);
-    return r.value;
-  };
-  return { core, value };
-}
+sandboxPerFile({ seed: 5, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0 }, (started) => (sb = started));
+const startCore = coresPerTest();
+const makeCore = () => startCore({ sandbox: sb });
 
 describe("the buyer's desk", () => {
   it('keeps shipping prices with the lot and works the landed cost out offline from them', async () => {

@@ -1,62 +1,25 @@
 import { format } from 'date-fns';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../../src/core/app';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/core/db/connection';
-import { silentLogger } from '../../../src/core/log';
-import { FileSecretBox } from '../../../src/core/secrets';
-import { createSandbox, DEMO_KEY, type Sandbox } from '../../../src/sandbox/index';
-import { clientClockOf, FakeClock } from '../../helpers/fakeClock';
-import { tempDir } from '../../helpers/tmp';
+import { coresPerTest } from '../../helpers/core';
+import { FakeClock } from '../../helpers/fakeClock';
+import { DEMO_KEY, startSandbox, type Sandbox } from '../../helpers/sandbox';
 
 // Delivery through the engine: quiet hours hold alerts for one digest, reminders fire once before the auction.
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 const MIN = 60_000;
 let sb: Sandbox;
 let clock: FakeClock;
-const open: { core: Core; cleanup(): void }[] = [];
 
 beforeAll(async () => {
   clock = new FakeClock(START);
   // Every market change visible at once: these tests check an alert right after the sale.
-  sb = createSandbox({ seed: 13, lots: 3000, startTime: START, speed: 1, now: () => clock.now(), ratePerSecond: 0, refresh: 'instant' });
-  await sb.start(0, '127.0.0.1');
+  sb = await startSandbox({ seed: 13, lots: 3000, startTime: START, speed: 1, now: () => clock.now(), ratePerSecond: 0, refresh: 'instant' });
 });
 afterAll(async () => sb.dispose());
-afterEach(async () => {
-  for (const o of open.splice(0)) {
-    await o.core.dispose();
-    o.cleanup();
-  }
-});
-
-async function setup(t: { dir: string; cleanup(): void } = tempDir()) {
-  const dbPath = join(t.dir, 'lotwatch.sqlite');
-  const shown: { title: string; body: string }[] = [];
-  const core = createCore({
-    db: openDatabase(dbPath),
-    dbPath,
-    dataDir: t.dir,
-    clock,
-    secrets: new FileSecretBox(join(t.dir, 'secret.key')),
-    notifier: { notify: (n) => void shown.push(n) },
-    log: silentLogger,
-    shell: 'headless',
-    version: 't',
-    demoService: async () => ({ baseUrl: sb.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
-    autoStart: false,
-    demoExamples: false,
-    tzOffsetMinutes: () => 0,
-  });
-  open.push({ core, cleanup: t.cleanup });
-  await core.ready;
-  const value = async (m: string, i?: unknown) => {
-    const r = await core.invoke(m, i);
-    if (!r.ok) throw new Error(`${m}: ${r.error.message}`);
-    return r.value as Record<string, unknown>;
-  };
-  return { core, value, shown };
-}
+const startCore = coresPerTest();
+/** A core in Demo mode on this sandbox and the market's clock; over `dir` when given (a restart). */
+const setup = (dir?: string) => startCore({ sandbox: sb, clock, dir });
 
 describe('delivery', () => {
   it('holds alerts in quiet hours and sends one digest when they end; the inbox has every alert', async () => {
@@ -84,8 +47,7 @@ describe('delivery', () => {
   });
 
   it('names the alerts a stopped run left claimed in one notice at the next start, and shows none of them twice', async () => {
-    const t = tempDir();
-    const first = await setup({ dir: t.dir, cleanup() {} });
+    const first = await setup();
     const lot = sb.market.sorted.find((l) => l.subStatus === 'Open' && l.auctionAt > clock.now() + 5 * MIN)!;
     const w = await first.value('watchlist.add', { target: lot.lotNumber, rules: { kinds: ['sale_result'] } });
     clock.advanceTo(sb.market.timeline(lot.lotNumber)!.endAt + MIN);
@@ -94,11 +56,11 @@ describe('delivery', () => {
     expect(first.shown.map((n) => n.title)).toEqual([sale.title]);
     await first.core.dispose();
     // The moment between the outbox's claim and its mark, as a kill -9 leaves it: the row stays claimed.
-    const raw = openDatabase(join(t.dir, 'lotwatch.sqlite'));
+    const raw = openDatabase(first.dbPath);
     raw.prepare("UPDATE alerts SET status = 'claimed' WHERE id = ?").run(sale.id);
     raw.close();
 
-    const second = await setup({ dir: t.dir, cleanup() {} });
+    const second = await setup(first.dir);
     second.core.engine.start();
     await second.core.engine.idle();
     expect(second.shown).toEqual([{ title: 'Lotwatch stopped while showing an alert', body: sale.title }]);
@@ -107,7 +69,7 @@ describe('delivery', () => {
     expect(inbox.filter((a) => a.kind === 'digest').map((a) => a.status)).toEqual(['delivered']);
     await second.core.dispose();
 
-    const third = await setup(t);
+    const third = await setup(first.dir);
     third.core.engine.start();
     await third.core.engine.idle();
     expect(third.shown).toEqual([]);
@@ -132,28 +94,8 @@ describe('delivery', () => {
 
 describe('quota exhausted', () => {
   it('pauses polling after a 429 and says why, without crashing or spending more', async () => {
-    const small = createSandbox({ seed: 13, lots: 500, startTime: START, speed: 0, now: () => clock.now(), ratePerSecond: 0, quota: { limit: 5, periodMs: 86_400_000 } });
-    await small.start(0, '127.0.0.1');
-    const t = tempDir();
-    const dbPath = join(t.dir, 'lotwatch.sqlite');
-    const core = createCore({
-      db: openDatabase(dbPath),
-      dbPath,
-      dataDir: t.dir,
-      clock,
-      clientClock: clientClockOf(clock),
-      secrets: new FileSecretBox(join(t.dir, 'secret.key')),
-      notifier: { notify() {} },
-      log: silentLogger,
-      shell: 'headless',
-      version: 't',
-      demoService: async () => ({ baseUrl: small.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
-      autoStart: false,
-      demoExamples: false,
-      tzOffsetMinutes: () => 0,
-    });
-    open.push({ core, cleanup: t.cleanup });
-    await core.ready;
+    const small = await startSandbox({ seed: 13, lots: 500, startTime: START, speed: 0, now: () => clock.now(), ratePerSecond: 0, quota: { limit: 5, periodMs: 86_400_000 } });
+    const { core } = await startCore({ sandbox: small, clock });
     const lot = small.market.sorted.find((l) => l.subStatus === 'Open')!;
     const added = await core.invoke('watchlist.add', { target: lot.lotNumber });
     expect(added, JSON.stringify(added)).toMatchObject({ ok: true });

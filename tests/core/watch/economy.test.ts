@@ -1,14 +1,8 @@
 import { format } from 'date-fns';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../../src/core/app';
-import { openDatabase } from '../../../src/core/db/connection';
-import { silentLogger } from '../../../src/core/log';
-import { FileSecretBox } from '../../../src/core/secrets';
-import { createSandbox, DEMO_KEY, type Sandbox } from '../../../src/sandbox/index';
-import type { Result } from '../../../src/shared/ipc/errors';
-import { clientClockOf, FakeClock } from '../../helpers/fakeClock';
-import { tempDir } from '../../helpers/tmp';
+import { coresPerTest, goLive } from '../../helpers/core';
+import { FakeClock } from '../../helpers/fakeClock';
+import { startSandbox, type Sandbox } from '../../helpers/sandbox';
 
 // Requests the user did not ask for are their money (docs/service-contract.md "Plans and quota": 100 a month on the
 // free plan). Core against two sandboxes over real HTTP: one stands in for the real service with the user's key, the
@@ -19,84 +13,42 @@ const HOUR = 60 * MIN;
 const KEY = 'lw-real-key-for-tests';
 let real: Sandbox;
 let demo: Sandbox;
-const open: { core: Core; cleanup(): void }[] = [];
 
 beforeAll(async () => {
-  real = createSandbox({ seed: 21, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0, keys: [KEY] });
-  demo = createSandbox({ seed: 22, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0 });
-  await Promise.all([real.start(0, '127.0.0.1'), demo.start(0, '127.0.0.1')]);
+  [real, demo] = await Promise.all([
+    startSandbox({ seed: 21, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0, keys: [KEY] }),
+    startSandbox({ seed: 22, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0 }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([real.dispose(), demo.dispose()]);
 });
-afterEach(async () => {
-  for (const o of open.splice(0)) {
-    await o.core.dispose();
-    o.cleanup();
-  }
+const startCore = coresPerTest();
+afterEach(() => {
   real.faults.set({});
   demo.faults.set({});
 });
 
-type Call = <T = Record<string, unknown>>(m: string, i?: unknown) => Promise<Result<T>>;
-
-/** A core over a real SQLite file (kept between `restart`s), on fake time, with the client's short waits instant. */
-function makeCore(opts: { live?: boolean; examples?: boolean; autoStart?: boolean } = {}) {
-  const t = tempDir();
-  const clock = new FakeClock(START);
-  const dbPath = join(t.dir, 'lotwatch.sqlite');
-  const build = () =>
-    createCore({
-      db: openDatabase(dbPath),
-      dbPath,
-      dataDir: t.dir,
-      clock,
-      clientClock: clientClockOf(clock),
-      secrets: new FileSecretBox(join(t.dir, 'secret.key')),
-      notifier: { notify() {} },
-      log: silentLogger,
-      shell: 'headless',
-      version: 't',
-      demoService: async () => ({ baseUrl: demo.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
-      autoStart: opts.autoStart ?? false,
-      demoExamples: opts.examples ?? false,
-      tzOffsetMinutes: () => 0,
-    });
-  const env = {
-    core: build(),
-    clock,
-    call: (async (m, i) => env.core.invoke(m, i)) as Call,
-    async value<T = Record<string, unknown>>(m: string, i?: unknown): Promise<T> {
-      const r = await env.core.invoke(m, i);
-      if (!r.ok) throw new Error(`${m}: ${r.error.code} ${r.error.message}`);
-      return r.value as T;
-    },
+/**
+ * A ready core over a real SQLite file (kept across `restart`), in Demo mode on `demo` at START, or with `live` on the
+ * "real" sandbox with the user's key; with the request log counted.
+ */
+async function setup(opts: { live?: boolean; examples?: boolean; autoStart?: boolean } = {}) {
+  const made = await startCore({
+    sandbox: demo,
+    clock: new FakeClock(START),
+    autoStart: opts.autoStart ?? false,
+    demoExamples: opts.examples ?? false,
+  });
+  const env = Object.assign(made, {
     /** Requests sent so far (the request log), optionally only those of one endpoint. */
     async requests(endpoint?: string): Promise<number> {
-      const rows = (await env.value<{ rows: { endpoint: string }[] }>('requests.list', { limit: 1000 })).rows;
+      const rows = (await made.value<{ rows: { endpoint: string }[] }>('requests.list', { limit: 1000 })).rows;
       return endpoint ? rows.filter((r) => r.endpoint === endpoint).length : rows.length;
     },
-    /** Closes core and opens a new one over the same database file (an app restart). */
-    async restart() {
-      await env.core.dispose();
-      env.core = build();
-      entry.core = env.core;
-      await env.core.ready;
-    },
     /** Turns Demo mode off and uses the "real" sandbox with the user's key (saved for that service's URL). */
-    async goLive() {
-      await env.value('settings.update', { demoMode: false, serviceUrl: real.baseUrl });
-      await env.value('key.set', { key: KEY });
-    },
-  };
-  const entry = { core: env.core, cleanup: t.cleanup };
-  open.push(entry);
-  return env;
-}
-
-async function setup(opts: Parameters<typeof makeCore>[0] = {}) {
-  const env = makeCore(opts);
-  await env.core.ready;
+    goLive: () => goLive(made, { baseUrl: real.baseUrl!, key: KEY }),
+  });
   if (opts.live) await env.goLive();
   return env;
 }
@@ -243,12 +195,10 @@ describe('Demo examples when Demo mode is turned off', () => {
 
 describe('a spent monthly quota', () => {
   it('is said with the period end date; polling waits for it, across a restart; one alert for the period', async () => {
-    const tiny = createSandbox({ seed: 23, lots: 500, startTime: START, speed: 0, ratePerSecond: 0, keys: [KEY], now: () => START, quota: { limit: 3, periodMs: 30 * 24 * HOUR } });
-    await tiny.start(0, '127.0.0.1');
+    const tiny = await startSandbox({ seed: 23, lots: 500, startTime: START, speed: 0, ratePerSecond: 0, keys: [KEY], now: () => START, quota: { limit: 3, periodMs: 30 * 24 * HOUR } });
     try {
       const env = await setup();
-      await env.value('settings.update', { demoMode: false, serviceUrl: tiny.baseUrl });
-      await env.value('key.set', { key: KEY });
+      await goLive(env, { baseUrl: tiny.baseUrl!, key: KEY });
       const lot = tiny.market.sorted.find((l) => l.subStatus === 'Open')!;
       await env.value('watchlist.add', { target: lot.lotNumber });
       await env.value('vehicles.search', { params: {} });

@@ -1,63 +1,16 @@
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../../src/core/app';
-import { openDatabase } from '../../../src/core/db/connection';
-import { silentLogger } from '../../../src/core/log';
-import { FileSecretBox } from '../../../src/core/secrets';
-import { createSandbox, DEMO_KEY, type Sandbox } from '../../../src/sandbox/index';
-import type { Result } from '../../../src/shared/ipc/errors';
-import { clientClockOf, FakeClock } from '../../helpers/fakeClock';
-import { tempDir } from '../../helpers/tmp';
+import { describe, expect, it } from 'vitest';
+import { coresPerTest } from '../../helpers/core';
+import { sandboxPerFile, type Sandbox } from '../../helpers/sandbox';
 
 // The UI's live calls (the explore methods of the contract) through core.invoke against the sandbox over HTTP, and
 // their offline fallbacks.
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 let sb: Sandbox;
-const open: { core: Core; cleanup(): void }[] = [];
-
-beforeAll(async () => {
-  sb = createSandbox({ seed: 8, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0 });
-  await sb.start(0, '127.0.0.1');
-});
-afterAll(async () => sb.dispose());
-afterEach(async () => {
-  for (const o of open.splice(0)) {
-    await o.core.dispose();
-    o.cleanup();
-  }
-});
-
-async function setup(opts: { autoStart?: boolean; examples?: boolean } = {}) {
-  const t = tempDir();
-  const clock = new FakeClock(START);
-  const dbPath = join(t.dir, 'lotwatch.sqlite');
-  const core = createCore({
-    db: openDatabase(dbPath),
-    dbPath,
-    dataDir: t.dir,
-    clock,
-    // Retry waits run at once: a retried request would otherwise wait for a fake clock nobody advances.
-    clientClock: clientClockOf(clock),
-    secrets: new FileSecretBox(join(t.dir, 'secret.key')),
-    notifier: { notify() {} },
-    log: silentLogger,
-    shell: 'headless',
-    version: 't',
-    demoService: async () => ({ baseUrl: sb.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
-    autoStart: opts.autoStart ?? false,
-    demoExamples: opts.examples ?? false,
-    tzOffsetMinutes: () => 0,
-  });
-  open.push({ core, cleanup: t.cleanup });
-  await core.ready;
-  const call = async <T = Record<string, unknown>>(m: string, i?: unknown): Promise<Result<T>> => core.invoke(m, i) as never;
-  const value = async <T = Record<string, unknown>>(m: string, i?: unknown): Promise<T> => {
-    const r = await call<T>(m, i);
-    if (!r.ok) throw new Error(`${m}: ${r.error.code} ${r.error.message}`);
-    return r.value;
-  };
-  return { core, call, value };
-}
+sandboxPerFile({ seed: 8, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0 }, (started) => (sb = started));
+const startCore = coresPerTest();
+/** A core in Demo mode on this sandbox, at START; `autoStart` and `examples` as a first start of the app has them. */
+const setup = (opts: { autoStart?: boolean; examples?: boolean } = {}) =>
+  startCore({ sandbox: sb, autoStart: opts.autoStart ?? false, demoExamples: opts.examples ?? false });
 
 describe('live search and lot detail', () => {
   it('searches with filters, pages by cursor, stores every record for the library', async () => {

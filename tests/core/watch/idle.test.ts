@@ -1,12 +1,7 @@
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../../src/core/app';
-import { openDatabase } from '../../../src/core/db/connection';
-import { silentLogger } from '../../../src/core/log';
-import { FileSecretBox } from '../../../src/core/secrets';
-import { createSandbox, DEMO_KEY, type Sandbox } from '../../../src/sandbox/index';
-import { clientClockOf, FakeClock } from '../../helpers/fakeClock';
-import { tempDir } from '../../helpers/tmp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { coresPerTest } from '../../helpers/core';
+import { FakeClock } from '../../helpers/fakeClock';
+import { startSandbox, type Sandbox } from '../../helpers/sandbox';
 
 // With the budget spent, the watcher sleeps until the next request fits instead of ticking for nothing (a free-plan
 // user's normal state for much of the month). Core against the sandbox over real HTTP, on fake time: the day is driven
@@ -20,50 +15,21 @@ const DAY = 24 * HOUR;
 let sb: Sandbox;
 /** A sandbox whose plan has exactly the requests that adding the lots takes: spent when they are added. */
 let small: Sandbox;
-const open: { core: Core; cleanup(): void }[] = [];
 
 beforeAll(async () => {
-  sb = createSandbox({ seed: 14, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0 });
-  small = createSandbox({ seed: 14, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0, quota: { limit: WATCHES, periodMs: 30 * DAY } });
-  await Promise.all([sb.start(0, '127.0.0.1'), small.start(0, '127.0.0.1')]);
+  [sb, small] = await Promise.all([
+    startSandbox({ seed: 14, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0 }),
+    startSandbox({ seed: 14, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0, quota: { limit: WATCHES, periodMs: 30 * DAY } }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([sb.dispose(), small.dispose()]);
 });
-afterEach(async () => {
-  for (const o of open.splice(0)) {
-    await o.core.dispose();
-    o.cleanup();
-  }
-});
+const startCore = coresPerTest();
 
 /** A started core in Demo mode with 100 watched lots (one request each to add) and `requestsPerDay` set. */
 async function hundredWatches(requestsPerDay: number, service: Sandbox) {
-  const t = tempDir();
-  const clock = new FakeClock(START);
-  const dbPath = join(t.dir, 'lotwatch.sqlite');
-  const core = createCore({
-    db: openDatabase(dbPath),
-    dbPath,
-    dataDir: t.dir,
-    clock,
-    clientClock: clientClockOf(clock),
-    secrets: new FileSecretBox(join(t.dir, 'secret.key')),
-    notifier: { notify() {} },
-    log: silentLogger,
-    shell: 'headless',
-    version: 't',
-    demoService: async () => ({ baseUrl: service.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
-    demoExamples: false,
-    tzOffsetMinutes: () => 0,
-  });
-  open.push({ core, cleanup: t.cleanup });
-  await core.ready;
-  const ok = async (m: string, i?: unknown) => {
-    const r = await core.invoke(m, i);
-    if (!r.ok) throw new Error(`${m}: ${r.error.message}`);
-    return r.value as Record<string, unknown>;
-  };
+  const { core, clock, value: ok } = await startCore({ sandbox: service, clock: new FakeClock(START), autoStart: true });
   await ok('settings.update', { requestsPerDay });
   // Lots selling over the next days, some today: their sale-time anchors are due during the simulated day.
   const lots = service.market.sorted.filter((l) => l.subStatus === 'Open' && l.auctionAt > START + HOUR).slice(0, WATCHES);

@@ -1,14 +1,9 @@
-import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../../src/core/app';
-import { openDatabase } from '../../../src/core/db/connection';
-import { silentLogger } from '../../../src/core/log';
-import { FileSecretBox } from '../../../src/core/secrets';
-import { createSandbox, DEMO_KEY, type Sandbox } from '../../../src/sandbox/index';
+import { describe, expect, it } from 'vitest';
 import type { Result } from '../../../src/shared/ipc/errors';
-import { clientClockOf, FakeClock } from '../../helpers/fakeClock';
-import { tempDir } from '../../helpers/tmp';
+import { coresPerTest, type TestCore } from '../../helpers/core';
+import type { FakeClock } from '../../helpers/fakeClock';
+import { sandboxPerFile, type Sandbox } from '../../helpers/sandbox';
 
 // A saved search's "new match" must mean a lot listed since the search began watching, never one that was there
 // but not read yet (docs/architecture.md "Saved searches and new matches"). Core against the sandbox over HTTP,
@@ -21,46 +16,11 @@ const DAY = 24 * HOUR;
 // far more than the 2 pages of 20 a run reads.
 const PARAMS = { make: 'KIA' };
 let sb: Sandbox;
-const open: { core: Core; cleanup(): void }[] = [];
+sandboxPerFile({ seed: 5, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0 }, (started) => (sb = started));
+const startCore = coresPerTest();
+const makeCore = () => startCore({ sandbox: sb });
 
-beforeAll(async () => {
-  sb = createSandbox({ seed: 5, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0 });
-  await sb.start(0, '127.0.0.1');
-});
-afterAll(async () => sb.dispose());
-afterEach(async () => {
-  for (const o of open.splice(0)) {
-    await o.core.dispose();
-    o.cleanup();
-  }
-});
-
-type Call = <T = Record<string, unknown>>(m: string, i?: unknown) => Promise<Result<T>>;
-
-async function makeCore(): Promise<{ clock: FakeClock; call: Call; dbPath: string }> {
-  const t = tempDir();
-  const clock = new FakeClock(sb.marketNow());
-  const dbPath = join(t.dir, 'lotwatch.sqlite');
-  const core = createCore({
-    db: openDatabase(dbPath),
-    dbPath,
-    dataDir: t.dir,
-    clock,
-    clientClock: clientClockOf(clock),
-    secrets: new FileSecretBox(join(t.dir, 'secret.key')),
-    notifier: { notify() {} },
-    log: silentLogger,
-    shell: 'headless',
-    version: 't',
-    demoService: async () => ({ baseUrl: sb.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
-    autoStart: false,
-    demoExamples: false,
-    tzOffsetMinutes: () => 0,
-  });
-  open.push({ core, cleanup: t.cleanup });
-  await core.ready;
-  return { clock, call: (m, i) => core.invoke(m, i) as never, dbPath };
-}
+type Call = TestCore['call'];
 
 const value = <T>(r: Result<T>): T => {
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LotState } from '../../../src/shared/watch';
+import { lot as fixtureLot } from '../diff/fixtures';
 import { nextCheckAt, projectedChecks } from '../../../src/core/watch/planner';
 
 const MIN = 60_000;
@@ -7,21 +8,14 @@ const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 const now = Date.UTC(2026, 10, 23, 12);
 
-const lot = (over: Partial<LotState> = {}): LotState => ({
-  platform: 'copart',
-  lot_number: '50219738',
-  vin: 'WDDCEHLV2FT558689',
-  current_bid_usd: 1000,
-  buy_now_usd: null,
-  sale_price_usd: null,
-  state: 'open',
-  lot_status: 'Timed',
-  lot_sub_status: 'Open',
-  last_sold_status: null,
-  auction_at: now + 2 * MIN,
-  observed_at: now,
-  ...over,
-});
+/** The diff's fixture lot (open, Copart, with a bid), observed now, with this file's bid and sale time. */
+const lot = (over: Partial<LotState> = {}): LotState =>
+  fixtureLot({
+    current_bid_usd: 1000,
+    auction_at: now + 2 * MIN,
+    observed_at: now,
+    ...over,
+  });
 
 describe('nextCheckAt', () => {
   it('checks every 30 s once the sale time has passed without a result', () => {
@@ -52,7 +46,9 @@ describe('nextCheckAt', () => {
     for (let v = 1; v <= 360; v++) {
       const shown = at + v * MIN;
       const seen = looks.find((t) => t >= shown)!;
-      expect(seen - shown, `shown ${v} min after the sale time`).toBeLessThanOrEqual(Math.max(2 * MIN, (v * MIN) / 3) + 1);
+      expect(seen - shown, `shown ${v} min after the sale time`).toBeLessThanOrEqual(
+        Math.max(2 * MIN, (v * MIN) / 3) + 1,
+      );
     }
   });
 
@@ -84,7 +80,9 @@ describe('projectedChecks', () => {
     expect(n).toBeLessThan(60);
     // Where the live phase is hidden (the real service), a handful before the result and the relist look-ups (every
     // 2 hours at most) for the rest of the day, assuming the dearest outcome: ended unsold.
-    expect(projectedChecks([{ lot: lot({ lot_sub_status: null }), lastChecked: now }], now, DAY)).toBeLessThan(24);
+    expect(
+      projectedChecks([{ lot: lot({ lot_sub_status: null }), lastChecked: now }], now, DAY),
+    ).toBeLessThan(24);
   });
 
   it('assumes a live lot ends within minutes', () => {

@@ -1,68 +1,18 @@
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../../src/core/app';
-import { openDatabase } from '../../../src/core/db/connection';
-import { silentLogger } from '../../../src/core/log';
-import { FileSecretBox } from '../../../src/core/secrets';
-import { createSandbox, DEMO_KEY, type Sandbox } from '../../../src/sandbox/index';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Result } from '../../../src/shared/ipc/errors';
+import { coresPerTest } from '../../helpers/core';
 import { FakeClock } from '../../helpers/fakeClock';
-import { tempDir } from '../../helpers/tmp';
+import { DEMO_KEY, sandboxPerFile, type Sandbox } from '../../helpers/sandbox';
 
 // The contract methods of the watch engine through core.invoke, against the sandbox over HTTP.
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 let sb: Sandbox;
-const open: { core: Core; cleanup(): void }[] = [];
-
-beforeAll(async () => {
-  // Every market change visible at once: these tests check what a watch sees right after the sale.
-  sb = createSandbox({ seed: 5, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0, refresh: 'instant' });
-  await sb.start(0, '127.0.0.1');
-});
-afterAll(async () => sb.dispose());
-afterEach(async () => {
-  for (const o of open.splice(0)) {
-    await o.core.dispose();
-    o.cleanup();
-  }
-  sb.faults.set({});
-});
-
-async function makeCore(): Promise<{ core: Core; clock: FakeClock; call: <T = Record<string, unknown>>(m: string, i?: unknown) => Promise<Result<T>> }> {
-  const t = tempDir();
-  const clock = new FakeClock(START);
-  const dbPath = join(t.dir, 'lotwatch.sqlite');
-  const core = createCore({
-    db: openDatabase(dbPath),
-    dbPath,
-    dataDir: t.dir,
-    clock,
-    secrets: new FileSecretBox(join(t.dir, 'secret.key')),
-    notifier: { notify() {} },
-    log: silentLogger,
-    shell: 'headless',
-    version: 't',
-    demoService: async () => ({ baseUrl: sb.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
-    // The client's backoff waits fire at once; its request timeout stays a real timer a local answer always beats.
-    clientClock: {
-      now: () => clock.now(),
-      setTimeout: (fn: () => void, ms: number) => {
-        if (ms >= 10_000) {
-          const t = setTimeout(fn, ms);
-          t.unref();
-          return () => clearTimeout(t);
-        }
-        const t = setImmediate(fn);
-        return () => clearImmediate(t);
-      },
-    },
-    autoStart: false,
-    tzOffsetMinutes: () => 0,
-  });
-  open.push({ core, cleanup: t.cleanup });
-  await core.ready;
-  return { core, clock, call: (m, i) => core.invoke(m, i) as never };
-}
+// Every market change visible at once: these tests check what a watch sees right after the sale.
+sandboxPerFile({ seed: 5, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0, refresh: 'instant' }, (started) => (sb = started));
+const startCore = coresPerTest();
+afterEach(() => sb.faults.set({}));
+/** A core in Demo mode on this sandbox at START, with Demo mode's examples as a first start creates them. */
+const makeCore = () => startCore({ sandbox: sb, clock: new FakeClock(START), demoExamples: true });
 
 const value = <T>(r: Result<T>): T => {
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);

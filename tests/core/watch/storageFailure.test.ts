@@ -1,13 +1,8 @@
 import type { Database } from 'better-sqlite3';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createCore, type Core } from '../../../src/core/app';
-import { openDatabase } from '../../../src/core/db/connection';
-import type { Logger } from '../../../src/core/log';
-import { FileSecretBox } from '../../../src/core/secrets';
-import { createSandbox, DEMO_KEY, type Sandbox } from '../../../src/sandbox/index';
-import { clientClockOf, FakeClock } from '../../helpers/fakeClock';
-import { tempDir } from '../../helpers/tmp';
+import { describe, expect, it, vi } from 'vitest';
+import { coresPerTest } from '../../helpers/core';
+import { recordingLog } from '../../helpers/log';
+import { sandboxPerFile, type Sandbox } from '../../helpers/sandbox';
 
 // A disk that fills, or a data file that turns read-only, while Lotwatch runs (docs/architecture.md "Data safety"):
 // the buyer reads what is wrong and what to do, never "check your internet connection" or "something went wrong",
@@ -17,52 +12,14 @@ import { tempDir } from '../../helpers/tmp';
 
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 let sb: Sandbox;
-const open: { core: Core; cleanup(): void }[] = [];
+sandboxPerFile({ seed: 9, lots: 500, startTime: START, speed: 0, ratePerSecond: 0 }, (started) => (sb = started));
+const startCore = coresPerTest();
 
-beforeAll(async () => {
-  sb = createSandbox({ seed: 9, lots: 500, startTime: START, speed: 0, ratePerSecond: 0 });
-  await sb.start(0, '127.0.0.1');
-});
-afterAll(async () => sb.dispose());
-afterEach(async () => {
-  for (const o of open.splice(0)) {
-    await o.core.dispose();
-    o.cleanup();
-  }
-});
-
-type Line = { level: string; msg: string; data: Record<string, unknown> };
-
-async function setup(): Promise<{ core: Core; db: Database; clock: FakeClock; lines: Line[] }> {
-  const t = tempDir();
-  const clock = new FakeClock(START);
-  const dbPath = join(t.dir, 'lotwatch.sqlite');
-  const db = openDatabase(dbPath);
-  const lines: Line[] = [];
-  const at =
-    (level: string) =>
-    (msg: string, data: Record<string, unknown> = {}) =>
-      void lines.push({ level, msg, data });
-  const log: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
-  const core = createCore({
-    db,
-    dbPath,
-    dataDir: t.dir,
-    clock,
-    clientClock: clientClockOf(clock),
-    secrets: new FileSecretBox(join(t.dir, 'secret.key')),
-    notifier: { notify() {} },
-    log,
-    shell: 'headless',
-    version: 't',
-    demoService: async () => ({ baseUrl: sb.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
-    demoExamples: false,
-    autoStart: false,
-    tzOffsetMinutes: () => 0,
-  });
-  open.push({ core, cleanup: t.cleanup });
-  await core.ready;
-  return { core, db, clock, lines };
+/** A core in Demo mode on this sandbox at START, whose log lines are kept in `lines`. */
+async function setup() {
+  const log = recordingLog();
+  const made = await startCore({ sandbox: sb, log });
+  return { core: made.core, db: made.db, clock: made.clock, lines: log.lines };
 }
 
 /** Makes every later write of this connection fail as on a file that turned read-only (SQLITE_READONLY). */

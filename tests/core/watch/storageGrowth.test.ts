@@ -1,11 +1,9 @@
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+
+import { describe, expect, it } from 'vitest';
 import { normalizeVehicle } from '../../../src/core/api/parse';
-import { openDatabase } from '../../../src/core/db/connection';
 import { MAX_STORED_PHOTOS } from '../../../src/core/db/lotsRepo';
-import { Store } from '../../../src/core/db/store';
 import { realOpenRecord } from '../api/fixtures/realRecords';
-import { tempDir } from '../../helpers/tmp';
+import { storesPerTest } from '../../helpers/store';
 
 // Storage grows only with what changed (docs/architecture.md "Retention"): the real service's records carry a
 // countdown that differs on every answer, so a watched lot polled every few minutes used to store a whole new copy
@@ -14,15 +12,7 @@ import { tempDir } from '../../helpers/tmp';
 const MIN = 60_000;
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 
-const dirs: { cleanup(): void }[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
-
-function store() {
-  const t = tempDir();
-  dirs.push(t);
-  const db = openDatabase(join(t.dir, 'lotwatch.sqlite'));
-  return { db, s: new Store(db) };
-}
+const store = storesPerTest();
 
 type Json = Record<string, unknown>;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LotState } from '../../../src/shared/watch';
+import { lot as fixtureLot } from '../diff/fixtures';
 import { keepFor } from '../../../src/core/watch/budget';
 import { CRITICAL_VALUE, orderQueue, searchValue, VALUE, watchValue } from '../../../src/core/watch/value';
 
@@ -7,21 +8,15 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 const now = Date.UTC(2026, 10, 23, 12);
 
-const lot = (over: Partial<LotState> = {}): LotState => ({
-  platform: 'copart',
-  lot_number: '50219738',
-  vin: 'WDDCEHLV2FT558689',
-  current_bid_usd: 1000,
-  buy_now_usd: null,
-  sale_price_usd: null,
-  state: 'open',
-  lot_status: 'Timed',
-  lot_sub_status: null,
-  last_sold_status: null,
-  auction_at: now + 3 * 24 * HOUR,
-  observed_at: now,
-  ...over,
-});
+/** The diff's fixture lot (open, Copart, with a bid), observed now, with this file's bid and sale time. */
+const lot = (over: Partial<LotState> = {}): LotState =>
+  fixtureLot({
+    current_bid_usd: 1000,
+    lot_sub_status: null,
+    auction_at: now + 3 * 24 * HOUR,
+    observed_at: now,
+    ...over,
+  });
 
 describe('watchValue', () => {
   it('ranks the sale result above a relist, a relist above a search run, a search run above a background look', () => {
@@ -66,8 +61,20 @@ describe('orderQueue', () => {
 
   it('lets a search of many pages that has waited overtake a cheap one that just ran: no search starves', () => {
     const interval = 15 * MIN;
-    const cheap = { item: 'cheap', value: searchValue(interval, interval, 3), cost: 3, dueAt: now - interval, critical: false };
-    const dear = { item: 'dear', value: searchValue(1.5 * interval, interval, 5), cost: 5, dueAt: now - 1.5 * interval, critical: false };
+    const cheap = {
+      item: 'cheap',
+      value: searchValue(interval, interval, 3),
+      cost: 3,
+      dueAt: now - interval,
+      critical: false,
+    };
+    const dear = {
+      item: 'dear',
+      value: searchValue(1.5 * interval, interval, 5),
+      cost: 5,
+      dueAt: now - 1.5 * interval,
+      critical: false,
+    };
     expect(orderQueue([cheap, dear])[0]!.item).toBe('cheap');
     dear.value = searchValue(3 * interval, interval, 5);
     expect(orderQueue([cheap, dear])[0]!.item).toBe('dear');

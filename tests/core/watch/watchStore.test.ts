@@ -1,20 +1,12 @@
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../src/core/db/connection';
-import { Store } from '../../../src/core/db/store';
+
+import { describe, expect, it } from 'vitest';
+
+
 import { AlertRulesSchema } from '../../../src/shared/watch';
-import { tempDir } from '../../helpers/tmp';
+import { storesPerTest } from '../../helpers/store';
 import { vehicle } from './storeFixtures';
 
-const dirs: { cleanup(): void }[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
-
-function store() {
-  const t = tempDir();
-  dirs.push(t);
-  const db = openDatabase(join(t.dir, 'lotwatch.sqlite'));
-  return { db, s: new Store(db) };
-}
+const store = storesPerTest();
 
 describe('Store', () => {
   it('stores observations, a new one only when the record changed, and returns the state before and after', () => {

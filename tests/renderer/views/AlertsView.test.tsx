@@ -1,22 +1,15 @@
 // @vitest-environment jsdom
-import { inputsOf, installFake, render } from './fakeApi';
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { format, isSameDay } from 'date-fns';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AlertView } from '../../../src/shared/ipc/contract';
 import { AlertsView } from '../../../src/renderer/src/features/alerts/AlertsView';
 import { errResult, okResult } from '../fakeBridge';
 import { AlertRulesSchema } from '../../../src/shared/watch';
 import { alert, delivery, lotDetail, lotSummary, MINUTE, NOW, watch } from './fixtures';
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-  window.location.hash = '#/alerts';
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+frozenAtNow('#/alerts');
 
 const TESLA = 'copart:45416833';
 const FORD = 'iaai:39120001';

@@ -1,20 +1,14 @@
 // @vitest-environment jsdom
-import { installFake, render } from './fakeApi';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { frozenAtNow, installFake, render } from './fakeApi';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { Shipping } from '../../../src/renderer/src/features/lot/Shipping';
 import { Timeline } from '../../../src/renderer/src/features/lot/Timeline';
 import { dateTime } from '../../../src/renderer/src/lib/format';
 import { okResult } from '../fakeBridge';
 import { change, HOUR, NOW } from './fixtures';
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+frozenAtNow();
 
 const DAY = 24 * HOUR;
 const SALE = NOW + 2 * DAY;

@@ -1,25 +1,18 @@
 // @vitest-environment jsdom
-import { inputsOf, installFake, render } from './fakeApi';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { App } from '../../../src/renderer/src/app/App';
 import { createAppStore } from '../../../src/renderer/src/app/appStore';
 import { LotView } from '../../../src/renderer/src/features/lot/LotView';
 import type { MethodOutput } from '../../../src/shared/ipc/contract';
 import type { Result } from '../../../src/shared/ipc/errors';
 import { errResult, okResult, type FakeHandlers } from '../fakeBridge';
-import { HOUR, lotDetail, lotSummary, MINUTE, NOW } from './fixtures';
+import { change, HOUR, lotDetail, lotSummary, MINUTE, NOW } from './fixtures';
 import { parseVehicleDetail } from '../../../src/core/api/parse';
 import { realFinishedRecord } from '../../core/api/fixtures/realRecords';
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-  window.location.hash = '';
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+frozenAtNow('');
 
 const KEY = 'copart:45416833';
 
@@ -33,45 +26,10 @@ const stored: MethodOutput<'vehicles.get'> = lotDetail({
     last_observed_at: NOW - 5 * MINUTE,
   }),
   timeline: [
-    {
-      id: 1,
-      kind: 'new_match',
-      lot_key: KEY,
-      vin: '1HGCM82633A004352',
-      field: null,
-      before: null,
-      after: null,
-      related_lot_key: null,
-      outcome: null,
-      observed_at: NOW - 3 * HOUR,
-      search_id: 7,
-    },
-    {
-      id: 2,
-      kind: 'bid_changed',
-      lot_key: KEY,
-      vin: '1HGCM82633A004352',
-      field: 'current_bid_usd',
-      before: 1200,
-      after: 1450,
-      related_lot_key: null,
-      outcome: null,
-      observed_at: NOW - 1 * HOUR,
-      search_id: null,
-    },
-    {
-      id: 3,
-      kind: 'status_changed',
-      lot_key: KEY,
-      vin: '1HGCM82633A004352',
-      field: 'auction.state',
-      before: 'upcoming',
-      after: 'open',
-      related_lot_key: null,
-      outcome: null,
-      observed_at: NOW - 2 * HOUR,
-      search_id: null,
-    },
+    change({ id: 1, kind: 'new_match', field: null, before: null, after: null, observed_at: NOW - 3 * HOUR, search_id: 7 }),
+    // A bid change from 1,200 to 1,450 an hour ago (the fixture's).
+    change({ id: 2, lot_key: KEY }),
+    change({ id: 3, kind: 'status_changed', field: 'auction.state', before: 'upcoming', after: 'open', observed_at: NOW - 2 * HOUR }),
   ],
   bids: [
     [NOW - 3 * HOUR, 1200],

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
-import { forwardingBridge, inputsOf, installFake, render, testStore } from './fakeApi';
-import { cleanup, fireEvent, render as renderBare, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { forwardingBridge, frozenAtNow, inputsOf, installFake, render, testStore } from './fakeApi';
+import { fireEvent, render as renderBare, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type { MethodInput, SavedSearchView } from '../../../src/shared/ipc/contract';
 import { App } from '../../../src/renderer/src/app/App';
 import { SearchView } from '../../../src/renderer/src/features/search/SearchView';
@@ -11,13 +11,7 @@ import { realFiltersData } from '../../shared/fixtures/realFilters';
 import { errResult, okResult } from '../fakeBridge';
 import { NOW, savedSearch } from './fixtures';
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+frozenAtNow();
 
 /** A saved search with filters in every kind of field: text, range, single choice, multi choice, flag. */
 const hondas = savedSearch({

@@ -1,20 +1,13 @@
 // @vitest-environment jsdom
-import { inputsOf, installFake, render, testStore } from './fakeApi';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { frozenAtNow, inputsOf, installFake, render, testStore } from './fakeApi';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type { SavedSearchView } from '../../../src/shared/ipc/contract';
 import { SavedSearchesView } from '../../../src/renderer/src/features/saved/SavedSearchesView';
 import { okResult } from '../fakeBridge';
 import { HOUR, MINUTE, NOW, savedSearch } from './fixtures';
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-  window.location.hash = '#/saved';
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+frozenAtNow('#/saved');
 
 const tesla = savedSearch();
 const trucks = savedSearch({

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
-import { inputsOf, installFake, render, testStore } from './fakeApi';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { frozenAtNow, inputsOf, installFake, render, testStore } from './fakeApi';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { buildQuery, checkSearchParams } from '../../../src/core/api/validate';
 import { SearchView } from '../../../src/renderer/src/features/search/SearchView';
 import { SEARCH_ENUMS } from '../../../src/shared/vehicleParams';
@@ -9,14 +9,7 @@ import { realFiltersData } from '../../shared/fixtures/realFilters';
 import { errResult, okResult } from '../fakeBridge';
 import { NOW } from './fixtures';
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-  window.location.hash = '#/search';
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+frozenAtNow('#/search');
 
 /** A fake core answering vehicles.filters with `data` (or an error) and every search with an empty page. */
 function withFilters(data: Record<string, unknown> | 'offline') {

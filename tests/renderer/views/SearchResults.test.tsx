@@ -1,20 +1,15 @@
 // @vitest-environment jsdom
-import { inputsOf, installFake, render, testStore } from './fakeApi';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { frozenAtNow, inputsOf, installFake, render, testStore } from './fakeApi';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SearchView } from '../../../src/renderer/src/features/search/SearchView';
 import type { MethodOutput } from '../../../src/shared/ipc/contract';
 import type { Result } from '../../../src/shared/ipc/errors';
 import { errResult, okResult } from '../fakeBridge';
 import { HOUR, NOW, vehicleRow } from './fixtures';
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-  window.location.hash = '#/search';
-});
+frozenAtNow('#/search');
 afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
   vi.restoreAllMocks();
   document.head.querySelectorAll('style[data-test]').forEach((s) => s.remove());
 });

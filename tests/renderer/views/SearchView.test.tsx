@@ -1,22 +1,15 @@
 // @vitest-environment jsdom
-import { inputsOf, installFake, render, testStore } from './fakeApi';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { frozenAtNow, inputsOf, installFake, render, testStore } from './fakeApi';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import type { MethodInput } from '../../../src/shared/ipc/contract';
 import { SaveSearchDialog } from '../../../src/renderer/src/features/search/SaveSearchDialog';
 import { SearchView } from '../../../src/renderer/src/features/search/SearchView';
 import { AlertRulesSchema } from '../../../src/shared/watch';
 import { errResult, okResult } from '../fakeBridge';
-import { NOW, savedSearch } from './fixtures';
+import { savedSearch } from './fixtures';
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-  window.location.hash = '#/search';
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+frozenAtNow('#/search');
 
 const params = { make: 'TESLA', model: 'MODEL 3', year_from: 2019, year_to: 2022 };
 

@@ -1,23 +1,16 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { BackupsSection } from '../../../src/renderer/src/features/settings/BackupsSection';
 import type { MethodOutput } from '../../../src/shared/ipc/contract';
 import { errResult, okResult } from '../fakeBridge';
-import { inputsOf, installFake, render } from './fakeApi';
+import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
 import { NOW } from './fixtures';
 
 // Settings, Backups: the daily copies with a Restore button each, a confirm step reachable by keyboard, and what the
 // buyer must do after choosing one (quit and reopen).
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-  window.location.hash = '#/settings';
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+frozenAtNow('#/settings');
 
 const FOLDER = '/home/u/.config/lotwatch/backups';
 const backup = (date: string, size: number) => ({

@@ -1,44 +1,22 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { ChannelsSection } from '../../../src/renderer/src/features/settings/ChannelsSection';
 import { errResult } from '../fakeBridge';
-import { inputsOf, installFake, render } from './fakeApi';
-import { channel, NOW } from './fixtures';
+import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
+import { channel, officeEmail } from './fixtures';
 
 // Settings, Alert channels: a stored password or token goes only to the server it was saved for, so the form asks
 // for it again when the server changes; and it says where alerts go when that is a computer on the buyer's own
 // network or this one (docs/architecture.md "Delivery", "Alert channels").
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-  window.location.hash = '#/settings';
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+frozenAtNow('#/settings');
 
 const type = (label: string, value: string) =>
   fireEvent.change(screen.getByLabelText(label), { target: { value } });
 const MOVED = /You changed the server: enter the (password|access token) again\./;
 
-const email = channel({
-  id: 2,
-  type: 'email',
-  name: 'Office email',
-  config: {
-    type: 'email',
-    host: 'smtp.example.com',
-    port: 587,
-    security: 'starttls',
-    username: 'buyer@example.com',
-    from: 'buyer@example.com',
-    to: 'office@example.com',
-  },
-  has_secret: true,
-  secret_hint: '••••',
-});
+const email = officeEmail;
 
 describe('Settings · Alert channels · where a secret goes', () => {
   it('asks for the password again when the host or port changes, and shows the refusal at the password', async () => {

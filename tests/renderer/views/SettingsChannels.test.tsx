@@ -1,29 +1,22 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { format, isSameDay } from 'date-fns';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAppStore } from '../../../src/renderer/src/app/appStore';
 import { ChannelsSection } from '../../../src/renderer/src/features/settings/ChannelsSection';
 import { SettingsView } from '../../../src/renderer/src/features/settings/SettingsView';
 import { DEFAULT_CHANNEL_KINDS } from '../../../src/shared/alertChannels';
-import { StatusSchema, type MethodOutput } from '../../../src/shared/ipc/contract';
+import { type MethodOutput } from '../../../src/shared/ipc/contract';
 import type { Result } from '../../../src/shared/ipc/errors';
 import { errResult, okResult } from '../fakeBridge';
-import { inputsOf, installFake, render } from './fakeApi';
-import { channel, delivery, MINUTE, NOW } from './fixtures';
+import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
+import { channel, delivery, MINUTE, NOW, officeEmail, statusView } from './fixtures';
 
 // Settings, Alert channels: email, a phone through ntfy and webhooks that get alerts besides the inbox. What the
 // buyer types goes to `channels.save` as the contract says (a secret only when typed, null to forget it), a refused
 // save shows at its field, Test says what happened, and the delivery log says where each alert went.
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-  window.location.hash = '#/settings';
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+frozenAtNow('#/settings');
 
 /** A time as the section says it: "10:02 AM" today, "Jan 14, 10:02 AM" another day. */
 const when = (ms: number) => format(ms, isSameDay(ms, NOW) ? 'h:mm a' : 'MMM d, h:mm a');
@@ -31,22 +24,7 @@ const section = () => screen.getByRole('group', { name: 'Alert channels' });
 const type = (label: string, value: string) =>
   fireEvent.change(screen.getByLabelText(label), { target: { value } });
 
-const email = channel({
-  id: 2,
-  type: 'email',
-  name: 'Office email',
-  config: {
-    type: 'email',
-    host: 'smtp.example.com',
-    port: 587,
-    security: 'starttls',
-    username: 'buyer@example.com',
-    from: 'buyer@example.com',
-    to: 'office@example.com',
-  },
-  has_secret: true,
-  secret_hint: '••••',
-});
+const email = officeEmail;
 const discord = channel({
   id: 3,
   type: 'webhook',
@@ -447,26 +425,7 @@ describe('Settings · Alert channels', () => {
   it('sits outside the settings form, keeps what is typed when a setting changes, and Enter saves the channel', async () => {
     const fake = installFake({
       handlers: {
-        'status.get': () =>
-          okResult(
-            StatusSchema.parse({
-              mode: 'demo',
-              key: { set: false, storage: 'the system keychain' },
-              quota: null,
-              budget: {
-                allowedPerDay: 1000,
-                spentLast24h: 0,
-                projectedNext24h: 0,
-                basis: 'default',
-                periodRemaining: null,
-                periodEnd: null,
-              },
-              scale: 1,
-              running: true,
-              paused_until: null,
-              pause_reason: null,
-            }),
-          ),
+        'status.get': () => okResult(statusView()),
       },
     });
     const store = createAppStore(fake.bridge);

@@ -1,22 +1,15 @@
 // @vitest-environment jsdom
-import { inputsOf, installFake, render } from './fakeApi';
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { createAppStore } from '../../../src/renderer/src/app/appStore';
 import { explainKeyError, SettingsView } from '../../../src/renderer/src/features/settings/SettingsView';
 import { StatusSchema, type Status } from '../../../src/shared/ipc/contract';
 import type { ErrorCode } from '../../../src/shared/ipc/errors';
 import { errResult, okResult, type FakeHandlers } from '../fakeBridge';
-import { NOW, savedSearch } from './fixtures';
+import { savedSearch } from './fixtures';
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-  window.location.hash = '#/settings';
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+frozenAtNow('#/settings');
 
 const SECRET = 'lw_live_7f3a9c2e51d04b88a6e1';
 

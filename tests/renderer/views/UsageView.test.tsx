@@ -1,47 +1,57 @@
 // @vitest-environment jsdom
-import { inputsOf, installFake, render } from './fakeApi';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { format, isSameDay } from 'date-fns';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UsageView } from '../../../src/renderer/src/features/usage/UsageView';
 import { StatusSchema } from '../../../src/shared/ipc/contract';
 import { okResult } from '../fakeBridge';
 import { AlertRulesSchema } from '../../../src/shared/watch';
-import { HOUR, NOW, savedSearch } from './fixtures';
+import { HOUR, NOW, savedSearch, statusView } from './fixtures';
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+frozenAtNow();
 
 // Noon UTC on 12 February 2025: the 12th in every time zone a test machine may have.
 const END = Date.UTC(2025, 1, 12, 12, 0, 0);
 
+/**
+ * A live core whose polling is paused until END (`kind`, said as `reason`), on a plan of `limit` requests a month with
+ * `remaining` left, `rateLimit` a second and `allowedPerDay` today; no requests sent yet.
+ */
+function pausedUntilEnd(o: {
+  limit: number;
+  remaining: number;
+  rateLimit: number;
+  allowedPerDay: number;
+  kind: 'quota_spent' | 'rate_limited';
+  reason: string;
+}) {
+  const quota = { at: NOW, limit: o.limit, baseLimit: o.limit, extraLimit: 0, used: 100, remaining: o.remaining };
+  installFake({
+    settings: { demoMode: false },
+    handlers: {
+      'status.get': () =>
+        okResult(
+          StatusSchema.parse({
+            mode: 'live',
+            key: { set: true, storage: 'the system keychain' },
+            quota: { ...quota, periodStart: null, periodEnd: END, perPageLimit: 20, rateLimit: o.rateLimit, rateRemaining: 0 },
+            budget: { allowedPerDay: o.allowedPerDay, spentLast24h: 4, projectedNext24h: 12, basis: 'quota', periodRemaining: o.remaining, periodEnd: END },
+            scale: 1,
+            running: true,
+            paused_until: END,
+            pause_reason: o.reason,
+            pause_kind: o.kind,
+          }),
+        ),
+      'requests.list': () => okResult({ rows: [], last24h: 0 }),
+    },
+  });
+}
+
 describe('UsageView · a spent monthly quota', () => {
   it('says until which date, once, and never as seconds to wait', async () => {
-    installFake({
-      settings: { demoMode: false },
-      handlers: {
-        'status.get': () =>
-          okResult(
-            StatusSchema.parse({
-              mode: 'live',
-              key: { set: true, storage: 'the system keychain' },
-              quota: { at: NOW, limit: 100, baseLimit: 100, extraLimit: 0, used: 100, remaining: 0, periodStart: null, periodEnd: END, perPageLimit: 20, rateLimit: 3, rateRemaining: 0 },
-              budget: { allowedPerDay: 0, spentLast24h: 4, projectedNext24h: 12, basis: 'quota', periodRemaining: 0, periodEnd: END },
-              scale: 1,
-              running: true,
-              paused_until: END,
-              pause_reason: "Your plan's monthly requests are used up until 12 February 2025.",
-              pause_kind: 'quota_spent',
-            }),
-          ),
-        'requests.list': () => okResult({ rows: [], last24h: 0 }),
-      },
-    });
+    pausedUntilEnd({ limit: 100, remaining: 0, rateLimit: 3, allowedPerDay: 0, kind: 'quota_spent', reason: "Your plan's monthly requests are used up until 12 February 2025." });
     render(<UsageView />);
     const said = await screen.findByText(/^Your plan's monthly requests are used up until 12 February 2025\./);
     expect(said.textContent).toContain('wait until then and start again by themselves');
@@ -55,26 +65,7 @@ describe('UsageView · a spent monthly quota', () => {
 
 describe('UsageView · a long rate-limit pause', () => {
   it('says when polling resumes with the year', async () => {
-    installFake({
-      settings: { demoMode: false },
-      handlers: {
-        'status.get': () =>
-          okResult(
-            StatusSchema.parse({
-              mode: 'live',
-              key: { set: true, storage: 'the system keychain' },
-              quota: { at: NOW, limit: 30000, baseLimit: 30000, extraLimit: 0, used: 100, remaining: 29900, periodStart: null, periodEnd: END, perPageLimit: 20, rateLimit: 10, rateRemaining: 0 },
-              budget: { allowedPerDay: 900, spentLast24h: 4, projectedNext24h: 12, basis: 'quota', periodRemaining: 29900, periodEnd: END },
-              scale: 1,
-              running: true,
-              paused_until: END,
-              pause_reason: 'The auction data service is getting too many requests from your key (HTTP 429)',
-              pause_kind: 'rate_limited',
-            }),
-          ),
-        'requests.list': () => okResult({ rows: [], last24h: 0 }),
-      },
-    });
+    pausedUntilEnd({ limit: 30000, remaining: 29900, rateLimit: 10, allowedPerDay: 900, kind: 'rate_limited', reason: 'The auction data service is getting too many requests from your key (HTTP 429)' });
     render(<UsageView />);
     const said = await screen.findByText(/^Polling is paused until/);
     expect(said.textContent).toContain(`Polling is paused until ${format(END, 'd MMMM yyyy, HH:mm')} (`);
@@ -90,20 +81,8 @@ describe('UsageView · pausing watching', () => {
         'status.get': () => {
           const until = fake.settings.watchPausedUntil;
           return okResult(
-            StatusSchema.parse({
-              mode: 'demo',
-              key: { set: false, storage: 'the system keychain' },
-              quota: null,
-              budget: {
-                allowedPerDay: 1000,
-                spentLast24h: 4,
-                projectedNext24h: 40,
-                basis: 'default',
-                periodRemaining: null,
-                periodEnd: null,
-              },
-              scale: 1,
-              running: true,
+            statusView({
+              budget: { spentLast24h: 4, projectedNext24h: 40 },
               paused_until: until,
               pause_reason: until === null ? null : 'You paused watching.',
               pause_kind: until === null ? null : 'user',
@@ -152,7 +131,7 @@ describe('UsageView · pausing watching', () => {
 /** A status answer with this budget and quota (live mode, running). */
 function statusWith(budget: Record<string, unknown>, quota: Record<string, unknown> | null = null) {
   return okResult(
-    StatusSchema.parse({
+    statusView({
       mode: 'live',
       key: { set: true, storage: 'the system keychain' },
       quota:
@@ -172,19 +151,7 @@ function statusWith(budget: Record<string, unknown>, quota: Record<string, unkno
               rateRemaining: 3,
               ...quota,
             },
-      budget: {
-        allowedPerDay: 1000,
-        spentLast24h: 0,
-        projectedNext24h: 10,
-        basis: 'quota',
-        periodRemaining: null,
-        periodEnd: null,
-        ...budget,
-      },
-      scale: 1,
-      running: true,
-      paused_until: null,
-      pause_reason: null,
+      budget: { projectedNext24h: 10, basis: 'quota', ...budget },
       pause_kind: null,
     }),
   );

@@ -1,20 +1,13 @@
 // @vitest-environment jsdom
-import { inputsOf, installFake, render } from './fakeApi';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type { WatchView } from '../../../src/shared/ipc/contract';
 import { WatchlistView } from '../../../src/renderer/src/features/watchlist/WatchlistView';
 import { errResult, okResult } from '../fakeBridge';
 import { lotSummary, NOW, watch } from './fixtures';
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-  window.location.hash = '#/watchlist';
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+frozenAtNow('#/watchlist');
 
 const tesla = watch();
 const sold = watch({

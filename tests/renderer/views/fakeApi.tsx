@@ -2,13 +2,15 @@
  * The fake bridge a view test renders with: `installFake({ handlers })` sets this test's fake, and `render` mounts
  * the component under an ApiProvider that forwards to it, as the app frame hands the real bridge to its views.
  */
-import { render as rtlRender, type RenderOptions } from '@testing-library/react';
+import { cleanup, render as rtlRender, type RenderOptions } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { ApiProvider } from '../../../src/renderer/src/api/ApiContext';
 import { createAppStore, type AppStore } from '../../../src/renderer/src/app/appStore';
 import type { Bridge } from '../../../src/shared/ipc/bridge';
 import type { Method, MethodInput } from '../../../src/shared/ipc/contract';
 import { createFakeBridge } from '../fakeBridge';
+import { NOW } from './fixtures';
 
 type Fake = ReturnType<typeof createFakeBridge>;
 
@@ -48,4 +50,20 @@ export function testStore(): AppStore {
 /** The bridge that forwards to the installed fake, for components that take it as a prop (the app frame). */
 export function forwardingBridge(): Bridge {
   return forwarder;
+}
+
+/**
+ * For every test of the calling file (call at its top level): Date frozen at NOW (timers stay real, so the views'
+ * own waits run) and the address at `hash` when given, as the app frame opens a view; after each test the rendered
+ * tree is unmounted and the real Date is back.
+ */
+export function frozenAtNow(hash?: string): void {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+    if (hash !== undefined) window.location.hash = hash;
+  });
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+  });
 }

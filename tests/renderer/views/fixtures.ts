@@ -15,6 +15,7 @@ import {
   LotDetailSchema,
   LotSummarySchema,
   SavedSearchViewSchema,
+  StatusSchema,
   VehicleRowSchema,
   WatchViewSchema,
   type AlertView,
@@ -22,6 +23,7 @@ import {
   type LotSummary,
   type MethodOutput,
   type SavedSearchView,
+  type Status,
   type VehicleRow,
   type WatchView,
 } from '../../../src/shared/ipc/contract';
@@ -134,6 +136,34 @@ export function lotDetail(
   return { ...detail, offline };
 }
 
+/**
+ * `status.get` as core answers it, by default in Demo mode with no key: no plan quota, the default allowance of 1,000
+ * requests a day with nothing spent, running and not paused; `over` replaces whole fields (`budget` merges into the
+ * default one).
+ */
+export function statusView(over: Omit<Partial<Status>, 'budget'> & { budget?: Partial<Status['budget']> } = {}): Status {
+  const { budget, ...rest } = over;
+  return StatusSchema.parse({
+    mode: 'demo',
+    key: { set: false, storage: 'the system keychain' },
+    quota: null,
+    budget: {
+      allowedPerDay: 1000,
+      spentLast24h: 0,
+      projectedNext24h: 0,
+      basis: 'default',
+      periodRemaining: null,
+      periodEnd: null,
+      ...budget,
+    },
+    scale: 1,
+    running: true,
+    paused_until: null,
+    pause_reason: null,
+    ...rest,
+  });
+}
+
 /** An alert channel as `channels.list` shows it: a phone through ntfy, by default, with a stored access token. */
 export function channel(over: Partial<ChannelView> = {}): ChannelView {
   return ChannelViewSchema.parse({
@@ -149,6 +179,24 @@ export function channel(over: Partial<ChannelView> = {}): ChannelView {
 }
 
 /** One alert's delivery to one channel (a row of the delivery log, or of an alert's `deliveries`). */
+/** The buyer's office mail channel (id 2): STARTTLS on smtp.example.com:587, with a stored password. */
+export const officeEmail = channel({
+  id: 2,
+  type: 'email',
+  name: 'Office email',
+  config: {
+    type: 'email',
+    host: 'smtp.example.com',
+    port: 587,
+    security: 'starttls',
+    username: 'buyer@example.com',
+    from: 'buyer@example.com',
+    to: 'office@example.com',
+  },
+  has_secret: true,
+  secret_hint: '••••',
+});
+
 export function delivery(over: Partial<DeliveryView> = {}): DeliveryView {
   return DeliveryViewSchema.parse({
     id: 1,
