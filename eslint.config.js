@@ -25,7 +25,17 @@ const layer = (name) => ({
 const layerIndex = (name) => ({ group: `**/${name}`, message: `This layer may not import src/${name}.` });
 
 /** The domain modules of src/core, in the order app.ts builds them: each may import only those before it. */
-const CORE_MODULES = ['lots', 'explore', 'desk', 'watchlist', 'searches', 'channels', 'inbox', 'demo', 'settings'];
+const CORE_MODULES = [
+  'lots',
+  'explore',
+  'desk',
+  'watchlist',
+  'searches',
+  'channels',
+  'inbox',
+  'demo',
+  'settings',
+];
 const coreOutside = ['sandbox', 'main', 'preload', 'headless', 'renderer'].map(layer);
 const moduleAbove = (who) => (name) => ({
   group: `**/${name}/**`,
@@ -36,12 +46,25 @@ const pureRoom = (name) => ({
   message: `src/core/diff and src/core/alerts are pure: no src/core/${name} (docs/architecture.md "The parts").`,
 });
 const sideEffect = (why) => (name) => ({ name, message: `This layer may not import ${name} (${why}).` });
-const offNetwork = ['undici', 'node:net', 'net', 'node:http', 'http', 'node:https', 'https', 'node:dns', 'dns'].map(
-  sideEffect('network'),
-);
-const offDisk = ['node:fs', 'fs', 'node:fs/promises', 'fs/promises', 'better-sqlite3', 'node:child_process'].map(
-  sideEffect('files and processes'),
-);
+const offNetwork = [
+  'undici',
+  'node:net',
+  'net',
+  'node:http',
+  'http',
+  'node:https',
+  'https',
+  'node:dns',
+  'dns',
+].map(sideEffect('network'));
+const offDisk = [
+  'node:fs',
+  'fs',
+  'node:fs/promises',
+  'fs/promises',
+  'better-sqlite3',
+  'node:child_process',
+].map(sideEffect('files and processes'));
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.test-output/**'] },
@@ -62,10 +85,7 @@ export default tseslint.config(
   },
   {
     files: ['src/shared/**/*.ts'],
-    rules: restrict(
-      ['core', 'sandbox', 'main', 'preload', 'headless', 'renderer'].map(layer),
-      noElectron,
-    ),
+    rules: restrict(['core', 'sandbox', 'main', 'preload', 'headless', 'renderer'].map(layer), noElectron),
   },
   {
     files: ['src/core/**/*.ts'],
@@ -74,12 +94,18 @@ export default tseslint.config(
   // The domain modules import only downward, in the order app.ts builds them (docs/architecture.md "The parts").
   ...CORE_MODULES.map((name, i) => ({
     files: [`src/core/${name}/**/*.ts`],
-    rules: restrict([...coreOutside, ...CORE_MODULES.slice(i + 1).map(moduleAbove(`src/core/${name}`))], noElectron),
+    rules: restrict(
+      [...coreOutside, ...CORE_MODULES.slice(i + 1).map(moduleAbove(`src/core/${name}`))],
+      noElectron,
+    ),
   })),
   // Below the modules: the watcher, the client and the database import no module and (but for api) no network.
   {
     files: ['src/core/watch/**/*.ts', 'src/core/db/**/*.ts'],
-    rules: restrict([...coreOutside, ...CORE_MODULES.map(moduleAbove('This layer'))], [...noElectron, ...offNetwork]),
+    rules: restrict(
+      [...coreOutside, ...CORE_MODULES.map(moduleAbove('This layer'))],
+      [...noElectron, ...offNetwork],
+    ),
   },
   {
     files: ['src/core/api/**/*.ts'],
@@ -89,7 +115,11 @@ export default tseslint.config(
   {
     files: ['src/core/diff/**/*.ts', 'src/core/alerts/**/*.ts'],
     rules: restrict(
-      [...coreOutside, ...CORE_MODULES.map(moduleAbove('A pure room')), ...['db', 'api', 'watch'].map(pureRoom)],
+      [
+        ...coreOutside,
+        ...CORE_MODULES.map(moduleAbove('A pure room')),
+        ...['db', 'api', 'watch'].map(pureRoom),
+      ],
       [...noElectron, ...offNetwork, ...offDisk],
     ),
   },
@@ -111,10 +141,13 @@ export default tseslint.config(
   },
   {
     files: ['src/renderer/**/*.{ts,tsx}'],
-    rules: restrict(['core', 'sandbox', 'main', 'preload', 'headless'].flatMap((n) => [layer(n), layerIndex(n)]), [
-      ...noElectron,
-      { name: 'better-sqlite3', message: 'The renderer talks only through the contract.' },
-      { name: 'undici', message: 'The renderer talks only through the contract.' },
-    ]),
+    rules: restrict(
+      ['core', 'sandbox', 'main', 'preload', 'headless'].flatMap((n) => [layer(n), layerIndex(n)]),
+      [
+        ...noElectron,
+        { name: 'better-sqlite3', message: 'The renderer talks only through the contract.' },
+        { name: 'undici', message: 'The renderer talks only through the contract.' },
+      ],
+    ),
   },
 );

@@ -8,6 +8,7 @@ const nm = (p) => join(root, 'node_modules', p);
 export const BIN = {
   tsc: nm('typescript/bin/tsc'),
   eslint: nm('eslint/bin/eslint.js'),
+  prettier: nm('prettier/bin/prettier.cjs'),
   vitest: nm('vitest/vitest.mjs'),
   electronVite: nm('electron-vite/bin/electron-vite.js'),
   playwright: nm('@playwright/test/cli.js'),

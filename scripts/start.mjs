@@ -39,7 +39,8 @@ function obtainElectron() {
   });
   const after = electronBinary();
   if (after) return { path: after };
-  const why = r.error?.code === 'ETIMEDOUT' ? 'the download timed out' : lastLine(r.stderr) || `exit ${r.status}`;
+  const why =
+    r.error?.code === 'ETIMEDOUT' ? 'the download timed out' : lastLine(r.stderr) || `exit ${r.status}`;
   return { reason: `Electron is not available here: its binary could not be downloaded (${why})` };
 }
 
@@ -72,19 +73,30 @@ function electronSqliteBinding(electronVersion) {
     const gyp = join(npmDir, 'node_modules/node-gyp/bin/node-gyp.js');
     r = spawnSync(
       process.execPath,
-      [gyp, 'rebuild', '--release', `--target=${electronVersion}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers'],
+      [
+        gyp,
+        'rebuild',
+        '--release',
+        `--target=${electronVersion}`,
+        '--runtime=electron',
+        '--dist-url=https://electronjs.org/headers',
+      ],
       { cwd: src, encoding: 'utf8', timeout: 600_000 },
     );
   }
   if (!existsSync(built)) {
-    return { reason: `better-sqlite3 could not be built for Electron ${electronVersion} (${lastLine(r.stderr) || 'no output'})` };
+    return {
+      reason: `better-sqlite3 could not be built for Electron ${electronVersion} (${lastLine(r.stderr) || 'no output'})`,
+    };
   }
   cpSync(built, target);
   return { path: target, version: bsPkg.version };
 }
 
 function fallBack(reason) {
-  console.log(`Lotwatch: ${reason}; starting the headless shell instead (open the address below in a browser).`);
+  console.log(
+    `Lotwatch: ${reason}; starting the headless shell instead (open the address below in a browser).`,
+  );
   const child = spawn(process.execPath, [join(root, 'out/main/headless.js'), ...process.argv.slice(2)], {
     stdio: 'inherit',
   });
@@ -103,7 +115,11 @@ if (!electron.path) {
   } else {
     const child = spawn(electron.path, [join(root, 'out/main/index.js')], {
       stdio: 'inherit',
-      env: { ...process.env, LOTWATCH_SQLITE_BINDING: binding.path, LOTWATCH_BETTER_SQLITE_VERSION: binding.version },
+      env: {
+        ...process.env,
+        LOTWATCH_SQLITE_BINDING: binding.path,
+        LOTWATCH_BETTER_SQLITE_VERSION: binding.version,
+      },
     });
     child.on('exit', (code) => process.exit(code ?? 0));
   }

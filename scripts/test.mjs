@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, unit and integration tests (vitest), build, then the end-to-end tests
+// `npm test`: typecheck, lint, a format check (prettier), unit and integration tests (vitest), build, then the end-to-end tests
 // (Playwright). Every step runs even when an earlier one failed, so one run shows everything that is wrong.
 // The last line counts every test that ran: `N passed, N failed` (`, N skipped` when any were skipped).
 // A failed typecheck, lint or build is not a test, but it adds one to "failed" so the line never says
@@ -20,7 +20,11 @@ const times = [];
 function run(name, args, opts = {}) {
   const started = Date.now();
   console.log(`\n▶ ${name}`);
-  const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...opts.env } });
+  const r = spawnSync(process.execPath, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...opts.env },
+  });
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   times.push(`${name} ${secs}s`);
   const ok = r.status === 0;
@@ -39,6 +43,7 @@ function readJson(file) {
 run('typecheck (node)', [BIN.tsc, '-p', 'tsconfig.node.json', '--noEmit']);
 run('typecheck (web)', [BIN.tsc, '-p', 'tsconfig.web.json', '--noEmit']);
 run('lint', [BIN.eslint, '--max-warnings', '0', '.']);
+run('format check', [BIN.prettier, '--check', '.']);
 
 const vitestJson = join(outDir, 'vitest.json');
 run('unit and integration tests (vitest)', [
@@ -60,7 +65,9 @@ if (v) {
 const built = run('build', [BIN.electronVite, 'build']);
 const pwJson = join(outDir, 'playwright.json');
 if (built) {
-  run('end-to-end tests (Playwright)', [BIN.playwright, 'test'], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson } });
+  run('end-to-end tests (Playwright)', [BIN.playwright, 'test'], {
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson },
+  });
   const p = readJson(pwJson);
   if (p?.stats) {
     totals.passed += (p.stats.expected ?? 0) + (p.stats.flaky ?? 0);
@@ -72,7 +79,7 @@ if (built) {
 }
 
 for (const step of failedSteps) {
-  if (['typecheck (node)', 'typecheck (web)', 'lint', 'build'].includes(step)) totals.failed += 1;
+  if (['typecheck (node)', 'typecheck (web)', 'lint', 'format check', 'build'].includes(step)) totals.failed += 1;
 }
 
 console.log(`\nSteps: ${times.join(' · ')}`);

@@ -24,7 +24,14 @@ const SPEED = 60;
 it(`idle: ${WATCHES} watches, spent budget, ${SECONDS} s of CPU`, async () => {
   const t0 = Date.now();
   const m0 = Math.floor(t0 / 60_000) * 60_000;
-  const sb = createSandbox({ seed: 14, lots: 3000, speed: SPEED, startTime: m0, marketNow: () => clock.now(), ratePerSecond: 0 });
+  const sb = createSandbox({
+    seed: 14,
+    lots: 3000,
+    speed: SPEED,
+    startTime: m0,
+    marketNow: () => clock.now(),
+    ratePerSecond: 0,
+  });
   // One market clock for the sandbox and the engine, SPEED x real time (as Demo mode's --demo-speed).
   const clock: Clock = {
     now: () => Math.floor(m0 + (Date.now() - t0) * SPEED),
@@ -54,7 +61,9 @@ it(`idle: ${WATCHES} watches, spent budget, ${SECONDS} s of CPU`, async () => {
     await core.ready;
     await core.call('settings.update', { requestsPerDay: 20 });
     const now = clock.now();
-    const lots = sb.market.sorted.filter((l) => l.subStatus === 'Open' && l.auctionAt > now + 12 * 60_000).slice(0, WATCHES);
+    const lots = sb.market.sorted
+      .filter((l) => l.subStatus === 'Open' && l.auctionAt > now + 12 * 60_000)
+      .slice(0, WATCHES);
     for (const l of lots) await core.call('watchlist.add', { target: l.lotNumber });
     await core.engine.idle();
     const spent = (await core.call('status.get', undefined)).budget;
@@ -66,7 +75,8 @@ it(`idle: ${WATCHES} watches, spent budget, ${SECONDS} s of CPU`, async () => {
     const cpu = process.cpuUsage(cpu0);
     const wallUs = Number(process.hrtime.bigint() - t0) / 1000;
     const percent = ((cpu.user + cpu.system) / wallUs) * 100;
-    const requestsDuring = (await core.call('status.get', undefined)).budget.spentLast24h - spent.spentLast24h;
+    const requestsDuring =
+      (await core.call('status.get', undefined)).budget.spentLast24h - spent.spentLast24h;
     console.log(
       `idle benchmark: ${lots.length} watches (sales in ${((lots.at(-1)!.auctionAt - now) / 60_000).toFixed(0)} market min), budget ${spent.spentLast24h}/${spent.allowedPerDay} spent, ${SECONDS} s: ` +
         `CPU ${percent.toFixed(2)} % of a core (user ${(cpu.user / 1000).toFixed(0)} ms, system ${(cpu.system / 1000).toFixed(0)} ms), ` +
@@ -75,7 +85,18 @@ it(`idle: ${WATCHES} watches, spent budget, ${SECONDS} s of CPU`, async () => {
     mkdirSync('bench/results', { recursive: true });
     writeFileSync(
       'bench/results/idle.json',
-      JSON.stringify({ watches: lots.length, seconds: SECONDS, cpu_percent: percent, user_ms: cpu.user / 1000, system_ms: cpu.system / 1000, requests_during: requestsDuring }, null, 2),
+      JSON.stringify(
+        {
+          watches: lots.length,
+          seconds: SECONDS,
+          cpu_percent: percent,
+          user_ms: cpu.user / 1000,
+          system_ms: cpu.system / 1000,
+          requests_during: requestsDuring,
+        },
+        null,
+        2,
+      ),
     );
     expect(requestsDuring).toBe(0);
   } finally {

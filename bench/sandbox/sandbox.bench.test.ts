@@ -15,7 +15,13 @@ it('sandbox: start, memory, /vehicles req/s', async () => {
   global.gc?.();
   const before = process.memoryUsage();
   const t0 = performance.now();
-  const sb = createSandbox({ seed: 42, lots: 20_000, speed: 60, ratePerSecond: 0, quota: { limit: 1e12, periodMs: 864e5 } });
+  const sb = createSandbox({
+    seed: 42,
+    lots: 20_000,
+    speed: 60,
+    ratePerSecond: 0,
+    quota: { limit: 1e12, periodMs: 864e5 },
+  });
   const built = performance.now() - t0;
   const url = await sb.start(0, '127.0.0.1');
   const started = performance.now() - t0;
@@ -24,7 +30,11 @@ it('sandbox: start, memory, /vehicles req/s', async () => {
   const pool = new Pool(url, { connections: CONCURRENCY, pipelining: 1 });
   const rows: string[][] = [];
   const firstPage = (await (
-    await pool.request({ path: '/api/v1/vehicle-auction/vehicles', method: 'GET', headers: { 'x-api-key': DEMO_KEY } })
+    await pool.request({
+      path: '/api/v1/vehicle-auction/vehicles',
+      method: 'GET',
+      headers: { 'x-api-key': DEMO_KEY },
+    })
   ).body.json()) as { meta: { next_cursor: string } };
   const scenarios: [string, string][] = [
     ['default (Open, 20/page)', '/api/v1/vehicle-auction/vehicles'],
@@ -52,7 +62,13 @@ it('sandbox: start, memory, /vehicles req/s', async () => {
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     const secs = (performance.now() - s) / 1000;
     lat.sort((a, b) => a - b);
-    rows.push([name, String(Math.round(done / secs)), (lat[Math.floor(lat.length / 2)] ?? 0).toFixed(1), (lat[Math.floor(lat.length * 0.99)] ?? 0).toFixed(1), String(errors)]);
+    rows.push([
+      name,
+      String(Math.round(done / secs)),
+      (lat[Math.floor(lat.length / 2)] ?? 0).toFixed(1),
+      (lat[Math.floor(lat.length * 0.99)] ?? 0).toFixed(1),
+      String(errors),
+    ]);
   }
   await pool.close();
   await sb.dispose();

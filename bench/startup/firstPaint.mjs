@@ -40,7 +40,9 @@ for (let i = 0; i < runs; i++) {
   await page.goto(url);
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
   rows.frameVisible.push(Date.now() - t0);
-  const fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN);
+  const fcp = await page.evaluate(
+    () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
+  );
   rows.firstContentfulPaint.push(fcp);
   await page.close();
   proc.kill('SIGTERM');

@@ -27,12 +27,20 @@ const MAKES = [
   ['NISSAN', ['ALTIMA', 'ROGUE', 'SENTRA']],
   ['AUDI', ['A4', 'Q5', 'S5']],
 ] as const;
-const CITIES = ['Dallas (TX)', 'Atlanta (GA)', 'Phoenix (AZ)', 'Chicago (IL)', 'Miami (FL)', 'Sacramento (CA)', 'Newark (NJ)'];
+const CITIES = [
+  'Dallas (TX)',
+  'Atlanta (GA)',
+  'Phoenix (AZ)',
+  'Chicago (IL)',
+  'Miami (FL)',
+  'Sacramento (CA)',
+  'Newark (NJ)',
+];
 const VIN_CHARS = 'ABCDEFGHJKLMNPRSTUVWXYZ0123456789';
 
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 function vehicle(i: number, r: () => number, bid: number): Vehicle {
@@ -66,15 +74,42 @@ function vehicle(i: number, r: () => number, bid: number): Vehicle {
     title_document: { name: 'SALVAGE - REPAIRABLE', group: 'approved' },
     seller: { name: 'Insurance Co', type: 'insurance' },
     yard: { id: String(i % 400), name: null, zip: '75001', latitude: 32.9, longitude: -96.8 },
-    auction: { state: 'open', auction_at: new Date(Date.UTC(2026, 5, 1) + (i % 5000) * 60_000).toISOString(), lot_status: 'Timed', lot_sub_status: 'Open', last_sold_status: null, last_sold_day: null, is_buy_now: false },
-    pricing: { current_bid_usd: bid, buy_now_usd: null, sale_price_usd: null, estimated_cost_from_usd: null, estimated_cost_to_usd: null },
-    location: { display: CITIES[i % CITIES.length]!, state: 'TX', facility_id: String(i % 400), ship_from: null },
-    media: { thumbs_count: 10, has_360: false, photos: [`https://cs.copart.com/v1/AUTH_svc.pdoc00001/lpp/${lot}_hrs.jpg`] },
+    auction: {
+      state: 'open',
+      auction_at: new Date(Date.UTC(2026, 5, 1) + (i % 5000) * 60_000).toISOString(),
+      lot_status: 'Timed',
+      lot_sub_status: 'Open',
+      last_sold_status: null,
+      last_sold_day: null,
+      is_buy_now: false,
+    },
+    pricing: {
+      current_bid_usd: bid,
+      buy_now_usd: null,
+      sale_price_usd: null,
+      estimated_cost_from_usd: null,
+      estimated_cost_to_usd: null,
+    },
+    location: {
+      display: CITIES[i % CITIES.length]!,
+      state: 'TX',
+      facility_id: String(i % 400),
+      ship_from: null,
+    },
+    media: {
+      thumbs_count: 10,
+      has_360: false,
+      photos: [`https://cs.copart.com/v1/AUTH_svc.pdoc00001/lpp/${lot}_hrs.jpg`],
+    },
   };
-  return { ...v, raw: { ...v, extra: { seller: 'Insurance Co', details: 'x'.repeat(200) } } } satisfies Vehicle;
+  return {
+    ...v,
+    raw: { ...v, extra: { seller: 'Insurance Co', details: 'x'.repeat(200) } },
+  } satisfies Vehicle;
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
 const mb = (n: number) => `${(n / 1048576).toFixed(0)} MB`;
 
 it(`store: ingest, diff and offline search on ${LOTS.toLocaleString('en-US')} lots`, async () => {
@@ -84,7 +119,13 @@ it(`store: ingest, diff and offline search on ${LOTS.toLocaleString('en-US')} lo
     db: openDatabase(dbPath),
     dbPath,
     dataDir: t.dir,
-    clock: { now: () => Date.now(), setTimeout: (fn, ms) => { const h = setTimeout(fn, ms); return () => clearTimeout(h); } },
+    clock: {
+      now: () => Date.now(),
+      setTimeout: (fn, ms) => {
+        const h = setTimeout(fn, ms);
+        return () => clearTimeout(h);
+      },
+    },
     secrets: new FileSecretBox(join(t.dir, 'secret.key')),
     notifier: { notify() {} },
     log: silentLogger,
@@ -116,7 +157,20 @@ it(`store: ingest, diff and offline search on ${LOTS.toLocaleString('en-US')} lo
   const ingestChanged = N2 / ((performance.now() - t0) / 1000);
 
   // 3. Pure diff rate.
-  const a: LotState = { platform: 'copart', lot_number: '1', vin: 'V', current_bid_usd: 100, buy_now_usd: null, sale_price_usd: null, state: 'open', lot_status: 'Timed', lot_sub_status: 'Open', last_sold_status: null, auction_at: 1, observed_at: 1 };
+  const a: LotState = {
+    platform: 'copart',
+    lot_number: '1',
+    vin: 'V',
+    current_bid_usd: 100,
+    buy_now_usd: null,
+    sale_price_usd: null,
+    state: 'open',
+    lot_status: 'Timed',
+    lot_sub_status: 'Open',
+    last_sold_status: null,
+    auction_at: 1,
+    observed_at: 1,
+  };
   const b: LotState = { ...a, current_bid_usd: 150, state: 'live', lot_sub_status: 'Live', observed_at: 2 };
   t0 = performance.now();
   let n = 0;
@@ -125,7 +179,18 @@ it(`store: ingest, diff and offline search on ${LOTS.toLocaleString('en-US')} lo
   expect(n).toBeGreaterThan(0);
 
   // 4. Offline full-text search latency.
-  const queries = ['toyota camry', 'ford', 'dallas', '2019 honda', 'tesla model', 'x5', '4000', 'bmw 3 series', 'miami', 'rav4 2022'];
+  const queries = [
+    'toyota camry',
+    'ford',
+    'dallas',
+    '2019 honda',
+    'tesla model',
+    'x5',
+    '4000',
+    'bmw 3 series',
+    'miami',
+    'rav4 2022',
+  ];
   const lat: number[] = [];
   let hits = 0;
   for (let round = 0; round < 20; round++) {

@@ -24,7 +24,8 @@ for (const id of WORKLOADS) {
       budget: r.budget_per_day,
       recall: Math.round(1000 * r.recall) / 10,
       // A strategy that caught no sale result has no delay to show: the point is left out. Under 36 s shows as 0.01 h.
-      sale_p95_h: sale.delay_p95_ms === null ? null : Math.max(0.01, Math.round(sale.delay_p95_ms / 36_000) / 100),
+      sale_p95_h:
+        sale.delay_p95_ms === null ? null : Math.max(0.01, Math.round(sale.delay_p95_ms / 36_000) / 100),
     });
   }
 }
@@ -33,30 +34,70 @@ if (rows.length === 0) {
   process.exit(1);
 }
 
-const color = { field: 'strategy', type: 'nominal', title: 'strategy', scale: { domain: ['lotwatch', 'naive', 'round_robin'], range: ['#d62728', '#7f7f7f', '#1f77b4'] } };
-const x = { field: 'budget', type: 'quantitative', title: 'requests a day', scale: { type: 'log', domain: [2, 1500] }, axis: { values: [3, 10, 30, 100, 300, 1000] } };
+const color = {
+  field: 'strategy',
+  type: 'nominal',
+  title: 'strategy',
+  scale: { domain: ['lotwatch', 'naive', 'round_robin'], range: ['#d62728', '#7f7f7f', '#1f77b4'] },
+};
+const x = {
+  field: 'budget',
+  type: 'quantitative',
+  title: 'requests a day',
+  scale: { type: 'log', domain: [2, 1500] },
+  axis: { values: [3, 10, 30, 100, 300, 1000] },
+};
 // Lines that coincide stay visible: each strategy has its own dash and point shape too.
-const dash = { field: 'strategy', type: 'nominal', title: 'strategy', scale: { domain: ['lotwatch', 'naive', 'round_robin'], range: [[1, 0], [6, 3], [2, 2]] } };
-const shape = { field: 'strategy', type: 'nominal', title: 'strategy', scale: { domain: ['lotwatch', 'naive', 'round_robin'], range: ['circle', 'square', 'triangle-up'] } };
+const dash = {
+  field: 'strategy',
+  type: 'nominal',
+  title: 'strategy',
+  scale: {
+    domain: ['lotwatch', 'naive', 'round_robin'],
+    range: [
+      [1, 0],
+      [6, 3],
+      [2, 2],
+    ],
+  },
+};
+const shape = {
+  field: 'strategy',
+  type: 'nominal',
+  title: 'strategy',
+  scale: { domain: ['lotwatch', 'naive', 'round_robin'], range: ['circle', 'square', 'triangle-up'] },
+};
 const panel = (field, title, extra = {}) => ({
   facet: { column: { field: 'workload', type: 'nominal', title: null, sort: { field: 'order' } } },
   spec: {
     width: 220,
     height: 160,
     layer: [
-      { mark: { type: 'line', strokeWidth: 2 }, encoding: { x, y: { field, type: 'quantitative', title, ...extra }, color, strokeDash: dash } },
-      { mark: { type: 'point', filled: true, size: 45 }, encoding: { x, y: { field, type: 'quantitative', title, ...extra }, color, shape } },
+      {
+        mark: { type: 'line', strokeWidth: 2 },
+        encoding: { x, y: { field, type: 'quantitative', title, ...extra }, color, strokeDash: dash },
+      },
+      {
+        mark: { type: 'point', filled: true, size: 45 },
+        encoding: { x, y: { field, type: 'quantitative', title, ...extra }, color, shape },
+      },
     ],
   },
 });
 const spec = {
   $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-  title: { text: 'Watcher benchmark: recall and p95 sale-result delay against the daily budget', anchor: 'start' },
+  title: {
+    text: 'Watcher benchmark: recall and p95 sale-result delay against the daily budget',
+    anchor: 'start',
+  },
   data: { values: rows },
   transform: [],
   vconcat: [
     panel('recall', 'recall (%)', { scale: { domain: [0, 100] } }),
-    { ...panel('sale_p95_h', 'sale result, p95 delay (h, log)', { scale: { type: 'log' } }), transform: [{ filter: 'datum.sale_p95_h !== null' }] },
+    {
+      ...panel('sale_p95_h', 'sale result, p95 delay (h, log)', { scale: { type: 'log' } }),
+      transform: [{ filter: 'datum.sale_p95_h !== null' }],
+    },
   ],
   config: { font: 'Helvetica, Arial, sans-serif', background: 'white' },
 };

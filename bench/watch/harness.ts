@@ -5,7 +5,13 @@ import type { Clock } from '../../src/core/clock';
 import { openDatabase } from '../../src/core/db/connection';
 import { silentLogger } from '../../src/core/log';
 import { FileSecretBox } from '../../src/core/secrets';
-import { createSandbox, type Lot, type MarketEvent, type Sandbox, type WireShape } from '../../src/sandbox/index';
+import {
+  createSandbox,
+  type Lot,
+  type MarketEvent,
+  type Sandbox,
+  type WireShape,
+} from '../../src/sandbox/index';
 import { tempDir } from '../../tests/helpers/tmp';
 
 /**
@@ -55,7 +61,15 @@ export type WorkloadId = keyof typeof WORKLOADS;
 export const BUDGETS = [3, 10, 30, 100, 300, 1000] as const;
 
 /** The event kinds scored, in table order. `threshold`: a watched lot's bid crossing the user's threshold. */
-export const KINDS = ['sale_result', 'threshold', 'buy_now_changed', 'status_changed', 'rescheduled', 'relisted', 'new_match'] as const;
+export const KINDS = [
+  'sale_result',
+  'threshold',
+  'buy_now_changed',
+  'status_changed',
+  'rescheduled',
+  'relisted',
+  'new_match',
+] as const;
 export type Kind = (typeof KINDS)[number];
 
 export interface KindScore {
@@ -230,7 +244,8 @@ export async function runWorkload(o: WorkloadOptions): Promise<BenchResult[]> {
   // have ten times the quota so that the engine's daily gate (quota left / days left) never cuts a naive cycle
   // short. The quota is the sandbox's, so a plan workload has two sandboxes (the same market: a function of time).
   const specs = [...budgets.flatMap((b) => strategies.map((s) => ({ strategy: s, budgetPerDay: b })))];
-  const quotaOf = (s: Strategy) => (plan ? (s === 'lotwatch' ? plan : { limit: plan.limit * 10, periodMs: plan.periodMs }) : undefined);
+  const quotaOf = (s: Strategy) =>
+    plan ? (s === 'lotwatch' ? plan : { limit: plan.limit * 10, periodMs: plan.periodMs }) : undefined;
   const sandboxes = new Map<string, Sandbox>();
   const keys = specs.map((_, i) => `bench-key-${i}`);
   const sandboxFor = async (s: Strategy): Promise<Sandbox> => {
@@ -238,7 +253,17 @@ export async function runWorkload(o: WorkloadOptions): Promise<BenchResult[]> {
     const id = JSON.stringify(q ?? null);
     let sb = sandboxes.get(id);
     if (!sb) {
-      sb = createSandbox({ seed, lots: 20_000, startTime: START, speed: 1, now: () => clock.now(), ratePerSecond: 0, shape, keys, ...(q ? { quota: q } : {}) });
+      sb = createSandbox({
+        seed,
+        lots: 20_000,
+        startTime: START,
+        speed: 1,
+        now: () => clock.now(),
+        ratePerSecond: 0,
+        shape,
+        keys,
+        ...(q ? { quota: q } : {}),
+      });
       await sb.start(0, '127.0.0.1');
       sandboxes.set(id, sb);
     }
@@ -269,8 +294,19 @@ export async function runWorkload(o: WorkloadOptions): Promise<BenchResult[]> {
         demoExamples: false,
         autoStart: false,
       });
-      const budgetTotal = plan ? Math.floor((plan.limit * Math.min(days * DAY, plan.periodMs)) / plan.periodMs) : spec.budgetPerDay * days;
-      parts.push({ ...spec, setup: 0, budgetTotal, core, dbPath, counter, sandbox: sb, cleanup: () => t.cleanup() });
+      const budgetTotal = plan
+        ? Math.floor((plan.limit * Math.min(days * DAY, plan.periodMs)) / plan.periodMs)
+        : spec.budgetPerDay * days;
+      parts.push({
+        ...spec,
+        setup: 0,
+        budgetTotal,
+        core,
+        dbPath,
+        counter,
+        sandbox: sb,
+        cleanup: () => t.cleanup(),
+      });
     }
     const searchesOf = new Map<Participant, SearchDef[]>();
     for (const p of parts) {
@@ -282,10 +318,18 @@ export async function runWorkload(o: WorkloadOptions): Promise<BenchResult[]> {
       };
       if (p.strategy !== 'lotwatch') await ok('settings.update', { requestsPerDay: 1_000_000 });
       else if (!plan) await ok('settings.update', { requestsPerDay: p.budgetPerDay });
-      for (const l of watched) await ok('watchlist.add', { target: l.lotNumber, rules: { bid_above_usd: thresholds.get(lotKey(l)) } });
+      for (const l of watched)
+        await ok('watchlist.add', {
+          target: l.lotNumber,
+          rules: { bid_above_usd: thresholds.get(lotKey(l)) },
+        });
       const defs: SearchDef[] = [];
       for (const s of picked) {
-        const r = await ok('searches.create', { name: `${s.make} ${s.model} (${s.platform})`, params: { make: s.make, model: s.model, platform: s.platform }, schedule: `*/${every} * * * *` });
+        const r = await ok('searches.create', {
+          name: `${s.make} ${s.model} (${s.platform})`,
+          params: { make: s.make, model: s.model, platform: s.platform },
+          schedule: `*/${every} * * * *`,
+        });
         defs.push({ ...s, id: r['id'] as number });
       }
       searchesOf.set(p, defs);
@@ -336,16 +380,29 @@ export async function runWorkload(o: WorkloadOptions): Promise<BenchResult[]> {
 
     const results: BenchResult[] = [];
     for (const p of parts) {
-      const events = p.sandbox.market.eventsSince(firstSeq.get(p.sandbox)!, 100_000_000).filter((e) => e.t <= end);
+      const events = p.sandbox.market
+        .eventsSince(firstSeq.get(p.sandbox)!, 100_000_000)
+        .filter((e) => e.t <= end);
       // Read the outcome straight from the database file: the inbox and the request log, complete.
       const db = new BetterSqlite3(p.dbPath, { readonly: true });
       const list = db.prepare('SELECT kind, lot_key, source, created_at FROM alerts').all() as Alert[];
-      const requests = (db.prepare('SELECT count(*) AS n FROM request_log').get() as { n: number }).n - p.setup;
-      const searchRequests = (db.prepare("SELECT count(*) AS n FROM request_log WHERE endpoint = '/vehicles'").get() as { n: number }).n;
-      const looksFromSearches = (
-        db.prepare("SELECT count(*) AS n FROM observations WHERE source LIKE 'search:%' AND lot_key IN (SELECT lot_key FROM watches WHERE lot_key IS NOT NULL)").get() as { n: number }
+      const requests =
+        (db.prepare('SELECT count(*) AS n FROM request_log').get() as { n: number }).n - p.setup;
+      const searchRequests = (
+        db.prepare("SELECT count(*) AS n FROM request_log WHERE endpoint = '/vehicles'").get() as {
+          n: number;
+        }
       ).n;
-      const times = (db.prepare('SELECT at FROM request_log ORDER BY at').all() as { at: number }[]).map((x) => x.at);
+      const looksFromSearches = (
+        db
+          .prepare(
+            "SELECT count(*) AS n FROM observations WHERE source LIKE 'search:%' AND lot_key IN (SELECT lot_key FROM watches WHERE lot_key IS NOT NULL)",
+          )
+          .get() as { n: number }
+      ).n;
+      const times = (db.prepare('SELECT at FROM request_log ORDER BY at').all() as { at: number }[]).map(
+        (x) => x.at,
+      );
       let max24h = 0;
       for (let i = 0, j = 0; i < times.length; i++) {
         while (times[i]! - times[j]! >= DAY) j++;
@@ -381,7 +438,9 @@ export async function runWorkload(o: WorkloadOptions): Promise<BenchResult[]> {
 }
 
 /** Runs one strategy at one budget (a workload run with one participant). */
-export async function runWatchBench(o: { strategy: Strategy; budgetPerDay?: number } & Omit<WorkloadOptions, 'strategies' | 'budgets'>): Promise<BenchResult> {
+export async function runWatchBench(
+  o: { strategy: Strategy; budgetPerDay?: number } & Omit<WorkloadOptions, 'strategies' | 'budgets'>,
+): Promise<BenchResult> {
   const [r] = await runWorkload({ ...o, strategies: [o.strategy], budgets: [o.budgetPerDay ?? 1000] });
   return r!;
 }
@@ -391,7 +450,13 @@ export async function runWatchBench(o: { strategy: Strategy; budgetPerDay?: numb
  * cycle a period, what the period's budget allows, in order); `round_robin` sends one request every DAY/budget to
  * the next target in turn. Both stop before going past budget x days; they sleep on the shared clock between runs.
  */
-async function baseline(p: Participant, searches: SearchDef[], clock: BenchClock, activity: Activity, end: number): Promise<void> {
+async function baseline(
+  p: Participant,
+  searches: SearchDef[],
+  clock: BenchClock,
+  activity: Activity,
+  end: number,
+): Promise<void> {
   activity.enter();
   const sleepUntil = (at: number): Promise<void> | void => {
     if (at <= clock.now()) return;
@@ -408,11 +473,20 @@ async function baseline(p: Participant, searches: SearchDef[], clock: BenchClock
   const count = log.prepare('SELECT count(*) AS n FROM request_log');
   const sent = () => (count.get() as { n: number }).n - p.setup;
   try {
-    const watches = (await p.core.invoke('watchlist.list', undefined)) as { ok: true; value: { id: number }[] };
+    const watches = (await p.core.invoke('watchlist.list', undefined)) as {
+      ok: true;
+      value: { id: number }[];
+    };
     // A target's cost: the most requests one of its runs has taken; a search starts at the pages its open lots need.
     const targets: { run: () => Promise<unknown>; cost: number }[] = [
-      ...watches.value.map((x) => ({ run: () => p.core.invoke('watchlist.checkNow', { id: x.id }), cost: 1 })),
-      ...searches.map((s) => ({ run: () => p.core.invoke('searches.runNow', { id: s.id }), cost: Math.min(5, Math.max(1, Math.ceil(s.size / 20))) })),
+      ...watches.value.map((x) => ({
+        run: () => p.core.invoke('watchlist.checkNow', { id: x.id }),
+        cost: 1,
+      })),
+      ...searches.map((s) => ({
+        run: () => p.core.invoke('searches.runNow', { id: s.id }),
+        cost: Math.min(5, Math.max(1, Math.ceil(s.size / 20))),
+      })),
     ];
     const fits = (cost: number) => sent() + cost <= p.budgetTotal;
     const runOne = async (x: (typeof targets)[number]) => {
@@ -423,7 +497,7 @@ async function baseline(p: Participant, searches: SearchDef[], clock: BenchClock
       return n;
     };
     if (p.strategy === 'naive') {
-      for (let at = START; at < end; ) {
+      for (let at = START; at < end;) {
         await sleepUntil(at);
         let ran = false;
         for (const x of targets) {
@@ -458,20 +532,38 @@ async function baseline(p: Participant, searches: SearchDef[], clock: BenchClock
  * `n` watched lots that sell within the period: a fifth that will be relisted, a tenth that will be rescheduled,
  * the rest spread over the period's auction dates. Each gets a bid threshold $400 above its current bid.
  */
-function pickWatched(sb: Sandbox, n: number, end: number): { watched: Lot[]; thresholds: Map<string, number> } {
+function pickWatched(
+  sb: Sandbox,
+  n: number,
+  end: number,
+): { watched: Lot[]; thresholds: Map<string, number> } {
   const m = sb.market;
   const horizon = START + Math.max(14 * HOUR, end - START - 10 * HOUR);
-  const open = m.sorted.filter((l) => l.subStatus === 'Open' && l.auctionAt > START + 20 * MIN && l.auctionAt < horizon);
+  const open = m.sorted.filter(
+    (l) => l.subStatus === 'Open' && l.auctionAt > START + 20 * MIN && l.auctionAt < horizon,
+  );
   const step = Math.max(1, Math.floor(open.length / (4 * n)));
   const spread = open.filter((_, i) => i % step === 0);
-  const relisting = spread.filter((l) => l.steps.some((s) => (s.k as number) === 4)).slice(0, Math.ceil(n / 5));
+  const relisting = spread
+    .filter((l) => l.steps.some((s) => (s.k as number) === 4))
+    .slice(0, Math.ceil(n / 5));
   const rescheduling = m.sorted
-    .filter((l) => l.subStatus === 'Open' && !relisting.includes(l) && l.steps.some((s) => (s.k as number) === 1 && s.t > START && s.t < end - 6 * HOUR))
+    .filter(
+      (l) =>
+        l.subStatus === 'Open' &&
+        !relisting.includes(l) &&
+        l.steps.some((s) => (s.k as number) === 1 && s.t > START && s.t < end - 6 * HOUR),
+    )
     .slice(0, Math.ceil(n / 10));
   const rest = spread.filter((l) => !relisting.includes(l) && !rescheduling.includes(l));
   // Every other remaining lot, so the watchlist covers the whole period rather than its first days.
-  const restStep = Math.max(1, Math.floor(rest.length / Math.max(1, n - relisting.length - rescheduling.length)));
-  const chosen = rest.filter((_, i) => i % restStep === 0).slice(0, n - relisting.length - rescheduling.length);
+  const restStep = Math.max(
+    1,
+    Math.floor(rest.length / Math.max(1, n - relisting.length - rescheduling.length)),
+  );
+  const chosen = rest
+    .filter((_, i) => i % restStep === 0)
+    .slice(0, n - relisting.length - rescheduling.length);
   const watched = [...relisting, ...rescheduling, ...chosen];
   const thresholds = new Map<string, number>();
   for (const l of watched) thresholds.set(lotKey(l), Math.round((l.currentBid + 400) / 100) * 100);
@@ -495,7 +587,8 @@ function pickSearches(sb: Sandbox, n: number): Omit<SearchDef, 'id'>[] {
     const target = 90 * 2 ** (n === 1 ? 0 : -1 + (2 * i) / (n - 1));
     let best = -1;
     for (let j = 0; j < pool.length; j++) {
-      if (best < 0 || Math.abs(Math.log(pool[j]![1] / target)) < Math.abs(Math.log(pool[best]![1] / target))) best = j;
+      if (best < 0 || Math.abs(Math.log(pool[j]![1] / target)) < Math.abs(Math.log(pool[best]![1] / target)))
+        best = j;
     }
     const [k, size] = pool.splice(best, 1)[0]!;
     const [make, model, platform] = k.split('|') as [string, string, string];
@@ -530,19 +623,34 @@ function score(
       // The end of an auction is one event for the buyer: its sale result (sold, on approval or not sold). Going
       // live is a status change, scored only where the wire shows it (the real service's state stays "open").
       if (e.data['lot_sub_status'] === 'Ended') expected.push({ kind: 'sale_result', lot: k, t: e.t });
-      else if (shape === 'spec' || e.data['visible_in_real_shape'] === true) expected.push({ kind: 'status_changed', lot: k, t: e.t });
+      else if (shape === 'spec' || e.data['visible_in_real_shape'] === true)
+        expected.push({ kind: 'status_changed', lot: k, t: e.t });
       // A lot offered at a buy-now price loses it when it goes live: a buy-now change on the wire too.
-      if (e.data['lot_sub_status'] === 'Live' && sb.market.findLot(e.lot_number)?.lotStatus === 'Buy Now') expected.push({ kind: 'buy_now_changed', lot: k, t: e.t });
+      if (e.data['lot_sub_status'] === 'Live' && sb.market.findLot(e.lot_number)?.lotStatus === 'Buy Now')
+        expected.push({ kind: 'buy_now_changed', lot: k, t: e.t });
     }
     if (e.kind === 'buy_now' && lots.has(k)) expected.push({ kind: 'buy_now_changed', lot: k, t: e.t });
     if (e.kind === 'reschedule' && lots.has(k)) expected.push({ kind: 'rescheduled', lot: k, t: e.t });
-    if (e.kind === 'relist' && lots.has(`${e.data['previous_platform']}:${e.data['previous_lot_number']}`)) expected.push({ kind: 'relisted', lot: k, t: e.t });
+    if (e.kind === 'relist' && lots.has(`${e.data['previous_platform']}:${e.data['previous_lot_number']}`))
+      expected.push({ kind: 'relisted', lot: k, t: e.t });
     const x = thresholds.get(k);
-    if (e.kind === 'bid' && x !== undefined && (e.data['from'] as number) < x && (e.data['to'] as number) >= x) expected.push({ kind: 'threshold', lot: k, t: e.t });
+    if (
+      e.kind === 'bid' &&
+      x !== undefined &&
+      (e.data['from'] as number) < x &&
+      (e.data['to'] as number) >= x
+    )
+      expected.push({ kind: 'threshold', lot: k, t: e.t });
     if (e.kind === 'new_lot' || e.kind === 'relist') {
       const lot = sb.market.findLot(e.lot_number);
       for (const s of searches) {
-        if (lot && lot.v.spec.make === s.make && lot.v.spec.model === s.model && lot.platform === s.platform && lot.auctionAt > e.t + every * MIN) {
+        if (
+          lot &&
+          lot.v.spec.make === s.make &&
+          lot.v.spec.model === s.model &&
+          lot.platform === s.platform &&
+          lot.auctionAt > e.t + every * MIN
+        ) {
           expected.push({ kind: 'new_match', lot: k, t: e.t, source: `search:${s.id}` });
         }
       }
@@ -553,9 +661,20 @@ function score(
     const exp = expected.filter((e) => e.kind === kind).sort((a, b) => a.t - b.t);
     const got = alerts.filter((a) => a.kind === kind).sort((a, b) => a.created_at - b.created_at);
     const used = new Set<Alert>();
-    const s: KindScore = { events: exp.length, caught: 0, duplicates: 0, false_alerts: 0, delays_ms: [], delay_p50_ms: null, delay_p95_ms: null };
+    const s: KindScore = {
+      events: exp.length,
+      caught: 0,
+      duplicates: 0,
+      false_alerts: 0,
+      delays_ms: [],
+      delay_p50_ms: null,
+      delay_p95_ms: null,
+    };
     for (const e of exp) {
-      const a = got.find((x) => !used.has(x) && x.lot_key === e.lot && x.created_at >= e.t && (!e.source || x.source === e.source));
+      const a = got.find(
+        (x) =>
+          !used.has(x) && x.lot_key === e.lot && x.created_at >= e.t && (!e.source || x.source === e.source),
+      );
       if (a) {
         used.add(a);
         s.caught++;
@@ -584,11 +703,18 @@ function score(
 }
 
 /** The p-quantile (0..1) of `xs` by nearest rank below, or undefined for an empty list. */
-export const pct = (xs: number[], p: number): number | undefined => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+export const pct = (xs: number[], p: number): number | undefined =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
 /** A delay for people: seconds under a minute, minutes under an hour, else hours; '–' when there is none. */
 export const fmt = (ms: number | null | undefined): string =>
-  ms === undefined || ms === null ? '–' : ms < 60_000 ? `${Math.round(ms / 1000)} s` : ms < 3_600_000 ? `${(ms / 60_000).toFixed(1)} min` : `${(ms / 3_600_000).toFixed(1)} h`;
+  ms === undefined || ms === null
+    ? '–'
+    : ms < 60_000
+      ? `${Math.round(ms / 1000)} s`
+      : ms < 3_600_000
+        ? `${(ms / 60_000).toFixed(1)} min`
+        : `${(ms / 3_600_000).toFixed(1)} h`;
 
 const LABEL: Record<Kind, string> = {
   sale_result: 'sale result',
@@ -606,21 +732,35 @@ const LABEL: Record<Kind, string> = {
  */
 export function workloadTable(results: BenchResult[]): string {
   const kinds = KINDS.filter((k) => results.some((r) => r.kinds[k].events > 0));
-  const head = ['budget/day', 'strategy', 'recall', 'requests', 'dup', 'false', ...kinds.map((k) => `${LABEL[k]} (caught · p50 / p95)`)];
+  const head = [
+    'budget/day',
+    'strategy',
+    'recall',
+    'requests',
+    'dup',
+    'false',
+    ...kinds.map((k) => `${LABEL[k]} (caught · p50 / p95)`),
+  ];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
   for (const r of results) {
     const cells = kinds.map((k) => {
       const s = r.kinds[k];
       return s.events ? `${s.caught}/${s.events} · ${fmt(s.delay_p50_ms)} / ${fmt(s.delay_p95_ms)}` : '–';
     });
-    lines.push(`| ${r.budget_per_day} | ${r.strategy} | ${(100 * r.recall).toFixed(1)}% | ${r.requests} (${r.search_requests} search${r.watch_looks_from_searches ? `; ${r.watch_looks_from_searches} watched-lot looks came with them` : ''}) | ${r.duplicates} | ${r.false_alerts} | ${cells.join(' | ')} |`);
+    lines.push(
+      `| ${r.budget_per_day} | ${r.strategy} | ${(100 * r.recall).toFixed(1)}% | ${r.requests} (${r.search_requests} search${r.watch_looks_from_searches ? `; ${r.watch_looks_from_searches} watched-lot looks came with them` : ''}) | ${r.duplicates} | ${r.false_alerts} | ${cells.join(' | ')} |`,
+    );
   }
   return lines.join('\n');
 }
 
 /** A result without its per-event delay lists, for the JSON file. */
-export function compact(r: BenchResult): Omit<BenchResult, 'kinds'> & { kinds: Record<Kind, Omit<KindScore, 'delays_ms'>> } {
-  const kinds = Object.fromEntries(Object.entries(r.kinds).map(([k, v]) => [k, { ...v, delays_ms: undefined }])) as unknown as Record<Kind, Omit<KindScore, 'delays_ms'>>;
+export function compact(
+  r: BenchResult,
+): Omit<BenchResult, 'kinds'> & { kinds: Record<Kind, Omit<KindScore, 'delays_ms'>> } {
+  const kinds = Object.fromEntries(
+    Object.entries(r.kinds).map(([k, v]) => [k, { ...v, delays_ms: undefined }]),
+  ) as unknown as Record<Kind, Omit<KindScore, 'delays_ms'>>;
   return { ...r, kinds };
 }
 
@@ -638,7 +778,8 @@ export function poolResults(runs: BenchResult[][]): BenchResult[] {
   return first.map((r0, i) => {
     const all = [r0, ...rest.map((run) => run[i])];
     for (const r of all) {
-      if (!r || r.strategy !== r0.strategy || r.budget_per_day !== r0.budget_per_day) throw new Error('The seeds ran different strategies or budgets.');
+      if (!r || r.strategy !== r0.strategy || r.budget_per_day !== r0.budget_per_day)
+        throw new Error('The seeds ran different strategies or budgets.');
     }
     const rs = all as BenchResult[];
     const sum = (f: (r: BenchResult) => number) => rs.reduce((n, r) => n + f(r), 0);

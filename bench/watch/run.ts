@@ -1,7 +1,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { sandboxSeeds } from '../../src/sandbox/index';
-import { BUDGETS, compact, poolResults, runWorkload, WORKLOADS, workloadTable, type BenchResult, type WorkloadId } from './harness';
+import {
+  BUDGETS,
+  compact,
+  poolResults,
+  runWorkload,
+  WORKLOADS,
+  workloadTable,
+  type BenchResult,
+  type WorkloadId,
+} from './harness';
 
 /** The market seeds of a run without BENCH_SEEDS: two (the service-realism requirement: several markets). */
 const DEFAULT_SEEDS = sandboxSeeds(2, 2026);
@@ -19,24 +28,49 @@ export function benchWorkload(id: WorkloadId): void {
   const only = process.env['BENCH_WORKLOADS']?.split(',').map((s) => s.trim());
   const w = WORKLOADS[id];
   const days = process.env['BENCH_DAYS'] ? Number(process.env['BENCH_DAYS']) : w.days;
-  const budgets = process.env['BENCH_BUDGETS'] ? process.env['BENCH_BUDGETS'].split(',').map(Number) : [...BUDGETS];
+  const budgets = process.env['BENCH_BUDGETS']
+    ? process.env['BENCH_BUDGETS'].split(',').map(Number)
+    : [...BUDGETS];
   const seedsEnv = process.env['BENCH_SEEDS'] ?? process.env['BENCH_SEED'];
   const seeds = seedsEnv ? seedsEnv.split(',').map((s) => Number(s.trim())) : DEFAULT_SEEDS;
   const shape = process.env['BENCH_SHAPE'] === 'spec' ? 'spec' : 'real';
-  it.skipIf(only !== undefined && !only.includes(id))(`watcher benchmark, ${w.name}: ${days} simulated days, ${seeds.length} seeds`, async () => {
-    if (seeds.some((s) => !Number.isInteger(s) || s < 0)) throw new Error(`BENCH_SEEDS must be whole numbers, not ${seedsEnv}`);
-    const runs: BenchResult[][] = [];
-    for (const seed of seeds) {
-      runs.push(await runWorkload({ workload: w, budgets, days, seed, shape }));
-    }
-    const results = poolResults(runs);
-    const title = `watcher benchmark: ${w.name} (${w.lots} lots, ${w.searches} searches, ${days} days${'plan' in w ? `, the plan's ${w.plan.limit} requests a month from the service's headers` : ''}), ${shape} dialect, seeds ${seeds.join(', ')} pooled`;
-    console.log(`${title}\n${workloadTable(results)}`);
-    const perSeed = runs.flatMap((run, i) => run.map((r) => ({ seed: seeds[i], strategy: r.strategy, budget_per_day: r.budget_per_day, recall: r.recall, requests: r.requests })));
-    mkdirSync('bench/results', { recursive: true });
-    writeFileSync(`bench/results/watch-${id}.json`, JSON.stringify({ workload: id, title, seeds, days, shape, results: results.map(compact), per_seed: perSeed }, null, 2) + '\n');
-    runs.forEach((run, i) => {
-      for (const r of run) expect(r.requests, `seed ${seeds[i]}, ${r.strategy} at ${r.budget_per_day}/day`).toBeLessThanOrEqual(r.budget_total);
-    });
-  });
+  it.skipIf(only !== undefined && !only.includes(id))(
+    `watcher benchmark, ${w.name}: ${days} simulated days, ${seeds.length} seeds`,
+    async () => {
+      if (seeds.some((s) => !Number.isInteger(s) || s < 0))
+        throw new Error(`BENCH_SEEDS must be whole numbers, not ${seedsEnv}`);
+      const runs: BenchResult[][] = [];
+      for (const seed of seeds) {
+        runs.push(await runWorkload({ workload: w, budgets, days, seed, shape }));
+      }
+      const results = poolResults(runs);
+      const title = `watcher benchmark: ${w.name} (${w.lots} lots, ${w.searches} searches, ${days} days${'plan' in w ? `, the plan's ${w.plan.limit} requests a month from the service's headers` : ''}), ${shape} dialect, seeds ${seeds.join(', ')} pooled`;
+      console.log(`${title}\n${workloadTable(results)}`);
+      const perSeed = runs.flatMap((run, i) =>
+        run.map((r) => ({
+          seed: seeds[i],
+          strategy: r.strategy,
+          budget_per_day: r.budget_per_day,
+          recall: r.recall,
+          requests: r.requests,
+        })),
+      );
+      mkdirSync('bench/results', { recursive: true });
+      writeFileSync(
+        `bench/results/watch-${id}.json`,
+        JSON.stringify(
+          { workload: id, title, seeds, days, shape, results: results.map(compact), per_seed: perSeed },
+          null,
+          2,
+        ) + '\n',
+      );
+      runs.forEach((run, i) => {
+        for (const r of run)
+          expect(
+            r.requests,
+            `seed ${seeds[i]}, ${r.strategy} at ${r.budget_per_day}/day`,
+          ).toBeLessThanOrEqual(r.budget_total);
+      });
+    },
+  );
 }

@@ -57,7 +57,11 @@ export function boundText(text: string, max: number): string {
  * Field names are bounded like values (two that become equal share one entry). Code and retryable are kept.
  */
 export function boundErrorPayload(p: ErrorPayload): ErrorPayload {
-  const out: ErrorPayload = { code: p.code, message: boundText(p.message, MESSAGE_MAX), retryable: p.retryable };
+  const out: ErrorPayload = {
+    code: p.code,
+    message: boundText(p.message, MESSAGE_MAX),
+    retryable: p.retryable,
+  };
   if (!p.fields) return out;
   // No prototype: a field named `constructor` stays a field like any other.
   const fields = Object.create(null) as Record<string, string[]>;

@@ -109,7 +109,12 @@ export function sqliteCodeOf(e: unknown): string | null {
 /** The problem a SQLite result code means for the buyer, or null for codes that are not about the file or disk. */
 export function problemOfSqliteCode(code: string): DatabaseProblem | null {
   if (code.startsWith('SQLITE_FULL')) return 'full';
-  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_CANTOPEN')) return 'readonly';
+  if (
+    code.startsWith('SQLITE_READONLY') ||
+    code.startsWith('SQLITE_PERM') ||
+    code.startsWith('SQLITE_CANTOPEN')
+  )
+    return 'readonly';
   if (code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB')) return 'damaged';
   if (code.startsWith('SQLITE_IOERR')) return 'io';
   return null;
@@ -127,7 +132,7 @@ const RUNTIME_ADVICE: Record<Exclude<DatabaseProblem, 'empty' | 'unopenable'>, s
     'Lotwatch could not read or write its data file: the disk reported an error. Check the disk and its free space; ' +
     'if this goes on, quit Lotwatch and restore a backup (Settings, Backups).',
   damaged:
-    'Lotwatch\'s data file is damaged. Quit Lotwatch and restore a backup: Settings, Backups, or start the browser ' +
+    "Lotwatch's data file is damaged. Quit Lotwatch and restore a backup: Settings, Backups, or start the browser " +
     'shell with --restore-backup latest. The damaged file is kept.',
 };
 
@@ -142,5 +147,8 @@ export function databaseErrorOf(e: unknown): DatabaseUnavailableError | null {
   const code = sqliteCodeOf(e);
   const problem = code ? problemOfSqliteCode(code) : null;
   if (!problem || problem === 'empty' || problem === 'unopenable') return null;
-  return new DatabaseUnavailableError(RUNTIME_ADVICE[problem], e, { problem, retryable: problem === 'full' || problem === 'io' });
+  return new DatabaseUnavailableError(RUNTIME_ADVICE[problem], e, {
+    problem,
+    retryable: problem === 'full' || problem === 'io',
+  });
 }

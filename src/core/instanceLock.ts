@@ -172,7 +172,8 @@ export function acquireDataLock(dataDir: string, who: { shell: LockHolder['shell
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) {
         const holder = readHolder(path);
-        if (holder && (e as NodeJS.ErrnoException).code === 'EEXIST') throw new AlreadyRunningError(dataDir, holder);
+        if (holder && (e as NodeJS.ErrnoException).code === 'EEXIST')
+          throw new AlreadyRunningError(dataDir, holder);
         throw e;
       }
       const holder = readHolder(path);

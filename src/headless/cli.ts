@@ -60,7 +60,9 @@ async function main(): Promise<number> {
     return 2;
   }
   if (demoClock === 'stepped' && !args['demo-control']) {
-    console.error('lotwatch: --demo-clock stepped needs --demo-control (tests only): only the control routes move a stepped market');
+    console.error(
+      'lotwatch: --demo-clock stepped needs --demo-control (tests only): only the control routes move a stepped market',
+    );
     return 2;
   }
   const dataDir = args['data-dir'] ?? defaultDataDir();
@@ -93,7 +95,8 @@ async function main(): Promise<number> {
     console.error(`lotwatch: ${msg}`);
     return 1;
   }
-  if (running.restored) console.log(`Restored the backup ${running.restored}; the replaced data file is kept in ${dataDir}.`);
+  if (running.restored)
+    console.log(`Restored the backup ${running.restored}; the replaced data file is kept in ${dataDir}.`);
   console.log(`Lotwatch is running headless. Data: ${dataDir}`);
   console.log(`Open: ${running.url}`);
   // Test-only: the simulated market's control routes (end-to-end tests read and steer the market through them).

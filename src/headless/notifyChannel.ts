@@ -53,7 +53,12 @@ export class BrowserNotifyChannel {
   private posted(tagSuffix: string, n: ChannelNotification): ContractEvent {
     return {
       name: 'notification.posted',
-      payload: { tag: `lotwatch-${++this.seq}-${tagSuffix}`, title: n.title, body: n.body, lot_key: n.lotKey ?? null },
+      payload: {
+        tag: `lotwatch-${++this.seq}-${tagSuffix}`,
+        title: n.title,
+        body: n.body,
+        lot_key: n.lotKey ?? null,
+      },
     };
   }
 }

@@ -61,7 +61,11 @@ export function statusForError(code: ErrorCode): number {
 }
 
 /** The headers every answer carries: no sniffing, no referrer, nothing cached (answers hold the buyer's data). */
-const SECURITY_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' };
+const SECURITY_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+};
 
 function envelope(code: ErrorCode, message: string): { ok: false; error: ErrorPayload } {
   return { ok: false, error: { code, message, retryable: false } };
@@ -82,7 +86,10 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
       ? [431, 'The address or the headers of this request are too large (the limit is 16 KB).']
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'The request did not arrive in time. Please try again.']
-        : [400, 'This request is not valid HTTP (for example, its address holds characters that must be %-escaped).'];
+        : [
+            400,
+            'This request is not valid HTTP (for example, its address holds characters that must be %-escaped).',
+          ];
   const body = JSON.stringify(envelope('bad_input', message));
   const head = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
@@ -100,7 +107,12 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
  */
 function isPageFile(method: string, path: string): boolean {
   if (method !== 'GET' && method !== 'HEAD') return false;
-  return path === '/' || path === '/index.html' || path === '/favicon.svg' || (/^\/assets\/[\w.-]+$/.test(path) && !path.includes('..'));
+  return (
+    path === '/' ||
+    path === '/index.html' ||
+    path === '/favicon.svg' ||
+    (/^\/assets\/[\w.-]+$/.test(path) && !path.includes('..'))
+  );
 }
 
 function safeEqual(a: string, b: string): boolean {
@@ -161,7 +173,13 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
   const wantsHtml = (req: FastifyRequest) =>
     req.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
 
-  const refuse = (reply: FastifyReply, req: FastifyRequest, status: 401 | 403, code: ErrorCode, message: string) => {
+  const refuse = (
+    reply: FastifyReply,
+    req: FastifyRequest,
+    status: 401 | 403,
+    code: ErrorCode,
+    message: string,
+  ) => {
     if (wantsHtml(req)) {
       return reply
         .code(status)
@@ -179,7 +197,13 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
   const guard = (req: FastifyRequest, reply: FastifyReply): boolean => {
     const hostHeader = (req.headers.host ?? '').toLowerCase();
     if (!allowedHosts().has(hostHeader)) {
-      refuse(reply, req, 403, 'forbidden', 'Refused: this Lotwatch server only answers requests addressed to itself on this computer.');
+      refuse(
+        reply,
+        req,
+        403,
+        'forbidden',
+        'Refused: this Lotwatch server only answers requests addressed to itself on this computer.',
+      );
       return true;
     }
     const origin = req.headers.origin;
@@ -210,7 +234,13 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
     const queryToken = url.searchParams.get('token');
     if (isPageFile(req.method, path)) {
       if (queryToken === null || safeEqual(queryToken, token)) return false;
-      refuse(reply, req, 401, 'unauthorized', 'The token in this address is not valid for this run. Open the address printed by `npm run serve`.');
+      refuse(
+        reply,
+        req,
+        401,
+        'unauthorized',
+        'The token in this address is not valid for this run. Open the address printed by `npm run serve`.',
+      );
       return true;
     }
     const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
@@ -242,7 +272,9 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
     const status = error.statusCode ?? 500;
     if (status >= 500) {
       log.error('headless request failed', { error: error.message });
-      return reply.code(500).send(envelope('internal', 'Something went wrong inside Lotwatch. Please try again.'));
+      return reply
+        .code(500)
+        .send(envelope('internal', 'Something went wrong inside Lotwatch. Please try again.'));
     }
     const message =
       error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'

@@ -9,7 +9,14 @@ import { createLogger, type Logger } from '../core/log';
 import { acquireDataLock } from '../core/instanceLock';
 import { FileSecretBox } from '../core/secrets';
 import { RequestsRepo } from '../core/db/requestsRepo';
-import { createDemoService, demoMarketClock, demoSteppedClock, demoWorldStart, type DemoMarketClock, type SteppedDemoClock } from '../sandbox/demo';
+import {
+  createDemoService,
+  demoMarketClock,
+  demoSteppedClock,
+  demoWorldStart,
+  type DemoMarketClock,
+  type SteppedDemoClock,
+} from '../sandbox/demo';
 import { CalendarFeed } from './calendarFeed';
 import { BrowserNotifyChannel } from './notifyChannel';
 import { createHeadlessServer, type HeadlessServer } from './server';
@@ -85,7 +92,8 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   let db;
   let restored: string | null = null;
   try {
-    if (opts.restoreBackup) restored = await stageRestore(dbPath, opts.restoreBackup, { now: Date.now(), allowPath: true });
+    if (opts.restoreBackup)
+      restored = await stageRestore(dbPath, opts.restoreBackup, { now: Date.now(), allowPath: true });
     db = openDatabase(dbPath);
   } catch (e) {
     lock.release();
@@ -97,7 +105,9 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   // The accelerated clock drives the Demo market only: with Demo mode off the watcher would ask the real service
   // with the buyer's key that many times faster. A stepped clock is a test's, on the Demo market and its control
   // routes only. Refused before anything starts.
-  const refusal = steppedRefusal(opts, speed, () => settingsRepo.get().demoMode) ?? (speed > 1 && !settingsRepo.get().demoMode ? new DemoSpeedError(speed, 'start', opts.dataDir) : null);
+  const refusal =
+    steppedRefusal(opts, speed, () => settingsRepo.get().demoMode) ??
+    (speed > 1 && !settingsRepo.get().demoMode ? new DemoSpeedError(speed, 'start', opts.dataDir) : null);
   if (refusal) {
     closeDatabase(db);
     lock.release();
@@ -108,7 +118,9 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   // sales; the client's own waits (timeouts, backoff) stay in real time, since the network is not accelerated.
   // An injected clock (tests) owns time itself.
   const market: DemoMarketClock | undefined =
-    speed > 1 && !opts.clock ? demoMarketClock(opts.dataDir, { speed, ...(opts.wallNow ? { wallNow: opts.wallNow } : {}) }) : undefined;
+    speed > 1 && !opts.clock
+      ? demoMarketClock(opts.dataDir, { speed, ...(opts.wallNow ? { wallNow: opts.wallNow } : {}) })
+      : undefined;
   const marketClock: Clock | undefined = market
     ? {
         now: () => market.now(),
@@ -120,20 +132,30 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
       }
     : undefined;
   const steppedMarket: SteppedDemoClock | undefined =
-    stepped && !opts.clock ? demoSteppedClock(opts.dataDir, opts.wallNow ? { wallNow: opts.wallNow } : {}) : undefined;
-  const steppedEngineClock: Clock | undefined = steppedMarket ? { now: () => steppedMarket.now(), setTimeout: (fn, ms) => steppedMarket.setTimeout(fn, ms) } : undefined;
+    stepped && !opts.clock
+      ? demoSteppedClock(opts.dataDir, opts.wallNow ? { wallNow: opts.wallNow } : {})
+      : undefined;
+  const steppedEngineClock: Clock | undefined = steppedMarket
+    ? { now: () => steppedMarket.now(), setTimeout: (fn, ms) => steppedMarket.setTimeout(fn, ms) }
+    : undefined;
   const engineClock = opts.clock ?? marketClock ?? steppedEngineClock ?? systemClock;
   const kept = market ?? steppedMarket;
   // The Demo world persists across restarts: the accelerated one through its clock, the real-time one by its start.
   const demo = createDemoService({
     speed,
-    ...(kept ? { startTime: kept.startTime, marketNow: () => kept.now() } : { startTime: demoWorldStart(opts.dataDir, Date.now()) }),
+    ...(kept
+      ? { startTime: kept.startTime, marketNow: () => kept.now() }
+      : { startTime: demoWorldStart(opts.dataDir, Date.now()) }),
     // A stepped market moves with the watcher: a step runs the watcher's work that comes due, in time order. Only in
     // Demo mode: with it turned off, the watcher would run on the test's clock against the real service.
     ...(steppedMarket
       ? {
           step: async (ms: number) => {
-            if (!settingsRepo.get().demoMode) throw Object.assign(new Error('Demo mode is off: the stepped Demo market no longer drives the watcher.'), { statusCode: 409 });
+            if (!settingsRepo.get().demoMode)
+              throw Object.assign(
+                new Error('Demo mode is off: the stepped Demo market no longer drives the watcher.'),
+                { statusCode: 409 },
+              );
             await steppedMarket.step(ms, () => core.engine.idle());
           },
         }
@@ -153,7 +175,10 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     rows: new RequestsRepo(db),
     box: secrets,
     now: () => Date.now(),
-    onLost: (e) => log.warn('the calendar address was made anew: its stored secret could not be read', { error: e.message }),
+    onLost: (e) =>
+      log.warn('the calendar address was made anew: its stored secret could not be read', {
+        error: e.message,
+      }),
   });
   let origin: string | null = null;
   const calendarAt = (secret: string) => (origin === null ? null : `${origin}/calendar.ics?feed=${secret}`);
@@ -171,7 +196,12 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     // A stepped market's client reads market time moved on by the wall time since the last step, so its rate spacing
     // waits real milliseconds instead of piling up on a clock that stands still between steps.
     ...(engineClock !== systemClock
-      ? { clientClock: { now: steppedMarket ? () => steppedMarket.netNow() : () => engineClock.now(), setTimeout: systemClock.setTimeout } }
+      ? {
+          clientClock: {
+            now: steppedMarket ? () => steppedMarket.netNow() : () => engineClock.now(),
+            setTimeout: systemClock.setTimeout,
+          },
+        }
       : {}),
     db,
     dbPath,
@@ -229,10 +259,18 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
  */
 function steppedRefusal(opts: HeadlessOptions, speed: number, demoMode: () => boolean): BadInputError | null {
   if (opts.demoClock !== 'stepped') return null;
-  if (!opts.demoControl) return new BadInputError('--demo-clock stepped needs --demo-control: only the control routes move a stepped market.');
-  if (speed > 1) return new BadInputError('--demo-clock stepped and --demo-speed exclude each other: a stepped market moves only when a test steps it.');
+  if (!opts.demoControl)
+    return new BadInputError(
+      '--demo-clock stepped needs --demo-control: only the control routes move a stepped market.',
+    );
+  if (speed > 1)
+    return new BadInputError(
+      '--demo-clock stepped and --demo-speed exclude each other: a stepped market moves only when a test steps it.',
+    );
   if (!demoMode()) {
-    return new BadInputError(`--demo-clock stepped only applies to Demo mode, and Demo mode is off in the data folder ${opts.dataDir}. Use another --data-dir.`);
+    return new BadInputError(
+      `--demo-clock stepped only applies to Demo mode, and Demo mode is off in the data folder ${opts.dataDir}. Use another --data-dir.`,
+    );
   }
   return null;
 }

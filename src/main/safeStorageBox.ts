@@ -25,7 +25,9 @@ export function safeStorageBox(safeStorage: SafeStorageLike): SecretBox {
       try {
         return safeStorage.decryptString(cipher);
       } catch (cause) {
-        throw new LotwatchError('internal', 'The stored API key could not be decrypted; set it again.', { cause });
+        throw new LotwatchError('internal', 'The stored API key could not be decrypted; set it again.', {
+          cause,
+        });
       }
     },
   };

@@ -4,7 +4,13 @@
  */
 
 /** Hosts whose https pages may be opened in the system browser (lot pages, the service's site). */
-export const EXTERNAL_HOSTS = ['www.copart.com', 'copart.com', 'www.iaai.com', 'iaai.com', 'apibara.tech'] as const;
+export const EXTERNAL_HOSTS = [
+  'www.copart.com',
+  'copart.com',
+  'www.iaai.com',
+  'iaai.com',
+  'apibara.tech',
+] as const;
 
 export { CONTENT_SECURITY_POLICY } from '../shared/csp';
 

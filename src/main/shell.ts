@@ -1,4 +1,13 @@
-import { app, BrowserWindow, ipcMain, Notification, safeStorage, session, shell, type WebContents } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  ipcMain,
+  Notification,
+  safeStorage,
+  session,
+  shell,
+  type WebContents,
+} from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createCore, type Core, type Notifier } from '../core/app';
@@ -14,7 +23,12 @@ import { err, type Result } from '../shared/ipc/errors';
 import { electronBindingPath, resolveElectronBinding } from './nativeBinding';
 import { safeStorageBox } from './safeStorageBox';
 import { startTray } from './tray';
-import { CONTENT_SECURITY_POLICY, isAllowedNavigation, isSafeExternalUrl, isTrustedSenderUrl } from './security';
+import {
+  CONTENT_SECURITY_POLICY,
+  isAllowedNavigation,
+  isSafeExternalUrl,
+  isTrustedSenderUrl,
+} from './security';
 
 /** Paths the shell needs; the defaults fit the electron-vite build layout (out/main, out/preload, out/renderer). */
 export interface ShellPaths {
@@ -94,7 +108,10 @@ const DECLINED = Symbol('declined');
  * @throws DECLINED when the buyer chose Quit in that question; DatabaseFromFutureError / DatabaseUnavailableError as
  *   openDatabase and stageRestore do.
  */
-async function openOrOfferRestore(dbPath: string, nativeBinding: string | undefined): Promise<ReturnType<typeof openDatabase>> {
+async function openOrOfferRestore(
+  dbPath: string,
+  nativeBinding: string | undefined,
+): Promise<ReturnType<typeof openDatabase>> {
   const opts = nativeBinding ? { nativeBinding } : {};
   try {
     return openDatabase(dbPath, opts);
@@ -122,7 +139,10 @@ async function openOrOfferRestore(dbPath: string, nativeBinding: string | undefi
  * the IPC handler, and an orderly quit (core disposed and the database closed before the process exits).
  * Returns undefined when another instance already runs (that one is focused instead).
  */
-export async function startShell(paths: ShellPaths, opts: { clock?: Clock } = {}): Promise<ShellState | undefined> {
+export async function startShell(
+  paths: ShellPaths,
+  opts: { clock?: Clock } = {},
+): Promise<ShellState | undefined> {
   // The watcher's and the Demo market's time; tests pass a fake one. The network's own waits stay real.
   const clock = opts.clock ?? systemClock;
   if (!app.requestSingleInstanceLock()) {
@@ -151,10 +171,14 @@ export async function startShell(paths: ShellPaths, opts: { clock?: Clock } = {}
   try {
     lock = acquireDataLock(dataDir, { shell: 'electron', now: clock.now() });
   } catch (e) {
-    const message = e instanceof AlreadyRunningError ? e.message : `Lotwatch could not start: ${(e as Error).message}`;
+    const message =
+      e instanceof AlreadyRunningError ? e.message : `Lotwatch could not start: ${(e as Error).message}`;
     log.error('startup refused', { error: message });
     const { dialog } = await import('electron');
-    dialog.showErrorBox(e instanceof AlreadyRunningError ? 'Lotwatch is already running' : 'Lotwatch cannot start', message);
+    dialog.showErrorBox(
+      e instanceof AlreadyRunningError ? 'Lotwatch is already running' : 'Lotwatch cannot start',
+      message,
+    );
     app.exit(1);
     return undefined;
   }
@@ -173,7 +197,9 @@ export async function startShell(paths: ShellPaths, opts: { clock?: Clock } = {}
       dbPath,
       dataDir,
       clock,
-      ...(clock !== systemClock ? { clientClock: { now: () => clock.now(), setTimeout: systemClock.setTimeout } } : {}),
+      ...(clock !== systemClock
+        ? { clientClock: { now: () => clock.now(), setTimeout: systemClock.setTimeout } }
+        : {}),
       secrets: safeStorageBox(safeStorage),
       notifier: electronNotifier(() => ref.window),
       log,
@@ -183,7 +209,11 @@ export async function startShell(paths: ShellPaths, opts: { clock?: Clock } = {}
     });
   } catch (e) {
     const message =
-      e === DECLINED ? 'the buyer chose not to restore a backup' : e instanceof LotwatchError ? e.message : `Lotwatch could not start: ${(e as Error).message}`;
+      e === DECLINED
+        ? 'the buyer chose not to restore a backup'
+        : e instanceof LotwatchError
+          ? e.message
+          : `Lotwatch could not start: ${(e as Error).message}`;
     log.error('startup failed', { error: message });
     lock.release();
     const { dialog } = await import('electron');
@@ -201,7 +231,9 @@ export async function startShell(paths: ShellPaths, opts: { clock?: Clock } = {}
     });
   });
 
-  ipcMain.handle(RPC_CHANNEL, (event, method: unknown, input: unknown) => handleRpc(core, appUrl, event, method, input));
+  ipcMain.handle(RPC_CHANNEL, (event, method: unknown, input: unknown) =>
+    handleRpc(core, appUrl, event, method, input),
+  );
 
   const window = new BrowserWindow({
     width: 1280,
@@ -224,7 +256,12 @@ export async function startShell(paths: ShellPaths, opts: { clock?: Clock } = {}
   hardenWebContents(window.webContents, appUrl);
   window.once('ready-to-show', () => window.show());
   // The tray (unread count, next sale, pause and quit) and the app badge; null tray: the desktop has no tray area.
-  const indicators = startTray(core, clock, () => ref.window, join(app.getAppPath(), 'resources', 'icon.png'));
+  const indicators = startTray(
+    core,
+    clock,
+    () => ref.window,
+    join(app.getAppPath(), 'resources', 'icon.png'),
+  );
   const unsubscribe = core.on((e) => {
     if (!window.isDestroyed()) window.webContents.send(EVENT_CHANNEL, e);
   });

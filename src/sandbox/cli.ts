@@ -38,7 +38,8 @@ async function main(): Promise<number> {
   const num = (name: string, v: string | undefined, dflt: number, min: number, max: number): number => {
     if (v === undefined) return dflt;
     const n = Number(v);
-    if (!Number.isFinite(n) || n < min || n > max) throw new Error(`--${name} must be a number from ${min} to ${max}, not ${v}`);
+    if (!Number.isFinite(n) || n < min || n > max)
+      throw new Error(`--${name} must be a number from ${min} to ${max}, not ${v}`);
     return n;
   };
   let sandbox;
@@ -61,15 +62,21 @@ async function main(): Promise<number> {
     url = await sandbox.start(port, a.host ?? '127.0.0.1');
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    console.error(`sandbox: ${err.code === 'EADDRINUSE' ? `port in use; choose another with --port (0 = any)` : err.message}`);
+    console.error(
+      `sandbox: ${err.code === 'EADDRINUSE' ? `port in use; choose another with --port (0 = any)` : err.message}`,
+    );
     return 1;
   }
   const s = sandbox;
-  console.log(`Sandbox Vehicle Auction Data Service (${s.market.lots.length} lots, started in ${Math.round(performance.now() - t0)} ms)`);
+  console.log(
+    `Sandbox Vehicle Auction Data Service (${s.market.lots.length} lots, started in ${Math.round(performance.now() - t0)} ms)`,
+  );
   console.log(`Base URL: ${s.baseUrl}`);
   console.log(`Video:    ${url}/api/v1/youtube`);
   console.log(`API key:  ${s.keys.join(', ')}`);
-  console.log(`Shape:    ${s.shape === 'real' ? 'real (the real service\'s records)' : 'spec (the specification\'s records)'}`);
+  console.log(
+    `Shape:    ${s.shape === 'real' ? "real (the real service's records)" : "spec (the specification's records)"}`,
+  );
   await new Promise<void>((resolve) => {
     const stop = (): void => resolve();
     process.once('SIGINT', stop);

@@ -23,7 +23,8 @@ function readWorld(dataDir: string): SavedWorld | null {
     const w = JSON.parse(readFileSync(worldFile(dataDir), 'utf8')) as Partial<SavedWorld> | null;
     if (!w || typeof w.startTime !== 'number' || !Number.isFinite(w.startTime)) return null;
     // Beyond about 250,000 years a date has no ISO form: a damaged file, not a time reached.
-    const reached = typeof w.reached === 'number' && Number.isFinite(w.reached) && w.reached < 8e15 ? w.reached : undefined;
+    const reached =
+      typeof w.reached === 'number' && Number.isFinite(w.reached) && w.reached < 8e15 ? w.reached : undefined;
     return reached === undefined ? { startTime: w.startTime } : { startTime: w.startTime, reached };
   } catch {
     return null;
@@ -56,7 +57,8 @@ function writeWorld(dataDir: string, w: SavedWorld): void {
  */
 export function demoWorldStart(dataDir: string, now: number, maxAgeMs = 7 * DAY): number {
   const saved = readWorld(dataDir);
-  if (saved && saved.startTime <= now && now - saved.startTime <= maxAgeMs && (saved.reached ?? now) <= now) return saved.startTime;
+  if (saved && saved.startTime <= now && now - saved.startTime <= maxAgeMs && (saved.reached ?? now) <= now)
+    return saved.startTime;
   const startTime = Math.floor(now / MIN) * MIN;
   writeWorld(dataDir, { startTime });
   return startTime;
@@ -91,7 +93,8 @@ export function demoMarketClock(
   const t0 = wallNow();
   const saved = readWorld(dataDir);
   const base = Math.max(saved?.reached ?? t0, t0);
-  const keep = saved !== null && saved.startTime <= base && base - saved.startTime <= (opts.maxAgeMs ?? 7 * DAY);
+  const keep =
+    saved !== null && saved.startTime <= base && base - saved.startTime <= (opts.maxAgeMs ?? 7 * DAY);
   const startTime = keep ? saved.startTime : Math.floor(base / MIN) * MIN;
   let last = base;
   let recorded = base + lease;
@@ -134,11 +137,15 @@ export interface SteppedDemoClock extends DemoMarketClock {
  * cannot be written loses only the resumption).
  * @param opts.wallNow the wall clock (default Date.now); opts.maxAgeMs as demoMarketClock's.
  */
-export function demoSteppedClock(dataDir: string, opts: { wallNow?: () => number; maxAgeMs?: number } = {}): SteppedDemoClock {
+export function demoSteppedClock(
+  dataDir: string,
+  opts: { wallNow?: () => number; maxAgeMs?: number } = {},
+): SteppedDemoClock {
   const t0 = (opts.wallNow ?? Date.now)();
   const saved = readWorld(dataDir);
   const base = Math.max(saved?.reached ?? t0, t0);
-  const keep = saved !== null && saved.startTime <= base && base - saved.startTime <= (opts.maxAgeMs ?? 7 * DAY);
+  const keep =
+    saved !== null && saved.startTime <= base && base - saved.startTime <= (opts.maxAgeMs ?? 7 * DAY);
   const startTime = keep ? saved.startTime : Math.floor(base / MIN) * MIN;
   const clock = new SteppedClock(base);
   writeWorld(dataDir, { startTime, reached: base });
@@ -188,7 +195,9 @@ export function createDemoService(opts: SandboxOptions & { align?: () => number 
   const sandboxOptions: SandboxOptions = {
     ...rest,
     shape: rest.shape ?? ((fromEnv || 'real') as SandboxOptions['shape']),
-    ...(Number.isInteger(quota) && quota > 0 && !rest.quota ? { quota: { limit: quota, periodMs: 30 * DAY } } : {}),
+    ...(Number.isInteger(quota) && quota > 0 && !rest.quota
+      ? { quota: { limit: quota, periodMs: 30 * DAY } }
+      : {}),
   };
   let sb: Sandbox | undefined;
   let starting: Promise<{ baseUrl: string; apiKey: string }> | undefined;

@@ -24,7 +24,16 @@ export type FaultKind =
   | 'error_502';
 
 /** Every fault kind. New kinds go last: `rates` draws walk this order, so a seed keeps its earlier faults. */
-export const FAULT_KINDS: readonly FaultKind[] = ['error_500', 'error_503', 'burst_429', 'truncated', 'non_json', 'html', 'drop', 'error_502'];
+export const FAULT_KINDS: readonly FaultKind[] = [
+  'error_500',
+  'error_503',
+  'burst_429',
+  'truncated',
+  'non_json',
+  'html',
+  'drop',
+  'error_502',
+];
 
 export interface FaultSettings {
   /** Extra delay before every API response, ms (real time). */
@@ -58,10 +67,12 @@ export class Faults {
 
   /** Replaces the settings, after checking them. @throws Error naming the bad field. */
   set(s: FaultSettings): void {
-    for (const k of s.queue ?? []) if (!FAULT_KINDS.includes(k)) throw new Error(`unknown fault kind in queue: ${String(k)}`);
+    for (const k of s.queue ?? [])
+      if (!FAULT_KINDS.includes(k)) throw new Error(`unknown fault kind in queue: ${String(k)}`);
     for (const [k, p] of Object.entries(s.rates ?? {})) {
       if (!FAULT_KINDS.includes(k as FaultKind)) throw new Error(`unknown fault kind in rates: ${k}`);
-      if (typeof p !== 'number' || p < 0 || p > 1) throw new Error(`rate of ${k} must be a number from 0 to 1`);
+      if (typeof p !== 'number' || p < 0 || p > 1)
+        throw new Error(`rate of ${k} must be a number from 0 to 1`);
     }
     if (s.latencyMs !== undefined && !(s.latencyMs >= 0)) throw new Error('latencyMs must be >= 0');
     this.settings = { ...s, queue: [...(s.queue ?? [])] };
@@ -80,7 +91,9 @@ export class Faults {
   latency(path: string): number {
     const s = this.settings;
     if (!this.applies(path) || (!s.latencyMs && !s.latencyJitterMs)) return 0;
-    const jitter = s.latencyJitterMs ? new Rng(hash32(this.seed, 0x1a7, this.n)).next() * s.latencyJitterMs : 0;
+    const jitter = s.latencyJitterMs
+      ? new Rng(hash32(this.seed, 0x1a7, this.n)).next() * s.latencyJitterMs
+      : 0;
     return (s.latencyMs ?? 0) + jitter;
   }
 

@@ -34,7 +34,19 @@ import type { WireShape } from './records';
 type Body = Record<string, unknown>;
 
 /** The spec's damage filter values (spec "GET /vehicles": damage) and the real-looking extras no lot carries. */
-const DAMAGE_OPTIONS = ['Mechanical', 'Hail', 'Water', 'Fire', 'Theft', 'Vandalized', 'Rollover', 'Chemical', 'Repossession', 'Undercarriage', 'Biohazard'];
+const DAMAGE_OPTIONS = [
+  'Mechanical',
+  'Hail',
+  'Water',
+  'Fire',
+  'Theft',
+  'Vandalized',
+  'Rollover',
+  'Chemical',
+  'Repossession',
+  'Undercarriage',
+  'Biohazard',
+];
 /** `types` ids and timestamps are the vendor's database rows: fixed, so the body is deterministic. */
 const TYPE_NAMES = ['AUTOMOBILE', 'SUV', 'PICKUP', 'MINIVAN', 'MOTORCYCLE', 'ATV', 'TRAILER'];
 const TYPE_STAMP = '2024-03-11T09:15:27.000000Z';
@@ -64,7 +76,13 @@ interface Ranges {
 }
 
 function ranges(m: MarketReader): Ranges {
-  const r: Ranges = { year: [Infinity, -Infinity], price: [Infinity, -Infinity], odometer: [Infinity, -Infinity], engine_size: [Infinity, -Infinity], engine_hp: [Infinity, -Infinity] };
+  const r: Ranges = {
+    year: [Infinity, -Infinity],
+    price: [Infinity, -Infinity],
+    odometer: [Infinity, -Infinity],
+    engine_size: [Infinity, -Infinity],
+    engine_hp: [Infinity, -Infinity],
+  };
   const widen = (k: keyof Ranges, n: number): void => {
     const x = r[k];
     if (n < x[0]) x[0] = n;
@@ -82,9 +100,16 @@ function ranges(m: MarketReader): Ranges {
 }
 
 const minMax = (r: Ranges): Body =>
-  Object.fromEntries(Object.entries(r).map(([k, [lo, hi]]) => [k, { min: Number.isFinite(lo) ? lo : null, max: Number.isFinite(hi) ? hi : null }]));
+  Object.fromEntries(
+    Object.entries(r).map(([k, [lo, hi]]) => [
+      k,
+      { min: Number.isFinite(lo) ? lo : null, max: Number.isFinite(hi) ? hi : null },
+    ]),
+  );
 
-const opts = (pairs: readonly (readonly [string | number, string])[]): { value: string | number; label: string }[] => pairs.map(([value, label]) => ({ value, label }));
+const opts = (
+  pairs: readonly (readonly [string | number, string])[],
+): { value: string | number; label: string }[] => pairs.map(([value, label]) => ({ value, label }));
 
 function realData(m: MarketReader): Body {
   let first = Infinity;
@@ -94,7 +119,8 @@ function realData(m: MarketReader): Body {
     if (l.auctionAt < first) first = l.auctionAt;
     if (l.auctionAt > last) last = l.auctionAt;
   }
-  const day = (t: number): string | null => (Number.isFinite(t) ? new Date(t).toISOString().slice(0, 10) : null);
+  const day = (t: number): string | null =>
+    Number.isFinite(t) ? new Date(t).toISOString().slice(0, 10) : null;
   const models = new Map<string, string[]>();
   for (const s of MODELS) {
     const list = models.get(s.make);
@@ -104,35 +130,105 @@ function realData(m: MarketReader): Body {
   const makes = [...models.keys()].sort();
   const states = [...new Set(m.facilities.map((f) => f.state))].sort();
   return {
-    auction_date: { params: { from: 'auction_date_from', to: 'auction_date_to' }, min: day(first), max: day(last) },
-    auction_type: { param: 'auction_type', options: opts([[0, 'All'], [1, 'Copart'], [2, 'IAAI']]) },
+    auction_date: {
+      params: { from: 'auction_date_from', to: 'auction_date_to' },
+      min: day(first),
+      max: day(last),
+    },
+    auction_type: {
+      param: 'auction_type',
+      options: opts([
+        [0, 'All'],
+        [1, 'Copart'],
+        [2, 'IAAI'],
+      ]),
+    },
     color: { options: COLORS.map(([c]) => c).sort() },
     cylinders: { options: [1, 2, 3, 4, 5, 6, 8, 10, 12] },
     damage: { options: DAMAGE_OPTIONS },
-    drive_type: { options: opts([['AWD', 'All Wheel Drive'], ['FWD', 'Front Wheel Drive'], ['RWD', 'Rear Wheel Drive'], ['4WD', '4x4 w/Rear Wheel Drv']]) },
-    engine_type: { options: opts([['V', 'V - Engine'], ['I', 'I - Engine'], ['H', 'H - Engine'], ['W', 'W - Engine'], ['R', 'R - Rotary Engine'], ['E', 'E - Electric']]) },
-    fuel_type: { options: ['Diesel', 'Hybrid', 'Electric', 'Flexible', 'Gasoline', 'All others', 'Hydrogen'] },
-    has_key: { param: 'has_key', options: opts([['All', 'All'], ['With', 'With key'], ['No', 'No key']]), default: 'All' },
+    drive_type: {
+      options: opts([
+        ['AWD', 'All Wheel Drive'],
+        ['FWD', 'Front Wheel Drive'],
+        ['RWD', 'Rear Wheel Drive'],
+        ['4WD', '4x4 w/Rear Wheel Drv'],
+      ]),
+    },
+    engine_type: {
+      options: opts([
+        ['V', 'V - Engine'],
+        ['I', 'I - Engine'],
+        ['H', 'H - Engine'],
+        ['W', 'W - Engine'],
+        ['R', 'R - Rotary Engine'],
+        ['E', 'E - Electric'],
+      ]),
+    },
+    fuel_type: {
+      options: ['Diesel', 'Hybrid', 'Electric', 'Flexible', 'Gasoline', 'All others', 'Hydrogen'],
+    },
+    has_key: {
+      param: 'has_key',
+      options: opts([
+        ['All', 'All'],
+        ['With', 'With key'],
+        ['No', 'No key'],
+      ]),
+      default: 'All',
+    },
     location_filters: {
       params: ['zip', 'radius', 'units', 'loc_state', 'facility_id', 'office_name'],
       units: ['mi', 'km'],
       states: states.map((s) => ({ value: s, label: s })),
-      facilities: m.facilities.map((f) => ({ id: Number(f.facility_id), platform: f.platform, name: f.name, state: f.state, zip: f.zip })),
+      facilities: m.facilities.map((f) => ({
+        id: Number(f.facility_id),
+        platform: f.platform,
+        name: f.name,
+        state: f.state,
+        zip: f.zip,
+      })),
     },
     lot: {
-      status: opts([['All', 'All'], ['Timed', 'Timed'], ['Buy Now', 'Buy Now']]),
-      sub_status: opts([['Live', 'Live'], ['Open', 'Open'], ['Ended', 'Ended']]),
+      status: opts([
+        ['All', 'All'],
+        ['Timed', 'Timed'],
+        ['Buy Now', 'Buy Now'],
+      ]),
+      sub_status: opts([
+        ['Live', 'Live'],
+        ['Open', 'Open'],
+        ['Ended', 'Ended'],
+      ]),
       defaults: { lot_status: 'All', lot_sub_status: 'Open' },
     },
-    make_model: { makes, models_by_make: Object.fromEntries(makes.map((mk) => [mk, [...(models.get(mk) ?? [])].sort()])) },
+    make_model: {
+      makes,
+      models_by_make: Object.fromEntries(makes.map((mk) => [mk, [...(models.get(mk) ?? [])].sort()])),
+    },
     ranges: minMax(ranges(m)),
-    running_condition: { options: opts([['RUNS AND DRIVES', 'Runs and drives'], ['ENGINE START PROGRAM', 'Engine start program'], ['STATIONARY', 'Stationary'], ['NO INFORMATION', 'No information']]) },
+    running_condition: {
+      options: opts([
+        ['RUNS AND DRIVES', 'Runs and drives'],
+        ['ENGINE START PROGRAM', 'Engine start program'],
+        ['STATIONARY', 'Stationary'],
+        ['NO INFORMATION', 'No information'],
+      ]),
+    },
     sale_document_filters: {
       pending: { param: 'sale_document_pending', type: 'boolean' },
       type_param: 'sale_document_type',
       types: SALE_DOCS.map(([name, code]) => ({ value: code, label: name, group: saleDocumentGroup(name) })),
     },
-    seller_type: { param: 'seller_type', options: opts([['insurance', 'Insurance'], ['non_insurance', 'Non-insurance'], ['dealer', 'Dealer'], ['finance', 'Finance'], ['government', 'Government']]) },
+    seller_type: {
+      param: 'seller_type',
+      options: opts([
+        ['insurance', 'Insurance'],
+        ['non_insurance', 'Non-insurance'],
+        ['dealer', 'Dealer'],
+        ['finance', 'Finance'],
+        ['government', 'Government'],
+      ]),
+    },
     shipping: { param: 'has_shipping_price', ports: PORTS.map((p) => p.port) },
     today_only: { param: 'today_only', default: false },
     transmission: { options: ['Automatic', 'Manual', 'Unknown', 'CVT'] },
@@ -169,7 +265,9 @@ function specData(m: MarketReader): Body {
     bump('states', l.facility.state);
   }
   const list = (g: string): { value: string; count: number }[] =>
-    [...(counts.get(g) ?? new Map<string, number>())].map(([value, count]) => ({ value, count })).sort((a, b) => a.value.localeCompare(b.value));
+    [...(counts.get(g) ?? new Map<string, number>())]
+      .map(([value, count]) => ({ value, count }))
+      .sort((a, b) => a.value.localeCompare(b.value));
   return {
     platforms: [
       { value: 'copart', label: 'Copart', auction_type: 1 },
@@ -181,7 +279,14 @@ function specData(m: MarketReader): Body {
     units: ['mi', 'km'],
     ports: PORTS.map((p) => p.port),
     makes: list('makes'),
-    models: Object.fromEntries([...models].sort(([a], [b]) => a.localeCompare(b)).map(([mk, mm]) => [mk, [...mm].map(([value, count]) => ({ value, count })).sort((a, b) => a.value.localeCompare(b.value))])),
+    models: Object.fromEntries(
+      [...models]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([mk, mm]) => [
+          mk,
+          [...mm].map(([value, count]) => ({ value, count })).sort((a, b) => a.value.localeCompare(b.value)),
+        ]),
+    ),
     types: list('types'),
     colors: list('colors'),
     fuel_types: list('fuel_types'),

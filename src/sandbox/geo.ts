@@ -47,33 +47,140 @@ export const PORTS: readonly Port[] = [
 
 // Cities with auction yards of one or both platforms in the real world.
 const CITIES: readonly (readonly [string, string])[] = [
-  ['Miami', 'FL'], ['Orlando', 'FL'], ['Tampa', 'FL'], ['Jacksonville', 'FL'], ['Tallahassee', 'FL'], ['Fort Pierce', 'FL'], ['Punta Gorda', 'FL'],
-  ['Atlanta', 'GA'], ['Savannah', 'GA'], ['Macon', 'GA'], ['Augusta', 'GA'], ['Dallas', 'TX'], ['Houston', 'TX'], ['Austin', 'TX'], ['San Antonio', 'TX'],
-  ['El Paso', 'TX'], ['Fort Worth', 'TX'], ['Corpus Christi', 'TX'], ['Lubbock', 'TX'], ['Amarillo', 'TX'], ['McAllen', 'TX'], ['Los Angeles', 'CA'],
-  ['San Diego', 'CA'], ['Sacramento', 'CA'], ['Fresno', 'CA'], ['Bakersfield', 'CA'], ['Hayward', 'CA'], ['Rancho Cucamonga', 'CA'], ['Van Nuys', 'CA'],
-  ['Redding', 'CA'], ['Phoenix', 'AZ'], ['Tucson', 'AZ'], ['Las Vegas', 'NV'], ['Reno', 'NV'], ['Salt Lake City', 'UT'], ['Denver', 'CO'],
-  ['Colorado Springs', 'CO'], ['Albuquerque', 'NM'], ['Seattle', 'WA'], ['Spokane', 'WA'], ['Tacoma', 'WA'], ['Portland', 'OR'], ['Eugene', 'OR'],
-  ['Boise', 'ID'], ['Billings', 'MT'], ['Helena', 'MT'], ['Casper', 'WY'], ['Chicago', 'IL'], ['Peoria', 'IL'], ['Springfield', 'IL'], ['Indianapolis', 'IN'],
-  ['Fort Wayne', 'IN'], ['Detroit', 'MI'], ['Lansing', 'MI'], ['Grand Rapids', 'MI'], ['Flint', 'MI'], ['Columbus', 'OH'], ['Cleveland', 'OH'],
-  ['Cincinnati', 'OH'], ['Dayton', 'OH'], ['Toledo', 'OH'], ['Milwaukee', 'WI'], ['Madison', 'WI'], ['Minneapolis', 'MN'], ['Saint Cloud', 'MN'],
-  ['Des Moines', 'IA'], ['Davenport', 'IA'], ['Kansas City', 'MO'], ['Saint Louis', 'MO'], ['Springfield', 'MO'], ['Wichita', 'KS'], ['Omaha', 'NE'],
-  ['Lincoln', 'NE'], ['Sioux Falls', 'SD'], ['Fargo', 'ND'], ['Bismarck', 'ND'], ['Oklahoma City', 'OK'], ['Tulsa', 'OK'], ['Little Rock', 'AR'],
-  ['New Orleans', 'LA'], ['Baton Rouge', 'LA'], ['Shreveport', 'LA'], ['Jackson', 'MS'], ['Birmingham', 'AL'], ['Mobile', 'AL'], ['Montgomery', 'AL'],
-  ['Nashville', 'TN'], ['Memphis', 'TN'], ['Knoxville', 'TN'], ['Louisville', 'KY'], ['Lexington', 'KY'], ['Charlotte', 'NC'], ['Raleigh', 'NC'],
-  ['Greensboro', 'NC'], ['Columbia', 'SC'], ['Greenville', 'SC'], ['Richmond', 'VA'], ['Norfolk', 'VA'], ['Roanoke', 'VA'], ['Baltimore', 'MD'],
-  ['Washington', 'DC'], ['Philadelphia', 'PA'], ['Pittsburgh', 'PA'], ['Harrisburg', 'PA'], ['Scranton', 'PA'], ['Newark', 'NJ'], ['Trenton', 'NJ'],
-  ['Englishtown', 'NJ'], ['Albany', 'NY'], ['Buffalo', 'NY'], ['Rochester', 'NY'], ['Syracuse', 'NY'], ['Hartford', 'CT'], ['Providence', 'RI'],
-  ['Boston', 'MA'], ['Worcester', 'MA'], ['Manchester', 'NH'], ['Portland', 'ME'], ['Burlington', 'VT'], ['Wilmington', 'DE'], ['Charleston', 'WV'],
-  ['Anchorage', 'AK'], ['Honolulu', 'HI'],
+  ['Miami', 'FL'],
+  ['Orlando', 'FL'],
+  ['Tampa', 'FL'],
+  ['Jacksonville', 'FL'],
+  ['Tallahassee', 'FL'],
+  ['Fort Pierce', 'FL'],
+  ['Punta Gorda', 'FL'],
+  ['Atlanta', 'GA'],
+  ['Savannah', 'GA'],
+  ['Macon', 'GA'],
+  ['Augusta', 'GA'],
+  ['Dallas', 'TX'],
+  ['Houston', 'TX'],
+  ['Austin', 'TX'],
+  ['San Antonio', 'TX'],
+  ['El Paso', 'TX'],
+  ['Fort Worth', 'TX'],
+  ['Corpus Christi', 'TX'],
+  ['Lubbock', 'TX'],
+  ['Amarillo', 'TX'],
+  ['McAllen', 'TX'],
+  ['Los Angeles', 'CA'],
+  ['San Diego', 'CA'],
+  ['Sacramento', 'CA'],
+  ['Fresno', 'CA'],
+  ['Bakersfield', 'CA'],
+  ['Hayward', 'CA'],
+  ['Rancho Cucamonga', 'CA'],
+  ['Van Nuys', 'CA'],
+  ['Redding', 'CA'],
+  ['Phoenix', 'AZ'],
+  ['Tucson', 'AZ'],
+  ['Las Vegas', 'NV'],
+  ['Reno', 'NV'],
+  ['Salt Lake City', 'UT'],
+  ['Denver', 'CO'],
+  ['Colorado Springs', 'CO'],
+  ['Albuquerque', 'NM'],
+  ['Seattle', 'WA'],
+  ['Spokane', 'WA'],
+  ['Tacoma', 'WA'],
+  ['Portland', 'OR'],
+  ['Eugene', 'OR'],
+  ['Boise', 'ID'],
+  ['Billings', 'MT'],
+  ['Helena', 'MT'],
+  ['Casper', 'WY'],
+  ['Chicago', 'IL'],
+  ['Peoria', 'IL'],
+  ['Springfield', 'IL'],
+  ['Indianapolis', 'IN'],
+  ['Fort Wayne', 'IN'],
+  ['Detroit', 'MI'],
+  ['Lansing', 'MI'],
+  ['Grand Rapids', 'MI'],
+  ['Flint', 'MI'],
+  ['Columbus', 'OH'],
+  ['Cleveland', 'OH'],
+  ['Cincinnati', 'OH'],
+  ['Dayton', 'OH'],
+  ['Toledo', 'OH'],
+  ['Milwaukee', 'WI'],
+  ['Madison', 'WI'],
+  ['Minneapolis', 'MN'],
+  ['Saint Cloud', 'MN'],
+  ['Des Moines', 'IA'],
+  ['Davenport', 'IA'],
+  ['Kansas City', 'MO'],
+  ['Saint Louis', 'MO'],
+  ['Springfield', 'MO'],
+  ['Wichita', 'KS'],
+  ['Omaha', 'NE'],
+  ['Lincoln', 'NE'],
+  ['Sioux Falls', 'SD'],
+  ['Fargo', 'ND'],
+  ['Bismarck', 'ND'],
+  ['Oklahoma City', 'OK'],
+  ['Tulsa', 'OK'],
+  ['Little Rock', 'AR'],
+  ['New Orleans', 'LA'],
+  ['Baton Rouge', 'LA'],
+  ['Shreveport', 'LA'],
+  ['Jackson', 'MS'],
+  ['Birmingham', 'AL'],
+  ['Mobile', 'AL'],
+  ['Montgomery', 'AL'],
+  ['Nashville', 'TN'],
+  ['Memphis', 'TN'],
+  ['Knoxville', 'TN'],
+  ['Louisville', 'KY'],
+  ['Lexington', 'KY'],
+  ['Charlotte', 'NC'],
+  ['Raleigh', 'NC'],
+  ['Greensboro', 'NC'],
+  ['Columbia', 'SC'],
+  ['Greenville', 'SC'],
+  ['Richmond', 'VA'],
+  ['Norfolk', 'VA'],
+  ['Roanoke', 'VA'],
+  ['Baltimore', 'MD'],
+  ['Washington', 'DC'],
+  ['Philadelphia', 'PA'],
+  ['Pittsburgh', 'PA'],
+  ['Harrisburg', 'PA'],
+  ['Scranton', 'PA'],
+  ['Newark', 'NJ'],
+  ['Trenton', 'NJ'],
+  ['Englishtown', 'NJ'],
+  ['Albany', 'NY'],
+  ['Buffalo', 'NY'],
+  ['Rochester', 'NY'],
+  ['Syracuse', 'NY'],
+  ['Hartford', 'CT'],
+  ['Providence', 'RI'],
+  ['Boston', 'MA'],
+  ['Worcester', 'MA'],
+  ['Manchester', 'NH'],
+  ['Portland', 'ME'],
+  ['Burlington', 'VT'],
+  ['Wilmington', 'DE'],
+  ['Charleston', 'WV'],
+  ['Anchorage', 'AK'],
+  ['Honolulu', 'HI'],
 ];
 const SUFFIXES = ['', 'North', 'South', 'East', 'West'];
 
 /** Builds the facility table: about `count` yards split over both platforms, deterministic for the seed. */
 export function buildFacilities(seed: number, count = 400): Facility[] {
   const rng = new Rng(hash32(seed, 0xfac));
-  const places = CITIES.map(([city, state]) => ({ city, state, zips: zipcodes.lookupByName(city, state) })).filter(
-    (p) => p.zips.length > 0,
-  );
+  const places = CITIES.map(([city, state]) => ({
+    city,
+    state,
+    zips: zipcodes.lookupByName(city, state),
+  })).filter((p) => p.zips.length > 0);
   const out: Facility[] = [];
   const perPlatform = Math.ceil(count / 2);
   let copartId = 1;
@@ -140,7 +247,9 @@ export function facilitiesNearZip(
  * Estimated auction-to-port prices in USD for a facility: a fixed fee plus a per-mile rate over road distance
  * (great circle x 1.2), rounded to $5. Moto_ATV prices motorcycles and ATVs to the nearest port at a lower rate.
  */
-export function shippingPrices(f: Facility): { port: string; price: number; currency: string; distance_mi: number }[] {
+export function shippingPrices(
+  f: Facility,
+): { port: string; price: number; currency: string; distance_mi: number }[] {
   if (!f.hasShipping) return [];
   let nearest = Infinity;
   const out = [];
@@ -148,9 +257,19 @@ export function shippingPrices(f: Facility): { port: string; price: number; curr
     if (p.port === 'Moto_ATV') continue;
     const road = milesBetween(f.latitude, f.longitude, p.lat, p.lng) * 1.2;
     nearest = Math.min(nearest, road);
-    out.push({ port: p.port, price: Math.round((p.base + road * p.perMile) / 5) * 5, currency: 'USD', distance_mi: Math.round(road) });
+    out.push({
+      port: p.port,
+      price: Math.round((p.base + road * p.perMile) / 5) * 5,
+      currency: 'USD',
+      distance_mi: Math.round(road),
+    });
   }
   const moto = PORTS[PORTS.length - 1]!;
-  out.push({ port: moto.port, price: Math.round((moto.base + nearest * moto.perMile) / 5) * 5, currency: 'USD', distance_mi: Math.round(nearest) });
+  out.push({
+    port: moto.port,
+    price: Math.round((moto.base + nearest * moto.perMile) / 5) * 5,
+    currency: 'USD',
+    distance_mi: Math.round(nearest),
+  });
   return out;
 }

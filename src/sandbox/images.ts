@@ -10,11 +10,22 @@ import type { PhotoRef } from './records';
  */
 
 const PAINT: Record<string, string> = {
-  Black: '#1c1c1c', White: '#f2f2f2', Silver: '#c0c4c8', Gray: '#7d8186', Blue: '#1f4e9c', Red: '#b3202a', Green: '#2f6b3a',
-  Brown: '#6b4a2f', Gold: '#c9a544', Orange: '#e07a1f', Yellow: '#e8cf3a', Beige: '#d9c9a3',
+  Black: '#1c1c1c',
+  White: '#f2f2f2',
+  Silver: '#c0c4c8',
+  Gray: '#7d8186',
+  Blue: '#1f4e9c',
+  Red: '#b3202a',
+  Green: '#2f6b3a',
+  Brown: '#6b4a2f',
+  Gold: '#c9a544',
+  Orange: '#e07a1f',
+  Yellow: '#e8cf3a',
+  Beige: '#d9c9a3',
 };
 
-const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+const esc = (s: string): string =>
+  s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 
 export class ImageCache {
   private readonly cache = new Map<string, Buffer>();
@@ -46,7 +57,13 @@ export class ImageCache {
 <text x="${w / 2}" y="${h - fs * 0.8}" font-family="sans-serif" font-size="${Math.round(fs * 0.8)}" text-anchor="middle" fill="#fff">${lot.platform.toUpperCase()} LOT ${lot.lotNumber} - ${ref.idx + 1}/${lot.photos}</text>
 </svg>`;
     const img = sharp(Buffer.from(svg));
-    const out = await (ref.format === 'png' ? img.png() : ref.format === 'webp' ? img.webp({ quality: 70 }) : img.jpeg({ quality: 75 })).toBuffer();
+    const out = await (
+      ref.format === 'png'
+        ? img.png()
+        : ref.format === 'webp'
+          ? img.webp({ quality: 70 })
+          : img.jpeg({ quality: 75 })
+    ).toBuffer();
     this.cache.set(key, out);
     if (this.cache.size > this.max) this.cache.delete(this.cache.keys().next().value as string);
     return out;

@@ -114,15 +114,24 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const lots = opts.lots ?? 20_000;
   if (!(lots >= 1)) throw new RangeError(`lots must be at least 1, not ${lots}`);
   const shape = opts.shape ?? 'real';
-  if (shape !== 'real' && shape !== 'spec') throw new RangeError(`shape must be 'real' or 'spec', not ${String(shape)}`);
+  if (shape !== 'real' && shape !== 'spec')
+    throw new RangeError(`shape must be 'real' or 'spec', not ${String(shape)}`);
   const seed = (opts.seed ?? 42) >>> 0;
   const realStart = now();
   const startTime = opts.startTime ?? Math.floor(realStart / 60_000) * 60_000;
   resolveRefresh(opts.refresh);
-  const market = new Market({ seed, lots, startTime, refresh: opts.refresh ?? 'real', ...(opts.timing ? { timing: opts.timing } : {}) });
+  const market = new Market({
+    seed,
+    lots,
+    startTime,
+    refresh: opts.refresh ?? 'real',
+    ...(opts.timing ? { timing: opts.timing } : {}),
+  });
   let offset = 0;
   const source = opts.marketNow;
-  const marketNow = source ? (): number => source() + offset : (): number => market.startTime + (now() - realStart) * speed + offset;
+  const marketNow = source
+    ? (): number => source() + offset
+    : (): number => market.startTime + (now() - realStart) * speed + offset;
   const keys = opts.keys && opts.keys.length > 0 ? [...opts.keys] : [DEMO_KEY];
   const faults = new Faults(seed, opts.faults ?? {});
   const advance = (ms: number): void => {
@@ -139,7 +148,9 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     shape,
     now,
     marketNow,
-    advance: opts.step ? (ms) => (opts.step as (ms: number) => Promise<void>)(ms).then(() => market.advanceTo(marketNow())) : async (ms) => advance(ms),
+    advance: opts.step
+      ? (ms) => (opts.step as (ms: number) => Promise<void>)(ms).then(() => market.advanceTo(marketNow()))
+      : async (ms) => advance(ms),
     speed,
     testControl: opts.testControl ?? false,
     faults,
@@ -178,7 +189,11 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
 }
 
 /** Paths, for the app's API console: vehicle-auction base, video base, test control. */
-export const SANDBOX_PATHS = { vehicleAuction: VA_PREFIX, video: VP_PREFIX, control: CONTROL_PREFIX } as const;
+export const SANDBOX_PATHS = {
+  vehicleAuction: VA_PREFIX,
+  video: VP_PREFIX,
+  control: CONTROL_PREFIX,
+} as const;
 
 /**
  * `count` market seeds for runs over several markets (benchmarks): `first` (default 42, the sandbox's default seed)
@@ -186,7 +201,8 @@ export const SANDBOX_PATHS = { vehicleAuction: VA_PREFIX, video: VP_PREFIX, cont
  * @throws RangeError when count is not a whole number from 1 to 1000.
  */
 export function sandboxSeeds(count: number, first = 42): number[] {
-  if (!(Number.isInteger(count) && count >= 1 && count <= 1000)) throw new RangeError(`count must be a whole number from 1 to 1000, not ${count}`);
+  if (!(Number.isInteger(count) && count >= 1 && count <= 1000))
+    throw new RangeError(`count must be a whole number from 1 to 1000, not ${count}`);
   const out = [first >>> 0];
   for (let i = 1; out.length < count; i++) {
     const s = hash32(first, 0x5eed, i);

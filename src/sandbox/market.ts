@@ -61,11 +61,37 @@ export const VENDOR_SAMPLES: readonly {
   open?: { inDays: number; lotNumber: string };
 }[] = [
   // Two sales ten days apart, the second final: a sales history, and a finished lot that carries "Sold".
-  { vin: 'WBAVL1C58FVY28848', make: 'BMW', model: 'X5', year: 2015, trim: 'XDRIVE40I', past: [{ daysAgo: 13, outcome: 'approval' }, { daysAgo: 3, outcome: 'sold', lotNumber: '51015256' }] },
+  {
+    vin: 'WBAVL1C58FVY28848',
+    make: 'BMW',
+    model: 'X5',
+    year: 2015,
+    trim: 'XDRIVE40I',
+    past: [
+      { daysAgo: 13, outcome: 'approval' },
+      { daysAgo: 3, outcome: 'sold', lotNumber: '51015256' },
+    ],
+  },
   // The OpenAPI's example record (2014 HONDA CR-V EX-L, lot 45416833): sold on approval, now listed again.
-  { vin: '2HKRM4H7XEH623608', make: 'HONDA', model: 'CR-V', year: 2014, trim: 'EX-L', past: [{ daysAgo: 12, outcome: 'approval' }], open: { inDays: 2, lotNumber: '45416833' } },
+  {
+    vin: '2HKRM4H7XEH623608',
+    make: 'HONDA',
+    model: 'CR-V',
+    year: 2014,
+    trim: 'EX-L',
+    past: [{ daysAgo: 12, outcome: 'approval' }],
+    open: { inDays: 2, lotNumber: '45416833' },
+  },
   // A current model year on its first listing: no history yet.
-  { vin: '5TFLA5DBXTX349827', make: 'TOYOTA', model: 'TACOMA', year: 2026, trim: 'SR5', past: [], open: { inDays: 4, lotNumber: '78691915' } },
+  {
+    vin: '5TFLA5DBXTX349827',
+    make: 'TOYOTA',
+    model: 'TACOMA',
+    year: 2026,
+    trim: 'SR5',
+    past: [],
+    open: { inDays: 4, lotNumber: '78691915' },
+  },
 ];
 /** Smaller markets (unit tests of a few lots) leave the vendor samples out, so `lots` stays exact and small. */
 export const VENDOR_SAMPLE_MIN_LOTS = 100;
@@ -89,7 +115,15 @@ export interface Vehicle {
   /** Rough pre-damage market value in USD. */
   value: number;
   /** Lower-case copies of the text fields filters compare, made once so a search does not allocate per lot. */
-  lc: { make: string; model: string; type: string; color: string; fuel: string; transmission: string; drive: string };
+  lc: {
+    make: string;
+    model: string;
+    type: string;
+    color: string;
+    fuel: string;
+    transmission: string;
+    drive: string;
+  };
 }
 
 const enum Step {
@@ -199,7 +233,13 @@ export function compareLots(a: Lot, b: Lot): number {
 }
 
 /** The lower-case copies of a vehicle's filterable words, made once so a search does not allocate per lot. */
-function lowerCased(spec: ModelSpec, color: string, fuel: string, transmission: string, drive: string): Vehicle['lc'] {
+function lowerCased(
+  spec: ModelSpec,
+  color: string,
+  fuel: string,
+  transmission: string,
+  drive: string,
+): Vehicle['lc'] {
   return {
     make: spec.make.toLowerCase(),
     model: spec.model.toLowerCase(),
@@ -241,7 +281,11 @@ export class Market implements MarketReader {
   private counters = { copart: 0, iaai: 0, item: 0, vins: new Set<string>() };
   private arrivalIndex = 0;
   /** Lot numbers the vendor samples pin; the generated numbers step over them. */
-  private readonly reserved = new Set(VENDOR_SAMPLES.flatMap((s) => [...s.past.map((p) => p.lotNumber), s.open?.lotNumber]).filter((n) => n !== undefined));
+  private readonly reserved = new Set(
+    VENDOR_SAMPLES.flatMap((s) => [...s.past.map((p) => p.lotNumber), s.open?.lotNumber]).filter(
+      (n) => n !== undefined,
+    ),
+  );
   private nextArrival: number;
   private readonly arrivalMean: number;
   private readonly baseYear: number;
@@ -333,7 +377,8 @@ export class Market implements MarketReader {
   forceReschedule(id: string, auctionAt: number): Lot {
     const lot = this.findLot(id);
     if (!lot) throw new Error(`No lot ${id}.`);
-    if (lot.subStatus !== 'Open') throw new Error(`Lot ${id} is ${lot.subStatus.toLowerCase()}; only an open lot can be rescheduled.`);
+    if (lot.subStatus !== 'Open')
+      throw new Error(`Lot ${id} is ${lot.subStatus.toLowerCase()}; only an open lot can be rescheduled.`);
     const to = toSec(auctionAt);
     if (to <= lot.auctionAt) throw new Error('The new auction date must be later than the present one.');
     const delta = to - lot.auctionAt;
@@ -342,7 +387,11 @@ export class Market implements MarketReader {
       .slice(lot.next)
       .filter((st) => st.k !== Step.Reschedule)
       .map((st) => (st.t >= lot.auctionAt ? { ...st, t: st.t + delta } : st));
-    lot.steps = [...done, { t: toSec(this.nowT), k: Step.Reschedule, v: to }, ...rest.sort((x, y) => x.t - y.t || x.k - y.k)];
+    lot.steps = [
+      ...done,
+      { t: toSec(this.nowT), k: Step.Reschedule, v: to },
+      ...rest.sort((x, y) => x.t - y.t || x.k - y.k),
+    ];
     this.applyStep(lot, true);
     if (this.view) {
       this.view.refreshNow(lot, this.nowT);
@@ -367,9 +416,11 @@ export class Market implements MarketReader {
   forceSale(id: string, price: number | null, outcome: Outcome = 'sold'): Lot {
     const lot = this.findLot(id);
     if (!lot) throw new Error(`No lot ${id}.`);
-    if (lot.subStatus === 'Ended') throw new Error(`Lot ${id} has ended; only an open or live lot can be sold.`);
+    if (lot.subStatus === 'Ended')
+      throw new Error(`Lot ${id} has ended; only an open or live lot can be sold.`);
     if (price === null && outcome !== 'unsold') throw new Error('A sale needs a price.');
-    if (price !== null && price < lot.currentBid) throw new Error(`The price must be at least the current bid of ${lot.currentBid} USD.`);
+    if (price !== null && price < lot.currentBid)
+      throw new Error(`The price must be at least the current bid of ${lot.currentBid} USD.`);
     const t = toSec(this.nowT);
     const now: PlanStep[] = [];
     if (lot.subStatus === 'Open') now.push({ t, k: Step.Live, v: 0 });
@@ -397,10 +448,13 @@ export class Market implements MarketReader {
   forceRelist(id: string, auctionAt?: number): Lot {
     const old = this.findLot(id);
     if (!old) throw new Error(`No lot ${id}.`);
-    if (old.subStatus !== 'Ended') throw new Error(`Lot ${id} is ${old.subStatus.toLowerCase()}; only an ended lot can be relisted.`);
-    if (old.outcome === 'sold') throw new Error(`Lot ${id} sold; only an unsold or sold-on-approval lot is relisted.`);
+    if (old.subStatus !== 'Ended')
+      throw new Error(`Lot ${id} is ${old.subStatus.toLowerCase()}; only an ended lot can be relisted.`);
+    if (old.outcome === 'sold')
+      throw new Error(`Lot ${id} sold; only an unsold or sold-on-approval lot is relisted.`);
     if (old.relistedAs) throw new Error(`Lot ${id} was already relisted as ${old.relistedAs.lotNumber}.`);
-    if (auctionAt !== undefined && toMin(auctionAt) <= this.nowT) throw new Error('The new auction date must be later than the market time.');
+    if (auctionAt !== undefined && toMin(auctionAt) <= this.nowT)
+      throw new Error('The new auction date must be later than the market time.');
     if (old.next < old.steps.length) this.heap.rebuild((l) => l !== old);
     old.steps = old.steps.slice(0, old.next);
     const from = this.eventSeq;
@@ -535,10 +589,22 @@ export class Market implements MarketReader {
         lc: lowerCased(spec, color, fuel, 'Automatic', drive),
       };
       const facility = rng.pick(yards);
-      for (const p of s.past) this.addPastLot(rng, v, facility, toMin(this.startTime - p.daysAgo * DAY), p.outcome, p.lotNumber);
+      for (const p of s.past)
+        this.addPastLot(rng, v, facility, toMin(this.startTime - p.daysAgo * DAY), p.outcome, p.lotNumber);
       if (s.open) {
         const auction = toMin(this.startTime + s.open.inDays * DAY + rng.int(0, 8) * HOUR);
-        this.schedule(this.newLot(rng, v, facility, toSec(this.startTime - rng.int(1, 3) * DAY), auction, null, false, s.open.lotNumber));
+        this.schedule(
+          this.newLot(
+            rng,
+            v,
+            facility,
+            toSec(this.startTime - rng.int(1, 3) * DAY),
+            auction,
+            null,
+            false,
+            s.open.lotNumber,
+          ),
+        );
       }
     });
   }
@@ -558,7 +624,14 @@ export class Market implements MarketReader {
     while (this.counters.vins.has(vin)) vin = makeVin(rng, spec.make, year);
     this.counters.vins.add(vin);
     const color = rng.weighted(COLORS);
-    const transmission = fuel === 'Electric' ? 'Automatic' : rng.weighted([['Automatic', 90], ['Manual', 7], ['Unknown', 3]] as const);
+    const transmission =
+      fuel === 'Electric'
+        ? 'Automatic'
+        : rng.weighted([
+            ['Automatic', 90],
+            ['Manual', 7],
+            ['Unknown', 3],
+          ] as const);
     const drive = rng.pick(spec.drives);
     const trim = rng.pick(spec.trims);
     return {
@@ -614,7 +687,8 @@ export class Market implements MarketReader {
     fixedNumber?: string,
   ): Lot {
     const platform = facility.platform;
-    const { lotNumber, itemId } = fixedNumber !== undefined ? { lotNumber: fixedNumber, itemId: null } : this.nextNumber(platform, rng);
+    const { lotNumber, itemId } =
+      fixedNumber !== undefined ? { lotNumber: fixedNumber, itemId: null } : this.nextNumber(platform, rng);
     const damage = rng.weighted(DAMAGES);
     const [runCond, runLabel] = (() => {
       const r = rng.weighted(RUN_CONDITIONS.map((x) => [x, x[2]] as const));
@@ -629,7 +703,11 @@ export class Market implements MarketReader {
     if (relistOf) factor *= 0.9;
     const finalBid = round25(v.value * factor);
     const buyNow = rng.chance(0.12) ? Math.round((finalBid * (1.25 + rng.next() * 0.3)) / 50) * 50 : null;
-    const outcome: Outcome = rng.weighted([['sold', 65], ['approval', 15], ['unsold', 20]] as const);
+    const outcome: Outcome = rng.weighted([
+      ['sold', 65],
+      ['approval', 15],
+      ['unsold', 20],
+    ] as const);
     const title = `${v.year} ${v.spec.make} ${v.spec.model} ${v.trim}`;
     const lot: Lot = {
       id: this.lots.length,
@@ -670,7 +748,10 @@ export class Market implements MarketReader {
       relistedAs: null,
     };
     const tm = this.timing;
-    const relist = outcome === 'approval' ? rng.chance(tm.relistApproval) : rng.chance(relistOf === null ? tm.relistUnsold : tm.relistUnsoldAgain);
+    const relist =
+      outcome === 'approval'
+        ? rng.chance(tm.relistApproval)
+        : rng.chance(relistOf === null ? tm.relistUnsold : tm.relistUnsoldAgain);
     lot.steps = this.plan(rng, lot, finalBid, relist, past);
     this.lots.push(lot);
     this.byNumber.set(lotNumber, lot);
@@ -685,8 +766,24 @@ export class Market implements MarketReader {
    * An earlier, already ended listing of a vehicle: no plan, final state only. A vendor sample gives its outcome
    * and may pin its lot number.
    */
-  private addPastLot(rng: Rng, v: Vehicle, facility: Facility, auctionAt: number, outcome?: Outcome, fixedNumber?: string): void {
-    const lot = this.newLot(rng, v, facility, toSec(auctionAt - rng.int(3, 20) * DAY), auctionAt, null, true, fixedNumber);
+  private addPastLot(
+    rng: Rng,
+    v: Vehicle,
+    facility: Facility,
+    auctionAt: number,
+    outcome?: Outcome,
+    fixedNumber?: string,
+  ): void {
+    const lot = this.newLot(
+      rng,
+      v,
+      facility,
+      toSec(auctionAt - rng.int(3, 20) * DAY),
+      auctionAt,
+      null,
+      true,
+      fixedNumber,
+    );
     if (outcome) lot.outcome = outcome;
     // Earlier listings of a VIN that is listed again mostly did not sell.
     else if (rng.chance(0.6)) lot.outcome = 'unsold';
@@ -722,19 +819,27 @@ export class Market implements MarketReader {
       if (t > c) steps.push({ t, k: Step.Bid, v: bid });
     }
     if (lot.buyNow !== null && rng.chance(0.3)) {
-      steps.push({ t: toSec(c + (a - c) * (0.3 + rng.next() * 0.6)), k: Step.BuyNow, v: Math.round((lot.buyNow * 0.9) / 50) * 50 });
+      steps.push({
+        t: toSec(c + (a - c) * (0.3 + rng.next() * 0.6)),
+        k: Step.BuyNow,
+        v: Math.round((lot.buyNow * 0.9) / 50) * 50,
+      });
     }
     const go = toSec(a + drawDuration(rng, tm.startDelay));
     steps.push({ t: go, k: Step.Live, v: 0 });
     const live = drawDuration(rng, tm.live);
     const m = rng.int(2, 6);
     for (let j = 1; j <= m; j++) {
-      bid = j === m ? Math.max(bid + 25, finalBid) : Math.max(bid + 25, round25(bid + ((finalBid - bid) * j) / m));
+      bid =
+        j === m
+          ? Math.max(bid + 25, finalBid)
+          : Math.max(bid + 25, round25(bid + ((finalBid - bid) * j) / m));
       steps.push({ t: toSec(go + (live * j) / (m + 1)), k: Step.Bid, v: bid });
     }
     const end = go + live;
     steps.push({ t: end, k: Step.End, v: bid });
-    if (lot.outcome !== 'sold' && relist) steps.push({ t: toSec(end + drawDuration(rng, tm.relistDelay)), k: Step.Relist, v: 0 });
+    if (lot.outcome !== 'sold' && relist)
+      steps.push({ t: toSec(end + drawDuration(rng, tm.relistDelay)), k: Step.Relist, v: 0 });
     steps.sort((x, y) => x.t - y.t || x.k - y.k);
     return steps;
   }
@@ -747,7 +852,9 @@ export class Market implements MarketReader {
   private arrive(t: number): void {
     const rng = new Rng(hash32(this.seed, 0xa8, this.arrivalIndex++));
     const v = this.makeVehicle(rng);
-    const auction = rng.chance(0.1) ? toMin(t + rng.int(10 * MIN, 12 * HOUR)) : toMin(t + rng.int(1 * DAY, 14 * DAY));
+    const auction = rng.chance(0.1)
+      ? toMin(t + rng.int(10 * MIN, 12 * HOUR))
+      : toMin(t + rng.int(1 * DAY, 14 * DAY));
     const lot = this.newLot(rng, v, this.pickFacility(rng), t, auction, null);
     this.order.touch(lot);
     this.heap.push(lot);
@@ -801,7 +908,8 @@ export class Market implements MarketReader {
     this.applyStepValue(lot, s);
     this.version++;
     // A relist leaves the old lot as it is (the new lot is published on its own cycle).
-    const seen = s.k === Step.Relist ? s.t : this.seenAt(lot, s.t, s.k === Step.Bid && lot.subStatus === 'Live');
+    const seen =
+      s.k === Step.Relist ? s.t : this.seenAt(lot, s.t, s.k === Step.Bid && lot.subStatus === 'Live');
     switch (s.k) {
       case Step.Bid:
         this.record(s.t, seen, 'bid', lot, { from: before.bid, to: lot.currentBid });
@@ -818,10 +926,20 @@ export class Market implements MarketReader {
       // In the real shape a live lot still reads auction.state "open" (docs/service-contract.md "Sale results"):
       // going live is invisible on that wire, the end is not. A scorer of watchers reads this flag.
       case Step.Live:
-        this.record(s.t, seen, 'state', lot, { from: before.state, to: lot.state, lot_sub_status: lot.subStatus, visible_in_real_shape: false });
+        this.record(s.t, seen, 'state', lot, {
+          from: before.state,
+          to: lot.state,
+          lot_sub_status: lot.subStatus,
+          visible_in_real_shape: false,
+        });
         break;
       case Step.End:
-        this.record(s.t, seen, 'state', lot, { from: before.state, to: lot.state, lot_sub_status: lot.subStatus, visible_in_real_shape: true });
+        this.record(s.t, seen, 'state', lot, {
+          from: before.state,
+          to: lot.state,
+          lot_sub_status: lot.subStatus,
+          visible_in_real_shape: true,
+        });
         if (lot.outcome !== 'unsold') {
           this.record(s.t, seen, 'sale', lot, {
             price: lot.salePrice,
@@ -858,9 +976,24 @@ export class Market implements MarketReader {
     return this.view ? this.view.changed(lot, t, liveBid) : t;
   }
 
-  private record(t: number, seen: number, kind: MarketEvent['kind'], lot: Lot, data: Record<string, unknown>): void {
+  private record(
+    t: number,
+    seen: number,
+    kind: MarketEvent['kind'],
+    lot: Lot,
+    data: Record<string, unknown>,
+  ): void {
     this.version++;
-    this.events.push({ seq: ++this.eventSeq, t, kind, visible_t: seen, platform: lot.platform, lot_number: lot.lotNumber, vin: lot.v.vin, data });
+    this.events.push({
+      seq: ++this.eventSeq,
+      t,
+      kind,
+      visible_t: seen,
+      platform: lot.platform,
+      lot_number: lot.lotNumber,
+      vin: lot.v.vin,
+      data,
+    });
     if (this.events.length > this.maxEvents) this.events.splice(0, this.events.length - this.maxEvents);
   }
 }

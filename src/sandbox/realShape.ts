@@ -37,10 +37,17 @@ export function utcDay(ms: number): string {
 
 /** Translates a lot's market state to the real shape's words; see RealResult. */
 export function realResult(lot: Lot): RealResult {
-  if (lot.subStatus !== 'Ended') return { state: 'open', lastSoldStatus: null, lastSoldDay: null, lastSoldPrice: 0 };
+  if (lot.subStatus !== 'Ended')
+    return { state: 'open', lastSoldStatus: null, lastSoldDay: null, lastSoldPrice: 0 };
   const status = lot.state === 'sold' ? 'Sold' : lot.state === 'approval' ? 'Sold on Approval' : null;
-  if (status === null || lot.salePrice === null) return { state: 'finished', lastSoldStatus: null, lastSoldDay: null, lastSoldPrice: 0 };
-  return { state: 'finished', lastSoldStatus: status, lastSoldDay: utcDay(lot.endedAt ?? lot.auctionAt), lastSoldPrice: lot.salePrice };
+  if (status === null || lot.salePrice === null)
+    return { state: 'finished', lastSoldStatus: null, lastSoldDay: null, lastSoldPrice: 0 };
+  return {
+    state: 'finished',
+    lastSoldStatus: status,
+    lastSoldDay: utcDay(lot.endedAt ?? lot.auctionAt),
+    lastSoldPrice: lot.salePrice,
+  };
 }
 
 /** vehicle_specs.drive_type: the real records' long words; the market (and the drive_type filter) keep AWD/FWD/RWD. */
@@ -57,9 +64,21 @@ export const DRIVE_WORDS: Readonly<Record<string, string>> = {
  */
 export const RUN_WORDS: Readonly<Record<string, { value: string; label: string; class_hint: string }>> = {
   'RUNS AND DRIVES': { value: 'RUNS AND DRIVES', label: 'Runs and drives', class_hint: 'success' },
-  'ENGINE START PROGRAM': { value: 'ENGINE START PROGRAM', label: 'Engine start program', class_hint: 'warning' },
-  STATIONARY: { value: 'STATIONARY / NO INFORMATION', label: 'Stationary / no information', class_hint: 'warning' },
-  'NO INFORMATION': { value: 'STATIONARY / NO INFORMATION', label: 'Stationary / no information', class_hint: 'warning' },
+  'ENGINE START PROGRAM': {
+    value: 'ENGINE START PROGRAM',
+    label: 'Engine start program',
+    class_hint: 'warning',
+  },
+  STATIONARY: {
+    value: 'STATIONARY / NO INFORMATION',
+    label: 'Stationary / no information',
+    class_hint: 'warning',
+  },
+  'NO INFORMATION': {
+    value: 'STATIONARY / NO INFORMATION',
+    label: 'Stationary / no information',
+    class_hint: 'warning',
+  },
 };
 
 /**
@@ -68,7 +87,9 @@ export const RUN_WORDS: Readonly<Record<string, { value: string; label: string; 
  * id of the document's help page; the sandbox numbers its documents). The name stays the market's, so the
  * sale_document_type filter and the record agree.
  */
-const SALE_DOCUMENTS: Readonly<Record<string, { group: 'approved' | 'warning'; page_id: number; export: boolean; registration: boolean }>> = {
+const SALE_DOCUMENTS: Readonly<
+  Record<string, { group: 'approved' | 'warning'; page_id: number; export: boolean; registration: boolean }>
+> = {
   CLEAR: { group: 'approved', page_id: 1, export: true, registration: true },
   SALVAGE: { group: 'approved', page_id: 8, export: true, registration: true },
   'CERTIFICATE OF DESTRUCTION': { group: 'warning', page_id: 3, export: false, registration: false },
@@ -89,7 +110,10 @@ export function saleDocumentGroup(name: string): 'approved' | 'warning' {
  * as "unknown" (the survey: 12 of 68 "unknown" while the raw details say Origin "Insurance"). class and text_class
  * are CSS hints, as in the survey.
  */
-function realSeller(seed: number, lot: Lot): { class: string; name: string; text_class: string; type: string } {
+function realSeller(
+  seed: number,
+  lot: Lot,
+): { class: string; name: string; text_class: string; type: string } {
   if (lot.platform === 'iaai' && hash32(seed, 0x5e11, lot.id) % 100 < 18) {
     return { class: 'bg-282828', name: 'unknown', text_class: 'text-primary', type: 'unknown' };
   }
@@ -115,7 +139,18 @@ function realEngine(lot: Lot): { hp: number; layout: string | null; raw: string;
   return { hp: v.hp, layout, raw: `${size}L ${layout}-${v.cylinders} DOHC, ${v.hp}HP`, size_l: size };
 }
 
-const COLLISION = new Set(['Front end', 'Left Front', 'Right Front', 'Rear end', 'Left Rear', 'Right Rear', 'Left side', 'Right side', 'All over', 'Rollover']);
+const COLLISION = new Set([
+  'Front end',
+  'Left Front',
+  'Right Front',
+  'Rear end',
+  'Left Rear',
+  'Right Rear',
+  'Left side',
+  'Right side',
+  'All over',
+  'Rollover',
+]);
 const RESTRAINTS = 'Front impact airbag driver;Front impact airbag passenger;Side curtain airbags';
 
 const sendFrom = new WeakMap<Facility, string>();
@@ -162,7 +197,10 @@ function realMedia(seed: number, lot: Lot): MediaLists {
   const set = photoSet(seed, lot);
   let m = mediaOf.get(set);
   if (!m) {
-    m = { thumbs: set.thumbs, items: set.thumbs.map((thumb, i) => ({ type: 'image', thumb, large: set.large[i] as string })) };
+    m = {
+      thumbs: set.thumbs,
+      items: set.thumbs.map((thumb, i) => ({ type: 'image', thumb, large: set.large[i] as string })),
+    };
     mediaOf.set(set, m);
   }
   return m;
@@ -189,8 +227,17 @@ export function realRecord(lot: Lot, seed: number, now: number): Record<string, 
   const at = isoOffset(lot.auctionAt);
   const ahead = Math.max(0, lot.auctionAt - now);
   const engine = realEngine(lot);
-  const run = RUN_WORDS[lot.runCond] ?? { value: 'STATIONARY / NO INFORMATION', label: 'Stationary / no information', class_hint: 'warning' };
-  const doc = SALE_DOCUMENTS[lot.docName] ?? { group: 'approved', page_id: 0, export: true, registration: false };
+  const run = RUN_WORDS[lot.runCond] ?? {
+    value: 'STATIONARY / NO INFORMATION',
+    label: 'Stationary / no information',
+    class_hint: 'warning',
+  };
+  const doc = SALE_DOCUMENTS[lot.docName] ?? {
+    group: 'approved',
+    page_id: 0,
+    export: true,
+    registration: false,
+  };
   const media = r.state === 'open' ? realMedia(seed, lot) : NO_MEDIA;
   const estFrom = Math.round((v.value * 0.12) / 50) * 50;
   const estTo = Math.max(estFrom + 500, Math.round((v.value * 0.65) / 50) * 50);
@@ -215,7 +262,11 @@ export function realRecord(lot: Lot, seed: number, now: number): Record<string, 
       auction_at: at,
       full_date: at,
       formatted: formatted(lot.auctionAt),
-      countdown: { days: Math.floor(ahead / DAY), hours: Math.floor((ahead % DAY) / HOUR), minutes: Math.floor((ahead % HOUR) / MIN) },
+      countdown: {
+        days: Math.floor(ahead / DAY),
+        hours: Math.floor((ahead % DAY) / HOUR),
+        minutes: Math.floor((ahead % HOUR) / MIN),
+      },
       diff_minutes: Math.round((lot.auctionAt - now) / MIN),
       state: r.state,
       is_buy_now: lot.lotStatus === 'Buy Now',
@@ -253,7 +304,14 @@ export function realRecord(lot: Lot, seed: number, now: number): Record<string, 
       restraint_system: v.spec.type === 'MOTORCYCLE' ? 'None' : RESTRAINTS,
     },
     location: { display: locationDisplay(f), send_from: nearestPort(f), state: null },
-    facility: { id: Number(f.facility_id), lat: f.latitude, lng: f.longitude, zip: f.zip, office_name: null, state: null },
+    facility: {
+      id: Number(f.facility_id),
+      lat: f.latitude,
+      lng: f.longitude,
+      zip: f.zip,
+      office_name: null,
+      state: null,
+    },
     seller: realSeller(seed, lot),
     sale_document: {
       name: lot.docName,
@@ -264,13 +322,27 @@ export function realRecord(lot: Lot, seed: number, now: number): Record<string, 
       is_pending: lot.docPending,
       page_id: doc.page_id,
     },
-    media: { thumbs_count: lot.photos, has_video: false, has_360: lot.has360, thumbs: media.thumbs, items: media.items },
+    media: {
+      thumbs_count: lot.photos,
+      has_video: false,
+      has_360: lot.has360,
+      thumbs: media.thumbs,
+      items: media.items,
+    },
   };
   if (lot.platform === 'iaai') rec['details'] = { attributes: iaaiAttributes(lot, engine.raw) };
   return rec;
 }
 
-const LOSS: Readonly<Record<string, string>> = { Theft: 'Theft', Water: 'Water', Fire: 'Fire', Hail: 'Hail', Vandalized: 'Vandalism', Mechanical: 'Mechanical', Repossession: 'Repossession' };
+const LOSS: Readonly<Record<string, string>> = {
+  Theft: 'Theft',
+  Water: 'Water',
+  Fire: 'Fire',
+  Hail: 'Hail',
+  Vandalized: 'Vandalism',
+  Mechanical: 'Mechanical',
+  Repossession: 'Repossession',
+};
 
 /**
  * The IAAI raw `details.attributes` subset, in the survey's spellings and value styles: Id "<salvage id>~US" (the
@@ -317,5 +389,10 @@ function iaaiAttributes(lot: Lot, engineRaw: string): Record<string, unknown> {
  */
 export function historyRow(lot: Lot): { platform: string; date: string; price: number; status: string } {
   const r = realResult(lot);
-  return { platform: lot.platform, date: r.lastSoldDay ?? utcDay(lot.auctionAt), price: r.lastSoldPrice, status: r.lastSoldStatus ?? 'Sold' };
+  return {
+    platform: lot.platform,
+    date: r.lastSoldDay ?? utcDay(lot.auctionAt),
+    price: r.lastSoldPrice,
+    status: r.lastSoldStatus ?? 'Sold',
+  };
 }

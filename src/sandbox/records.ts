@@ -43,7 +43,9 @@ function hexTail(seed: number, lotNumber: number, idx: number): string {
  */
 export function photoUrl(seed: number, lot: Lot, idx: number, large: boolean): string {
   const base = photoBase(seed, lot, idx, copartMonth(lot));
-  return lot.platform === 'copart' ? `${base}_${large ? 'hrs' : 'thb'}.jpg` : `${base}${large ? '845&height=633' : '400&height=300'}`;
+  return lot.platform === 'copart'
+    ? `${base}_${large ? 'hrs' : 'thb'}.jpg`
+    : `${base}${large ? '845&height=633' : '400&height=300'}`;
 }
 
 /** "0626": the month and year of a Copart lot's creation, in its photo paths. */
@@ -236,7 +238,10 @@ export function specRecord(lot: Lot, o: RecordOptions): Record<string, unknown> 
     },
     vehicle_specs: {
       exterior_color: v.color,
-      engine: v.engineL > 0 ? { raw: `${v.engineL.toFixed(1)}L ${v.cylinders}`, size_l: v.engineL, hp: v.hp } : { raw: 'ELECTRIC', size_l: null, hp: v.hp },
+      engine:
+        v.engineL > 0
+          ? { raw: `${v.engineL.toFixed(1)}L ${v.cylinders}`, size_l: v.engineL, hp: v.hp }
+          : { raw: 'ELECTRIC', size_l: null, hp: v.hp },
       cylinders: v.cylinders || null,
       transmission: v.transmission,
       fuel_type: v.fuel,

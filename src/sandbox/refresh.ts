@@ -36,7 +36,10 @@ export interface RefreshModel {
 }
 
 /** The defaults of RefreshOptions: docs/service-contract.md "Plans and quota" (15 min; live bids 10 to 15 s). */
-export const REAL_REFRESH: Readonly<RefreshModel> = Object.freeze<RefreshModel>({ periodMs: [5 * 60_000, 15 * 60_000], liveBidMs: [10_000, 15_000] });
+export const REAL_REFRESH: Readonly<RefreshModel> = Object.freeze<RefreshModel>({
+  periodMs: [5 * 60_000, 15 * 60_000],
+  liveBidMs: [10_000, 15_000],
+});
 
 /**
  * The refresh model of a setting: null for 'instant' (or a period of 0), else the periods with defaults filled.
@@ -44,13 +47,19 @@ export const REAL_REFRESH: Readonly<RefreshModel> = Object.freeze<RefreshModel>(
  */
 export function resolveRefresh(s: RefreshSetting | undefined): RefreshModel | null {
   if (s === 'instant') return null;
-  if (s === undefined || s === 'real') return { periodMs: [...REAL_REFRESH.periodMs], liveBidMs: [...REAL_REFRESH.liveBidMs] };
-  if (typeof s !== 'object' || s === null) throw new RangeError(`refresh must be 'real', 'instant' or an object, not ${String(s)}`);
+  if (s === undefined || s === 'real')
+    return { periodMs: [...REAL_REFRESH.periodMs], liveBidMs: [...REAL_REFRESH.liveBidMs] };
+  if (typeof s !== 'object' || s === null)
+    throw new RangeError(`refresh must be 'real', 'instant' or an object, not ${String(s)}`);
   const periodMs = s.periodMs ?? REAL_REFRESH.periodMs;
   if (periodMs[0] === 0 && periodMs[1] === 0) return null;
   const liveBidMs = s.liveBidMs ?? REAL_REFRESH.liveBidMs;
-  for (const [name, [lo, hi]] of [['periodMs', periodMs], ['liveBidMs', liveBidMs]] as const) {
-    if (!(lo >= 1000 && lo <= hi)) throw new RangeError(`refresh.${name} must be [min, max] with 1000 <= min <= max`);
+  for (const [name, [lo, hi]] of [
+    ['periodMs', periodMs],
+    ['liveBidMs', liveBidMs],
+  ] as const) {
+    if (!(lo >= 1000 && lo <= hi))
+      throw new RangeError(`refresh.${name} must be [min, max] with 1000 <= min <= max`);
   }
   return { periodMs: [periodMs[0], periodMs[1]], liveBidMs: [liveBidMs[0], liveBidMs[1]] };
 }
@@ -100,7 +109,8 @@ interface Pending {
   lot: Lot;
 }
 
-const cmpLots = (a: Lot, b: Lot): number => a.auctionAt - b.auctionAt || a.updatedAt - b.updatedAt || a.id - b.id;
+const cmpLots = (a: Lot, b: Lot): number =>
+  a.auctionAt - b.auctionAt || a.updatedAt - b.updatedAt || a.id - b.id;
 
 /**
  * The service's records: a copy of each lot as of its last refresh (see RefreshOptions), kept in the same indexes

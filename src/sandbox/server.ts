@@ -119,7 +119,11 @@ export function buildServer(d: ServerDeps): FastifyInstance {
     const key = keyOf(req);
     if (!key) {
       quotaHeaders(reply, null);
-      return reply.code(401).send({ ok: false, status: 401, message: 'Unauthenticated. Send a valid API key in the X-API-Key header.' });
+      return reply.code(401).send({
+        ok: false,
+        status: 401,
+        message: 'Unauthenticated. Send a valid API key in the X-API-Key header.',
+      });
     }
     const u = usageOf(key);
     const t = d.now();
@@ -164,11 +168,16 @@ export function buildServer(d: ServerDeps): FastifyInstance {
   app.setErrorHandler((err, _req, reply) => {
     if (err instanceof HttpError) return reply.code(err.status).send(err.body());
     const e = err as { statusCode?: number; message?: string };
-    const status = typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
-    return reply.code(status).send({ ok: false, status, message: status === 500 ? 'Server Error' : (e.message ?? 'Bad Request') });
+    const status =
+      typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
+    return reply
+      .code(status)
+      .send({ ok: false, status, message: status === 500 ? 'Server Error' : (e.message ?? 'Bad Request') });
   });
 
-  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ ok: false, status: 404, message: 'Not Found.' }));
+  app.setNotFoundHandler((_req, reply) =>
+    reply.code(404).send({ ok: false, status: 404, message: 'Not Found.' }),
+  );
 
   const ctx = (path: string): ApiContext => ({
     // The service answers from its records (lagged when a refresh lag is set); the control routes read the truth.
@@ -196,15 +205,42 @@ export function buildServer(d: ServerDeps): FastifyInstance {
   const q = (req: FastifyRequest): RawQuery => req.query as RawQuery;
   const slug = (req: FastifyRequest): string => (req.params as { slugVin: string }).slugVin;
 
-  app.get(`${VA_PREFIX}/vehicles`, api((c, r) => listVehicles(c, q(r))));
-  app.get(`${VA_PREFIX}/vehicles/filters`, api((c) => vehicleFilters(c)));
-  app.get(`${VA_PREFIX}/vehicles/urltodetails`, api((c, r) => urlToDetails(c, q(r))));
-  app.get(`${VA_PREFIX}/vehicles/:slugVin`, api((c, r) => vehicleDetails(c, slug(r))));
-  app.get(`${VA_PREFIX}/vehicles/:slugVin/history`, api((c, r) => vehicleHistory(c, slug(r), q(r))));
-  app.get(`${VA_PREFIX}/vehicles/:slugVin/related`, api((c, r) => vehicleRelated(c, slug(r))));
-  app.get(`${VA_PREFIX}/vehicles/:slugVin/shipping`, api((c, r) => vehicleShipping(c, slug(r), q(r))));
-  app.get(`${VA_PREFIX}/locations`, api((c, r) => listLocations(c, q(r))));
-  app.get(`${VA_PREFIX}/shipping/auction-to-port`, api((c, r) => auctionToPort(c, q(r))));
+  app.get(
+    `${VA_PREFIX}/vehicles`,
+    api((c, r) => listVehicles(c, q(r))),
+  );
+  app.get(
+    `${VA_PREFIX}/vehicles/filters`,
+    api((c) => vehicleFilters(c)),
+  );
+  app.get(
+    `${VA_PREFIX}/vehicles/urltodetails`,
+    api((c, r) => urlToDetails(c, q(r))),
+  );
+  app.get(
+    `${VA_PREFIX}/vehicles/:slugVin`,
+    api((c, r) => vehicleDetails(c, slug(r))),
+  );
+  app.get(
+    `${VA_PREFIX}/vehicles/:slugVin/history`,
+    api((c, r) => vehicleHistory(c, slug(r), q(r))),
+  );
+  app.get(
+    `${VA_PREFIX}/vehicles/:slugVin/related`,
+    api((c, r) => vehicleRelated(c, slug(r))),
+  );
+  app.get(
+    `${VA_PREFIX}/vehicles/:slugVin/shipping`,
+    api((c, r) => vehicleShipping(c, slug(r), q(r))),
+  );
+  app.get(
+    `${VA_PREFIX}/locations`,
+    api((c, r) => listLocations(c, q(r))),
+  );
+  app.get(
+    `${VA_PREFIX}/shipping/auction-to-port`,
+    api((c, r) => auctionToPort(c, q(r))),
+  );
   app.get(
     `${VA_PREFIX}/usage`,
     api((_c, r) => {
@@ -214,7 +250,12 @@ export function buildServer(d: ServerDeps): FastifyInstance {
         ok: true,
         data: {
           key: `${key.slice(0, 4)}…${key.slice(-4)}`,
-          plan: { name: 'Sandbox', requests_per_period: d.quota.limit, requests_per_second: d.ratePerSecond || null, per_page_limit: d.perPageLimit },
+          plan: {
+            name: 'Sandbox',
+            requests_per_period: d.quota.limit,
+            requests_per_second: d.ratePerSecond || null,
+            per_page_limit: d.perPageLimit,
+          },
           period: { start: isoOffset(u.periodStart), end: isoOffset(u.periodStart + d.quota.periodMs) },
           limit: d.quota.limit,
           base_limit: d.quota.limit,
@@ -238,14 +279,23 @@ export function buildServer(d: ServerDeps): FastifyInstance {
     v.check();
     const ref = parsePhotoUrl(d.seed, url as string);
     if (ref === 'invalid') throw new HttpError(400, 'Invalid image URL.');
-    const lot = ref === 'unknown' ? undefined : ref.platform === 'copart' ? d.market.byNumber.get(ref.id) : d.market.byItemId.get(ref.id);
-    if (ref === 'unknown' || !lot || lot.platform !== ref.platform || ref.idx < 0 || ref.idx >= lot.photos) throw new HttpError(404, 'Image not found.');
+    const lot =
+      ref === 'unknown'
+        ? undefined
+        : ref.platform === 'copart'
+          ? d.market.byNumber.get(ref.id)
+          : d.market.byItemId.get(ref.id);
+    if (ref === 'unknown' || !lot || lot.platform !== ref.platform || ref.idx < 0 || ref.idx >= lot.photos)
+      throw new HttpError(404, 'Image not found.');
     const img = await d.images.render(lot, ref);
     return reply.type(`image/${ref.format}`).header('cache-control', 'public, max-age=86400').send(img);
   });
 
   for (const p of VIDEO_PATHS) {
-    app.get(`${VP_PREFIX}${p}`, api((_c, r) => videoBody(d.seed, p, q(r))));
+    app.get(
+      `${VP_PREFIX}${p}`,
+      api((_c, r) => videoBody(d.seed, p, q(r))),
+    );
   }
 
   if (d.testControl) registerControl(app, d);
@@ -258,7 +308,8 @@ export function buildServer(d: ServerDeps): FastifyInstance {
  * remaining: 0}` with no `status` field (counts are requests). Spec shape (spec "Errors": ok, status, message).
  */
 export function quotaSpentBody(shape: WireShape, limit: number, used: number): Record<string, unknown> {
-  if (shape === 'spec') return { ok: false, status: 429, message: 'API quota exceeded for the current period.' };
+  if (shape === 'spec')
+    return { ok: false, status: 429, message: 'API quota exceeded for the current period.' };
   return {
     ok: false,
     message: 'API request limit reached for current subscription period.',
@@ -270,7 +321,12 @@ export function quotaSpentBody(shape: WireShape, limit: number, used: number): R
   };
 }
 
-function sendFault(kind: FaultKind, req: FastifyRequest, reply: FastifyReply, body: string): FastifyReply | undefined {
+function sendFault(
+  kind: FaultKind,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  body: string,
+): FastifyReply | undefined {
   switch (kind) {
     case 'error_500':
       return reply.code(500).send({ message: 'Server Error' });
@@ -279,21 +335,30 @@ function sendFault(kind: FaultKind, req: FastifyRequest, reply: FastifyReply, bo
     case 'error_502':
       return reply.code(502).send({ ok: false, message: 'Vehicle API request failed.' });
     case 'burst_429':
-      return reply.code(429).header('retry-after', 1).send({ ok: false, status: 429, message: 'Too Many Attempts.' });
+      return reply
+        .code(429)
+        .header('retry-after', 1)
+        .send({ ok: false, status: 429, message: 'Too Many Attempts.' });
     case 'non_json':
       return reply.code(200).type('application/json').send('upstream timeout: <no data>');
     case 'html':
       return reply
         .code(502)
         .type('text/html')
-        .send('<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n');
+        .send(
+          '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+        );
     case 'drop':
       reply.hijack();
       req.raw.socket.destroy();
       return undefined;
     case 'truncated': {
       reply.hijack();
-      const headers = { ...reply.getHeaders(), 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) };
+      const headers = {
+        ...reply.getHeaders(),
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+      };
       const raw = reply.raw;
       raw.writeHead(200, headers as Record<string, string | number>);
       raw.write(body.slice(0, Math.floor(body.length / 2)), () => req.raw.socket.destroy());
@@ -305,7 +370,10 @@ function sendFault(kind: FaultKind, req: FastifyRequest, reply: FastifyReply, bo
 /** The `lot_number` of a control request's body. @throws HttpError 422 when it is missing or not a string. */
 function lotNumberOf(body: { lot_number?: unknown }): string {
   const n = typeof body.lot_number === 'string' ? body.lot_number : '';
-  if (!n) throw new HttpError(422, 'The lot number field is required.', { lot_number: ['The lot number field is required.'] });
+  if (!n)
+    throw new HttpError(422, 'The lot number field is required.', {
+      lot_number: ['The lot number field is required.'],
+    });
   return n;
 }
 
@@ -335,19 +403,36 @@ function registerControl(app: FastifyInstance, d: ServerDeps): void {
     const evs = d.market.eventsSince(since, limit);
     const data = evs.filter((e) => !kind || e.kind === kind).map((e) => ({ ...e, at: isoOffset(e.t) }));
     const last = evs[evs.length - 1];
-    return { ok: true, data, meta: { market_now: isoOffset(d.market.now), market_now_ms: d.market.now, next_since: last ? last.seq : since } };
+    return {
+      ok: true,
+      data,
+      meta: {
+        market_now: isoOffset(d.market.now),
+        market_now_ms: d.market.now,
+        next_since: last ? last.seq : since,
+      },
+    };
   });
   const clock = (): Record<string, unknown> => {
     d.market.advanceTo(d.marketNow());
     return {
       ok: true,
-      data: { market_now: isoOffset(d.market.now), market_now_ms: d.market.now, start_time_ms: d.market.startTime, speed: d.speed, lots: d.market.lots.length },
+      data: {
+        market_now: isoOffset(d.market.now),
+        market_now_ms: d.market.now,
+        start_time_ms: d.market.startTime,
+        speed: d.speed,
+        lots: d.market.lots.length,
+      },
     };
   };
   app.get(`${CONTROL_PREFIX}/clock`, async () => clock());
   app.post(`${CONTROL_PREFIX}/clock`, async (req) => {
     const ms = Number((req.body as { advance_ms?: unknown } | undefined)?.advance_ms);
-    if (!Number.isFinite(ms) || ms < 0) throw new HttpError(422, 'The advance ms field must be a number of at least 0.', { advance_ms: ['The advance ms field must be a number of at least 0.'] });
+    if (!Number.isFinite(ms) || ms < 0)
+      throw new HttpError(422, 'The advance ms field must be a number of at least 0.', {
+        advance_ms: ['The advance ms field must be a number of at least 0.'],
+      });
     await d.advance(ms);
     return clock();
   });
@@ -358,24 +443,54 @@ function registerControl(app: FastifyInstance, d: ServerDeps): void {
     const lotNumber = lotNumberOf(body);
     const outcome = body.outcome ?? 'sold';
     if (outcome !== 'sold' && outcome !== 'approval' && outcome !== 'unsold') {
-      throw new HttpError(422, 'The selected outcome is invalid.', { outcome: ['The outcome must be sold, approval or unsold.'] });
+      throw new HttpError(422, 'The selected outcome is invalid.', {
+        outcome: ['The outcome must be sold, approval or unsold.'],
+      });
     }
     const price = body.price === undefined || body.price === null ? null : Number(body.price);
     if (price !== null && !(Number.isInteger(price) && price >= 0)) {
-      throw new HttpError(422, 'The price field must be a whole number of at least 0.', { price: ['The price field must be a whole number of at least 0.'] });
+      throw new HttpError(422, 'The price field must be a whole number of at least 0.', {
+        price: ['The price field must be a whole number of at least 0.'],
+      });
     }
     const lot = controlled(() => d.market.forceSale(lotNumber, price, outcome));
-    return { ok: true, data: { lot_number: lot.lotNumber, state: lot.state, sale_price_usd: lot.salePrice, current_bid_usd: lot.currentBid, at: isoOffset(d.market.now) } };
+    return {
+      ok: true,
+      data: {
+        lot_number: lot.lotNumber,
+        state: lot.state,
+        sale_price_usd: lot.salePrice,
+        current_bid_usd: lot.currentBid,
+        at: isoOffset(d.market.now),
+      },
+    };
   });
   // Lists an ended (unsold or sold-on-approval) lot's vehicle again now, optionally with the new sale date.
   app.post(`${CONTROL_PREFIX}/relist`, async (req) => {
     d.market.advanceTo(d.marketNow());
     const body = (req.body ?? {}) as { lot_number?: unknown; auction_at?: unknown };
     const lotNumber = lotNumberOf(body);
-    const at = body.auction_at === undefined ? undefined : typeof body.auction_at === 'string' ? Date.parse(body.auction_at) : Number(body.auction_at);
-    if (at !== undefined && !Number.isFinite(at)) throw new HttpError(422, 'The auction at field must be a date.', { auction_at: ['The auction at field must be a date.'] });
+    const at =
+      body.auction_at === undefined
+        ? undefined
+        : typeof body.auction_at === 'string'
+          ? Date.parse(body.auction_at)
+          : Number(body.auction_at);
+    if (at !== undefined && !Number.isFinite(at))
+      throw new HttpError(422, 'The auction at field must be a date.', {
+        auction_at: ['The auction at field must be a date.'],
+      });
     const lot = controlled(() => d.market.forceRelist(lotNumber, at));
-    return { ok: true, data: { lot_number: lot.lotNumber, previous_lot_number: lotNumber, vin: lot.v.vin, title: lot.title, auction_at: isoOffset(lot.auctionAt) } };
+    return {
+      ok: true,
+      data: {
+        lot_number: lot.lotNumber,
+        previous_lot_number: lotNumber,
+        vin: lot.v.vin,
+        title: lot.title,
+        auction_at: isoOffset(lot.auctionAt),
+      },
+    };
   });
   // Moves an open lot's sale later, now (a reschedule on demand, for end-to-end tests of the watcher).
   app.post(`${CONTROL_PREFIX}/reschedule`, async (req) => {
@@ -383,7 +498,10 @@ function registerControl(app: FastifyInstance, d: ServerDeps): void {
     const body = (req.body ?? {}) as { lot_number?: unknown; auction_at?: unknown };
     const lotNumber = lotNumberOf(body);
     const at = typeof body.auction_at === 'string' ? Date.parse(body.auction_at) : Number(body.auction_at);
-    if (!Number.isFinite(at)) throw new HttpError(422, 'The auction at field must be a date.', { auction_at: ['The auction at field must be a date.'] });
+    if (!Number.isFinite(at))
+      throw new HttpError(422, 'The auction at field must be a date.', {
+        auction_at: ['The auction at field must be a date.'],
+      });
     const lot = controlled(() => d.market.forceReschedule(lotNumber, at));
     return { ok: true, data: { lot_number: lotNumber, auction_at: isoOffset(lot.auctionAt) } };
   });

@@ -79,13 +79,16 @@ export function resolveTiming(over: Partial<MarketTiming> = {}): MarketTiming {
   const t: MarketTiming = { ...DEFAULT_TIMING, ...over };
   for (const k of ['startDelay', 'live', 'relistDelay', 'rescheduleShift'] as const) {
     const d = t[k];
-    if (!(d.minMs >= 0 && d.minMs <= d.maxMs && d.medianMs > 0 && d.sigma >= 0)) throw new RangeError(`timing.${k} must have 0 <= minMs <= maxMs, medianMs > 0, sigma >= 0`);
+    if (!(d.minMs >= 0 && d.minMs <= d.maxMs && d.medianMs > 0 && d.sigma >= 0))
+      throw new RangeError(`timing.${k} must have 0 <= minMs <= maxMs, medianMs > 0, sigma >= 0`);
   }
   for (const k of ['relistUnsold', 'relistUnsoldAgain', 'relistApproval', 'rescheduleChance'] as const) {
-    if (!(t[k] >= 0 && t[k] <= 1)) throw new RangeError(`timing.${k} must be a chance from 0 to 1, not ${t[k]}`);
+    if (!(t[k] >= 0 && t[k] <= 1))
+      throw new RangeError(`timing.${k} must be a chance from 0 to 1, not ${t[k]}`);
   }
   const [lo, hi] = t.relistAuctionDays;
-  if (!(lo >= 1 && lo <= hi)) throw new RangeError('timing.relistAuctionDays must be [min, max] with 1 <= min <= max');
+  if (!(lo >= 1 && lo <= hi))
+    throw new RangeError('timing.relistAuctionDays must be [min, max] with 1 <= min <= max');
   return t;
 }
 

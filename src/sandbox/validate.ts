@@ -16,7 +16,12 @@ export class HttpError extends Error {
     super(message);
   }
   body(): Record<string, unknown> {
-    return { ok: false, status: this.status, message: this.message, ...(this.errors ? { errors: this.errors } : {}) };
+    return {
+      ok: false,
+      status: this.status,
+      message: this.message,
+      ...(this.errors ? { errors: this.errors } : {}),
+    };
   }
 }
 
@@ -128,7 +133,11 @@ export class Validator {
   date(name: string): string | undefined {
     const v = this.raw(name);
     if (v === undefined) return undefined;
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`)) || new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) !== v) {
+    if (
+      !/^\d{4}-\d{2}-\d{2}$/.test(v) ||
+      Number.isNaN(Date.parse(`${v}T00:00:00Z`)) ||
+      new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) !== v
+    ) {
       this.add(name, `The ${attr(name)} field must be a valid date.`);
       return undefined;
     }
@@ -156,7 +165,12 @@ export class Validator {
     }
   }
 
-  afterOrEqual(name: string, value: string | undefined, otherName: string, otherValue: string | undefined): void {
+  afterOrEqual(
+    name: string,
+    value: string | undefined,
+    otherName: string,
+    otherValue: string | undefined,
+  ): void {
     if (value !== undefined && otherValue !== undefined && value < otherValue) {
       this.add(name, `The ${attr(name)} field must be a date after or equal to ${attr(otherName)}.`);
     }
@@ -173,7 +187,10 @@ export class Validator {
     if (names.length === 0) return;
     const all = names.flatMap((n) => this.errors[n] ?? []);
     const more = all.length - 1;
-    const message = more > 0 ? `${all[0]} (and ${more} more error${more > 1 ? 's' : ''})` : (all[0] ?? 'The given data was invalid.');
+    const message =
+      more > 0
+        ? `${all[0]} (and ${more} more error${more > 1 ? 's' : ''})`
+        : (all[0] ?? 'The given data was invalid.');
     throw new HttpError(422, message, this.errors);
   }
 }

@@ -24,7 +24,11 @@ export interface ApiContext {
 
 type Body = Record<string, unknown>;
 
-const VEHICLE_COLS = { 'vehicles.ad': 'string', 'vehicles.updated_at': 'string', 'vehicles.id': 'number' } as const;
+const VEHICLE_COLS = {
+  'vehicles.ad': 'string',
+  'vehicles.updated_at': 'string',
+  'vehicles.id': 'number',
+} as const;
 const HISTORY_COLS = { 'vehicles.ad': 'string', 'vehicles.id': 'number' } as const;
 const LOCATION_COLS = { 'auction_locations.id': 'number' } as const;
 const CURSOR_MSG = 'The cursor field format is invalid.';
@@ -124,7 +128,8 @@ export function listVehicles(ctx: ApiContext, q: RawQuery): Body {
   const docType = str('sale_document_type');
   const sellerType = str('seller_type');
   const zip = str('zip');
-  const lower = (xs: string[]): Set<string> | null => (xs.length ? new Set(xs.map((x) => x.toLowerCase())) : null);
+  const lower = (xs: string[]): Set<string> | null =>
+    xs.length ? new Set(xs.map((x) => x.toLowerCase())) : null;
   const colors = lower(v.many('color'));
   const fuels = lower(v.many('fuel_type'));
   const transmissions = lower(v.many('transmission'));
@@ -139,7 +144,8 @@ export function listVehicles(ctx: ApiContext, q: RawQuery): Body {
   const today = new Date(now).toISOString().slice(0, 10);
   const wantPlatform = platform ?? (auctionType === 1 ? 'copart' : auctionType === 2 ? 'iaai' : undefined);
   // Sent together, auction_type and platform must agree (the spec leaves it open; both filters apply).
-  const conflict = platform !== undefined && auctionType !== 0 && (auctionType === 1) !== (platform === 'copart');
+  const conflict =
+    platform !== undefined && auctionType !== 0 && (auctionType === 1) !== (platform === 'copart');
   const sLower = s?.toLowerCase();
   const sUpper = s?.toUpperCase();
 
@@ -166,7 +172,14 @@ export function listVehicles(ctx: ApiContext, q: RawQuery): Body {
     if (hpFrom !== undefined && vh.hp < hpFrom) return false;
     if (hpTo !== undefined && vh.hp > hpTo) return false;
     if (colors && !colors.has(vh.lc.color)) return false;
-    if (fuels && !fuels.has(vh.lc.fuel) && !(fuels.has('all others') && !['Diesel', 'Hybrid', 'Electric', 'Flexible', 'Gasoline'].includes(vh.fuel))) return false;
+    if (
+      fuels &&
+      !fuels.has(vh.lc.fuel) &&
+      !(
+        fuels.has('all others') && !['Diesel', 'Hybrid', 'Electric', 'Flexible', 'Gasoline'].includes(vh.fuel)
+      )
+    )
+      return false;
     if (transmissions && !transmissions.has(vh.lc.transmission)) return false;
     if (drives && !drives.has(vh.lc.drive)) return false;
     if (cyl && (!vh.cylinders || !cyl.has(vh.cylinders))) return false; // 0 is shown as null
@@ -191,7 +204,8 @@ export function listVehicles(ctx: ApiContext, q: RawQuery): Body {
       if (dateFrom && day < dateFrom) return false;
       if (dateTo && day > dateTo) return false;
     }
-    if (s !== undefined && l.lotNumber !== s && vh.vin !== sUpper && !l.titleLower.includes(sLower as string)) return false;
+    if (s !== undefined && l.lotNumber !== s && vh.vin !== sUpper && !l.titleLower.includes(sLower as string))
+      return false;
     return true;
   };
 
@@ -199,14 +213,26 @@ export function listVehicles(ctx: ApiContext, q: RawQuery): Body {
   // pages, fewer lots to refuse). Open lots all lie after the ones whose auction date has come
   // (Market.firstUpcoming): skip that head.
   const list = make !== undefined && model !== undefined ? m.sortedOf(make, model) : m.sorted;
-  const page = paginate(list, perPage, cursor, lotVsCursor, lotKey, keep, subStatus === 'Open' ? m.firstUpcoming(list) : 0);
+  const page = paginate(
+    list,
+    perPage,
+    cursor,
+    lotVsCursor,
+    lotKey,
+    keep,
+    subStatus === 'Open' ? m.firstUpcoming(list) : 0,
+  );
   // With a zip the records carry their distance in `units` (the real shape always has the key: null without zip).
   const data = page.items.map((l) => {
     const r = record(ctx, l);
     if (near) r['distance'] = near.get(l.facility.idx) ?? null;
     return r;
   });
-  return { ok: true, data, meta: { per_page: perPage, next_cursor: page.next_cursor, prev_cursor: page.prev_cursor } };
+  return {
+    ok: true,
+    data,
+    meta: { per_page: perPage, next_cursor: page.next_cursor, prev_cursor: page.prev_cursor },
+  };
 }
 
 /**
@@ -265,7 +291,8 @@ export function vehicleHistory(ctx: ApiContext, slug: string, q: RawQuery): Body
     ended,
     perPage,
     cursor,
-    (l, c) => parseSqlTime(c.keys['vehicles.ad'] as string) - l.auctionAt || (c.keys['vehicles.id'] as number) - l.id,
+    (l, c) =>
+      parseSqlTime(c.keys['vehicles.ad'] as string) - l.auctionAt || (c.keys['vehicles.id'] as number) - l.id,
     (l) => ({ 'vehicles.ad': sqlTime(l.auctionAt), 'vehicles.id': l.id }),
   );
   const meta = { per_page: perPage, next_cursor: page.next_cursor, prev_cursor: page.prev_cursor };
@@ -273,7 +300,12 @@ export function vehicleHistory(ctx: ApiContext, slug: string, q: RawQuery): Body
     return {
       ok: true,
       data: {
-        vehicle: { slug_vin: slugVin(lot), vin: lot.v.vin, platform: lot.platform, lot_number: lot.lotNumber },
+        vehicle: {
+          slug_vin: slugVin(lot),
+          vin: lot.v.vin,
+          platform: lot.platform,
+          lot_number: lot.lotNumber,
+        },
         history: page.items.map(historyRow),
       },
       meta,
@@ -308,7 +340,12 @@ export function vehicleRelated(ctx: ApiContext, slug: string): Body {
 function portFilter(v: Validator): Set<string> | null {
   const raw = v.raw('ports');
   if (raw === undefined) return null;
-  const want = new Set(raw.split(',').map((p) => p.trim().toLowerCase()).filter(Boolean));
+  const want = new Set(
+    raw
+      .split(',')
+      .map((p) => p.trim().toLowerCase())
+      .filter(Boolean),
+  );
   return new Set(PORTS.filter((p) => want.has(p.port.toLowerCase())).map((p) => p.port));
 }
 
@@ -336,7 +373,8 @@ export function auctionToPort(ctx: ApiContext, q: RawQuery): Body {
   const vin = lotNumber === undefined ? v.string('vin', { size: 17 }) : undefined;
   const ports = portFilter(v);
   v.check();
-  const lot = lotNumber !== undefined ? ctx.market.findLot(lotNumber) : ctx.market.latestForVin(vin as string);
+  const lot =
+    lotNumber !== undefined ? ctx.market.findLot(lotNumber) : ctx.market.latestForVin(vin as string);
   if (!lot) throw new HttpError(404, 'Vehicle not found.');
   return shippingBody(lot, ports);
 }
@@ -350,7 +388,9 @@ export function urlToDetails(ctx: ApiContext, q: RawQuery): Body {
   const v = new Validator(q);
   const url = v.string('url', { required: true });
   v.check();
-  const copart = /^https?:\/\/(?:www\.)?copart\.com\/lot\/(\d+)(?:\/[^?#]*)?(?:[?#].*)?$/i.exec(url as string);
+  const copart = /^https?:\/\/(?:www\.)?copart\.com\/lot\/(\d+)(?:\/[^?#]*)?(?:[?#].*)?$/i.exec(
+    url as string,
+  );
   const iaai = /^https?:\/\/(?:www\.)?iaai\.com\/VehicleDetail\/(\d+)~US(?:[/?#].*)?$/i.exec(url as string);
   if (!copart && !iaai) {
     const msg = 'The url field must be a valid Copart or IAAI vehicle URL.';
@@ -381,12 +421,20 @@ export function listLocations(ctx: ApiContext, q: RawQuery): Body {
   const facilityId = v.raw('facility_id');
   const text = v.raw('q')?.toLowerCase();
   const zip = v.raw('zip');
-  const near = zip !== undefined ? (facilitiesNearZip(ctx.market.facilities, zip, radius ?? DEFAULT_RADIUS, units) ?? new Map<number, number>()) : null;
+  const near =
+    zip !== undefined
+      ? (facilitiesNearZip(ctx.market.facilities, zip, radius ?? DEFAULT_RADIUS, units) ??
+        new Map<number, number>())
+      : null;
   const keep = (f: Facility): boolean =>
     (!platform || f.platform === platform) &&
     (state === undefined || ciEq(f.state, state)) &&
     (facilityId === undefined || f.facility_id === facilityId) &&
-    (text === undefined || f.name.toLowerCase().includes(text) || f.city.toLowerCase().includes(text) || f.state.toLowerCase() === text || f.zip === text) &&
+    (text === undefined ||
+      f.name.toLowerCase().includes(text) ||
+      f.city.toLowerCase().includes(text) ||
+      f.state.toLowerCase() === text ||
+      f.zip === text) &&
     (!near || near.has(f.idx));
   const page = paginate(
     ctx.market.facilities,
@@ -407,7 +455,11 @@ export function listLocations(ctx: ApiContext, q: RawQuery): Body {
     longitude: f.longitude,
     ...(near ? { distance: near.get(f.idx) ?? null, units } : {}),
   }));
-  return { ok: true, data, meta: { per_page: perPage, next_cursor: page.next_cursor, prev_cursor: page.prev_cursor } };
+  return {
+    ok: true,
+    data,
+    meta: { per_page: perPage, next_cursor: page.next_cursor, prev_cursor: page.prev_cursor },
+  };
 }
 
 /** GET /vehicles/filters (spec "FiltersResponse"): the body of the answer's shape; see filters.ts. */
@@ -417,6 +469,7 @@ export function vehicleFilters(ctx: ApiContext): Body {
 
 /** Sort check used by tests: the list order the cursor relies on. */
 export function isSorted(m: Market): boolean {
-  for (let i = 1; i < m.sorted.length; i++) if (compareLots(m.sorted[i - 1] as Lot, m.sorted[i] as Lot) >= 0) return false;
+  for (let i = 1; i < m.sorted.length; i++)
+    if (compareLots(m.sorted[i - 1] as Lot, m.sorted[i] as Lot) >= 0) return false;
   return true;
 }

@@ -31,7 +31,14 @@ export const VIDEO_PATHS: readonly string[] = [
 ];
 
 const ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const TOPICS = ['salvage auction walkaround', 'copart haul', 'iaai bidding tips', 'rebuilt title project', 'auction day vlog', 'engine start test'];
+const TOPICS = [
+  'salvage auction walkaround',
+  'copart haul',
+  'iaai bidding tips',
+  'rebuilt title project',
+  'auction day vlog',
+  'engine start test',
+];
 
 function videoId(rng: Rng): string {
   let s = '';
@@ -64,13 +71,32 @@ export function videoBody(seed: number, path: string, q: RawQuery): Record<strin
   }
   const base = video(rng);
   const extra: Record<string, Record<string, unknown>> = {
-    '/youtube/video/streaming': { formats: [{ itag: 18, quality: '360p', mime_type: 'video/mp4' }, { itag: 22, quality: '720p', mime_type: 'video/mp4' }] },
-    '/youtube/video/streaming-links': { links: [{ quality: '720p', url: `https://rr1.googlevideo.com/videoplayback?id=${String(base['id'])}` }] },
-    '/youtube/video/captions': { captions: [{ language: 'en', name: 'English (auto-generated)', kind: 'asr' }] },
+    '/youtube/video/streaming': {
+      formats: [
+        { itag: 18, quality: '360p', mime_type: 'video/mp4' },
+        { itag: 22, quality: '720p', mime_type: 'video/mp4' },
+      ],
+    },
+    '/youtube/video/streaming-links': {
+      links: [{ quality: '720p', url: `https://rr1.googlevideo.com/videoplayback?id=${String(base['id'])}` }],
+    },
+    '/youtube/video/captions': {
+      captions: [{ language: 'en', name: 'English (auto-generated)', kind: 'asr' }],
+    },
     '/youtube/video/playability': { playable: true, status: 'OK', restrictions: [] },
     '/youtube/video/player': { player: { context: 'embedded', length_seconds: base['duration_seconds'] } },
-    '/channel': { channel: { id: `UC${videoId(rng)}${videoId(rng)}`.slice(0, 24), name: 'Auction Garage', subscribers: rng.int(1000, 900_000) } },
+    '/channel': {
+      channel: {
+        id: `UC${videoId(rng)}${videoId(rng)}`.slice(0, 24),
+        name: 'Auction Garage',
+        subscribers: rng.int(1000, 900_000),
+      },
+    },
     '/discovery/resolve': { type: 'video', resolved: true },
   };
-  return { ok: true, data: { ...base, ...(extra[path] ?? { author: 'Auction Garage', available: true }) }, meta: null };
+  return {
+    ok: true,
+    data: { ...base, ...(extra[path] ?? { author: 'Auction Garage', available: true }) },
+    meta: null,
+  };
 }

@@ -167,7 +167,11 @@ export function channelAddress(config: ChannelConfig, webhookAddress?: string | 
   try {
     const u = new URL(text.trim());
     if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-    return { hostname: u.hostname, port: portOfUrl(u), field: config.type === 'ntfy' ? 'config.server' : 'secret' };
+    return {
+      hostname: u.hostname,
+      port: portOfUrl(u),
+      field: config.type === 'ntfy' ? 'config.server' : 'secret',
+    };
   } catch {
     return null;
   }

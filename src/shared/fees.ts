@@ -29,7 +29,10 @@ export const FeeTier = z
     percent: z.number().nonnegative().max(100).optional(),
   })
   .strict()
-  .refine((t) => (t.fee_usd === undefined) !== (t.percent === undefined), 'a tier has either fee_usd or percent')
+  .refine(
+    (t) => (t.fee_usd === undefined) !== (t.percent === undefined),
+    'a tier has either fee_usd or percent',
+  )
   .refine((t) => t.to_usd === null || t.to_usd >= t.from_usd, 'to_usd is below from_usd');
 export type FeeTier = z.infer<typeof FeeTier>;
 
@@ -44,7 +47,11 @@ const FeeTable = z
       if (t.to_usd === null) {
         ctx.addIssue({ code: 'custom', path: [i, 'to_usd'], message: 'only the last tier is open' });
       } else if (next.from_usd <= Math.floor(t.to_usd)) {
-        ctx.addIssue({ code: 'custom', path: [i + 1, 'from_usd'], message: 'tiers overlap or are out of order' });
+        ctx.addIssue({
+          code: 'custom',
+          path: [i + 1, 'from_usd'],
+          message: 'tiers overlap or are out of order',
+        });
       }
     });
   });
@@ -71,7 +78,8 @@ export const FeeSchedule = z
   .superRefine((s, ctx) => {
     const seen = new Set<string>([BUYER_FEE_ID, BID_FEE_ID]);
     s.fixed.forEach((f, i) => {
-      if (seen.has(f.id)) ctx.addIssue({ code: 'custom', path: ['fixed', i, 'id'], message: `duplicate id ${f.id}` });
+      if (seen.has(f.id))
+        ctx.addIssue({ code: 'custom', path: ['fixed', i, 'id'], message: `duplicate id ${f.id}` });
       seen.add(f.id);
     });
   });
@@ -144,8 +152,20 @@ export interface FeeLine {
 const lineId = z.string().min(1).max(40);
 const lineLabel = z.string().trim().min(1, 'Name the line.').max(60);
 export const OwnLineSchema = z.union([
-  z.object({ id: lineId, label: lineLabel, usd: z.number().finite().nonnegative('Enter 0 or more (USD).').max(10_000_000) }).strict(),
-  z.object({ id: lineId, label: lineLabel, percent: z.number().finite().min(0, 'Enter 0 or more (%).').max(1000) }).strict(),
+  z
+    .object({
+      id: lineId,
+      label: lineLabel,
+      usd: z.number().finite().nonnegative('Enter 0 or more (USD).').max(10_000_000),
+    })
+    .strict(),
+  z
+    .object({
+      id: lineId,
+      label: lineLabel,
+      percent: z.number().finite().min(0, 'Enter 0 or more (%).').max(1000),
+    })
+    .strict(),
 ]);
 export type OwnLine = z.infer<typeof OwnLineSchema>;
 
@@ -193,10 +213,12 @@ function feeCents(price: number, s: FeeSchedule, opts: BuyerFeeOptions | undefin
   };
   table(BUYER_FEE_ID, s.buyer_fee_label ?? 'Buyer fee', s.tiers, 'buyer fee');
   table(BID_FEE_ID, s.bid_fee_label ?? 'Internet bid fee', s.bid_fee_tiers, 'bid fee');
-  for (const f of s.fixed) if (!omit.has(f.id)) lines.push({ id: f.id, label: f.label, cents: toCents(f.usd) });
+  for (const f of s.fixed)
+    if (!omit.has(f.id)) lines.push({ id: f.id, label: f.label, cents: toCents(f.usd) });
   for (const c of opts?.custom ?? []) {
     if (omit.has(c.id)) continue;
-    if (!Number.isFinite(c.usd)) throw new FeeScheduleError('bad_line', `custom line ${c.id} has no finite amount`);
+    if (!Number.isFinite(c.usd))
+      throw new FeeScheduleError('bad_line', `custom line ${c.id} has no finite amount`);
     lines.push({ id: c.id, label: c.label, cents: toCents(c.usd) });
   }
   return lines;
@@ -258,7 +280,10 @@ export interface LandedCost {
 
 function checkShipping(shipping: number | null): void {
   if (shipping !== null && (!Number.isFinite(shipping) || shipping < 0)) {
-    throw new FeeScheduleError('bad_amount', `shipping_usd must be null or a finite amount >= 0, got ${shipping}`);
+    throw new FeeScheduleError(
+      'bad_amount',
+      `shipping_usd must be null or a finite amount >= 0, got ${shipping}`,
+    );
   }
 }
 
@@ -340,8 +365,12 @@ function cover(tiers: readonly FeeTier[]): { start: number; end: number; tier: F
 /** The intersection of the buyer-fee and bid-fee ranges (an omitted table covers everything), ascending. */
 function segments(s: FeeSchedule, omit: ReadonlySet<string>): Segment[] {
   const all = [{ start: 0, end: Infinity, tier: null }];
-  const a: { start: number; end: number; tier: FeeTier | null }[] = omit.has(BUYER_FEE_ID) ? all : cover(s.tiers);
-  const b: { start: number; end: number; tier: FeeTier | null }[] = omit.has(BID_FEE_ID) ? all : cover(s.bid_fee_tiers);
+  const a: { start: number; end: number; tier: FeeTier | null }[] = omit.has(BUYER_FEE_ID)
+    ? all
+    : cover(s.tiers);
+  const b: { start: number; end: number; tier: FeeTier | null }[] = omit.has(BID_FEE_ID)
+    ? all
+    : cover(s.bid_fee_tiers);
   const out: Segment[] = [];
   for (const x of a) {
     for (const y of b) {

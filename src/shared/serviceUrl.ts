@@ -12,7 +12,9 @@ const WHY: Partial<Record<AddressScope, string>> = {
 };
 
 /** The IPv4 ranges refused as a service address, as CIDR text (for the tests' BlockList). */
-export const REFUSED_IPV4_CIDRS: readonly string[] = IPV4_RANGES.filter(([, , scope]) => WHY[scope]).map(cidrOf);
+export const REFUSED_IPV4_CIDRS: readonly string[] = IPV4_RANGES.filter(([, , scope]) => WHY[scope]).map(
+  cidrOf,
+);
 
 /**
  * The host as typed in `u` (between `//` or the last `@` of the authority and the port), lower-cased: enough to

@@ -60,7 +60,12 @@ export const SettingsSchema = z.object({
    * collapse to its timeline of changes, and an ended lot nobody watches, noted or tagged keeps only its sale result.
    * The request log and poll runs keep 30 days and read alerts 180, whatever this says.
    */
-  retentionDays: z.number().int().min(7, 'Keep at least 7 days.').max(3650, 'At most 3,650 days (10 years).').default(30),
+  retentionDays: z
+    .number()
+    .int()
+    .min(7, 'Keep at least 7 days.')
+    .max(3650, 'At most 3,650 days (10 years).')
+    .default(30),
   /** How the user buys: fee schedule per platform, port, fee lines and their own cost lines (landed cost, max bid). */
   desk: DeskSettingsSchema.default(DeskSettingsSchema.parse({})),
 });

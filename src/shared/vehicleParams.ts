@@ -153,15 +153,23 @@ export interface SearchParamDef {
 }
 
 const PLATFORM_NAMES: Readonly<Record<string, string>> = { copart: 'Copart', iaai: 'IAAI' };
-const AUCTION_TYPE_PHRASES: Readonly<Record<string, string>> = { '0': 'both platforms', '1': 'Copart only', '2': 'IAAI only' };
+const AUCTION_TYPE_PHRASES: Readonly<Record<string, string>> = {
+  '0': 'both platforms',
+  '1': 'Copart only',
+  '2': 'IAAI only',
+};
 
 /** A number grouped in thousands ("80,000"); anything else as written. */
 function n(v: unknown): string {
-  return typeof v === 'number' && Number.isFinite(v) ? v.toLocaleString('en-US', { maximumFractionDigits: 2 }) : String(v);
+  return typeof v === 'number' && Number.isFinite(v)
+    ? v.toLocaleString('en-US', { maximumFractionDigits: 2 })
+    : String(v);
 }
 /** US dollars without cents ("$12,000"). */
 function usd(v: unknown): string {
-  return typeof v === 'number' && Number.isFinite(v) ? `$${v.toLocaleString('en-US', { maximumFractionDigits: 0 })}` : String(v);
+  return typeof v === 'number' && Number.isFinite(v)
+    ? `$${v.toLocaleString('en-US', { maximumFractionDigits: 0 })}`
+    : String(v);
 }
 /** Several values read as alternatives ("Hail or Water"). */
 function alternatives(v: unknown): string {
@@ -188,47 +196,367 @@ const rangeOf = (group: string, end: 'from' | 'to', other: string) => ({ group, 
  * Odometer values are miles (the form says so), prices US dollars.
  */
 export const SEARCH_PARAMS = [
-  { name: 's', type: 'string', multi: false, label: 'Lot number, VIN or title', form: true, phrase: (v) => `“${String(v)}”` },
-  { name: 'lot_status', type: 'enum', values: SEARCH_ENUMS.lot_status, multi: false, default: SEARCH_DEFAULTS.lot_status, label: 'Sale type', form: true, phrase: (v) => `sale type ${String(v)}` },
-  { name: 'lot_sub_status', type: 'enum', values: SEARCH_ENUMS.lot_sub_status, multi: false, default: SEARCH_DEFAULTS.lot_sub_status, label: 'Auction', form: true, phrase: (v) => `${String(v)} auctions` },
-  { name: 'price_min', type: 'number', multi: false, label: 'Price (USD) from', range: rangeOf('Price (USD)', 'from', 'price_max'), form: true, phrase: (v) => `price from ${usd(v)}` },
-  { name: 'price_max', type: 'number', multi: false, label: 'Price (USD) to', range: rangeOf('Price (USD)', 'to', 'price_min'), form: true, phrase: (v) => `price under ${usd(v)}` },
-  { name: 'year_from', type: 'int', multi: false, label: 'Year from', range: rangeOf('Year', 'from', 'year_to'), form: true, phrase: (v) => `${String(v)} or newer` },
-  { name: 'year_to', type: 'int', multi: false, label: 'Year to', range: rangeOf('Year', 'to', 'year_from'), form: true, phrase: (v) => `up to ${String(v)}` },
-  { name: 'auction_type', type: 'int', values: AUCTION_TYPES, multi: false, default: SEARCH_DEFAULTS.auction_type, label: 'Auction type', form: false, phrase: (v) => AUCTION_TYPE_PHRASES[String(v)] ?? `auction type ${String(v)}` },
-  { name: 'platform', type: 'enum', values: PLATFORMS, multi: false, label: 'Platform', form: true, phrase: (v) => (PLATFORM_NAMES[String(v)] ? `${PLATFORM_NAMES[String(v)] ?? ''} only` : String(v)) },
-  { name: 'type', type: 'string', multi: false, label: 'Vehicle type', form: true, phrase: (v) => `type ${String(v)}` },
+  {
+    name: 's',
+    type: 'string',
+    multi: false,
+    label: 'Lot number, VIN or title',
+    form: true,
+    phrase: (v) => `“${String(v)}”`,
+  },
+  {
+    name: 'lot_status',
+    type: 'enum',
+    values: SEARCH_ENUMS.lot_status,
+    multi: false,
+    default: SEARCH_DEFAULTS.lot_status,
+    label: 'Sale type',
+    form: true,
+    phrase: (v) => `sale type ${String(v)}`,
+  },
+  {
+    name: 'lot_sub_status',
+    type: 'enum',
+    values: SEARCH_ENUMS.lot_sub_status,
+    multi: false,
+    default: SEARCH_DEFAULTS.lot_sub_status,
+    label: 'Auction',
+    form: true,
+    phrase: (v) => `${String(v)} auctions`,
+  },
+  {
+    name: 'price_min',
+    type: 'number',
+    multi: false,
+    label: 'Price (USD) from',
+    range: rangeOf('Price (USD)', 'from', 'price_max'),
+    form: true,
+    phrase: (v) => `price from ${usd(v)}`,
+  },
+  {
+    name: 'price_max',
+    type: 'number',
+    multi: false,
+    label: 'Price (USD) to',
+    range: rangeOf('Price (USD)', 'to', 'price_min'),
+    form: true,
+    phrase: (v) => `price under ${usd(v)}`,
+  },
+  {
+    name: 'year_from',
+    type: 'int',
+    multi: false,
+    label: 'Year from',
+    range: rangeOf('Year', 'from', 'year_to'),
+    form: true,
+    phrase: (v) => `${String(v)} or newer`,
+  },
+  {
+    name: 'year_to',
+    type: 'int',
+    multi: false,
+    label: 'Year to',
+    range: rangeOf('Year', 'to', 'year_from'),
+    form: true,
+    phrase: (v) => `up to ${String(v)}`,
+  },
+  {
+    name: 'auction_type',
+    type: 'int',
+    values: AUCTION_TYPES,
+    multi: false,
+    default: SEARCH_DEFAULTS.auction_type,
+    label: 'Auction type',
+    form: false,
+    phrase: (v) => AUCTION_TYPE_PHRASES[String(v)] ?? `auction type ${String(v)}`,
+  },
+  {
+    name: 'platform',
+    type: 'enum',
+    values: PLATFORMS,
+    multi: false,
+    label: 'Platform',
+    form: true,
+    phrase: (v) => (PLATFORM_NAMES[String(v)] ? `${PLATFORM_NAMES[String(v)] ?? ''} only` : String(v)),
+  },
+  {
+    name: 'type',
+    type: 'string',
+    multi: false,
+    label: 'Vehicle type',
+    form: true,
+    phrase: (v) => `type ${String(v)}`,
+  },
   { name: 'make', type: 'string', multi: false, label: 'Make', form: true, phrase: (v) => String(v) },
   { name: 'model', type: 'string', multi: false, label: 'Model', form: true, phrase: (v) => String(v) },
-  { name: 'color', type: 'string', multi: true, label: 'Color', form: true, phrase: (v) => `color ${alternatives(v)}` },
-  { name: 'fuel_type', type: 'enum', values: SEARCH_ENUMS.fuel_type, multi: true, label: 'Fuel', form: true, phrase: (v) => `fuel ${alternatives(v)}` },
-  { name: 'odometer_from', type: 'number', multi: false, label: 'Odometer (mi) from', range: rangeOf('Odometer (mi)', 'from', 'odometer_to'), form: true, phrase: (v) => `odometer from ${n(v)} mi` },
-  { name: 'odometer_to', type: 'number', multi: false, label: 'Odometer (mi) to', range: rangeOf('Odometer (mi)', 'to', 'odometer_from'), form: true, phrase: (v) => `odometer under ${n(v)} mi` },
-  { name: 'engine_size_from', type: 'number', multi: false, label: 'Engine size (L) from', range: rangeOf('Engine size (L)', 'from', 'engine_size_to'), form: true, phrase: (v) => `engine from ${n(v)} L` },
-  { name: 'engine_size_to', type: 'number', multi: false, label: 'Engine size (L) to', range: rangeOf('Engine size (L)', 'to', 'engine_size_from'), form: true, phrase: (v) => `engine up to ${n(v)} L` },
-  { name: 'engine_hp_from', type: 'number', multi: false, label: 'Engine power (hp) from', range: rangeOf('Engine power (hp)', 'from', 'engine_hp_to'), form: true, phrase: (v) => `from ${n(v)} hp` },
-  { name: 'engine_hp_to', type: 'number', multi: false, label: 'Engine power (hp) to', range: rangeOf('Engine power (hp)', 'to', 'engine_hp_from'), form: true, phrase: (v) => `up to ${n(v)} hp` },
-  { name: 'transmission', type: 'enum', values: SEARCH_ENUMS.transmission, multi: true, label: 'Transmission', form: true, phrase: (v) => `${alternatives(v)} transmission` },
-  { name: 'cylinders', type: 'int', multi: true, label: 'Cylinders', form: true, phrase: (v) => `${alternatives(v)} cylinders` },
-  { name: 'drive_type', type: 'enum', values: SEARCH_ENUMS.drive_type, multi: true, label: 'Drive', form: true, phrase: (v) => `${alternatives(v)} drive` },
-  { name: 'run_cond', type: 'enum', values: SEARCH_ENUMS.run_cond, multi: false, label: 'Run condition', form: true, phrase: (v) => `run condition ${quiet(v)}` },
-  { name: 'damage', type: 'enum', values: SEARCH_ENUMS.damage, multi: true, label: 'Damage', form: true, phrase: (v) => `${alternatives(v)} damage` },
-  { name: 'has_key', type: 'enum', values: SEARCH_ENUMS.has_key, multi: false, label: 'Keys', form: true, phrase: (v) => (v === 'With' ? 'with keys' : v === 'No' ? 'without keys' : v === 'All' ? 'with or without keys' : `keys ${String(v)}`) },
-  { name: 'cursor', type: 'string', multi: false, label: 'Cursor', form: false, phrase: () => 'from a later page' },
-  { name: 'zip', type: 'string', multi: false, label: 'ZIP code', form: true, phrase: (v, all) => (all['radius'] !== undefined && all['radius'] !== null && all['radius'] !== '' ? `within ${n(all['radius'])} ${unitsOf(all)} of ZIP ${String(v)}` : `near ZIP ${String(v)}`) },
-  { name: 'radius', type: 'number', multi: false, label: 'Radius', form: true, phrase: (v, all) => (all['zip'] ? '' : `radius ${n(v)} ${unitsOf(all)}`) },
-  { name: 'units', type: 'enum', values: SEARCH_ENUMS.units, multi: false, default: SEARCH_DEFAULTS.units, label: 'Units', form: true, phrase: (v, all) => (all['radius'] !== undefined && all['radius'] !== null && all['radius'] !== '' ? '' : `distances in ${String(v)}`) },
-  { name: 'per_page', type: 'int', multi: false, min: 1, max: 20, default: SEARCH_DEFAULTS.per_page, label: 'Lots per page', form: false, phrase: (v) => `${String(v)} a page` },
-  { name: 'facility_id', type: 'string', multi: false, label: 'Facility ID', form: true, phrase: (v) => `facility ${String(v)}` },
-  { name: 'loc_state', type: 'string', multi: false, label: 'State', form: true, phrase: (v) => `in ${String(v)}` },
-  { name: 'office_name', type: 'string', multi: false, label: 'Office or branch', form: true, phrase: (v) => `office ${String(v)}` },
-  { name: 'auction_date_from', type: 'date', multi: false, label: 'Auction date from', range: rangeOf('Auction date', 'from', 'auction_date_to'), form: true, phrase: (v) => `auctions from ${String(v)}` },
-  { name: 'auction_date_to', type: 'date', multi: false, label: 'Auction date to', range: rangeOf('Auction date', 'to', 'auction_date_from'), form: true, phrase: (v) => `auctions until ${String(v)}` },
-  { name: 'today_only', type: 'bool', multi: false, default: false, label: 'Only auctions today', form: true, phrase: flag('auctions today only') },
-  { name: 'sale_document_pending', type: 'bool', multi: false, default: false, label: 'Sale document pending', form: true, phrase: flag('sale document pending') },
-  { name: 'sale_document_type', type: 'string', multi: false, label: 'Sale document', form: true, phrase: (v) => `sale document ${String(v)}` },
-  { name: 'seller_type', type: 'enum', values: SEARCH_ENUMS.seller_type, multi: false, label: 'Seller', form: true, phrase: (v) => `${String(v).replace(/_/g, '-')} sellers` },
-  { name: 'has_shipping_price', type: 'bool', multi: false, default: false, label: 'Has a shipping price', form: true, phrase: flag('with a shipping price') },
+  {
+    name: 'color',
+    type: 'string',
+    multi: true,
+    label: 'Color',
+    form: true,
+    phrase: (v) => `color ${alternatives(v)}`,
+  },
+  {
+    name: 'fuel_type',
+    type: 'enum',
+    values: SEARCH_ENUMS.fuel_type,
+    multi: true,
+    label: 'Fuel',
+    form: true,
+    phrase: (v) => `fuel ${alternatives(v)}`,
+  },
+  {
+    name: 'odometer_from',
+    type: 'number',
+    multi: false,
+    label: 'Odometer (mi) from',
+    range: rangeOf('Odometer (mi)', 'from', 'odometer_to'),
+    form: true,
+    phrase: (v) => `odometer from ${n(v)} mi`,
+  },
+  {
+    name: 'odometer_to',
+    type: 'number',
+    multi: false,
+    label: 'Odometer (mi) to',
+    range: rangeOf('Odometer (mi)', 'to', 'odometer_from'),
+    form: true,
+    phrase: (v) => `odometer under ${n(v)} mi`,
+  },
+  {
+    name: 'engine_size_from',
+    type: 'number',
+    multi: false,
+    label: 'Engine size (L) from',
+    range: rangeOf('Engine size (L)', 'from', 'engine_size_to'),
+    form: true,
+    phrase: (v) => `engine from ${n(v)} L`,
+  },
+  {
+    name: 'engine_size_to',
+    type: 'number',
+    multi: false,
+    label: 'Engine size (L) to',
+    range: rangeOf('Engine size (L)', 'to', 'engine_size_from'),
+    form: true,
+    phrase: (v) => `engine up to ${n(v)} L`,
+  },
+  {
+    name: 'engine_hp_from',
+    type: 'number',
+    multi: false,
+    label: 'Engine power (hp) from',
+    range: rangeOf('Engine power (hp)', 'from', 'engine_hp_to'),
+    form: true,
+    phrase: (v) => `from ${n(v)} hp`,
+  },
+  {
+    name: 'engine_hp_to',
+    type: 'number',
+    multi: false,
+    label: 'Engine power (hp) to',
+    range: rangeOf('Engine power (hp)', 'to', 'engine_hp_from'),
+    form: true,
+    phrase: (v) => `up to ${n(v)} hp`,
+  },
+  {
+    name: 'transmission',
+    type: 'enum',
+    values: SEARCH_ENUMS.transmission,
+    multi: true,
+    label: 'Transmission',
+    form: true,
+    phrase: (v) => `${alternatives(v)} transmission`,
+  },
+  {
+    name: 'cylinders',
+    type: 'int',
+    multi: true,
+    label: 'Cylinders',
+    form: true,
+    phrase: (v) => `${alternatives(v)} cylinders`,
+  },
+  {
+    name: 'drive_type',
+    type: 'enum',
+    values: SEARCH_ENUMS.drive_type,
+    multi: true,
+    label: 'Drive',
+    form: true,
+    phrase: (v) => `${alternatives(v)} drive`,
+  },
+  {
+    name: 'run_cond',
+    type: 'enum',
+    values: SEARCH_ENUMS.run_cond,
+    multi: false,
+    label: 'Run condition',
+    form: true,
+    phrase: (v) => `run condition ${quiet(v)}`,
+  },
+  {
+    name: 'damage',
+    type: 'enum',
+    values: SEARCH_ENUMS.damage,
+    multi: true,
+    label: 'Damage',
+    form: true,
+    phrase: (v) => `${alternatives(v)} damage`,
+  },
+  {
+    name: 'has_key',
+    type: 'enum',
+    values: SEARCH_ENUMS.has_key,
+    multi: false,
+    label: 'Keys',
+    form: true,
+    phrase: (v) =>
+      v === 'With'
+        ? 'with keys'
+        : v === 'No'
+          ? 'without keys'
+          : v === 'All'
+            ? 'with or without keys'
+            : `keys ${String(v)}`,
+  },
+  {
+    name: 'cursor',
+    type: 'string',
+    multi: false,
+    label: 'Cursor',
+    form: false,
+    phrase: () => 'from a later page',
+  },
+  {
+    name: 'zip',
+    type: 'string',
+    multi: false,
+    label: 'ZIP code',
+    form: true,
+    phrase: (v, all) =>
+      all['radius'] !== undefined && all['radius'] !== null && all['radius'] !== ''
+        ? `within ${n(all['radius'])} ${unitsOf(all)} of ZIP ${String(v)}`
+        : `near ZIP ${String(v)}`,
+  },
+  {
+    name: 'radius',
+    type: 'number',
+    multi: false,
+    label: 'Radius',
+    form: true,
+    phrase: (v, all) => (all['zip'] ? '' : `radius ${n(v)} ${unitsOf(all)}`),
+  },
+  {
+    name: 'units',
+    type: 'enum',
+    values: SEARCH_ENUMS.units,
+    multi: false,
+    default: SEARCH_DEFAULTS.units,
+    label: 'Units',
+    form: true,
+    phrase: (v, all) =>
+      all['radius'] !== undefined && all['radius'] !== null && all['radius'] !== ''
+        ? ''
+        : `distances in ${String(v)}`,
+  },
+  {
+    name: 'per_page',
+    type: 'int',
+    multi: false,
+    min: 1,
+    max: 20,
+    default: SEARCH_DEFAULTS.per_page,
+    label: 'Lots per page',
+    form: false,
+    phrase: (v) => `${String(v)} a page`,
+  },
+  {
+    name: 'facility_id',
+    type: 'string',
+    multi: false,
+    label: 'Facility ID',
+    form: true,
+    phrase: (v) => `facility ${String(v)}`,
+  },
+  {
+    name: 'loc_state',
+    type: 'string',
+    multi: false,
+    label: 'State',
+    form: true,
+    phrase: (v) => `in ${String(v)}`,
+  },
+  {
+    name: 'office_name',
+    type: 'string',
+    multi: false,
+    label: 'Office or branch',
+    form: true,
+    phrase: (v) => `office ${String(v)}`,
+  },
+  {
+    name: 'auction_date_from',
+    type: 'date',
+    multi: false,
+    label: 'Auction date from',
+    range: rangeOf('Auction date', 'from', 'auction_date_to'),
+    form: true,
+    phrase: (v) => `auctions from ${String(v)}`,
+  },
+  {
+    name: 'auction_date_to',
+    type: 'date',
+    multi: false,
+    label: 'Auction date to',
+    range: rangeOf('Auction date', 'to', 'auction_date_from'),
+    form: true,
+    phrase: (v) => `auctions until ${String(v)}`,
+  },
+  {
+    name: 'today_only',
+    type: 'bool',
+    multi: false,
+    default: false,
+    label: 'Only auctions today',
+    form: true,
+    phrase: flag('auctions today only'),
+  },
+  {
+    name: 'sale_document_pending',
+    type: 'bool',
+    multi: false,
+    default: false,
+    label: 'Sale document pending',
+    form: true,
+    phrase: flag('sale document pending'),
+  },
+  {
+    name: 'sale_document_type',
+    type: 'string',
+    multi: false,
+    label: 'Sale document',
+    form: true,
+    phrase: (v) => `sale document ${String(v)}`,
+  },
+  {
+    name: 'seller_type',
+    type: 'enum',
+    values: SEARCH_ENUMS.seller_type,
+    multi: false,
+    label: 'Seller',
+    form: true,
+    phrase: (v) => `${String(v).replace(/_/g, '-')} sellers`,
+  },
+  {
+    name: 'has_shipping_price',
+    type: 'bool',
+    multi: false,
+    default: false,
+    label: 'Has a shipping price',
+    form: true,
+    phrase: flag('with a shipping price'),
+  },
 ] as const satisfies readonly SearchParamDef[];
 
 /** The name of a GET /vehicles parameter, e.g. 'odometer_to'. */
@@ -335,4 +663,3 @@ function rangePhrase(from: string, a: unknown, b: unknown): string {
       return `${from} ${String(a)}–${String(b)}`;
   }
 }
-

@@ -20,7 +20,13 @@ describe('createCore', () => {
     const r = await t.core.invoke('app.info', undefined);
     expect(r).toMatchObject({
       ok: true,
-      value: { name: 'Lotwatch', shell: 'headless', mode: 'demo', dbPath: t.dbPath, schemaVersion: MIGRATIONS.at(-1)?.version },
+      value: {
+        name: 'Lotwatch',
+        shell: 'headless',
+        mode: 'demo',
+        dbPath: t.dbPath,
+        schemaVersion: MIGRATIONS.at(-1)?.version,
+      },
     });
   });
 
@@ -40,7 +46,10 @@ describe('createCore', () => {
     const t = makeCore();
     cleanups.push(t.cleanup);
     const r = await t.core.invoke('settings.update', { theme: 'dark', serviceUrl: 'not a url' });
-    expect(r).toMatchObject({ ok: false, error: { code: 'bad_input', fields: { serviceUrl: expect.any(Array) } } });
+    expect(r).toMatchObject({
+      ok: false,
+      error: { code: 'bad_input', fields: { serviceUrl: expect.any(Array) } },
+    });
     expect(await t.core.invoke('settings.get', undefined)).toMatchObject({ value: { theme: 'system' } });
   });
 
@@ -53,8 +62,14 @@ describe('createCore', () => {
     expect(settings.theme).toBe('dark');
     const refused = t.core.call('settings.update', { serviceUrl: 'not a url' });
     await expect(refused).rejects.toBeInstanceOf(LotwatchError);
-    await expect(refused).rejects.toMatchObject({ code: 'bad_input', retryable: false, fields: { serviceUrl: expect.any(Array) } });
-    await expect(t.core.call('lots.get', { lot_key: 'copart:1' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(refused).rejects.toMatchObject({
+      code: 'bad_input',
+      retryable: false,
+      fields: { serviceUrl: expect.any(Array) },
+    });
+    await expect(t.core.call('lots.get', { lot_key: 'copart:1' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 
   it('keeps working when a listener throws', async () => {
@@ -71,7 +86,10 @@ describe('createCore', () => {
     const pending = t.core.invoke('settings.update', { theme: 'light' });
     await t.core.dispose();
     expect(await pending).toMatchObject({ ok: true });
-    expect(await t.core.invoke('settings.get', undefined)).toMatchObject({ ok: false, error: { code: 'internal' } });
+    expect(await t.core.invoke('settings.get', undefined)).toMatchObject({
+      ok: false,
+      error: { code: 'internal' },
+    });
     await t.core.dispose(); // idempotent
     t.cleanup();
   });

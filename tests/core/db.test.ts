@@ -26,7 +26,9 @@ describe('openDatabase and migrations', () => {
     const db = openDatabase(path);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(schemaVersion(db)).toBe(MIGRATIONS.at(-1)?.version);
-    const table = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'settings'").get() as { sql: string };
+    const table = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'settings'").get() as {
+      sql: string;
+    };
     expect(table.sql).toMatch(/STRICT/);
     db.close();
   });

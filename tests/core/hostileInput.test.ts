@@ -34,7 +34,9 @@ describe('parameter maps with keys that name Object.prototype members', () => {
           // The offending parameter is named in the field map (the screen marks or lists it by its name), so the
           // buyer knows what to remove; the sentence itself carries no raw key (docs/writing-guide.md rule 2).
           if (r.error.code === 'bad_input') {
-            expect(Object.keys(r.error.fields ?? {}).some((k) => k === key || k.endsWith(`.${key}`))).toBe(true);
+            expect(Object.keys(r.error.fields ?? {}).some((k) => k === key || k.endsWith(`.${key}`))).toBe(
+              true,
+            );
           }
         }
       }
@@ -69,7 +71,11 @@ describe('huge inputs give small errors', () => {
 
   it('a 249 KB schedule of quotes, once a 1 MB answer, is quoted by its head and tail only', async () => {
     const t = await demoCore();
-    const r = await t.core.invoke('searches.create', { name: 'x', params: { make: 'FORD' }, schedule: '"'.repeat(N) });
+    const r = await t.core.invoke('searches.create', {
+      name: 'x',
+      params: { make: 'FORD' },
+      schedule: '"'.repeat(N),
+    });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.error.code).toBe('bad_input');
@@ -108,20 +114,27 @@ describe('huge inputs give small errors', () => {
         ['deep arrays', deep],
       ];
       for (const [kind, big] of bigs) inputs.push([`${kind} input`, big], [`${kind} key`, { [big]: 1 }]);
-      const schema = z.toJSONSchema(contract[method].input, { unrepresentable: 'any', io: 'input' }) as JsonSchemaNode;
+      const schema = z.toJSONSchema(contract[method].input, {
+        unrepresentable: 'any',
+        io: 'input',
+      }) as JsonSchemaNode;
       const walk = (s: JsonSchemaNode | undefined, path: string[]) => {
         const props = s?.properties ?? s?.anyOf?.find((x) => x.properties)?.properties;
         for (const [k, sub] of Object.entries(props ?? {})) {
           const at = (v: unknown) => path.reduceRight<unknown>((acc, p) => ({ [p]: acc }), { [k]: v });
           for (const [kind, big] of bigs) {
-            inputs.push([`${[...path, k].join('.')}=${kind}`, at(big)], [`${[...path, k].join('.')}={${kind}: 1}`, at({ [big]: 1, make: big, s: big })]);
+            inputs.push(
+              [`${[...path, k].join('.')}=${kind}`, at(big)],
+              [`${[...path, k].join('.')}={${kind}: 1}`, at({ [big]: 1, make: big, s: big })],
+            );
           }
           inputs.push([`${[...path, k].join('.')}=many keys`, at(manyKeys)]);
           walk(sub, [...path, k]);
         }
       };
       walk(schema, []);
-      for (const [label, input] of inputs) expectSmall(await t.core.invoke(method, input), `${method} ${label}`);
+      for (const [label, input] of inputs)
+        expectSmall(await t.core.invoke(method, input), `${method} ${label}`);
     }
   });
 });

@@ -106,21 +106,47 @@ describe('a service that echoes the API key', () => {
       res.setHeader('Content-Type', 'application/json');
       if (path.endsWith('/usage')) {
         const php = JSON.stringify(key).slice(1, -1).replace(/\//g, '\\/');
-        const usage = { plan: 'basic', your_key: key, encoded: encodeURIComponent(key), form: new URLSearchParams({ key }).toString(), lower: encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()) };
+        const usage = {
+          plan: 'basic',
+          your_key: key,
+          encoded: encodeURIComponent(key),
+          form: new URLSearchParams({ key }).toString(),
+          lower: encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+        };
         res.end(JSON.stringify({ data: usage }).replace('"basic"', `"basic", "php": "${php}"`));
       } else if (path.endsWith('/vehicles')) {
-        const lot = { id: 1, lot_number: '12345678', vin: '1FTFW1E50NFA00001', title: `2020 FORD F-150 ${key}`, platform: 'copart', make: 'FORD', model: key };
-        res.end(JSON.stringify({ data: [lot], meta: { next_cursor: null, prev_cursor: null, per_page: 1 }, debug: key }));
+        const lot = {
+          id: 1,
+          lot_number: '12345678',
+          vin: '1FTFW1E50NFA00001',
+          title: `2020 FORD F-150 ${key}`,
+          platform: 'copart',
+          make: 'FORD',
+          model: key,
+        };
+        res.end(
+          JSON.stringify({
+            data: [lot],
+            meta: { next_cursor: null, prev_cursor: null, per_page: 1 },
+            debug: key,
+          }),
+        );
       } else {
         res.statusCode = path.endsWith('/filters') ? 500 : 404;
-        res.end(JSON.stringify({ message: `No such thing for key ${key}`, errors: { [key]: [`bad ${key}`] } }));
+        res.end(
+          JSON.stringify({ message: `No such thing for key ${key}`, errors: { [key]: [`bad ${key}`] } }),
+        );
       }
     });
   }
 
   it('never returns it from key.test, usage.fetch, console.call, a search or an error, nor stores it in plain text', async () => {
     const base = await echoingService();
-    const t = makeCore({ autoStart: false, demoExamples: false, clientClock: clientClockOf(new FakeClock()) });
+    const t = makeCore({
+      autoStart: false,
+      demoExamples: false,
+      clientClock: clientClockOf(new FakeClock()),
+    });
     open.push(() => t.cleanup());
     await t.core.ready;
     expect((await t.core.invoke('settings.update', { demoMode: false, serviceUrl: base })).ok).toBe(true);
@@ -143,7 +169,13 @@ describe('a service that echoes the API key', () => {
     expect(answers[4]).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(text).toContain('[redacted]');
     expect(text).not.toContain(KEY);
-    for (const form of [KEY, encodeURIComponent(KEY), encodeURIComponent(KEY).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()), 'sk_live\\/ECHOED', 'sk_live%2FECHOED%2Bsecret']) {
+    for (const form of [
+      KEY,
+      encodeURIComponent(KEY),
+      encodeURIComponent(KEY).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+      'sk_live\\/ECHOED',
+      'sk_live%2FECHOED%2Bsecret',
+    ]) {
       expect(text, form).not.toContain(form);
     }
     expect(text).not.toContain('ECHOED');

@@ -48,9 +48,15 @@ describe('the API key and the service URL', () => {
 
     // Another origin (same host, another port): the key stays stored but is not sent; Settings asks for a key.
     await core.call('settings.update', { serviceUrl: b.baseUrl });
-    expect(await core.call('status.get', undefined)).toMatchObject({ mode: 'live', running: false, key: { set: false, stored_for: a.url } });
+    expect(await core.call('status.get', undefined)).toMatchObject({
+      mode: 'live',
+      running: false,
+      key: { set: false, stored_for: a.url },
+    });
     expect(await core.call('key.test', undefined)).toEqual({ ok: false, usage: null });
-    await expect(core.call('vehicles.search', { params: {} })).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(core.call('vehicles.search', { params: {} })).rejects.toMatchObject({
+      code: 'unauthorized',
+    });
     await core.call('searches.create', { name: 'x', params: {} });
     await core.call('searches.runNow', { id: 1 }).catch(() => undefined);
     await core.engine.runDue();
@@ -60,7 +66,10 @@ describe('the API key and the service URL', () => {
 
     // Back to the origin the key was entered for: it is used again, without asking.
     await core.call('settings.update', { serviceUrl: a.baseUrl });
-    expect(await core.call('status.get', undefined)).toMatchObject({ running: true, key: { set: true, stored_for: null } });
+    expect(await core.call('status.get', undefined)).toMatchObject({
+      running: true,
+      key: { set: true, stored_for: null },
+    });
     // Another path on the same origin keeps the key.
     await core.call('settings.update', { serviceUrl: `${a.url}/v2/vehicle-auction` });
     expect(await core.call('status.get', undefined)).toMatchObject({ running: true, key: { set: true } });
@@ -74,7 +83,9 @@ describe('the API key and the service URL', () => {
     expect(b.keys).toContain(KEY);
     const sentToA = a.keys.length;
     await core.call('settings.update', { serviceUrl: a.baseUrl });
-    expect(await core.call('status.get', undefined)).toMatchObject({ key: { set: false, stored_for: b.url } });
+    expect(await core.call('status.get', undefined)).toMatchObject({
+      key: { set: false, stored_for: b.url },
+    });
     expect(await core.call('key.test', undefined)).toEqual({ ok: false, usage: null });
     expect(a.keys).toHaveLength(sentToA);
 
@@ -95,7 +106,8 @@ describe('the API key and the service URL', () => {
 
     // A key as an older Lotwatch stored it: no origin beside it.
     const raw = new Database(join(dir, 'lotwatch.sqlite'));
-    const names = () => (raw.prepare('SELECT name FROM secrets ORDER BY name').all() as { name: string }[]).map((r) => r.name);
+    const names = () =>
+      (raw.prepare('SELECT name FROM secrets ORDER BY name').all() as { name: string }[]).map((r) => r.name);
     expect(names()).toEqual(['api_key', 'api_key_origin']);
     raw.prepare("DELETE FROM secrets WHERE name = 'api_key_origin'").run();
     expect(names()).toEqual(['api_key']);
@@ -113,7 +125,10 @@ describe('the API key and the service URL', () => {
     // After a restart, still A's key: B gets nothing.
     core = coreOn(dir);
     await core.ready;
-    expect(await core.call('status.get', undefined)).toMatchObject({ running: false, key: { set: false, stored_for: a.url } });
+    expect(await core.call('status.get', undefined)).toMatchObject({
+      running: false,
+      key: { set: false, stored_for: a.url },
+    });
     expect(await core.call('key.test', undefined)).toEqual({ ok: false, usage: null });
     expect(b.keys).toEqual([]);
   }, 30_000);

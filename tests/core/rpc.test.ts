@@ -36,7 +36,10 @@ function base(): Partial<Handlers> {
 
 describe('dispatch', () => {
   it('answers a known method with its parsed output', async () => {
-    expect(await dispatch(handlers(), 'app.info', undefined, silentLogger)).toEqual({ ok: true, value: info });
+    expect(await dispatch(handlers(), 'app.info', undefined, silentLogger)).toEqual({
+      ok: true,
+      value: info,
+    });
   });
 
   it('refuses an unknown method with a typed error and never calls a handler', async () => {
@@ -45,12 +48,19 @@ describe('dispatch', () => {
     const r = await dispatch(h, 'settings.drop', {}, silentLogger);
     expect(r).toMatchObject({ ok: false, error: { code: 'unknown_method' } });
     expect(spy).not.toHaveBeenCalled();
-    expect(await dispatch(h, { evil: true }, {}, silentLogger)).toMatchObject({ error: { code: 'unknown_method' } });
+    expect(await dispatch(h, { evil: true }, {}, silentLogger)).toMatchObject({
+      error: { code: 'unknown_method' },
+    });
   });
 
   it('refuses malformed input with the offending field and never calls the handler', async () => {
     const update = vi.fn(() => DEFAULT_SETTINGS);
-    const r = await dispatch(handlers({ 'settings.update': update }), 'settings.update', { theme: 'purple' }, silentLogger);
+    const r = await dispatch(
+      handlers({ 'settings.update': update }),
+      'settings.update',
+      { theme: 'purple' },
+      silentLogger,
+    );
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.error.code).toBe('bad_input');
@@ -71,7 +81,10 @@ describe('dispatch', () => {
       undefined,
       silentLogger,
     );
-    expect(r).toEqual({ ok: false, error: { code: 'bad_input', message: 'nope', retryable: false, fields: { x: ['y'] } } });
+    expect(r).toEqual({
+      ok: false,
+      error: { code: 'bad_input', message: 'nope', retryable: false, fields: { x: ['y'] } },
+    });
   });
 
   it('hides an unexpected error behind a generic message, logs it, and leaks no stack', async () => {

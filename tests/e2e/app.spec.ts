@@ -7,7 +7,17 @@ test.describe('app frame', () => {
     const { page } = app;
     const frame = new AppFrame(page);
     await expect(frame.nav).toBeVisible();
-    for (const label of ['Search', 'Watchlist', 'Saved searches', 'Alerts', 'Library', 'Locations', 'Usage', 'API console', 'Settings']) {
+    for (const label of [
+      'Search',
+      'Watchlist',
+      'Saved searches',
+      'Alerts',
+      'Library',
+      'Locations',
+      'Usage',
+      'API console',
+      'Settings',
+    ]) {
       await expect(frame.navLink(label)).toBeVisible();
     }
     await expect(frame.demoBadge).toBeVisible();

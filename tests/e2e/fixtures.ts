@@ -27,13 +27,20 @@ export function startHeadlessShell(
   extraArgs: string[] = [],
 ): Promise<{ url: string; demoUrl: string | null; proc: ChildProcess }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['out/main/headless.js', '--port', '0', '--data-dir', dataDir, ...extraArgs], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, LOTWATCH_DATA_DIR: dataDir },
-    });
+    const proc = spawn(
+      process.execPath,
+      ['out/main/headless.js', '--port', '0', '--data-dir', dataDir, ...extraArgs],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, LOTWATCH_DATA_DIR: dataDir },
+      },
+    );
     let out = '';
     let errText = '';
-    const timer = setTimeout(() => reject(new Error(`headless shell did not start: ${out}${errText}`)), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`headless shell did not start: ${out}${errText}`)),
+      20_000,
+    );
     proc.stdout?.on('data', (c: Buffer) => {
       out += c.toString();
       const m = /Open: (http:\/\/\S+)/.exec(out);
@@ -70,9 +77,13 @@ function stop(proc: ChildProcess): Promise<void> {
  * driven by Chromium, or the Electron app through _electron.launch (skipped when no binary exists).
  */
 /** Starts the standalone sandbox (`out/main/sandbox.js`) with `args`; resolves with its base URL and key. */
-export function startSandbox(args: string[] = []): Promise<{ baseUrl: string; key: string; proc: ChildProcess }> {
+export function startSandbox(
+  args: string[] = [],
+): Promise<{ baseUrl: string; key: string; proc: ChildProcess }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['out/main/sandbox.js', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['out/main/sandbox.js', '--port', '0', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${out}`)), 20_000);
     proc.stdout?.on('data', (c: Buffer) => {

@@ -20,10 +20,13 @@ const shot = (page: Page, name: string) => page.screenshot({ path: test.info().o
 
 /** What the page showed as browser notifications (the fixture records them). */
 const notifications = (page: Page) =>
-  page.evaluate(() => (globalThis as unknown as { __notifications: { title: string; body: string }[] }).__notifications);
+  page.evaluate(
+    () => (globalThis as unknown as { __notifications: { title: string; body: string }[] }).__notifications,
+  );
 
 /** Points Lotwatch at a service of our own with `key`: Settings → key, Demo mode off, Service URL. */
-const useService = (page: Page, baseUrl: string, key: string): Promise<void> => new SettingsPage(page).useService(baseUrl, key);
+const useService = (page: Page, baseUrl: string, key: string): Promise<void> =>
+  new SettingsPage(page).useService(baseUrl, key);
 
 /** With a real key, the first request of each kind of action says so once: go on. */
 async function continueSpend(page: Page): Promise<void> {
@@ -43,7 +46,9 @@ const marketOf = (app: { demoUrl: string | null }): DemoMarket => {
 const usd = (n: number): string => `$${n.toLocaleString('en-US')}`;
 
 test.describe('journeys', () => {
-  test('first start in Demo mode: labelled, with example watches and a search that are easy to remove', async ({ app }) => {
+  test('first start in Demo mode: labelled, with example watches and a search that are easy to remove', async ({
+    app,
+  }) => {
     const { page } = app;
     const watchlist = new WatchlistPage(page);
     await expect(watchlist.frame.demoBadge).toBeVisible();
@@ -55,7 +60,10 @@ test.describe('journeys', () => {
     await expect(page.getByRole('row', { name: 'Example: Tesla Model 3' })).toBeVisible();
     await shot(page, 'first-start');
     await page.getByRole('button', { name: 'Remove examples (1)' }).click();
-    await page.getByRole('group', { name: /Remove all example/ }).getByRole('button', { name: 'Remove examples' }).click();
+    await page
+      .getByRole('group', { name: /Remove all example/ })
+      .getByRole('button', { name: 'Remove examples' })
+      .click();
     await expect(page.getByRole('row', { name: 'Example: Tesla Model 3' })).toHaveCount(0);
     await watchlist.open();
     await expect(page.getByText(/Nothing watched yet|No watched/i).first()).toBeVisible();
@@ -83,7 +91,9 @@ test.describe('journeys', () => {
   test.describe('on a stepped market', () => {
     test.use({ shellArgs: STEPPED });
 
-    test('watch a lot: bid, reschedule and sale alerts arrive once each, as notifications and in the inbox', async ({ app }) => {
+    test('watch a lot: bid, reschedule and sale alerts arrive once each, as notifications and in the inbox', async ({
+      app,
+    }) => {
       const { page } = app;
       const market = marketOf(app);
       // The fixture's Notification stands in for the browser's, already granted.
@@ -109,7 +119,10 @@ test.describe('journeys', () => {
       // The seller moves the sale 20 market minutes later; "Check now" sees it at once.
       await market.reschedule(lot.lot_number, Date.parse(lot.auction.auction_at) + 20 * 60_000);
       await watchlist.checkNowButton(row).click();
-      const ofLot = async () => (await notifications(page)).filter((n) => n.title.includes(lot.title) || n.body.includes(lot.lot_number));
+      const ofLot = async () =>
+        (await notifications(page)).filter(
+          (n) => n.title.includes(lot.title) || n.body.includes(lot.lot_number),
+        );
       await expect.poll(async () => (await ofLot()).some((n) => /auction moved to/.test(n.title))).toBe(true);
 
       // It sells now for a price well above its bid; the watcher's next scheduled check (at most 30 market minutes
@@ -117,7 +130,9 @@ test.describe('journeys', () => {
       const price = bid + 5_000;
       await market.sell(lot.lot_number, price);
       await market.step(30);
-      await expect.poll(async () => (await ofLot()).some((n) => n.title.includes(`Sold for ${usd(price)}`))).toBe(true);
+      await expect
+        .poll(async () => (await ofLot()).some((n) => n.title.includes(`Sold for ${usd(price)}`)))
+        .toBe(true);
       const seen = await ofLot();
       expect(seen.some((n) => /bid reached/.test(n.title))).toBe(true);
       // Exactly once each: no title twice.
@@ -158,7 +173,12 @@ test.describe('journeys', () => {
       const relisted = await market.relist(toyota.lot_number, (await market.now()) + 2 * 3_600_000);
       await market.step(5);
       const matches = async () =>
-        (await notifications(page)).filter((n) => n.body.includes('Saved search “Toyotas”') && /new match/.test(n.title) && n.title.includes(relisted.title));
+        (await notifications(page)).filter(
+          (n) =>
+            n.body.includes('Saved search “Toyotas”') &&
+            /new match/.test(n.title) &&
+            n.title.includes(relisted.title),
+        );
       await expect.poll(async () => (await matches()).length).toBe(1);
       await openView(page, 'Alerts');
       await expect(page.getByText(/Saved search “Toyotas”/).first()).toBeVisible();
@@ -166,7 +186,9 @@ test.describe('journeys', () => {
     });
   });
 
-  test('offline review: with the service stopped, the library and stored lots still open', async ({ app }) => {
+  test('offline review: with the service stopped, the library and stored lots still open', async ({
+    app,
+  }) => {
     const { page } = app;
     const search = new SearchPage(page);
     const sb = await startSandbox(['--key', 'journey-key', '--seed', '5', '--lots', '2000']);
@@ -232,7 +254,9 @@ test.describe('journeys', () => {
       await useService(page, sb.baseUrl, 'spent-key');
       await new SettingsPage(page).testKeyButton.click();
       // Said as the date the plan's period ends, never as a number of seconds to wait.
-      await expect(page.getByText(/^Your plan's monthly requests are used up until \d{1,2} [A-Z][a-z]+ \d{4}\.$/)).toBeVisible();
+      await expect(
+        page.getByText(/^Your plan's monthly requests are used up until \d{1,2} [A-Z][a-z]+ \d{4}\.$/),
+      ).toBeVisible();
       // Lotwatch knows the quota is spent (from the 429's headers) and does not spend requests it has not got.
       const watchlist = new WatchlistPage(page);
       await watchlist.open();
@@ -241,11 +265,17 @@ test.describe('journeys', () => {
       await expect(page.getByText(/Check skipped: the request budget is spent for now/)).toBeVisible();
       await openView(page, 'Usage');
       await shot(page, 'quota-exhausted');
-      await expect(page.getByText(/used up until \d{1,2} [A-Z][a-z]+ \d{4}\. Saved searches and watches wait until then/).first()).toBeVisible();
+      await expect(
+        page
+          .getByText(/used up until \d{1,2} [A-Z][a-z]+ \d{4}\. Saved searches and watches wait until then/)
+          .first(),
+      ).toBeVisible();
       await expect(page.getByText(/\d{5,} s\b/)).toHaveCount(0);
       // Still answering: another view loads.
       await openView(page, 'Library');
-      await expect(page.getByText(/lots in the library|Nothing stored yet|library is empty/i).first()).toBeVisible();
+      await expect(
+        page.getByText(/lots in the library|Nothing stored yet|library is empty/i).first(),
+      ).toBeVisible();
     } finally {
       await stopProcess(sb.proc);
     }

@@ -19,7 +19,8 @@ import { WatchlistPage } from './pages/WatchlistPage';
 const unexpectedErrors = (errors: string[], refusedMethod: string) =>
   errors.filter((e) => !(e.includes('status of 400') && e.includes(`/rpc/${refusedMethod}`)));
 
-const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: false });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: false });
 
 test.describe('views', () => {
   test('Search: filters from the service, results, sorting, next page, and a lot opens', async ({ app }) => {
@@ -50,7 +51,9 @@ test.describe('views', () => {
     expect(app.consoleErrors).toEqual([]);
   });
 
-  test('Lot detail: photos, fields, sale history, shipping prices, raw record, and watch', async ({ app }) => {
+  test('Lot detail: photos, fields, sale history, shipping prices, raw record, and watch', async ({
+    app,
+  }) => {
     const { page } = app;
     const search = new SearchPage(page);
     const lot = new LotPage(page);
@@ -62,7 +65,12 @@ test.describe('views', () => {
     await expect(lot.saleHistory).toBeVisible();
     // Related lots finish loading: a card per lot, or the sentence that there are none.
     const related = lot.related;
-    await expect(related.getByRole('link').first().or(related.getByText(/No upcoming lots/))).toBeVisible();
+    await expect(
+      related
+        .getByRole('link')
+        .first()
+        .or(related.getByText(/No upcoming lots/)),
+    ).toBeVisible();
 
     // Gallery: the large view opens and closes with Escape.
     await lot.firstPhoto.click();
@@ -75,7 +83,10 @@ test.describe('views', () => {
     await lot.getShippingPrices('auction-to-port');
     await expect(lot.shippingPrices.getByRole('row')).toHaveCount(4);
 
-    await expect(page.getByRole('link', { name: /Open on (Copart|IAAI)/ })).toHaveAttribute('href', /^https:\/\/www\.(copart|iaai)\.com\//);
+    await expect(page.getByRole('link', { name: /Open on (Copart|IAAI)/ })).toHaveAttribute(
+      'href',
+      /^https:\/\/www\.(copart|iaai)\.com\//,
+    );
     await lot.watchButton.click();
     await expect(page.getByText('● Watching')).toBeVisible();
     await page.getByRole('textbox', { name: /Remind me minutes before the sale/ }).fill('90, 15');
@@ -90,7 +101,9 @@ test.describe('views', () => {
     expect(app.consoleErrors).toEqual([]);
   });
 
-  test('Watchlist: add by lot number, refuse a bad VIN with its field, remove the examples', async ({ app }) => {
+  test('Watchlist: add by lot number, refuse a bad VIN with its field, remove the examples', async ({
+    app,
+  }) => {
     const { page } = app;
     const watchlist = new WatchlistPage(page);
     const search = new SearchPage(page);
@@ -119,7 +132,9 @@ test.describe('views', () => {
     expect(unexpectedErrors(app.consoleErrors, 'watchlist.add')).toEqual([]);
   });
 
-  test("Buyer's desk: a watched lot's costs and max bid, its notes, and the auction-day plan as a calendar", async ({ app }) => {
+  test("Buyer's desk: a watched lot's costs and max bid, its notes, and the auction-day plan as a calendar", async ({
+    app,
+  }) => {
     const { page } = app;
     const watchlist = new WatchlistPage(page);
     await watchlist.open();
@@ -166,7 +181,9 @@ test.describe('views', () => {
     expect(app.consoleErrors).toEqual([]);
   });
 
-  test('Saved searches: save from Search, run now, pause, and a bad cron is a field error', async ({ app }) => {
+  test('Saved searches: save from Search, run now, pause, and a bad cron is a field error', async ({
+    app,
+  }) => {
     const { page } = app;
     const search = new SearchPage(page);
     await search.open();
@@ -179,7 +196,9 @@ test.describe('views', () => {
     await expect(dialog.getByRole('status')).toContainText('Hondas for export');
     await dialog.getByRole('link', { name: 'Open Saved searches' }).click();
 
-    await expect(new AppFrame(page).banner.getByRole('heading', { level: 1, name: 'Saved searches' })).toBeVisible();
+    await expect(
+      new AppFrame(page).banner.getByRole('heading', { level: 1, name: 'Saved searches' }),
+    ).toBeVisible();
     const row = page.getByRole('row', { name: 'Hondas for export' });
     await expect(row).toContainText('every 20 minutes');
     await row.getByRole('button', { name: 'Run Hondas for export now' }).click();
@@ -241,7 +260,10 @@ test.describe('views', () => {
     await shot(page, 'usage');
 
     await openView(page, 'API console');
-    await page.getByRole('navigation', { name: 'Endpoints' }).getByRole('button', { name: '/usage', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Endpoints' })
+      .getByRole('button', { name: '/usage', exact: true })
+      .click();
     await page.getByRole('button', { name: 'Call', exact: true }).click();
     const response = page.getByRole('region', { name: 'Response', exact: true });
     const meta = response.locator('.console-meta');
@@ -262,7 +284,9 @@ test.describe('the unread count', () => {
   // The Demo market stands still until the spec steps it (test-only control routes): nothing arrives unasked.
   test.use({ shellArgs: ['--demo-control', '--demo-clock', 'stepped'] });
 
-  test('an alert that arrives in Demo mode shows on Alerts in the navigation and in the document title', async ({ app }) => {
+  test('an alert that arrives in Demo mode shows on Alerts in the navigation and in the document title', async ({
+    app,
+  }) => {
     const { page } = app;
     test.skip(app.demoUrl === null, 'needs the headless shell with --demo-control');
     const market = new DemoMarket(app.demoUrl as string);
@@ -271,7 +295,8 @@ test.describe('the unread count', () => {
     // Start from nothing unread: whatever the first checks raised is read.
     await alerts.open();
     await expect(alerts.markAllReadButton.or(page.getByText('No alerts yet'))).toBeVisible();
-    if ((await alerts.markAllReadButton.isVisible()) && (await alerts.markAllReadButton.isEnabled())) await alerts.markAllReadButton.click();
+    if ((await alerts.markAllReadButton.isVisible()) && (await alerts.markAllReadButton.isEnabled()))
+      await alerts.markAllReadButton.click();
     await expect(frame.navLink('Alerts')).toHaveAccessibleName('Alerts');
     await expect(page).toHaveTitle('Lotwatch');
 

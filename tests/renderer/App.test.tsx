@@ -40,13 +40,21 @@ describe('alerts in the browser shell', () => {
       act(() =>
         fake.emit({
           name: 'notification.posted',
-          payload: { tag: 'lotwatch-9', title: '2019 TESLA MODEL 3 · Sold for $14,000', body: 'copart lot 45416833', lot_key: 'copart:45416833' },
+          payload: {
+            tag: 'lotwatch-9',
+            title: '2019 TESLA MODEL 3 · Sold for $14,000',
+            body: 'copart lot 45416833',
+            lot_key: 'copart:45416833',
+          },
         }),
       );
       expect(shown.map((n) => n.title)).toEqual(['2019 TESLA MODEL 3 · Sold for $14,000']);
       // An alert core did not send as a notification (quiet hours, a cap, notifications off) lands in the inbox only.
       act(() =>
-        fake.emit({ name: 'alert.raised', payload: { id: 10, kind: 'bid_changed', title: 'held', body: '', lot_key: null } }),
+        fake.emit({
+          name: 'alert.raised',
+          payload: { id: 10, kind: 'bid_changed', title: 'held', body: '', lot_key: null },
+        }),
       );
       expect(shown).toHaveLength(1);
       act(() => shown[0]?.onclick?.());
@@ -97,7 +105,10 @@ describe('App frame', () => {
     const fake = createFakeBridge();
     const store = createAppStore({
       ...fake.bridge,
-      invoke: (async () => ({ ok: false, error: { code: 'db_unavailable', message: 'Disk is gone.', retryable: false } })) as never,
+      invoke: (async () => ({
+        ok: false,
+        error: { code: 'db_unavailable', message: 'Disk is gone.', retryable: false },
+      })) as never,
     });
     render(<App store={store} api={fake.bridge} />);
     expect((await screen.findByRole('alert')).textContent).toMatch(/Disk is gone/);
@@ -170,7 +181,14 @@ describe('Offline in the header', () => {
       mode: 'demo',
       key: { set: false, storage: 'the system keychain' },
       quota: null,
-      budget: { allowedPerDay: 3, spentLast24h: 0, projectedNext24h: 0, basis: 'quota', periodRemaining: null, periodEnd: null },
+      budget: {
+        allowedPerDay: 3,
+        spentLast24h: 0,
+        projectedNext24h: 0,
+        basis: 'quota',
+        periodRemaining: null,
+        periodEnd: null,
+      },
       scale: 1,
       running: true,
       paused_until: null,
@@ -182,7 +200,9 @@ describe('Offline in the header', () => {
     const { fake } = setup({ handlers: { 'status.get': () => okResult(status(false)) } });
     const banner = screen.getByRole('banner');
     const badge = await within(banner).findByText('Offline');
-    expect(badge.getAttribute('title')).toMatch(/cannot be reached; Lotwatch shows what it has stored and tries again/);
+    expect(badge.getAttribute('title')).toMatch(
+      /cannot be reached; Lotwatch shows what it has stored and tries again/,
+    );
     expect(badge.textContent).toMatch(/cannot be reached/);
     act(() => fake.emit({ name: 'reachability.changed', payload: { reachable: true, at: Date.now() } }));
     expect(within(banner).queryByText('Offline')).toBeNull();
@@ -200,7 +220,9 @@ describe('Offline in the header', () => {
 describe('keyboard', () => {
   it('has a "Skip to main content" link first, which moves focus to the view', async () => {
     setup();
-    const focusable = document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, [tabindex="0"]');
+    const focusable = document.querySelectorAll<HTMLElement>(
+      'a[href], button, input, select, textarea, [tabindex="0"]',
+    );
     const skip = screen.getByRole('link', { name: 'Skip to main content' });
     expect(focusable[0]).toBe(skip);
     fireEvent.click(skip);

@@ -19,8 +19,27 @@ function status(keySet = true, remaining: number | null = 57) {
     quota:
       remaining === null
         ? null
-        : { at: 0, limit: 100, baseLimit: 100, extraLimit: 0, used: 100 - remaining, remaining, periodStart: null, periodEnd: null, perPageLimit: 20, rateLimit: 3, rateRemaining: 2 },
-    budget: { allowedPerDay: 3, spentLast24h: 0, projectedNext24h: 0, basis: 'quota', periodRemaining: remaining, periodEnd: null },
+        : {
+            at: 0,
+            limit: 100,
+            baseLimit: 100,
+            extraLimit: 0,
+            used: 100 - remaining,
+            remaining,
+            periodStart: null,
+            periodEnd: null,
+            perPageLimit: 20,
+            rateLimit: 3,
+            rateRemaining: 2,
+          },
+    budget: {
+      allowedPerDay: 3,
+      spentLast24h: 0,
+      projectedNext24h: 0,
+      basis: 'quota',
+      periodRemaining: remaining,
+      periodEnd: null,
+    },
     scale: 1,
     running: true,
     paused_until: null,
@@ -29,12 +48,25 @@ function status(keySet = true, remaining: number | null = 57) {
 }
 
 /** A stand-in for a view: a button that makes one contract call and shows how it ended. */
-function Harness<M extends Method>({ method, input, label }: { method: M; input: MethodInput<M>; label: string }) {
+function Harness<M extends Method>({
+  method,
+  input,
+  label,
+}: {
+  method: M;
+  input: MethodInput<M>;
+  label: string;
+}) {
   const [out, setOut] = useState('');
   const call = useCaller();
   return (
     <div>
-      <button type="button" onClick={() => void call(method, input).then((r) => setOut(r.ok ? 'sent' : `not sent: ${r.error.code}`))}>
+      <button
+        type="button"
+        onClick={() =>
+          void call(method, input).then((r) => setOut(r.ok ? 'sent' : `not sent: ${r.error.code}`))
+        }
+      >
         {label}
       </button>
       <output aria-label={`${label} result`}>{out}</output>
@@ -76,7 +108,11 @@ describe('SpendNoticeHost · the one-time "this uses a request" notice', () => {
     const fake = await mount({ demoMode: false });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     const notice = await screen.findByRole('alertdialog');
-    expect(within(notice).getByText('Searching uses 1 request of your quota for each page of results (57 left this period).')).toBeTruthy();
+    expect(
+      within(notice).getByText(
+        'Searching uses 1 request of your quota for each page of results (57 left this period).',
+      ),
+    ).toBeTruthy();
     expect(inputsOf(fake, 'vehicles.search')).toEqual([]);
     fireEvent.click(within(notice).getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(result('Search').textContent).toBe('sent'));
@@ -132,6 +168,8 @@ describe('SpendNoticeHost · the one-time "this uses a request" notice', () => {
   it('without the quota known yet, leaves out the count', async () => {
     await mount({ demoMode: false }, { 'status.get': () => okResult(status(true, null)) });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
-    expect(await screen.findByText('Searching uses 1 request of your quota for each page of results.')).toBeTruthy();
+    expect(
+      await screen.findByText('Searching uses 1 request of your quota for each page of results.'),
+    ).toBeTruthy();
   });
 });

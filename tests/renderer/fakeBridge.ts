@@ -1,6 +1,12 @@
 import { ChannelSaveSchema, type ChannelView, type DeliveryView } from '../../src/shared/alertChannels';
 import type { Bridge } from '../../src/shared/ipc/bridge';
-import type { AppInfo, ContractEvent, Method, MethodInput, MethodOutput } from '../../src/shared/ipc/contract';
+import type {
+  AppInfo,
+  ContractEvent,
+  Method,
+  MethodInput,
+  MethodOutput,
+} from '../../src/shared/ipc/contract';
 import type { ErrorPayload, Result } from '../../src/shared/ipc/errors';
 import { DEFAULT_SETTINGS, SettingsPatchSchema, type Settings } from '../../src/shared/settings';
 
@@ -16,7 +22,11 @@ export function okResult<T>(value: T): Result<T> {
 }
 
 /** A failed answer for a FakeHandler. */
-export function errResult(code: ErrorPayload['code'], message: string, extra: Partial<ErrorPayload> = {}): Result<never> {
+export function errResult(
+  code: ErrorPayload['code'],
+  message: string,
+  extra: Partial<ErrorPayload> = {},
+): Result<never> {
   return { ok: false, error: { code, message, retryable: false, ...extra } };
 }
 

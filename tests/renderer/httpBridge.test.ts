@@ -6,18 +6,32 @@ describe('HTTP bridge', () => {
   it('posts the input as JSON to /rpc/<method> and returns the envelope', async () => {
     const fetch = vi.fn(async () => new Response(JSON.stringify({ ok: true, value: { theme: 'dark' } })));
     const b = createHttpBridge({ fetch: fetch as never, baseUrl: 'http://h' });
-    expect(await b.invoke('settings.update', { theme: 'dark' })).toEqual({ ok: true, value: { theme: 'dark' } });
-    expect(fetch).toHaveBeenCalledWith('http://h/rpc/settings.update', expect.objectContaining({ method: 'POST', body: '{"theme":"dark"}' }));
+    expect(await b.invoke('settings.update', { theme: 'dark' })).toEqual({
+      ok: true,
+      value: { theme: 'dark' },
+    });
+    expect(fetch).toHaveBeenCalledWith(
+      'http://h/rpc/settings.update',
+      expect.objectContaining({ method: 'POST', body: '{"theme":"dark"}' }),
+    );
   });
 
   it('resolves a network failure to a retryable network error', async () => {
-    const b = createHttpBridge({ fetch: (async () => Promise.reject(new TypeError('fetch failed'))) as never });
-    expect(await b.invoke('app.info')).toMatchObject({ ok: false, error: { code: 'network', retryable: true } });
+    const b = createHttpBridge({
+      fetch: (async () => Promise.reject(new TypeError('fetch failed'))) as never,
+    });
+    expect(await b.invoke('app.info')).toMatchObject({
+      ok: false,
+      error: { code: 'network', retryable: true },
+    });
   });
 
   it('explains a lost token when the answer is not JSON', async () => {
     const b = createHttpBridge({ fetch: (async () => new Response('<html>', { status: 401 })) as never });
-    expect(await b.invoke('app.info')).toMatchObject({ ok: false, error: { code: 'unauthorized', message: expect.stringMatching(/token/) } });
+    expect(await b.invoke('app.info')).toMatchObject({
+      ok: false,
+      error: { code: 'unauthorized', message: expect.stringMatching(/token/) },
+    });
   });
 
   it('sends the token as an Authorization header on every call, never as a cookie', async () => {
@@ -60,9 +74,17 @@ describe('HTTP bridge', () => {
 
   it('opens the stream again after it ended (1 s, then doubling), and not after a 401', async () => {
     const timers: { fn: () => void; ms: number }[] = [];
-    const answers = [new Response('data: {"name":"a","payload":1}\n\n'), new Response(null, { status: 502 }), new Response('', { status: 401 })];
+    const answers = [
+      new Response('data: {"name":"a","payload":1}\n\n'),
+      new Response(null, { status: 502 }),
+      new Response('', { status: 401 }),
+    ];
     const fetch = vi.fn(async () => answers.shift()!);
-    const b = createHttpBridge({ fetch: fetch as never, token: 't', setTimeout: (fn, ms) => timers.push({ fn, ms }) });
+    const b = createHttpBridge({
+      fetch: fetch as never,
+      token: 't',
+      setTimeout: (fn, ms) => timers.push({ fn, ms }),
+    });
     const got: unknown[] = [];
     b.on((e) => got.push(e));
     await vi.waitFor(() => expect(timers).toHaveLength(1));
@@ -88,8 +110,15 @@ describe('takePageToken', () => {
       store,
       w: {
         location: { href },
-        sessionStorage: { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) },
-        history: { state: null, replaceState: (_s: unknown, _t: string, url?: string | URL | null) => void replaced.push(String(url)) },
+        sessionStorage: {
+          getItem: (k: string) => store.get(k) ?? null,
+          setItem: (k: string, v: string) => void store.set(k, v),
+        },
+        history: {
+          state: null,
+          replaceState: (_s: unknown, _t: string, url?: string | URL | null) =>
+            void replaced.push(String(url)),
+        },
       },
     };
   };

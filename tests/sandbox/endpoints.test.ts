@@ -10,14 +10,17 @@ async function all(query: string, max = 2000): Promise<Rec[]> {
   const out: Rec[] = [];
   let cursor: string | null = null;
   do {
-    const { body, status } = await h.json(`/vehicles?per_page=20&${query}${cursor ? `&cursor=${cursor}` : ''}`);
+    const { body, status } = await h.json(
+      `/vehicles?per_page=20&${query}${cursor ? `&cursor=${cursor}` : ''}`,
+    );
     expect(status, JSON.stringify(body)).toBe(200);
     out.push(...(body['data'] as Rec[]));
     cursor = (body['meta'] as Rec)['next_cursor'];
   } while (cursor && out.length < max);
   return out;
 }
-const first = async (query: string, on: Harness = h): Promise<Rec[]> => (await on.json(`/vehicles?${query}`)).body['data'] as Rec[];
+const first = async (query: string, on: Harness = h): Promise<Rec[]> =>
+  (await on.json(`/vehicles?${query}`)).body['data'] as Rec[];
 /** The market's lot behind a record, for facts the real records do not show (lot_sub_status, cylinders, yard name). */
 const lotOf = (r: Rec) => h.sb.market.findLot(r['lot_number'])!;
 /** "TX" from a real record's location.display "Dallas (TX)": the only place the real shape names the state. */
@@ -30,49 +33,186 @@ describe('GET /vehicles filters really filter, in both shapes', () => {
     ['make=toyota', (r) => r['make'] === 'TOYOTA', (r) => r['make'] === 'TOYOTA'],
     ['make=HONDA&model=CR-V', (r) => r['model'] === 'CR-V', (r) => r['model'] === 'CR-V'],
     ['type=PICKUP', (r) => r['type'] === 'PICKUP', (r) => r['type'] === 'PICKUP'],
-    ['year_from=2020&year_to=2022', (r) => r['year'] >= 2020 && r['year'] <= 2022, (r) => r['year'] >= 2020 && r['year'] <= 2022],
-    ['price_min=1000&price_max=2000', (r) => r['pricing']['current_bid_usd'] >= 1000 && r['pricing']['current_bid_usd'] <= 2000, (r) => r['pricing']['current_bid_usd'] >= 1000 && r['pricing']['current_bid_usd'] <= 2000],
-    ['auction_type=1', (r) => r['platform'] === 'copart', (r) => r['platform'] === 'copart' && r['platform_id'] === 1],
-    ['auction_type=2', (r) => r['platform'] === 'iaai', (r) => r['platform'] === 'iaai' && r['platform_id'] === 2],
+    [
+      'year_from=2020&year_to=2022',
+      (r) => r['year'] >= 2020 && r['year'] <= 2022,
+      (r) => r['year'] >= 2020 && r['year'] <= 2022,
+    ],
+    [
+      'price_min=1000&price_max=2000',
+      (r) => r['pricing']['current_bid_usd'] >= 1000 && r['pricing']['current_bid_usd'] <= 2000,
+      (r) => r['pricing']['current_bid_usd'] >= 1000 && r['pricing']['current_bid_usd'] <= 2000,
+    ],
+    [
+      'auction_type=1',
+      (r) => r['platform'] === 'copart',
+      (r) => r['platform'] === 'copart' && r['platform_id'] === 1,
+    ],
+    [
+      'auction_type=2',
+      (r) => r['platform'] === 'iaai',
+      (r) => r['platform'] === 'iaai' && r['platform_id'] === 2,
+    ],
     ['platform=iaai', (r) => r['platform'] === 'iaai', (r) => r['platform'] === 'iaai'],
-    ['color=Black&color=White', (r) => ['Black', 'White'].includes(r['color']), (r) => ['Black', 'White'].includes(r['vehicle_specs']['exterior_color'])],
+    [
+      'color=Black&color=White',
+      (r) => ['Black', 'White'].includes(r['color']),
+      (r) => ['Black', 'White'].includes(r['vehicle_specs']['exterior_color']),
+    ],
     ['color[]=Red', (r) => r['color'] === 'Red', (r) => r['vehicle_specs']['exterior_color'] === 'Red'],
-    ['fuel_type=Diesel&fuel_type=Electric', (r) => ['Diesel', 'Electric'].includes(r['fuel_type']), (r) => ['Diesel', 'Electric'].includes(r['vehicle_specs']['fuel_type'])],
-    ['odometer_from=10000&odometer_to=50000', (r) => r['odometer'] >= 10000 && r['odometer'] <= 50000, (r) => r['odometer']['mi'] >= 10000 && r['odometer']['mi'] <= 50000],
-    ['engine_size_from=3&engine_size_to=5', (r) => r['vehicle_specs']['engine']['size_l'] >= 3 && r['vehicle_specs']['engine']['size_l'] <= 5, (r) => Number(r['vehicle_specs']['engine']['size_l']) >= 3 && Number(r['vehicle_specs']['engine']['size_l']) <= 5],
-    ['engine_hp_from=300', (r) => r['vehicle_specs']['engine']['hp'] >= 300, (r) => r['vehicle_specs']['engine']['hp'] >= 300],
-    ['transmission=Manual', (r) => r['transmission'] === 'Manual', (r) => r['vehicle_specs']['transmission'] === 'Manual'],
-    ['cylinders=6&cylinders=8', (r) => [6, 8].includes(r['vehicle_specs']['cylinders']), (r) => [6, 8].includes(lotOf(r).v.cylinders) && /-(6|8) /.test(r['vehicle_specs']['engine']['raw'])],
-    ['drive_type=AWD', (r) => r['drive_type'] === 'AWD', (r) => r['vehicle_specs']['drive_type'] === 'All Wheel Drive'],
-    ['run_cond=STATIONARY', (r) => r['condition']['run_condition']['value'] === 'STATIONARY', (r) => r['condition']['run_condition']['value'] === 'STATIONARY / NO INFORMATION' && lotOf(r).runCond === 'STATIONARY'],
-    ['run_cond=NO INFORMATION', (r) => r['condition']['run_condition']['value'] === 'NO INFORMATION', (r) => r['condition']['run_condition']['value'] === 'STATIONARY / NO INFORMATION' && lotOf(r).runCond === 'NO INFORMATION'],
-    ['run_cond=RUNS AND DRIVES', (r) => r['condition']['run_condition']['value'] === 'RUNS AND DRIVES', (r) => r['condition']['run_condition']['value'] === 'RUNS AND DRIVES' && r['condition']['run_condition']['label'] === 'Runs and drives'],
-    ['run_cond=ENGINE START PROGRAM', (r) => r['condition']['run_condition']['value'] === 'ENGINE START PROGRAM', (r) => r['condition']['run_condition']['value'] === 'ENGINE START PROGRAM'],
-    ['damage=Hail&damage=Water', (r) => ['Hail', 'Water'].includes(r['damage']), (r) => ['Hail', 'Water'].includes(r['condition']['primary_damage'])],
-    ['damage=mechanical', (r) => r['damage'] === 'Mechanical', (r) => r['condition']['primary_damage'] === 'Mechanical'],
+    [
+      'fuel_type=Diesel&fuel_type=Electric',
+      (r) => ['Diesel', 'Electric'].includes(r['fuel_type']),
+      (r) => ['Diesel', 'Electric'].includes(r['vehicle_specs']['fuel_type']),
+    ],
+    [
+      'odometer_from=10000&odometer_to=50000',
+      (r) => r['odometer'] >= 10000 && r['odometer'] <= 50000,
+      (r) => r['odometer']['mi'] >= 10000 && r['odometer']['mi'] <= 50000,
+    ],
+    [
+      'engine_size_from=3&engine_size_to=5',
+      (r) => r['vehicle_specs']['engine']['size_l'] >= 3 && r['vehicle_specs']['engine']['size_l'] <= 5,
+      (r) =>
+        Number(r['vehicle_specs']['engine']['size_l']) >= 3 &&
+        Number(r['vehicle_specs']['engine']['size_l']) <= 5,
+    ],
+    [
+      'engine_hp_from=300',
+      (r) => r['vehicle_specs']['engine']['hp'] >= 300,
+      (r) => r['vehicle_specs']['engine']['hp'] >= 300,
+    ],
+    [
+      'transmission=Manual',
+      (r) => r['transmission'] === 'Manual',
+      (r) => r['vehicle_specs']['transmission'] === 'Manual',
+    ],
+    [
+      'cylinders=6&cylinders=8',
+      (r) => [6, 8].includes(r['vehicle_specs']['cylinders']),
+      (r) => [6, 8].includes(lotOf(r).v.cylinders) && /-(6|8) /.test(r['vehicle_specs']['engine']['raw']),
+    ],
+    [
+      'drive_type=AWD',
+      (r) => r['drive_type'] === 'AWD',
+      (r) => r['vehicle_specs']['drive_type'] === 'All Wheel Drive',
+    ],
+    [
+      'run_cond=STATIONARY',
+      (r) => r['condition']['run_condition']['value'] === 'STATIONARY',
+      (r) =>
+        r['condition']['run_condition']['value'] === 'STATIONARY / NO INFORMATION' &&
+        lotOf(r).runCond === 'STATIONARY',
+    ],
+    [
+      'run_cond=NO INFORMATION',
+      (r) => r['condition']['run_condition']['value'] === 'NO INFORMATION',
+      (r) =>
+        r['condition']['run_condition']['value'] === 'STATIONARY / NO INFORMATION' &&
+        lotOf(r).runCond === 'NO INFORMATION',
+    ],
+    [
+      'run_cond=RUNS AND DRIVES',
+      (r) => r['condition']['run_condition']['value'] === 'RUNS AND DRIVES',
+      (r) =>
+        r['condition']['run_condition']['value'] === 'RUNS AND DRIVES' &&
+        r['condition']['run_condition']['label'] === 'Runs and drives',
+    ],
+    [
+      'run_cond=ENGINE START PROGRAM',
+      (r) => r['condition']['run_condition']['value'] === 'ENGINE START PROGRAM',
+      (r) => r['condition']['run_condition']['value'] === 'ENGINE START PROGRAM',
+    ],
+    [
+      'damage=Hail&damage=Water',
+      (r) => ['Hail', 'Water'].includes(r['damage']),
+      (r) => ['Hail', 'Water'].includes(r['condition']['primary_damage']),
+    ],
+    [
+      'damage=mechanical',
+      (r) => r['damage'] === 'Mechanical',
+      (r) => r['condition']['primary_damage'] === 'Mechanical',
+    ],
     ['has_key=With', (r) => r['condition']['has_key'] === true, (r) => r['condition']['has_key'] === true],
     ['has_key=No', (r) => r['condition']['has_key'] === false, (r) => r['condition']['has_key'] === false],
-    ['lot_status=Buy Now', (r) => r['auction']['lot_status'] === 'Buy Now' && r['pricing']['buy_now_usd'] > 0, (r) => r['auction']['is_buy_now'] === true && r['pricing']['buy_now_usd'] > 0],
-    ['lot_status=Timed', (r) => r['auction']['lot_status'] === 'Timed', (r) => r['auction']['is_timed'] === true && r['auction']['is_buy_now'] === false],
-    ['lot_sub_status=Ended', (r) => r['auction']['lot_sub_status'] === 'Ended', (r) => r['auction']['state'] === 'finished'],
-    ['loc_state=TX', (r) => r['location']['state'] === 'TX', (r) => stateOf(r) === 'TX' && r['location']['state'] === null],
-    ['office_name=Dallas', (r) => r['facility']['name'] === 'Dallas', (r) => lotOf(r).facility.name === 'Dallas' && r['location']['display'] === 'Dallas (TX)'],
-    ['auction_date_from=2026-06-03&auction_date_to=2026-06-04', (r) => r['ad'] >= '2026-06-03' && r['ad'] < '2026-06-05', (r) => r['ad'] >= '2026-06-03' && r['ad'] < '2026-06-05'],
-    ['today_only=true', (r) => r['ad'].startsWith('2026-06-01'), (r) => r['auction']['auction_at'].startsWith('2026-06-01')],
-    ['sale_document_pending=1', (r) => r['sale_document']['is_pending'] === true, (r) => r['sale_document']['is_pending'] === true],
-    ['sale_document_type=salvage', (r) => r['sale_document']['type'] === 'salvage', (r) => r['sale_document']['name'] === 'SALVAGE' && r['sale_document']['type'] === 'success'],
-    ['seller_type=dealer', (r) => r['seller']['type'] === 'dealer', (r) => ['non_insurance', 'unknown'].includes(r['seller']['type']) && lotOf(r).sellerType === 'dealer'],
-    ['seller_type=insurance', (r) => r['seller']['type'] === 'insurance', (r) => ['insurance', 'unknown'].includes(r['seller']['type'])],
-    ['upcoming=only', (r) => Date.parse(r['auction']['auction_at']) > Date.UTC(2026, 5, 1, 12), (r) => Date.parse(r['auction']['auction_at']) > Date.UTC(2026, 5, 1, 12)],
-    ['zip=75201&radius=100', (r) => r['distance'] <= 100 && r['location']['state'] === 'TX', (r) => r['distance'] <= 100 && stateOf(r) === 'TX'],
+    [
+      'lot_status=Buy Now',
+      (r) => r['auction']['lot_status'] === 'Buy Now' && r['pricing']['buy_now_usd'] > 0,
+      (r) => r['auction']['is_buy_now'] === true && r['pricing']['buy_now_usd'] > 0,
+    ],
+    [
+      'lot_status=Timed',
+      (r) => r['auction']['lot_status'] === 'Timed',
+      (r) => r['auction']['is_timed'] === true && r['auction']['is_buy_now'] === false,
+    ],
+    [
+      'lot_sub_status=Ended',
+      (r) => r['auction']['lot_sub_status'] === 'Ended',
+      (r) => r['auction']['state'] === 'finished',
+    ],
+    [
+      'loc_state=TX',
+      (r) => r['location']['state'] === 'TX',
+      (r) => stateOf(r) === 'TX' && r['location']['state'] === null,
+    ],
+    [
+      'office_name=Dallas',
+      (r) => r['facility']['name'] === 'Dallas',
+      (r) => lotOf(r).facility.name === 'Dallas' && r['location']['display'] === 'Dallas (TX)',
+    ],
+    [
+      'auction_date_from=2026-06-03&auction_date_to=2026-06-04',
+      (r) => r['ad'] >= '2026-06-03' && r['ad'] < '2026-06-05',
+      (r) => r['ad'] >= '2026-06-03' && r['ad'] < '2026-06-05',
+    ],
+    [
+      'today_only=true',
+      (r) => r['ad'].startsWith('2026-06-01'),
+      (r) => r['auction']['auction_at'].startsWith('2026-06-01'),
+    ],
+    [
+      'sale_document_pending=1',
+      (r) => r['sale_document']['is_pending'] === true,
+      (r) => r['sale_document']['is_pending'] === true,
+    ],
+    [
+      'sale_document_type=salvage',
+      (r) => r['sale_document']['type'] === 'salvage',
+      (r) => r['sale_document']['name'] === 'SALVAGE' && r['sale_document']['type'] === 'success',
+    ],
+    [
+      'seller_type=dealer',
+      (r) => r['seller']['type'] === 'dealer',
+      (r) => ['non_insurance', 'unknown'].includes(r['seller']['type']) && lotOf(r).sellerType === 'dealer',
+    ],
+    [
+      'seller_type=insurance',
+      (r) => r['seller']['type'] === 'insurance',
+      (r) => ['insurance', 'unknown'].includes(r['seller']['type']),
+    ],
+    [
+      'upcoming=only',
+      (r) => Date.parse(r['auction']['auction_at']) > Date.UTC(2026, 5, 1, 12),
+      (r) => Date.parse(r['auction']['auction_at']) > Date.UTC(2026, 5, 1, 12),
+    ],
+    [
+      'zip=75201&radius=100',
+      (r) => r['distance'] <= 100 && r['location']['state'] === 'TX',
+      (r) => r['distance'] <= 100 && stateOf(r) === 'TX',
+    ],
     ['zip=75201&radius=100&units=km', (r) => r['distance'] <= 100, (r) => r['distance'] <= 100],
   ];
   for (const [q, specPred, realPred] of cases) {
     it(q, async () => {
-      const [specRows, realRows] = await Promise.all([first(`per_page=20&${q}`, hs), first(`per_page=20&${q}`, h)]);
+      const [specRows, realRows] = await Promise.all([
+        first(`per_page=20&${q}`, hs),
+        first(`per_page=20&${q}`, h),
+      ]);
       expect(specRows.length, q).toBeGreaterThan(0);
-      for (const r of specRows) expect(specPred(r), `spec ${q}: ${JSON.stringify(r).slice(0, 200)}`).toBe(true);
-      for (const r of realRows) expect(realPred(r), `real ${q}: ${JSON.stringify(r).slice(0, 300)}`).toBe(true);
+      for (const r of specRows)
+        expect(specPred(r), `spec ${q}: ${JSON.stringify(r).slice(0, 200)}`).toBe(true);
+      for (const r of realRows)
+        expect(realPred(r), `real ${q}: ${JSON.stringify(r).slice(0, 300)}`).toBe(true);
       expect(realRows.map((r) => r['lot_number'])).toEqual(specRows.map((r) => r['lot_number']));
     });
   }
@@ -91,7 +231,14 @@ describe('GET /vehicles filters really filter, in both shapes', () => {
     expect((await first('lot_sub_status=Ended&updated_within_minutes=1')).length).toBe(0);
   });
   it('unknown free filter values give an empty page, not an error', async () => {
-    for (const q of ['make=NOPE', 'color=Plaid', 'damage=Meteor', 'zip=00000', 'seller_type=pirate', 'auction_type=1&platform=iaai']) {
+    for (const q of [
+      'make=NOPE',
+      'color=Plaid',
+      'damage=Meteor',
+      'zip=00000',
+      'seller_type=pirate',
+      'auction_type=1&platform=iaai',
+    ]) {
       const { status, body } = await h.json(`/vehicles?${q}`);
       expect(status, q).toBe(200);
       expect(body['data'], q).toEqual([]);
@@ -118,8 +265,12 @@ describe('cursor pagination', () => {
     const next = (p1['meta'] as Rec)['next_cursor'] as string;
     expect(JSON.parse(Buffer.from(next, 'base64url').toString())).toMatchObject({ _pointsToNextItems: true });
     const p2 = (await h.json(`/vehicles?per_page=5&make=TOYOTA&cursor=${next}`)).body;
-    const back = (await h.json(`/vehicles?per_page=5&make=TOYOTA&cursor=${(p2['meta'] as Rec)['prev_cursor']}`)).body;
-    expect((back['data'] as Rec[]).map((r) => r['lot_number'])).toEqual((p1['data'] as Rec[]).map((r) => r['lot_number']));
+    const back = (
+      await h.json(`/vehicles?per_page=5&make=TOYOTA&cursor=${(p2['meta'] as Rec)['prev_cursor']}`)
+    ).body;
+    expect((back['data'] as Rec[]).map((r) => r['lot_number'])).toEqual(
+      (p1['data'] as Rec[]).map((r) => r['lot_number']),
+    );
     expect((back['meta'] as Rec)['prev_cursor']).toBeNull();
     const ids = new Set((p1['data'] as Rec[]).map((r) => r['lot_number']));
     for (const r of p2['data'] as Rec[]) expect(ids.has(r['lot_number'])).toBe(false);
@@ -145,8 +296,16 @@ describe('validation (422 in Laravel wording)', () => {
     ['/vehicles?platform=ebay', 'platform', 'The selected platform is invalid.'],
     ['/vehicles?units=ft', 'units', 'The selected units is invalid.'],
     ['/vehicles?today_only=maybe', 'today_only', 'The today only field must be true or false.'],
-    ['/vehicles?auction_date_from=2026-13-01', 'auction_date_from', 'The auction date from field must be a valid date.'],
-    ['/vehicles?auction_date_from=2026-06-05&auction_date_to=2026-06-01', 'auction_date_to', 'The auction date to field must be a date after or equal to auction date from.'],
+    [
+      '/vehicles?auction_date_from=2026-13-01',
+      'auction_date_from',
+      'The auction date from field must be a valid date.',
+    ],
+    [
+      '/vehicles?auction_date_from=2026-06-05&auction_date_to=2026-06-01',
+      'auction_date_to',
+      'The auction date to field must be a date after or equal to auction date from.',
+    ],
     ['/vehicles?radius=10', 'zip', 'The zip field is required when radius is present.'],
     ['/vehicles?cylinders=four', 'cylinders.0', 'The cylinders.0 field must be an integer.'],
     ['/vehicles?cursor=eyJmb28iOjF9', 'cursor', 'The cursor field format is invalid.'],
@@ -181,9 +340,13 @@ describe('records, detail, history, related, shipping, locations', () => {
     expect(new Set(h.sb.market.lots.map((l) => l.lotNumber)).size).toBe(h.sb.market.lots.length);
   });
   it('spec shape: history lists the ended lots of the VIN as records, newest first, paginated', async () => {
-    const vin = [...hs.sb.market.byVin].find(([, ls]) => ls.filter((l) => l.subStatus === 'Ended').length >= 2)![0];
+    const vin = [...hs.sb.market.byVin].find(
+      ([, ls]) => ls.filter((l) => l.subStatus === 'Ended').length >= 2,
+    )![0];
     const p1 = (await hs.json(`/vehicles/${vin}/history?per_page=1`)).body;
-    const p2 = (await hs.json(`/vehicles/${vin}/history?per_page=1&cursor=${(p1['meta'] as Rec)['next_cursor']}`)).body;
+    const p2 = (
+      await hs.json(`/vehicles/${vin}/history?per_page=1&cursor=${(p1['meta'] as Rec)['next_cursor']}`)
+    ).body;
     const a = (p1['data'] as Rec[])[0]!;
     const b = (p2['data'] as Rec[])[0]!;
     expect(a['vin']).toBe(vin);
@@ -203,11 +366,23 @@ describe('records, detail, history, related, shipping, locations', () => {
   it('shipping prices grow with distance to the port, and ports= selects', async () => {
     const miami = h.sb.market.lots.find((l) => l.facility.city === 'Miami' && l.facility.hasShipping)!;
     const all = (await h.json(`/vehicles/${miami.lotNumber}/shipping`)).body['data'] as Rec[];
-    expect(all.map((p) => p['port'])).toEqual(['Chicago', 'NY', 'Miami', 'Savannah', 'Norfolk', 'Houston', 'LA', 'Seattle', 'Moto_ATV']);
+    expect(all.map((p) => p['port'])).toEqual([
+      'Chicago',
+      'NY',
+      'Miami',
+      'Savannah',
+      'Norfolk',
+      'Houston',
+      'LA',
+      'Seattle',
+      'Moto_ATV',
+    ]);
     const price = (p: string): number => all.find((x) => x['port'] === p)!['price'];
     expect(price('Miami')).toBeLessThan(price('Savannah'));
     expect(price('Savannah')).toBeLessThan(price('Seattle'));
-    const two = (await h.json(`/vehicles/${miami.lotNumber}/shipping?ports=miami, Seattle`)).body['data'] as Rec[];
+    const two = (await h.json(`/vehicles/${miami.lotNumber}/shipping?ports=miami, Seattle`)).body[
+      'data'
+    ] as Rec[];
     expect(two.map((p) => p['port'])).toEqual(['Miami', 'Seattle']);
     expect(two.every((p) => p['currency'] === 'USD')).toBe(true);
   });

@@ -9,11 +9,17 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const setFaults = async (body: unknown): Promise<Response> =>
-  fetch(`${h.url}/__sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${h.url}/__sandbox/faults`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('faults on demand', () => {
   it('off by default', async () => {
-    expect(((await (await fetch(`${h.url}/__sandbox/faults`)).json()) as { data: unknown }).data).toEqual({ queue: [] });
+    expect(((await (await fetch(`${h.url}/__sandbox/faults`)).json()) as { data: unknown }).data).toEqual({
+      queue: [],
+    });
   });
   it('queued faults hit the next requests in order', async () => {
     await setFaults({ queue: ['error_500', 'error_503', 'burst_429', 'non_json', 'html'] });
@@ -36,7 +42,9 @@ describe('faults on demand', () => {
     await setFaults({ queue: ['truncated'] });
     await expect(h.get('/vehicles').then((r) => r.text())).rejects.toThrow();
     await setFaults({ queue: ['drop'] });
-    await expect(request(`${h.base}/vehicles`, { headers: { 'x-api-key': 'lotwatch-demo-key' } })).rejects.toThrow();
+    await expect(
+      request(`${h.base}/vehicles`, { headers: { 'x-api-key': 'lotwatch-demo-key' } }),
+    ).rejects.toThrow();
     expect((await h.get('/vehicles')).status).toBe(200);
   });
   it('latency delays responses; rates draw faults reproducibly; pathContains scopes them', async () => {
@@ -64,12 +72,22 @@ describe('faults on demand', () => {
     await fetch(`${h.url}/__sandbox/faults`, { method: 'DELETE' });
   });
   it('the real shape is the default; on a spec-shape sandbox the drift setting brings it back', async () => {
-    expect(((await h.json('/vehicles?per_page=1')).body['data'] as Record<string, unknown>[])[0]!['odometer']).toMatchObject({ mi: expect.any(Number) });
+    expect(
+      ((await h.json('/vehicles?per_page=1')).body['data'] as Record<string, unknown>[])[0]!['odometer'],
+    ).toMatchObject({ mi: expect.any(Number) });
     const s = await startHarness({ lots: 500, shape: 'spec' });
     try {
       const put = (body: unknown): Promise<Response> =>
-        fetch(`${s.url}/__sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      expect(typeof ((await s.json('/vehicles?per_page=1')).body['data'] as Record<string, unknown>[])[0]!['odometer']).toBe('number');
+        fetch(`${s.url}/__sandbox/faults`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      expect(
+        typeof ((await s.json('/vehicles?per_page=1')).body['data'] as Record<string, unknown>[])[0]![
+          'odometer'
+        ],
+      ).toBe('number');
       await put({ drift: true });
       const rec = ((await s.json('/vehicles?per_page=1')).body['data'] as Record<string, unknown>[])[0]!;
       expect(rec['odometer']).toMatchObject({ mi: expect.any(Number), km: expect.any(Number) });
@@ -80,9 +98,17 @@ describe('faults on demand', () => {
       expect(hist).toHaveProperty('vehicle');
       expect(Array.isArray(hist['history'])).toBe(true);
       await put({ drift: true, pathContains: '/history' });
-      expect(typeof ((await s.json('/vehicles?per_page=1')).body['data'] as Record<string, unknown>[])[0]!['odometer']).toBe('number');
+      expect(
+        typeof ((await s.json('/vehicles?per_page=1')).body['data'] as Record<string, unknown>[])[0]![
+          'odometer'
+        ],
+      ).toBe('number');
       await fetch(`${s.url}/__sandbox/faults`, { method: 'DELETE' });
-      expect(typeof ((await s.json('/vehicles?per_page=1')).body['data'] as Record<string, unknown>[])[0]!['odometer']).toBe('number');
+      expect(
+        typeof ((await s.json('/vehicles?per_page=1')).body['data'] as Record<string, unknown>[])[0]![
+          'odometer'
+        ],
+      ).toBe('number');
     } finally {
       await s.close();
     }

@@ -9,7 +9,10 @@ export interface Harness {
   url: string;
   clock: { t: number };
   get(path: string, init?: { key?: string | null; base?: string }): Promise<Response>;
-  json(path: string, init?: { key?: string | null; base?: string }): Promise<{ status: number; body: Record<string, unknown>; res: Response }>;
+  json(
+    path: string,
+    init?: { key?: string | null; base?: string },
+  ): Promise<{ status: number; body: Record<string, unknown>; res: Response }>;
   close(): Promise<void>;
 }
 
@@ -21,7 +24,16 @@ export const START = Date.UTC(2026, 5, 1, 12, 0, 0);
  */
 export async function startHarness(opts: SandboxOptions = {}): Promise<Harness> {
   const clock = { t: START };
-  const sb = createSandbox({ seed: 7, lots: 3000, startTime: START, ratePerSecond: 0, testControl: true, refresh: 'instant', now: () => clock.t, ...opts });
+  const sb = createSandbox({
+    seed: 7,
+    lots: 3000,
+    startTime: START,
+    ratePerSecond: 0,
+    testControl: true,
+    refresh: 'instant',
+    now: () => clock.t,
+    ...opts,
+  });
   const url = await sb.start(0, '127.0.0.1');
   const base = `${url}/api/v1/vehicle-auction`;
   const get = (path: string, init: { key?: string | null; base?: string } = {}): Promise<Response> => {

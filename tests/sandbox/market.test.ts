@@ -12,13 +12,22 @@ describe('determinism', () => {
     const b = await startHarness({ seed: 11 });
     const c = await startHarness({ seed: 12 });
     try {
-      for (const path of ['/vehicles?per_page=20', '/vehicles?make=HONDA&lot_sub_status=Ended', '/locations?state=CA', '/vehicles/filters']) {
+      for (const path of [
+        '/vehicles?per_page=20',
+        '/vehicles?make=HONDA&lot_sub_status=Ended',
+        '/locations?state=CA',
+        '/vehicles/filters',
+      ]) {
         expect((await a.json(path)).body, path).toEqual((await b.json(path)).body);
       }
       for (const h of [a, b]) h.clock.t += 5 * HOUR;
-      expect((await a.json('/vehicles?per_page=20')).body).toEqual((await b.json('/vehicles?per_page=20')).body);
+      expect((await a.json('/vehicles?per_page=20')).body).toEqual(
+        (await b.json('/vehicles?per_page=20')).body,
+      );
       expect(a.sb.market.events).toEqual(b.sb.market.events);
-      expect((await c.json('/vehicles?per_page=5')).body).not.toEqual((await a.json('/vehicles?per_page=5')).body);
+      expect((await c.json('/vehicles?per_page=5')).body).not.toEqual(
+        (await a.json('/vehicles?per_page=5')).body,
+      );
     } finally {
       await Promise.all([a.close(), b.close(), c.close()]);
     }
@@ -46,7 +55,10 @@ describe('the market clock', () => {
       expect(liveAt).toBeGreaterThanOrEqual(first.auctionAt); // its turn on the block comes after the sale time
       const both = async (t: number): Promise<[Rec, Rec]> => {
         h.clock.t = hs.clock.t = t;
-        const [real, spec] = await Promise.all([h.json(`/vehicles/${first.lotNumber}`), hs.json(`/vehicles/${first.lotNumber}`)]);
+        const [real, spec] = await Promise.all([
+          h.json(`/vehicles/${first.lotNumber}`),
+          hs.json(`/vehicles/${first.lotNumber}`),
+        ]);
         return [real.body['data'] as Rec, spec.body['data'] as Rec];
       };
       let [rec, specRec] = await both(liveAt - 1000);
@@ -61,10 +73,15 @@ describe('the market clock', () => {
       expect(specRec['auction']['lot_sub_status']).toBe('Ended');
       expect(['sold', 'approval', 'unsold']).toContain(specRec['auction']['state']);
       expect(specRec['pricing']['sale_price_usd'] === null).toBe(specRec['auction']['state'] === 'unsold');
-      const word = { sold: 'Sold', approval: 'Sold on Approval', unsold: null }[specRec['auction']['state'] as 'sold'];
+      const word = { sold: 'Sold', approval: 'Sold on Approval', unsold: null }[
+        specRec['auction']['state'] as 'sold'
+      ];
       expect(rec['auction']).toMatchObject({ state: 'finished', last_sold_status: word });
       expect(rec['pricing']['last_sold_price_usd']).toBe(specRec['pricing']['sale_price_usd'] ?? 0);
-      const ev = (await (await fetch(`${h.url}/__sandbox/events?since=0`)).json()) as { data: (MarketEvent & { at: string })[]; meta: Rec };
+      const ev = (await (await fetch(`${h.url}/__sandbox/events?since=0`)).json()) as {
+        data: (MarketEvent & { at: string })[];
+        meta: Rec;
+      };
       expect(ev.data.length).toBeGreaterThan(0);
       const times = ev.data.map((e) => e.t);
       expect([...times].sort((x, y) => x - y)).toEqual(times);
@@ -78,7 +95,9 @@ describe('the market clock', () => {
         ['Live', false],
         ['Ended', true],
       ]);
-      const next = (await (await fetch(`${h.url}/__sandbox/events?since=${ev.meta['next_since']}`)).json()) as { data: unknown[] };
+      const next = (await (
+        await fetch(`${h.url}/__sandbox/events?since=${ev.meta['next_since']}`)
+      ).json()) as { data: unknown[] };
       expect(next.data).toEqual([]);
     } finally {
       await Promise.all([h.close(), hs.close()]);
@@ -92,8 +111,10 @@ describe('the market clock', () => {
       expect(clock.data['market_now_ms']).toBe(START + 10 * 24 * HOUR);
       const m = h.sb.market;
       const kinds = new Set(m.events.map((e) => e.kind));
-      for (const k of ['new_lot', 'bid', 'state', 'sale', 'relist', 'reschedule']) expect(kinds, k).toContain(k);
-      for (const e of m.events.filter((x) => x.kind === 'bid')) expect((e.data['to'] as number) > (e.data['from'] as number)).toBe(true);
+      for (const k of ['new_lot', 'bid', 'state', 'sale', 'relist', 'reschedule'])
+        expect(kinds, k).toContain(k);
+      for (const e of m.events.filter((x) => x.kind === 'bid'))
+        expect((e.data['to'] as number) > (e.data['from'] as number)).toBe(true);
       const relist = m.events.find((e) => e.kind === 'relist')!;
       const lot = m.findLot(relist.lot_number)!;
       expect(lot.relistOf!.lotNumber).toBe(relist.data['previous_lot_number']);
@@ -114,7 +135,9 @@ describe('the market clock', () => {
       const from = m.firstUpcoming();
       expect(from).toBeGreaterThan(0);
       expect(m.sorted.slice(0, from).some((l) => l.subStatus === 'Open')).toBe(false);
-      expect(m.lots.filter((l) => l.subStatus === 'Open').every((l) => l.auctionAt + m.maxStartDelayMs > m.now)).toBe(true);
+      expect(
+        m.lots.filter((l) => l.subStatus === 'Open').every((l) => l.auctionAt + m.maxStartDelayMs > m.now),
+      ).toBe(true);
     } finally {
       await h.close();
     }
@@ -122,7 +145,11 @@ describe('the market clock', () => {
   it('POST /__sandbox/clock advances market time', async () => {
     const h = await startHarness({ speed: 0 });
     try {
-      const res = await fetch(`${h.url}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: HOUR }) });
+      const res = await fetch(`${h.url}/__sandbox/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ advance_ms: HOUR }),
+      });
       expect(((await res.json()) as { data: Rec }).data['market_now_ms']).toBe(START + HOUR);
       expect(h.sb.marketNow()).toBe(START + HOUR);
     } finally {

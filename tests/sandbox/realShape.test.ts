@@ -35,7 +35,14 @@ const STRING_NUMERALS = new Set(['lot_number', 'facility.zip', 'vehicle_specs.en
  * secondary_damage when the vehicle has a single damage; engine size_l and layout of an electric vehicle, which has
  * neither.
  */
-const NULLABLE = new Set(['auction.last_sold_status', 'auction.last_sold_day', 'pricing.buy_now_usd', 'condition.secondary_damage', 'vehicle_specs.engine.size_l', 'vehicle_specs.engine.layout']);
+const NULLABLE = new Set([
+  'auction.last_sold_status',
+  'auction.last_sold_day',
+  'pricing.buy_now_usd',
+  'condition.secondary_damage',
+  'vehicle_specs.engine.size_l',
+  'vehicle_specs.engine.layout',
+]);
 
 /** Every path of the survey outside `details`, with the type its samples show (EMPTY or no sample: null). */
 function surveyPaths(): SurveyPath[] {
@@ -58,7 +65,8 @@ function surveyPaths(): SurveyPath[] {
     const values = samples.split('; ');
     let type: SurveyType = 'string';
     if (values.every((x) => x === 'True' || x === 'False')) type = 'boolean';
-    else if (values.every((x) => /^-?\d+(\.\d+)?$/.test(x))) type = STRING_NUMERALS.has(path) ? 'string' : 'number';
+    else if (values.every((x) => /^-?\d+(\.\d+)?$/.test(x)))
+      type = STRING_NUMERALS.has(path) ? 'string' : 'number';
     else if (values.every((x) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/.test(x))) type = 'date-time';
     else if (values.every((x) => /^\d{4}-\d\d-\d\d$/.test(x))) type = 'date';
     out.push({ path, type });
@@ -69,7 +77,8 @@ function surveyPaths(): SurveyPath[] {
 const at = (rec: Rec, path: string): { found: boolean; value: unknown } => {
   let cur: unknown = rec;
   for (const k of path.split('.')) {
-    if (cur === null || typeof cur !== 'object' || !(k in (cur as Rec))) return { found: false, value: undefined };
+    if (cur === null || typeof cur !== 'object' || !(k in (cur as Rec)))
+      return { found: false, value: undefined };
     cur = (cur as Rec)[k];
   }
   return { found: true, value: cur };
@@ -109,7 +118,14 @@ function leafPaths(rec: Rec, prefix = ''): string[] {
 /** Real-shape records of open and ended lots of both platforms, from list and detail answers. */
 async function sampleRecords(on: Harness): Promise<Rec[]> {
   const out: Rec[] = [];
-  for (const q of ['platform=copart', 'platform=iaai', 'platform=copart&lot_sub_status=Ended', 'platform=iaai&lot_sub_status=Ended', 'fuel_type=Electric', 'lot_status=Buy Now']) {
+  for (const q of [
+    'platform=copart',
+    'platform=iaai',
+    'platform=copart&lot_sub_status=Ended',
+    'platform=iaai&lot_sub_status=Ended',
+    'fuel_type=Electric',
+    'lot_status=Buy Now',
+  ]) {
     out.push(...((await on.json(`/vehicles?per_page=20&${q}`)).body['data'] as Rec[]));
   }
   for (const s of VENDOR_SAMPLES) out.push((await on.json(`/vehicles/${s.vin}`)).body['data'] as Rec);
@@ -126,7 +142,20 @@ describe('real-shape records carry every path of the survey outside details, wit
   it('the survey parses into the paths the task names', () => {
     const paths = survey.map((p) => p.path);
     expect(paths.length).toBe(81);
-    for (const p of ['ad', 'auction.countdown.days', 'condition.run_condition.class_hint', 'facility.office_name', 'media.items', 'media.thumbs', 'odometer.km', 'pricing.estimated_cost.text', 'sale_document.sale_document_group', 'seller.text_class', 'vehicle_specs.engine.size_l', 'year']) {
+    for (const p of [
+      'ad',
+      'auction.countdown.days',
+      'condition.run_condition.class_hint',
+      'facility.office_name',
+      'media.items',
+      'media.thumbs',
+      'odometer.km',
+      'pricing.estimated_cost.text',
+      'sale_document.sale_document_group',
+      'seller.text_class',
+      'vehicle_specs.engine.size_l',
+      'year',
+    ]) {
       expect(paths, p).toContain(p);
     }
     expect(paths.some((p) => p.startsWith('details'))).toBe(false);
@@ -150,7 +179,14 @@ describe('real-shape records carry every path of the survey outside details, wit
   it('each typed path has its survey type on at least one record (null is never the whole story)', () => {
     for (const { path, type } of survey) {
       if (type === 'null') continue;
-      expect(records.some((r) => hasType(at(r, path).value, type) && (type !== 'list' || (at(r, path).value as unknown[]).length > 0)), path).toBe(true);
+      expect(
+        records.some(
+          (r) =>
+            hasType(at(r, path).value, type) &&
+            (type !== 'list' || (at(r, path).value as unknown[]).length > 0),
+        ),
+        path,
+      ).toBe(true);
     }
   });
 
@@ -159,14 +195,17 @@ describe('real-shape records carry every path of the survey outside details, wit
     expect(open.length).toBeGreaterThan(0);
     for (const r of open) {
       expect(r['media']['thumbs'].length).toBe(r['media']['thumbs_count']);
-      for (const t of r['media']['thumbs']) expect(t).toMatch(/^https:\/\/(cs\.copart\.com|vis\.iaai\.com)\//);
-      for (const i of r['media']['items']) expect(i).toEqual({ type: 'image', thumb: expect.any(String), large: expect.any(String) });
+      for (const t of r['media']['thumbs'])
+        expect(t).toMatch(/^https:\/\/(cs\.copart\.com|vis\.iaai\.com)\//);
+      for (const i of r['media']['items'])
+        expect(i).toEqual({ type: 'image', thumb: expect.any(String), large: expect.any(String) });
     }
   });
 
   it('no path outside the survey (the record is the real one, not the spec one with extras)', () => {
     const known = new Set(survey.map((p) => p.path));
-    for (const rec of records) for (const p of leafPaths(rec)) expect(known.has(p), `${rec['lot_number']}: ${p}`).toBe(true);
+    for (const rec of records)
+      for (const p of leafPaths(rec)) expect(known.has(p), `${rec['lot_number']}: ${p}`).toBe(true);
   });
 
   it('the real vocabulary and value styles', () => {
@@ -174,12 +213,20 @@ describe('real-shape records carry every path of the survey outside details, wit
       expect(['copart', 'iaai']).toContain(r['platform']);
       expect(r['platform_id']).toBe(r['platform'] === 'copart' ? 1 : 2);
       expect(['open', 'finished']).toContain(r['auction']['state']);
-      expect(['RUNS AND DRIVES', 'ENGINE START PROGRAM', 'STATIONARY / NO INFORMATION']).toContain(r['condition']['run_condition']['value']);
-      expect(['Runs and drives', 'Engine start program', 'Stationary / no information']).toContain(r['condition']['run_condition']['label']);
+      expect(['RUNS AND DRIVES', 'ENGINE START PROGRAM', 'STATIONARY / NO INFORMATION']).toContain(
+        r['condition']['run_condition']['value'],
+      );
+      expect(['Runs and drives', 'Engine start program', 'Stationary / no information']).toContain(
+        r['condition']['run_condition']['label'],
+      );
       expect(['insurance', 'non_insurance', 'unknown']).toContain(r['seller']['type']);
       expect(['approved', 'warning']).toContain(r['sale_document']['sale_document_group']);
-      expect(r['sale_document']['type']).toBe(r['sale_document']['sale_document_group'] === 'approved' ? 'success' : 'danger');
-      expect(['All Wheel Drive', 'Front Wheel Drive', 'Rear Wheel Drive']).toContain(r['vehicle_specs']['drive_type']);
+      expect(r['sale_document']['type']).toBe(
+        r['sale_document']['sale_document_group'] === 'approved' ? 'success' : 'danger',
+      );
+      expect(['All Wheel Drive', 'Front Wheel Drive', 'Rear Wheel Drive']).toContain(
+        r['vehicle_specs']['drive_type'],
+      );
       expect(r['odometer']['km']).toBe(Math.round(r['odometer']['mi'] * 1.609344));
       expect(r['location']['display']).toMatch(/^[A-Za-z .'-]+ \([A-Z]{2}\)$/);
       expect(r['location']['state']).toBeNull();
@@ -194,8 +241,14 @@ describe('real-shape records carry every path of the survey outside details, wit
     }
     // Damage words as the real records spell them, collision words included.
     const damages = new Set(records.map((r) => r['condition']['primary_damage']));
-    expect([...damages].some((d) => ['Front end', 'Rear end', 'Left Front', 'Right Front', 'All over'].includes(d))).toBe(true);
-    expect(records.some((r) => r['seller']['type'] === 'unknown' && r['seller']['name'] === 'unknown')).toBe(true);
+    expect(
+      [...damages].some((d) =>
+        ['Front end', 'Rear end', 'Left Front', 'Right Front', 'All over'].includes(d),
+      ),
+    ).toBe(true);
+    expect(records.some((r) => r['seller']['type'] === 'unknown' && r['seller']['name'] === 'unknown')).toBe(
+      true,
+    );
   });
 
   it('IAAI records carry a small raw details.attributes; Copart records none', () => {
@@ -222,7 +275,18 @@ describe('real-shape records carry every path of the survey outside details, wit
 });
 
 describe('no spec-only flat field in the real shape; the spec shape keeps them', () => {
-  const specOnly = ['color', 'damage', 'fuel_type', 'transmission', 'drive_type', 'auction.lot_status', 'auction.lot_sub_status', 'pricing.sale_price_usd', 'media.photos', 'location.facility_id'];
+  const specOnly = [
+    'color',
+    'damage',
+    'fuel_type',
+    'transmission',
+    'drive_type',
+    'auction.lot_status',
+    'auction.lot_sub_status',
+    'pricing.sale_price_usd',
+    'media.photos',
+    'location.facility_id',
+  ];
   it('real shape', async () => {
     const records = await sampleRecords(h);
     for (const r of records) {
@@ -233,7 +297,9 @@ describe('no spec-only flat field in the real shape; the spec shape keeps them',
     expect(Array.isArray(hist)).toBe(false);
   });
   it('spec shape', async () => {
-    const records = ((await hs.json('/vehicles?per_page=20')).body['data'] as Rec[]).concat((await hs.json('/vehicles?per_page=20&lot_sub_status=Ended')).body['data'] as Rec[]);
+    const records = ((await hs.json('/vehicles?per_page=20')).body['data'] as Rec[]).concat(
+      (await hs.json('/vehicles?per_page=20&lot_sub_status=Ended')).body['data'] as Rec[],
+    );
     expect(records.length).toBe(40);
     for (const r of records) {
       for (const p of specOnly) expect(at(r, p).found, `${r['lot_number']}: ${p}`).toBe(true);
@@ -244,15 +310,23 @@ describe('no spec-only flat field in the real shape; the spec shape keeps them',
 });
 
 describe('auction state and sale result on the wire', () => {
-  const get = async (lotNumber: string): Promise<Rec> => (await h.json(`/vehicles/${lotNumber}`)).body['data'] as Rec;
+  const get = async (lotNumber: string): Promise<Rec> =>
+    (await h.json(`/vehicles/${lotNumber}`)).body['data'] as Rec;
   it('finished lots: Sold, Sold on Approval, and ended unsold', async () => {
     const m = h.sb.market;
-    for (const [state, word] of [['sold', 'Sold'], ['approval', 'Sold on Approval']] as const) {
+    for (const [state, word] of [
+      ['sold', 'Sold'],
+      ['approval', 'Sold on Approval'],
+    ] as const) {
       const lots = m.lots.filter((l) => l.state === state).slice(0, 5);
       expect(lots.length, state).toBe(5);
       for (const l of lots) {
         const r = await get(l.lotNumber);
-        expect(r['auction']).toMatchObject({ state: 'finished', last_sold_status: word, last_sold_day: new Date(l.endedAt!).toISOString().slice(0, 10) });
+        expect(r['auction']).toMatchObject({
+          state: 'finished',
+          last_sold_status: word,
+          last_sold_day: new Date(l.endedAt!).toISOString().slice(0, 10),
+        });
         expect(r['pricing']['last_sold_price_usd']).toBe(l.salePrice);
         expect(r['pricing']['last_sold_price_usd']).toBeGreaterThan(0);
         expect(r['auction']['diff_minutes']).toBeLessThan(0);
@@ -264,7 +338,12 @@ describe('auction state and sale result on the wire', () => {
     expect(unsold.length).toBe(5);
     for (const l of unsold) {
       const r = await get(l.lotNumber);
-      expect(r['auction']).toMatchObject({ state: 'finished', last_sold_status: null, last_sold_day: null, sold_timed: false });
+      expect(r['auction']).toMatchObject({
+        state: 'finished',
+        last_sold_status: null,
+        last_sold_day: null,
+        sold_timed: false,
+      });
       expect(r['pricing']['last_sold_price_usd']).toBe(0);
     }
   });
@@ -273,7 +352,13 @@ describe('auction state and sale result on the wire', () => {
     const open = m.sorted.filter((l) => l.subStatus === 'Open').slice(0, 5);
     for (const l of open) {
       const r = await get(l.lotNumber);
-      expect(r['auction']).toMatchObject({ state: 'open', last_sold_status: null, last_sold_day: null, sold_buy_now: false, sold_timed: false });
+      expect(r['auction']).toMatchObject({
+        state: 'open',
+        last_sold_status: null,
+        last_sold_day: null,
+        sold_buy_now: false,
+        sold_timed: false,
+      });
       expect(r['pricing']['last_sold_price_usd']).toBe(0);
       const ahead = l.auctionAt - m.now;
       expect(r['auction']['diff_minutes']).toBe(Math.round(ahead / 60_000));
@@ -296,7 +381,9 @@ describe('history in the real shape', () => {
   it('{vehicle, history[]} of sales only, newest first, no lot numbers, per_page 50 by default', async () => {
     const m = h.sb.market;
     // A VIN with both a sale and an unsold listing: the unsold one is not a sale, so it is not listed.
-    const [vin, lots] = [...m.byVin].find(([, ls]) => ls.some((l) => l.state === 'unsold') && ls.some((l) => l.salePrice !== null))!;
+    const [vin, lots] = [...m.byVin].find(
+      ([, ls]) => ls.some((l) => l.state === 'unsold') && ls.some((l) => l.salePrice !== null),
+    )!;
     const latest = lots[lots.length - 1]!;
     const { status, body } = await h.json(`/vehicles/${vin}/history`);
     expect(status).toBe(200);
@@ -304,12 +391,23 @@ describe('history in the real shape', () => {
     expect(body['meta']).toEqual({ per_page: 50, next_cursor: null, prev_cursor: null });
     const data = body['data'] as Rec;
     expect(Object.keys(data).sort()).toEqual(['history', 'vehicle']);
-    expect(data['vehicle']).toEqual({ slug_vin: expect.stringMatching(new RegExp(`-${vin}$`)), vin, platform: latest.platform, lot_number: latest.lotNumber });
+    expect(data['vehicle']).toEqual({
+      slug_vin: expect.stringMatching(new RegExp(`-${vin}$`)),
+      vin,
+      platform: latest.platform,
+      lot_number: latest.lotNumber,
+    });
     const sales = lots.filter((l) => l.salePrice !== null).sort((a, b) => b.auctionAt - a.auctionAt);
     expect(data['history']).toEqual(
-      sales.map((l) => ({ platform: l.platform, date: new Date(l.endedAt!).toISOString().slice(0, 10), price: l.salePrice, status: l.state === 'sold' ? 'Sold' : 'Sold on Approval' })),
+      sales.map((l) => ({
+        platform: l.platform,
+        date: new Date(l.endedAt!).toISOString().slice(0, 10),
+        price: l.salePrice,
+        status: l.state === 'sold' ? 'Sold' : 'Sold on Approval',
+      })),
     );
-    for (const row of data['history'] as Rec[]) expect(Object.keys(row).sort()).toEqual(['date', 'platform', 'price', 'status']);
+    for (const row of data['history'] as Rec[])
+      expect(Object.keys(row).sort()).toEqual(['date', 'platform', 'price', 'status']);
   });
   it('pages by cursor', async () => {
     const vin = VENDOR_SAMPLES[0]!.vin;
@@ -334,24 +432,59 @@ describe('filters in the real shape', () => {
 
   it('has exactly the 20 keys of the real body', () => {
     expect(Object.keys(data).sort()).toEqual(
-      ['auction_date', 'auction_type', 'color', 'cylinders', 'damage', 'drive_type', 'engine_type', 'fuel_type', 'has_key', 'location_filters', 'lot', 'make_model', 'ranges', 'running_condition', 'sale_document_filters', 'seller_type', 'shipping', 'today_only', 'transmission', 'types'].sort(),
+      [
+        'auction_date',
+        'auction_type',
+        'color',
+        'cylinders',
+        'damage',
+        'drive_type',
+        'engine_type',
+        'fuel_type',
+        'has_key',
+        'location_filters',
+        'lot',
+        'make_model',
+        'ranges',
+        'running_condition',
+        'sale_document_filters',
+        'seller_type',
+        'shipping',
+        'today_only',
+        'transmission',
+        'types',
+      ].sort(),
     );
   });
   it('the inner shapes docs/service-contract.md "Filters" gives', () => {
     expect(data['cylinders']).toEqual({ options: [1, 2, 3, 4, 5, 6, 8, 10, 12] });
     expect(data['engine_type']['options']).toContainEqual({ value: 'V', label: 'V - Engine' });
     expect(data['lot']['defaults']).toEqual({ lot_status: 'All', lot_sub_status: 'Open' });
-    for (const k of ['status', 'sub_status']) for (const o of data['lot'][k]) expect(o).toEqual({ value: expect.any(String), label: expect.any(String) });
+    for (const k of ['status', 'sub_status'])
+      for (const o of data['lot'][k])
+        expect(o).toEqual({ value: expect.any(String), label: expect.any(String) });
     expect(data['make_model']['makes']).toContain('TOYOTA');
     expect(data['make_model']['models_by_make']['TOYOTA']).toContain('CAMRY');
-    for (const o of data['running_condition']['options']) expect(o).toEqual({ value: expect.any(String), label: expect.any(String) });
+    for (const o of data['running_condition']['options'])
+      expect(o).toEqual({ value: expect.any(String), label: expect.any(String) });
     expect(data['seller_type']['param']).toBe('seller_type');
-    for (const t of data['types']) expect(Object.keys(t).sort()).toEqual(['created_at', 'id', 'name', 'updated_at']);
+    for (const t of data['types'])
+      expect(Object.keys(t).sort()).toEqual(['created_at', 'id', 'name', 'updated_at']);
     expect(data['ranges']['year']['min']).toBeLessThanOrEqual(data['ranges']['year']['max']);
   });
   it('every value the spec allows is offered, next to values it does not allow', () => {
     const spec = {
-      damage: ['Fire', 'Hail', 'Theft', 'Water', 'Chemical', 'Rollover', 'Mechanical', 'Vandalized', 'Repossession'],
+      damage: [
+        'Fire',
+        'Hail',
+        'Theft',
+        'Water',
+        'Chemical',
+        'Rollover',
+        'Mechanical',
+        'Vandalized',
+        'Repossession',
+      ],
       fuel_type: ['Diesel', 'Hybrid', 'Electric', 'Flexible', 'Gasoline', 'All others'],
       transmission: ['Manual', 'Unknown', 'Automatic'],
       drive_type: ['AWD', 'FWD', 'RWD'],
@@ -372,12 +505,14 @@ describe('filters in the real shape', () => {
       lot_status: values(data['lot']['status']),
       lot_sub_status: values(data['lot']['sub_status']),
     };
-    for (const k of Object.keys(spec) as (keyof typeof spec)[]) for (const v of spec[k]) expect(offered[k], `${k} ${v}`).toContain(v);
+    for (const k of Object.keys(spec) as (keyof typeof spec)[])
+      for (const v of spec[k]) expect(offered[k], `${k} ${v}`).toContain(v);
     // Like the real service: options the specification does not allow, which a client must leave out.
     expect(offered.damage.some((v) => !spec.damage.includes(v as string))).toBe(true);
     expect(offered.seller_type.some((v) => !spec.seller_type.includes(v as string))).toBe(true);
     // Damage options are include-only values: no collision words.
-    for (const w of ['Front end', 'Rear end', 'Left Front', 'Right Front', 'Left side', 'All over']) expect(offered.damage).not.toContain(w);
+    for (const w of ['Front end', 'Rear end', 'Left Front', 'Right Front', 'Left side', 'All over'])
+      expect(offered.damage).not.toContain(w);
     expect(data['types'].map((t: Rec) => t['name'])).toContain('AUTOMOBILE');
   });
   it('the spec shape keeps its own body', async () => {
@@ -396,13 +531,28 @@ describe('the 429 of a spent quota', () => {
         expect((await q.get('/usage')).status).toBe(200);
         const r = await q.get('/vehicles');
         expect(r.status).toBe(429);
-        expect(r.headers.get('x-subscription-period-end')).toBe(new Date(START + 3_600_000).toISOString().replace('.000Z', '+00:00'));
+        expect(r.headers.get('x-subscription-period-end')).toBe(
+          new Date(START + 3_600_000).toISOString().replace('.000Z', '+00:00'),
+        );
         expect(r.headers.get('x-subscription-remaining')).toBe('0');
         expect(r.headers.get('retry-after')).toBe('3600');
         const body = await r.json();
         if (shape === 'real') {
-          expect(body).toEqual({ ok: false, message: 'API request limit reached for current subscription period.', limit: 2, base_limit: 2, extra_limit: 0, used: 2, remaining: 0 });
-        } else expect(body).toEqual({ ok: false, status: 429, message: 'API quota exceeded for the current period.' });
+          expect(body).toEqual({
+            ok: false,
+            message: 'API request limit reached for current subscription period.',
+            limit: 2,
+            base_limit: 2,
+            extra_limit: 0,
+            used: 2,
+            remaining: 0,
+          });
+        } else
+          expect(body).toEqual({
+            ok: false,
+            status: 429,
+            message: 'API quota exceeded for the current period.',
+          });
       } finally {
         await q.close();
       }
@@ -426,10 +576,16 @@ describe("the vendor's sample identifiers", () => {
       expect((await h.json(`/vehicles/${id}/related`)).status, id).toBe(200);
     }
     for (const n of lotNumbers) expect(h.sb.market.findLot(n)!.platform).toBe('copart');
-    const histories = await Promise.all(vins.map(async (v) => ((await h.json(`/vehicles/${v}/history`)).body['data'] as Rec)['history'] as Rec[]));
+    const histories = await Promise.all(
+      vins.map(
+        async (v) => ((await h.json(`/vehicles/${v}/history`)).body['data'] as Rec)['history'] as Rec[],
+      ),
+    );
     expect(histories.some((x) => x.length > 0)).toBe(true);
     // Also found by search, like any lot.
-    expect(((await h.json('/vehicles?s=45416833')).body['data'] as Rec[])[0]!['vin']).toBe('2HKRM4H7XEH623608');
+    expect(((await h.json('/vehicles?s=45416833')).body['data'] as Rec[])[0]!['vin']).toBe(
+      '2HKRM4H7XEH623608',
+    );
   });
   it('are there for every seed, deterministically, without changing the lot count', async () => {
     const a = createSandbox({ seed: 99, lots: 1000, startTime: START, now: () => START });
@@ -437,11 +593,18 @@ describe("the vendor's sample identifiers", () => {
     expect(a.market.lots.length).toBe(1000);
     for (const n of lotNumbers) {
       expect(a.market.findLot(n)).toBeDefined();
-      expect({ ...a.market.findLot(n)!, steps: null, relistOf: null, relistedAs: null }).toEqual({ ...b.market.findLot(n)!, steps: null, relistOf: null, relistedAs: null });
+      expect({ ...a.market.findLot(n)!, steps: null, relistOf: null, relistedAs: null }).toEqual({
+        ...b.market.findLot(n)!,
+        steps: null,
+        relistOf: null,
+        relistedAs: null,
+      });
     }
     expect(new Set(a.market.lots.map((l) => l.lotNumber)).size).toBe(1000);
     // A tiny market (unit tests) leaves them out, so its size is exact.
-    expect(createSandbox({ seed: 99, lots: 10, startTime: START, now: () => START }).market.lots.length).toBe(10);
+    expect(createSandbox({ seed: 99, lots: 10, startTime: START, now: () => START }).market.lots.length).toBe(
+      10,
+    );
   });
 });
 
@@ -459,7 +622,9 @@ describe('choosing the shape', () => {
       try {
         const { baseUrl, apiKey } = await demo.get();
         expect(apiKey).toBe(DEMO_KEY);
-        const body = (await (await fetch(`${baseUrl}/vehicles?per_page=1`, { headers: { 'X-API-Key': apiKey } })).json()) as Rec;
+        const body = (await (
+          await fetch(`${baseUrl}/vehicles?per_page=1`, { headers: { 'X-API-Key': apiKey } })
+        ).json()) as Rec;
         return body['data'][0]['odometer'];
       } finally {
         await demo.dispose();

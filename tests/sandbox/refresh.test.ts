@@ -16,7 +16,8 @@ describe('the refresh lag', () => {
   });
   afterAll(() => h.close());
 
-  const rec = async (lotNumber: string): Promise<Rec> => (await h.json(`/vehicles/${lotNumber}`)).body['data'] as Rec;
+  const rec = async (lotNumber: string): Promise<Rec> =>
+    (await h.json(`/vehicles/${lotNumber}`)).body['data'] as Rec;
   const to = (t: number): void => h.sb.advance(t - h.sb.marketNow());
 
   it('a sale is in the ground truth at once and in the service only from its visible time, at most 15 min later', async () => {
@@ -31,7 +32,9 @@ describe('the refresh lag', () => {
     // Some lags are long, not all zero: the lag is drawn per lot.
     expect(ends.some((e) => e.visible_t - e.t > 2 * MIN)).toBe(true);
     // A sale still to come whose lag is at least a minute: before its visible time the service says Open or Live.
-    const soon = future(m, 12 * HOUR).find((e) => e.kind === 'state' && e.data['lot_sub_status'] === 'Ended' && e.visible_t - e.t >= MIN)!;
+    const soon = future(m, 12 * HOUR).find(
+      (e) => e.kind === 'state' && e.data['lot_sub_status'] === 'Ended' && e.visible_t - e.t >= MIN,
+    )!;
     to(soon.t);
     expect(m.findLot(soon.lot_number)!.subStatus).toBe('Ended');
     expect((await rec(soon.lot_number))['auction']['lot_sub_status']).not.toBe('Ended');
@@ -49,11 +52,21 @@ describe('the refresh lag', () => {
   it('a live bid shows within 15 s, while the live state waits for the lot refresh', async () => {
     const m = h.sb.market;
     const ahead = future(m, 24 * HOUR);
-    const liveShown = new Map(ahead.filter((e) => e.kind === 'state' && e.data['lot_sub_status'] === 'Live').map((e) => [e.lot_number, e]));
+    const liveShown = new Map(
+      ahead
+        .filter((e) => e.kind === 'state' && e.data['lot_sub_status'] === 'Live')
+        .map((e) => [e.lot_number, e]),
+    );
     // A bid on the block that the service shows before it shows the lot as live.
     const bid = ahead.find((e) => {
       const live = liveShown.get(e.lot_number);
-      return e.kind === 'bid' && live !== undefined && e.t > live.t && e.visible_t < live.visible_t && e.visible_t - e.t >= 2000;
+      return (
+        e.kind === 'bid' &&
+        live !== undefined &&
+        e.t > live.t &&
+        e.visible_t < live.visible_t &&
+        e.visible_t - e.t >= 2000
+      );
     })!;
     expect(bid).toBeDefined();
     expect(bid.visible_t - bid.t).toBeLessThanOrEqual(15_000);

@@ -10,7 +10,11 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const post = (body: unknown): Promise<Response> =>
-  fetch(`${h.url}/__sandbox/reschedule`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${h.url}/__sandbox/reschedule`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 interface Rec {
   lot_number: string;
@@ -19,7 +23,9 @@ interface Rec {
 
 async function openLot(): Promise<Rec> {
   const page = (await h.json('/vehicles?per_page=20')).body['data'] as Rec[];
-  const lot = page.find((r) => r.auction.lot_sub_status === 'Open' && Date.parse(r.auction.auction_at) > h.clock.t + 30 * 60_000);
+  const lot = page.find(
+    (r) => r.auction.lot_sub_status === 'Open' && Date.parse(r.auction.auction_at) > h.clock.t + 30 * 60_000,
+  );
   if (!lot) throw new Error('no open lot half an hour away');
   return lot;
 }
@@ -34,18 +40,26 @@ describe('reschedule on demand (test control)', () => {
 
     const now = (await h.json(`/vehicles/${lot.lot_number}`)).body['data'] as Rec;
     expect(Date.parse(now.auction.auction_at)).toBe(Math.floor(to / 1000) * 1000);
-    const evs = (await (await fetch(`${h.url}/__sandbox/events?kind=reschedule`)).json()) as { data: { lot_number: string }[] };
+    const evs = (await (await fetch(`${h.url}/__sandbox/events?kind=reschedule`)).json()) as {
+      data: { lot_number: string }[];
+    };
     expect(evs.data.some((e) => e.lot_number === lot.lot_number)).toBe(true);
 
     // At the old date the lot is still open; some minutes after the new one (its turn on the block) it goes live.
     h.clock.t = before + 60_000;
-    expect(((await h.json(`/vehicles/${lot.lot_number}`)).body['data'] as Rec).auction.lot_sub_status).toBe('Open');
+    expect(((await h.json(`/vehicles/${lot.lot_number}`)).body['data'] as Rec).auction.lot_sub_status).toBe(
+      'Open',
+    );
     const { liveAt, endAt } = h.sb.market.timeline(lot.lot_number)!;
     expect(liveAt).toBeGreaterThanOrEqual(Math.floor(to / 1000) * 1000);
     h.clock.t = liveAt + 1_000;
-    expect(((await h.json(`/vehicles/${lot.lot_number}`)).body['data'] as Rec).auction.lot_sub_status).toBe('Live');
+    expect(((await h.json(`/vehicles/${lot.lot_number}`)).body['data'] as Rec).auction.lot_sub_status).toBe(
+      'Live',
+    );
     h.clock.t = endAt;
-    expect(((await h.json(`/vehicles/${lot.lot_number}`)).body['data'] as Rec).auction.lot_sub_status).toBe('Ended');
+    expect(((await h.json(`/vehicles/${lot.lot_number}`)).body['data'] as Rec).auction.lot_sub_status).toBe(
+      'Ended',
+    );
   });
 
   it('refuses an unknown lot, an earlier date and a missing field with a 422 field map', async () => {

@@ -72,7 +72,9 @@ describe('Vehicle.location.display is the city with the state code (spec "Vehicl
 describe('engine size and cylinder filters do not match records that show no value', () => {
   // Electric vehicles carry engine.size_l null and cylinders null; "engine_size_to=3" or "cylinders=0" matched them.
   it('engine_size_to keeps only records with a known engine size within the bound', async () => {
-    const rows = (await h.json('/vehicles?per_page=20&engine_size_to=3&fuel_type=Electric')).body['data'] as Rec[];
+    const rows = (await h.json('/vehicles?per_page=20&engine_size_to=3&fuel_type=Electric')).body[
+      'data'
+    ] as Rec[];
     expect(rows).toEqual([]);
     const some = (await h.json('/vehicles?per_page=20&engine_size_to=3')).body['data'] as Rec[];
     expect(some.length).toBeGreaterThan(0);
@@ -87,7 +89,12 @@ describe('engine size and cylinder filters do not match records that show no val
     const ev = (await h.json('/vehicles?per_page=20&fuel_type=Electric')).body['data'] as Rec[];
     expect(ev.length).toBeGreaterThan(0);
     // The real shape shows no cylinder count outside the IAAI raw details: an electric engine has no size or layout.
-    expect(ev.every((r) => r['vehicle_specs']['engine']['size_l'] === null && r['vehicle_specs']['engine']['layout'] === null)).toBe(true);
+    expect(
+      ev.every(
+        (r) =>
+          r['vehicle_specs']['engine']['size_l'] === null && r['vehicle_specs']['engine']['layout'] === null,
+      ),
+    ).toBe(true);
     const spec = await startHarness({ shape: 'spec' });
     try {
       expect((await spec.json('/vehicles?per_page=20&cylinders=0')).body['data']).toEqual([]);

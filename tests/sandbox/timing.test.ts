@@ -60,16 +60,22 @@ describe('time distributions', () => {
     expect(Math.min(...lives)).toBeGreaterThanOrEqual(t.live.minMs);
     expect(Math.max(...lives)).toBeLessThanOrEqual(t.live.maxMs);
     // Relists: from an hour to days after the end, spread (not within a fixed 1-12 h window).
-    const relists = m.events.filter((e) => e.kind === 'relist' && ends.has(e.data['previous_lot_number'] as string));
+    const relists = m.events.filter(
+      (e) => e.kind === 'relist' && ends.has(e.data['previous_lot_number'] as string),
+    );
     const gaps = relists.map((e) => e.t - ends.get(e.data['previous_lot_number'] as string)!);
     expect(gaps.length).toBeGreaterThan(50);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(t.relistDelay.minMs);
     expect(Math.max(...gaps)).toBeLessThanOrEqual(t.relistDelay.maxMs);
     expect(gaps.filter((g) => g > 13 * HOUR).length / gaps.length).toBeGreaterThan(0.3);
     // Some relists follow a sale on approval.
-    expect(relists.some((e) => m.findLot(e.data['previous_lot_number'] as string)!.state === 'approval')).toBe(true);
+    expect(
+      relists.some((e) => m.findLot(e.data['previous_lot_number'] as string)!.state === 'approval'),
+    ).toBe(true);
     // Reschedules move a sale by anything from half an hour to two weeks.
-    const moves = m.events.filter((e) => e.kind === 'reschedule').map((e) => Date.parse(e.data['to'] as string) - Date.parse(e.data['from'] as string));
+    const moves = m.events
+      .filter((e) => e.kind === 'reschedule')
+      .map((e) => Date.parse(e.data['to'] as string) - Date.parse(e.data['from'] as string));
     expect(moves.length).toBeGreaterThan(10);
     expect(Math.min(...moves)).toBeGreaterThanOrEqual(t.rescheduleShift.minMs - MIN);
     expect(Math.max(...moves)).toBeLessThanOrEqual(t.rescheduleShift.maxMs + MIN);
@@ -78,7 +84,12 @@ describe('time distributions', () => {
 
   it('takes other distributions as an option and refuses malformed ones', () => {
     const fixed = { medianMs: 90 * SEC, sigma: 0, minMs: 90 * SEC, maxMs: 90 * SEC };
-    const m = new Market({ seed: 4, lots: 600, startTime: START, timing: { live: fixed, startDelay: { medianMs: 1, sigma: 0, minMs: 0, maxMs: 0 } } });
+    const m = new Market({
+      seed: 4,
+      lots: 600,
+      startTime: START,
+      timing: { live: fixed, startDelay: { medianMs: 1, sigma: 0, minMs: 0, maxMs: 0 } },
+    });
     m.advanceTo(START + 2 * DAY);
     const ended = m.events.filter((e) => e.kind === 'state' && e.data['lot_sub_status'] === 'Ended');
     expect(ended.length).toBeGreaterThan(20);
@@ -87,7 +98,9 @@ describe('time distributions', () => {
       expect(tl.endAt - tl.liveAt).toBe(90 * SEC);
       expect(tl.liveAt).toBe(m.findLot(e.lot_number)!.auctionAt);
     }
-    expect(() => resolveTiming({ live: { medianMs: MIN, sigma: 1, minMs: 2 * MIN, maxMs: MIN } })).toThrow(RangeError);
+    expect(() => resolveTiming({ live: { medianMs: MIN, sigma: 1, minMs: 2 * MIN, maxMs: MIN } })).toThrow(
+      RangeError,
+    );
     expect(() => resolveTiming({ rescheduleChance: 2 })).toThrow(RangeError);
   });
 });
@@ -104,7 +117,9 @@ describe('several seeds', () => {
   });
 
   it('sandboxes of different seeds run side by side in one process, each reproducible', () => {
-    const [a, b] = sandboxSeeds(2).map((seed) => createSandbox({ seed, lots: 600, startTime: START, speed: 0 }));
+    const [a, b] = sandboxSeeds(2).map((seed) =>
+      createSandbox({ seed, lots: 600, startTime: START, speed: 0 }),
+    );
     const again = createSandbox({ seed: sandboxSeeds(2)[1], lots: 600, startTime: START, speed: 0 });
     for (const sb of [a!, b!, again]) sb.advance(2 * DAY);
     expect(b!.market.events).toEqual(again.market.events);

@@ -324,16 +324,27 @@ const MODULES: readonly (readonly [name: string, repos: readonly string[]])[] = 
   ['demo', ['searchesRepo', 'watchesRepo', 'cacheRepo']],
   ['settings', ['settingsRepo']],
 ];
-const BELOW_MODULES = ['src/core/watch/', 'src/core/api/', 'src/core/db/', 'src/core/diff/', 'src/core/alerts/'];
+const BELOW_MODULES = [
+  'src/core/watch/',
+  'src/core/api/',
+  'src/core/db/',
+  'src/core/diff/',
+  'src/core/alerts/',
+];
 
 /** The relative imports of a source text (static and type-only, and `import('…')`), as written. */
 function relativeImportsOf(text: string): string[] {
-  return [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)'(\.{1,2}\/[^']+)'/gm)].map((m) => m[1]!);
+  return [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)'(\.{1,2}\/[^']+)'/gm)].map(
+    (m) => m[1]!,
+  );
 }
 
 /** `spec` as imported from `file`, as a repository path without extension (`src/core/db/lotsRepo`). */
 function resolveImport(file: string, spec: string): string {
-  return join(file, '..', spec).split(sep).join('/').replace(/\.(ts|js)$/, '');
+  return join(file, '..', spec)
+    .split(sep)
+    .join('/')
+    .replace(/\.(ts|js)$/, '');
 }
 
 /** What is wrong with the imports of `file` (a path under src/core) given its text: one line per bad import. */
@@ -344,14 +355,18 @@ function layeringViolations(file: string, text: string): string[] {
   for (const spec of relativeImportsOf(text)) {
     const target = resolveImport(file, spec);
     const to = MODULES.findIndex(([m]) => target.startsWith(`src/core/${m}/`));
-    if (to >= 0 && below) out.push(`${file}: the layer below the modules imports the ${MODULES[to]![0]} module (${spec})`);
+    if (to >= 0 && below)
+      out.push(`${file}: the layer below the modules imports the ${MODULES[to]![0]} module (${spec})`);
     if (index < 0) continue;
     const [name, repos] = MODULES[index]!;
     if (to > index) out.push(`${file}: module ${name} imports ${MODULES[to]![0]}, built after it (${spec})`);
     const repo = /^src\/core\/db\/(\w+Repo)$/.exec(target)?.[1];
-    if (repo && !repos.includes(repo)) out.push(`${file}: module ${name} imports ${repo}, not one of its repositories`);
+    if (repo && !repos.includes(repo))
+      out.push(`${file}: module ${name} imports ${repo}, not one of its repositories`);
     if (target === 'src/core/db/store' || target === 'src/core/db/connection') {
-      out.push(`${file}: module ${name} imports ${target}, which reaches every repository (declare the ones it uses)`);
+      out.push(
+        `${file}: module ${name} imports ${target}, which reaches every repository (declare the ones it uses)`,
+      );
     }
   }
   return out;

@@ -57,7 +57,9 @@ describe('settings schema', () => {
   });
 
   it('accepts plain http only for a service on this computer, so the key never crosses a network in clear', () => {
-    const remote = SettingsPatchSchema.safeParse({ serviceUrl: 'http://api.example.com/api/v1/vehicle-auction' });
+    const remote = SettingsPatchSchema.safeParse({
+      serviceUrl: 'http://api.example.com/api/v1/vehicle-auction',
+    });
     expect(remote.success).toBe(false);
     if (!remote.success) expect(remote.error.issues[0]?.message).toMatch(/https/);
     for (const ok of [

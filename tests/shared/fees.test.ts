@@ -37,7 +37,10 @@ function kind(schedules: Record<string, FeeSchedule>, name: string): FeeSchedule
 
 describe('the fee files', () => {
   it('both parse, each under its own platform, with at least two membership kinds', () => {
-    for (const [platform, json] of [['copart', copartJson], ['iaai', iaaiJson]] as const) {
+    for (const [platform, json] of [
+      ['copart', copartJson],
+      ['iaai', iaaiJson],
+    ] as const) {
       const file = FeeScheduleFile.parse(json);
       expect(file.platform).toBe(platform);
       expect(Object.keys(file.schedules).length).toBeGreaterThanOrEqual(2);
@@ -67,7 +70,12 @@ describe('the fee files', () => {
     bad.schedules['standard_non_clean_secured']!.tiers[1] = { from_usd: 40, to_usd: 99.99, fee_usd: 45 };
     expect(FeeScheduleFile.safeParse(bad).success).toBe(false);
     const both = structuredClone(copartJson) as { schedules: Record<string, { tiers: unknown[] }> };
-    both.schedules['standard_non_clean_secured']!.tiers[0] = { from_usd: 0, to_usd: 49.99, fee_usd: 25, percent: 1 };
+    both.schedules['standard_non_clean_secured']!.tiers[0] = {
+      from_usd: 0,
+      to_usd: 49.99,
+      fee_usd: 25,
+      percent: 1,
+    };
     expect(FeeScheduleFile.safeParse(both).success).toBe(false);
   });
 });
@@ -96,7 +104,9 @@ describe('buyerFees', () => {
     for (const bad of [-1, -0.01, Number.NaN, Number.POSITIVE_INFINITY]) {
       expect(codeOf(() => buyerFees(bad, s))).toBe('bad_price');
     }
-    expect(codeOf(() => landedCost({ bid_usd: -5, schedule: s, shipping_usd: null, lines: [] }))).toBe('bad_price');
+    expect(codeOf(() => landedCost({ bid_usd: -5, schedule: s, shipping_usd: null, lines: [] }))).toBe(
+      'bad_price',
+    );
     const closed: FeeSchedule = { ...s, tiers: [{ from_usd: 0, to_usd: 999.99, fee_usd: 10 }] };
     expect(buyerFees(999.99, closed).lines[0]?.usd).toBe(10);
     expect(codeOf(() => buyerFees(1000, closed))).toBe('no_tier');

@@ -343,7 +343,9 @@ describe('specChoices: only what the specification allows', () => {
     expect(toSpecValues('damage', 'Hail')).toEqual(['Hail']);
     expect(toSpecValues('drive_type', '4x4 w/Front Whl Drv')).toEqual([]);
     // The folded count belongs to both together, so neither part claims it.
-    const c = specChoices('run_cond', [{ value: 'STATIONARY / NO INFORMATION', label: 'Stationary', count: 9 }]);
+    const c = specChoices('run_cond', [
+      { value: 'STATIONARY / NO INFORMATION', label: 'Stationary', count: 9 },
+    ]);
     expect(c.map((x) => x.count)).toEqual([undefined, undefined]);
   });
 

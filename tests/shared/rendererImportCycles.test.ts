@@ -28,7 +28,13 @@ export function importSpecifiers(text: string): string[] {
 /** The file a relative specifier names, or null for a non-code asset (CSS) or a file outside the renderer. */
 function resolveImport(from: string, spec: string): string | null {
   const base = resolve(dirname(from), spec);
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')]) {
+  for (const candidate of [
+    base,
+    `${base}.ts`,
+    `${base}.tsx`,
+    join(base, 'index.ts'),
+    join(base, 'index.tsx'),
+  ]) {
     if (/\.tsx?$/.test(candidate) && existsSync(candidate) && statSync(candidate).isFile()) {
       return candidate.startsWith(ROOT) ? candidate : null;
     }
@@ -86,7 +92,14 @@ describe('renderer import graph', () => {
       ['nav', []],
     ]);
     expect(findCycles(g)).toEqual([['app', 'view', 'app']]);
-    expect(findCycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+    expect(
+      findCycles(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('has no import circle in src/renderer', () => {

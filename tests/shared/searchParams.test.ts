@@ -26,12 +26,22 @@ const UNKNOWN = 'Not a parameter of this endpoint.';
 interface OpenApiParam {
   name: string;
   in: string;
-  schema: { type: string; enum?: unknown[]; default?: unknown; minimum?: number; maximum?: number; format?: string; items?: { type: string; enum?: unknown[] } };
+  schema: {
+    type: string;
+    enum?: unknown[];
+    default?: unknown;
+    minimum?: number;
+    maximum?: number;
+    format?: string;
+    items?: { type: string; enum?: unknown[] };
+  };
 }
 
 /** The GET /vehicles query parameters of the vendor's OpenAPI document (contract 1.1.0), kept in the repository. */
 function openApiVehicleParams(): OpenApiParam[] {
-  const doc = JSON.parse(readFileSync('tests/sandbox/fixtures/openapi-vehicle-auction-v1.1.0.json', 'utf8')) as {
+  const doc = JSON.parse(
+    readFileSync('tests/sandbox/fixtures/openapi-vehicle-auction-v1.1.0.json', 'utf8'),
+  ) as {
     paths: Record<string, { get?: { parameters?: OpenApiParam[] } }>;
   };
   const path = Object.keys(doc.paths).find((p) => p.endsWith('/vehicles'));
@@ -43,14 +53,22 @@ describe('SEARCH_PARAMS against the vendor OpenAPI document', () => {
 
   it('names every /vehicles parameter of the OpenAPI except the two the specification does not list', () => {
     const apiNames = api.map((p) => p.name);
-    expect(apiNames.filter((n) => !SEARCH_PARAM_NAMES.includes(n as never))).toEqual(['upcoming', 'updated_within_minutes']);
+    expect(apiNames.filter((n) => !SEARCH_PARAM_NAMES.includes(n as never))).toEqual([
+      'upcoming',
+      'updated_within_minutes',
+    ]);
     expect(SEARCH_PARAM_NAMES.filter((n) => !apiNames.includes(n))).toEqual([]);
     // The same order as the specification's table (which follows the OpenAPI's).
     expect(apiNames.filter((n) => SEARCH_PARAM_NAMES.includes(n as never))).toEqual([...SEARCH_PARAM_NAMES]);
   });
 
   it('agrees on type, multi, allowed values and defaults of each parameter', () => {
-    const typeOf: Record<string, string> = { string: 'string', integer: 'int', number: 'number', boolean: 'bool' };
+    const typeOf: Record<string, string> = {
+      string: 'string',
+      integer: 'int',
+      number: 'number',
+      boolean: 'bool',
+    };
     for (const p of api) {
       const def = searchParam(p.name);
       if (!def) continue;
@@ -58,7 +76,12 @@ describe('SEARCH_PARAMS against the vendor OpenAPI document', () => {
       const item = multi ? (p.schema.items ?? { type: 'string' }) : p.schema;
       expect(def.multi, p.name).toBe(multi);
       expect(def.values ? [...def.values] : undefined, p.name).toEqual(item.enum);
-      const expected = p.schema.format === 'date' ? 'date' : item.enum && item.type === 'string' ? 'enum' : typeOf[item.type];
+      const expected =
+        p.schema.format === 'date'
+          ? 'date'
+          : item.enum && item.type === 'string'
+            ? 'enum'
+            : typeOf[item.type];
       expect(def.type, p.name).toBe(expected);
       expect(def.default, p.name).toEqual(p.schema.default);
     }
@@ -88,7 +111,14 @@ describe('the four places that say the GET /vehicles parameters agree with SEARC
     const sample: Record<string, unknown> = {};
     for (const def of SEARCH_PARAMS) {
       const values = searchParam(def.name)?.values;
-      sample[def.name] = def.type === 'bool' ? true : values ? values[0] : def.type === 'int' || def.type === 'number' ? 7 : 'X';
+      sample[def.name] =
+        def.type === 'bool'
+          ? true
+          : values
+            ? values[0]
+            : def.type === 'int' || def.type === 'number'
+              ? 7
+              : 'X';
       if (def.multi) sample[def.name] = [sample[def.name]];
     }
     for (const def of SEARCH_PARAMS) {
@@ -115,13 +145,22 @@ describe('saved-search descriptions', () => {
         run_cond: 'NO INFORMATION',
         today_only: false,
       }).join(' · '),
-    ).toBe('TESLA MODEL 3 · 2019–2022 · price $5,000–$12,000 · Copart only · odometer under 80,000 mi · run condition no information · Hail or Water damage');
+    ).toBe(
+      'TESLA MODEL 3 · 2019–2022 · price $5,000–$12,000 · Copart only · odometer under 80,000 mi · run condition no information · Hail or Water damage',
+    );
   });
 
   it('says one end of a range, a radius with its ZIP and units, and an unlisted name as name=value', () => {
-    expect(describeSearchParams({ year_from: 2018, price_max: 9000 })).toEqual(['2018 or newer', 'price under $9,000']);
-    expect(describeSearchParams({ zip: '75001', radius: 50, units: 'km' })).toEqual(['within 50 km of ZIP 75001']);
-    expect(describeSearchParams({ zip: '75001', radius: 50 })).toEqual([`within 50 ${SEARCH_DEFAULTS.units} of ZIP 75001`]);
+    expect(describeSearchParams({ year_from: 2018, price_max: 9000 })).toEqual([
+      '2018 or newer',
+      'price under $9,000',
+    ]);
+    expect(describeSearchParams({ zip: '75001', radius: 50, units: 'km' })).toEqual([
+      'within 50 km of ZIP 75001',
+    ]);
+    expect(describeSearchParams({ zip: '75001', radius: 50 })).toEqual([
+      `within 50 ${SEARCH_DEFAULTS.units} of ZIP 75001`,
+    ]);
     // An old saved search's odometer_max is not a parameter of the spec: shown as it is sent, not dressed up.
     expect(describeSearchParams({ odometer_max: 80000 })).toEqual(['odometer_max=80000']);
     expect(describeSearchParams({ make: '', color: [], s: null })).toEqual([]);

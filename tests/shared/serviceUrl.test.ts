@@ -88,7 +88,8 @@ describe('where the service URL may point', () => {
       const base = net!.split('.').reduce((a, p) => a * 256 + Number(p), 0);
       const size = 2 ** (32 - Number(bits));
       for (const a of [base - 1, base, base + 1, base + size - 1, base + size]) {
-        if (a >= 0 && a < 2 ** 32) probes.push([24, 16, 8, 0].map((s) => Math.floor(a / 2 ** s) % 256).join('.'));
+        if (a >= 0 && a < 2 ** 32)
+          probes.push([24, 16, 8, 0].map((s) => Math.floor(a / 2 ** s) % 256).join('.'));
       }
     }
     // And 2,000 more, spread over the whole space (a fixed sequence, so a failure repeats).

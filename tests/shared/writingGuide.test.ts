@@ -297,7 +297,15 @@ async function channelRefusals(): Promise<[string, ErrorPayload][]> {
   await core.ready;
   const email = (host: string, port: number, over: object = {}) => ({
     name: 'Office',
-    config: { type: 'email', host, port, security: 'none', username: 'me', from: 'me@example.com', to: 'me@example.com' },
+    config: {
+      type: 'email',
+      host,
+      port,
+      security: 'none',
+      username: 'me',
+      from: 'me@example.com',
+      to: 'me@example.com',
+    },
     ...over,
   });
   const refusedBy = async (input: unknown): Promise<ErrorPayload> => {
@@ -311,7 +319,10 @@ async function channelRefusals(): Promise<[string, ErrorPayload][]> {
     ['a channel to Lotwatch itself', await refusedBy(email('127.0.0.1', 48123))],
   ];
   const saved = await core.call('channels.save', email('127.0.0.1', 2525, { secret: 'pw' }) as never);
-  out.push(['a channel moved without its password', await refusedBy(email('10.0.0.9', 2525, { id: saved.id }))]);
+  out.push([
+    'a channel moved without its password',
+    await refusedBy(email('10.0.0.9', 2525, { id: saved.id })),
+  ]);
   await cleanup();
   return out;
 }
@@ -418,7 +429,10 @@ async function payloadsByCode(): Promise<Record<ErrorCode, [string, ErrorPayload
     'already running: desktop',
     new AlreadyRunningError(DATA, { ...holder, shell: 'electron', url: null }).toPayload(),
   );
-  add('already running: cannot tell', new AlreadyRunningError(DATA, { ...holder, url: null }, true).toPayload());
+  add(
+    'already running: cannot tell',
+    new AlreadyRunningError(DATA, { ...holder, url: null }, true).toPayload(),
+  );
   // Nothing in the app raises `not_implemented` yet: a payload as a handler would build it.
   add(
     'not implemented',
@@ -476,7 +490,9 @@ describe('every error code reads as the writing guide says', () => {
     const server = byCode.server.find(([l]) => l === '502')![1];
     const t = errorText(server);
     // The guide's example word for word; the service's own text ("Server Error") stays in the log.
-    expect(`${t.message} ${t.advice}`).toBe('The auction data service had a problem (HTTP 502). ' + ADVICE_EXAMPLE);
+    expect(`${t.message} ${t.advice}`).toBe(
+      'The auction data service had a problem (HTTP 502). ' + ADVICE_EXAMPLE,
+    );
     const internal = errorText(byCode.server.find(([l]) => l === '500')![1]);
     expect(`${internal.message} ${internal.advice}`).toBe(
       'The auction data service had an internal error (HTTP 500). ' + ADVICE_EXAMPLE,

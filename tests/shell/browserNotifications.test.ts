@@ -18,7 +18,10 @@ import { digestAfterQuietHours } from './digestScenario';
 let renderer: { dir: string; cleanup(): void };
 beforeAll(() => {
   renderer = tempDir('lotwatch-renderer-');
-  writeFileSync(join(renderer.dir, 'index.html'), '<!doctype html><title>Lotwatch</title><div id="root"></div>');
+  writeFileSync(
+    join(renderer.dir, 'index.html'),
+    '<!doctype html><title>Lotwatch</title><div id="root"></div>',
+  );
 });
 afterAll(() => renderer.cleanup());
 
@@ -32,7 +35,13 @@ afterEach(async () => {
 
 async function start(clock?: FakeClock): Promise<RunningHeadless> {
   const d = tempDir();
-  const h = await startHeadless({ dataDir: d.dir, rendererDir: renderer.dir, version: 't', log: silentLogger, ...(clock ? { clock } : {}) });
+  const h = await startHeadless({
+    dataDir: d.dir,
+    rendererDir: renderer.dir,
+    version: 't',
+    log: silentLogger,
+    ...(clock ? { clock } : {}),
+  });
   running.push({ h, cleanup: d.cleanup });
   await h.core.ready;
   return h;
@@ -44,7 +53,12 @@ function openPage(url: string): Promise<{ events: ContractEvent[]; close(): void
   return new Promise((resolve, reject) => {
     const events: ContractEvent[] = [];
     const req: ClientRequest = request(
-      { host: u.hostname, port: u.port, path: '/events', headers: { Host: u.host, Authorization: `Bearer ${u.searchParams.get('token')}` } },
+      {
+        host: u.hostname,
+        port: u.port,
+        path: '/events',
+        headers: { Host: u.host, Authorization: `Bearer ${u.searchParams.get('token')}` },
+      },
       (res) => {
         let buf = '';
         res.setEncoding('utf8');
@@ -55,7 +69,8 @@ function openPage(url: string): Promise<{ events: ContractEvent[]; close(): void
             const block = buf.slice(0, i);
             buf = buf.slice(i + 2);
             if (block.startsWith('data: ')) events.push(JSON.parse(block.slice(6)) as ContractEvent);
-            if (block.startsWith(': connected')) setImmediate(() => resolve({ events, close: () => req.destroy() }));
+            if (block.startsWith(': connected'))
+              setImmediate(() => resolve({ events, close: () => req.destroy() }));
           }
         });
       },
@@ -64,7 +79,6 @@ function openPage(url: string): Promise<{ events: ContractEvent[]; close(): void
     req.end();
   });
 }
-
 
 /** Makes core raise one of its own alerts (quota low / used up: delivered now, whatever the hour). */
 async function raise(core: Core, remaining: number, periodEnd: number): Promise<void> {
@@ -83,12 +97,17 @@ describe('browser shell notifications', () => {
       await raise(h.core, 0, Date.UTC(2030, 0, 1));
       await vi.waitFor(() => expect(page.events.some((e) => e.name === 'alert.raised')).toBe(true));
       expect(posted(page.events)).toEqual([]);
-      expect(await h.core.invoke('alerts.unread', undefined)).toMatchObject({ ok: true, value: { count: 1 } });
+      expect(await h.core.invoke('alerts.unread', undefined)).toMatchObject({
+        ok: true,
+        value: { count: 1 },
+      });
       // On again: the next alert is posted, once.
       expect((await h.core.invoke('settings.update', { notificationsEnabled: true })).ok).toBe(true);
       await raise(h.core, 5, Date.UTC(2030, 1, 1));
       await vi.waitFor(() => expect(posted(page.events)).toHaveLength(1));
-      expect(posted(page.events)[0]).toMatchObject({ payload: { title: 'Lotwatch: request quota running low', lot_key: null } });
+      expect(posted(page.events)[0]).toMatchObject({
+        payload: { title: 'Lotwatch: request quota running low', lot_key: null },
+      });
     } finally {
       page.close();
     }

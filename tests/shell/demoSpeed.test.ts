@@ -42,8 +42,15 @@ async function realService(): Promise<{ sb: Sandbox; keyed(): number }> {
 }
 
 /** Starts the headless shell; disposed after the test unless the test disposes it. */
-async function start(opts: Omit<HeadlessOptions, 'rendererDir' | 'version' | 'log'> & { rendererDir?: string }): Promise<RunningHeadless> {
-  const h = await startHeadless({ rendererDir: renderer(), version: '0.0.0-test', log: silentLogger, ...opts });
+async function start(
+  opts: Omit<HeadlessOptions, 'rendererDir' | 'version' | 'log'> & { rendererDir?: string },
+): Promise<RunningHeadless> {
+  const h = await startHeadless({
+    rendererDir: renderer(),
+    version: '0.0.0-test',
+    log: silentLogger,
+    ...opts,
+  });
   let disposed = false;
   const dispose = h.dispose.bind(h);
   h.dispose = async () => {
@@ -81,7 +88,9 @@ describe('--demo-speed never drives the real service', () => {
     );
     expect(outcome).toMatchObject({
       code: 'bad_input',
-      message: expect.stringMatching(/^--demo-speed only applies to Demo mode.*Start without --demo-speed, or use another --data-dir/),
+      message: expect.stringMatching(
+        /^--demo-speed only applies to Demo mode.*Start without --demo-speed, or use another --data-dir/,
+      ),
     });
     expect((outcome as Error).message).toContain(dataDir);
     expect(real.keyed()).toBe(before);
@@ -98,7 +107,12 @@ describe('--demo-speed never drives the real service', () => {
     await h.core.call('settings.update', { serviceUrl: real.sb.baseUrl! });
     await h.core.call('key.set', { key: KEY });
     const refused = h.core.call('settings.update', { demoMode: false, theme: 'dark' });
-    await expect(refused).rejects.toMatchObject({ code: 'bad_input', message: expect.stringMatching(/^Demo mode stays on: .*600 times faster.*restart Lotwatch without --demo-speed/) });
+    await expect(refused).rejects.toMatchObject({
+      code: 'bad_input',
+      message: expect.stringMatching(
+        /^Demo mode stays on: .*600 times faster.*restart Lotwatch without --demo-speed/,
+      ),
+    });
     expect(await h.core.call('settings.get', undefined)).toMatchObject({ demoMode: true, theme: 'system' });
     expect(await h.core.call('status.get', undefined)).toMatchObject({ mode: 'demo' });
     await h.core.engine.runDue();
@@ -112,7 +126,14 @@ describe('--demo-speed never drives the real service', () => {
     const before = real.keyed();
     const { core } = makeCore({
       dir: dataDir,
-      clock: { now: () => Date.now(), speed: 600, setTimeout: (fn: () => void, ms: number) => { const t = setTimeout(fn, ms / 600); return () => clearTimeout(t); } },
+      clock: {
+        now: () => Date.now(),
+        speed: 600,
+        setTimeout: (fn: () => void, ms: number) => {
+          const t = setTimeout(fn, ms / 600);
+          return () => clearTimeout(t);
+        },
+      },
       autoStart: false,
     });
     cleanups.push(() => core.dispose());
@@ -142,8 +163,11 @@ describe('an accelerated Demo across restarts', () => {
         // Besides Demo mode's examples, watch a few lots that sell within the first run's hours.
         const now = resumedAt;
         const page = await h.core.call('vehicles.search', { params: {} });
-        const soon = page.lots.filter((l) => l.auction_at !== null && l.auction_at > now + 10 * MIN && l.auction_at < now + 8 * 60 * MIN);
-        for (const l of soon.slice(0, 4)) await h.core.call('watchlist.add', { target: l.lot_number, label: '', rules: undefined });
+        const soon = page.lots.filter(
+          (l) => l.auction_at !== null && l.auction_at > now + 10 * MIN && l.auction_at < now + 8 * 60 * MIN,
+        );
+        for (const l of soon.slice(0, 4))
+          await h.core.call('watchlist.add', { target: l.lot_number, label: '', rules: undefined });
       }
       // A minute of wall time: ten hours of market time.
       wall += MIN;

@@ -31,13 +31,21 @@ export async function digestAfterQuietHours(s: ShellUnderTest): Promise<void> {
   const now = s.clock.now();
   const page = await s.call('vehicles.search', { params: {} });
   const lot = page.lots
-    .filter((l) => l.auction_at !== null && l.auction_at > now + 10 * MIN && l.auction_at < now + 4 * 60 * MIN)
+    .filter(
+      (l) => l.auction_at !== null && l.auction_at > now + 10 * MIN && l.auction_at < now + 4 * 60 * MIN,
+    )
     .sort((a, b) => a.auction_at! - b.auction_at!)[0];
   expect(lot, 'a Demo lot selling within hours').toBeDefined();
   const auctionAt = lot!.auction_at!;
-  await s.call('watchlist.add', { target: lot!.lot_number, label: '', rules: { kinds: ['bid_changed', 'status_changed', 'sale_result'] } });
+  await s.call('watchlist.add', {
+    target: lot!.lot_number,
+    label: '',
+    rules: { kinds: ['bid_changed', 'status_changed', 'sale_result'] },
+  });
   const quietEnd = auctionAt + 2 * 60 * MIN;
-  await s.call('settings.update', { quietHours: { enabled: true, start: hhmm(now - MIN), end: hhmm(quietEnd) } });
+  await s.call('settings.update', {
+    quietHours: { enabled: true, start: hhmm(now - MIN), end: hhmm(quietEnd) },
+  });
   const before = s.shown().length;
   // The sale happens in the quiet hours; the watcher sees its result there (the service shows a result some minutes
   // after the sale time: look every 5 minutes for the next hour and a half, all inside the quiet hours).

@@ -20,9 +20,24 @@ let dir: { dir: string; cleanup(): void };
 
 // The mock is made once per file; its getters read the current test's fake, so every test starts clean.
 vi.mock('electron', () => {
-  const keys = ['app', 'BrowserWindow', 'ipcMain', 'session', 'shell', 'safeStorage', 'Notification', 'dialog', 'contextBridge', 'ipcRenderer', 'Tray', 'nativeImage', 'Menu'];
+  const keys = [
+    'app',
+    'BrowserWindow',
+    'ipcMain',
+    'session',
+    'shell',
+    'safeStorage',
+    'Notification',
+    'dialog',
+    'contextBridge',
+    'ipcRenderer',
+    'Tray',
+    'nativeImage',
+    'Menu',
+  ];
   const m: Record<string, unknown> = {};
-  for (const k of keys) Object.defineProperty(m, k, { enumerable: true, get: () => (fake.module as Record<string, unknown>)[k] });
+  for (const k of keys)
+    Object.defineProperty(m, k, { enumerable: true, get: () => (fake.module as Record<string, unknown>)[k] });
   return m;
 });
 
@@ -78,7 +93,9 @@ describe('Electron shell (electron mocked)', () => {
       expect(FakeBrowserWindow.instances).toHaveLength(0);
       expect(fake.dialog.showErrorBox).toHaveBeenCalledWith(
         'Lotwatch is already running',
-        expect.stringContaining(`Lotwatch is already running on the data folder ${dir.dir}: the browser shell (npm run serve)`),
+        expect.stringContaining(
+          `Lotwatch is already running on the data folder ${dir.dir}: the browser shell (npm run serve)`,
+        ),
       );
       expect(fake.app.exit).toHaveBeenCalledWith(1);
       // Nothing was opened: no database file appeared beside the lock.
@@ -122,7 +139,10 @@ describe('Electron shell (electron mocked)', () => {
     expect(fake.ipcMain.handle).toHaveBeenCalledTimes(1);
     const h = fake.ipcMain.handlers.get(RPC_CHANNEL)!;
     const r = await h({ senderFrame: { url: APP_URL } }, 'app.info', undefined);
-    expect(r).toMatchObject({ ok: true, value: { shell: 'electron', dbPath: join(dir.dir, 'lotwatch.sqlite') } });
+    expect(r).toMatchObject({
+      ok: true,
+      value: { shell: 'electron', dbPath: join(dir.dir, 'lotwatch.sqlite') },
+    });
   });
 
   it('refuses IPC from any other frame, and never throws across IPC', async () => {
@@ -152,7 +172,9 @@ describe('Electron shell (electron mocked)', () => {
     const same = { preventDefault: vi.fn() };
     wc.emit('will-navigate', same, `${APP_URL}#/settings`);
     expect(same.preventDefault).not.toHaveBeenCalled();
-    expect(wc.windowOpenHandler?.({ url: 'https://www.copart.com/lot/12345678' })).toEqual({ action: 'deny' });
+    expect(wc.windowOpenHandler?.({ url: 'https://www.copart.com/lot/12345678' })).toEqual({
+      action: 'deny',
+    });
     expect(fake.shell.openExternal).toHaveBeenCalledWith('https://www.copart.com/lot/12345678');
     wc.windowOpenHandler?.({ url: 'http://www.copart.com/lot/1' });
     wc.windowOpenHandler?.({ url: 'https://evil.example/' });
@@ -179,7 +201,10 @@ describe('Electron shell (electron mocked)', () => {
     await h({ senderFrame: { url: APP_URL } }, 'settings.update', { theme: 'dark' });
     const sent = FakeBrowserWindow.instances[0]!.webContents.sent;
     expect(sent).toEqual([
-      { channel: EVENT_CHANNEL, payload: { name: 'settings.changed', payload: expect.objectContaining({ theme: 'dark' }) } },
+      {
+        channel: EVENT_CHANNEL,
+        payload: { name: 'settings.changed', payload: expect.objectContaining({ theme: 'dark' }) },
+      },
     ]);
   });
 
@@ -196,8 +221,12 @@ describe('Electron shell (electron mocked)', () => {
     await vi.waitFor(() => expect(fake.app.setBadgeCount).toHaveBeenLastCalledWith(1));
     expect(line1()).toBe('Lotwatch: 1 unread alert');
     const h = fake.ipcMain.handlers.get(RPC_CHANNEL)!;
-    const list = (await h({ senderFrame: { url: APP_URL } }, 'alerts.list', undefined)) as { value: { alerts: { id: number }[] } };
-    await h({ senderFrame: { url: APP_URL } }, 'alerts.markRead', { ids: list.value.alerts.map((a) => a.id) });
+    const list = (await h({ senderFrame: { url: APP_URL } }, 'alerts.list', undefined)) as {
+      value: { alerts: { id: number }[] };
+    };
+    await h({ senderFrame: { url: APP_URL } }, 'alerts.markRead', {
+      ids: list.value.alerts.map((a) => a.id),
+    });
     expect(fake.app.setBadgeCount).toHaveBeenLastCalledWith(0);
     expect(line1()).toBe('Lotwatch: no unread alerts');
   });
@@ -225,16 +254,21 @@ describe('Electron shell (electron mocked)', () => {
     const s = await start();
     const tray = fake.trays[0]!;
     // Demo mode's example watches give the tooltip a next sale once a check of one has finished.
-    const watches = await vi.waitFor(async () => {
-      const w = await s!.core.call('watchlist.list', undefined);
-      expect(w.length).toBeGreaterThan(0);
-      return w;
-    }, { timeout: 20_000 });
+    const watches = await vi.waitFor(
+      async () => {
+        const w = await s!.core.call('watchlist.list', undefined);
+        expect(w.length).toBeGreaterThan(0);
+        return w;
+      },
+      { timeout: 20_000 },
+    );
     await s!.core.call('watchlist.checkNow', { id: watches[0]!.id });
     await vi.waitFor(() => expect(tray.tooltip).toMatch(/\nNext sale .+: \S/));
     const before = Date.now();
     tray.choose('Pause watching for 1 hour');
-    await vi.waitFor(async () => expect((await s!.core.call('status.get', undefined)).pause_kind).toBe('user'));
+    await vi.waitFor(async () =>
+      expect((await s!.core.call('status.get', undefined)).pause_kind).toBe('user'),
+    );
     const status = await s!.core.call('status.get', undefined);
     expect(status.paused_until).toBeGreaterThanOrEqual(before + 3_600_000);
     expect(status.paused_until).toBeLessThanOrEqual(Date.now() + 3_600_000);
@@ -265,7 +299,9 @@ describe('Electron shell (electron mocked)', () => {
 
   it('starts at login only when the setting says so (off by default), and follows a change', async () => {
     await start();
-    await vi.waitFor(() => expect(fake.app.setLoginItemSettings).toHaveBeenCalledWith({ openAtLogin: false }));
+    await vi.waitFor(() =>
+      expect(fake.app.setLoginItemSettings).toHaveBeenCalledWith({ openAtLogin: false }),
+    );
     const h = fake.ipcMain.handlers.get(RPC_CHANNEL)!;
     await h({ senderFrame: { url: APP_URL } }, 'settings.update', { openAtLogin: true });
     expect(fake.app.setLoginItemSettings).toHaveBeenLastCalledWith({ openAtLogin: true });
@@ -281,11 +317,13 @@ describe('Electron shell (electron mocked)', () => {
     await h({ senderFrame: { url: APP_URL } }, 'settings.update', { notificationsEnabled: true });
     s!.core.engine.onQuota(quotaSnapshot(5, Date.UTC(2030, 1, 1)));
     await s!.core.engine.runDue();
-    expect(fake.notifications.filter((n) => n.title.startsWith('Lotwatch:')).map((n) => [n.title, n.shown])).toEqual([
-      ['Lotwatch: request quota running low', true],
-    ]);
+    expect(
+      fake.notifications.filter((n) => n.title.startsWith('Lotwatch:')).map((n) => [n.title, n.shown]),
+    ).toEqual([['Lotwatch: request quota running low', true]]);
     // The desktop app never posts the browser channel's event to its window: the page shows no second notification.
-    const sent = FakeBrowserWindow.instances[0]!.webContents.sent.map((x) => (x.payload as { name: string }).name);
+    const sent = FakeBrowserWindow.instances[0]!.webContents.sent.map(
+      (x) => (x.payload as { name: string }).name,
+    );
     expect(sent).not.toContain('notification.posted');
   });
 
@@ -299,7 +337,11 @@ describe('Electron shell (electron mocked)', () => {
     await digestAfterQuietHours({
       // Through the one IPC handler, as the window calls it.
       call: async (m, i) => {
-        const r = (await h({ senderFrame: { url: APP_URL } }, m, i)) as { ok: boolean; value?: unknown; error?: { message: string } };
+        const r = (await h({ senderFrame: { url: APP_URL } }, m, i)) as {
+          ok: boolean;
+          value?: unknown;
+          error?: { message: string };
+        };
         if (!r.ok) throw new Error(`${m}: ${r.error?.message}`);
         return r.value as never;
       },
@@ -348,7 +390,10 @@ describe('Electron shell (electron mocked)', () => {
       const took = performance.now() - began;
       // A real-time bound, generous: the sends are aborted, not waited for (they would drip forever).
       expect(took).toBeLessThan(5_000);
-      expect(await test).toMatchObject({ ok: true, value: { ok: false, message: expect.stringMatching(/^Lotwatch stopped before the test finished/) } });
+      expect(await test).toMatchObject({
+        ok: true,
+        value: { ok: false, message: expect.stringMatching(/^Lotwatch stopped before the test finished/) },
+      });
       await drip.dropped.reached(2);
     } finally {
       raiser.close();
@@ -362,7 +407,10 @@ describe('Electron shell (electron mocked)', () => {
     db.pragma('user_version = 5000');
     db.close();
     expect(await start()).toBeUndefined();
-    expect(fake.dialog.showErrorBox).toHaveBeenCalledWith('Lotwatch cannot start', expect.stringMatching(/newer version/));
+    expect(fake.dialog.showErrorBox).toHaveBeenCalledWith(
+      'Lotwatch cannot start',
+      expect.stringMatching(/newer version/),
+    );
     expect(fake.app.exit).toHaveBeenCalledWith(1);
   });
 
@@ -375,7 +423,9 @@ describe('Electron shell (electron mocked)', () => {
     expect(fake.dialog.showMessageBox).not.toHaveBeenCalled();
     expect(fake.dialog.showErrorBox).toHaveBeenCalledWith(
       'Lotwatch cannot start',
-      expect.stringMatching(/is empty \(0 bytes\).*did not change it.*There is no backup in .* yet\. To start fresh instead, move the empty file away\./),
+      expect.stringMatching(
+        /is empty \(0 bytes\).*did not change it.*There is no backup in .* yet\. To start fresh instead, move the empty file away\./,
+      ),
     );
     expect(fake.app.exit).toHaveBeenCalledWith(1);
     expect(statSync(path).size).toBe(0);
@@ -386,7 +436,10 @@ describe('Electron shell (electron mocked)', () => {
     fake.dialog.showMessageBox.mockResolvedValueOnce({ response: 0 });
     const s = await start();
     expect(fake.dialog.showMessageBox).toHaveBeenCalledWith(
-      expect.objectContaining({ buttons: ['Restore latest backup', 'Quit'], detail: expect.stringMatching(/is damaged.*The newest backup is/) }),
+      expect.objectContaining({
+        buttons: ['Restore latest backup', 'Quit'],
+        detail: expect.stringMatching(/is damaged.*The newest backup is/),
+      }),
     );
     expect(fake.dialog.showErrorBox).not.toHaveBeenCalled();
     expect(s).toBeDefined();
@@ -414,7 +467,10 @@ describe('Electron shell (electron mocked)', () => {
     expect(fake.notifications[0]).toMatchObject({ title: 'Sold', shown: true });
     fake.notifications[0]!.emitter.emit('click');
     expect(w.webContents.sent).toEqual([
-      { channel: EVENT_CHANNEL, payload: { name: 'notification.clicked', payload: { lotKey: 'copart:12345678' } } },
+      {
+        channel: EVENT_CHANNEL,
+        payload: { name: 'notification.clicked', payload: { lotKey: 'copart:12345678' } },
+      },
     ]);
   });
 });
@@ -434,11 +490,17 @@ describe('preload (electron mocked)', () => {
       },
     } as never;
     await import('../../src/preload/index');
-    const api = exposed['api'] as { invoke: (m: string, i?: unknown) => Promise<unknown>; on: (l: (e: unknown) => void) => () => void };
+    const api = exposed['api'] as {
+      invoke: (m: string, i?: unknown) => Promise<unknown>;
+      on: (l: (e: unknown) => void) => () => void;
+    };
     expect(Object.keys(api).sort()).toEqual(['invoke', 'on']);
     expect(await api.invoke('app.info')).toEqual({ ok: true, value: 1 });
     expect(invoke).toHaveBeenCalledWith(RPC_CHANNEL, 'app.info', undefined);
-    expect(await api.invoke('fs.readFile', '/etc/passwd')).toMatchObject({ ok: false, error: { code: 'unknown_method' } });
+    expect(await api.invoke('fs.readFile', '/etc/passwd')).toMatchObject({
+      ok: false,
+      error: { code: 'unknown_method' },
+    });
     expect(invoke).toHaveBeenCalledTimes(1);
     const got: unknown[] = [];
     api.on((e) => got.push(e));

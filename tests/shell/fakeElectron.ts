@@ -73,7 +73,10 @@ export function createFakeElectron(opts: { lock?: boolean; userData: string }) {
   };
   let permissionHandler: ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void) | undefined;
   let headersHandler:
-    | ((d: { responseHeaders: Record<string, string[]> }, cb: (r: { responseHeaders: Record<string, string[]> }) => void) => void)
+    | ((
+        d: { responseHeaders: Record<string, string[]> },
+        cb: (r: { responseHeaders: Record<string, string[]> }) => void,
+      ) => void)
     | undefined;
   const session = {
     defaultSession: {
@@ -101,7 +104,10 @@ export function createFakeElectron(opts: { lock?: boolean; userData: string }) {
     }
   }
   // The restore question (damaged or empty data file with a backup): answers "Quit" unless a test says otherwise.
-  const dialog = { showErrorBox: vi.fn(), showMessageBox: vi.fn((_o: { buttons: string[] }) => Promise.resolve({ response: 1 })) };
+  const dialog = {
+    showErrorBox: vi.fn(),
+    showMessageBox: vi.fn((_o: { buttons: string[] }) => Promise.resolve({ response: 1 })),
+  };
   const trays: FakeTray[] = [];
   class FakeTray extends EventEmitter {
     tooltip = '';
@@ -128,17 +134,30 @@ export function createFakeElectron(opts: { lock?: boolean; userData: string }) {
     }
   }
   const nativeImage = { createFromPath: vi.fn((p: string) => ({ path: p })) };
-  const Menu = { buildFromTemplate: vi.fn((items: { label?: string; type?: string; click?: () => void }[]) => ({ items })) };
+  const Menu = {
+    buildFromTemplate: vi.fn((items: { label?: string; type?: string; click?: () => void }[]) => ({ items })),
+  };
   return {
-    module: { app, BrowserWindow: FakeBrowserWindow, ipcMain, session, shell, safeStorage, Notification, dialog, Tray: FakeTray, nativeImage, Menu },
+    module: {
+      app,
+      BrowserWindow: FakeBrowserWindow,
+      ipcMain,
+      session,
+      shell,
+      safeStorage,
+      Notification,
+      dialog,
+      Tray: FakeTray,
+      nativeImage,
+      Menu,
+    },
     trays,
     app,
     ipcMain,
     shell,
     dialog,
     notifications,
-    permission: (p: string) =>
-      new Promise<boolean>((resolve) => permissionHandler?.({}, p, resolve)),
+    permission: (p: string) => new Promise<boolean>((resolve) => permissionHandler?.({}, p, resolve)),
     headers: () =>
       new Promise<Record<string, string[]>>((resolve) =>
         headersHandler?.({ responseHeaders: { 'X-Test': ['1'] } }, (r) => resolve(r.responseHeaders)),

@@ -15,7 +15,13 @@ function raw(
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, method: opts.method ?? 'GET', path: opts.path ?? '/', headers: opts.headers },
+      {
+        host: '127.0.0.1',
+        port,
+        method: opts.method ?? 'GET',
+        path: opts.path ?? '/',
+        headers: opts.headers,
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -40,7 +46,10 @@ beforeEach(async () => {
   const r = tempDir();
   rendererDir = r.dir;
   mkdirSync(join(rendererDir, 'assets'));
-  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Lotwatch</title><div id="root"></div>');
+  writeFileSync(
+    join(rendererDir, 'index.html'),
+    '<!doctype html><title>Lotwatch</title><div id="root"></div>',
+  );
   writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
   server = createHeadlessServer({ core: t.core, rendererDir, log: silentLogger });
   await server.start();
@@ -69,13 +78,24 @@ describe('headless server guards', () => {
   });
 
   it('refuses a request without the token with a typed 401', async () => {
-    const r = await raw(port, { method: 'POST', path: '/rpc/app.info', headers: { ...host(), 'Content-Type': 'application/json' } });
+    const r = await raw(port, {
+      method: 'POST',
+      path: '/rpc/app.info',
+      headers: { ...host(), 'Content-Type': 'application/json' },
+    });
     expect(r.status).toBe(401);
-    expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'unauthorized', message: expect.stringMatching(/token/) } });
+    expect(JSON.parse(r.body)).toMatchObject({
+      ok: false,
+      error: { code: 'unauthorized', message: expect.stringMatching(/token/) },
+    });
   });
 
   it('refuses a wrong token', async () => {
-    const r = await raw(port, { path: '/rpc/app.info', method: 'POST', headers: { ...host(), Authorization: 'Bearer nope' } });
+    const r = await raw(port, {
+      path: '/rpc/app.info',
+      method: 'POST',
+      headers: { ...host(), Authorization: 'Bearer nope' },
+    });
     expect(r.status).toBe(401);
   });
 
@@ -87,7 +107,11 @@ describe('headless server guards', () => {
   });
 
   it('refuses a foreign Host header (DNS rebinding) with 403, even with the token', async () => {
-    const r = await raw(port, { path: '/rpc/app.info', method: 'POST', headers: { ...auth(), Host: `evil.example:${port}` } });
+    const r = await raw(port, {
+      path: '/rpc/app.info',
+      method: 'POST',
+      headers: { ...auth(), Host: `evil.example:${port}` },
+    });
     expect(r.status).toBe(403);
     expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
   });
@@ -140,7 +164,9 @@ describe('headless server guards', () => {
       expect((await raw(port, { path: '/rpc/app.info', method: 'POST', headers })).status).toBe(401);
       expect((await raw(port, { path: '/events', headers })).status).toBe(401);
     }
-    expect((await raw(port, { path: `/rpc/app.info?token=${token}`, method: 'POST', headers: host() })).status).toBe(401);
+    expect(
+      (await raw(port, { path: `/rpc/app.info?token=${token}`, method: 'POST', headers: host() })).status,
+    ).toBe(401);
     expect((await raw(port, { path: `/events?token=${token}`, headers: host() })).status).toBe(401);
     expect((await raw(port, { path: '/rpc/app.info', method: 'POST', headers: auth() })).status).toBe(200);
   });
@@ -148,7 +174,12 @@ describe('headless server guards', () => {
 
 describe('headless RPC', () => {
   it('carries a call and its Result', async () => {
-    const r = await raw(port, { path: '/rpc/settings.update', method: 'POST', headers: json(), body: '{"theme":"dark"}' });
+    const r = await raw(port, {
+      path: '/rpc/settings.update',
+      method: 'POST',
+      headers: json(),
+      body: '{"theme":"dark"}',
+    });
     expect(r.status).toBe(200);
     expect(JSON.parse(r.body)).toMatchObject({ ok: true, value: { theme: 'dark' } });
   });
@@ -160,7 +191,12 @@ describe('headless RPC', () => {
   });
 
   it('answers malformed JSON with a 400 envelope and no stack trace', async () => {
-    const r = await raw(port, { path: '/rpc/settings.update', method: 'POST', headers: json(), body: '{"theme":' });
+    const r = await raw(port, {
+      path: '/rpc/settings.update',
+      method: 'POST',
+      headers: json(),
+      body: '{"theme":',
+    });
     expect(r.status).toBe(400);
     expect(JSON.parse(r.body)).toEqual({
       ok: false,
@@ -170,7 +206,12 @@ describe('headless RPC', () => {
   });
 
   it('answers invalid input with a 400 envelope that names the field', async () => {
-    const r = await raw(port, { path: '/rpc/settings.update', method: 'POST', headers: json(), body: '{"theme":"purple"}' });
+    const r = await raw(port, {
+      path: '/rpc/settings.update',
+      method: 'POST',
+      headers: json(),
+      body: '{"theme":"purple"}',
+    });
     expect(r.status).toBe(400);
     expect(JSON.parse(r.body).error.fields).toHaveProperty('theme');
   });
@@ -191,7 +232,10 @@ describe('headless RPC', () => {
       const r = await raw(port, { path, method: 'POST', headers: json(), body: '{}' });
       expect(r.status, path.slice(0, 40)).toBeGreaterThanOrEqual(400);
       expect(r.status).toBeLessThan(500);
-      expect(JSON.parse(r.body), r.body.slice(0, 200)).toMatchObject({ ok: false, error: { code: expect.stringMatching(/^(bad_input|unknown_method)$/) } });
+      expect(JSON.parse(r.body), r.body.slice(0, 200)).toMatchObject({
+        ok: false,
+        error: { code: expect.stringMatching(/^(bad_input|unknown_method)$/) },
+      });
       expect(r.headers['x-content-type-options']).toBe('nosniff');
       expect(r.headers['cache-control']).toBe('no-store');
     }
@@ -212,7 +256,12 @@ describe('headless RPC', () => {
         res.on('data', (c: string) => {
           buf += c;
           if (buf.includes(': connected') && !buf.includes('data:')) {
-            void raw(port, { path: '/rpc/settings.update', method: 'POST', headers: json(), body: '{"theme":"light"}' });
+            void raw(port, {
+              path: '/rpc/settings.update',
+              method: 'POST',
+              headers: json(),
+              body: '{"theme":"light"}',
+            });
           }
           const m = /data: (.+)\n\n/.exec(buf);
           if (m?.[1]) {
@@ -245,7 +294,10 @@ describe('startHeadless', () => {
   });
 
   /** Calls a method on a running shell with its token; resolves with the answer's value. */
-  const call = async (r: RunningHeadless, method: string): Promise<{ address: string; port_fixed: boolean }> => {
+  const call = async (
+    r: RunningHeadless,
+    method: string,
+  ): Promise<{ address: string; port_fixed: boolean }> => {
     const u = new URL(r.url);
     const a = await raw(Number(u.port), {
       path: `/rpc/${method}`,
@@ -287,9 +339,18 @@ describe('startHeadless', () => {
     const u = new URL(running.url);
     for (const headers of [{ Authorization: `Bearer ${secret}` }, {}] as Record<string, string>[]) {
       const path = Object.keys(headers).length ? '/rpc/app.info' : `/rpc/app.info${new URL(address).search}`;
-      expect((await raw(Number(u.port), { path, method: 'POST', headers: { Host: u.host, ...headers } })).status).toBe(401);
+      expect(
+        (await raw(Number(u.port), { path, method: 'POST', headers: { Host: u.host, ...headers } })).status,
+      ).toBe(401);
     }
-    expect((await raw(Number(u.port), { path: '/events', headers: { Host: u.host, Authorization: `Bearer ${secret}` } })).status).toBe(401);
+    expect(
+      (
+        await raw(Number(u.port), {
+          path: '/events',
+          headers: { Host: u.host, Authorization: `Bearer ${secret}` },
+        })
+      ).status,
+    ).toBe(401);
     await running.dispose();
     running = undefined;
     d.cleanup();
@@ -324,7 +385,10 @@ describe('startHeadless', () => {
       method: 'POST',
       headers: { Host: u.host, Authorization: `Bearer ${u.searchParams.get('token')}` },
     });
-    expect(JSON.parse(r.body)).toMatchObject({ ok: true, value: { version: '9.9.9', dataDir: d.dir, shell: 'headless' } });
+    expect(JSON.parse(r.body)).toMatchObject({
+      ok: true,
+      value: { version: '9.9.9', dataDir: d.dir, shell: 'headless' },
+    });
     await running.dispose();
     running = undefined;
     d.cleanup();

@@ -40,7 +40,7 @@ function rawHttp(port: number, request: Buffer | string): Promise<RawAnswer> {
       let body = text.slice(end + 4);
       if (/chunked/i.test(headers['transfer-encoding'] ?? '')) {
         let out = '';
-        for (let rest = body; ; ) {
+        for (let rest = body; ;) {
           const nl = rest.indexOf('\r\n');
           const size = parseInt(rest.slice(0, nl), 16);
           if (!size) break;
@@ -97,15 +97,26 @@ function expectTypedAnswer(r: RawAnswer, status: number, code: string, label: st
   expect(r.headers['x-content-type-options'], label).toBe('nosniff');
   expect(r.headers['referrer-policy'], label).toBe('no-referrer');
   expect(r.headers['cache-control'], label).toBe('no-store');
-  const parsed = JSON.parse(r.body) as { ok: boolean; error: { code: string; message: string; retryable: boolean } };
-  expect(parsed, label).toEqual({ ok: false, error: { code, message: expect.any(String), retryable: false } });
+  const parsed = JSON.parse(r.body) as {
+    ok: boolean;
+    error: { code: string; message: string; retryable: boolean };
+  };
+  expect(parsed, label).toEqual({
+    ok: false,
+    error: { code, message: expect.any(String), retryable: false },
+  });
   expect(parsed.error.message.length, label).toBeGreaterThan(10);
   expect(r.body.length, label).toBeLessThan(2_500);
 }
 
 describe('method names the router or the HTTP parser refuses', () => {
   it('a 200-character method name is an unknown method (404), not a bad address', async () => {
-    expectTypedAnswer(await rawHttp(port, post(`/rpc/${'a'.repeat(200)}`)), 404, 'unknown_method', '200 chars');
+    expectTypedAnswer(
+      await rawHttp(port, post(`/rpc/${'a'.repeat(200)}`)),
+      404,
+      'unknown_method',
+      '200 chars',
+    );
   });
 
   it('a request line of 20 KB or 100 KB answers 431 with the envelope (Node refuses it before Fastify)', async () => {
@@ -115,7 +126,12 @@ describe('method names the router or the HTTP parser refuses', () => {
   });
 
   it('a 20 KB header answers 431 with the envelope', async () => {
-    expectTypedAnswer(await rawHttp(port, post('/rpc/app.info', `X-Big: ${'b'.repeat(20_000)}\r\n`)), 431, 'bad_input', 'header');
+    expectTypedAnswer(
+      await rawHttp(port, post('/rpc/app.info', `X-Big: ${'b'.repeat(20_000)}\r\n`)),
+      431,
+      'bad_input',
+      'header',
+    );
   });
 
   it('a raw NUL, raw unicode or a space in the request line answers 400 with the envelope', async () => {
@@ -124,17 +140,27 @@ describe('method names the router or the HTTP parser refuses', () => {
       ['unicode', Buffer.from('/rpc/app.infö🚗', 'utf8')],
       ['control', Buffer.from('/rpc/app\u0007info', 'latin1')],
     ];
-    for (const [label, path] of lines) expectTypedAnswer(await rawHttp(port, post(path)), 400, 'bad_input', label);
+    for (const [label, path] of lines)
+      expectTypedAnswer(await rawHttp(port, post(path)), 400, 'bad_input', label);
   });
 
   it('an unknown HTTP verb answers 400 with the envelope', async () => {
-    const r = await rawHttp(port, `BREW /rpc/app.info HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+    const r = await rawHttp(
+      port,
+      `BREW /rpc/app.info HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
+    );
     expectTypedAnswer(r, 400, 'bad_input', 'verb');
   });
 
   it('%-escaped names: a bad escape is bad_input (400); NUL, unicode and unknown names are unknown methods (404)', async () => {
     expectTypedAnswer(await rawHttp(port, post('/rpc/%E0%A4%A')), 400, 'bad_input', 'bad escape');
-    for (const path of ['/rpc/%00', '/rpc/app.info%00', '/rpc/%F0%9F%9A%97', '/rpc/%C3%A9t%C3%A9', `/rpc/${'%41'.repeat(90)}`]) {
+    for (const path of [
+      '/rpc/%00',
+      '/rpc/app.info%00',
+      '/rpc/%F0%9F%9A%97',
+      '/rpc/%C3%A9t%C3%A9',
+      `/rpc/${'%41'.repeat(90)}`,
+    ]) {
       expectTypedAnswer(await rawHttp(port, post(path)), 404, 'unknown_method', path.slice(0, 40));
     }
     const ok = await rawHttp(port, post('/rpc/app%2Einfo'));
@@ -161,7 +187,12 @@ describe('method names the router or the HTTP parser refuses', () => {
 describe('other refusals keep the envelope and the headers', () => {
   it('an unknown route is 404 and does not echo a long path back', async () => {
     expectTypedAnswer(await rawHttp(port, post('/nothing/here')), 404, 'unknown_method', 'unknown route');
-    expectTypedAnswer(await rawHttp(port, post(`/x/${'y'.repeat(12_000)}`)), 404, 'unknown_method', 'long unknown route');
+    expectTypedAnswer(
+      await rawHttp(port, post(`/x/${'y'.repeat(12_000)}`)),
+      404,
+      'unknown_method',
+      'long unknown route',
+    );
     const get = await rawHttp(
       port,
       `GET /assets/missing.js HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
@@ -175,7 +206,12 @@ describe('other refusals keep the envelope and the headers', () => {
   });
 
   it('bad JSON is 400 and a form post is 415', async () => {
-    expectTypedAnswer(await rawHttp(port, post('/rpc/settings.update', '', '{"theme":')), 400, 'bad_input', 'json');
+    expectTypedAnswer(
+      await rawHttp(port, post('/rpc/settings.update', '', '{"theme":')),
+      400,
+      'bad_input',
+      'json',
+    );
     const form = Buffer.from(
       `POST /rpc/settings.update HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\n` +
         `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 10\r\nConnection: close\r\n\r\ntheme=dark`,

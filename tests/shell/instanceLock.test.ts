@@ -17,7 +17,10 @@ let renderer: { dir: string; cleanup(): void };
 
 beforeAll(async () => {
   renderer = tempDir('lotwatch-renderer-');
-  writeFileSync(join(renderer.dir, 'index.html'), '<!doctype html><title>Lotwatch</title><div id="root"></div>');
+  writeFileSync(
+    join(renderer.dir, 'index.html'),
+    '<!doctype html><title>Lotwatch</title><div id="root"></div>',
+  );
   // The real command-line entry, built as `npm run serve` builds it, run as its own process.
   cliJs = childScript('cli');
 }, 120_000);
@@ -26,9 +29,13 @@ afterAll(() => renderer.cleanup());
 /** Runs the browser shell's command line on a data folder; resolves with its exit code and output. */
 function runCli(dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((res) => {
-    const p = spawn(process.execPath, [cliJs, '--data-dir', dataDir, '--port', '0', '--renderer-dir', renderer.dir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const p = spawn(
+      process.execPath,
+      [cliJs, '--data-dir', dataDir, '--port', '0', '--renderer-dir', renderer.dir],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (c: Buffer) => {
@@ -43,13 +50,20 @@ function runCli(dataDir: string): Promise<{ code: number | null; stdout: string;
 
 /** Every file of the folder with its size and modification time: what "untouched" means here. */
 function snapshot(dir: string): Record<string, string> {
-  return Object.fromEntries(readdirSync(dir).map((f) => [f, `${statSync(join(dir, f)).size}:${statSync(join(dir, f)).mtimeMs}`]));
+  return Object.fromEntries(
+    readdirSync(dir).map((f) => [f, `${statSync(join(dir, f)).size}:${statSync(join(dir, f)).mtimeMs}`]),
+  );
 }
 
 describe('one Lotwatch per data folder', () => {
   it('a second browser shell on a folder in use exits 1, says where the first runs, and changes nothing', async () => {
     const d = tempDir();
-    const first = await startHeadless({ dataDir: d.dir, rendererDir: renderer.dir, version: '0.0.0', log: silentLogger });
+    const first = await startHeadless({
+      dataDir: d.dir,
+      rendererDir: renderer.dir,
+      version: '0.0.0',
+      log: silentLogger,
+    });
     try {
       const r = await runCli(d.dir);
       expect(r.code).toBe(1);
@@ -73,7 +87,12 @@ describe('one Lotwatch per data folder', () => {
   it('leaves every file of the folder as it was', async () => {
     const d = tempDir();
     // A folder a previous run filled, now held by a Lotwatch that is idle (so any change would be the second's).
-    const prior = await startHeadless({ dataDir: d.dir, rendererDir: renderer.dir, version: '0.0.0', log: silentLogger });
+    const prior = await startHeadless({
+      dataDir: d.dir,
+      rendererDir: renderer.dir,
+      version: '0.0.0',
+      log: silentLogger,
+    });
     await prior.dispose();
     const lock = acquireDataLock(d.dir, { shell: 'headless', now: Date.now() });
     lock.setUrl('http://127.0.0.1:5199/');
@@ -96,7 +115,13 @@ describe('one Lotwatch per data folder', () => {
     const pid = Number(dead.stdout.toString());
     writeFileSync(
       join(d.dir, LOCK_FILE),
-      JSON.stringify({ pid, shell: 'electron', started_at: 0, host: (await import('node:os')).hostname(), url: null }),
+      JSON.stringify({
+        pid,
+        shell: 'electron',
+        started_at: 0,
+        host: (await import('node:os')).hostname(),
+        url: null,
+      }),
     );
     const r = await runCli(d.dir);
     expect(r.stdout).toContain('Open: ');
@@ -106,11 +131,24 @@ describe('one Lotwatch per data folder', () => {
 
   it('frees the folder on quit, so the next start succeeds', async () => {
     const d = tempDir();
-    const first = await startHeadless({ dataDir: d.dir, rendererDir: renderer.dir, version: '0.0.0', log: silentLogger });
-    expect(JSON.parse(readFileSync(join(d.dir, LOCK_FILE), 'utf8'))).toMatchObject({ pid: process.pid, shell: 'headless' });
+    const first = await startHeadless({
+      dataDir: d.dir,
+      rendererDir: renderer.dir,
+      version: '0.0.0',
+      log: silentLogger,
+    });
+    expect(JSON.parse(readFileSync(join(d.dir, LOCK_FILE), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      shell: 'headless',
+    });
     await first.dispose();
     expect(readdirSync(d.dir)).not.toContain(LOCK_FILE);
-    const second = await startHeadless({ dataDir: d.dir, rendererDir: renderer.dir, version: '0.0.0', log: silentLogger });
+    const second = await startHeadless({
+      dataDir: d.dir,
+      rendererDir: renderer.dir,
+      version: '0.0.0',
+      log: silentLogger,
+    });
     await second.dispose();
     d.cleanup();
   });
@@ -134,22 +172,28 @@ describe('one Lotwatch per data folder', () => {
 
 describe('a lock whose process id now belongs to another program', () => {
   const lockOf = (dir: string, holder: Record<string, unknown>) =>
-    writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ shell: 'headless', started_at: 0, host: hostname(), url: null, ...holder }));
+    writeFileSync(
+      join(dir, LOCK_FILE),
+      JSON.stringify({ shell: 'headless', started_at: 0, host: hostname(), url: null, ...holder }),
+    );
 
-  it.runIf(process.platform === 'linux')('is taken over when the live process started at another time than the lock says', () => {
-    const d = tempDir();
-    // The parent process runs, but it is not the Lotwatch that wrote this lock: that one started at another tick.
-    const running = processStartOf(process.ppid);
-    expect(running).toMatch(/^linux:/);
-    lockOf(d.dir, { pid: process.ppid, proc_start: `${running}0` });
-    const lock = acquireDataLock(d.dir, { shell: 'headless', now: 1 });
-    expect(JSON.parse(readFileSync(join(d.dir, LOCK_FILE), 'utf8'))).toMatchObject({
-      pid: process.pid,
-      proc_start: processStartOf(process.pid),
-    });
-    lock.release();
-    d.cleanup();
-  });
+  it.runIf(process.platform === 'linux')(
+    'is taken over when the live process started at another time than the lock says',
+    () => {
+      const d = tempDir();
+      // The parent process runs, but it is not the Lotwatch that wrote this lock: that one started at another tick.
+      const running = processStartOf(process.ppid);
+      expect(running).toMatch(/^linux:/);
+      lockOf(d.dir, { pid: process.ppid, proc_start: `${running}0` });
+      const lock = acquireDataLock(d.dir, { shell: 'headless', now: 1 });
+      expect(JSON.parse(readFileSync(join(d.dir, LOCK_FILE), 'utf8'))).toMatchObject({
+        pid: process.pid,
+        proc_start: processStartOf(process.pid),
+      });
+      lock.release();
+      d.cleanup();
+    },
+  );
 
   it.runIf(process.platform === 'linux')('is honoured when the live process is the one that took it', () => {
     const d = tempDir();
@@ -170,7 +214,11 @@ describe('a lock whose process id now belongs to another program', () => {
       message = (e as Error).message;
     }
     expect(message).toContain(path);
-    expect(message).toMatch(new RegExp(`If process ${process.ppid} is not Lotwatch.*delete the file ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(message).toMatch(
+      new RegExp(
+        `If process ${process.ppid} is not Lotwatch.*delete the file ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+      ),
+    );
     expect(readFileSync(path, 'utf8')).toContain(`"pid":${process.ppid}`);
     d.cleanup();
   });

@@ -34,11 +34,19 @@ describe('trusted senders and navigation', () => {
 describe('native binding for Electron', () => {
   it('keys the cache by better-sqlite3 version, ABI, platform and arch', () => {
     expect(
-      electronBindingPath({ cacheRoot: '/c', betterSqliteVersion: '12.9.0', modules: '140', platform: 'linux', arch: 'x64' }),
+      electronBindingPath({
+        cacheRoot: '/c',
+        betterSqliteVersion: '12.9.0',
+        modules: '140',
+        platform: 'linux',
+        arch: 'x64',
+      }),
     ).toBe('/c/better-sqlite3-12.9.0/electron-v140-linux-x64/better_sqlite3.node');
   });
   it('prefers an existing env path, then an existing cache file, else none', () => {
-    expect(resolveElectronBinding({ LOTWATCH_SQLITE_BINDING: '/nonexistent' }, '/also/nonexistent')).toBeUndefined();
+    expect(
+      resolveElectronBinding({ LOTWATCH_SQLITE_BINDING: '/nonexistent' }, '/also/nonexistent'),
+    ).toBeUndefined();
     expect(resolveElectronBinding({ LOTWATCH_SQLITE_BINDING: __filename }, '/x')).toBe(__filename);
     expect(resolveElectronBinding({}, __filename)).toBe(__filename);
   });

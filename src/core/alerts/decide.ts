@@ -125,11 +125,13 @@ function crossedThreshold(change: Change, rules: AlertRules): Threshold | null {
   if (after === null) return null;
   if (change.kind === 'bid_changed') {
     const max = rules.max_bid_usd;
-    if (max !== null && after > max && (before === null || before <= max)) return { rule: 'max_bid_passed', limit: max };
+    if (max !== null && after > max && (before === null || before <= max))
+      return { rule: 'max_bid_passed', limit: max };
     const pct = rules.max_bid_near_percent;
     if (max !== null && pct !== null) {
       const near = Math.ceil((max * pct) / 100);
-      if (after >= near && (before === null || before < near)) return { rule: 'max_bid_near', limit: near, max, percent: pct };
+      if (after >= near && (before === null || before < near))
+        return { rule: 'max_bid_near', limit: near, max, percent: pct };
     }
     const up = rules.bid_above_usd;
     if (up !== null && after >= up && (before === null || before < up))
@@ -164,9 +166,15 @@ function withinBudget(lot: LotState | null, max: number | null): boolean {
  * A new match is cheap enough against its comparable sales when its current bid or buy now (whichever is known) is
  * under comps_below_percent of their median price; with no median, or neither price known, it notifies.
  */
-function underComps(lot: LotState | null, percent: number | null, median: number | null | undefined): boolean {
+function underComps(
+  lot: LotState | null,
+  percent: number | null,
+  median: number | null | undefined,
+): boolean {
   if (percent === null || median == null || lot === null) return true;
-  const prices = [lot.current_bid_usd, lot.buy_now_usd].filter((p): p is number => p !== null && Number.isFinite(p));
+  const prices = [lot.current_bid_usd, lot.buy_now_usd].filter(
+    (p): p is number => p !== null && Number.isFinite(p),
+  );
   return prices.length === 0 || prices.some((p) => p < (median * percent) / 100);
 }
 
@@ -278,7 +286,8 @@ function describe(
     }
     case 'new_match': {
       const parts: string[] = [];
-      if (lot?.current_bid_usd != null) parts.push(lot.current_bid_usd > 0 ? `Bid ${usd(lot.current_bid_usd)}` : 'No bids yet');
+      if (lot?.current_bid_usd != null)
+        parts.push(lot.current_bid_usd > 0 ? `Bid ${usd(lot.current_bid_usd)}` : 'No bids yet');
       if (lot?.buy_now_usd != null) parts.push(`Buy now ${usd(lot.buy_now_usd)}`);
       if (lot?.auction_at != null) parts.push(`Auction ${when(lot.auction_at, tz)}`);
       if (input.compsMedianUsd != null) parts.push(`Comps median ${usd(input.compsMedianUsd)}`);
@@ -316,7 +325,12 @@ export function decide(input: DecideInput): AlertDecision | null {
   if (!threshold && !rules.kinds.includes(change.kind) && rules.snooze_until_event !== change.kind)
     return null;
   if (!threshold && change.kind === 'new_match' && !withinBudget(input.lot, rules.max_price_usd)) return null;
-  if (!threshold && change.kind === 'new_match' && !underComps(input.lot, rules.comps_below_percent, input.compsMedianUsd)) return null;
+  if (
+    !threshold &&
+    change.kind === 'new_match' &&
+    !underComps(input.lot, rules.comps_below_percent, input.compsMedianUsd)
+  )
+    return null;
   const d = deliveryFor({
     rules,
     eventKind: change.kind,

@@ -37,7 +37,8 @@ export function dueReminders(
   const at = lot.auction_at;
   if (at === null || isEnded(lot) || untilInclusive <= sinceExclusive) return [];
   // A bid past the user's max bid puts the lot out of range: reminding them of its sale would only be noise.
-  if (rules.max_bid_usd !== null && lot.current_bid_usd !== null && lot.current_bid_usd > rules.max_bid_usd) return [];
+  if (rules.max_bid_usd !== null && lot.current_bid_usd !== null && lot.current_bid_usd > rules.max_bid_usd)
+    return [];
   const key = keyOf(lot);
   const quiet = opts.quiet ?? { enabled: false, start: '22:00', end: '07:00' };
   const tz = opts.tzOffsetMinutes ?? 0;

@@ -167,11 +167,15 @@ export class QuotaSpentError extends RateLimitedError {
  */
 export class ServerError extends ApiError {
   constructor(endpoint: string, status: number) {
-    super('server', `${SERVICE} had ${status === 500 ? 'an internal error' : 'a problem'} (HTTP ${status}).`, {
-      status,
-      endpoint,
-      retryable: true,
-    });
+    super(
+      'server',
+      `${SERVICE} had ${status === 500 ? 'an internal error' : 'a problem'} (HTTP ${status}).`,
+      {
+        status,
+        endpoint,
+        retryable: true,
+      },
+    );
   }
 }
 

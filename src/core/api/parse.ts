@@ -81,7 +81,6 @@ export interface HistoryPage {
 
 type Obj = Record<string, unknown>;
 
-
 /**
  * Normalises one vehicle record (spec "Vehicle") from either dialect: each field is read from the specification's
  * path first, then from the real service's path (docs/service-contract.md "Records"). Fields a buyer decides on that
@@ -279,7 +278,12 @@ function envelopeProblem(body: unknown): string {
  * out and counted in `skipped`. `now` (ms since the epoch) bounds the model year (bounds.ts modelYearBounds).
  */
 export function parseVehicleList(body: unknown, now: number = Date.now()): Parsed<Page<Vehicle>> {
-  return list(body, (raw, w, path) => normalizeVehicle(raw, w, path, now), true, (v) => v.lot_number !== null);
+  return list(
+    body,
+    (raw, w, path) => normalizeVehicle(raw, w, path, now),
+    true,
+    (v) => v.lot_number !== null,
+  );
 }
 
 /** LocationsResponse (GET /locations). */
@@ -297,7 +301,10 @@ export function parseShipping(body: unknown): Parsed<{ data: ShippingPrice[]; ra
  * VehicleDetailsResponse (GET /vehicles/{slugVin}, /vehicles/urltodetails). The one record is always returned; its
  * `lot_number` is null when the service sent none Lotwatch can use (the caller decides). `now` as parseVehicleList.
  */
-export function parseVehicleDetail(body: unknown, now: number = Date.now()): Parsed<{ data: Vehicle; raw: unknown }> {
+export function parseVehicleDetail(
+  body: unknown,
+  now: number = Date.now(),
+): Parsed<{ data: Vehicle; raw: unknown }> {
   const env = WireSchemas.detail.safeParse(body);
   if (!env.success) return { ok: false, reason: envelopeProblem(body) };
   const w: string[] = [];
@@ -309,7 +316,13 @@ export function parseVehicleDetail(body: unknown, now: number = Date.now()): Par
 /** The status text of a sale derived from a whole record: "Sold", "Sold on Approval", "Not Sold", or null. */
 function historyStatus(v: Vehicle): string | null {
   const o = vehicleOutcome(v);
-  return o === 'sold' ? 'Sold' : o === 'sold_on_approval' ? 'Sold on Approval' : o === 'ended_unsold' ? 'Not Sold' : null;
+  return o === 'sold'
+    ? 'Sold'
+    : o === 'sold_on_approval'
+      ? 'Sold on Approval'
+      : o === 'ended_unsold'
+        ? 'Not Sold'
+        : null;
 }
 
 /**
@@ -337,7 +350,9 @@ export function parseHistory(body: unknown, now: number = Date.now()): Parsed<Hi
     return { ok: true, value: { vehicle: null, sales, records, meta, raw: body }, warnings: w };
   }
   const vehicle =
-    d.vehicle === undefined || d.vehicle === null ? null : normalizeVehicle(d.vehicle, w, 'data.vehicle.', now);
+    d.vehicle === undefined || d.vehicle === null
+      ? null
+      : normalizeVehicle(d.vehicle, w, 'data.vehicle.', now);
   const h = d.history;
   if (h !== undefined && h !== null && !Array.isArray(h))
     w.push(`data.history: expected a list, got ${kind(h)}`);

@@ -19,6 +19,7 @@ import {
   ValidationError,
 } from './errors';
 import { parseErrorBody } from './parse';
+import { redact, redactBody, redactFields, scrub } from './redact';
 import type { RateLimiter } from './quota';
 import { capWait, MAX_WAIT_MS, parseQuotaHeaders, parseRetryAfter, sleep } from './quota';
 
@@ -110,7 +111,10 @@ export async function send(
       // A spent quota lasts until the period ends: asking again in seconds only fills the request log. An answer
       // cut off mid-body is the service failing like a 5xx, and retried like one.
       const retryable =
-        (e.code === 'network' || e.code === 'server' || e.code === 'rate_limited' || e instanceof IncompleteResponseError) &&
+        (e.code === 'network' ||
+          e.code === 'server' ||
+          e.code === 'rate_limited' ||
+          e instanceof IncompleteResponseError) &&
         !(e instanceof QuotaSpentError);
       if (!retryable || attempt >= o.retry.maxRetries) throw e;
       const backoff = Math.min(o.retry.maxDelayMs, o.retry.baseDelayMs * 2 ** attempt);
@@ -162,7 +166,11 @@ async function once(
         bytes += chunk.length;
         if (bytes > o.maxBytes) {
           res.body.destroy();
-          throw new BadResponseError(endpoint, `the answer is larger than ${o.maxBytes.toLocaleString('en-US')} bytes`, status);
+          throw new BadResponseError(
+            endpoint,
+            `the answer is larger than ${o.maxBytes.toLocaleString('en-US')} bytes`,
+            status,
+          );
         }
         chunks.push(chunk);
       }
@@ -171,7 +179,13 @@ async function once(
       // not "check your internet connection". A timeout or an abort stays what it is.
       if (e instanceof ApiError || ctl.signal.aborted || isTimeoutCode(e)) throw e;
       const declared = Number(headers['content-length']);
-      throw new IncompleteResponseError(endpoint, status, bytes, Number.isFinite(declared) ? declared : null, e);
+      throw new IncompleteResponseError(
+        endpoint,
+        status,
+        bytes,
+        Number.isFinite(declared) ? declared : null,
+        e,
+      );
     }
     const ct = headers['content-type'];
     const contentType = (Array.isArray(ct) ? ct[0] : ct) ?? '';
@@ -197,67 +211,6 @@ async function once(
   }
 }
 
-/**
- * The key as it can appear in a service's text: as is, %-encoded (a URL the service echoes, hex digits in either
- * case, a space as `+` or `%20`), and JSON-escaped (with `/` as `\/`, as PHP writes it). Null for a key shorter than
- * 4 characters, which would match ordinary text.
- */
-function keyPattern(key: string): RegExp | null {
-  if (key.length < 4) return null;
-  const json = JSON.stringify(key).slice(1, -1);
-  const forms = new Set([
-    key,
-    json,
-    json.replace(/\//g, '\\/'),
-    encodeURIComponent(key),
-    new URLSearchParams({ k: key }).toString().slice(2),
-  ]);
-  const escape = (f: string) =>
-    f
-      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-      .replace(/%([0-9A-F])([0-9A-F])/g, (_m, a: string, b: string) => `%[${a}${a.toLowerCase()}][${b}${b.toLowerCase()}]`);
-  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escape);
-  return new RegExp(alternatives.join('|'), 'g');
-}
-
-/** Replaces every occurrence of the key, in any of its forms (keyPattern), in `text`. */
-function redact(text: string, key: string): string {
-  const re = keyPattern(key);
-  return re ? text.replace(re, '[redacted]') : text;
-}
-
-/**
- * Whether `b` starts with the signature of an image format (PNG, JPEG, GIF, WebP, AVIF/HEIC): the bytes decide,
- * never the Content-Type, which a service may set to `image/png` on a JSON body.
- */
-export function isImageBytes(b: Uint8Array): boolean {
-  const at = (i: number, s: string) => Buffer.from(b.subarray(i, i + s.length)).toString('latin1') === s;
-  return (
-    at(0, '\x89PNG\r\n\x1a\n') ||
-    at(0, '\xff\xd8\xff') ||
-    at(0, 'GIF87a') ||
-    at(0, 'GIF89a') ||
-    (at(0, 'RIFF') && at(8, 'WEBP')) ||
-    at(4, 'ftypavif') ||
-    at(4, 'ftypheic')
-  );
-}
-
-/**
- * The one place a service's body is read (docs/architecture.md "The key never leaves core"): a service that echoes
- * the key (in usage JSON, a record, an error text) has it replaced by `[redacted]` here, before the body is parsed,
- * stored, logged, shown in the console or quoted in an error, whatever its Content-Type says. Only a body whose
- * bytes are an image (isImageBytes) passes untouched, so a photo reaches the photo cache as sent.
- */
-function redactBody(body: Buffer, key: string): Buffer {
-  if (isImageBytes(body)) return body;
-  const re = keyPattern(key);
-  if (!re) return body;
-  const text = body.toString('utf8');
-  const clean = text.replace(re, '[redacted]');
-  return clean === text ? body : Buffer.from(clean, 'utf8');
-}
-
 /** How much of a failed answer's body the log keeps, characters. */
 const LOGGED_BODY_CHARS = 1_000;
 
@@ -274,26 +227,6 @@ function logServiceError(log: Logger, endpoint: string, status: number, body: Ui
     bytes: body.length,
     body: text.length > LOGGED_BODY_CHARS ? `${text.slice(0, LOGGED_BODY_CHARS)}…` : text,
   });
-}
-
-/** A field map with the key redacted from field names and messages alike. */
-function redactFields(fields: Record<string, string[]>, key: string): Record<string, string[]> {
-  return Object.fromEntries(
-    Object.entries(fields).map(([k, v]) => [redact(k, key), v.map((m) => redact(m, key))]),
-  );
-}
-
-/**
- * Last guard: a service message could echo the key back; it must never reach a log line or the UI. The service's
- * text is already redacted before it is shortened into a message (statusError), so no partial key survives a cut.
- */
-function scrub(e: ApiError, key: string): void {
-  e.message = redact(e.message, key);
-  if (e.fields) {
-    const clean = redactFields(e.fields, key);
-    for (const k of Object.keys(e.fields)) delete e.fields[k];
-    Object.assign(e.fields, clean);
-  }
 }
 
 function report(
@@ -403,12 +336,16 @@ function tooMany(
 ): RateLimitedError {
   const q = parseQuotaHeaders(headers, now);
   const retryAfter = capWait(parseRetryAfter(headers, now), q?.periodEnd ?? null, now);
-  const body = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
+  const body =
+    json !== null && typeof json === 'object' && !Array.isArray(json)
+      ? (json as Record<string, unknown>)
+      : {};
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
   const remaining = num(body['remaining']);
   const used = num(body['used']);
   const limit = num(body['limit']);
-  const spent = remaining === 0 || (used !== null && limit !== null && limit > 0 && used >= limit) || q?.remaining === 0;
+  const spent =
+    remaining === 0 || (used !== null && limit !== null && limit > 0 && used >= limit) || q?.remaining === 0;
   if (!spent) return new RateLimitedError(endpoint, message, retryAfter, now);
   const periodEnd =
     q?.periodEnd !== null && q?.periodEnd !== undefined && q.periodEnd > now

@@ -59,7 +59,8 @@ export class AlertsRepo {
   private readonly newMatches: Statement<[string, number], CountRow>;
 
   constructor(db: Database) {
-    this.insertOne = db.prepare(`INSERT OR IGNORE INTO alerts (dedup_key, kind, lot_key, change_id, source, title, body, reason,
+    this.insertOne =
+      db.prepare(`INSERT OR IGNORE INTO alerts (dedup_key, kind, lot_key, change_id, source, title, body, reason,
       created_at, delivery, status, deliver_after) VALUES (@dedup_key, @kind, @lot_key, @change_id, @source, @title,
       @body, @reason, @created_at, @delivery, @status, @deliver_after)`);
     this.forLotSince = db.prepare(
@@ -68,16 +69,22 @@ export class AlertsRepo {
     this.due = db.prepare(`SELECT * FROM alerts WHERE status = 'pending'
       OR (status = 'digest' AND deliver_after <= ?) ORDER BY id`);
     this.digestAt = db.prepare("SELECT min(deliver_after) AS at FROM alerts WHERE status = 'digest'");
-    this.claim = db.prepare("UPDATE alerts SET status = 'claimed' WHERE id = ? AND status IN ('pending', 'digest')");
+    this.claim = db.prepare(
+      "UPDATE alerts SET status = 'claimed' WHERE id = ? AND status IN ('pending', 'digest')",
+    );
     this.delivered = db.prepare("UPDATE alerts SET status = 'delivered', delivered_at = ? WHERE id = ?");
     this.claimedRows = db.prepare("SELECT * FROM alerts WHERE status = 'claimed' ORDER BY id");
-    this.recovered = db.prepare("UPDATE alerts SET status = 'recovered', delivered_at = ? WHERE id = ? AND status = 'claimed'");
+    this.recovered = db.prepare(
+      "UPDATE alerts SET status = 'recovered', delivered_at = ? WHERE id = ? AND status = 'claimed'",
+    );
     this.page = db.prepare(`SELECT * FROM alerts WHERE (? = 0 OR read_at IS NULL) AND id < ?
       ORDER BY (read_at IS NULL) DESC, id DESC LIMIT ?`);
     this.unread = db.prepare('SELECT count(*) AS n FROM alerts WHERE read_at IS NULL');
     this.read = db.prepare('UPDATE alerts SET read_at = ? WHERE id = ?');
     this.unreadOne = db.prepare('UPDATE alerts SET read_at = NULL WHERE id = ?');
-    this.newMatches = db.prepare(`SELECT count(*) AS n FROM alerts WHERE kind = 'new_match' AND source = ? AND created_at > ?`);
+    this.newMatches = db.prepare(
+      `SELECT count(*) AS n FROM alerts WHERE kind = 'new_match' AND source = ? AND created_at > ?`,
+    );
   }
 
   /**

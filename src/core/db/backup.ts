@@ -67,7 +67,9 @@ export const isCompressed = (path: string): boolean => path.endsWith('.gz');
  */
 export async function expandBackup(path: string, dest: string): Promise<void> {
   const out = createWriteStream(dest, { mode: 0o600 });
-  await (isCompressed(path) ? pipeline(createReadStream(path), createGunzip(), out) : pipeline(createReadStream(path), out));
+  await (isCompressed(path)
+    ? pipeline(createReadStream(path), createGunzip(), out)
+    : pipeline(createReadStream(path), out));
 }
 
 /** The daily copies in `<dataDir>/backups`, newest first. Throws nothing (no folder: none). */
@@ -185,8 +187,12 @@ export async function contentHashOf(path: string): Promise<string> {
   for await (const chunk of bytes as AsyncIterable<Buffer>) {
     if (offset < 100) {
       const c = Buffer.from(chunk);
-      for (const [from, to] of [[24, 28], [92, 100]] as const) {
-        if (to > offset && from < offset + c.length) c.fill(0, Math.max(0, from - offset), Math.min(c.length, to - offset));
+      for (const [from, to] of [
+        [24, 28],
+        [92, 100],
+      ] as const) {
+        if (to > offset && from < offset + c.length)
+          c.fill(0, Math.max(0, from - offset), Math.min(c.length, to - offset));
       }
       h.update(c);
     } else {
@@ -264,7 +270,11 @@ export async function makeBackup(d: BackupDeps): Promise<BackupOutcome> {
   try {
     await d.db.backup(partial);
     if (process.platform !== 'win32') chmodSync(partial, 0o600);
-    const problem = checkCopy(partial, d.maxVersion, d.nativeBinding ? { nativeBinding: d.nativeBinding } : {});
+    const problem = checkCopy(
+      partial,
+      d.maxVersion,
+      d.nativeBinding ? { nativeBinding: d.nativeBinding } : {},
+    );
     if (problem) {
       removeDatabaseFiles(partial);
       return { status: 'damaged', problem };

@@ -102,7 +102,11 @@ export function openDatabase(path: string, opts: OpenDatabaseOptions = {}): Data
  * The checks that only read, on a read-only connection: a read-only connection never checkpoints a left-over WAL
  * into the main file when it closes, so a file that fails here is left exactly as it was.
  */
-function checkReadOnly(path: string, migrations: readonly Migration[], binding: { nativeBinding?: string }): void {
+function checkReadOnly(
+  path: string,
+  migrations: readonly Migration[],
+  binding: { nativeBinding?: string },
+): void {
   let ro: Database | undefined;
   try {
     ro = new BetterSqlite3(path, { readonly: true, fileMustExist: true, ...binding });

@@ -25,11 +25,9 @@ export function closedMarkerPath(dbPath: string): string {
 export function recordCleanClose(dbPath: string): void {
   try {
     const st = statSync(dbPath);
-    writeFileSync(
-      closedMarkerPath(dbPath),
-      JSON.stringify({ size: st.size, mtimeMs: st.mtimeMs }),
-      { mode: 0o600 },
-    );
+    writeFileSync(closedMarkerPath(dbPath), JSON.stringify({ size: st.size, mtimeMs: st.mtimeMs }), {
+      mode: 0o600,
+    });
   } catch {
     // Nothing recorded: the next start checks the file.
   }

@@ -4,7 +4,14 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Vehicle } from '../../shared/vehicle';
 import { lotKeyOf, type Change, type LotKey, type LotState } from '../../shared/watch';
 import { toLotState } from '../diff';
-import { rowToLotState, sameState, STATE_COLUMNS, stateParams, type StateParams, type StateRow } from './lotStateRow';
+import {
+  rowToLotState,
+  sameState,
+  STATE_COLUMNS,
+  stateParams,
+  type StateParams,
+  type StateRow,
+} from './lotStateRow';
 import { insertedId, type CountRow } from './rows';
 
 /** A row of `lots`: the current state of one lot (amounts in USD, times in ms), its records as JSON text. */
@@ -69,9 +76,17 @@ export interface ObservedLot {
 }
 
 /** A stored lot's normalised record with its raw record, key, first and last sight (ms) and the user's notes and tags. */
-export type LotRecord = Vehicle & { lot_key: string; first_seen_at: number; last_observed_at: number; notes: string; tags: string };
+export type LotRecord = Vehicle & {
+  lot_key: string;
+  first_seen_at: number;
+  last_observed_at: number;
+  notes: string;
+  tags: string;
+};
 
-type LotParams = Omit<LotRow, 'notes' | 'tags' | 'first_seen_at' | 'last_observed_at' | 'pruned_at'> & { observed_at: number };
+type LotParams = Omit<LotRow, 'notes' | 'tags' | 'first_seen_at' | 'last_observed_at' | 'pruned_at'> & {
+  observed_at: number;
+};
 
 /** A raw record's JSON as stored: deflated (a fifth of the text or less). */
 export const packRecord = (json: string): Buffer => deflateRawSync(Buffer.from(json, 'utf8'));
@@ -94,14 +109,20 @@ export const MAX_STORED_PHOTOS = 50;
  * `photos_count`, the length of the whole photo list. Returns the record itself when nothing was over the cap.
  * Pure; throws nothing.
  */
-export function capStoredPhotos(v: Vehicle): Vehicle & { media: Vehicle['media'] & { photos_count?: number } } {
+export function capStoredPhotos(
+  v: Vehicle,
+): Vehicle & { media: Vehicle['media'] & { photos_count?: number } } {
   const photos = v.media.photos;
   const raw = v.raw;
   const rawMedia =
-    raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>)['media'] : undefined;
+    raw !== null && typeof raw === 'object' && !Array.isArray(raw)
+      ? (raw as Record<string, unknown>)['media']
+      : undefined;
   const longRawLists =
     rawMedia !== null && typeof rawMedia === 'object' && !Array.isArray(rawMedia)
-      ? Object.entries(rawMedia as Record<string, unknown>).filter(([, x]) => Array.isArray(x) && x.length > MAX_STORED_PHOTOS)
+      ? Object.entries(rawMedia as Record<string, unknown>).filter(
+          ([, x]) => Array.isArray(x) && x.length > MAX_STORED_PHOTOS,
+        )
       : [];
   if (photos.length <= MAX_STORED_PHOTOS && longRawLists.length === 0) return v;
   const cut = (list: unknown[]) => list.slice(0, MAX_STORED_PHOTOS);
@@ -110,9 +131,16 @@ export function capStoredPhotos(v: Vehicle): Vehicle & { media: Vehicle['media']
       ? raw
       : {
           ...(raw as Record<string, unknown>),
-          media: { ...(rawMedia as Record<string, unknown>), ...Object.fromEntries(longRawLists.map(([k, x]) => [k, cut(x as unknown[])])) },
+          media: {
+            ...(rawMedia as Record<string, unknown>),
+            ...Object.fromEntries(longRawLists.map(([k, x]) => [k, cut(x as unknown[])])),
+          },
         };
-  return { ...v, media: { ...v.media, photos: cut(photos) as string[], photos_count: photos.length }, raw: cappedRaw };
+  return {
+    ...v,
+    media: { ...v.media, photos: cut(photos) as string[], photos_count: photos.length },
+    raw: cappedRaw,
+  };
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -134,7 +162,18 @@ export class LotsRepo {
   private readonly seenAgain: Statement<[{ at: number; key: string }]>;
   private readonly archiveCurrent: Statement<[{ key: string }]>;
   private readonly insertChangeRow: Statement<
-    [string, string, string | null, string, string, string | null, string | null, number, number | null, string | null]
+    [
+      string,
+      string,
+      string | null,
+      string,
+      string,
+      string | null,
+      string | null,
+      number,
+      number | null,
+      string | null,
+    ]
   >;
   private readonly keyOfVin: Statement<[string], { lot_key: string }>;
   private readonly keyOfNumber: Statement<[string], { lot_key: string }>;
@@ -151,14 +190,18 @@ export class LotsRepo {
   constructor(db: Database) {
     this.getLot = db.prepare('SELECT * FROM lots WHERE lot_key = ?');
     this.getState = db.prepare(`SELECT ${STATE_COLUMNS} FROM lots WHERE lot_key = ?`);
-    this.lotsOfVin = db.prepare(`SELECT ${STATE_COLUMNS} FROM lots WHERE vin = ? AND lot_key <> ? ORDER BY auction_at DESC`);
-    this.insertLot = db.prepare(`INSERT INTO lots (lot_key, platform, lot_number, vin, title, year, make, model, location,
+    this.lotsOfVin = db.prepare(
+      `SELECT ${STATE_COLUMNS} FROM lots WHERE vin = ? AND lot_key <> ? ORDER BY auction_at DESC`,
+    );
+    this.insertLot =
+      db.prepare(`INSERT INTO lots (lot_key, platform, lot_number, vin, title, year, make, model, location,
       current_bid_usd, buy_now_usd, sale_price_usd, state, lot_status, lot_sub_status, last_sold_status, auction_at,
       normalized, raw, raw_z, raw_hash, content_hash, first_seen_at, last_observed_at)
       VALUES (@lot_key, @platform, @lot_number, @vin, @title, @year, @make, @model, @location, @current_bid_usd,
       @buy_now_usd, @sale_price_usd, @state, @lot_status, @lot_sub_status, @last_sold_status, @auction_at, @normalized,
       @raw, @raw_z, @raw_hash, @content_hash, @observed_at, @observed_at)`);
-    this.updateLot = db.prepare(`UPDATE lots SET vin = @vin, title = @title, year = @year, make = @make, model = @model,
+    this.updateLot =
+      db.prepare(`UPDATE lots SET vin = @vin, title = @title, year = @year, make = @make, model = @model,
       location = @location, current_bid_usd = @current_bid_usd, buy_now_usd = @buy_now_usd,
       sale_price_usd = @sale_price_usd, state = @state, lot_status = @lot_status, lot_sub_status = @lot_sub_status,
       last_sold_status = @last_sold_status, auction_at = @auction_at, normalized = @normalized, raw = @raw, raw_z = @raw_z, raw_hash = @raw_hash,
@@ -180,18 +223,24 @@ export class LotsRepo {
     // The lot's last observation, found through observations_lot (lot_key, observed_at).
     this.seenAgain = db.prepare(`UPDATE observations SET last_seen_at = @at, seen = seen + 1 WHERE id = (
       SELECT id FROM observations WHERE lot_key = @key ORDER BY observed_at DESC, id DESC LIMIT 1)`);
-    this.insertChangeRow = db.prepare(`INSERT INTO changes (lot_key, kind, field, before, after, related_lot_key, vin,
+    this.insertChangeRow =
+      db.prepare(`INSERT INTO changes (lot_key, kind, field, before, after, related_lot_key, vin,
       observed_at, search_id, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.keyOfVin = db.prepare('SELECT lot_key FROM lots WHERE vin = ? ORDER BY auction_at DESC LIMIT 1');
-    this.keyOfNumber = db.prepare('SELECT lot_key FROM lots WHERE lot_number = ? ORDER BY last_observed_at DESC LIMIT 1');
+    this.keyOfNumber = db.prepare(
+      'SELECT lot_key FROM lots WHERE lot_number = ? ORDER BY last_observed_at DESC LIMIT 1',
+    );
     this.allLots = db.prepare('SELECT * FROM lots ORDER BY last_observed_at DESC');
     this.timelineOf = db.prepare('SELECT * FROM changes WHERE lot_key = ? ORDER BY observed_at, id');
     this.bidsOf = db.prepare(`SELECT o.observed_at, o.raw, o.raw_z, o.raw_hash,
       o.id = (SELECT max(id) FROM observations WHERE lot_key = o.lot_key) AS latest
       FROM observations o WHERE o.lot_key = ? ORDER BY o.observed_at, o.id`);
-    this.bidChangesOf = db.prepare(`SELECT observed_at, after FROM changes WHERE lot_key = ? AND kind = 'bid_changed'
+    this.bidChangesOf =
+      db.prepare(`SELECT observed_at, after FROM changes WHERE lot_key = ? AND kind = 'bid_changed'
       ORDER BY observed_at, id`);
-    this.observationsOf = db.prepare('SELECT coalesce(sum(seen), 0) AS n FROM observations WHERE lot_key = ?');
+    this.observationsOf = db.prepare(
+      'SELECT coalesce(sum(seen), 0) AS n FROM observations WHERE lot_key = ?',
+    );
     this.lastChangeOf = db.prepare('SELECT max(observed_at) AS at FROM changes WHERE lot_key = ?');
   }
 
@@ -259,7 +308,8 @@ export class LotsRepo {
    */
   bids(key: LotKey): [number, number | null][] {
     const bidOf = (json: string | null): number | null => {
-      const v = json === null ? null : (JSON.parse(json) as { pricing?: { current_bid_usd?: unknown } } | null);
+      const v =
+        json === null ? null : (JSON.parse(json) as { pricing?: { current_bid_usd?: unknown } } | null);
       const bid = v?.pricing?.current_bid_usd;
       return typeof bid === 'number' ? bid : null;
     };

@@ -36,7 +36,8 @@ export class PhotoCache {
     private readonly dir: string,
   ) {
     this.get_ = db.prepare('SELECT sha256, content_type FROM photos WHERE url = ?');
-    this.put = db.prepare(`INSERT INTO photos (url, lot_key, sha256, content_type, bytes, fetched_at) VALUES (?, ?, ?, ?, ?, ?)
+    this.put =
+      db.prepare(`INSERT INTO photos (url, lot_key, sha256, content_type, bytes, fetched_at) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT(url) DO UPDATE SET sha256 = excluded.sha256, content_type = excluded.content_type,
       bytes = excluded.bytes, fetched_at = excluded.fetched_at, lot_key = COALESCE(excluded.lot_key, photos.lot_key)`);
     // Failures live in the key/value cache (`photo-failed:<url>`), so the photo index keeps only real files.
@@ -74,7 +75,10 @@ export class PhotoCache {
   /** Stores a fetched photo; identical images share one file. */
   write(url: string, lotKey: string | null, bytes: Uint8Array, contentType: string, now: number): Photo {
     if (!(contentType in EXT)) {
-      throw new LotwatchError('bad_response', `The image proxy sent ${contentType}, which is not a JPEG, PNG or WebP image.`);
+      throw new LotwatchError(
+        'bad_response',
+        `The image proxy sent ${contentType}, which is not a JPEG, PNG or WebP image.`,
+      );
     }
     mkdirSync(this.dir, { recursive: true });
     const buf = Buffer.from(bytes);

@@ -42,7 +42,8 @@ export class RequestsRepo {
   private readonly deleteSecretRow: Statement<[string]>;
 
   constructor(db: Database) {
-    this.log = db.prepare(`INSERT INTO request_log (at, endpoint, status, duration_ms, bytes, attempt, error_code)
+    this.log =
+      db.prepare(`INSERT INTO request_log (at, endpoint, status, duration_ms, bytes, attempt, error_code)
       VALUES (?, ?, ?, ?, ?, ?, ?)`);
     this.since = db.prepare('SELECT count(*) AS n FROM request_log WHERE at >= ?');
     this.timesSince = db.prepare('SELECT at FROM request_log WHERE at >= ? ORDER BY at');

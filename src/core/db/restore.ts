@@ -3,7 +3,14 @@ import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { basename, dirname, resolve } from 'node:path';
 import { format } from 'date-fns';
 import { DatabaseUnavailableError, sqliteCodeOf } from '../errors';
-import { backupsDir, checkCopy, expandBackup, isCompressed, listBackups, removeDatabaseFiles } from './backup';
+import {
+  backupsDir,
+  checkCopy,
+  expandBackup,
+  isCompressed,
+  listBackups,
+  removeDatabaseFiles,
+} from './backup';
 import { closedMarkerPath } from './integrity';
 
 /**

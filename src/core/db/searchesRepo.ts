@@ -45,7 +45,10 @@ export interface RunResult {
   error_message?: string | null;
 }
 
-type SearchDbRow = Omit<SavedSearchRow, 'params' | 'rules' | 'paused' | 'is_example' | 'baseline_done' | 'last_complete'> & {
+type SearchDbRow = Omit<
+  SavedSearchRow,
+  'params' | 'rules' | 'paused' | 'is_example' | 'baseline_done' | 'last_complete'
+> & {
   params: string;
   rules: string;
   paused: number;
@@ -69,7 +72,15 @@ type FinishRunParams = {
 /** Where a search's reading stands (see SavedSearchRow): set after each run that fetched something. */
 export type SearchCoverage = Pick<SavedSearchRow, 'baseline_done' | 'covered_until' | 'sweep_from'>;
 
-type SearchWrite = { name: string; params: string; schedule: string; rules: string; max_pages: number; paused: number; now: number };
+type SearchWrite = {
+  name: string;
+  params: string;
+  schedule: string;
+  rules: string;
+  max_pages: number;
+  paused: number;
+  now: number;
+};
 
 function toSearch(r: SearchDbRow): SavedSearchRow {
   return {
@@ -107,7 +118,9 @@ export class SearchesRepo {
   private readonly updateOne: Statement<[SearchWrite & { id: number }]>;
   private readonly deleteOne: Statement<[number]>;
   private readonly runOk: Statement<[{ id: number; now: number; count: number; complete: number }]>;
-  private readonly coverage: Statement<[{ id: number; baseline_done: number; covered_until: number | null; sweep_from: number | null }]>;
+  private readonly coverage: Statement<
+    [{ id: number; baseline_done: number; covered_until: number | null; sweep_from: number | null }]
+  >;
   private readonly runFailed: Statement<[{ id: number; now: number; code: string; message: string }]>;
   private readonly members: Statement<[number], { lot_key: string }>;
   private readonly upsertMember: Statement<[number, string, number, number]>;
@@ -125,34 +138,50 @@ export class SearchesRepo {
   constructor(db: Database) {
     this.getOne = db.prepare('SELECT * FROM saved_searches WHERE id = ?');
     this.listAll = db.prepare('SELECT * FROM saved_searches ORDER BY id');
-    this.insertOne = db.prepare(`INSERT INTO saved_searches (name, params, schedule, rules, max_pages, paused, is_example,
+    this.insertOne =
+      db.prepare(`INSERT INTO saved_searches (name, params, schedule, rules, max_pages, paused, is_example,
       created_at, updated_at) VALUES (@name, @params, @schedule, @rules, @max_pages, @paused, @is_example, @now, @now)`);
-    this.updateOne = db.prepare(`UPDATE saved_searches SET name = @name, params = @params, schedule = @schedule, rules = @rules,
+    this.updateOne =
+      db.prepare(`UPDATE saved_searches SET name = @name, params = @params, schedule = @schedule, rules = @rules,
       max_pages = @max_pages, paused = @paused, updated_at = @now,
       baseline_done = CASE WHEN params = @params THEN baseline_done ELSE 0 END,
       covered_until = CASE WHEN params = @params THEN covered_until ELSE NULL END,
       sweep_from = CASE WHEN params = @params THEN sweep_from ELSE NULL END WHERE id = @id`);
     this.deleteOne = db.prepare('DELETE FROM saved_searches WHERE id = ?');
-    this.runOk = db.prepare(`UPDATE saved_searches SET last_run_at = @now, last_ok_at = @now, last_result_count = @count,
+    this.runOk =
+      db.prepare(`UPDATE saved_searches SET last_run_at = @now, last_ok_at = @now, last_result_count = @count,
       last_complete = @complete, consecutive_failures = 0, last_error_code = NULL, last_error = NULL WHERE id = @id`);
-    this.coverage = db.prepare(`UPDATE saved_searches SET baseline_done = @baseline_done, covered_until = @covered_until,
+    this.coverage =
+      db.prepare(`UPDATE saved_searches SET baseline_done = @baseline_done, covered_until = @covered_until,
       sweep_from = @sweep_from WHERE id = @id`);
-    this.runFailed = db.prepare(`UPDATE saved_searches SET last_run_at = @now, consecutive_failures = consecutive_failures + 1,
+    this.runFailed =
+      db.prepare(`UPDATE saved_searches SET last_run_at = @now, consecutive_failures = consecutive_failures + 1,
       last_error_code = @code, last_error = @message WHERE id = @id`);
     this.members = db.prepare('SELECT lot_key FROM search_members WHERE search_id = ?');
-    this.upsertMember = db.prepare(`INSERT INTO search_members (search_id, lot_key, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?)
+    this.upsertMember =
+      db.prepare(`INSERT INTO search_members (search_id, lot_key, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?)
       ON CONFLICT(search_id, lot_key) DO UPDATE SET last_seen_at = excluded.last_seen_at`);
     this.deleteMember = db.prepare('DELETE FROM search_members WHERE search_id = ? AND lot_key = ?');
-    this.insertRun = db.prepare("INSERT INTO poll_runs (target, started_at, status) VALUES (?, ?, 'running')");
-    this.finishRunRow = db.prepare(`UPDATE poll_runs SET finished_at = @now, status = @status, requests = @requests,
+    this.insertRun = db.prepare(
+      "INSERT INTO poll_runs (target, started_at, status) VALUES (?, ?, 'running')",
+    );
+    this.finishRunRow =
+      db.prepare(`UPDATE poll_runs SET finished_at = @now, status = @status, requests = @requests,
       records = @records, changes = @changes, complete = @complete, error_code = @error_code,
       error_message = @error_message WHERE id = @id`);
-    this.recentRuns = db.prepare(`SELECT records FROM poll_runs WHERE target = ? AND status = 'ok' AND complete = 1
+    this.recentRuns =
+      db.prepare(`SELECT records FROM poll_runs WHERE target = ? AND status = 'ok' AND complete = 1
       ORDER BY started_at DESC, id DESC LIMIT ?`);
-    this.interruptRunning = db.prepare("UPDATE poll_runs SET status = 'interrupted', finished_at = ? WHERE status = 'running'");
+    this.interruptRunning = db.prepare(
+      "UPDATE poll_runs SET status = 'interrupted', finished_at = ? WHERE status = 'running'",
+    );
     this.activeExamples = db.prepare('SELECT id FROM saved_searches WHERE is_example = 1 AND paused = 0');
-    this.pauseExample = db.prepare('UPDATE saved_searches SET paused = 1, updated_at = ? WHERE id = ? AND is_example = 1');
-    this.resumeExample = db.prepare('UPDATE saved_searches SET paused = 0, updated_at = ? WHERE id = ? AND is_example = 1');
+    this.pauseExample = db.prepare(
+      'UPDATE saved_searches SET paused = 1, updated_at = ? WHERE id = ? AND is_example = 1',
+    );
+    this.resumeExample = db.prepare(
+      'UPDATE saved_searches SET paused = 0, updated_at = ? WHERE id = ? AND is_example = 1',
+    );
     this.countExamples = db.prepare('SELECT count(*) AS n FROM saved_searches WHERE is_example = 1');
     this.deleteExamples = db.prepare('DELETE FROM saved_searches WHERE is_example = 1');
   }
@@ -185,7 +214,11 @@ export class SearchesRepo {
   }
 
   /** Updates a saved search; new params restart its baseline and coverage (the next run notifies no new matches). */
-  updateSearch(id: number, s: Pick<SavedSearchRow, 'name' | 'params' | 'schedule' | 'rules' | 'max_pages' | 'paused'>, now: number): void {
+  updateSearch(
+    id: number,
+    s: Pick<SavedSearchRow, 'name' | 'params' | 'schedule' | 'rules' | 'max_pages' | 'paused'>,
+    now: number,
+  ): void {
     this.updateOne.run({
       name: s.name,
       schedule: s.schedule,
@@ -213,7 +246,12 @@ export class SearchesRepo {
 
   /** Stores where a search's reading stands after a run (docs/architecture.md "Saved searches and new matches"). */
   setCoverage(id: number, c: SearchCoverage): void {
-    this.coverage.run({ id, baseline_done: c.baseline_done ? 1 : 0, covered_until: c.covered_until, sweep_from: c.sweep_from });
+    this.coverage.run({
+      id,
+      baseline_done: c.baseline_done ? 1 : 0,
+      covered_until: c.covered_until,
+      sweep_from: c.sweep_from,
+    });
   }
 
   /** Records a run that fetched nothing: one more failure in a row, with the error's code and message. */

@@ -20,7 +20,11 @@ export interface WatchRow {
 
 type WatchDbRow = Omit<WatchRow, 'rules' | 'is_example'> & { rules: string; is_example: number };
 
-type WatchInsert = Pick<WatchRow, 'kind' | 'vin' | 'lot_key' | 'label'> & { rules: string; is_example: number; now: number };
+type WatchInsert = Pick<WatchRow, 'kind' | 'vin' | 'lot_key' | 'label'> & {
+  rules: string;
+  is_example: number;
+  now: number;
+};
 
 function toWatch(r: WatchDbRow): WatchRow {
   return {
@@ -53,22 +57,29 @@ export class WatchesRepo {
   private readonly failed: Statement<[number, string, number]>;
   private readonly countExamples: Statement<[], { n: number }>;
   private readonly deleteExamples: Statement<[]>;
-  private readonly soonest: Statement<[number], { lot_key: string; title: string | null; auction_at: number }>;
+  private readonly soonest: Statement<
+    [number],
+    { lot_key: string; title: string | null; auction_at: number }
+  >;
 
   constructor(db: Database) {
     this.listAll = db.prepare('SELECT * FROM watches ORDER BY id');
     this.getOne = db.prepare('SELECT * FROM watches WHERE id = ?');
-    this.insertOne = db.prepare(`INSERT INTO watches (kind, vin, lot_key, label, rules, is_example, created_at, updated_at)
+    this.insertOne =
+      db.prepare(`INSERT INTO watches (kind, vin, lot_key, label, rules, is_example, created_at, updated_at)
       VALUES (@kind, @vin, @lot_key, @label, @rules, @is_example, @now, @now)`);
     this.updateRules = db.prepare('UPDATE watches SET rules = ?, label = ?, updated_at = ? WHERE id = ?');
     this.deleteOne = db.prepare('DELETE FROM watches WHERE id = ?');
-    this.checked = db.prepare(`UPDATE watches SET last_checked_at = ?, consecutive_failures = 0, last_error = NULL,
+    this.checked =
+      db.prepare(`UPDATE watches SET last_checked_at = ?, consecutive_failures = 0, last_error = NULL,
       lot_key = COALESCE(?, lot_key), vin = COALESCE(vin, ?) WHERE id = ?`);
-    this.failed = db.prepare(`UPDATE watches SET last_checked_at = ?, consecutive_failures = consecutive_failures + 1,
+    this.failed =
+      db.prepare(`UPDATE watches SET last_checked_at = ?, consecutive_failures = consecutive_failures + 1,
       last_error = ? WHERE id = ?`);
     this.countExamples = db.prepare('SELECT count(*) AS n FROM watches WHERE is_example = 1');
     this.deleteExamples = db.prepare('DELETE FROM watches WHERE is_example = 1');
-    this.soonest = db.prepare(`SELECT l.lot_key, l.title, l.auction_at FROM watches w JOIN lots l ON l.lot_key = w.lot_key
+    this.soonest =
+      db.prepare(`SELECT l.lot_key, l.title, l.auction_at FROM watches w JOIN lots l ON l.lot_key = w.lot_key
       WHERE l.auction_at > ? ORDER BY l.auction_at LIMIT 1`);
   }
 
@@ -93,7 +104,10 @@ export class WatchesRepo {
   }
 
   /** Adds a watch; input must be validated. Returns its id. Throws SqliteError for a VIN or lot watched already. */
-  insertWatch(w: Pick<WatchRow, 'kind' | 'vin' | 'lot_key' | 'label' | 'rules' | 'is_example'>, now: number): number {
+  insertWatch(
+    w: Pick<WatchRow, 'kind' | 'vin' | 'lot_key' | 'label' | 'rules' | 'is_example'>,
+    now: number,
+  ): number {
     const r = this.insertOne.run({
       kind: w.kind,
       vin: w.vin,

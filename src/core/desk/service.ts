@@ -348,7 +348,10 @@ export class DeskService {
   renewCalendar(): MethodOutput<'plan.renewCalendar'> {
     const address = this.d.calendar?.renew() ?? null;
     if (!this.d.calendar || address === null) {
-      throw new LotwatchError('bad_input', 'The desktop app has no calendar address. Use Export calendar (.ics) instead.');
+      throw new LotwatchError(
+        'bad_input',
+        'The desktop app has no calendar address. Use Export calendar (.ics) instead.',
+      );
     }
     return { address, port_fixed: this.d.calendar.portFixed() };
   }

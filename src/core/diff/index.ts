@@ -327,7 +327,9 @@ export function diffSearch(
     if (seen.has(key)) continue;
     seen.add(key);
     if (prevKeys.has(key)) continue;
-    const covered = !opts.baseline || (s.auction_at !== null && opts.coveredUntil != null && s.auction_at < opts.coveredUntil);
+    const covered =
+      !opts.baseline ||
+      (s.auction_at !== null && opts.coveredUntil != null && s.auction_at < opts.coveredUntil);
     // First seen after its sale time: too late to bid on, so not news (a member from now on, never alerted).
     const biddable = s.auction_at === null || s.auction_at > opts.observedAt;
     if (covered && biddable) out.push(membership('new_match', key, s.vin));

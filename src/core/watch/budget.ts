@@ -88,7 +88,8 @@ export class RequestBudget {
     const perDay = basis === 'quota' ? Math.max(share, runFloor) : share;
     // The plan's own count wins: a fresh snapshot, or one that says nothing is left before its period ends (a spent
     // quota stays spent until then, however old the snapshot).
-    const current = q !== null && (q.at > now - DAY || (q.remaining === 0 && q.periodEnd !== null && q.periodEnd > now));
+    const current =
+      q !== null && (q.at > now - DAY || (q.remaining === 0 && q.periodEnd !== null && q.periodEnd > now));
     if (q && q.remaining !== null && current && q.remaining - n < 0) return false;
     return this.opts.spentSince(now - DAY) + n + reserve <= perDay;
   }
@@ -121,7 +122,8 @@ export class RequestBudget {
     const { perDay: share, basis, q } = this.allowance(now);
     const perDay = basis === 'quota' ? Math.max(share, runFloor) : share;
     // A plan's count that says no: the pause (until the period's end) or the next answer's headers decide.
-    const current = q !== null && (q.at > now - DAY || (q.remaining === 0 && q.periodEnd !== null && q.periodEnd > now));
+    const current =
+      q !== null && (q.at > now - DAY || (q.remaining === 0 && q.periodEnd !== null && q.periodEnd > now));
     if (q && q.remaining !== null && current && q.remaining - n < 0) return null;
     const need = n + reserve;
     if (need > perDay) return null;
@@ -143,7 +145,9 @@ export class RequestBudget {
   paidAt(n: number, now: number): number {
     const { perDay } = this.allowance(now);
     const cap = Math.max(burstOf(perDay), n);
-    return perDay > 0 ? this.nextPacedAt(n, now, perDay, cap, Math.max(DAY, (2 * cap * DAY) / perDay)) : Infinity;
+    return perDay > 0
+      ? this.nextPacedAt(n, now, perDay, cap, Math.max(DAY, (2 * cap * DAY) / perDay))
+      : Infinity;
   }
 
   /**
@@ -151,7 +155,13 @@ export class RequestBudget {
    * ms (the rolling day). The level at t is min over each request time s of burst + rate x (t - s) - (requests since
    * s), capped at `burst`.
    */
-  private nextPacedAt(need: number, now: number, perDay: number, burst = burstOf(perDay), memory = DAY): number {
+  private nextPacedAt(
+    need: number,
+    now: number,
+    perDay: number,
+    burst = burstOf(perDay),
+    memory = DAY,
+  ): number {
     if (need > burst || perDay <= 0) return Infinity;
     const rate = perDay / DAY;
     const times = this.opts.sentSince(now - memory);
@@ -201,7 +211,10 @@ export { pagesPerRun };
  * Requests per day the saved searches' schedules are expected to spend: runs a day times pages a run, over the
  * searches that are not paused and have a valid schedule (`runsPerDay` answers null for the others). Throws nothing.
  */
-export function searchDemandPerDay(searches: SearchLoad[], runsPerDay: (id: number) => number | null): number {
+export function searchDemandPerDay(
+  searches: SearchLoad[],
+  runsPerDay: (id: number) => number | null,
+): number {
   let demand = 0;
   for (const s of searches) {
     const runs = s.paused ? null : runsPerDay(s.id);
@@ -215,7 +228,12 @@ export function searchDemandPerDay(searches: SearchLoad[], runsPerDay: (id: numb
  * watch checks plus `searchDemand` (requests/day) to fit `allowancePerDay` (requests/day), so a tight quota slows
  * the watchlist down instead of running out. Throws nothing.
  */
-export function scaleToFit(lots: WatchLoad[], now: number, searchDemand: number, allowancePerDay: number): number {
+export function scaleToFit(
+  lots: WatchLoad[],
+  now: number,
+  searchDemand: number,
+  allowancePerDay: number,
+): number {
   let scale = 1;
   while (scale < 64 && projectedChecks(lots, now, DAY, scale) + searchDemand > allowancePerDay) scale *= 2;
   return scale;

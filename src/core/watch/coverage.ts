@@ -81,8 +81,11 @@ export interface RunReading {
  */
 export function nextCoverage(c: SearchCoverage, r: RunReading): SearchCoverage {
   const unbroken =
-    r.from === null || c.baseline_done || (c.covered_until !== null && dayStart(r.from) + WINDOW_EDGE_MS <= c.covered_until);
-  if (r.reachedEnd) return { baseline_done: c.baseline_done || unbroken, covered_until: null, sweep_from: null };
+    r.from === null ||
+    c.baseline_done ||
+    (c.covered_until !== null && dayStart(r.from) + WINDOW_EDGE_MS <= c.covered_until);
+  if (r.reachedEnd)
+    return { baseline_done: c.baseline_done || unbroken, covered_until: null, sweep_from: null };
   const last = r.lastAuctionAt;
   if (last === null || (c.sweep_from !== null && last <= c.sweep_from)) {
     if (r.full === false) return c;

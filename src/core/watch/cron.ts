@@ -14,9 +14,13 @@ export function checkCron(expr: string): string {
   const e = expr.trim();
   const v = validateDetailed(e);
   if (!v.valid) {
-    const detail = v.errors.map((x) => `${x.field}${x.value !== undefined ? ` "${x.value}"` : ''}: ${x.message}`);
+    const detail = v.errors.map(
+      (x) => `${x.field}${x.value !== undefined ? ` "${x.value}"` : ''}: ${x.message}`,
+    );
     throw new BadInputError(`The schedule "${e}" is not a valid cron expression.`, {
-      schedule: [`Not a valid cron expression (${detail.join('; ') || 'unreadable'}). Example: ${DEFAULT_SCHEDULE} (every 30 minutes).`],
+      schedule: [
+        `Not a valid cron expression (${detail.join('; ') || 'unreadable'}). Example: ${DEFAULT_SCHEDULE} (every 30 minutes).`,
+      ],
     });
   }
   return e;

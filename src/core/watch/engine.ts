@@ -73,7 +73,12 @@ export class WatchEngine {
         for (const l of this.delivered) l();
       },
     }));
-    this.recorder = new Recorder({ store: d.store, clock: d.clock, quiet: d.quiet, tzOffsetMinutes: d.tzOffsetMinutes });
+    this.recorder = new Recorder({
+      store: d.store,
+      clock: d.clock,
+      quiet: d.quiet,
+      tzOffsetMinutes: d.tzOffsetMinutes,
+    });
     this.polls = new Polls({
       ...d,
       pause: this.gate,
@@ -81,7 +86,13 @@ export class WatchEngine {
       outbox,
       watchReserve: (now) => this.scheduler.watchReserve(now),
     });
-    this.scheduler = new Scheduler({ ...d, pause: this.gate, polls: this.polls, recorder: this.recorder, outbox });
+    this.scheduler = new Scheduler({
+      ...d,
+      pause: this.gate,
+      polls: this.polls,
+      recorder: this.recorder,
+      outbox,
+    });
   }
 
   /**
@@ -118,7 +129,9 @@ export class WatchEngine {
   checkWatchNow(id: number): Promise<RunOutcome> {
     return this.scheduler.enqueue(async () => {
       const w = this.store.watches.getWatch(id);
-      return w ? this.polls.pollWatch(w) : { status: 'skipped', requests: 0, changes: 0, alerts: 0, error: null };
+      return w
+        ? this.polls.pollWatch(w)
+        : { status: 'skipped', requests: 0, changes: 0, alerts: 0, error: null };
     });
   }
 

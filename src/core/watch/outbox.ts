@@ -92,7 +92,18 @@ export class Outbox {
   /** Writes a summary entry (a digest or a recovery notice) to the inbox, pending: it goes out like any alert. */
   private insertSummary(t: { title: string; body: string; dedup_key: string }, now: number): void {
     this.d.store.insertAlert(
-      { dedup_key: t.dedup_key, kind: 'digest', lot_key: null, change_id: null, source: '', title: t.title, body: t.body, reason: null, delivery: 'now', deliver_after: null },
+      {
+        dedup_key: t.dedup_key,
+        kind: 'digest',
+        lot_key: null,
+        change_id: null,
+        source: '',
+        title: t.title,
+        body: t.body,
+        reason: null,
+        delivery: 'now',
+        deliver_after: null,
+      },
       now,
     );
   }
@@ -109,6 +120,9 @@ export class Outbox {
   }
 
   private raised(a: AlertRow): void {
-    this.d.emit({ name: 'alert.raised', payload: { id: a.id, kind: a.kind, title: a.title, body: a.body, lot_key: a.lot_key } });
+    this.d.emit({
+      name: 'alert.raised',
+      payload: { id: a.id, kind: a.kind, title: a.title, body: a.body, lot_key: a.lot_key },
+    });
   }
 }

@@ -92,7 +92,8 @@ export class PauseGate {
     }
     // The buyer's own pause, when it outlasts a 429's: the buyer asked for it, so it is the one to show.
     const user = this.userPause(now);
-    if (user !== null && user >= this.until) return { until: user, reason: 'You paused watching.', kind: 'user' };
+    if (user !== null && user >= this.until)
+      return { until: user, reason: 'You paused watching.', kind: 'user' };
     return this.until > now
       ? { until: this.until, reason: this.reason, kind: this.kind }
       : { until: null, reason: null, kind: null };

@@ -50,7 +50,12 @@ function afterSaleFirstGap(scale: number): number {
  * @param scale >= 1: the budget's stretch (scaleToFit); 1 when the budget is ample.
  * @returns the time of the next fetch, ms since the epoch (may be <= now: due). Throws nothing.
  */
-export function nextCheckAt(lot: LotState | null, lastChecked: number | null, now: number, scale = 1): number {
+export function nextCheckAt(
+  lot: LotState | null,
+  lastChecked: number | null,
+  now: number,
+  scale = 1,
+): number {
   if (!lot || lastChecked === null) return now;
   const last = lastChecked;
   if (auctionOver(lot)) {
@@ -59,7 +64,11 @@ export function nextCheckAt(lot: LotState | null, lastChecked: number | null, no
       // Doubling gaps from the end, up to RELIST_MAX_GAP_HOURS (stretched by scale): a relist days later is still
       // caught within hours on an ample budget, while its new lot has days to go before its own sale. A tight budget
       // starts later (fewer, wider looks).
-      for (let h = Math.min(8, scale); h <= RELIST_LOOK_HOURS; h = Math.min(h * 2, h + RELIST_MAX_GAP_HOURS * scale)) {
+      for (
+        let h = Math.min(8, scale);
+        h <= RELIST_LOOK_HOURS;
+        h = Math.min(h * 2, h + RELIST_MAX_GAP_HOURS * scale)
+      ) {
         if (endedAt + h * HOUR > last) return endedAt + h * HOUR;
       }
     }
@@ -75,7 +84,11 @@ export function nextCheckAt(lot: LotState | null, lastChecked: number | null, no
     if (showsLive(lot) && scale <= 2 && elapsed < 45 * MIN) return last + 30 * S;
     return last + Math.ceil(Math.min(Math.max(first, elapsed / (scale > 2 ? 2 : 3)), 6 * HOUR));
   }
-  const anchors = [...(scale <= 2 ? [at - 2 * HOUR] : []), ...(scale <= 4 ? [at - 10 * MIN] : []), at + (showsLive(lot) && scale <= 2 ? 20 * S : first)];
+  const anchors = [
+    ...(scale <= 2 ? [at - 2 * HOUR] : []),
+    ...(scale <= 4 ? [at - 10 * MIN] : []),
+    at + (showsLive(lot) && scale <= 2 ? 20 * S : first),
+  ];
   const anchor = anchors.find((a) => a > last) ?? at + first;
   const until = at - last;
   const background =
@@ -107,7 +120,11 @@ const ASSUMED_LIVE_SPAN = 20 * MIN;
 function projectedState(lot: LotState, t: number, now: number): LotState {
   if (auctionOver(lot)) return lot;
   // A lot already on the block is minutes from its end; one not yet live, its start plus the refresh lag.
-  const end = isLive(lot) ? now + 5 * MIN : lot.auction_at === null ? null : lot.auction_at + ASSUMED_LIVE_SPAN;
+  const end = isLive(lot)
+    ? now + 5 * MIN
+    : lot.auction_at === null
+      ? null
+      : lot.auction_at + ASSUMED_LIVE_SPAN;
   const start = isLive(lot) ? now : lot.auction_at;
   if (end === null || start === null || t < end) return lot;
   return { ...lot, lot_sub_status: 'Ended', state: 'not_sold', auction_at: start };
@@ -164,7 +181,11 @@ export function projectedCheckTimes(
  * time: the moment the scheduler must wake to raise "auction in N minutes" on time. Null when there is none.
  * Throws nothing.
  */
-export function nextReminderAt(lot: LotState | null, remindMinutesBefore: number[], after: number): number | null {
+export function nextReminderAt(
+  lot: LotState | null,
+  remindMinutesBefore: number[],
+  after: number,
+): number | null {
   if (!lot || lot.auction_at === null || auctionOver(lot)) return null;
   let next: number | null = null;
   for (const m of remindMinutesBefore) {

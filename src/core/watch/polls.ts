@@ -6,7 +6,14 @@ import { diffSearch, parseAuctionAt } from '../diff';
 import { databaseErrorOf, LotwatchError } from '../errors';
 import type { ContractEvent } from '../../shared/ipc/contract';
 import type { Vehicle } from '../../shared/vehicle';
-import { lotKeyOf, parseLotKey, pollTargetKey, type Change, type PollTarget, type LotState } from '../../shared/watch';
+import {
+  lotKeyOf,
+  parseLotKey,
+  pollTargetKey,
+  type Change,
+  type PollTarget,
+  type LotState,
+} from '../../shared/watch';
 import type { RequestBudget } from './budget';
 import { nextCoverage, windowFrom } from './coverage';
 import type { Outbox } from './outbox';
@@ -27,7 +34,8 @@ export type RunOutcome = {
 };
 
 /** A watch check whose answer names no lot number Lotwatch can store (parse.ts: 1 to 12 digits). */
-const UNUSABLE_LOT = 'The auction data service sent this lot without a lot number Lotwatch can use, so nothing was stored.';
+const UNUSABLE_LOT =
+  'The auction data service sent this lot without a lot number Lotwatch can use, so nothing was stored.';
 
 const SKIPPED: RunOutcome = { status: 'skipped', requests: 0, changes: 0, alerts: 0, error: null };
 
@@ -94,7 +102,12 @@ export class Polls {
    * marks the row failed with its code and reason and announces the end (`poll.finished`, status `error`) before it
    * goes on to the caller: a run row never stays `running`. `requests()` says how many were sent so far.
    */
-  private async ended(runId: number, target: string, requests: () => number, work: () => Promise<RunOutcome>): Promise<RunOutcome> {
+  private async ended(
+    runId: number,
+    target: string,
+    requests: () => number,
+    work: () => Promise<RunOutcome>,
+  ): Promise<RunOutcome> {
     try {
       return await work();
     } catch (e) {
@@ -116,7 +129,10 @@ export class Polls {
       } catch {
         // The store itself fails: the row stays open until the next start marks it interrupted.
       }
-      this.d.emit({ name: 'poll.finished', payload: { target, at: now, status: 'error', requests: requests(), changes: 0, alerts: 0 } });
+      this.d.emit({
+        name: 'poll.finished',
+        payload: { target, at: now, status: 'error', requests: requests(), changes: 0, alerts: 0 },
+      });
       throw e;
     }
   }
@@ -147,122 +163,158 @@ export class Polls {
     const runId = this.d.store.searches.startRun(run, started);
     this.d.emit({ name: 'poll.started', payload: { target, at: started } });
     let requests = 0;
-    return this.ended(runId, target, () => requests, async () => {
-      const vehicles: Vehicle[] = [];
-      const coverage = { baseline_done: s.baseline_done, covered_until: s.covered_until, sweep_from: s.sweep_from };
-      const from = windowFrom(coverage, s.params['auction_date_from'], s.params['auction_date_to']);
-      const head = { ...(s.params as object), per_page: 20 };
-      const query = { ...head, ...(from ? { auction_date_from: from } : {}) };
-      // A window leaves the head of the list unread, and the head holds the lots about to sell, where a late listing,
-      // a reschedule or a bid is most urgent: a windowed run of a search with a baseline reads the first page too, when
-      // the budget allows the whole run. A run the budget cuts short keeps its pages for the sweep.
-      const reserveAtStart = manual ? 0 : this.d.watchReserve(started);
-      const headFirst =
-        from !== null &&
-        s.baseline_done &&
-        s.max_pages > 1 &&
-        this.d.budget.canSpend(s.max_pages, started, reserveAtStart, dayAtStart + s.max_pages + reserveAtStart);
-      let lastAuctionAt: number | null = null;
-      let complete = false;
-      let skipped = 0;
-      let error: { code: string; message: string } | null = null;
-      let cursor: string | undefined;
-      for (let page = 0; page < s.max_pages; page++) {
-        // The first page was checked above, at the same instant.
-        if (page > 0 && !pageFits(this.d.clock.now())) {
-          error = { code: 'budget', message: 'Paused by the request budget; the next run continues.' };
-          break;
-        }
-        try {
-          requests++;
-          if (headFirst && page === 0) {
-            const first = await client.searchVehicles(head);
-            vehicles.push(...first.data);
-            skipped += first.skipped;
-            this.d.recorder.onQuota(client.quota());
-            continue;
-          }
-          const r = await client.searchVehicles({ ...query, ...(cursor ? { cursor } : {}) });
-          vehicles.push(...r.data);
-          skipped += r.skipped;
-          for (const v of r.data) lastAuctionAt = parseAuctionAt(v.auction.auction_at) ?? lastAuctionAt;
-          this.d.recorder.onQuota(client.quota());
-          const next = r.meta?.next_cursor ?? null;
-          if (!next) {
-            complete = true;
+    return this.ended(
+      runId,
+      target,
+      () => requests,
+      async () => {
+        const vehicles: Vehicle[] = [];
+        const coverage = {
+          baseline_done: s.baseline_done,
+          covered_until: s.covered_until,
+          sweep_from: s.sweep_from,
+        };
+        const from = windowFrom(coverage, s.params['auction_date_from'], s.params['auction_date_to']);
+        const head = { ...(s.params as object), per_page: 20 };
+        const query = { ...head, ...(from ? { auction_date_from: from } : {}) };
+        // A window leaves the head of the list unread, and the head holds the lots about to sell, where a late listing,
+        // a reschedule or a bid is most urgent: a windowed run of a search with a baseline reads the first page too, when
+        // the budget allows the whole run. A run the budget cuts short keeps its pages for the sweep.
+        const reserveAtStart = manual ? 0 : this.d.watchReserve(started);
+        const headFirst =
+          from !== null &&
+          s.baseline_done &&
+          s.max_pages > 1 &&
+          this.d.budget.canSpend(
+            s.max_pages,
+            started,
+            reserveAtStart,
+            dayAtStart + s.max_pages + reserveAtStart,
+          );
+        let lastAuctionAt: number | null = null;
+        let complete = false;
+        let skipped = 0;
+        let error: { code: string; message: string } | null = null;
+        let cursor: string | undefined;
+        for (let page = 0; page < s.max_pages; page++) {
+          // The first page was checked above, at the same instant.
+          if (page > 0 && !pageFits(this.d.clock.now())) {
+            error = { code: 'budget', message: 'Paused by the request budget; the next run continues.' };
             break;
           }
-          cursor = next;
-        } catch (e) {
-          this.d.recorder.onQuota(client.quota());
-          error = this.failed(e, this.d.clock.now());
-          break;
-        }
-      }
-      const now = this.d.clock.now();
-      let changes = 0;
-      let alerts = 0;
-      this.d.store.transaction(() => {
-        const states: LotState[] = [];
-        const lotChanges: Change[] = [];
-        const prevOf = new Map<string, LotState | null>();
-        for (const v of vehicles) {
-          const o = this.d.store.lots.observe(v, now, target);
-          if (!o) continue;
-          const key = lotKeyOf(o.next.platform, o.next.lot_number);
-          // The same lot twice in one run (it moved between pages): diff against the first state only once.
-          if (prevOf.has(key)) continue;
-          prevOf.set(key, o.prev);
-          states.push(o.next);
-          lotChanges.push(...this.d.recorder.lotDiff(o.prev, o.next));
-        }
-        const fetchedSomething = vehicles.length > 0 || complete;
-        // Only a reading of the whole list from its head to its end tells which members left it.
-        const wholeList = complete && from === null;
-        const members = this.d.store.searches.memberKeys(id);
-        const searchChanges = fetchedSomething
-          ? diffSearch(members, states, { complete: wholeList, baseline: !s.baseline_done, coveredUntil: s.covered_until, observedAt: now })
-          : [];
-        const r = this.d.recorder.record([...searchChanges, ...lotChanges], now, (k) => prevOf.get(k) ?? null, s);
-        changes = r.changes;
-        alerts = r.alerts;
-        const seen = states.map((x) => lotKeyOf(x.platform, x.lot_number));
-        const dropped = searchChanges.filter((c) => c.kind === 'dropped_out').map((c) => c.lot_key);
-        this.d.store.searches.updateMembers(id, seen, dropped, now);
-        if (error && !fetchedSomething) {
-          this.d.store.searches.searchRunFailed(id, now, error.code, error.message);
-          const after = this.d.store.searches.getSearch(id);
-          if (after && error.code !== 'budget') alerts += this.d.recorder.searchFailing(s, after.consecutive_failures, error.message, now);
-        } else {
-          if (wholeList) {
-            const counts = this.d.store.searches.recentResultCounts(id, 3);
-            alerts += this.d.recorder.searchEmpty(s, [...counts, seen.length], now);
+          try {
+            requests++;
+            if (headFirst && page === 0) {
+              const first = await client.searchVehicles(head);
+              vehicles.push(...first.data);
+              skipped += first.skipped;
+              this.d.recorder.onQuota(client.quota());
+              continue;
+            }
+            const r = await client.searchVehicles({ ...query, ...(cursor ? { cursor } : {}) });
+            vehicles.push(...r.data);
+            skipped += r.skipped;
+            for (const v of r.data) lastAuctionAt = parseAuctionAt(v.auction.auction_at) ?? lastAuctionAt;
+            this.d.recorder.onQuota(client.quota());
+            const next = r.meta?.next_cursor ?? null;
+            if (!next) {
+              complete = true;
+              break;
+            }
+            cursor = next;
+          } catch (e) {
+            this.d.recorder.onQuota(client.quota());
+            error = this.failed(e, this.d.clock.now());
+            break;
           }
-          this.d.store.searches.searchRunOk(id, now, seen.length, wholeList);
-          this.d.store.searches.setCoverage(id, nextCoverage(coverage, { from, reachedEnd: complete, lastAuctionAt, full: requests >= s.max_pages }));
         }
-        this.d.store.searches.finishRun(runId, now, {
-          status: error ? (fetchedSomething ? 'partial' : 'error') : 'ok',
-          requests,
-          records: vehicles.length,
-          changes,
-          complete: wholeList,
-          error_code: error?.code ?? null,
-          error_message: error?.message ?? null,
+        const now = this.d.clock.now();
+        let changes = 0;
+        let alerts = 0;
+        this.d.store.transaction(() => {
+          const states: LotState[] = [];
+          const lotChanges: Change[] = [];
+          const prevOf = new Map<string, LotState | null>();
+          for (const v of vehicles) {
+            const o = this.d.store.lots.observe(v, now, target);
+            if (!o) continue;
+            const key = lotKeyOf(o.next.platform, o.next.lot_number);
+            // The same lot twice in one run (it moved between pages): diff against the first state only once.
+            if (prevOf.has(key)) continue;
+            prevOf.set(key, o.prev);
+            states.push(o.next);
+            lotChanges.push(...this.d.recorder.lotDiff(o.prev, o.next));
+          }
+          const fetchedSomething = vehicles.length > 0 || complete;
+          // Only a reading of the whole list from its head to its end tells which members left it.
+          const wholeList = complete && from === null;
+          const members = this.d.store.searches.memberKeys(id);
+          const searchChanges = fetchedSomething
+            ? diffSearch(members, states, {
+                complete: wholeList,
+                baseline: !s.baseline_done,
+                coveredUntil: s.covered_until,
+                observedAt: now,
+              })
+            : [];
+          const r = this.d.recorder.record(
+            [...searchChanges, ...lotChanges],
+            now,
+            (k) => prevOf.get(k) ?? null,
+            s,
+          );
+          changes = r.changes;
+          alerts = r.alerts;
+          const seen = states.map((x) => lotKeyOf(x.platform, x.lot_number));
+          const dropped = searchChanges.filter((c) => c.kind === 'dropped_out').map((c) => c.lot_key);
+          this.d.store.searches.updateMembers(id, seen, dropped, now);
+          if (error && !fetchedSomething) {
+            this.d.store.searches.searchRunFailed(id, now, error.code, error.message);
+            const after = this.d.store.searches.getSearch(id);
+            if (after && error.code !== 'budget')
+              alerts += this.d.recorder.searchFailing(s, after.consecutive_failures, error.message, now);
+          } else {
+            if (wholeList) {
+              const counts = this.d.store.searches.recentResultCounts(id, 3);
+              alerts += this.d.recorder.searchEmpty(s, [...counts, seen.length], now);
+            }
+            this.d.store.searches.searchRunOk(id, now, seen.length, wholeList);
+            this.d.store.searches.setCoverage(
+              id,
+              nextCoverage(coverage, {
+                from,
+                reachedEnd: complete,
+                lastAuctionAt,
+                full: requests >= s.max_pages,
+              }),
+            );
+          }
+          this.d.store.searches.finishRun(runId, now, {
+            status: error ? (fetchedSomething ? 'partial' : 'error') : 'ok',
+            requests,
+            records: vehicles.length,
+            changes,
+            complete: wholeList,
+            error_code: error?.code ?? null,
+            error_message: error?.message ?? null,
+          });
         });
-      });
-      const status: RunOutcome['status'] = error ? (vehicles.length ? 'partial' : 'error') : 'ok';
-      this.d.emit({ name: 'poll.finished', payload: { target, at: now, status, requests, changes, alerts } });
-      this.d.outbox.deliver();
-      return {
-        status,
-        requests,
-        changes,
-        alerts,
-        error: error ? { code: error.code, message: error.message } : null,
-        ...(skipped > 0 ? { skipped } : {}),
-      };
-    });
+        const status: RunOutcome['status'] = error ? (vehicles.length ? 'partial' : 'error') : 'ok';
+        this.d.emit({
+          name: 'poll.finished',
+          payload: { target, at: now, status, requests, changes, alerts },
+        });
+        this.d.outbox.deliver();
+        return {
+          status,
+          requests,
+          changes,
+          alerts,
+          error: error ? { code: error.code, message: error.message } : null,
+          ...(skipped > 0 ? { skipped } : {}),
+        };
+      },
+    );
   }
 
   /**
@@ -287,53 +339,73 @@ export class Polls {
     const target = pollTargetKey(run);
     const runId = this.d.store.searches.startRun(run, now0);
     this.d.emit({ name: 'poll.started', payload: { target, at: now0 } });
-    return this.ended(runId, target, () => 1, async () => {
-      let v: Vehicle | null = null;
-      let error: { code: string; message: string } | null = null;
-      try {
-        v = (await client.getVehicle(id)).data;
-      } catch (e) {
-        error = this.failed(e, this.d.clock.now());
-      }
-      if (v && v.lot_number === null) {
-        // Nothing to store or to follow (a lot number of 1e308, say): the watch stays on its lot for the next check.
-        error = { code: 'bad_response', message: UNUSABLE_LOT };
-        v = null;
-      }
-      this.d.recorder.onQuota(client.quota());
-      const now = this.d.clock.now();
-      let changes = 0;
-      let alerts = 0;
-      this.d.store.transaction(() => {
-        if (v) {
-          const o = this.d.store.lots.observe(v, now, target);
-          if (o) {
-            const key = lotKeyOf(o.next.platform, o.next.lot_number);
-            const r = this.d.recorder.record(this.d.recorder.lotDiff(o.prev, o.next), now, () => o.prev, null, w);
-            changes = r.changes;
-            alerts = r.alerts;
-            // A relisted vehicle: the watch follows it to its new lot.
-            this.d.store.watches.watchChecked(w.id, now, key, o.next.vin);
-          } else {
-            this.d.store.watches.watchChecked(w.id, now, null, null);
-          }
-        } else if (error) {
-          this.d.store.watches.watchFailed(w.id, now, error.message);
+    return this.ended(
+      runId,
+      target,
+      () => 1,
+      async () => {
+        let v: Vehicle | null = null;
+        let error: { code: string; message: string } | null = null;
+        try {
+          v = (await client.getVehicle(id)).data;
+        } catch (e) {
+          error = this.failed(e, this.d.clock.now());
         }
-        this.d.store.searches.finishRun(runId, now, {
-          status: error ? 'error' : 'ok',
-          requests: 1,
-          records: v ? 1 : 0,
-          changes,
-          complete: null,
-          error_code: error?.code ?? null,
-          error_message: error?.message ?? null,
+        if (v && v.lot_number === null) {
+          // Nothing to store or to follow (a lot number of 1e308, say): the watch stays on its lot for the next check.
+          error = { code: 'bad_response', message: UNUSABLE_LOT };
+          v = null;
+        }
+        this.d.recorder.onQuota(client.quota());
+        const now = this.d.clock.now();
+        let changes = 0;
+        let alerts = 0;
+        this.d.store.transaction(() => {
+          if (v) {
+            const o = this.d.store.lots.observe(v, now, target);
+            if (o) {
+              const key = lotKeyOf(o.next.platform, o.next.lot_number);
+              const r = this.d.recorder.record(
+                this.d.recorder.lotDiff(o.prev, o.next),
+                now,
+                () => o.prev,
+                null,
+                w,
+              );
+              changes = r.changes;
+              alerts = r.alerts;
+              // A relisted vehicle: the watch follows it to its new lot.
+              this.d.store.watches.watchChecked(w.id, now, key, o.next.vin);
+            } else {
+              this.d.store.watches.watchChecked(w.id, now, null, null);
+            }
+          } else if (error) {
+            this.d.store.watches.watchFailed(w.id, now, error.message);
+          }
+          this.d.store.searches.finishRun(runId, now, {
+            status: error ? 'error' : 'ok',
+            requests: 1,
+            records: v ? 1 : 0,
+            changes,
+            complete: null,
+            error_code: error?.code ?? null,
+            error_message: error?.message ?? null,
+          });
         });
-      });
-      const status = error ? 'error' : 'ok';
-      this.d.emit({ name: 'poll.finished', payload: { target, at: now, status, requests: 1, changes, alerts } });
-      this.d.outbox.deliver();
-      return { status, requests: 1, changes, alerts, error: error ? { code: error.code, message: error.message } : null };
-    });
+        const status = error ? 'error' : 'ok';
+        this.d.emit({
+          name: 'poll.finished',
+          payload: { target, at: now, status, requests: 1, changes, alerts },
+        });
+        this.d.outbox.deliver();
+        return {
+          status,
+          requests: 1,
+          changes,
+          alerts,
+          error: error ? { code: error.code, message: error.message } : null,
+        };
+      },
+    );
   }
 }

@@ -14,7 +14,14 @@ import type { NewAlert, SavedSearchRow, WatchRow, Store } from '../db/store';
 import { diffLot } from '../diff';
 import { findComps } from '../db/comps';
 import type { QuotaSnapshot } from '../../shared/vehicle';
-import { lotKeyOf, pollTargetKey, type AlertRules, type Change, type LotState, type QuietHours } from '../../shared/watch';
+import {
+  lotKeyOf,
+  pollTargetKey,
+  type AlertRules,
+  type Change,
+  type LotState,
+  type QuietHours,
+} from '../../shared/watch';
 
 const HOUR = 3_600_000;
 
@@ -37,7 +44,9 @@ export class Recorder {
 
   /** The changes between a lot's stored state and a new one, relists found through other stored lots of its VIN. */
   lotDiff(prev: LotState | null, next: LotState): Change[] {
-    const others = next.vin ? this.d.store.lots.otherLotsOfVin(next.vin, lotKeyOf(next.platform, next.lot_number)) : [];
+    const others = next.vin
+      ? this.d.store.lots.otherLotsOfVin(next.vin, lotKeyOf(next.platform, next.lot_number))
+      : [];
     return diffLot(prev, next, { otherLotsOfVin: others });
   }
 
@@ -65,14 +74,16 @@ export class Recorder {
     for (const c of changes) {
       const changeId = this.d.store.lots.insertChange(c, search?.id ?? null);
       const w = watch ?? this.watchFor(c.lot_key, c.vin);
-      const rules: AlertRules | null = w && c.kind !== 'new_match' && c.kind !== 'dropped_out' ? w.rules : search?.rules ?? null;
+      const rules: AlertRules | null =
+        w && c.kind !== 'new_match' && c.kind !== 'dropped_out' ? w.rules : (search?.rules ?? null);
       if (!rules) continue;
       const source =
         w && rules === w.rules
           ? { kind: 'watch' as const, name: w.label || w.vin || w.lot_key || 'Watched lot' }
           : { kind: 'search' as const, name: search?.name ?? '' };
       const record = this.d.store.lots.getLotRecord(c.lot_key);
-      const title = record?.title ?? ([record?.year, record?.make, record?.model].filter(Boolean).join(' ') || c.lot_key);
+      const title =
+        record?.title ?? ([record?.year, record?.make, record?.model].filter(Boolean).join(' ') || c.lot_key);
       const lot = this.d.store.lots.getLotState(c.lot_key);
       // A new match judged against its comparable sales: their median price paid, from the store (offline).
       const compsMedianUsd =
@@ -103,7 +114,12 @@ export class Recorder {
       });
       if (decision?.lifts_snooze && w) {
         // The event the user snoozed for has happened: the snooze ends with this alert.
-        this.d.store.watches.updateWatchRules(w.id, { ...w.rules, snooze_until: null, snooze_until_event: null }, w.label, now);
+        this.d.store.watches.updateWatchRules(
+          w.id,
+          { ...w.rules, snooze_until: null, snooze_until_event: null },
+          w.label,
+          now,
+        );
       }
       if (decision) {
         const tag =
@@ -170,7 +186,11 @@ export class Recorder {
     const now = this.d.clock.now();
     // A 429 may come without the period headers; the period of the last full snapshot still names the period.
     const stored = this.d.store.requests.loadQuota();
-    const periodEnd = q.periodEnd ?? (stored?.periodEnd !== null && stored?.periodEnd !== undefined && stored.periodEnd > now ? stored.periodEnd : null);
+    const periodEnd =
+      q.periodEnd ??
+      (stored?.periodEnd !== null && stored?.periodEnd !== undefined && stored.periodEnd > now
+        ? stored.periodEnd
+        : null);
     if (q.remaining === 0) {
       this.storeAlerts([quotaSpentAlert(periodEnd, now)], now);
       return;
@@ -195,7 +215,12 @@ export class Recorder {
    * The "saved search keeps failing" alert once a search has failed `failures` runs in a row (`message`: the last
    * error). Returns how many alerts were stored (0 or 1).
    */
-  searchFailing(s: Pick<SavedSearchRow, 'id' | 'name'>, failures: number, message: string, now: number): number {
+  searchFailing(
+    s: Pick<SavedSearchRow, 'id' | 'name'>,
+    failures: number,
+    message: string,
+    now: number,
+  ): number {
     const a = searchFailingAlert({ id: s.id, name: s.name }, failures, message, now);
     return a ? this.storeAlerts([a], now) : 0;
   }

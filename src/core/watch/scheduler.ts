@@ -3,8 +3,18 @@ import { markSuspect } from '../db/connection';
 import { databaseErrorOf } from '../errors';
 import type { WatchRow, Store } from '../db/store';
 import type { Logger } from '../log';
-import type { LotState } from '../../shared/watch';
-import { keepFor, pagesPerRun, projectedDay, reserveHorizon, scaleToFit, searchDemandPerDay, watchReserve, type RequestBudget, type SearchLoad } from './budget';
+import {
+  keepFor,
+  pagesPerRun,
+  projectedDay,
+  reserveHorizon,
+  scaleToFit,
+  searchDemandPerDay,
+  watchReserve,
+  type RequestBudget,
+  type SearchLoad,
+} from './budget';
+import { failureBackoff, tickBackoff, type SchedulePlan, type WatchState } from './backoff';
 import { CronTrigger } from './cron';
 import type { Outbox } from './outbox';
 import { nextCheckAt, nextReminderAt, projectedCheckTimes } from './planner';
@@ -12,38 +22,13 @@ import { CRITICAL_VALUE, orderQueue, searchValue, watchValue, type QueuedRequest
 import type { Polls, RunOutcome } from './polls';
 import type { PauseGate } from './pause';
 import type { Recorder } from './recorder';
+import { leavesTooLittle, periodKeep, sendable } from './spending';
 
 const HOUR = 3_600_000;
 /** The longest the loop sleeps with nothing due: a safety net for changes nobody woke it for (ms). */
 const MAX_SLEEP = HOUR;
 /** Pages of a saved search's run (its baseline done) that must fit for it to start on the buyer's own daily limit. */
 const FIRST_PAGES_ON_A_DAILY_LIMIT = 2;
-
-/** The scheduler's current plan, for the Usage page. */
-export interface SchedulePlan {
-  /** Stretch of the watchlist's background intervals needed to stay in budget (1 = none). */
-  scale: number;
-  projectedNext24h: number;
-  nextSearchRuns: { id: number; at: number | null }[];
-  nextWatchChecks: { id: number; at: number }[];
-}
-
-/** A watch with its lot's stored state (null: never fetched) and when the lot was last fetched (ms, by any poll). */
-export interface WatchState {
-  watch: WatchRow;
-  lot: LotState | null;
-  lastChecked: number | null;
-}
-
-/** After a tick failed, the loop waits 1, 2, 4 ... minutes before the next one, at most 30 minutes (ms). */
-export function tickBackoff(failures: number): number {
-  return failures > 0 ? Math.min(30 * 60_000, 60_000 * 2 ** (failures - 1)) : 0;
-}
-
-/** A watch that keeps failing waits longer between tries: 1, 2, 4 ... minutes, at most an hour (ms). */
-export function failureBackoff(w: WatchRow): number {
-  return w.consecutive_failures > 0 ? Math.min(HOUR, 60_000 * 2 ** (w.consecutive_failures - 1)) : 0;
-}
 
 /** What the scheduler needs; everything with side effects is injected. */
 export interface SchedulerDeps {
@@ -92,7 +77,10 @@ export class Scheduler {
       const n = this.d.store.searches.interruptRuns(now);
       if (n) this.d.log.warn('watch: poll runs interrupted by a previous stop', { count: n });
       const r = this.d.outbox.recover();
-      if (r) this.d.log.warn('watch: alerts left claimed by a previous stop are named in a recovery notice', { count: r });
+      if (r)
+        this.d.log.warn('watch: alerts left claimed by a previous stop are named in a recovery notice', {
+          count: r,
+        });
       this.syncTriggers();
     } catch (e) {
       // A store that cannot be written (full disk, read-only, damaged) must not stop the app: the loop backs off.
@@ -158,7 +146,10 @@ export class Scheduler {
       scale: this.scale,
       projectedNext24h: projectedDay(watches, now, this.scale, this.searchDemand(searches, now)),
       nextSearchRuns,
-      nextWatchChecks: watches.map((w) => ({ id: w.watch.id, at: nextCheckAt(w.lot, w.lastChecked, now, this.scale) })),
+      nextWatchChecks: watches.map((w) => ({
+        id: w.watch.id,
+        at: nextCheckAt(w.lot, w.lastChecked, now, this.scale),
+      })),
     };
   }
 
@@ -167,21 +158,29 @@ export class Scheduler {
    * need before the pacing bucket could refill (reserveHorizon: an hour at 1,000 a day, most of a day at 3).
    */
   watchReserve(now: number): number {
-    return watchReserve(this.watchStates(), now, this.scale, reserveHorizon(this.d.budget.allowance(now).perDay));
+    return watchReserve(
+      this.watchStates(),
+      now,
+      this.scale,
+      reserveHorizon(this.d.budget.allowance(now).perDay),
+    );
   }
 
   /** The watches to poll (examples only while they may be) with their lots' stored states. */
   watchStates(): WatchState[] {
     const examples = this.d.examplesActive?.() ?? true;
-    return this.d.store.watches.listWatches().filter((w) => examples || !w.is_example).map((watch) => {
-      const lot = watch.lot_key ? this.d.store.lots.getLotState(watch.lot_key) : null;
-      // A saved-search page that refreshed the lot counts as a check (no second fetch).
-      const lastChecked =
-        lot && watch.last_checked_at !== null
-          ? Math.max(watch.last_checked_at, lot.observed_at)
-          : (watch.last_checked_at ?? null);
-      return { watch, lot, lastChecked: lot ? lastChecked : null };
-    });
+    return this.d.store.watches
+      .listWatches()
+      .filter((w) => examples || !w.is_example)
+      .map((watch) => {
+        const lot = watch.lot_key ? this.d.store.lots.getLotState(watch.lot_key) : null;
+        // A saved-search page that refreshed the lot counts as a check (no second fetch).
+        const lastChecked =
+          lot && watch.last_checked_at !== null
+            ? Math.max(watch.last_checked_at, lot.observed_at)
+            : (watch.last_checked_at ?? null);
+        return { watch, lot, lastChecked: lot ? lastChecked : null };
+      });
   }
 
   private searchDemand(searches: SearchLoad[], now: number): number {
@@ -201,16 +200,25 @@ export class Scheduler {
     for (const s of searches) {
       if (this.triggers.has(s.id)) continue;
       try {
-        this.triggers.set(s.id, new CronTrigger(s.schedule, async () => void (await this.d.polls.runSearch(s.id, false))));
+        this.triggers.set(
+          s.id,
+          new CronTrigger(s.schedule, async () => void (await this.d.polls.runSearch(s.id, false))),
+        );
       } catch (e) {
-        this.d.log.warn('watch: saved search has an invalid schedule', { id: s.id, error: (e as Error).message });
+        this.d.log.warn('watch: saved search has an invalid schedule', {
+          id: s.id,
+          error: (e as Error).message,
+        });
       }
     }
   }
 
   /** The next due time of a watch: its planned check, but not before its failure backoff ends (ms). */
   private dueAt(w: WatchState, now: number): number {
-    return Math.max(nextCheckAt(w.lot, w.lastChecked, now, this.scale), (w.watch.last_checked_at ?? 0) + failureBackoff(w.watch));
+    return Math.max(
+      nextCheckAt(w.lot, w.lastChecked, now, this.scale),
+      (w.watch.last_checked_at ?? 0) + failureBackoff(w.watch),
+    );
   }
 
   /**
@@ -253,7 +261,8 @@ export class Scheduler {
       // On a plan's quota a sale-critical check does not wait for the bucket or the day (see sendable).
       const critical = onQuota && watchValue(w.lot, now, due, w.lastChecked) >= CRITICAL_VALUE;
       const gate = critical ? pauseEnd : first;
-      const t = tickStart !== null && served(this.dueAt(w, tickStart)) ? blocked(critical ? null : first) : due;
+      const t =
+        tickStart !== null && served(this.dueAt(w, tickStart)) ? blocked(critical ? null : first) : due;
       next = Math.min(next, Math.max(t, gate));
     }
     let kept: number | null = null;
@@ -317,7 +326,13 @@ export class Scheduler {
           const at = this.dueAt(w, now);
           if (at > now) continue;
           const value = watchValue(w.lot, now, at, w.lastChecked);
-          queue.push({ item: { watch: w.watch }, value, cost: 1, dueAt: at, critical: value >= CRITICAL_VALUE });
+          queue.push({
+            item: { watch: w.watch },
+            value,
+            cost: 1,
+            dueAt: at,
+            critical: value >= CRITICAL_VALUE,
+          });
         }
         // From the last run, not the last tick: a run missed while the app was closed, the machine slept or the
         // budget held it back runs once when it can (catch-up), never once per missed minute.
@@ -327,7 +342,13 @@ export class Scheduler {
           if (s.paused || !trigger?.dueBetween(since, now)) continue;
           const cost = pagesPerRun(s);
           const value = searchValue(now - since, 86_400_000 / Math.max(1, trigger.runsPerDay(now)), cost);
-          queue.push({ item: { search: s.id, baseline: s.baseline_done }, value, cost, dueAt: since, critical: false });
+          queue.push({
+            item: { search: s.id, baseline: s.baseline_done },
+            value,
+            cost,
+            dueAt: since,
+            critical: false,
+          });
         }
       }
       // The tokens kept back for the watchlist, worked out once a tick (a projection over every watched lot).
@@ -343,15 +364,26 @@ export class Scheduler {
         // the watchlist's checks. What is behind it may go meanwhile.
         if ('search' in q.item) {
           const { perDay, basis } = this.d.budget.allowance(at);
-          const whole = Math.max(1, Math.min(q.cost, perDay - keep, basis === 'quota' ? Infinity : FIRST_PAGES_ON_A_DAILY_LIMIT));
+          const whole = Math.max(
+            1,
+            Math.min(q.cost, perDay - keep, basis === 'quota' ? Infinity : FIRST_PAGES_ON_A_DAILY_LIMIT),
+          );
           if (!this.d.budget.canSpend(whole, at, keep, q.cost + keep)) continue;
           // On a plan's quota a saved search leaves what the watchlist is projected to need until the period ends.
-          if (this.leavesTooLittle(q.cost, at, (periodKept ??= this.periodKeep(at, states)))) continue;
+          if (
+            leavesTooLittle(
+              this.d.budget,
+              q.cost,
+              at,
+              (periodKept ??= periodKeep(this.d.budget, this.scale, at, states)),
+            )
+          )
+            continue;
           // On a plan's quota a run goes once the pace has paid for it, so runs spread over the period; the first
           // reading of a list (its baseline) goes as soon as the day allows: every later new match depends on it.
           if (basis === 'quota' && q.item.baseline && this.d.budget.paidAt(q.cost + keep, at) > at) continue;
         }
-        if (!this.sendable(q, at, keep)) break;
+        if (!sendable(this.d.budget, q, at, keep)) break;
         if ('watch' in q.item) await this.d.polls.pollWatch(q.item.watch, q.critical ? Infinity : 0);
         else await this.triggers.get(q.item.search)?.execute();
       }
@@ -369,38 +401,6 @@ export class Scheduler {
   }
 
   /**
-   * Whether the queue's head may go now. At the pace (budget.paced) after keeping `keep` tokens for the watchlist;
-   * a saved search's run may take the day up to one whole run on a plan's quota (canSpend's runFloor). On a plan's
-   * quota a sale-critical check skips the bucket and the day's share: after a 5-page run on a 3-a-day plan the
-   * bucket is in debt for over a day, and the plan bounds the period's total anyway.
-   */
-  private sendable(q: QueuedRequest<{ watch: WatchRow } | { search: number; baseline: boolean }>, at: number, keep: number): boolean {
-    if (q.critical && this.d.budget.allowance(at).basis === 'quota') return this.d.budget.canSpend(1, at, 0, Infinity);
-    // A saved search's first reading (its baseline) is held to the day's allowance only, like a run the buyer starts:
-    // every new match it will ever report depends on it, and waiting for the bucket to refill behind the
-    // watchlist's checks held it back for a day on 10 requests a day.
-    if ('search' in q.item && !q.item.baseline) return this.d.budget.canSpend(1, at, keep, q.cost + keep);
-    return this.d.budget.paced(1, at, keep, 'search' in q.item ? q.cost + keep : 0);
-  }
-
-  /** On a plan's quota: whether `cost` requests now would leave less than `periodKeep` of the plan's remaining. */
-  private leavesTooLittle(cost: number, at: number, periodKeep: number): boolean {
-    const { basis, q } = this.d.budget.allowance(at);
-    return basis === 'quota' && q?.remaining != null && q.remaining - cost < periodKeep;
-  }
-
-  /**
-   * Requests the watchlist is projected to need until the plan's period ends (0 without a plan's quota): kept out
-   * of the plan's remaining requests for saved searches, so they cannot spend the month's last requests that a sale
-   * result or a relist look needs. Throws only database errors.
-   */
-  private periodKeep(now: number, states: WatchState[]): number {
-    const { basis, q } = this.d.budget.allowance(now);
-    if (basis !== 'quota' || !q?.periodEnd || q.periodEnd <= now) return 0;
-    return watchReserve(states, now, this.scale, q.periodEnd - now);
-  }
-
-  /**
    * Backs the loop off after a failed tick (1 minute, doubling to 30) and logs one line per run of failures, with the
    * error as the buyer reads it: a full disk or a read-only or damaged file says so (the next start checks the file),
    * never a network problem. Later failures of the same run log at debug level only.
@@ -411,7 +411,11 @@ export class Scheduler {
     this.retryAt = now + wait;
     const dbError = databaseErrorOf(e);
     if (dbError) markSuspect(this.d.store.db);
-    const data = { error: (dbError ?? (e as Error))?.message, code: dbError?.code ?? 'internal', retryInMs: wait };
+    const data = {
+      error: (dbError ?? (e as Error))?.message,
+      code: dbError?.code ?? 'internal',
+      retryInMs: wait,
+    };
     if (this.failures === 1) this.d.log.error('watch: tick failed; the next try waits', data);
     else this.d.log.debug('watch: tick failed again', { ...data, failedInARow: this.failures });
   }
@@ -431,4 +435,5 @@ export class Scheduler {
   }
 }
 
-export type { RunOutcome };
+export type { RunOutcome, SchedulePlan, WatchState };
+export { failureBackoff, tickBackoff };

@@ -59,7 +59,10 @@ export const SEARCH_PAGE_CAP = 50;
  * (or its creation), at least one, and at most SEARCH_PAGE_CAP for each of its `pages`. Throws nothing.
  */
 export function searchValue(sinceLastRun: number, interval: number, pages = 1): number {
-  return Math.min(VALUE.searchRun * Math.max(1, sinceLastRun / Math.max(60_000, interval)), SEARCH_PAGE_CAP * Math.max(1, pages));
+  return Math.min(
+    VALUE.searchRun * Math.max(1, sinceLastRun / Math.max(60_000, interval)),
+    SEARCH_PAGE_CAP * Math.max(1, pages),
+  );
 }
 
 /**
@@ -69,7 +72,12 @@ export function searchValue(sinceLastRun: number, interval: number, pages = 1): 
  * @param dueAt when the check became due (ms), and `lastChecked` the last fetch (ms): a background look gains value
  *   as it waits, by the waiting time over its own interval. Throws nothing.
  */
-export function watchValue(lot: LotState | null, now: number, dueAt = now, lastChecked: number | null = null): number {
+export function watchValue(
+  lot: LotState | null,
+  now: number,
+  dueAt = now,
+  lastChecked: number | null = null,
+): number {
   if (!lot) return VALUE.neverFetched;
   if (auctionOver(lot)) {
     if (!mayBeRelisted(lot)) return VALUE.afterSale;

@@ -17,8 +17,8 @@ if (root) {
         <main className="lw-view">
           <h1>Lotwatch</h1>
           <p>
-            This tab has no Lotwatch token. Open the full address printed by <code>npm run serve</code> (it ends with
-            ?token=…). A tab keeps its token when you reload it; a new tab needs that address.
+            This tab has no Lotwatch token. Open the full address printed by <code>npm run serve</code> (it
+            ends with ?token=…). A tab keeps its token when you reload it; a new tab needs that address.
           </p>
         </main>
       ) : (

@@ -72,7 +72,9 @@ describe('decide: kinds and texts', () => {
   it('records only (null) a change whose kind is not in the rules', () => {
     expect(decide(input(change('bid_changed', 3900, 4250)))).toBeNull(); // default kinds omit bid_changed
     expect(decide(input(change('dropped_out')))).toBeNull();
-    expect(decide(input(change('sale_result', null, 100), { rules: rules({ kinds: ['new_match'] }) }))).toBeNull();
+    expect(
+      decide(input(change('sale_result', null, 100), { rules: rules({ kinds: ['new_match'] }) })),
+    ).toBeNull();
   });
 
   it('alerts the default kinds', () => {
@@ -93,7 +95,9 @@ describe('decide: kinds and texts', () => {
       const d = decide(input(change('sale_result', null, after, { outcome })));
       return `${d?.title} | ${d?.body}`;
     };
-    expect(result(12_300, 'sold')).toBe('2018 AUDI S5 · Sold for $12,300 | copart lot 45416833 · Saved search “Audi under 10k”');
+    expect(result(12_300, 'sold')).toBe(
+      '2018 AUDI S5 · Sold for $12,300 | copart lot 45416833 · Saved search “Audi under 10k”',
+    );
     expect(result(null, 'sold')).toBe(
       '2018 AUDI S5 · Sold (price not published yet) | copart lot 45416833 · Saved search “Audi under 10k”',
     );
@@ -160,7 +164,9 @@ describe('decide: thresholds', () => {
     const near = bid(4400, 4500, r);
     expect(near?.kind).toBe('threshold');
     expect(near?.title).toBe('2018 AUDI S5 · bid reached 90% of your max bid');
-    expect(near?.body).toBe('Bid $4,500 · your max bid $5,000 · was $4,400 · copart lot 45416833 · Saved search “Audi under 10k”');
+    expect(near?.body).toBe(
+      'Bid $4,500 · your max bid $5,000 · was $4,400 · copart lot 45416833 · Saved search “Audi under 10k”',
+    );
     // At the max bid the lot is still in range; one dollar past it is not.
     expect(bid(4500, 5000, r)).toBeNull();
     const past = bid(5000, 5001, r);
@@ -260,9 +266,17 @@ describe('decide: budget of new matches', () => {
   it('under comps: notifies a match whose bid is under the share of the comps median, and names the median', () => {
     const r = rules({ comps_below_percent: 70 });
     const at = (bid: number, median: number | null) =>
-      decide(input(change('new_match'), { rules: r, lot: lot({ current_bid_usd: bid, buy_now_usd: null, auction_at: null }), compsMedianUsd: median }));
+      decide(
+        input(change('new_match'), {
+          rules: r,
+          lot: lot({ current_bid_usd: bid, buy_now_usd: null, auction_at: null }),
+          compsMedianUsd: median,
+        }),
+      );
     // 70 % of a $10,000 median is $7,000: $6,999 is under it, $7,000 is not.
-    expect(at(6999, 10_000)?.body).toBe('Bid $6,999 · Comps median $10,000 · copart lot 45416833 · Saved search “Audi under 10k”');
+    expect(at(6999, 10_000)?.body).toBe(
+      'Bid $6,999 · Comps median $10,000 · copart lot 45416833 · Saved search “Audi under 10k”',
+    );
     expect(at(7000, 10_000)).toBeNull();
     // No comparable sale priced: nothing to judge by, so it notifies.
     expect(at(7000, null)?.kind).toBe('new_match');

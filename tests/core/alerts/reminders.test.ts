@@ -25,7 +25,9 @@ describe('dueReminders', () => {
   it('stops reminding once the bid is past the max bid: the lot is out of range', () => {
     const window = [AT - 31 * MIN, AT - 30 * MIN] as const;
     const capped = rules({ remind_minutes_before: [30], max_bid_usd: 5000 });
-    expect(dueReminders(lot({ auction_at: AT, current_bid_usd: 5000 }), capped, ...window, 'x')).toHaveLength(1);
+    expect(dueReminders(lot({ auction_at: AT, current_bid_usd: 5000 }), capped, ...window, 'x')).toHaveLength(
+      1,
+    );
     expect(dueReminders(lot({ auction_at: AT, current_bid_usd: 5001 }), capped, ...window, 'x')).toEqual([]);
   });
 
@@ -72,7 +74,10 @@ describe('dueReminders', () => {
     expect(one({ muted: true })).toMatchObject({ delivery: 'suppressed', reason: 'muted' });
     expect(one({ snooze_until: AT })).toMatchObject({ delivery: 'suppressed', reason: 'snoozed' });
     expect(one({ snooze_until: AT - 30 * MIN })).toMatchObject({ delivery: 'now' });
-    expect(one({ snooze_until_event: 'sale_result' })).toMatchObject({ delivery: 'suppressed', reason: 'snoozed' });
+    expect(one({ snooze_until_event: 'sale_result' })).toMatchObject({
+      delivery: 'suppressed',
+      reason: 'snoozed',
+    });
     // 11:30 PM at -240 is 03:30Z; put the auction at 04:00Z.
     const night = lot({ auction_at: Date.UTC(2025, 4, 15, 4, 0) });
     const [q] = dueReminders(

@@ -414,8 +414,20 @@ describe('retries', () => {
     env.on(
       '/usage',
       429,
-      { ok: false, message: 'API request limit reached for current subscription period.', limit: 100, base_limit: 100, extra_limit: 0, used: 100, remaining: 0 },
-      { 'retry-after': String((end - env.clock.now()) / 1000), 'x-subscription-remaining': '0', 'x-subscription-period-end': new Date(end).toISOString() },
+      {
+        ok: false,
+        message: 'API request limit reached for current subscription period.',
+        limit: 100,
+        base_limit: 100,
+        extra_limit: 0,
+        used: 100,
+        remaining: 0,
+      },
+      {
+        'retry-after': String((end - env.clock.now()) / 1000),
+        'x-subscription-remaining': '0',
+        'x-subscription-period-end': new Date(end).toISOString(),
+      },
     );
     const e = await caught(env.client.getUsage());
     expect(e).toBeInstanceOf(QuotaSpentError);
@@ -435,7 +447,13 @@ describe('retries', () => {
     env.on(
       '/usage',
       429,
-      { ok: false, message: 'API request limit reached for current subscription period.', limit: 100, used: 100, remaining: 0 },
+      {
+        ok: false,
+        message: 'API request limit reached for current subscription period.',
+        limit: 100,
+        used: 100,
+        remaining: 0,
+      },
       { 'retry-after': String((end - env.clock.now()) / 1000) },
     );
     const e = await caught(env.client.getUsage());

@@ -52,12 +52,21 @@ describe('vehicle records', () => {
 
   it('a listed field of the wrong type is null with a warning, the record kept; one without a lot number is skipped', () => {
     const r = parseVehicleList({
-      data: [{ lot_number: '11', vin: 5, year: 'new', make: ['x'], auction: 'soon', media: { photos: 'x' } }, 'junk'],
+      data: [
+        { lot_number: '11', vin: 5, year: 'new', make: ['x'], auction: 'soon', media: { photos: 'x' } },
+        'junk',
+      ],
       meta: null,
     });
     if (!r.ok) throw new Error(r.reason);
     expect(r.value.data).toHaveLength(1);
-    expect(r.value.data[0]).toMatchObject({ lot_number: '11', vin: '5', year: null, make: null, auction: { state: null } });
+    expect(r.value.data[0]).toMatchObject({
+      lot_number: '11',
+      vin: '5',
+      year: null,
+      make: null,
+      auction: { state: null },
+    });
     expect(r.value.skipped).toBe(1);
     expect(r.warnings).toContain('data[1]: record skipped: no lot number Lotwatch can store');
     expect(r.warnings.length).toBeGreaterThanOrEqual(5);
@@ -209,13 +218,37 @@ describe('parsers never throw (property)', () => {
       'seller',
       'facility',
     ];
-    const nestedKeys = ['auction', 'pricing', 'location', 'media', 'condition', 'vehicle_specs', 'sale_document', 'seller', 'facility'];
+    const nestedKeys = [
+      'auction',
+      'pricing',
+      'location',
+      'media',
+      'condition',
+      'vehicle_specs',
+      'sale_document',
+      'seller',
+      'facility',
+    ];
     fc.assert(
       fc.property(
         fc.constantFrom(driftedRecord, specRecord, realFinishedRecord(), realOpenRecord()),
         fc.array(fc.tuple(fc.constantFrom(...keys), fc.jsonValue()), { maxLength: 5 }),
         fc.array(
-          fc.tuple(fc.constantFrom(...nestedKeys), fc.oneof(fc.string(), fc.constantFrom('state', 'last_sold_status', 'last_sold_price_usd', 'engine', 'run_condition', 'send_from')), fc.jsonValue()),
+          fc.tuple(
+            fc.constantFrom(...nestedKeys),
+            fc.oneof(
+              fc.string(),
+              fc.constantFrom(
+                'state',
+                'last_sold_status',
+                'last_sold_price_usd',
+                'engine',
+                'run_condition',
+                'send_from',
+              ),
+            ),
+            fc.jsonValue(),
+          ),
           { maxLength: 5 },
         ),
         (base, top, nested) => {
@@ -264,30 +297,70 @@ describe('the real dialect (docs/service-contract.md "Records": real records do 
       fuel_type: 'Gasoline',
       transmission: 'Automatic',
       drive_type: 'All Wheel Drive',
-      auction: { state: 'finished', auction_at: '2026-08-04T13:30:00+00:00', lot_status: null, lot_sub_status: null, last_sold_status: 'Sold', last_sold_day: '2026-08-04' },
-      pricing: { current_bid_usd: 9250, sale_price_usd: 9250, estimated_cost_from_usd: 1450, estimated_cost_to_usd: 15000 },
+      auction: {
+        state: 'finished',
+        auction_at: '2026-08-04T13:30:00+00:00',
+        lot_status: null,
+        lot_sub_status: null,
+        last_sold_status: 'Sold',
+        last_sold_day: '2026-08-04',
+      },
+      pricing: {
+        current_bid_usd: 9250,
+        sale_price_usd: 9250,
+        estimated_cost_from_usd: 1450,
+        estimated_cost_to_usd: 15000,
+      },
       location: { display: 'Boston - Shirley (MA)', state: 'MA', facility_id: '420', ship_from: 'Norfolk' },
       engine: { size_l: 3, hp: 349 },
     });
   });
 
   it('reads the specification field first when a record carries both', () => {
-    const rec = { ...realFinishedRecord(), damage: 'Hail', color: 'Red', location: { display: 'Dallas (TX)', state: 'OK', facility_id: '12' } };
-    expect(normal(rec).value.data).toMatchObject({ damage: 'Hail', color: 'Red', location: { state: 'OK', facility_id: '12' } });
+    const rec = {
+      ...realFinishedRecord(),
+      damage: 'Hail',
+      color: 'Red',
+      location: { display: 'Dallas (TX)', state: 'OK', facility_id: '12' },
+    };
+    expect(normal(rec).value.data).toMatchObject({
+      damage: 'Hail',
+      color: 'Red',
+      location: { state: 'OK', facility_id: '12' },
+    });
   });
 
   it('reads a last_sold_price_usd of 0, or any on an open lot, as no price (never "$0")', () => {
     expect(normal(realOpenRecord()).value.data.pricing.sale_price_usd).toBeNull();
-    expect(normal(realFinishedRecord({ last_sold_status: null, last_sold_price_usd: 0 })).value.data.pricing.sale_price_usd).toBeNull();
-    const openWithOldPrice = realFinishedRecord({ state: 'open', last_sold_status: null, last_sold_price_usd: 8000 });
+    expect(
+      normal(realFinishedRecord({ last_sold_status: null, last_sold_price_usd: 0 })).value.data.pricing
+        .sale_price_usd,
+    ).toBeNull();
+    const openWithOldPrice = realFinishedRecord({
+      state: 'open',
+      last_sold_status: null,
+      last_sold_price_usd: 8000,
+    });
     expect(normal(openWithOldPrice).value.data.pricing.sale_price_usd).toBeNull();
   });
 
   it('gives null, never a guess, for a field in neither dialect', () => {
-    const v = normal({ lot_number: '1', platform: 'copart', location: { display: 'Somewhere without a code' } }).value.data;
-    expect([v.damage, v.color, v.fuel_type, v.drive_type, v.odometer, v.run_condition, v.has_key, v.title_document.name, v.seller.name]).toEqual(
-      [null, null, null, null, null, null, null, null, null],
-    );
+    const v = normal({
+      lot_number: '1',
+      platform: 'copart',
+      location: { display: 'Somewhere without a code' },
+    }).value.data;
+    expect([
+      v.damage,
+      v.color,
+      v.fuel_type,
+      v.drive_type,
+      v.odometer,
+      v.run_condition,
+      v.has_key,
+      v.title_document.name,
+      v.seller.name,
+    ]).toEqual([null, null, null, null, null, null, null, null, null]);
     expect(v.location.state).toBeNull();
   });
 });

@@ -72,7 +72,8 @@ describe('client x sandbox: every endpoint', () => {
     expect(first.data.every((v) => v.make === 'TOYOTA')).toBe(true);
     expect(first.warnings).toEqual([]);
     const pages = [];
-    for await (const p of client.paginateVehicles({ make: 'TOYOTA', per_page: 5 }, { maxPages: 3 })) pages.push(p);
+    for await (const p of client.paginateVehicles({ make: 'TOYOTA', per_page: 5 }, { maxPages: 3 }))
+      pages.push(p);
     expect(pages).toHaveLength(3);
     const keys = pages.flatMap((p) => p.data.map((v) => v.lot_number));
     expect(new Set(keys).size).toBe(15);
@@ -166,9 +167,22 @@ describe('client x sandbox: errors', () => {
   });
 
   it('maps an exhausted quota to RateLimitedError with Retry-After', async () => {
-    const small = createSandbox({ seed: 3, lots: 200, startTime: START, ratePerSecond: 0, now: () => realNow, quota: { limit: 2, periodMs: 86_400_000 } });
+    const small = createSandbox({
+      seed: 3,
+      lots: 200,
+      startTime: START,
+      ratePerSecond: 0,
+      now: () => realNow,
+      quota: { limit: 2, periodMs: 86_400_000 },
+    });
     await small.start(0, '127.0.0.1');
-    const c = createApiClient({ baseUrl: small.baseUrl!, apiKey: () => DEMO_KEY, clock: instantClock, ratePerSecond: 1000, retry: { maxRetries: 0 } });
+    const c = createApiClient({
+      baseUrl: small.baseUrl!,
+      apiKey: () => DEMO_KEY,
+      clock: instantClock,
+      ratePerSecond: 1000,
+      retry: { maxRetries: 0 },
+    });
     await c.searchVehicles({ per_page: 1 });
     await c.searchVehicles({ per_page: 1 });
     const e = await c.searchVehicles({ per_page: 1 }).catch((x: unknown) => x);
@@ -203,7 +217,11 @@ describe('client x sandbox: errors', () => {
     sb.faults.set({ queue: ['truncated'] });
     const cut = await once.searchVehicles({ per_page: 2 }).catch((x: unknown) => x);
     expect(cut).toBeInstanceOf(IncompleteResponseError);
-    expect(cut).toMatchObject({ code: 'bad_response', retryable: true, message: expect.stringMatching(/cut off/) });
+    expect(cut).toMatchObject({
+      code: 'bad_response',
+      retryable: true,
+      message: expect.stringMatching(/cut off/),
+    });
     sb.faults.set({ queue: ['drop'] });
     await expect(once.searchVehicles({ per_page: 2 })).rejects.toBeInstanceOf(NetworkError);
     sb.faults.set({});

@@ -53,7 +53,9 @@ describe('search parameters', () => {
     }
     for (const t of AUCTION_TYPES) expect(checkSearchParams({ auction_type: t }).auction_type).toBe(t);
     expect(fieldsOf(() => checkSearchParams({ damage: ['Vandalism' as never] }))).toHaveProperty('damage');
-    expect(fieldsOf(() => checkSearchParams({ drive_type: ['All Wheel Drive' as never] }))).toHaveProperty('drive_type');
+    expect(fieldsOf(() => checkSearchParams({ drive_type: ['All Wheel Drive' as never] }))).toHaveProperty(
+      'drive_type',
+    );
   });
   it('auction_type and platform are alternatives', () => {
     const f = fieldsOf(() => checkSearchParams({ auction_type: 1, platform: 'copart' }));

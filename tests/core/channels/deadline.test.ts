@@ -265,7 +265,13 @@ describe('a receiver that never finishes', () => {
 
     // The next start asks the server whether the message arrived; the server never finishes that answer either.
     const clock = new FakeClock(made.clock.now() + 60_000);
-    const { core } = makeCore({ dir: made.dir, clock, autoStart: false, demoExamples: false, tzOffsetMinutes: () => 0 });
+    const { core } = makeCore({
+      dir: made.dir,
+      clock,
+      autoStart: false,
+      demoExamples: false,
+      tzOffsetMinutes: () => 0,
+    });
     open.push({ close: () => made.cleanup() }, { close: () => core.dispose() });
     await core.ready;
     core.channelOutbox.start();

@@ -169,7 +169,16 @@ describe('makeBackup', () => {
       outcomes.push(await makeBackup({ db, dataDir: dir, clock, log: silentLogger }));
       clock.advance(86_400_000);
     }
-    expect(outcomes.map((o) => (o.status === 'made' ? o.linked : o.status))).toEqual([false, true, true, true, true, true, true, true]);
+    expect(outcomes.map((o) => (o.status === 'made' ? o.linked : o.status))).toEqual([
+      false,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
     const list = listBackups(dir);
     expect(list).toHaveLength(KEEP_BACKUPS);
     // One file on disk under seven daily names, each a sound copy of the data.
@@ -185,7 +194,9 @@ describe('makeBackup', () => {
     const [newest, previous] = listBackups(dir);
     expect(statSync(newest!.path).ino).not.toBe(statSync(previous!.path).ino);
     const fresh = openBackup(newest!.path);
-    expect(fresh.prepare("SELECT value FROM settings WHERE key = 'theme'").get()).toEqual({ value: '"dark"' });
+    expect(fresh.prepare("SELECT value FROM settings WHERE key = 'theme'").get()).toEqual({
+      value: '"dark"',
+    });
     fresh.close();
     // Pruning the oldest name removes a link, never the data the other names share.
     expect(listBackups(dir)).toHaveLength(KEEP_BACKUPS);

@@ -16,7 +16,8 @@ describe.runIf(process.platform !== 'win32')('data file permissions', () => {
     try {
       db.prepare('SELECT 1').get();
       expect(statSync(dir).mode & 0o777).toBe(0o700);
-      for (const f of [path, `${path}-wal`, `${path}-shm`]) expect([f, statSync(f).mode & 0o777]).toEqual([f, 0o600]);
+      for (const f of [path, `${path}-wal`, `${path}-shm`])
+        expect([f, statSync(f).mode & 0o777]).toEqual([f, 0o600]);
     } finally {
       db.close();
       t.cleanup();
@@ -33,7 +34,14 @@ describe.runIf(process.platform !== 'win32')('every file of a used data folder',
     const dataDir = join(t.dir, 'lotwatch');
     try {
       let wall = Date.UTC(2026, 10, 23, 9, 0, 0);
-      const h = await startHeadless({ dataDir, rendererDir: renderer.dir, version: 't', log: silentLogger, demoSpeed: 60, wallNow: () => wall });
+      const h = await startHeadless({
+        dataDir,
+        rendererDir: renderer.dir,
+        version: 't',
+        log: silentLogger,
+        demoSpeed: 60,
+        wallNow: () => wall,
+      });
       await h.core.ready;
       await h.core.call('key.set', { key: 'a-key-for-the-real-service' });
       await h.core.call('backups.list', {});

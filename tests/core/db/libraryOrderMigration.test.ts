@@ -21,13 +21,16 @@ function path(): string {
 
 /** The detail lines of EXPLAIN QUERY PLAN for `sql` with `params`. */
 function plan(db: BetterSqlite3.Database, sql: string, ...params: unknown[]): string[] {
-  return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+  return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map(
+    (r) => r.detail,
+  );
 }
 
 const DEFAULT_LIST = RECENT_LOTS_SQL;
 
 function addLots(db: BetterSqlite3.Database, n: number): void {
-  const ins = db.prepare(`INSERT INTO lots (lot_key, platform, lot_number, normalized, raw, raw_hash, first_seen_at,
+  const ins =
+    db.prepare(`INSERT INTO lots (lot_key, platform, lot_number, normalized, raw, raw_hash, first_seen_at,
     last_observed_at) VALUES (?, 'copart', ?, '{}', '{}', 'h', 0, ?)`);
   db.transaction(() => {
     for (let i = 0; i < n; i++) ins.run(`copart:${i}`, String(i), (i * 7919) % n);
@@ -48,11 +51,23 @@ describe('migration 50: the library order index', () => {
 
   it('is what makes the difference: a file before it scans and sorts', () => {
     const db = new BetterSqlite3(path());
-    migrate(db, 'test', MIGRATIONS.filter((m) => m.version <= 40));
+    migrate(
+      db,
+      'test',
+      MIGRATIONS.filter((m) => m.version <= 40),
+    );
     const before = plan(db, DEFAULT_LIST, 100, 0);
     expect(before.some((l) => l.includes('TEMP B-TREE FOR ORDER BY'))).toBe(true);
-    expect(migrate(db, 'test', MIGRATIONS.filter((m) => m.version <= 50))).toEqual([50]);
-    expect(plan(db, DEFAULT_LIST, 100, 0).some((l) => l.includes('USING INDEX lots_last_observed'))).toBe(true);
+    expect(
+      migrate(
+        db,
+        'test',
+        MIGRATIONS.filter((m) => m.version <= 50),
+      ),
+    ).toEqual([50]);
+    expect(plan(db, DEFAULT_LIST, 100, 0).some((l) => l.includes('USING INDEX lots_last_observed'))).toBe(
+      true,
+    );
     db.close();
   });
 
@@ -60,9 +75,11 @@ describe('migration 50: the library order index', () => {
     const db = openDatabase(path());
     addLots(db, 50);
     const store = new Store(db);
-    const seen = [...store.library.recent(20, 0), ...store.library.recent(20, 20), ...store.library.recent(20, 40)].map(
-      (r) => r.last_observed_at,
-    );
+    const seen = [
+      ...store.library.recent(20, 0),
+      ...store.library.recent(20, 20),
+      ...store.library.recent(20, 40),
+    ].map((r) => r.last_observed_at);
     expect(seen).toHaveLength(50);
     expect(seen).toEqual([...seen].sort((a, b) => b - a));
     expect(store.library.count()).toBe(50);

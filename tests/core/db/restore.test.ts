@@ -146,13 +146,18 @@ describe('restoring when the data file cannot be opened', () => {
     new SettingsRepo(db, clock).update({ theme: 'light' });
     await makeBackup({ db, dataDir: t.dir, clock, log: silentLogger });
     closeDatabase(db);
-    expect(listBackups(t.dir).map((b) => b.name)).toEqual(['lotwatch-2026-11-23.sqlite.gz', 'lotwatch-2026-11-22.sqlite']);
+    expect(listBackups(t.dir).map((b) => b.name)).toEqual([
+      'lotwatch-2026-11-23.sqlite.gz',
+      'lotwatch-2026-11-22.sqlite',
+    ]);
 
     // Today's compressed copy cut short (a full disk while copying it by hand): refused, nothing staged.
     const gz = join(t.dir, 'backups', 'lotwatch-2026-11-23.sqlite.gz');
     const whole = readFileSync(gz);
     writeFileSync(gz, whole.subarray(0, Math.floor(whole.length / 2)));
-    await expect(stageRestore(path, 'latest', { now: clock.now() })).rejects.toThrow(/could not be copied.*Nothing was changed/);
+    await expect(stageRestore(path, 'latest', { now: clock.now() })).rejects.toThrow(
+      /could not be copied.*Nothing was changed/,
+    );
     expect(existsSync(stagedPath(path))).toBe(false);
     expect(readdirSync(t.dir).filter((f) => f.includes('restoring'))).toEqual([]);
 

@@ -16,18 +16,33 @@ describe('migration 60: search coverage', () => {
     const t = tempDir();
     dirs.push(t);
     const db = new BetterSqlite3(join(t.dir, 'lotwatch.sqlite'));
-    migrate(db, 'test', MIGRATIONS.filter((m) => m.version <= 50));
-    const add = db.prepare(`INSERT INTO saved_searches (id, name, params, schedule, rules, baseline_done, created_at, updated_at)
+    migrate(
+      db,
+      'test',
+      MIGRATIONS.filter((m) => m.version <= 50),
+    );
+    const add =
+      db.prepare(`INSERT INTO saved_searches (id, name, params, schedule, rules, baseline_done, created_at, updated_at)
       VALUES (?, ?, '{}', '0 * * * *', '{}', ?, 0, 0)`);
-    const run = db.prepare("INSERT INTO poll_runs (target, started_at, status, complete) VALUES (?, 1, 'ok', ?)");
+    const run = db.prepare(
+      "INSERT INTO poll_runs (target, started_at, status, complete) VALUES (?, 1, 'ok', ?)",
+    );
     add.run(1, 'complete once', 1);
     run.run('search:1', 0);
     run.run('search:1', 1);
     add.run(2, 'only cut short', 1);
     run.run('search:2', 0);
     add.run(3, 'never run', 0);
-    expect(migrate(db, 'test', MIGRATIONS.filter((m) => m.version <= 60))).toEqual([60]);
-    const rows = db.prepare('SELECT id, baseline_done, covered_until, sweep_from FROM saved_searches ORDER BY id').all();
+    expect(
+      migrate(
+        db,
+        'test',
+        MIGRATIONS.filter((m) => m.version <= 60),
+      ),
+    ).toEqual([60]);
+    const rows = db
+      .prepare('SELECT id, baseline_done, covered_until, sweep_from FROM saved_searches ORDER BY id')
+      .all();
     expect(rows).toEqual([
       { id: 1, baseline_done: 1, covered_until: null, sweep_from: null },
       { id: 2, baseline_done: 0, covered_until: null, sweep_from: null },

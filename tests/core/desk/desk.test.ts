@@ -10,7 +10,10 @@ import { sandboxPerFile, type Sandbox } from '../../helpers/sandbox';
 // calendar another library reads back.
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 let sb: Sandbox;
-sandboxPerFile({ seed: 5, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0 }, (started) => (sb = started));
+sandboxPerFile(
+  { seed: 5, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0 },
+  (started) => (sb = started),
+);
 const startCore = coresPerTest();
 const makeCore = () => startCore({ sandbox: sb });
 

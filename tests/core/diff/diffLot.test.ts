@@ -153,25 +153,40 @@ describe('diffLot: fields', () => {
   it('reports a sale result, sold, with the price when a sale price appears', () => {
     const cs = diffLot(lot(), lot({ sale_price_usd: 12_300 }));
     expect(cs).toEqual([
-      expect.objectContaining({ kind: 'sale_result', outcome: 'sold', field: 'sale_price_usd', before: null, after: 12_300 }),
+      expect.objectContaining({
+        kind: 'sale_result',
+        outcome: 'sold',
+        field: 'sale_price_usd',
+        before: null,
+        after: 12_300,
+      }),
     ]);
   });
 
   it('reports ONE change when the lot ends: the sale result, not also the status fields that moved with it', () => {
     const cs = diffLot(lot(), lot({ lot_sub_status: 'Ended' }));
     expect(cs.map((c) => c.kind)).toEqual(['sale_result']);
-    expect(cs[0]).toMatchObject({ before: null, after: null, field: 'sale_price_usd', outcome: 'ended_unsold' });
+    expect(cs[0]).toMatchObject({
+      before: null,
+      after: null,
+      field: 'sale_price_usd',
+      outcome: 'ended_unsold',
+    });
   });
 
   it('reads the real dialect: finished + last_sold_status, open stays open whatever last_sold_status says', () => {
     const open = lot({ state: 'open', lot_status: null, lot_sub_status: null });
     const result = (last: string | null, price: number | null) =>
       diffLot(open, { ...open, state: 'finished', last_sold_status: last, sale_price_usd: price });
-    expect(result('Sold', 9250)).toEqual([expect.objectContaining({ kind: 'sale_result', outcome: 'sold', after: 9250 })]);
+    expect(result('Sold', 9250)).toEqual([
+      expect.objectContaining({ kind: 'sale_result', outcome: 'sold', after: 9250 }),
+    ]);
     expect(result('Sold on Approval', 6600)).toEqual([
       expect.objectContaining({ kind: 'sale_result', outcome: 'sold_on_approval', after: 6600 }),
     ]);
-    expect(result(null, null)).toEqual([expect.objectContaining({ kind: 'sale_result', outcome: 'ended_unsold', after: null })]);
+    expect(result(null, null)).toEqual([
+      expect.objectContaining({ kind: 'sale_result', outcome: 'ended_unsold', after: null }),
+    ]);
     expect(diffLot(open, { ...open, last_sold_status: 'Sold' })).toEqual([]);
   });
 
@@ -181,7 +196,9 @@ describe('diffLot: fields', () => {
     const priced = lot({ state: 'sold', sale_price_usd: 9000 });
     expect(diffLot(ended, priced)).toEqual([]);
     const unsoldThenPrice = lot({ lot_sub_status: 'Ended' });
-    expect(diffLot(unsoldThenPrice, lot({ lot_sub_status: 'Ended', sale_price_usd: 9000 })).map((c) => c.kind)).toEqual([]);
+    expect(
+      diffLot(unsoldThenPrice, lot({ lot_sub_status: 'Ended', sale_price_usd: 9000 })).map((c) => c.kind),
+    ).toEqual([]);
   });
 
   it('reports a second sale result when the seller accepts a bid that was on approval', () => {

@@ -69,7 +69,15 @@ describe('toLotState', () => {
 
   it('keeps auction_at null when unreadable, and non-finite amounts as null', () => {
     const v = vehicle({
-      auction: { state: null, auction_at: 'tomorrow', lot_status: null, lot_sub_status: '', last_sold_status: null, last_sold_day: null, is_buy_now: null },
+      auction: {
+        state: null,
+        auction_at: 'tomorrow',
+        lot_status: null,
+        lot_sub_status: '',
+        last_sold_status: null,
+        last_sold_day: null,
+        is_buy_now: null,
+      },
       pricing: { ...NO_PRICES, current_bid_usd: Number.NaN, buy_now_usd: 9000 },
     });
     const s = toLotState(v, T0);
@@ -122,9 +130,17 @@ describe('isEnded', () => {
     expect(outcomeOf(lot({ state: 'on_approval' }))).toBe('sold_on_approval');
     expect(outcomeOf(lot({ state: 'ended' }))).toBe('ended_unsold');
     expect(outcomeOf(lot({ lot_sub_status: 'Ended', sale_price_usd: 5000 }))).toBe('sold');
-    expect(outcomeOf(lot({ state: 'finished', lot_sub_status: null, last_sold_status: 'Sold', sale_price_usd: 9250 }))).toBe('sold');
-    expect(outcomeOf(lot({ state: 'finished', lot_sub_status: null, last_sold_status: 'Sold on Approval' }))).toBe('sold_on_approval');
-    expect(outcomeOf(lot({ state: 'finished', lot_sub_status: null, last_sold_status: null }))).toBe('ended_unsold');
+    expect(
+      outcomeOf(
+        lot({ state: 'finished', lot_sub_status: null, last_sold_status: 'Sold', sale_price_usd: 9250 }),
+      ),
+    ).toBe('sold');
+    expect(
+      outcomeOf(lot({ state: 'finished', lot_sub_status: null, last_sold_status: 'Sold on Approval' })),
+    ).toBe('sold_on_approval');
+    expect(outcomeOf(lot({ state: 'finished', lot_sub_status: null, last_sold_status: null }))).toBe(
+      'ended_unsold',
+    );
     expect(outcomeOf(lot())).toBe('open');
     expect(mayBeRelisted(lot({ state: 'not_sold' }))).toBe(true);
     expect(mayBeRelisted(lot({ lot_sub_status: 'Ended' }))).toBe(true);

@@ -149,10 +149,13 @@ describe('diffSearch properties', () => {
             if (c.kind === 'new_match') {
               // In a baseline run, only inside the covered part of the list (by the first state of the lot).
               const first = current.find((s) => `copart:${s.lot_number}` === c.lot_key)!;
-              const covered = first.auction_at !== null && coveredUntil !== null && first.auction_at < coveredUntil;
+              const covered =
+                first.auction_at !== null && coveredUntil !== null && first.auction_at < coveredUntil;
               // And never for a lot past its sale time when first seen.
               const biddable = first.auction_at === null || first.auction_at > T0;
-              expect(!prev.has(c.lot_key) && now.has(c.lot_key) && (!baseline || covered) && biddable).toBe(true);
+              expect(!prev.has(c.lot_key) && now.has(c.lot_key) && (!baseline || covered) && biddable).toBe(
+                true,
+              );
             } else {
               expect(c.kind === 'dropped_out' && prev.has(c.lot_key) && !now.has(c.lot_key) && complete).toBe(
                 true,
@@ -163,9 +166,12 @@ describe('diffSearch properties', () => {
           for (const s of current) {
             const k = `copart:${s.lot_number}`;
             const first = current.find((x) => `copart:${x.lot_number}` === k)!;
-            const covered = !baseline || (first.auction_at !== null && coveredUntil !== null && first.auction_at < coveredUntil);
+            const covered =
+              !baseline ||
+              (first.auction_at !== null && coveredUntil !== null && first.auction_at < coveredUntil);
             const biddable = first.auction_at === null || first.auction_at > T0;
-            if (!prev.has(k) && covered && biddable) expect(cs.some((c) => c.kind === 'new_match' && c.lot_key === k)).toBe(true);
+            if (!prev.has(k) && covered && biddable)
+              expect(cs.some((c) => c.kind === 'new_match' && c.lot_key === k)).toBe(true);
           }
           expect(diffSearch(prev, current, opts)).toEqual(cs);
         },

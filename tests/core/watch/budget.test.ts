@@ -11,20 +11,32 @@ function onPlan(sent: number[], remaining: number, periodEnd: number): RequestBu
   return new RequestBudget({
     spentSince: (t) => sent.filter((x) => x >= t).length,
     sentSince: (t) => sent.filter((x) => x >= t).sort((a, b) => a - b),
-    quota: (): QuotaSnapshot => ({ at: now, limit: 100, baseLimit: 100, extraLimit: 0, used: 100 - remaining, remaining, periodStart: periodEnd - 30 * DAY, periodEnd, perPageLimit: 20, rateLimit: null, rateRemaining: null }),
+    quota: (): QuotaSnapshot => ({
+      at: now,
+      limit: 100,
+      baseLimit: 100,
+      extraLimit: 0,
+      used: 100 - remaining,
+      remaining,
+      periodStart: periodEnd - 30 * DAY,
+      periodEnd,
+      perPageLimit: 20,
+      rateLimit: null,
+      rateRemaining: null,
+    }),
     userPerDay: () => null,
   });
 }
 
 describe('pagesPerRun', () => {
-  it('counts the last run\'s records at 20 a page, but a run that stopped short says nothing of the list\'s length', () => {
+  it("counts the last run's records at 20 a page, but a run that stopped short says nothing of the list's length", () => {
     expect(pagesPerRun({ max_pages: 5, last_result_count: 45, last_complete: true })).toBe(3);
     expect(pagesPerRun({ max_pages: 5, last_result_count: 20, last_complete: false })).toBe(5);
     expect(pagesPerRun({ max_pages: 5, last_result_count: null })).toBe(5);
   });
 });
 
-describe('paidAt (a saved search\'s run on a plan\'s quota)', () => {
+describe("paidAt (a saved search's run on a plan's quota)", () => {
   it('keeps 5-page runs on 100 requests a month apart by what they cost, not a day apart', () => {
     // 90 left for 27 days: 3.33 a day. A 5-page run went out an hour ago.
     const ran = Array.from({ length: 5 }, (_, i) => now - HOUR + i * 1000);

@@ -12,7 +12,9 @@ describe('search coverage', () => {
     expect(windowFrom(c)).toBe('2026-06-03');
     expect(windowFrom({ ...c, sweep_from: Date.UTC(2026, 5, 3, 6) })).toBe('2026-06-02');
     // Reaching the end of the list after an unbroken sweep: the baseline; the next run starts at the head.
-    expect(nextCoverage(c, { from: '2026-06-03', reachedEnd: true, lastAuctionAt: T + 5 * 86_400_000 })).toEqual({
+    expect(
+      nextCoverage(c, { from: '2026-06-03', reachedEnd: true, lastAuctionAt: T + 5 * 86_400_000 }),
+    ).toEqual({
       baseline_done: true,
       covered_until: null,
       sweep_from: null,
@@ -32,14 +34,22 @@ describe('search coverage', () => {
     expect(windowFrom(stuck)).toBe('2026-06-04');
     expect(stuck.covered_until).toBe(T);
     // The window after the gap does not extend what is covered, and its end is no baseline.
-    const after = nextCoverage(stuck, { from: '2026-06-04', reachedEnd: false, lastAuctionAt: T + 2 * 86_400_000 });
+    const after = nextCoverage(stuck, {
+      from: '2026-06-04',
+      reachedEnd: false,
+      lastAuctionAt: T + 2 * 86_400_000,
+    });
     expect(after.covered_until).toBe(T);
-    expect(nextCoverage(after, { from: '2026-06-05', reachedEnd: true, lastAuctionAt: null }).baseline_done).toBe(false);
+    expect(
+      nextCoverage(after, { from: '2026-06-05', reachedEnd: true, lastAuctionAt: null }).baseline_done,
+    ).toBe(false);
     expect(WINDOW_EDGE_MS).toBe(12 * 3_600_000);
   });
 
   it('a window cut short by the budget before it got past the sweep changes nothing: the next run reads it again', () => {
     const c = { ...fresh, covered_until: T, sweep_from: T };
-    expect(nextCoverage(c, { from: '2026-06-03', reachedEnd: false, lastAuctionAt: T - 1000, full: false })).toEqual(c);
+    expect(
+      nextCoverage(c, { from: '2026-06-03', reachedEnd: false, lastAuctionAt: T - 1000, full: false }),
+    ).toEqual(c);
   });
 });

@@ -4,4 +4,8 @@ import { crashSuite, cyclesFrom } from './crash/scenario';
 // to replay another seed); the chaos suite (`npm run test:chaos`) runs the same scenario with 200. See
 // crash/scenario.ts for what is checked after every kill and at the end.
 const cycles = cyclesFrom('LOTWATCH_CRASH_CYCLES', 20);
-crashSuite({ cycles, seed: cyclesFrom('LOTWATCH_CRASH_SEED', 20261122), timeoutMs: 100_000 + cycles * 5_000 });
+crashSuite({
+  cycles,
+  seed: cyclesFrom('LOTWATCH_CRASH_SEED', 20261122),
+  timeoutMs: 100_000 + cycles * 5_000,
+});

@@ -14,7 +14,15 @@ let clock: FakeClock;
 beforeAll(async () => {
   clock = new FakeClock(START);
   // Every market change visible at once: these tests check an alert right after the sale.
-  sb = await startSandbox({ seed: 13, lots: 3000, startTime: START, speed: 1, now: () => clock.now(), ratePerSecond: 0, refresh: 'instant' });
+  sb = await startSandbox({
+    seed: 13,
+    lots: 3000,
+    startTime: START,
+    speed: 1,
+    now: () => clock.now(),
+    ratePerSecond: 0,
+    refresh: 'instant',
+  });
 });
 afterAll(async () => sb.dispose());
 const startCore = coresPerTest();
@@ -26,13 +34,22 @@ describe('delivery', () => {
     const { core, value, shown } = await setup();
     const lot = sb.market.sorted.find((l) => l.subStatus === 'Open' && l.auctionAt > clock.now() + 5 * MIN)!;
     // Bid changes too, so the quiet hours hold more than one alert (the sale itself is one alert).
-    const w = await value('watchlist.add', { target: lot.lotNumber, rules: { kinds: ['bid_changed', 'sale_result'] } });
+    const w = await value('watchlist.add', {
+      target: lot.lotNumber,
+      rules: { kinds: ['bid_changed', 'sale_result'] },
+    });
     // Quiet from now until two hours after the sale (UTC, as the test's time zone).
     const hhmm = (t: number) => new Date(t).toISOString().slice(11, 16);
-    await value('settings.update', { quietHours: { enabled: true, start: hhmm(clock.now() - MIN), end: hhmm(lot.auctionAt + 2 * 60 * MIN) } });
+    await value('settings.update', {
+      quietHours: { enabled: true, start: hhmm(clock.now() - MIN), end: hhmm(lot.auctionAt + 2 * 60 * MIN) },
+    });
     clock.advanceTo(sb.market.timeline(lot.lotNumber)!.endAt + MIN);
     await value('watchlist.checkNow', { id: w['id'] });
-    const inbox = (await value('alerts.list'))['alerts'] as { kind: string; delivery: string; status: string }[];
+    const inbox = (await value('alerts.list'))['alerts'] as {
+      kind: string;
+      delivery: string;
+      status: string;
+    }[];
     expect(inbox.length).toBeGreaterThanOrEqual(2);
     expect(inbox.every((a) => a.delivery === 'digest' && a.status === 'digest')).toBe(true);
     expect(shown).toEqual([]);
@@ -49,7 +66,10 @@ describe('delivery', () => {
   it('names the alerts a stopped run left claimed in one notice at the next start, and shows none of them twice', async () => {
     const first = await setup();
     const lot = sb.market.sorted.find((l) => l.subStatus === 'Open' && l.auctionAt > clock.now() + 5 * MIN)!;
-    const w = await first.value('watchlist.add', { target: lot.lotNumber, rules: { kinds: ['sale_result'] } });
+    const w = await first.value('watchlist.add', {
+      target: lot.lotNumber,
+      rules: { kinds: ['sale_result'] },
+    });
     clock.advanceTo(sb.market.timeline(lot.lotNumber)!.endAt + MIN);
     await first.value('watchlist.checkNow', { id: w['id'] });
     const sale = ((await first.value('alerts.list'))['alerts'] as { id: number; title: string }[])[0]!;
@@ -64,7 +84,11 @@ describe('delivery', () => {
     second.core.engine.start();
     await second.core.engine.idle();
     expect(second.shown).toEqual([{ title: 'Lotwatch stopped while showing an alert', body: sale.title }]);
-    const inbox = (await second.value('alerts.list'))['alerts'] as { id: number; kind: string; status: string }[];
+    const inbox = (await second.value('alerts.list'))['alerts'] as {
+      id: number;
+      kind: string;
+      status: string;
+    }[];
     expect(inbox.find((a) => a.id === sale.id)!.status).toBe('recovered');
     expect(inbox.filter((a) => a.kind === 'digest').map((a) => a.status)).toEqual(['delivered']);
     await second.core.dispose();
@@ -78,7 +102,10 @@ describe('delivery', () => {
   it('reminds once, N minutes before a watched auction', async () => {
     const { core, value, shown } = await setup();
     const lot = sb.market.sorted.find((l) => l.subStatus === 'Open' && l.auctionAt > clock.now() + 60 * MIN)!;
-    await value('watchlist.add', { target: lot.lotNumber, rules: { remind_minutes_before: [30], kinds: [] } });
+    await value('watchlist.add', {
+      target: lot.lotNumber,
+      rules: { remind_minutes_before: [30], kinds: [] },
+    });
     core.engine.start();
     await core.engine.idle();
     clock.advanceTo(lot.auctionAt - 31 * MIN);
@@ -94,7 +121,15 @@ describe('delivery', () => {
 
 describe('quota exhausted', () => {
   it('pauses polling after a 429 and says why, without crashing or spending more', async () => {
-    const small = await startSandbox({ seed: 13, lots: 500, startTime: START, speed: 0, now: () => clock.now(), ratePerSecond: 0, quota: { limit: 5, periodMs: 86_400_000 } });
+    const small = await startSandbox({
+      seed: 13,
+      lots: 500,
+      startTime: START,
+      speed: 0,
+      now: () => clock.now(),
+      ratePerSecond: 0,
+      quota: { limit: 5, periodMs: 86_400_000 },
+    });
     const { core } = await startCore({ sandbox: small, clock });
     const lot = small.market.sorted.find((l) => l.subStatus === 'Open')!;
     const added = await core.invoke('watchlist.add', { target: lot.lotNumber });

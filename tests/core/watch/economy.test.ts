@@ -43,7 +43,8 @@ async function setup(opts: { live?: boolean; examples?: boolean; autoStart?: boo
   const env = Object.assign(made, {
     /** Requests sent so far (the request log), optionally only those of one endpoint. */
     async requests(endpoint?: string): Promise<number> {
-      const rows = (await made.value<{ rows: { endpoint: string }[] }>('requests.list', { limit: 1000 })).rows;
+      const rows = (await made.value<{ rows: { endpoint: string }[] }>('requests.list', { limit: 1000 }))
+        .rows;
       return endpoint ? rows.filter((r) => r.endpoint === endpoint).length : rows.length;
     },
     /** Turns Demo mode off and uses the "real" sandbox with the user's key (saved for that service's URL). */
@@ -75,17 +76,26 @@ describe('filter choices (GET /vehicles/filters)', () => {
     const both = await Promise.all([env.value('vehicles.filters'), env.value('vehicles.filters')]);
     expect(both.map((b) => b['cached'])).toEqual([false, false]);
     expect(await env.requests('/vehicles/filters')).toBe(2);
-    expect(await env.value('vehicles.filters')).toMatchObject({ cached: true, fetched_at: START + 24 * HOUR + MIN });
+    expect(await env.value('vehicles.filters')).toMatchObject({
+      cached: true,
+      fetched_at: START + 24 * HOUR + MIN,
+    });
 
     // The refresh fails (the service is down): the stale copy is served, and the next visit tries again.
     env.clock.advanceTo(START + 49 * HOUR);
     real.faults.set({ queue: ['error_503', 'error_503', 'error_503'], pathContains: '/filters' });
-    expect(await env.value('vehicles.filters')).toMatchObject({ cached: true, fetched_at: START + 24 * HOUR + MIN });
+    expect(await env.value('vehicles.filters')).toMatchObject({
+      cached: true,
+      fetched_at: START + 24 * HOUR + MIN,
+    });
     real.faults.set({});
-    expect(await env.value('vehicles.filters')).toMatchObject({ cached: false, fetched_at: START + 49 * HOUR });
+    expect(await env.value('vehicles.filters')).toMatchObject({
+      cached: false,
+      fetched_at: START + 49 * HOUR,
+    });
   });
 
-  it('follows the same rule in Demo mode, and never serves the simulated choices as the real service\'s', async () => {
+  it("follows the same rule in Demo mode, and never serves the simulated choices as the real service's", async () => {
     const env = await setup();
     expect(await env.value('vehicles.filters')).toMatchObject({ cached: false });
     expect(await env.value('vehicles.filters')).toMatchObject({ cached: true });
@@ -123,7 +133,10 @@ describe('photos that fail', () => {
   it('after a 429 too; a photo that loads later is cached as usual', async () => {
     const env = await setup({ live: true });
     const lot = real.market.sorted.find((l) => l.subStatus === 'Open')!;
-    const d = await env.value<{ record: { media: { photos: string[] } }; summary: { lot_key: string } }>('vehicles.get', { id: lot.lotNumber });
+    const d = await env.value<{ record: { media: { photos: string[] } }; summary: { lot_key: string } }>(
+      'vehicles.get',
+      { id: lot.lotNumber },
+    );
     const url = d.record.media.photos[0]!;
     real.faults.set({ queue: ['burst_429', 'burst_429', 'burst_429'], pathContains: '/image-proxy' });
     const r = await env.call('photos.get', { url });
@@ -164,9 +177,15 @@ describe('Demo examples when Demo mode is turned off', () => {
     const env = await withExamples();
     expect(await pollFor(env, 30)).toBeGreaterThan(0); // Demo mode: the examples run
     await env.goLive();
-    const searches = await env.value<{ is_example: boolean; paused: boolean; next_run_at: number | null }[]>('searches.list');
-    expect(searches).toEqual([expect.objectContaining({ is_example: true, paused: true, next_run_at: null })]);
-    const watches = await env.value<{ is_example: boolean; next_check_at: number | null }[]>('watchlist.list');
+    const searches =
+      await env.value<{ is_example: boolean; paused: boolean; next_run_at: number | null }[]>(
+        'searches.list',
+      );
+    expect(searches).toEqual([
+      expect.objectContaining({ is_example: true, paused: true, next_run_at: null }),
+    ]);
+    const watches =
+      await env.value<{ is_example: boolean; next_check_at: number | null }[]>('watchlist.list');
     expect(watches.every((w) => w.is_example && w.next_check_at === null)).toBe(true);
     expect(await pollFor(env, 120)).toBe(0);
     // ... also after a restart of the app.
@@ -195,7 +214,16 @@ describe('Demo examples when Demo mode is turned off', () => {
 
 describe('a spent monthly quota', () => {
   it('is said with the period end date; polling waits for it, across a restart; one alert for the period', async () => {
-    const tiny = await startSandbox({ seed: 23, lots: 500, startTime: START, speed: 0, ratePerSecond: 0, keys: [KEY], now: () => START, quota: { limit: 3, periodMs: 30 * 24 * HOUR } });
+    const tiny = await startSandbox({
+      seed: 23,
+      lots: 500,
+      startTime: START,
+      speed: 0,
+      ratePerSecond: 0,
+      keys: [KEY],
+      now: () => START,
+      quota: { limit: 3, periodMs: 30 * 24 * HOUR },
+    });
     try {
       const env = await setup();
       await goLive(env, { baseUrl: tiny.baseUrl!, key: KEY });
@@ -206,7 +234,10 @@ describe('a spent monthly quota', () => {
       const spent = await env.call('vehicles.search', { params: {} });
       const end = START + 30 * 24 * HOUR;
       expect(spent).toMatchObject({ ok: false, error: { code: 'rate_limited', retryable: false } });
-      if (!spent.ok) expect(spent.error.message).toBe(`Your plan's monthly requests are used up until ${format(end, 'd MMMM yyyy')}.`);
+      if (!spent.ok)
+        expect(spent.error.message).toBe(
+          `Your plan's monthly requests are used up until ${format(end, 'd MMMM yyyy')}.`,
+        );
       expect(await env.value('status.get')).toMatchObject({ paused_until: end, pause_kind: 'quota_spent' });
 
       await env.restart();
@@ -219,7 +250,9 @@ describe('a spent monthly quota', () => {
       await env.core.engine.idle();
       expect(await env.requests()).toBe(before);
       expect(await env.value('status.get')).toMatchObject({ paused_until: end, pause_kind: 'quota_spent' });
-      const alerts = (await env.value<{ alerts: { kind: string; body: string }[] }>('alerts.list')).alerts.filter((a) => a.kind === 'quota_low');
+      const alerts = (
+        await env.value<{ alerts: { kind: string; body: string }[] }>('alerts.list')
+      ).alerts.filter((a) => a.kind === 'quota_low');
       expect(alerts).toHaveLength(1);
     } finally {
       await tiny.dispose();
@@ -250,13 +283,19 @@ describe('what a saved search schedule costs', () => {
     // The plan's own share once the service has reported the quota: the budget's daily allowance, as on Usage.
     await env.value('settings.update', { requestsPerDay: null });
     await env.value('vehicles.search', { params: { make: 'FORD' } });
-    const est = await env.value<{ basis: string; allowed_per_day: number }>('searches.estimate', { schedule: '0 * * * *', max_pages: 1 });
+    const est = await env.value<{ basis: string; allowed_per_day: number }>('searches.estimate', {
+      schedule: '0 * * * *',
+      max_pages: 1,
+    });
     const status = await env.value<{ budget: { allowedPerDay: number } }>('status.get');
     expect(est.basis).toBe('quota');
     expect(est.allowed_per_day).toBe(status.budget.allowedPerDay);
     expect(est.allowed_per_day).toBeGreaterThan(3);
     // Not a cron expression (yet: the user may be typing it): an answer that says why, with nothing counted.
-    const typing = await env.value<{ runs_per_week: number; schedule_error: string | null }>('searches.estimate', { schedule: 'every minute', max_pages: 1 });
+    const typing = await env.value<{ runs_per_week: number; schedule_error: string | null }>(
+      'searches.estimate',
+      { schedule: 'every minute', max_pages: 1 },
+    );
     expect(typing.runs_per_week).toBe(0);
     expect(typing.schedule_error).toMatch(/Not a valid cron expression/);
   });
@@ -274,7 +313,10 @@ describe('a ten-minute browse with a real key', () => {
     env.clock.advance(MIN);
     await env.value('vehicles.search', { params: { make: 'TOYOTA' } });
     for (const l of lots) {
-      const d = await env.value<{ record: { media: { photos: string[] } }; summary: { lot_key: string } }>('vehicles.get', { id: l.lotNumber });
+      const d = await env.value<{ record: { media: { photos: string[] } }; summary: { lot_key: string } }>(
+        'vehicles.get',
+        { id: l.lotNumber },
+      );
       await env.value('photos.get', { url: d.record.media.photos[0], lot_key: d.summary.lot_key });
       await env.call('photos.get', { url: missing }); // one broken photo, shown on every lot page
       await env.value('vehicles.history', { id: l.v.vin });

@@ -19,7 +19,14 @@ let small: Sandbox;
 beforeAll(async () => {
   [sb, small] = await Promise.all([
     startSandbox({ seed: 14, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0 }),
-    startSandbox({ seed: 14, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0, quota: { limit: WATCHES, periodMs: 30 * DAY } }),
+    startSandbox({
+      seed: 14,
+      lots: 3000,
+      startTime: START,
+      speed: 0,
+      ratePerSecond: 0,
+      quota: { limit: WATCHES, periodMs: 30 * DAY },
+    }),
   ]);
 });
 afterAll(async () => {
@@ -29,10 +36,16 @@ const startCore = coresPerTest();
 
 /** A started core in Demo mode with 100 watched lots (one request each to add) and `requestsPerDay` set. */
 async function hundredWatches(requestsPerDay: number, service: Sandbox) {
-  const { core, clock, value: ok } = await startCore({ sandbox: service, clock: new FakeClock(START), autoStart: true });
+  const {
+    core,
+    clock,
+    value: ok,
+  } = await startCore({ sandbox: service, clock: new FakeClock(START), autoStart: true });
   await ok('settings.update', { requestsPerDay });
   // Lots selling over the next days, some today: their sale-time anchors are due during the simulated day.
-  const lots = service.market.sorted.filter((l) => l.subStatus === 'Open' && l.auctionAt > START + HOUR).slice(0, WATCHES);
+  const lots = service.market.sorted
+    .filter((l) => l.subStatus === 'Open' && l.auctionAt > START + HOUR)
+    .slice(0, WATCHES);
   for (const l of lots) await ok('watchlist.add', { target: l.lotNumber });
   await core.engine.idle();
   const requests = async () => ((await ok('status.get'))['budget'] as { spentLast24h: number }).spentLast24h;

@@ -4,7 +4,13 @@ import { createCore, type Core } from '../../../src/core/app';
 import { openDatabase } from '../../../src/core/db/connection';
 import { silentLogger } from '../../../src/core/log';
 import { FileSecretBox } from '../../../src/core/secrets';
-import { createSandbox, DEMO_KEY, type Lot, type MarketEvent, type Sandbox } from '../../../src/sandbox/index';
+import {
+  createSandbox,
+  DEMO_KEY,
+  type Lot,
+  type MarketEvent,
+  type Sandbox,
+} from '../../../src/sandbox/index';
 import { FakeClock } from '../../helpers/fakeClock';
 import { tempDir } from '../../helpers/tmp';
 
@@ -34,7 +40,14 @@ describe('a day at 300 requests with 10 watched lots and 3 saved searches', () =
 
   beforeAll(async () => {
     const clock = new FakeClock(START);
-    sb = createSandbox({ seed: 2026, lots: 20_000, startTime: START, speed: 1, now: () => clock.now(), ratePerSecond: 0 });
+    sb = createSandbox({
+      seed: 2026,
+      lots: 20_000,
+      startTime: START,
+      speed: 1,
+      now: () => clock.now(),
+      ratePerSecond: 0,
+    });
     await sb.start(0, '127.0.0.1');
     const t = tempDir();
     cleanup = t.cleanup;
@@ -83,7 +96,12 @@ describe('a day at 300 requests with 10 watched lots and 3 saved searches', () =
       .slice(0, 3);
     for (const [mm] of picks) {
       const [make, model, platform] = mm.split('|') as [string, string, string];
-      await ok('searches.create', { name: mm, params: { make, model, platform }, schedule: '*/10 * * * *', max_pages: 5 });
+      await ok('searches.create', {
+        name: mm,
+        params: { make, model, platform },
+        schedule: '*/10 * * * *',
+        max_pages: 5,
+      });
     }
     const firstEvent = m.events.at(-1)?.seq ?? 0;
     for (let guard = 0; clock.now() < END && guard < 20_000; guard++) {
@@ -109,8 +127,13 @@ describe('a day at 300 requests with 10 watched lots and 3 saved searches', () =
     const times = [...sent.map((r) => r.at), END];
     let gap = 0;
     for (let i = 1; i < times.length; i++) gap = Math.max(gap, times[i]! - times[i - 1]!);
-    const perHour = Array.from({ length: 24 }, (_, h) => sent.filter((r) => r.at >= START + h * HOUR && r.at < START + (h + 1) * HOUR).length);
-    console.log(`[pacing] ${spent}/${BUDGET} requests; per hour ${perHour.join(' ')}; longest gap ${(gap / MIN).toFixed(0)} min`);
+    const perHour = Array.from(
+      { length: 24 },
+      (_, h) => sent.filter((r) => r.at >= START + h * HOUR && r.at < START + (h + 1) * HOUR).length,
+    );
+    console.log(
+      `[pacing] ${spent}/${BUDGET} requests; per hour ${perHour.join(' ')}; longest gap ${(gap / MIN).toFixed(0)} min`,
+    );
     expect(gap / HOUR).toBeLessThanOrEqual(2);
     // Spread, not spent in the first hours: the last third of the day still gets a fair share.
     const late = sent.filter((r) => r.at >= START + 16 * HOUR).length;
@@ -119,7 +142,9 @@ describe('a day at 300 requests with 10 watched lots and 3 saved searches', () =
 
   it('catches every sale result of a watched lot within 15 minutes of the service showing it: searches yield first', () => {
     const lots = new Set(watched.map(key));
-    const ends = events.filter((e) => e.kind === 'state' && lots.has(key(e)) && e.data['lot_sub_status'] === 'Ended');
+    const ends = events.filter(
+      (e) => e.kind === 'state' && lots.has(key(e)) && e.data['lot_sub_status'] === 'Ended',
+    );
     expect(ends.length).toBeGreaterThanOrEqual(8);
     for (const e of ends) {
       const a = alerts.filter((x) => x.kind === 'sale_result' && x.lot_key === key(e));
@@ -128,6 +153,8 @@ describe('a day at 300 requests with 10 watched lots and 3 saved searches', () =
       expect((a[0]!.created_at - e.visible_t) / MIN, key(e)).toBeLessThanOrEqual(15);
     }
     // The searches got the rest: pacing does not stop them altogether.
-    expect(sent.filter((r) => r.endpoint.startsWith('/vehicles?') || r.endpoint === '/vehicles').length).toBeGreaterThan(50);
+    expect(
+      sent.filter((r) => r.endpoint.startsWith('/vehicles?') || r.endpoint === '/vehicles').length,
+    ).toBeGreaterThan(50);
   });
 });

@@ -23,7 +23,11 @@ async function realService(current: () => Rec): Promise<{ baseUrl: string; hits:
   const server = createServer((req, res) => {
     hits++;
     const ok = req.url?.startsWith('/api/v1/vehicle-auction/vehicles/45139005');
-    res.writeHead(ok ? 200 : 404, { 'content-type': 'application/json', 'x-subscription-limit': '30000', 'x-subscription-remaining': '29000' });
+    res.writeHead(ok ? 200 : 404, {
+      'content-type': 'application/json',
+      'x-subscription-limit': '30000',
+      'x-subscription-remaining': '29000',
+    });
     res.end(JSON.stringify(ok ? { ok: true, data: current(), meta: null } : { message: 'Not found' }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -58,9 +62,12 @@ async function watchThroughSale(finished: Rec) {
   h.clock.advance(60 * 60_000);
   await call('watchlist.checkNow', { id: w.id });
   const inbox = await call<{ alerts: { kind: string; title: string; body: string }[] }>('alerts.list');
-  const lot = await call<{ summary: Rec; record: Rec; timeline: { kind: string; outcome: string | null }[] }>('lots.get', {
-    lot_key: 'iaai:45139005',
-  });
+  const lot = await call<{ summary: Rec; record: Rec; timeline: { kind: string; outcome: string | null }[] }>(
+    'lots.get',
+    {
+      lot_key: 'iaai:45139005',
+    },
+  );
   return { inbox: inbox.alerts, lot, shown };
 }
 
@@ -74,7 +81,9 @@ describe('the real dialect, end to end', () => {
     expect(inbox.filter((a) => a.kind === 'status_changed')).toEqual([]);
     expect(shown.map((n) => n.title)).toEqual(['2018 AUDI S5 3.0T PREMIUM PLUS · Sold for $9,250']);
     expect(lot.summary).toMatchObject({ outcome: 'sold', sale_price_usd: 9250, last_sold_status: 'Sold' });
-    expect(lot.timeline.filter((c) => c.kind === 'sale_result')).toEqual([expect.objectContaining({ outcome: 'sold' })]);
+    expect(lot.timeline.filter((c) => c.kind === 'sale_result')).toEqual([
+      expect.objectContaining({ outcome: 'sold' }),
+    ]);
   });
 
   it('keeps what a buyer decides on in the stored lot: damage, colour, fuel, drive, title, run condition, keys, seller', async () => {
@@ -99,12 +108,16 @@ describe('the real dialect, end to end', () => {
   });
 
   it('sold on approval is its own outcome, never announced as sold; an unsold end carries no price', async () => {
-    const approval = await watchThroughSale(realFinishedRecord({ last_sold_status: 'Sold on Approval', last_sold_price_usd: 6600 }));
+    const approval = await watchThroughSale(
+      realFinishedRecord({ last_sold_status: 'Sold on Approval', last_sold_price_usd: 6600 }),
+    );
     const a = approval.inbox.filter((x) => x.kind === 'sale_result');
     expect(a.map((x) => x.title)).toEqual(['2018 AUDI S5 3.0T PREMIUM PLUS · Sold on approval at $6,600']);
     expect(approval.lot.summary).toMatchObject({ outcome: 'sold_on_approval' });
 
-    const unsold = await watchThroughSale(realFinishedRecord({ last_sold_status: null, last_sold_price_usd: 0, current_bid_usd: 4100 }));
+    const unsold = await watchThroughSale(
+      realFinishedRecord({ last_sold_status: null, last_sold_price_usd: 0, current_bid_usd: 4100 }),
+    );
     const u = unsold.inbox.filter((x) => x.kind === 'sale_result');
     expect(u.map((x) => x.title)).toEqual(['2018 AUDI S5 3.0T PREMIUM PLUS · Auction ended, not sold']);
     expect(u[0]?.body).not.toMatch(/\$|Sold/);

@@ -8,7 +8,10 @@ import { DEMO_KEY, sandboxPerFile, type Sandbox } from '../../helpers/sandbox';
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 let sb: Sandbox;
 // Every market change visible at once: these tests check what a watch sees right after the sale.
-sandboxPerFile({ seed: 5, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0, refresh: 'instant' }, (started) => (sb = started));
+sandboxPerFile(
+  { seed: 5, lots: 3000, startTime: START, speed: 0, ratePerSecond: 0, refresh: 'instant' },
+  (started) => (sb = started),
+);
 const startCore = coresPerTest();
 afterEach(() => sb.faults.set({}));
 /** A core in Demo mode on this sandbox at START, with Demo mode's examples as a first start creates them. */
@@ -22,47 +25,94 @@ const value = <T>(r: Result<T>): T => {
 describe('saved searches', () => {
   it('refuses a bad schedule, bad parameters or bad rules with field errors, and saves nothing', async () => {
     const { call } = await makeCore();
-    const cron = await call('searches.create', { name: 'x', params: { make: 'HONDA' }, schedule: 'every minute' });
-    expect(cron).toMatchObject({ ok: false, error: { code: 'bad_input', fields: { schedule: expect.any(Array) } } });
-    const params = await call('searches.create', { name: 'x', params: { year_from: 'new', lot_sub_status: 'Soon' } });
+    const cron = await call('searches.create', {
+      name: 'x',
+      params: { make: 'HONDA' },
+      schedule: 'every minute',
+    });
+    expect(cron).toMatchObject({
+      ok: false,
+      error: { code: 'bad_input', fields: { schedule: expect.any(Array) } },
+    });
+    const params = await call('searches.create', {
+      name: 'x',
+      params: { year_from: 'new', lot_sub_status: 'Soon' },
+    });
     expect(params.ok).toBe(false);
-    if (!params.ok) expect(Object.keys(params.error.fields ?? {})).toEqual(expect.arrayContaining(['params.year_from', 'params.lot_sub_status']));
+    if (!params.ok)
+      expect(Object.keys(params.error.fields ?? {})).toEqual(
+        expect.arrayContaining(['params.year_from', 'params.lot_sub_status']),
+      );
     const rules = await call('searches.create', { name: 'x', params: {}, rules: { bid_above_usd: -5 } });
-    expect(rules).toMatchObject({ ok: false, error: { fields: { 'rules.bid_above_usd': expect.any(Array) } } });
-    const both = await call('searches.create', { name: 'x', params: { platform: 'copart', auction_type: 2 } });
+    expect(rules).toMatchObject({
+      ok: false,
+      error: { fields: { 'rules.bid_above_usd': expect.any(Array) } },
+    });
+    const both = await call('searches.create', {
+      name: 'x',
+      params: { platform: 'copart', auction_type: 2 },
+    });
     expect(both.ok).toBe(false);
     expect(value(await call<unknown[]>('searches.list'))).toEqual([]);
   });
 
   it('creates, runs now (a baseline without new-match alerts), edits, pauses and removes', async () => {
     const { call } = await makeCore();
-    const s = value(await call('searches.create', { name: 'Hondas', params: { make: 'HONDA', platform: 'copart' }, schedule: '*/15 * * * *' }));
-    expect(s).toMatchObject({ name: 'Hondas', schedule: '*/15 * * * *', paused: false, next_run_at: START + 15 * 60_000 });
+    const s = value(
+      await call('searches.create', {
+        name: 'Hondas',
+        params: { make: 'HONDA', platform: 'copart' },
+        schedule: '*/15 * * * *',
+      }),
+    );
+    expect(s).toMatchObject({
+      name: 'Hondas',
+      schedule: '*/15 * * * *',
+      paused: false,
+      next_run_at: START + 15 * 60_000,
+    });
     const run = value(await call('searches.runNow', { id: s['id'] }));
     expect(run).toMatchObject({ status: 'ok' });
     expect(run['requests']).toBeGreaterThanOrEqual(1);
     const after = value(await call<Record<string, unknown>[]>('searches.list'))[0]!;
     expect(after['last_result_count']).toBeGreaterThan(0);
     expect(value(await call<{ alerts: unknown[] }>('alerts.list')).alerts).toEqual([]);
-    const edited = value(await call('searches.update', { id: s['id'], name: 'Honda Civics', params: { make: 'HONDA', model: 'CIVIC' }, schedule: '0 * * * *' }));
+    const edited = value(
+      await call('searches.update', {
+        id: s['id'],
+        name: 'Honda Civics',
+        params: { make: 'HONDA', model: 'CIVIC' },
+        schedule: '0 * * * *',
+      }),
+    );
     expect(edited).toMatchObject({ name: 'Honda Civics', schedule: '0 * * * *' });
-    expect(value(await call('searches.setPaused', { id: s['id'], paused: true }))).toMatchObject({ paused: true, next_run_at: null });
+    expect(value(await call('searches.setPaused', { id: s['id'], paused: true }))).toMatchObject({
+      paused: true,
+      next_run_at: null,
+    });
     expect(value(await call('searches.remove', { id: s['id'] }))).toEqual({ ok: true });
-    expect(await call('searches.remove', { id: s['id'] })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await call('searches.remove', { id: s['id'] })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
   });
 
   it('records service errors on the run and the search, and alerts after three failures in a row', async () => {
     const { call, core } = await makeCore();
     const s = value(await call('searches.create', { name: 'Broken', params: { make: 'HONDA' } }));
     sb.faults.set({ rates: { error_500: 1 } });
-    for (let i = 0; i < 3; i++) expect(value(await call('searches.runNow', { id: s['id'] }))).toMatchObject({ status: 'error' });
+    for (let i = 0; i < 3; i++)
+      expect(value(await call('searches.runNow', { id: s['id'] }))).toMatchObject({ status: 'error' });
     const row = value(await call<Record<string, unknown>[]>('searches.list'))[0]!;
     expect(row).toMatchObject({ consecutive_failures: 3, last_error: expect.stringMatching(/service/i) });
     const alerts = value(await call<{ alerts: { kind: string; title: string }[] }>('alerts.list')).alerts;
     expect(alerts.filter((a) => a.kind === 'search_failing')).toHaveLength(1);
     sb.faults.set({});
     expect(value(await call('searches.runNow', { id: s['id'] }))).toMatchObject({ status: 'ok' });
-    expect(value(await call<Record<string, unknown>[]>('searches.list'))[0]).toMatchObject({ consecutive_failures: 0, last_error: null });
+    expect(value(await call<Record<string, unknown>[]>('searches.list'))[0]).toMatchObject({
+      consecutive_failures: 0,
+      last_error: null,
+    });
     void core;
   });
 });
@@ -77,20 +127,46 @@ describe('watchlist', () => {
     const byLot = value(await call('watchlist.add', { target: copart.lotNumber }));
     expect(byLot).toMatchObject({ kind: 'lot', lot_key: `copart:${copart.lotNumber}`, vin: copart.v.vin });
     expect((byLot['lot'] as Record<string, unknown>)['title']).toBe(copart.title);
-    const byUrl = value(await call('watchlist.add', { target: `https://www.iaai.com/VehicleDetail/${iaai.itemId}~US` }));
+    const byUrl = value(
+      await call('watchlist.add', { target: `https://www.iaai.com/VehicleDetail/${iaai.itemId}~US` }),
+    );
     expect(byUrl).toMatchObject({ kind: 'lot', lot_key: `iaai:${iaai.lotNumber}` });
     const byVin = value(await call('watchlist.add', { target: other.v.vin, label: 'My truck' }));
     expect(byVin).toMatchObject({ kind: 'vin', vin: other.v.vin, label: 'My truck' });
-    expect(await call('watchlist.add', { target: copart.lotNumber })).toMatchObject({ ok: false, error: { code: 'bad_input', fields: { target: expect.any(Array) } } });
-    expect(await call('watchlist.add', { target: 'hello there' })).toMatchObject({ ok: false, error: { fields: { target: expect.any(Array) } } });
-    expect(await call('watchlist.add', { target: 'https://example.com/lot/1' })).toMatchObject({ ok: false, error: { fields: { target: expect.any(Array) } } });
-    expect(await call('watchlist.add', { target: '99999999999' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await call('watchlist.add', { target: copart.lotNumber })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_input', fields: { target: expect.any(Array) } },
+    });
+    expect(await call('watchlist.add', { target: 'hello there' })).toMatchObject({
+      ok: false,
+      error: { fields: { target: expect.any(Array) } },
+    });
+    expect(await call('watchlist.add', { target: 'https://example.com/lot/1' })).toMatchObject({
+      ok: false,
+      error: { fields: { target: expect.any(Array) } },
+    });
+    expect(await call('watchlist.add', { target: '99999999999' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
     expect(value(await call<unknown[]>('watchlist.list'))).toHaveLength(3);
-    const rules = await call('watchlist.setRules', { id: byLot['id'], rules: { remind_minutes_before: [0] } });
-    expect(rules).toMatchObject({ ok: false, error: { fields: { 'rules.remind_minutes_before.0': expect.any(Array) } } });
-    expect(value(await call('watchlist.setRules', { id: byLot['id'], rules: { bid_above_usd: 5000 } }))).toMatchObject({ rules: { bid_above_usd: 5000 } });
-    expect(value(await call('alerts.mute', { lot_key: byLot['lot_key'], muted: true }))).toMatchObject({ rules: { muted: true } });
-    expect(value(await call('alerts.snooze', { lot_key: byLot['lot_key'], until: START + 3_600_000 }))).toMatchObject({ rules: { snooze_until: START + 3_600_000 } });
+    const rules = await call('watchlist.setRules', {
+      id: byLot['id'],
+      rules: { remind_minutes_before: [0] },
+    });
+    expect(rules).toMatchObject({
+      ok: false,
+      error: { fields: { 'rules.remind_minutes_before.0': expect.any(Array) } },
+    });
+    expect(
+      value(await call('watchlist.setRules', { id: byLot['id'], rules: { bid_above_usd: 5000 } })),
+    ).toMatchObject({ rules: { bid_above_usd: 5000 } });
+    expect(value(await call('alerts.mute', { lot_key: byLot['lot_key'], muted: true }))).toMatchObject({
+      rules: { muted: true },
+    });
+    expect(
+      value(await call('alerts.snooze', { lot_key: byLot['lot_key'], until: START + 3_600_000 })),
+    ).toMatchObject({ rules: { snooze_until: START + 3_600_000 } });
     expect(value(await call('watchlist.remove', { id: byLot['id'] }))).toEqual({ ok: true });
   });
 });
@@ -99,33 +175,59 @@ describe('library, lot detail, alerts inbox', () => {
   it('finds stored lots offline and shows a lot with its timeline', async () => {
     const { call, clock, core } = await makeCore();
     const lot = sb.market.sorted.find((l) => l.subStatus === 'Open' && l.auctionAt > START + 3_600_000)!;
-    const w = value(await call('watchlist.add', { target: lot.lotNumber, rules: { kinds: ['status_changed', 'sale_result', 'bid_changed'] } }));
+    const w = value(
+      await call('watchlist.add', {
+        target: lot.lotNumber,
+        rules: { kinds: ['status_changed', 'sale_result', 'bid_changed'] },
+      }),
+    );
     // The sale happens; the watch checks after it.
     const checkAt = sb.market.timeline(lot.lotNumber)!.endAt + 10 * 60_000;
     clock.advanceTo(checkAt);
     sb.advance(checkAt - sb.marketNow());
     value(await call('watchlist.checkNow', { id: w['id'] }));
-    const found = value(await call<{ lots: { lot_key: string }[]; total: number }>('library.search', { q: lot.v.spec.make.toLowerCase() }));
+    const found = value(
+      await call<{ lots: { lot_key: string }[]; total: number }>('library.search', {
+        q: lot.v.spec.make.toLowerCase(),
+      }),
+    );
     expect(found.lots.map((l) => l.lot_key)).toContain(`${lot.platform}:${lot.lotNumber}`);
-    const byVin = value(await call<{ lots: { lot_key: string }[] }>('library.search', { q: lot.v.vin.slice(0, 8) }));
+    const byVin = value(
+      await call<{ lots: { lot_key: string }[] }>('library.search', { q: lot.v.vin.slice(0, 8) }),
+    );
     expect(byVin.lots[0]?.lot_key).toBe(`${lot.platform}:${lot.lotNumber}`);
     // The buyer's search syntax reaches the index: a left-out word drops the lot, OR finds it by either word.
     const make = lot.v.spec.make.toLowerCase();
-    const without = value(await call<{ lots: { lot_key: string }[] }>('library.search', { q: `${make} -${make}` }));
+    const without = value(
+      await call<{ lots: { lot_key: string }[] }>('library.search', { q: `${make} -${make}` }),
+    );
     expect(without.lots.map((l) => l.lot_key)).not.toContain(`${lot.platform}:${lot.lotNumber}`);
-    const either = value(await call<{ lots: { lot_key: string }[] }>('library.search', { q: `zzznothing OR ${make}` }));
+    const either = value(
+      await call<{ lots: { lot_key: string }[] }>('library.search', { q: `zzznothing OR ${make}` }),
+    );
     expect(either.lots.map((l) => l.lot_key)).toContain(`${lot.platform}:${lot.lotNumber}`);
-    const d = value(await call<{ timeline: { kind: string }[]; observations: number; watch_id: number }>('lots.get', { lot_key: `${lot.platform}:${lot.lotNumber}` }));
+    const d = value(
+      await call<{ timeline: { kind: string }[]; observations: number; watch_id: number }>('lots.get', {
+        lot_key: `${lot.platform}:${lot.lotNumber}`,
+      }),
+    );
     expect(d.timeline.map((c) => c.kind)).toEqual(expect.arrayContaining(['sale_result']));
     expect(d.observations).toBe(2);
     expect(d.watch_id).toBe(w['id']);
-    const inbox = value(await call<{ alerts: { id: number; kind: string; read: boolean }[]; unread: number }>('alerts.list'));
+    const inbox = value(
+      await call<{ alerts: { id: number; kind: string; read: boolean }[]; unread: number }>('alerts.list'),
+    );
     expect(inbox.alerts.map((a) => a.kind)).toEqual(expect.arrayContaining(['sale_result']));
     expect(inbox.unread).toBe(inbox.alerts.length);
     const after = value(await call<{ unread: number }>('alerts.markRead', { ids: [inbox.alerts[0]!.id] }));
     expect(after.unread).toBe(inbox.unread - 1);
-    expect(value(await call<{ alerts: unknown[] }>('alerts.list', { unread_only: true })).alerts).toHaveLength(inbox.unread - 1);
-    expect(await call('lots.get', { lot_key: 'copart:1' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(
+      value(await call<{ alerts: unknown[] }>('alerts.list', { unread_only: true })).alerts,
+    ).toHaveLength(inbox.unread - 1);
+    expect(await call('lots.get', { lot_key: 'copart:1' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
     void core;
   });
 });
@@ -135,20 +237,35 @@ describe('API key and status', () => {
     const { call, core } = await makeCore();
     const KEY = 'sk_live_never_show_me_1234';
     value(await call('settings.update', { demoMode: false, serviceUrl: sb.baseUrl }));
-    expect(value(await call('status.get'))).toMatchObject({ mode: 'live', key: { set: false }, running: false });
+    expect(value(await call('status.get'))).toMatchObject({
+      mode: 'live',
+      key: { set: false },
+      running: false,
+    });
     expect(await call('searches.create', { name: 'x', params: {} })).toMatchObject({ ok: true });
     const noKey = await call('searches.runNow', { id: 1 });
-    expect(noKey).toMatchObject({ ok: false, error: { code: 'unauthorized', message: expect.stringMatching(/Settings|Demo mode/) } });
+    expect(noKey).toMatchObject({
+      ok: false,
+      error: { code: 'unauthorized', message: expect.stringMatching(/Settings|Demo mode/) },
+    });
     value(await call('key.set', { key: KEY }));
     const test = await call('key.test');
-    expect(test).toMatchObject({ ok: false, error: { code: 'unauthorized', message: expect.stringMatching(/key/i) } });
+    expect(test).toMatchObject({
+      ok: false,
+      error: { code: 'unauthorized', message: expect.stringMatching(/key/i) },
+    });
     expect(value(await call('searches.runNow', { id: 1 }))).toMatchObject({ status: 'error' });
     const inbox = value(await call<{ alerts: { kind: string }[] }>('alerts.list'));
     expect(inbox.alerts.map((a) => a.kind)).toContain('key_rejected');
     value(await call('key.set', { key: DEMO_KEY }));
     expect(value(await call('key.test'))).toMatchObject({ ok: true, usage: expect.any(Object) });
     const status = value(await call('status.get'));
-    expect(status).toMatchObject({ mode: 'live', key: { set: true }, running: true, quota: { limit: expect.any(Number) } });
+    expect(status).toMatchObject({
+      mode: 'live',
+      key: { set: true },
+      running: true,
+      quota: { limit: expect.any(Number) },
+    });
     const everything = JSON.stringify([status, await call('settings.get'), await call('app.info'), inbox]);
     expect(everything).not.toContain(KEY);
     expect(everything).not.toContain(DEMO_KEY);
@@ -164,14 +281,24 @@ describe('photo cache', () => {
     const lot = sb.market.sorted.find((l) => l.subStatus === 'Open')!;
     const w = value(await call<{ lot: { photo: string } }>('watchlist.add', { target: lot.lotNumber }));
     const url = w.lot.photo;
-    const first = value(await call<{ data_url: string; cached: boolean; content_type: string }>('photos.get', { url, lot_key: `${lot.platform}:${lot.lotNumber}` }));
+    const first = value(
+      await call<{ data_url: string; cached: boolean; content_type: string }>('photos.get', {
+        url,
+        lot_key: `${lot.platform}:${lot.lotNumber}`,
+      }),
+    );
     expect(first.cached).toBe(false);
     expect(first.data_url).toMatch(/^data:image\/(jpeg|png|webp);base64,/);
     expect(first.data_url.length).toBeGreaterThan(2000);
     value(await call('settings.update', { demoMode: false })); // no key: the service is out of reach
     const again = value(await call<{ data_url: string; cached: boolean }>('photos.get', { url }));
     expect(again).toMatchObject({ cached: true, data_url: first.data_url });
-    const other = await call('photos.get', { url: 'https://cs.copart.com/v1/AUTH_svc.pdoc00001/none_hrs.jpg' });
-    expect(other).toMatchObject({ ok: false, error: { code: 'not_found', message: expect.stringMatching(/not cached/) } });
+    const other = await call('photos.get', {
+      url: 'https://cs.copart.com/v1/AUTH_svc.pdoc00001/none_hrs.jpg',
+    });
+    expect(other).toMatchObject({
+      ok: false,
+      error: { code: 'not_found', message: expect.stringMatching(/not cached/) },
+    });
   });
 });

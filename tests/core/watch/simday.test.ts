@@ -120,7 +120,10 @@ function simulatedDay(shape: WireShape): void {
           const max = Math.round((l.currentBid + 100) / 100) * 100;
           maxBids.set(key(l), max);
           thresholds.set(key(l), max + 1);
-          await ok('watchlist.add', { target: l.lotNumber, rules: { max_bid_usd: max, max_bid_near_percent: 90, remind_minutes_before: [5] } });
+          await ok('watchlist.add', {
+            target: l.lotNumber,
+            rules: { max_bid_usd: max, max_bid_near_percent: 90, remind_minutes_before: [5] },
+          });
           continue;
         }
         const threshold = Math.round((l.currentBid + 400) / 100) * 100;
@@ -289,7 +292,15 @@ function simulatedDay(shape: WireShape): void {
     });
 
     it('alerts once when the bid passes a max bid, and reminds no more about that lot', () => {
-      const passed = [...maxBids].filter(([k, max]) => events.some((e) => key(e) === k && e.kind === 'bid' && (e.data['from'] as number) <= max && (e.data['to'] as number) > max));
+      const passed = [...maxBids].filter(([k, max]) =>
+        events.some(
+          (e) =>
+            key(e) === k &&
+            e.kind === 'bid' &&
+            (e.data['from'] as number) <= max &&
+            (e.data['to'] as number) > max,
+        ),
+      );
       expect(passed.length).toBeGreaterThanOrEqual(1);
       for (const [k, max] of passed) {
         const past = alerts.filter((a) => a.lot_key === k && a.title.endsWith('is past your max bid'));

@@ -12,7 +12,10 @@ import { sandboxPerFile, type Sandbox } from '../../helpers/sandbox';
 
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 let sb: Sandbox;
-sandboxPerFile({ seed: 9, lots: 500, startTime: START, speed: 0, ratePerSecond: 0 }, (started) => (sb = started));
+sandboxPerFile(
+  { seed: 9, lots: 500, startTime: START, speed: 0, ratePerSecond: 0 },
+  (started) => (sb = started),
+);
 const startCore = coresPerTest();
 
 /** A core in Demo mode on this sandbox at START, whose log lines are kept in `lines`. */
@@ -56,14 +59,20 @@ describe('errors the buyer reads', () => {
 
   it("a saved search's scheduled run that cannot be stored is one line of Lotwatch's log, nothing printed besides", async () => {
     const { core, db, clock, lines } = await setup();
-    await core.call('searches.create', { name: 'Hondas', params: { make: 'HONDA' }, schedule: '*/30 * * * *' });
+    await core.call('searches.create', {
+      name: 'Hondas',
+      params: { make: 'HONDA' },
+      schedule: '*/30 * * * *',
+    });
     fillDisk(db);
     // node-cron prints a failing task to the console itself: one line per failed run, outside the log's bounds.
     const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       clock.advance(31 * 60_000);
       await core.engine.runDue();
-      expect(lines.filter((l) => l.level === 'error').map((l) => l.msg)).toEqual(['watch: tick failed; the next try waits']);
+      expect(lines.filter((l) => l.level === 'error').map((l) => l.msg)).toEqual([
+        'watch: tick failed; the next try waits',
+      ]);
       expect(printed.mock.calls).toEqual([]);
     } finally {
       printed.mockRestore();

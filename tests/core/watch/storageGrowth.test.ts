@@ -1,4 +1,3 @@
-
 import { describe, expect, it } from 'vitest';
 import { normalizeVehicle } from '../../../src/core/api/parse';
 import { MAX_STORED_PHOTOS } from '../../../src/core/db/lotsRepo';

@@ -16,16 +16,27 @@ const SHORT: { workload: Workload; days: number; budget?: number }[] = [
 describe('watcher benchmark, short workloads', () => {
   for (const s of SHORT) {
     it(`${s.workload.name}, ${s.days} simulated days: no duplicate alerts, every strategy within its budget`, async () => {
-      const results = await runWorkload({ workload: s.workload, days: s.days, ...(s.budget ? { budgets: [s.budget] } : {}) });
+      const results = await runWorkload({
+        workload: s.workload,
+        days: s.days,
+        ...(s.budget ? { budgets: [s.budget] } : {}),
+      });
       console.log(`${s.workload.name}, ${s.days} days\n${workloadTable(results)}`);
       expect(results.map((r) => r.strategy)).toEqual(['lotwatch', 'naive', 'round_robin']);
       for (const r of results) {
         expect(r.duplicates, `${r.strategy}: duplicate alerts`).toBe(0);
         // Lotwatch keeps to a rolling day's allowance (a plan's quota on the free plan), the setup's lookups
         // included; a baseline keeps to budget x days over the period.
-        if (r.strategy !== 'lotwatch') expect(r.requests, `${r.strategy}: requests over the period`).toBeLessThanOrEqual(r.budget_total);
-        else if (s.workload.plan) expect(r.requests + r.setup_requests, 'lotwatch: requests against the quota').toBeLessThanOrEqual(s.workload.plan.limit);
-        else expect(r.max_requests_24h, 'lotwatch: requests in any 24 hours').toBeLessThanOrEqual(r.budget_per_day);
+        if (r.strategy !== 'lotwatch')
+          expect(r.requests, `${r.strategy}: requests over the period`).toBeLessThanOrEqual(r.budget_total);
+        else if (s.workload.plan)
+          expect(r.requests + r.setup_requests, 'lotwatch: requests against the quota').toBeLessThanOrEqual(
+            s.workload.plan.limit,
+          );
+        else
+          expect(r.max_requests_24h, 'lotwatch: requests in any 24 hours').toBeLessThanOrEqual(
+            r.budget_per_day,
+          );
         expect(r.requests, `${r.strategy}: sent nothing`).toBeGreaterThan(0);
       }
     }, 600_000);

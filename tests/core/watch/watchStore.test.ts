@@ -1,6 +1,4 @@
-
 import { describe, expect, it } from 'vitest';
-
 
 import { AlertRulesSchema } from '../../../src/shared/watch';
 import { storesPerTest } from '../../helpers/store';
@@ -13,7 +11,11 @@ describe('Store', () => {
     const { db, s } = store();
     const first = s.lots.observe(vehicle(), 1000, 'test');
     expect(first?.prev).toBeNull();
-    expect(first?.next).toMatchObject({ lot_number: '50000001', current_bid_usd: 500, auction_at: Date.parse('2026-11-23T15:00:00Z') });
+    expect(first?.next).toMatchObject({
+      lot_number: '50000001',
+      current_bid_usd: 500,
+      auction_at: Date.parse('2026-11-23T15:00:00Z'),
+    });
     const same = s.lots.observe(vehicle(), 2000, 'test');
     expect(same?.prev?.observed_at).toBe(1000);
     const changed = s.lots.observe(vehicle({ bid: 750 }), 3000, 'test');
@@ -22,13 +24,17 @@ describe('Store', () => {
     // The same record again adds no row: the first observation is marked seen at 2000. Each record is stored once:
     // the replaced one in its observation, the newest in the lot's row.
     const obs = db
-      .prepare('SELECT observed_at, last_seen_at, seen, (raw IS NOT NULL OR raw_z IS NOT NULL) AS copy FROM observations ORDER BY id')
+      .prepare(
+        'SELECT observed_at, last_seen_at, seen, (raw IS NOT NULL OR raw_z IS NOT NULL) AS copy FROM observations ORDER BY id',
+      )
       .all();
     expect(obs).toEqual([
       { observed_at: 1000, last_seen_at: 2000, seen: 2, copy: 1 },
       { observed_at: 3000, last_seen_at: null, seen: 1, copy: 0 },
     ]);
-    expect(s.lots.getLotRecord('copart:50000001')?.raw).toMatchObject({ extra_field_the_spec_does_not_list: 1 });
+    expect(s.lots.getLotRecord('copart:50000001')?.raw).toMatchObject({
+      extra_field_the_spec_does_not_list: 1,
+    });
     expect(s.lots.getLotState('copart:50000001')?.observed_at).toBe(3000);
   });
 
@@ -41,7 +47,9 @@ describe('Store', () => {
     const { s } = store();
     s.lots.observe(vehicle(), 1, 't');
     s.lots.observe(vehicle({ lot_number: '50000002' }), 2, 't');
-    expect(s.lots.otherLotsOfVin('1HGCM82633A004352', 'copart:50000002').map((l) => l.lot_number)).toEqual(['50000001']);
+    expect(s.lots.otherLotsOfVin('1HGCM82633A004352', 'copart:50000002').map((l) => l.lot_number)).toEqual([
+      '50000001',
+    ]);
   });
 
   it('stores an alert once per dedup key and hands it out once through claim', () => {
@@ -66,7 +74,10 @@ describe('Store', () => {
     expect(s.alerts.claimAlert(id!)).toBe(false);
     expect(s.alerts.dueAlerts(20)).toEqual([]);
     s.alerts.markDelivered(id!, 30);
-    const digest = s.alerts.insertAlert({ ...a, dedup_key: 'change:2', delivery: 'digest', deliver_after: 100 }, 40);
+    const digest = s.alerts.insertAlert(
+      { ...a, dedup_key: 'change:2', delivery: 'digest', deliver_after: 100 },
+      40,
+    );
     expect(s.alerts.dueAlerts(99)).toEqual([]);
     expect(s.alerts.dueAlerts(100).map((r) => r.id)).toEqual([digest]);
     s.alerts.insertAlert({ ...a, dedup_key: 'change:3', delivery: 'suppressed' }, 50);
@@ -77,8 +88,23 @@ describe('Store', () => {
   it('indexes lots for offline full-text search and follows updates', () => {
     const { db, s } = store();
     s.lots.observe(vehicle(), 1, 't');
-    s.lots.observe(vehicle({ lot_number: '50000009', vin: '5YJ3E1EA7KF317000', title: '2019 TESLA MODEL 3', make: 'TESLA', model: 'MODEL 3' }), 1, 't');
-    const q = (m: string) => (db.prepare('SELECT lot_number FROM lots_fts WHERE lots_fts MATCH ?').all(m) as { lot_number: string }[]).map((r) => r.lot_number);
+    s.lots.observe(
+      vehicle({
+        lot_number: '50000009',
+        vin: '5YJ3E1EA7KF317000',
+        title: '2019 TESLA MODEL 3',
+        make: 'TESLA',
+        model: 'MODEL 3',
+      }),
+      1,
+      't',
+    );
+    const q = (m: string) =>
+      (
+        db.prepare('SELECT lot_number FROM lots_fts WHERE lots_fts MATCH ?').all(m) as {
+          lot_number: string;
+        }[]
+      ).map((r) => r.lot_number);
     expect(q('tesla')).toEqual(['50000009']);
     expect(q('"5YJ3E1"*')).toEqual(['50000009']);
     expect(q('dallas')).toHaveLength(2);
@@ -90,26 +116,83 @@ describe('Store', () => {
   it('keeps saved searches, members, watches and runs', () => {
     const { s } = store();
     const rules = AlertRulesSchema.parse({});
-    const id = s.searches.insertSearch({ name: 'Accords', params: { make: 'HONDA' }, schedule: '*/30 * * * *', rules, max_pages: 3, paused: false, is_example: false }, 5);
-    expect(s.searches.getSearch(id)).toMatchObject({ name: 'Accords', params: { make: 'HONDA' }, baseline_done: false });
+    const id = s.searches.insertSearch(
+      {
+        name: 'Accords',
+        params: { make: 'HONDA' },
+        schedule: '*/30 * * * *',
+        rules,
+        max_pages: 3,
+        paused: false,
+        is_example: false,
+      },
+      5,
+    );
+    expect(s.searches.getSearch(id)).toMatchObject({
+      name: 'Accords',
+      params: { make: 'HONDA' },
+      baseline_done: false,
+    });
     s.searches.updateMembers(id, ['copart:1', 'copart:2'], [], 6);
     s.searches.updateMembers(id, ['copart:3'], ['copart:1'], 7);
     expect([...s.searches.memberKeys(id)].sort()).toEqual(['copart:2', 'copart:3']);
     s.searches.searchRunOk(id, 8, 2, true);
-    expect(s.searches.getSearch(id)).toMatchObject({ baseline_done: false, last_result_count: 2, last_complete: true });
+    expect(s.searches.getSearch(id)).toMatchObject({
+      baseline_done: false,
+      last_result_count: 2,
+      last_complete: true,
+    });
     s.searches.setCoverage(id, { baseline_done: true, covered_until: null, sweep_from: 1_000 });
-    expect(s.searches.getSearch(id)).toMatchObject({ baseline_done: true, covered_until: null, sweep_from: 1_000 });
+    expect(s.searches.getSearch(id)).toMatchObject({
+      baseline_done: true,
+      covered_until: null,
+      sweep_from: 1_000,
+    });
     // Same params: the coverage stays; new params: it starts again.
-    s.searches.updateSearch(id, { name: 'Hondas', params: { make: 'HONDA' }, schedule: '0 * * * *', rules, max_pages: 3, paused: false }, 9);
+    s.searches.updateSearch(
+      id,
+      {
+        name: 'Hondas',
+        params: { make: 'HONDA' },
+        schedule: '0 * * * *',
+        rules,
+        max_pages: 3,
+        paused: false,
+      },
+      9,
+    );
     expect(s.searches.getSearch(id)).toMatchObject({ baseline_done: true, sweep_from: 1_000 });
-    s.searches.updateSearch(id, { name: 'Accords', params: { make: 'HONDA', model: 'ACCORD' }, schedule: '0 * * * *', rules, max_pages: 3, paused: false }, 9);
-    expect(s.searches.getSearch(id)).toMatchObject({ baseline_done: false, covered_until: null, sweep_from: null });
+    s.searches.updateSearch(
+      id,
+      {
+        name: 'Accords',
+        params: { make: 'HONDA', model: 'ACCORD' },
+        schedule: '0 * * * *',
+        rules,
+        max_pages: 3,
+        paused: false,
+      },
+      9,
+    );
+    expect(s.searches.getSearch(id)).toMatchObject({
+      baseline_done: false,
+      covered_until: null,
+      sweep_from: null,
+    });
     const run = s.searches.startRun({ kind: 'search', id }, 10);
     expect(s.searches.interruptRuns(11)).toBe(1);
     s.searches.finishRun(run, 12, { status: 'ok', requests: 1, records: 2, changes: 0, complete: true });
-    const w = s.watches.insertWatch({ kind: 'vin', vin: '1HGCM82633A004352', lot_key: null, label: '', rules, is_example: false }, 1);
+    const w = s.watches.insertWatch(
+      { kind: 'vin', vin: '1HGCM82633A004352', lot_key: null, label: '', rules, is_example: false },
+      1,
+    );
     s.watches.watchChecked(w, 2, 'copart:1', '1HGCM82633A004352');
     expect(s.watches.getWatch(w)).toMatchObject({ lot_key: 'copart:1', last_checked_at: 2 });
-    expect(() => s.watches.insertWatch({ kind: 'vin', vin: '1HGCM82633A004352', lot_key: null, label: '', rules, is_example: false }, 1)).toThrow();
+    expect(() =>
+      s.watches.insertWatch(
+        { kind: 'vin', vin: '1HGCM82633A004352', lot_key: null, label: '', rules, is_example: false },
+        1,
+      ),
+    ).toThrow();
   });
 });

@@ -22,7 +22,9 @@ export class AlertsPage {
 
   /** The list of alerts of the lot titled `title`. */
   groupFor(title: string): Locator {
-    return this.page.getByRole('list', { name: new RegExp(`Alerts for ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) });
+    return this.page.getByRole('list', {
+      name: new RegExp(`Alerts for ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+    });
   }
 
   /** The alerts of a group whose text matches `text`. */

@@ -1,7 +1,8 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 
 /** A navigation entry's accessible name: the view's label, with ", N unread" on Alerts while there are some. */
-const entryName = (label: string) => new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(, \\d+ unread)?$`);
+const entryName = (label: string) =>
+  new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(, \\d+ unread)?$`);
 
 /**
  * The app frame every view sits in: the main navigation (with the unread count on Alerts), the header with its

@@ -63,7 +63,8 @@ export class SearchPage {
     await this.dialog.getByRole('textbox', { name: 'Name' }).fill(name);
     await this.dialog.getByRole('combobox', { name: 'Schedule' }).selectOption('custom');
     await this.cronField().fill(cron);
-    if (pages !== undefined) await this.dialog.getByRole('spinbutton', { name: 'Pages per run' }).fill(String(pages));
+    if (pages !== undefined)
+      await this.dialog.getByRole('spinbutton', { name: 'Pages per run' }).fill(String(pages));
     await this.dialog.getByRole('button', { name: 'Save search' }).click();
   }
 

@@ -39,6 +39,9 @@ export class WatchlistPage {
   /** Removes the examples through the "Remove examples (N)" button and its confirmation. */
   async removeExamples(count: number): Promise<void> {
     await this.page.getByRole('button', { name: new RegExp(`Remove examples \\(${count}\\)`) }).click();
-    await this.page.getByRole('group', { name: /Remove all example/ }).getByRole('button', { name: 'Remove examples' }).click();
+    await this.page
+      .getByRole('group', { name: /Remove all example/ })
+      .getByRole('button', { name: 'Remove examples' })
+      .click();
   }
 }

@@ -17,10 +17,39 @@ const FORD = 'iaai:39120001';
 // Ford: the newest alert of all, but read. Tesla: older, with unread alerts. Lotwatch itself: one unread, oldest.
 const inbox: AlertView[] = [
   alert({ id: 1, lot_key: TESLA, title: 'Tesla bid up', read: false, created_at: NOW - 50 * MINUTE }),
-  alert({ id: 2, lot_key: FORD, title: 'Ford sold', kind: 'sale_result', read: true, created_at: NOW - 2 * MINUTE }),
-  alert({ id: 3, lot_key: TESLA, title: 'Tesla rescheduled', kind: 'rescheduled', read: false, created_at: NOW - 20 * MINUTE }),
-  alert({ id: 4, lot_key: TESLA, title: 'Tesla status', kind: 'status_changed', read: true, created_at: NOW - 90 * MINUTE }),
-  alert({ id: 5, lot_key: null, title: 'Quota low', kind: 'quota_low', source: 'lotwatch', read: false, created_at: NOW - 300 * MINUTE }),
+  alert({
+    id: 2,
+    lot_key: FORD,
+    title: 'Ford sold',
+    kind: 'sale_result',
+    read: true,
+    created_at: NOW - 2 * MINUTE,
+  }),
+  alert({
+    id: 3,
+    lot_key: TESLA,
+    title: 'Tesla rescheduled',
+    kind: 'rescheduled',
+    read: false,
+    created_at: NOW - 20 * MINUTE,
+  }),
+  alert({
+    id: 4,
+    lot_key: TESLA,
+    title: 'Tesla status',
+    kind: 'status_changed',
+    read: true,
+    created_at: NOW - 90 * MINUTE,
+  }),
+  alert({
+    id: 5,
+    lot_key: null,
+    title: 'Quota low',
+    kind: 'quota_low',
+    source: 'lotwatch',
+    read: false,
+    created_at: NOW - 300 * MINUTE,
+  }),
 ];
 
 function listAnswer(alerts: AlertView[]) {
@@ -30,7 +59,8 @@ function listAnswer(alerts: AlertView[]) {
 /** lots.get answers with stored titles for the group headings. */
 function lotsGet(input: { lot_key: string } | undefined) {
   const key = input?.lot_key ?? '';
-  if (key === TESLA) return okResult(lotDetail({ summary: lotSummary({ lot_key: TESLA, title: '2019 TESLA MODEL 3' }) }));
+  if (key === TESLA)
+    return okResult(lotDetail({ summary: lotSummary({ lot_key: TESLA, title: '2019 TESLA MODEL 3' }) }));
   return errResult('not_found', 'Not stored.');
 }
 
@@ -49,8 +79,16 @@ describe('AlertsView', () => {
 
     const tesla = screen.getByRole('list', { name: 'Alerts for 2019 TESLA MODEL 3' });
     const items = within(tesla).getAllByRole('listitem');
-    expect(items.map((li) => li.querySelector('.al-title')?.textContent)).toEqual(['Tesla rescheduled', 'Tesla bid up', 'Tesla status']);
-    expect(items.map((li) => li.getAttribute('aria-label')?.startsWith('Unread.'))).toEqual([true, true, false]);
+    expect(items.map((li) => li.querySelector('.al-title')?.textContent)).toEqual([
+      'Tesla rescheduled',
+      'Tesla bid up',
+      'Tesla status',
+    ]);
+    expect(items.map((li) => li.getAttribute('aria-label')?.startsWith('Unread.'))).toEqual([
+      true,
+      true,
+      false,
+    ]);
 
     const ford = screen.getByRole('list', { name: 'Alerts for IAAI · lot 39120001' });
     expect(within(ford).getAllByRole('listitem')).toHaveLength(1);
@@ -176,7 +214,13 @@ describe('AlertsView', () => {
   });
 
   it('opens the lot of an alert: the hash becomes #/lot/<lot_key>', async () => {
-    installFake({ handlers: { 'alerts.list': () => listAnswer(inbox), 'lots.get': lotsGet, 'alerts.markRead': () => okResult({ unread: 2 }) } });
+    installFake({
+      handlers: {
+        'alerts.list': () => listAnswer(inbox),
+        'lots.get': lotsGet,
+        'alerts.markRead': () => okResult({ unread: 2 }),
+      },
+    });
     render(<AlertsView />);
     fireEvent.click(await screen.findByRole('button', { name: 'IAAI · lot 39120001' }));
     expect(decodeURIComponent(window.location.hash)).toBe(`#/lot/${FORD}`);
@@ -184,7 +228,13 @@ describe('AlertsView', () => {
   });
 
   it('opens the lot from the alert itself with Enter and marks an unread alert read', async () => {
-    const fake = installFake({ handlers: { 'alerts.list': () => listAnswer(inbox), 'lots.get': lotsGet, 'alerts.markRead': () => okResult({ unread: 2 }) } });
+    const fake = installFake({
+      handlers: {
+        'alerts.list': () => listAnswer(inbox),
+        'lots.get': lotsGet,
+        'alerts.markRead': () => okResult({ unread: 2 }),
+      },
+    });
     render(<AlertsView />);
     const item = (await screen.findByText('Tesla bid up')).closest('li');
     if (!item) throw new Error('no alert item');
@@ -194,7 +244,13 @@ describe('AlertsView', () => {
   });
 
   it('answers its keys as soon as it opens, before anything in it has focus', async () => {
-    const fake = installFake({ handlers: { 'alerts.list': () => listAnswer(inbox), 'lots.get': lotsGet, 'alerts.markRead': () => okResult({ unread: 2 }) } });
+    const fake = installFake({
+      handlers: {
+        'alerts.list': () => listAnswer(inbox),
+        'lots.get': lotsGet,
+        'alerts.markRead': () => okResult({ unread: 2 }),
+      },
+    });
     render(<AlertsView />);
     await screen.findByText('Tesla rescheduled');
     expect(document.activeElement).toBe(document.body);
@@ -213,7 +269,13 @@ describe('AlertsView', () => {
   });
 
   it('leaves keys alone while focus is in a field or on a button', async () => {
-    const fake = installFake({ handlers: { 'alerts.list': () => listAnswer(inbox), 'lots.get': lotsGet, 'alerts.markRead': () => okResult({ unread: 2 }) } });
+    const fake = installFake({
+      handlers: {
+        'alerts.list': () => listAnswer(inbox),
+        'lots.get': lotsGet,
+        'alerts.markRead': () => okResult({ unread: 2 }),
+      },
+    });
     render(<AlertsView />);
     await screen.findByText('Tesla rescheduled');
     const button = screen.getByRole('button', { name: 'Mark all read' });
@@ -252,7 +314,13 @@ describe('AlertsView', () => {
         attempts: 0,
         detail: 'Not a kind of alert this channel sends.',
       }),
-      delivery({ id: 5, channel_name: 'Dispatch', status: 'skipped', attempts: 0, detail: 'Muted: kept in the inbox only.' }),
+      delivery({
+        id: 5,
+        channel_name: 'Dispatch',
+        status: 'skipped',
+        attempts: 0,
+        detail: 'Muted: kept in the inbox only.',
+      }),
     ];
     const fake = installFake({
       handlers: {

@@ -26,10 +26,25 @@ const stored: MethodOutput<'vehicles.get'> = lotDetail({
     last_observed_at: NOW - 5 * MINUTE,
   }),
   timeline: [
-    change({ id: 1, kind: 'new_match', field: null, before: null, after: null, observed_at: NOW - 3 * HOUR, search_id: 7 }),
+    change({
+      id: 1,
+      kind: 'new_match',
+      field: null,
+      before: null,
+      after: null,
+      observed_at: NOW - 3 * HOUR,
+      search_id: 7,
+    }),
     // A bid change from 1,200 to 1,450 an hour ago (the fixture's).
     change({ id: 2, lot_key: KEY }),
-    change({ id: 3, kind: 'status_changed', field: 'auction.state', before: 'upcoming', after: 'open', observed_at: NOW - 2 * HOUR }),
+    change({
+      id: 3,
+      kind: 'status_changed',
+      field: 'auction.state',
+      before: 'upcoming',
+      after: 'open',
+      observed_at: NOW - 2 * HOUR,
+    }),
   ],
   bids: [
     [NOW - 3 * HOUR, 1200],

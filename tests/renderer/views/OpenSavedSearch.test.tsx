@@ -71,7 +71,9 @@ describe('a saved search opened in the Search form', () => {
     expect(await screen.findByRole('form', { name: 'Search filters' })).toBeTruthy();
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Search');
     expect(window.location.hash).toBe('#/search');
-    expect(within(screen.getByRole('region', { name: 'Editing a saved search' })).getByText('Hondas for export')).toBeTruthy();
+    expect(
+      within(screen.getByRole('region', { name: 'Editing a saved search' })).getByText('Hondas for export'),
+    ).toBeTruthy();
     // The metadata could not load, so make and model are text fields; the rest as saved.
     await screen.findByText(/lists of filter choices could not be loaded/);
     expect(textbox('Make').value).toBe('HONDA');
@@ -83,7 +85,9 @@ describe('a saved search opened in the Search form', () => {
     expect(check('Damage', 'Hail').checked).toBe(true);
     expect(check('Damage', 'Water').checked).toBe(true);
     expect(check('Damage', 'Fire').checked).toBe(false);
-    expect((screen.getByRole('checkbox', { name: 'Only auctions today' }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole('checkbox', { name: 'Only auctions today' }) as HTMLInputElement).checked).toBe(
+      true,
+    );
     fireEvent.click(screen.getByText('More filters'));
     expect(combo('Run condition').value).toBe('STATIONARY');
 
@@ -132,7 +136,10 @@ describe('a saved search opened in the Search form', () => {
 
   it('Save as new… creates another search from the edited filters and leaves the opened one alone', async () => {
     const fake = fakeCore(() => [hondas], {
-      handlers: { 'searches.create': (i) => okResult(savedSearch({ id: 13, name: i?.name ?? '', params: i?.params ?? {} })) },
+      handlers: {
+        'searches.create': (i) =>
+          okResult(savedSearch({ id: 13, name: i?.name ?? '', params: i?.params ?? {} })),
+      },
     });
     openInSearch(hondas);
     await screen.findByText(/lists of filter choices could not be loaded/);
@@ -142,7 +149,10 @@ describe('a saved search opened in the Search form', () => {
     fireEvent.change(within(dialog).getByRole('textbox', { name: 'Name' }), { target: { value: 'Accords' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save search' }));
     expect(await screen.findByRole('dialog', { name: 'Search saved' })).toBeTruthy();
-    expect(inputsOf(fake, 'searches.create')[0]).toMatchObject({ name: 'Accords', params: { make: 'HONDA', model: 'ACCORD', year_from: 2016 } });
+    expect(inputsOf(fake, 'searches.create')[0]).toMatchObject({
+      name: 'Accords',
+      params: { make: 'HONDA', model: 'ACCORD', year_from: 2016 },
+    });
     expect(inputsOf(fake, 'searches.update')).toEqual([]);
     expect(inputsOf(fake, 'vehicles.search')).toEqual([]);
   });
@@ -151,7 +161,9 @@ describe('a saved search opened in the Search form', () => {
     const fake = fakeCore(() => [hondas], {
       handlers: {
         'searches.update': () =>
-          errResult('bad_input', 'params.year_from: Must be a year from 1900.', { fields: { 'params.year_from': ['Must be a year from 1900.'] } }),
+          errResult('bad_input', 'params.year_from: Must be a year from 1900.', {
+            fields: { 'params.year_from': ['Must be a year from 1900.'] },
+          }),
       },
     });
     const store = openInSearch(hondas);
@@ -180,7 +192,10 @@ describe('a saved search opened in the Search form', () => {
     await screen.findByText(/lists of filter choices could not be loaded/);
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     await waitFor(() => expect(inputsOf(fake, 'vehicles.search')).toHaveLength(1));
-    expect(inputsOf(fake, 'vehicles.search')[0]?.params).toMatchObject({ make: 'HONDA', damage: ['Hail', 'Water'] });
+    expect(inputsOf(fake, 'vehicles.search')[0]?.params).toMatchObject({
+      make: 'HONDA',
+      damage: ['Hail', 'Water'],
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Stop editing' }));
     expect(store.getState().searchDraft).toBeNull();
     expect(screen.queryByRole('button', { name: 'Save changes' })).toBeNull();
@@ -193,13 +208,17 @@ describe('a saved search opened in the Search form', () => {
 describe('the rendered search form', () => {
   it('has one field for each parameter of SEARCH_PARAMS but cursor, per_page and auction_type', async () => {
     fakeCore(() => [], {
-      handlers: { 'vehicles.filters': () => okResult({ data: realFiltersData(), fetched_at: NOW, cached: false }) },
+      handlers: {
+        'vehicles.filters': () => okResult({ data: realFiltersData(), fetched_at: NOW, cached: false }),
+      },
     });
     render(<SearchView store={testStore()} />);
     await waitFor(() => expect(screen.getByRole('combobox', { name: 'Make' })).toBeTruthy());
     const form = screen.getByRole('form', { name: 'Search filters' });
     const names = new Set([...form.querySelectorAll('[name]')].map((el) => el.getAttribute('name')));
-    expect([...names].sort()).toEqual(SEARCH_PARAM_NAMES.filter((n) => !['cursor', 'per_page', 'auction_type'].includes(n)).sort());
+    expect([...names].sort()).toEqual(
+      SEARCH_PARAM_NAMES.filter((n) => !['cursor', 'per_page', 'auction_type'].includes(n)).sort(),
+    );
   });
 
   it('shows saved values the service does not list (or no metadata), ticked, so none is sent unseen', async () => {
@@ -217,7 +236,9 @@ describe('the rendered search form', () => {
 
   it('a saved single choice the service does not list stays selected (seller_type dealer)', async () => {
     const fake = fakeCore(() => [], {
-      handlers: { 'vehicles.filters': () => okResult({ data: realFiltersData(), fetched_at: NOW, cached: false }) },
+      handlers: {
+        'vehicles.filters': () => okResult({ data: realFiltersData(), fetched_at: NOW, cached: false }),
+      },
     });
     openInSearch(savedSearch({ params: { make: 'AUDI', seller_type: 'dealer' } }));
     await waitFor(() => expect(combo('Make').value).toBe('AUDI'));

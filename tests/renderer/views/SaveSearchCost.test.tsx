@@ -11,7 +11,14 @@ afterEach(cleanup);
 
 /** searches.estimate as core answers it for the common presets, with a daily allowance and what is planned. */
 function estimator(allowed: number, planned = 0) {
-  const perWeek: Record<string, number> = { '*/10 * * * *': 1008, '*/30 * * * *': 336, '0 * * * *': 168, '0 */6 * * *': 28, '0 8 * * *': 7, '0 8 * * 1-5': 5 };
+  const perWeek: Record<string, number> = {
+    '*/10 * * * *': 1008,
+    '*/30 * * * *': 336,
+    '0 * * * *': 168,
+    '0 */6 * * *': 28,
+    '0 8 * * *': 7,
+    '0 8 * * 1-5': 5,
+  };
   return (i: MethodInput<'searches.estimate'> | undefined) => {
     const w = perWeek[i!.schedule];
     const value: MethodOutput<'searches.estimate'> = {
@@ -33,10 +40,22 @@ describe('SaveSearchDialog · what the schedule costs', () => {
     render(<SaveSearchDialog params={{ make: 'TESLA' }} onClose={() => undefined} />);
     const dialog = screen.getByRole('dialog', { name: 'Save this search' });
     // The default: every 30 minutes, 5 pages.
-    expect(await within(dialog).findByText('About 240 requests a day (up to 5 pages × 48 runs) of your 1,000-a-day share.')).toBeTruthy();
-    fireEvent.change(within(dialog).getByRole('spinbutton', { name: 'Pages per run' }), { target: { value: '1' } });
-    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Schedule' }), { target: { value: '0 * * * *' } });
-    expect(await within(dialog).findByText('About 24 requests a day (up to 1 page × 24 runs) of your 1,000-a-day share.')).toBeTruthy();
+    expect(
+      await within(dialog).findByText(
+        'About 240 requests a day (up to 5 pages × 48 runs) of your 1,000-a-day share.',
+      ),
+    ).toBeTruthy();
+    fireEvent.change(within(dialog).getByRole('spinbutton', { name: 'Pages per run' }), {
+      target: { value: '1' },
+    });
+    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Schedule' }), {
+      target: { value: '0 * * * *' },
+    });
+    expect(
+      await within(dialog).findByText(
+        'About 24 requests a day (up to 1 page × 24 runs) of your 1,000-a-day share.',
+      ),
+    ).toBeTruthy();
     expect(within(dialog).queryByRole('status')).toBeNull();
     expect(inputsOf(fake, 'searches.estimate').at(-1)).toEqual({ schedule: '0 * * * *', max_pages: 1 });
   });
@@ -45,14 +64,24 @@ describe('SaveSearchDialog · what the schedule costs', () => {
     installFake({ handlers: { 'searches.estimate': estimator(3) } });
     render(<SaveSearchDialog params={{}} onClose={() => undefined} />);
     const dialog = screen.getByRole('dialog', { name: 'Save this search' });
-    expect(await within(dialog).findByText('About 240 requests a day (up to 5 pages × 48 runs) of your 3-a-day share.')).toBeTruthy();
+    expect(
+      await within(dialog).findByText(
+        'About 240 requests a day (up to 5 pages × 48 runs) of your 3-a-day share.',
+      ),
+    ).toBeTruthy();
     expect(within(dialog).getByRole('status').textContent).toBe(
       'That is more than your daily share: Lotwatch would skip runs to stay within it. Choose a less frequent schedule or fewer pages.',
     );
     // A daily run of one page fits.
-    fireEvent.change(within(dialog).getByRole('spinbutton', { name: 'Pages per run' }), { target: { value: '1' } });
-    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Schedule' }), { target: { value: '0 8 * * *' } });
-    expect(await within(dialog).findByText('About 1 request a day (up to 1 page × 1 run) of your 3-a-day share.')).toBeTruthy();
+    fireEvent.change(within(dialog).getByRole('spinbutton', { name: 'Pages per run' }), {
+      target: { value: '1' },
+    });
+    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Schedule' }), {
+      target: { value: '0 8 * * *' },
+    });
+    expect(
+      await within(dialog).findByText('About 1 request a day (up to 1 page × 1 run) of your 3-a-day share.'),
+    ).toBeTruthy();
     expect(within(dialog).queryByRole('status')).toBeNull();
   });
 
@@ -61,9 +90,15 @@ describe('SaveSearchDialog · what the schedule costs', () => {
     render(<SaveSearchDialog params={{}} onClose={() => undefined} />);
     const dialog = screen.getByRole('dialog', { name: 'Save this search' });
     await within(dialog).findByText(/About 240 requests a day/);
-    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Schedule' }), { target: { value: 'custom' } });
-    fireEvent.change(within(dialog).getByRole('textbox', { name: /^Cron expression/ }), { target: { value: 'soon' } });
-    await waitFor(() => expect(inputsOf(fake, 'searches.estimate').at(-1)).toEqual({ schedule: 'soon', max_pages: 5 }));
+    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Schedule' }), {
+      target: { value: 'custom' },
+    });
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /^Cron expression/ }), {
+      target: { value: 'soon' },
+    });
+    await waitFor(() =>
+      expect(inputsOf(fake, 'searches.estimate').at(-1)).toEqual({ schedule: 'soon', max_pages: 5 }),
+    );
     expect(within(dialog).queryByText(/requests a (day|week)/)).toBeNull();
   });
 });
@@ -71,12 +106,15 @@ describe('SaveSearchDialog · what the schedule costs', () => {
 describe('scheduleCostText', () => {
   const base = { allowed_per_day: 1000, planned_per_day: 0, basis: 'quota' as const, schedule_error: null };
   it('says a schedule that does not run every day per week', () => {
-    expect(scheduleCostText({ ...base, runs_per_week: 5, runs_per_day: 5 / 7, requests_per_day: 10 / 7 }, 2).cost).toBe(
-      'About 10 requests a week (up to 2 pages × 5 runs), about 2 a day, of your 1,000-a-day share.',
-    );
+    expect(
+      scheduleCostText({ ...base, runs_per_week: 5, runs_per_day: 5 / 7, requests_per_day: 10 / 7 }, 2).cost,
+    ).toBe('About 10 requests a week (up to 2 pages × 5 runs), about 2 a day, of your 1,000-a-day share.');
   });
   it('warns when it fits alone but not with what is already scheduled', () => {
-    const t = scheduleCostText({ ...base, planned_per_day: 900, runs_per_week: 336, runs_per_day: 48, requests_per_day: 240 }, 5);
+    const t = scheduleCostText(
+      { ...base, planned_per_day: 900, runs_per_week: 336, runs_per_day: 48, requests_per_day: 240 },
+      5,
+    );
     expect(t.warning).toBe(
       'With what your saved searches and watches already need (about 900 a day), that goes over your daily share: Lotwatch would check less often and skip runs to stay within it.',
     );

@@ -36,7 +36,9 @@ const fresh = savedSearch({
 });
 
 function cells(name: string): string[] {
-  return within(screen.getByRole('row', { name })).getAllByRole('cell').map((c) => c.textContent ?? '');
+  return within(screen.getByRole('row', { name }))
+    .getAllByRole('cell')
+    .map((c) => c.textContent ?? '');
 }
 
 describe('SavedSearchesView', () => {
@@ -56,7 +58,9 @@ describe('SavedSearchesView', () => {
     expect(failing[1]).toBe('daily at 8:00 AM');
     expect(failing[2]).toBe('3 hours ago');
     expect(failing[6]).toContain('2 failures');
-    expect(failing[6]).toContain('The service refused the filters: type "Pickup" is not a known vehicle type.');
+    expect(failing[6]).toContain(
+      'The service refused the filters: type "Pickup" is not a known vehicle type.',
+    );
 
     const never = cells('BMW X5 hourly');
     expect(never[1]).toBe('hourly');

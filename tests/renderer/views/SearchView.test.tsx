@@ -38,31 +38,43 @@ describe('SaveSearchDialog', () => {
       handlers: {
         'searches.create': () =>
           errResult('validation', 'The search was not saved.', {
-            fields: { schedule: ['“*/0 * * *” is not a cron expression: use five fields, e.g. */15 * * * *.'] },
+            fields: {
+              schedule: ['“*/0 * * *” is not a cron expression: use five fields, e.g. */15 * * * *.'],
+            },
           }),
       },
     });
     const onClose = vi.fn();
     render(<SaveSearchDialog params={params} onClose={onClose} />);
     const dialog = screen.getByRole('dialog', { name: 'Save this search' });
-    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Schedule' }), { target: { value: 'custom' } });
+    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Schedule' }), {
+      target: { value: 'custom' },
+    });
     const cron = within(dialog).getByRole('textbox', { name: /^Cron expression/ }) as HTMLInputElement;
     fireEvent.change(cron, { target: { value: '*/0 * * *' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save search' }));
 
     await waitFor(() => expect(cron.getAttribute('aria-invalid')).toBe('true'));
-    const message = within(dialog).getByText('“*/0 * * *” is not a cron expression: use five fields, e.g. */15 * * * *.');
+    const message = within(dialog).getByText(
+      '“*/0 * * *” is not a cron expression: use five fields, e.g. */15 * * * *.',
+    );
     expect(cron.getAttribute('aria-describedby')).toBe(message.id);
     // The other fields are not marked, and the draft is kept.
     const name = within(dialog).getByRole('textbox', { name: 'Name' }) as HTMLInputElement;
     expect(name.getAttribute('aria-invalid')).toBeNull();
     expect(name.value).toBe('TESLA MODEL 3 2019–2022');
     expect(cron.value).toBe('*/0 * * *');
-    expect((within(dialog).getByRole('spinbutton', { name: 'Pages per run' }) as HTMLInputElement).getAttribute('aria-invalid')).toBeNull();
+    expect(
+      (within(dialog).getByRole('spinbutton', { name: 'Pages per run' }) as HTMLInputElement).getAttribute(
+        'aria-invalid',
+      ),
+    ).toBeNull();
     // A field refusal is not also shown as a general error; nothing was saved and the dialog stays open.
     expect(within(dialog).queryByRole('alert')).toBeNull();
     expect(screen.queryByRole('dialog', { name: 'Search saved' })).toBeNull();
-    expect(fake.calls.map((c) => c.method).filter((m) => m !== 'searches.estimate')).toEqual(['searches.create']);
+    expect(fake.calls.map((c) => c.method).filter((m) => m !== 'searches.estimate')).toEqual([
+      'searches.create',
+    ]);
     expect(inputsOf(fake, 'searches.create')[0]?.schedule).toBe('*/0 * * *');
     expect(onClose).not.toHaveBeenCalled();
   });
@@ -80,11 +92,18 @@ describe('SaveSearchDialog', () => {
     const status = within(done).getByRole('status');
     expect(within(status).getByText('Model 3 under budget')).toBeTruthy();
     expect(status.textContent).toContain('runs it every hour, reading up to 5 pages a run');
-    expect(within(done).getByRole('link', { name: 'Open Saved searches' }).getAttribute('href')).toBe('#/saved');
+    expect(within(done).getByRole('link', { name: 'Open Saved searches' }).getAttribute('href')).toBe(
+      '#/saved',
+    );
 
     const sent = inputsOf(fake, 'searches.create');
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ name: 'Model 3 under budget', params, schedule: '0 * * * *', max_pages: 5 });
+    expect(sent[0]).toMatchObject({
+      name: 'Model 3 under budget',
+      params,
+      schedule: '0 * * * *',
+      max_pages: 5,
+    });
   });
 
   it('opens from Search with the current filters', async () => {
@@ -97,9 +116,15 @@ describe('SaveSearchDialog', () => {
     render(<SearchView store={testStore()} />);
     fireEvent.click(screen.getByRole('button', { name: 'Save this search…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Save this search' });
-    expect((within(dialog).getByRole('textbox', { name: 'Name' }) as HTMLInputElement).value).toBe('All open lots');
+    expect((within(dialog).getByRole('textbox', { name: 'Name' }) as HTMLInputElement).value).toBe(
+      'All open lots',
+    );
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save search' }));
     expect(await screen.findByRole('dialog', { name: 'Search saved' })).toBeTruthy();
-    expect(inputsOf(fake, 'searches.create')[0]).toMatchObject({ name: 'All open lots', params: {}, schedule: '*/30 * * * *' });
+    expect(inputsOf(fake, 'searches.create')[0]).toMatchObject({
+      name: 'All open lots',
+      params: {},
+      schedule: '*/30 * * * *',
+    });
   });
 });

@@ -442,7 +442,10 @@ describe('Settings · Alert channels', () => {
     act(() =>
       fake.emit({
         name: 'settings.changed',
-        payload: { ...(settings as { ok: true; value: object }).value, watchPausedUntil: NOW + 3_600_000 } as never,
+        payload: {
+          ...(settings as { ok: true; value: object }).value,
+          watchPausedUntil: NOW + 3_600_000,
+        } as never,
       }),
     );
     expect((screen.getByLabelText('Topic') as HTMLInputElement).value).toBe('lotwatch-k7q2x9');

@@ -18,7 +18,14 @@ function status(keySet: boolean, mode: Status['mode'] = 'live'): Status {
     mode,
     key: { set: keySet, storage: 'the system keychain' },
     quota: null,
-    budget: { allowedPerDay: 1000, spentLast24h: 120, projectedNext24h: 400, basis: 'default', periodRemaining: null, periodEnd: null },
+    budget: {
+      allowedPerDay: 1000,
+      spentLast24h: 120,
+      projectedNext24h: 400,
+      basis: 'default',
+      periodRemaining: null,
+      periodEnd: null,
+    },
     scale: 1,
     running: true,
     paused_until: null,
@@ -60,7 +67,9 @@ describe('SettingsView · API key', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Show' }));
     expect(keyInput().type).toBe('text');
     fireEvent.click(screen.getByRole('button', { name: 'Save key' }));
-    expect(await screen.findByText('Key saved. Use "Test key" to check that the service accepts it.')).toBeTruthy();
+    expect(
+      await screen.findByText('Key saved. Use "Test key" to check that the service accepts it.'),
+    ).toBeTruthy();
     expect(inputsOf(fake, 'key.set')).toEqual([{ key: SECRET }]);
 
     // The status follows (a key is set), and the field is empty and still masked.
@@ -77,7 +86,8 @@ describe('SettingsView · API key', () => {
   it('keeps a refused key in the field and shows the field message', async () => {
     const fake = await mount({
       'status.get': () => okResult(status(false)),
-      'key.set': () => errResult('bad_input', 'invalid', { fields: { key: ['That is too short to be an API key.'] } }),
+      'key.set': () =>
+        errResult('bad_input', 'invalid', { fields: { key: ['That is too short to be an API key.'] } }),
     });
     fireEvent.change(keyInput(), { target: { value: 'abc' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save key' }));
@@ -87,22 +97,43 @@ describe('SettingsView · API key', () => {
     expect(keyInput().type).toBe('password');
   });
 
-  it('says when the stored key belongs to another service, and asks for this one\'s', async () => {
+  it("says when the stored key belongs to another service, and asks for this one's", async () => {
     await mount({
-      'status.get': () => okResult(StatusSchema.parse({ ...status(false), key: { set: false, storage: 'the system keychain', stored_for: 'https://apibara.tech' } })),
+      'status.get': () =>
+        okResult(
+          StatusSchema.parse({
+            ...status(false),
+            key: { set: false, storage: 'the system keychain', stored_for: 'https://apibara.tech' },
+          }),
+        ),
     });
     expect(screen.getByText('No key is set.')).toBeTruthy();
-    expect(screen.getByText(/Your key was saved for https:\/\/apibara\.tech and is not sent to the Service URL below/)).toBeTruthy();
+    expect(
+      screen.getByText(
+        /Your key was saved for https:\/\/apibara\.tech and is not sent to the Service URL below/,
+      ),
+    ).toBeTruthy();
     expect(keyInput().placeholder).toMatch(/Paste the key/);
   });
 
   it.each<[ErrorCode, string, string]>([
     ['unauthorized', 'The service refused this key.', 'copy it again from your account'],
-    ['rate_limited', 'The key is known, but its quota or rate limit is reached right now.', 'Wait a moment and test again'],
-    ['network', 'The service could not be reached, so the key was not checked.', 'Check the connection and the Service URL'],
+    [
+      'rate_limited',
+      'The key is known, but its quota or rate limit is reached right now.',
+      'Wait a moment and test again',
+    ],
+    [
+      'network',
+      'The service could not be reached, so the key was not checked.',
+      'Check the connection and the Service URL',
+    ],
   ])('explains a %s answer to "Test key" in words', async (code, title, advice) => {
     const raw = `HTTP ${code} from GET /usage`;
-    const fake = await mount({ 'status.get': () => okResult(status(true)), 'key.test': () => errResult(code, raw, { retryable: true }) });
+    const fake = await mount({
+      'status.get': () => okResult(status(true)),
+      'key.test': () => errResult(code, raw, { retryable: true }),
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Test key' }));
     const notice = await screen.findByRole('alert');
     expect(within(notice).getByText(title)).toBeTruthy();
@@ -117,10 +148,13 @@ describe('explainKeyError', () => {
 
   it('maps unauthorized, rate_limited and network (and timeout) to their sentences', () => {
     expect(e('unauthorized').title).toBe('The service refused this key.');
-    expect(e('rate_limited').title).toBe('The key is known, but its quota or rate limit is reached right now.');
+    expect(e('rate_limited').title).toBe(
+      'The key is known, but its quota or rate limit is reached right now.',
+    );
     expect(e('network').title).toBe('The service could not be reached, so the key was not checked.');
     expect(e('timeout')).toEqual(e('network'));
-    for (const c of ['unauthorized', 'rate_limited', 'network'] as const) expect(e(c).title).not.toBe('raw message');
+    for (const c of ['unauthorized', 'rate_limited', 'network'] as const)
+      expect(e(c).title).not.toBe('raw message');
   });
 
   it('says a spent quota (a 429 not worth retrying) with its date, not "wait a moment"', () => {
@@ -132,12 +166,21 @@ describe('explainKeyError', () => {
   });
 
   it('falls back to the error message for other codes', () => {
-    expect(e('server', 'The service had a problem (503).')).toEqual({ title: 'The service had a problem (503).', advice: 'Try again in a moment.' });
+    expect(e('server', 'The service had a problem (503).')).toEqual({
+      title: 'The service had a problem (503).',
+      advice: 'Try again in a moment.',
+    });
   });
 });
 
 describe('SettingsView · Demo examples when Demo mode is turned off', () => {
-  const exampleSearch = savedSearch({ id: 3, name: 'Example: Tesla Model 3', is_example: true, paused: true, next_run_at: null });
+  const exampleSearch = savedSearch({
+    id: 3,
+    name: 'Example: Tesla Model 3',
+    is_example: true,
+    paused: true,
+    next_run_at: null,
+  });
   const exampleWatches = [1, 2, 3].map((id) => ({ id, is_example: true }));
 
   async function turnDemoOff(handlers: FakeHandlers) {
@@ -157,15 +200,21 @@ describe('SettingsView · Demo examples when Demo mode is turned off', () => {
     fireEvent.click(await screen.findByRole('checkbox', { name: /Demo mode/ }));
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     const question = await screen.findByRole('group', { name: /Demo mode is off/ });
-    expect(question.textContent).toContain('Its examples (1 saved search and 3 watched lots) are paused so that they do not use your key');
+    expect(question.textContent).toContain(
+      'Its examples (1 saved search and 3 watched lots) are paused so that they do not use your key',
+    );
     expect(inputsOf(fake, 'settings.update')).toEqual([expect.objectContaining({ demoMode: false })]);
     return { fake, question };
   }
 
   it('asks, and "Remove them" removes them', async () => {
-    const { fake, question } = await turnDemoOff({ 'examples.remove': () => okResult({ searches: 1, watches: 3 }) });
+    const { fake, question } = await turnDemoOff({
+      'examples.remove': () => okResult({ searches: 1, watches: 3 }),
+    });
     fireEvent.click(within(question).getByRole('button', { name: 'Remove them' }));
-    expect(await screen.findByText('Removed the Demo examples (1 saved search and 3 watched lots).')).toBeTruthy();
+    expect(
+      await screen.findByText('Removed the Demo examples (1 saved search and 3 watched lots).'),
+    ).toBeTruthy();
     expect(inputsOf(fake, 'examples.remove')).toHaveLength(1);
     expect(screen.queryByRole('group', { name: /Demo mode is off/ })).toBeNull();
   });
@@ -173,7 +222,9 @@ describe('SettingsView · Demo examples when Demo mode is turned off', () => {
   it('"Keep them paused" keeps them (core paused them when Demo mode went off)', async () => {
     const { fake, question } = await turnDemoOff({});
     fireEvent.click(within(question).getByRole('button', { name: 'Keep them paused' }));
-    expect(await screen.findByText('The Demo examples stay paused; they run again only in Demo mode.')).toBeTruthy();
+    expect(
+      await screen.findByText('The Demo examples stay paused; they run again only in Demo mode.'),
+    ).toBeTruthy();
     expect(inputsOf(fake, 'examples.remove')).toEqual([]);
   });
 
@@ -203,10 +254,14 @@ describe('SettingsView · what Lotwatch keeps', () => {
   it('says the retention policy with the chosen days, and saves a new number of days', async () => {
     const fake = await mount({ 'status.get': () => okResult(status(true)) });
     const section = screen.getByRole('group', { name: 'What Lotwatch keeps' });
-    const days = within(section).getByRole('spinbutton', { name: /Keep every observation of a lot for this many days/ });
+    const days = within(section).getByRole('spinbutton', {
+      name: /Keep every observation of a lot for this many days/,
+    });
     expect((days as HTMLInputElement).value).toBe('30');
     expect(section.textContent).toContain('30 days after a sale');
-    expect(section.textContent).toContain('The request log and poll history keep 30 days; alerts you have read keep 180 days.');
+    expect(section.textContent).toContain(
+      'The request log and poll history keep 30 days; alerts you have read keep 180 days.',
+    );
     expect(section.textContent).toContain('At most 50 photo addresses are kept per lot');
     fireEvent.change(days, { target: { value: '90' } });
     expect(section.textContent).toContain('90 days after a sale');

@@ -26,7 +26,14 @@ function pausedUntilEnd(o: {
   kind: 'quota_spent' | 'rate_limited';
   reason: string;
 }) {
-  const quota = { at: NOW, limit: o.limit, baseLimit: o.limit, extraLimit: 0, used: 100, remaining: o.remaining };
+  const quota = {
+    at: NOW,
+    limit: o.limit,
+    baseLimit: o.limit,
+    extraLimit: 0,
+    used: 100,
+    remaining: o.remaining,
+  };
   installFake({
     settings: { demoMode: false },
     handlers: {
@@ -35,8 +42,22 @@ function pausedUntilEnd(o: {
           StatusSchema.parse({
             mode: 'live',
             key: { set: true, storage: 'the system keychain' },
-            quota: { ...quota, periodStart: null, periodEnd: END, perPageLimit: 20, rateLimit: o.rateLimit, rateRemaining: 0 },
-            budget: { allowedPerDay: o.allowedPerDay, spentLast24h: 4, projectedNext24h: 12, basis: 'quota', periodRemaining: o.remaining, periodEnd: END },
+            quota: {
+              ...quota,
+              periodStart: null,
+              periodEnd: END,
+              perPageLimit: 20,
+              rateLimit: o.rateLimit,
+              rateRemaining: 0,
+            },
+            budget: {
+              allowedPerDay: o.allowedPerDay,
+              spentLast24h: 4,
+              projectedNext24h: 12,
+              basis: 'quota',
+              periodRemaining: o.remaining,
+              periodEnd: END,
+            },
             scale: 1,
             running: true,
             paused_until: END,
@@ -51,9 +72,18 @@ function pausedUntilEnd(o: {
 
 describe('UsageView · a spent monthly quota', () => {
   it('says until which date, once, and never as seconds to wait', async () => {
-    pausedUntilEnd({ limit: 100, remaining: 0, rateLimit: 3, allowedPerDay: 0, kind: 'quota_spent', reason: "Your plan's monthly requests are used up until 12 February 2025." });
+    pausedUntilEnd({
+      limit: 100,
+      remaining: 0,
+      rateLimit: 3,
+      allowedPerDay: 0,
+      kind: 'quota_spent',
+      reason: "Your plan's monthly requests are used up until 12 February 2025.",
+    });
     render(<UsageView />);
-    const said = await screen.findByText(/^Your plan's monthly requests are used up until 12 February 2025\./);
+    const said = await screen.findByText(
+      /^Your plan's monthly requests are used up until 12 February 2025\./,
+    );
     expect(said.textContent).toContain('wait until then and start again by themselves');
     expect(screen.getAllByText(/used up until/)).toHaveLength(1);
     expect(document.body.textContent).not.toMatch(/\d{5,} s|seconds/);
@@ -65,7 +95,14 @@ describe('UsageView · a spent monthly quota', () => {
 
 describe('UsageView · a long rate-limit pause', () => {
   it('says when polling resumes with the year', async () => {
-    pausedUntilEnd({ limit: 30000, remaining: 29900, rateLimit: 10, allowedPerDay: 900, kind: 'rate_limited', reason: 'The auction data service is getting too many requests from your key (HTTP 429)' });
+    pausedUntilEnd({
+      limit: 30000,
+      remaining: 29900,
+      rateLimit: 10,
+      allowedPerDay: 900,
+      kind: 'rate_limited',
+      reason: 'The auction data service is getting too many requests from your key (HTTP 429)',
+    });
     render(<UsageView />);
     const said = await screen.findByText(/^Polling is paused until/);
     expect(said.textContent).toContain(`Polling is paused until ${format(END, 'd MMMM yyyy, HH:mm')} (`);

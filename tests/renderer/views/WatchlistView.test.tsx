@@ -217,7 +217,8 @@ describe('WatchlistView: one add, one message', () => {
         'watchlist.list': () => okResult([tesla]),
         'watchlist.add': () =>
           errResult('server', 'The auction data service had a problem (HTTP 502).', { retryable: true }),
-        'watchlist.checkNow': () => okResult({ status: 'ok', requests: 1, changes: 0, alerts: 0, error: null }),
+        'watchlist.checkNow': () =>
+          okResult({ status: 'ok', requests: 1, changes: 0, alerts: 0, error: null }),
       },
     });
     render(<WatchlistView />);
@@ -244,7 +245,10 @@ describe('WatchlistView: a check that fails', () => {
             requests: 1,
             changes: 0,
             alerts: 0,
-            error: { code: 'unauthorized', message: 'The service refused the API key. Enter a valid key in Settings.' },
+            error: {
+              code: 'unauthorized',
+              message: 'The service refused the API key. Enter a valid key in Settings.',
+            },
           }),
       },
     });

@@ -141,7 +141,9 @@ export function lotDetail(
  * requests a day with nothing spent, running and not paused; `over` replaces whole fields (`budget` merges into the
  * default one).
  */
-export function statusView(over: Omit<Partial<Status>, 'budget'> & { budget?: Partial<Status['budget']> } = {}): Status {
+export function statusView(
+  over: Omit<Partial<Status>, 'budget'> & { budget?: Partial<Status['budget']> } = {},
+): Status {
   const { budget, ...rest } = over;
   return StatusSchema.parse({
     mode: 'demo',

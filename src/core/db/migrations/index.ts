@@ -10,4 +10,14 @@ import { migration as m0080 } from './0080-alert-channels';
 import { migration as m0090 } from './0090-storage-retention';
 
 /** Every migration in order. Numbers go up in steps of 10 (docs/architecture.md "SQLite"). */
-export const MIGRATIONS: readonly Migration[] = [m0010, m0020, m0030, m0040, m0050, m0060, m0070, m0080, m0090];
+export const MIGRATIONS: readonly Migration[] = [
+  m0010,
+  m0020,
+  m0030,
+  m0040,
+  m0050,
+  m0060,
+  m0070,
+  m0080,
+  m0090,
+];

@@ -21,7 +21,9 @@ export interface PageWindow {
  * @returns the token, or null when the page was opened without one (its calls then answer `unauthorized`, which says
  *   to open the printed address). Throws nothing (storage refused: the token is used for this page load only).
  */
-export function takePageToken(w: PageWindow | undefined = typeof window === 'undefined' ? undefined : window): string | null {
+export function takePageToken(
+  w: PageWindow | undefined = typeof window === 'undefined' ? undefined : window,
+): string | null {
   if (!w) return null;
   const url = new URL(w.location.href);
   const fromAddress = url.searchParams.get('token');
@@ -93,7 +95,11 @@ export function createHttpBridge(
   const readOnce = async (signal: AbortSignal): Promise<{ again: boolean; opened: boolean }> => {
     let res: Response;
     try {
-      res = await doFetch(`${base}/events`, { headers: { ...auth, Accept: 'text/event-stream' }, cache: 'no-store', signal });
+      res = await doFetch(`${base}/events`, {
+        headers: { ...auth, Accept: 'text/event-stream' },
+        cache: 'no-store',
+        signal,
+      });
     } catch {
       return { again: !signal.aborted, opened: false };
     }

@@ -30,7 +30,9 @@ export function pickBridge(
  * True when this page is the browser shell's and has no token: it was opened without the printed address (a typed
  * address, a bookmark, a new tab), so every call would be refused. The app's entry then shows what to open instead.
  */
-export function tokenMissing(w: { api?: RawBridge } & Partial<PageWindow> = typeof window === 'undefined' ? {} : window): boolean {
+export function tokenMissing(
+  w: { api?: RawBridge } & Partial<PageWindow> = typeof window === 'undefined' ? {} : window,
+): boolean {
   if (w.api && typeof w.api.invoke === 'function') return false;
   const page = w.location && w.sessionStorage && w.history ? (w as PageWindow) : undefined;
   return takePageToken(page) === null;

@@ -80,7 +80,11 @@ function Frame({ store }: { store: AppStore }) {
       if (e.name === 'notification.clicked') openLot(e.payload.lotKey);
       // Core decided this notification is to be shown now (settings, mute, quiet hours and the digest applied);
       // only the browser shell sends it, and the page is its channel.
-      if (e.name === 'notification.posted' && typeof Notification !== 'undefined' && Notification.permission === 'granted') {
+      if (
+        e.name === 'notification.posted' &&
+        typeof Notification !== 'undefined' &&
+        Notification.permission === 'granted'
+      ) {
         const n = new Notification(e.payload.title, { body: e.payload.body, tag: e.payload.tag });
         // A click brings the page forward on the lot, as the desktop app's native notification does.
         const lotKey = e.payload.lot_key;
@@ -158,7 +162,11 @@ function Frame({ store }: { store: AppStore }) {
               </span>
             )}
             {info?.mode === 'demo' && (
-              <span className="demo-badge" role="status" title="Lotwatch is using its built-in simulated market">
+              <span
+                className="demo-badge"
+                role="status"
+                title="Lotwatch is using its built-in simulated market"
+              >
                 Demo mode · simulated market
               </span>
             )}

@@ -94,7 +94,9 @@ export function createAppStore(api: Bridge, initialView: ViewId = 'search') {
         lotKey: null,
       })),
     updateSearchDraft: ({ id, name, params }) =>
-      set((s) => (s.searchDraft?.id === id ? { searchDraft: { ...s.searchDraft, name, params: { ...params } } } : {})),
+      set((s) =>
+        s.searchDraft?.id === id ? { searchDraft: { ...s.searchDraft, name, params: { ...params } } } : {},
+      ),
     closeSearchDraft: () => set({ searchDraft: null }),
     async load() {
       const [info, settings] = await Promise.all([api.invoke('app.info'), api.invoke('settings.get')]);
@@ -112,7 +114,12 @@ export function createAppStore(api: Bridge, initialView: ViewId = 'search') {
       }
       const info = await api.invoke('app.info');
       if (info.ok) syncAppClock(info.value.clock);
-      set({ saving: false, savedAt: Date.now(), settings: res.value, ...(info.ok ? { info: info.value } : {}) });
+      set({
+        saving: false,
+        savedAt: Date.now(),
+        settings: res.value,
+        ...(info.ok ? { info: info.value } : {}),
+      });
       return true;
     },
   }));

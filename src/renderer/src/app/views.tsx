@@ -3,16 +3,32 @@ import type { AppStore, ViewId } from './appStore';
 
 // Each view loads on demand: the first paint needs only the frame and the view the user opens, not the charts of
 // Usage or the table code of Search. The named exports are mapped to the default export React.lazy expects.
-const SearchView = lazy(() => import('../features/search/SearchView').then((m) => ({ default: m.SearchView })));
-const WatchlistView = lazy(() => import('../features/watchlist/WatchlistView').then((m) => ({ default: m.WatchlistView })));
+const SearchView = lazy(() =>
+  import('../features/search/SearchView').then((m) => ({ default: m.SearchView })),
+);
+const WatchlistView = lazy(() =>
+  import('../features/watchlist/WatchlistView').then((m) => ({ default: m.WatchlistView })),
+);
 const PlanView = lazy(() => import('../features/plan/PlanView').then((m) => ({ default: m.PlanView })));
-const SavedSearchesView = lazy(() => import('../features/saved/SavedSearchesView').then((m) => ({ default: m.SavedSearchesView })));
-const AlertsView = lazy(() => import('../features/alerts/AlertsView').then((m) => ({ default: m.AlertsView })));
-const LibraryView = lazy(() => import('../features/library/LibraryView').then((m) => ({ default: m.LibraryView })));
-const LocationsView = lazy(() => import('../features/locations/LocationsView').then((m) => ({ default: m.LocationsView })));
+const SavedSearchesView = lazy(() =>
+  import('../features/saved/SavedSearchesView').then((m) => ({ default: m.SavedSearchesView })),
+);
+const AlertsView = lazy(() =>
+  import('../features/alerts/AlertsView').then((m) => ({ default: m.AlertsView })),
+);
+const LibraryView = lazy(() =>
+  import('../features/library/LibraryView').then((m) => ({ default: m.LibraryView })),
+);
+const LocationsView = lazy(() =>
+  import('../features/locations/LocationsView').then((m) => ({ default: m.LocationsView })),
+);
 const UsageView = lazy(() => import('../features/usage/UsageView').then((m) => ({ default: m.UsageView })));
-const ConsoleView = lazy(() => import('../features/console/ConsoleView').then((m) => ({ default: m.ConsoleView })));
-const SettingsView = lazy(() => import('../features/settings/SettingsView').then((m) => ({ default: m.SettingsView })));
+const ConsoleView = lazy(() =>
+  import('../features/console/ConsoleView').then((m) => ({ default: m.ConsoleView })),
+);
+const SettingsView = lazy(() =>
+  import('../features/settings/SettingsView').then((m) => ({ default: m.SettingsView })),
+);
 const LotView = lazy(() => import('../features/lot/LotView').then((m) => ({ default: m.LotView })));
 
 /**

@@ -18,7 +18,17 @@ function Scalar({ value }: { value: unknown }) {
   return <span className="json-null">{String(value)}</span>;
 }
 
-function Node({ name, value, depth, openDepth }: { name: string | null; value: unknown; depth: number; openDepth: number }) {
+function Node({
+  name,
+  value,
+  depth,
+  openDepth,
+}: {
+  name: string | null;
+  value: unknown;
+  depth: number;
+  openDepth: number;
+}) {
   const isTree = typeof value === 'object' && value !== null;
   const [open, setOpen] = useState(depth < openDepth);
   const [shown, setShown] = useState(PAGE);
@@ -69,7 +79,15 @@ function Node({ name, value, depth, openDepth }: { name: string | null; value: u
  * A JSON value as a collapsible tree (objects and arrays open to `openDepth` levels) with a button that copies
  * the value as pretty-printed JSON. `label` names the region for screen readers.
  */
-export function JsonViewer({ value, label, openDepth = 2 }: { value: unknown; label: string; openDepth?: number }) {
+export function JsonViewer({
+  value,
+  label,
+  openDepth = 2,
+}: {
+  value: unknown;
+  label: string;
+  openDepth?: number;
+}) {
   const [copied, setCopied] = useState<'idle' | 'done' | 'failed'>('idle');
   // Collapse/expand all remounts the tree with another opening depth.
   const [depth, setDepth] = useState({ n: openDepth, gen: 0 });
@@ -94,7 +112,11 @@ export function JsonViewer({ value, label, openDepth = 2 }: { value: unknown; la
           Collapse
         </button>
         <span className="muted small" role="status">
-          {copied === 'done' ? 'Copied to the clipboard.' : copied === 'failed' ? 'Copying is blocked here; select the text instead.' : ''}
+          {copied === 'done'
+            ? 'Copied to the clipboard.'
+            : copied === 'failed'
+              ? 'Copying is blocked here; select the text instead.'
+              : ''}
         </span>
       </div>
       <ul className="json-tree" key={depth.gen}>

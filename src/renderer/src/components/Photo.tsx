@@ -16,7 +16,17 @@ const recentlyFailed = (url: string) => {
  * offline once seen. Shows a neutral placeholder while loading or when the photo cannot be had; a photo that
  * failed is not asked for again in this session (core, for its part, does not ask the service again for a day).
  */
-export function Photo({ url, lotKey, alt, className }: { url: string | null; lotKey?: string; alt: string; className?: string }) {
+export function Photo({
+  url,
+  lotKey,
+  alt,
+  className,
+}: {
+  url: string | null;
+  lotKey?: string;
+  alt: string;
+  className?: string;
+}) {
   const api = useApi();
   const [src, setSrc] = useState<string | null>(url ? (memo.get(url) ?? null) : null);
   const [failed, setFailed] = useState(() => url !== null && recentlyFailed(url));
@@ -36,7 +46,11 @@ export function Photo({ url, lotKey, alt, className }: { url: string | null; lot
   }, [api, url, lotKey]);
   if (src) return <img src={src} alt={alt} className={className} />;
   return (
-    <div className={`photo-placeholder ${className ?? ''}`} role="img" aria-label={failed ? `${alt} (no photo)` : alt}>
+    <div
+      className={`photo-placeholder ${className ?? ''}`}
+      role="img"
+      aria-label={failed ? `${alt} (no photo)` : alt}
+    >
       {failed ? 'No photo' : ''}
     </div>
   );

@@ -67,13 +67,16 @@ export function SpendNoticeHost({ store }: { store: AppStore }) {
       if (!c) return;
       if (go) {
         const seen = store.getState().settings?.spendNoticesSeen ?? [];
-        void api.invoke('settings.update', { spendNoticesSeen: [...new Set([...seen, ...acknowledged.current, c.ask.method])] });
+        void api.invoke('settings.update', {
+          spendNoticesSeen: [...new Set([...seen, ...acknowledged.current, c.ask.method])],
+        });
       }
       settle(c.ask.method, go, go);
     };
     return setSpendHost(async (ask) => {
       const s = await loadedSettings(store);
-      if (!s || s.demoMode || s.spendNoticesSeen.includes(ask.method) || acknowledged.current.has(ask.method)) return true;
+      if (!s || s.demoMode || s.spendNoticesSeen.includes(ask.method) || acknowledged.current.has(ask.method))
+        return true;
       return new Promise<boolean>((resolve) => {
         waiting.current.push({ ask, resolve });
         void next();
@@ -88,7 +91,12 @@ export function SpendNoticeHost({ store }: { store: AppStore }) {
   if (!current) return null;
   const left = current.left === null ? '' : ` (${integer(current.left)} left this period)`;
   return (
-    <div className="spend-notice" role="alertdialog" aria-labelledby="spend-notice-text" aria-describedby="spend-notice-hint">
+    <div
+      className="spend-notice"
+      role="alertdialog"
+      aria-labelledby="spend-notice-text"
+      aria-describedby="spend-notice-hint"
+    >
       <p id="spend-notice-text">
         <strong>
           {current.ask.what}

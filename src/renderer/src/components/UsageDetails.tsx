@@ -3,7 +3,11 @@ import { integer } from '../lib/quantity';
 
 /** "requests_used" -> "Requests used". */
 function humanize(key: string): string {
-  const s = key.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().trim();
+  const s = key
+    .replace(/[_-]+/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .trim();
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 

@@ -10,13 +10,15 @@ import type { Method, MethodInput } from '../../../shared/ipc/contract';
 /** What each action that sends a request reads as, before "(N left this period)". */
 const ACTIONS: Partial<Record<Method, string>> = {
   'vehicles.search': 'Searching uses 1 request of your quota for each page of results',
-  'vehicles.get': 'Opening a lot live uses 1 request of your quota (and 1 more for its photo, the first time)',
+  'vehicles.get':
+    'Opening a lot live uses 1 request of your quota (and 1 more for its photo, the first time)',
   'vehicles.history': 'Loading sale history uses 1 request of your quota',
   'vehicles.related': 'Loading related lots uses 1 request of your quota',
   'shipping.get': 'Getting shipping prices uses 1 request of your quota',
   'locations.list': 'Listing auction locations uses 1 request of your quota',
   'console.call': 'Each call in the API console uses 1 request of your quota',
-  'watchlist.add': 'Adding a watch uses 1 request of your quota now, and its checks come out of your daily budget',
+  'watchlist.add':
+    'Adding a watch uses 1 request of your quota now, and its checks come out of your daily budget',
   'watchlist.checkNow': 'Checking a watch now uses 1 request of your quota',
   'searches.runNow': 'Running a saved search now uses 1 request of your quota for each page it reads',
   'desk.moreComps': 'Finding more comparable sales on the service uses 1 request of your quota',
@@ -26,8 +28,12 @@ const ACTIONS: Partial<Record<Method, string>> = {
  * The notice's sentence for a call that spends quota, or null for one that does not (local reads; a lot opened
  * from the stored copy; Test key and Refresh usage, which say their cost beside their buttons).
  */
-export function spendingAction<M extends Method>(method: M, input: MethodInput<M> | undefined): string | null {
-  if (method === 'vehicles.get' && (input as MethodInput<'vehicles.get'> | undefined)?.refresh === false) return null;
+export function spendingAction<M extends Method>(
+  method: M,
+  input: MethodInput<M> | undefined,
+): string | null {
+  if (method === 'vehicles.get' && (input as MethodInput<'vehicles.get'> | undefined)?.refresh === false)
+    return null;
   return ACTIONS[method] ?? null;
 }
 
@@ -52,7 +58,10 @@ export function setSpendHost(h: (ask: SpendAsk) => Promise<boolean>): () => void
  * Resolves true when the call may go ahead: it spends nothing, there is no host, or the host said yes (it has said
  * so before, Demo mode, or the user pressed Continue); false when the user chose not to send it.
  */
-export async function beforeSpend<M extends Method>(method: M, input: MethodInput<M> | undefined): Promise<boolean> {
+export async function beforeSpend<M extends Method>(
+  method: M,
+  input: MethodInput<M> | undefined,
+): Promise<boolean> {
   const what = spendingAction(method, input);
   if (!what || !host) return true;
   return host({ method, what });

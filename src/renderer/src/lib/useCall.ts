@@ -9,9 +9,17 @@ import { beforeSpend } from './spendNotice';
  * Calls a contract method after the one-time spend notice (spendNotice.ts) when it would spend a request of the
  * user's quota. Declined: a lot opens from its stored copy; anything else answers `cancelled`, with nothing sent.
  */
-async function invoke<M extends Method>(api: Bridge, method: M, input?: MethodInput<M>): Promise<Result<MethodOutput<M>>> {
+async function invoke<M extends Method>(
+  api: Bridge,
+  method: M,
+  input?: MethodInput<M>,
+): Promise<Result<MethodOutput<M>>> {
   if (await beforeSpend(method, input)) return api.invoke(method, input);
-  if (method === 'vehicles.get') return api.invoke(method, { ...(input as MethodInput<'vehicles.get'>), refresh: false } as MethodInput<M>);
+  if (method === 'vehicles.get')
+    return api.invoke(method, {
+      ...(input as MethodInput<'vehicles.get'>),
+      refresh: false,
+    } as MethodInput<M>);
   return {
     ok: false,
     error: { code: 'cancelled', message: 'Not sent, so no request of your quota was used.', retryable: true },
@@ -73,7 +81,10 @@ export function useCall<M extends Method>(method: M, input?: MethodInput<M>, aut
 }
 
 /** A contract call for an event handler, with the same spend notice as `useCall`. */
-export type Caller = <M extends Method>(method: M, input?: MethodInput<M>) => Promise<Result<MethodOutput<M>>>;
+export type Caller = <M extends Method>(
+  method: M,
+  input?: MethodInput<M>,
+) => Promise<Result<MethodOutput<M>>>;
 
 /**
  * The function that calls a contract method once, for event handlers (buttons, forms): a spending call says so the

@@ -176,7 +176,8 @@ export function audit(db: Database, entries: JournalEntry[], killedAt: ReadonlyS
     .filter((a) => a.status === 'recovered')
     .map((a) => {
       const notice = byKey.get(`recovered:${a.delivered_at}`);
-      if (!notice || notice.kind !== 'digest') problems.push(`alert ${a.id} is recovered but no recovery notice names it`);
+      if (!notice || notice.kind !== 'digest')
+        problems.push(`alert ${a.id} is recovered but no recovery notice names it`);
       else if (!notice.body.split('\n').includes(a.title) && !/^and \d+ more$/m.test(notice.body))
         problems.push(`the recovery notice ${notice.id} does not list alert ${a.id} "${a.title}"`);
       // A notice a later kill left claimed is itself named in the next notice: follow the chain to one shown.

@@ -138,7 +138,9 @@ export function RulesFields({
     ([k]) =>
       k === 'rules' ||
       (k.startsWith('rules.') &&
-        !/^rules\.(kinds|bid_above_usd|bid_below_usd|buy_now_under_usd|max_price_usd|comps_below_percent|remind_minutes_before|muted)\b/.test(k)),
+        !/^rules\.(kinds|bid_above_usd|bid_below_usd|buy_now_under_usd|max_price_usd|comps_below_percent|remind_minutes_before|muted)\b/.test(
+          k,
+        )),
   );
   return (
     <>
@@ -225,7 +227,12 @@ export function RulesFields({
         )}
       </div>
       <label className="check">
-        <input type="checkbox" name="muted" checked={draft.muted} onChange={(e) => set('muted', e.target.checked)} />
+        <input
+          type="checkbox"
+          name="muted"
+          checked={draft.muted}
+          onChange={(e) => set('muted', e.target.checked)}
+        />
         <span>
           Mute <span className="muted">— keep recording changes, notify about nothing</span>
         </span>

@@ -29,7 +29,11 @@ function subscribeTick(cb: () => void): () => void {
 
 /** The current time in ms, updated every second while the component is mounted. */
 export function useNow(): number {
-  return useSyncExternalStore(subscribeTick, () => tickNow, () => tickNow);
+  return useSyncExternalStore(
+    subscribeTick,
+    () => tickNow,
+    () => tickNow,
+  );
 }
 
 /** Subscribes to contract events for the component's lifetime; the latest listener is always the one called. */
@@ -45,7 +49,10 @@ export function useContractEvents(listener: (e: ContractEvent) => void): void {
 /** A small badge that marks example data installed on first run. */
 export function ExampleBadge() {
   return (
-    <span className="lw-badge example" title="Installed as an example on first run; remove it when you have your own">
+    <span
+      className="lw-badge example"
+      title="Installed as an example on first run; remove it when you have your own"
+    >
       Example
     </span>
   );
@@ -78,7 +85,13 @@ export function ConfirmAction({
   }, [asking]);
   if (!asking) {
     return (
-      <button type="button" ref={opener} className={className ?? 'lw-small'} disabled={busy} onClick={() => setAsking(true)}>
+      <button
+        type="button"
+        ref={opener}
+        className={className ?? 'lw-small'}
+        disabled={busy}
+        onClick={() => setAsking(true)}
+      >
         {label}
       </button>
     );
@@ -173,7 +186,8 @@ export function cronInWords(expr: string): string {
   if (m !== null && h !== null && dom === '*' && mon === '*' && d !== null && d < 7) {
     return `${DAYS[d] ?? ''}s at ${clock(h, m)}`;
   }
-  if (m !== null && h !== null && dom === '*' && mon === '*' && dow === '1-5') return `weekdays at ${clock(h, m)}`;
+  if (m !== null && h !== null && dom === '*' && mon === '*' && dow === '1-5')
+    return `weekdays at ${clock(h, m)}`;
   return expr;
 }
 

@@ -22,18 +22,30 @@ export interface LocationQuery {
   per_page: string;
 }
 
-const EMPTY: LocationQuery = { q: '', state: '', facility_id: '', platform: '', zip: '', radius: '', units: 'mi', per_page: '20' };
+const EMPTY: LocationQuery = {
+  q: '',
+  state: '',
+  facility_id: '',
+  platform: '',
+  zip: '',
+  radius: '',
+  units: 'mi',
+  per_page: '20',
+};
 
 /**
  * GET /locations parameters (spec names) from the form: empty fields are left out, radius and per_page become
  * numbers, units only travels with a radius. Returns field messages instead when the form cannot be sent.
  */
-export function toParams(f: LocationQuery): { params: Record<string, unknown> } | { fields: Record<string, string[]> } {
+export function toParams(
+  f: LocationQuery,
+): { params: Record<string, unknown> } | { fields: Record<string, string[]> } {
   const fields: Record<string, string[]> = {};
   const params: Record<string, unknown> = {};
   for (const k of ['q', 'facility_id', 'zip'] as const) if (f[k].trim()) params[k] = f[k].trim();
   if (f.state.trim()) {
-    if (!/^[A-Za-z]{2}$/.test(f.state.trim())) fields['state'] = ['Use the two-letter state code, for example TX.'];
+    if (!/^[A-Za-z]{2}$/.test(f.state.trim()))
+      fields['state'] = ['Use the two-letter state code, for example TX.'];
     params['state'] = f.state.trim().toUpperCase();
   }
   if (f.platform) params['platform'] = f.platform;
@@ -45,7 +57,8 @@ export function toParams(f: LocationQuery): { params: Record<string, unknown> } 
     params['units'] = f.units;
   }
   const per = Number(f.per_page);
-  if (!Number.isInteger(per) || per < 1 || per > 20) fields['per_page'] = ['Between 1 and 20 (the service returns at most 20).'];
+  if (!Number.isInteger(per) || per < 1 || per > 20)
+    fields['per_page'] = ['Between 1 and 20 (the service returns at most 20).'];
   else if (per !== 20) params['per_page'] = per;
   return Object.keys(fields).length > 0 ? { fields } : { params };
 }
@@ -102,7 +115,11 @@ function Field({
   return (
     <div className={`field loc-field loc-${name}`}>
       <label htmlFor={id}>{label}</label>
-      {children({ id, ...(error ? { 'aria-invalid': true } : {}), ...(described ? { 'aria-describedby': described } : {}) })}
+      {children({
+        id,
+        ...(error ? { 'aria-invalid': true } : {}),
+        ...(described ? { 'aria-describedby': described } : {}),
+      })}
       {hint && !error && (
         <span className="muted small" id={`${id}-hint`}>
           {hint}
@@ -128,14 +145,22 @@ export function LocationsView() {
   const [result, setResult] = useState<Result | null>(null);
   const [error, setError] = useState<ErrorPayload | null>(null);
   const [loading, setLoading] = useState(false);
-  const [sort, setSort] = useState<{ key: SortKey; dir: 'ascending' | 'descending' }>({ key: 'name', dir: 'ascending' });
+  const [sort, setSort] = useState<{ key: SortKey; dir: 'ascending' | 'descending' }>({
+    key: 'name',
+    dir: 'ascending',
+  });
   const set = <K extends keyof LocationQuery>(k: K, v: LocationQuery[K]) => setForm({ ...form, [k]: v });
 
   const search = async (e?: FormEvent) => {
     e?.preventDefault();
     const p = toParams(form);
     if ('fields' in p) {
-      setError({ code: 'bad_input', message: 'Some fields need a look before searching.', retryable: false, fields: p.fields });
+      setError({
+        code: 'bad_input',
+        message: 'Some fields need a look before searching.',
+        retryable: false,
+        fields: p.fields,
+      });
       return;
     }
     setLoading(true);
@@ -157,7 +182,9 @@ export function LocationsView() {
     <div className="locations">
       <form className="loc-form" onSubmit={(e) => void search(e)} aria-label="Search locations" noValidate>
         <Field label="Search" name="q" error={fe('q')} hint="Facility name, city, state code or ZIP">
-          {(a) => <input {...a} type="search" name="q" value={form.q} onChange={(e) => set('q', e.target.value)} />}
+          {(a) => (
+            <input {...a} type="search" name="q" value={form.q} onChange={(e) => set('q', e.target.value)} />
+          )}
         </Field>
         <Field label="State" name="state" error={fe('state')}>
           {(a) => (
@@ -175,7 +202,12 @@ export function LocationsView() {
         </Field>
         <Field label="Platform" name="platform" error={fe('platform')}>
           {(a) => (
-            <select {...a} name="platform" value={form.platform} onChange={(e) => set('platform', e.target.value as LocationQuery['platform'])}>
+            <select
+              {...a}
+              name="platform"
+              value={form.platform}
+              onChange={(e) => set('platform', e.target.value as LocationQuery['platform'])}
+            >
               <option value="">Both</option>
               <option value="copart">Copart</option>
               <option value="iaai">IAAI</option>
@@ -184,7 +216,13 @@ export function LocationsView() {
         </Field>
         <Field label="Facility ID" name="facility_id" error={fe('facility_id')}>
           {(a) => (
-            <input {...a} type="text" name="facility_id" value={form.facility_id} onChange={(e) => set('facility_id', e.target.value)} />
+            <input
+              {...a}
+              type="text"
+              name="facility_id"
+              value={form.facility_id}
+              onChange={(e) => set('facility_id', e.target.value)}
+            />
           )}
         </Field>
         <Field label="ZIP code" name="zip" error={fe('zip')}>
@@ -212,7 +250,12 @@ export function LocationsView() {
                 value={form.radius}
                 onChange={(e) => set('radius', e.target.value)}
               />
-              <select aria-label="Radius units" name="units" value={form.units} onChange={(e) => set('units', e.target.value as 'mi' | 'km')}>
+              <select
+                aria-label="Radius units"
+                name="units"
+                value={form.units}
+                onChange={(e) => set('units', e.target.value as 'mi' | 'km')}
+              >
                 <option value="mi">mi</option>
                 <option value="km">km</option>
               </select>
@@ -261,8 +304,8 @@ export function LocationsView() {
         {!result && !loading && (
           <div className="lw-empty">
             <p>
-              <strong>Find auction facilities.</strong> Search by name, city, state or ZIP, or give a ZIP code and a radius
-              to list the yards around it.
+              <strong>Find auction facilities.</strong> Search by name, city, state or ZIP, or give a ZIP code
+              and a radius to list the yards around it.
             </p>
             <p className="muted small">An empty search lists the first facilities the service knows.</p>
           </div>
@@ -286,14 +329,19 @@ export function LocationsView() {
                 <thead>
                   <tr>
                     {COLUMNS.map((c) => (
-                      <th key={c.key} aria-sort={sort.key === c.key ? sort.dir : 'none'} className={c.numeric ? 'lw-num' : undefined}>
+                      <th
+                        key={c.key}
+                        aria-sort={sort.key === c.key ? sort.dir : 'none'}
+                        className={c.numeric ? 'lw-num' : undefined}
+                      >
                         <button
                           type="button"
                           className="lw-sort"
                           onClick={() =>
                             setSort({
                               key: c.key,
-                              dir: sort.key === c.key && sort.dir === 'ascending' ? 'descending' : 'ascending',
+                              dir:
+                                sort.key === c.key && sort.dir === 'ascending' ? 'descending' : 'ascending',
                             })
                           }
                         >

@@ -7,10 +7,21 @@ import { Modal } from '../../components/Modal';
  * large view); Enter on the photo opens the large view and Escape closes it. With `thumbs` off (a real key),
  * the strip shows numbers instead of images, so only the photo shown costs a request.
  */
-export function Gallery({ photos, lotKey, title, thumbs }: { photos: string[]; lotKey: string; title: string; thumbs: boolean }) {
+export function Gallery({
+  photos,
+  lotKey,
+  title,
+  thumbs,
+}: {
+  photos: string[];
+  lotKey: string;
+  title: string;
+  thumbs: boolean;
+}) {
   const [index, setIndex] = useState(0);
   const [large, setLarge] = useState(false);
-  if (!photos.length) return <div className="gallery-empty photo-placeholder">No photos listed for this lot</div>;
+  if (!photos.length)
+    return <div className="gallery-empty photo-placeholder">No photos listed for this lot</div>;
   const n = photos.length;
   const go = (d: number) => setIndex((i) => (i + d + n) % n);
   const onKey = (e: KeyboardEvent) => {
@@ -25,8 +36,18 @@ export function Gallery({ photos, lotKey, title, thumbs }: { photos: string[]; l
   const url = photos[index] ?? null;
   return (
     <div className="gallery" onKeyDown={onKey}>
-      <button type="button" className="gallery-main" onClick={() => setLarge(true)} aria-label={`Photo ${index + 1} of ${n}: open the large view`}>
-        <Photo url={url} lotKey={lotKey} alt={`${title}, photo ${index + 1} of ${n}`} className="gallery-img" />
+      <button
+        type="button"
+        className="gallery-main"
+        onClick={() => setLarge(true)}
+        aria-label={`Photo ${index + 1} of ${n}: open the large view`}
+      >
+        <Photo
+          url={url}
+          lotKey={lotKey}
+          alt={`${title}, photo ${index + 1} of ${n}`}
+          className="gallery-img"
+        />
         <span className="gallery-count">
           {index + 1} / {n}
         </span>
@@ -41,14 +62,23 @@ export function Gallery({ photos, lotKey, title, thumbs }: { photos: string[]; l
             aria-current={i === index ? 'true' : undefined}
             onClick={() => setIndex(i)}
           >
-            {thumbs ? <Photo url={p} lotKey={lotKey} alt="" className="gallery-thumb-img" /> : <span>{i + 1}</span>}
+            {thumbs ? (
+              <Photo url={p} lotKey={lotKey} alt="" className="gallery-thumb-img" />
+            ) : (
+              <span>{i + 1}</span>
+            )}
           </button>
         ))}
       </div>
       {large && (
         <Modal title={`${title}: photos`} onClose={() => setLarge(false)} className="lightbox">
           <div className="lightbox-body" onKeyDown={onKey}>
-            <Photo url={url} lotKey={lotKey} alt={`${title}, photo ${index + 1} of ${n}`} className="lightbox-img" />
+            <Photo
+              url={url}
+              lotKey={lotKey}
+              alt={`${title}, photo ${index + 1} of ${n}`}
+              className="lightbox-img"
+            />
             <div className="lightbox-bar">
               <button type="button" onClick={() => go(-1)} aria-label="Previous photo">
                 ←

@@ -42,7 +42,10 @@ export function WatchPanel({ lotNumber, watchId: initialId }: { lotNumber: strin
   if (watchId === null) {
     return (
       <div className="watch">
-        <p className="muted small">Watch this lot to have Lotwatch check it on a schedule and alert you about bids, status and the sale.</p>
+        <p className="muted small">
+          Watch this lot to have Lotwatch check it on a schedule and alert you about bids, status and the
+          sale.
+        </p>
         <button type="button" className="primary" onClick={() => void add()} disabled={busy}>
           {busy ? 'Adding…' : 'Watch this lot'}
         </button>
@@ -92,7 +95,12 @@ function RulesForm({ watch, onSaved }: { watch: WatchView; onSaved: (w: WatchVie
     setSaved(false);
     const res = await call('watchlist.setRules', {
       id: watch.id,
-      rules: { ...r, bid_above_usd: num(bidAbove), buy_now_under_usd: num(buyNowUnder), remind_minutes_before: minutes },
+      rules: {
+        ...r,
+        bid_above_usd: num(bidAbove),
+        buy_now_under_usd: num(buyNowUnder),
+        remind_minutes_before: minutes,
+      },
     });
     setBusy(false);
     if (res.ok) {
@@ -102,24 +110,60 @@ function RulesForm({ watch, onSaved }: { watch: WatchView; onSaved: (w: WatchVie
     } else setError(res.error);
   };
   const msg = (f: string) => fieldMessage(error, f) ?? fieldMessage(error, f.replace(/\.\d+$/, ''));
-  const remindMsg = msg('remind_minutes_before') ?? Object.entries(error?.fields ?? {}).find(([k]) => k.includes('remind_minutes_before'))?.[1][0];
-  const inv = (m: string | undefined, id: string) => (m ? { 'aria-invalid': true as const, 'aria-describedby': id } : {});
+  const remindMsg =
+    msg('remind_minutes_before') ??
+    Object.entries(error?.fields ?? {}).find(([k]) => k.includes('remind_minutes_before'))?.[1][0];
+  const inv = (m: string | undefined, id: string) =>
+    m ? { 'aria-invalid': true as const, 'aria-describedby': id } : {};
   return (
     <form className="watch-rules" onSubmit={submit} noValidate aria-label="Watch rules">
       <label className="field">
         <span>Alert when the bid reaches (USD)</span>
-        <input type="number" min={0} value={bidAbove} onChange={(e) => setBidAbove(e.target.value)} placeholder="off" {...inv(msg('bid_above_usd'), 'wr-bid')} />
-        {msg('bid_above_usd') && <span className="field-error" id="wr-bid">{msg('bid_above_usd')}</span>}
+        <input
+          type="number"
+          min={0}
+          value={bidAbove}
+          onChange={(e) => setBidAbove(e.target.value)}
+          placeholder="off"
+          {...inv(msg('bid_above_usd'), 'wr-bid')}
+        />
+        {msg('bid_above_usd') && (
+          <span className="field-error" id="wr-bid">
+            {msg('bid_above_usd')}
+          </span>
+        )}
       </label>
       <label className="field">
         <span>Alert when buy now is at most (USD)</span>
-        <input type="number" min={0} value={buyNowUnder} onChange={(e) => setBuyNowUnder(e.target.value)} placeholder="off" {...inv(msg('buy_now_under_usd'), 'wr-bn')} />
-        {msg('buy_now_under_usd') && <span className="field-error" id="wr-bn">{msg('buy_now_under_usd')}</span>}
+        <input
+          type="number"
+          min={0}
+          value={buyNowUnder}
+          onChange={(e) => setBuyNowUnder(e.target.value)}
+          placeholder="off"
+          {...inv(msg('buy_now_under_usd'), 'wr-bn')}
+        />
+        {msg('buy_now_under_usd') && (
+          <span className="field-error" id="wr-bn">
+            {msg('buy_now_under_usd')}
+          </span>
+        )}
       </label>
       <label className="field">
         <span>Remind me minutes before the sale</span>
-        <input type="text" inputMode="numeric" value={remind} onChange={(e) => setRemind(e.target.value)} placeholder="e.g. 60, 10" {...inv(remindMsg, 'wr-rm')} />
-        {remindMsg && <span className="field-error" id="wr-rm">{remindMsg}</span>}
+        <input
+          type="text"
+          inputMode="numeric"
+          value={remind}
+          onChange={(e) => setRemind(e.target.value)}
+          placeholder="e.g. 60, 10"
+          {...inv(remindMsg, 'wr-rm')}
+        />
+        {remindMsg && (
+          <span className="field-error" id="wr-rm">
+            {remindMsg}
+          </span>
+        )}
       </label>
       {error && !error.fields && <ErrorNotice error={error} />}
       <div className="actions">

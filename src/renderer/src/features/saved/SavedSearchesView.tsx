@@ -31,7 +31,6 @@ export function paramsSummary(params: Record<string, unknown>): string {
   return parts.length ? parts.join(' · ') : 'All open lots';
 }
 
-
 /** Edits name, schedule, pages and rules of a saved search; field errors come back from `searches.update`. */
 function EditPanel({
   search,

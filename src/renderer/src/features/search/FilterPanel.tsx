@@ -60,7 +60,15 @@ function invalid(name: string, errors: Errors) {
   return errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': errId(name) } : {};
 }
 
-function Text({ name, label = labelOf(name), reg, errors, placeholder, list, type = 'text' }: {
+function Text({
+  name,
+  label = labelOf(name),
+  reg,
+  errors,
+  placeholder,
+  list,
+  type = 'text',
+}: {
   name: Name;
   label?: string;
   reg: Reg;
@@ -83,7 +91,16 @@ function Text({ name, label = labelOf(name), reg, errors, placeholder, list, typ
  * (a saved search made with an older list, or one the service does not list now) it is shown as its own option,
  * so what the select shows is what is sent.
  */
-function Select({ name, label = labelOf(name), reg, errors, options, anyLabel = defaultLabel(name), current, onChange }: {
+function Select({
+  name,
+  label = labelOf(name),
+  reg,
+  errors,
+  options,
+  anyLabel = defaultLabel(name),
+  current,
+  onChange,
+}: {
   name: Name;
   label?: string;
   reg: Reg;
@@ -93,7 +110,8 @@ function Select({ name, label = labelOf(name), reg, errors, options, anyLabel = 
   current?: string;
   onChange?: (e: ChangeEvent<HTMLSelectElement>) => void;
 }) {
-  const extra: Option[] = current && !options.some((o) => o.value === current) ? [{ value: current, label: current }] : [];
+  const extra: Option[] =
+    current && !options.some((o) => o.value === current) ? [{ value: current, label: current }] : [];
   return (
     <label className="sf-field">
       <span>{label}</span>
@@ -126,7 +144,13 @@ function ChoiceOrText(props: {
   return props.options.length ? (
     <Select {...select} />
   ) : (
-    <Text name={props.name} label={props.label} reg={props.reg} errors={props.errors} placeholder={placeholder} />
+    <Text
+      name={props.name}
+      label={props.label}
+      reg={props.reg}
+      errors={props.errors}
+      placeholder={placeholder}
+    />
   );
 }
 
@@ -134,7 +158,14 @@ function ChoiceOrText(props: {
  * Two number inputs for a `*_from`/`*_to` (or `*_min`/`*_max`) pair, labelled from SEARCH_PARAMS ("Year", "Year
  * from", "Year to"). The range the service lists shows as placeholders and as a hint both inputs are described by.
  */
-function Range({ from, to, reg, errors, range, step }: {
+function Range({
+  from,
+  to,
+  reg,
+  errors,
+  range,
+  step,
+}: {
   from: Name;
   to: Name;
   reg: Reg;
@@ -148,7 +179,10 @@ function Range({ from, to, reg, errors, range, step }: {
   /** aria props of one input: the listed range, and the error message when there is one. */
   const aria = (name: Name) => {
     const ids = [hint ? hintId : null, errors[name] ? errId(name) : null].filter(Boolean).join(' ');
-    return { ...(errors[name] ? { 'aria-invalid': true as const } : {}), ...(ids ? { 'aria-describedby': ids } : {}) };
+    return {
+      ...(errors[name] ? { 'aria-invalid': true as const } : {}),
+      ...(ids ? { 'aria-describedby': ids } : {}),
+    };
   };
   return (
     <fieldset className="sf-range">
@@ -189,7 +223,14 @@ function Range({ from, to, reg, errors, range, step }: {
  * one the options do not hold (not listed now, or the metadata is missing) is shown too, first, so every filter
  * the search sends can be seen and unticked. Nothing shows when there is nothing to choose and no error.
  */
-function Checks({ name, label = labelOf(name), reg, errors, options: listed, saved = [] }: {
+function Checks({
+  name,
+  label = labelOf(name),
+  reg,
+  errors,
+  options: listed,
+  saved = [],
+}: {
   name: Name;
   label?: string;
   reg: Reg;
@@ -197,7 +238,10 @@ function Checks({ name, label = labelOf(name), reg, errors, options: listed, sav
   options: Option[];
   saved?: readonly string[];
 }) {
-  const options: Option[] = [...saved.filter((v) => !listed.some((o) => o.value === v)).map((v) => ({ value: v, label: v })), ...listed];
+  const options: Option[] = [
+    ...saved.filter((v) => !listed.some((o) => o.value === v)).map((v) => ({ value: v, label: v })),
+    ...listed,
+  ];
   if (!options.length && !errors[name]) return null;
   return (
     <fieldset className={options.length > 6 ? 'sf-checks long' : 'sf-checks'} {...invalid(name, errors)}>
@@ -234,7 +278,15 @@ function Flag({ name, label = labelOf(name), reg }: { name: Name; label?: ReactN
  * SEARCH_PARAMS (src/shared/vehicleParams). `errors` maps parameter names to the service's messages. Nothing is
  * sent until the user presses Search (a search spends a request of the quota).
  */
-export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave, editing }: {
+export function FilterPanel({
+  meta,
+  initial,
+  errors,
+  loading,
+  onSearch,
+  onSave,
+  editing,
+}: {
   meta: FilterMeta;
   initial: SearchForm;
   errors: Errors;
@@ -248,7 +300,14 @@ export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave, 
    */
   editing?: { name: string; busy: boolean; onUpdate: (f: SearchForm) => void };
 }) {
-  const { register: reg, handleSubmit, reset, control, getValues, setValue } = useForm<SearchForm>({ defaultValues: initial });
+  const {
+    register: reg,
+    handleSubmit,
+    reset,
+    control,
+    getValues,
+    setValue,
+  } = useForm<SearchForm>({ defaultValues: initial });
   const [make, model, type, locState, saleDoc] = useWatch({
     control,
     name: ['make', 'model', 'type', 'loc_state', 'sale_document_type'],
@@ -271,13 +330,37 @@ export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave, 
       <div className="sf-scroll">
         <label className="sf-field">
           <span>{labelOf('s')}</span>
-          <input type="search" {...reg('s')} placeholder="e.g. 50293048, 5TDX…, Corolla" {...invalid('s', errors)} />
+          <input
+            type="search"
+            {...reg('s')}
+            placeholder="e.g. 50293048, 5TDX…, Corolla"
+            {...invalid('s', errors)}
+          />
           <FieldError name="s" errors={errors} />
         </label>
         <div className="sf-grid2">
-          <Select name="platform" current={initial.platform} reg={reg} errors={errors} options={PLATFORM_OPTIONS} anyLabel="Both" />
-          <Select name="lot_status" current={initial.lot_status} reg={reg} errors={errors} options={enumOptions(meta, 'lot_status')} />
-          <Select name="lot_sub_status" current={initial.lot_sub_status} reg={reg} errors={errors} options={enumOptions(meta, 'lot_sub_status')} />
+          <Select
+            name="platform"
+            current={initial.platform}
+            reg={reg}
+            errors={errors}
+            options={PLATFORM_OPTIONS}
+            anyLabel="Both"
+          />
+          <Select
+            name="lot_status"
+            current={initial.lot_status}
+            reg={reg}
+            errors={errors}
+            options={enumOptions(meta, 'lot_status')}
+          />
+          <Select
+            name="lot_sub_status"
+            current={initial.lot_sub_status}
+            reg={reg}
+            errors={errors}
+            options={enumOptions(meta, 'lot_sub_status')}
+          />
           <ChoiceOrText
             name="make"
             reg={reg}
@@ -300,39 +383,135 @@ export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave, 
         <Range from="year_from" to="year_to" reg={reg} errors={errors} range={meta.ranges.year} step="1" />
         <Range from="price_min" to="price_max" reg={reg} errors={errors} range={meta.ranges.price} />
         <Range from="odometer_from" to="odometer_to" reg={reg} errors={errors} range={meta.ranges.odometer} />
-        <Checks name="damage" saved={initial.damage} reg={reg} errors={errors} options={enumOptions(meta, 'damage')} />
+        <Checks
+          name="damage"
+          saved={initial.damage}
+          reg={reg}
+          errors={errors}
+          options={enumOptions(meta, 'damage')}
+        />
         <fieldset className="sf-range">
           <legend>{searchParam('auction_date_from')?.range?.group}</legend>
           <div className="sf-range-inputs">
-            <input type="date" aria-label={labelOf('auction_date_from')} {...reg('auction_date_from')} {...invalid('auction_date_from', errors)} />
+            <input
+              type="date"
+              aria-label={labelOf('auction_date_from')}
+              {...reg('auction_date_from')}
+              {...invalid('auction_date_from', errors)}
+            />
             <span aria-hidden="true">–</span>
-            <input type="date" aria-label={labelOf('auction_date_to')} {...reg('auction_date_to')} {...invalid('auction_date_to', errors)} />
+            <input
+              type="date"
+              aria-label={labelOf('auction_date_to')}
+              {...reg('auction_date_to')}
+              {...invalid('auction_date_to', errors)}
+            />
           </div>
           <FieldError name="auction_date_from" errors={errors} />
           <FieldError name="auction_date_to" errors={errors} />
         </fieldset>
         <Flag name="today_only" reg={reg} />
 
-        <details className="sf-more" open={moreOpen || errorInMore} onToggle={(e) => setMoreOpen(e.currentTarget.open)}>
+        <details
+          className="sf-more"
+          open={moreOpen || errorInMore}
+          onToggle={(e) => setMoreOpen(e.currentTarget.open)}
+        >
           <summary>More filters</summary>
           <div className="sf-more-body">
-            <ChoiceOrText name="type" reg={reg} errors={errors} options={listOptions(meta.types)} current={type} placeholder="e.g. AUTOMOBILE" />
-            <Checks name="color" saved={initial.color} reg={reg} errors={errors} options={listOptions(meta.colors)} />
-            <Checks name="fuel_type" saved={initial.fuel_type} reg={reg} errors={errors} options={enumOptions(meta, 'fuel_type')} />
-            <Checks name="transmission" saved={initial.transmission} reg={reg} errors={errors} options={enumOptions(meta, 'transmission')} />
-            <Checks name="drive_type" saved={initial.drive_type} reg={reg} errors={errors} options={enumOptions(meta, 'drive_type')} />
-            <Checks name="cylinders" saved={initial.cylinders} reg={reg} errors={errors} options={meta.cylinders.map((n) => ({ value: String(n), label: String(n) }))} />
-            <Range from="engine_size_from" to="engine_size_to" reg={reg} errors={errors} range={meta.ranges.engineSize} />
-            <Range from="engine_hp_from" to="engine_hp_to" reg={reg} errors={errors} range={meta.ranges.engineHp} step="1" />
+            <ChoiceOrText
+              name="type"
+              reg={reg}
+              errors={errors}
+              options={listOptions(meta.types)}
+              current={type}
+              placeholder="e.g. AUTOMOBILE"
+            />
+            <Checks
+              name="color"
+              saved={initial.color}
+              reg={reg}
+              errors={errors}
+              options={listOptions(meta.colors)}
+            />
+            <Checks
+              name="fuel_type"
+              saved={initial.fuel_type}
+              reg={reg}
+              errors={errors}
+              options={enumOptions(meta, 'fuel_type')}
+            />
+            <Checks
+              name="transmission"
+              saved={initial.transmission}
+              reg={reg}
+              errors={errors}
+              options={enumOptions(meta, 'transmission')}
+            />
+            <Checks
+              name="drive_type"
+              saved={initial.drive_type}
+              reg={reg}
+              errors={errors}
+              options={enumOptions(meta, 'drive_type')}
+            />
+            <Checks
+              name="cylinders"
+              saved={initial.cylinders}
+              reg={reg}
+              errors={errors}
+              options={meta.cylinders.map((n) => ({ value: String(n), label: String(n) }))}
+            />
+            <Range
+              from="engine_size_from"
+              to="engine_size_to"
+              reg={reg}
+              errors={errors}
+              range={meta.ranges.engineSize}
+            />
+            <Range
+              from="engine_hp_from"
+              to="engine_hp_to"
+              reg={reg}
+              errors={errors}
+              range={meta.ranges.engineHp}
+              step="1"
+            />
             <div className="sf-grid2">
-              <Select name="run_cond" current={initial.run_cond} reg={reg} errors={errors} options={enumOptions(meta, 'run_cond')} />
-              <Select name="has_key" current={initial.has_key} reg={reg} errors={errors} options={enumOptions(meta, 'has_key')} />
+              <Select
+                name="run_cond"
+                current={initial.run_cond}
+                reg={reg}
+                errors={errors}
+                options={enumOptions(meta, 'run_cond')}
+              />
+              <Select
+                name="has_key"
+                current={initial.has_key}
+                reg={reg}
+                errors={errors}
+                options={enumOptions(meta, 'has_key')}
+              />
             </div>
             <fieldset className="sf-range">
               <legend>Near a ZIP code</legend>
               <div className="sf-zip">
-                <input type="text" inputMode="numeric" aria-label={labelOf('zip')} placeholder="ZIP" {...reg('zip')} {...invalid('zip', errors)} />
-                <input type="number" min={0} aria-label={labelOf('radius')} placeholder="radius" {...reg('radius')} {...invalid('radius', errors)} />
+                <input
+                  type="text"
+                  inputMode="numeric"
+                  aria-label={labelOf('zip')}
+                  placeholder="ZIP"
+                  {...reg('zip')}
+                  {...invalid('zip', errors)}
+                />
+                <input
+                  type="number"
+                  min={0}
+                  aria-label={labelOf('radius')}
+                  placeholder="radius"
+                  {...reg('radius')}
+                  {...invalid('radius', errors)}
+                />
                 <select aria-label={labelOf('units')} {...reg('units')} {...invalid('units', errors)}>
                   <option value="">{SEARCH_DEFAULTS.units}</option>
                   {enumOptions(meta, 'units')
@@ -349,12 +528,25 @@ export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave, 
               <FieldError name="units" errors={errors} />
             </fieldset>
             <div className="sf-grid2">
-              <ChoiceOrText name="loc_state" reg={reg} errors={errors} options={states} current={locState} placeholder="e.g. TX" />
+              <ChoiceOrText
+                name="loc_state"
+                reg={reg}
+                errors={errors}
+                options={states}
+                current={locState}
+                placeholder="e.g. TX"
+              />
               <Text name="facility_id" reg={reg} errors={errors} />
             </div>
             <Text name="office_name" reg={reg} errors={errors} />
             <div className="sf-grid2">
-              <Select name="seller_type" current={initial.seller_type} reg={reg} errors={errors} options={enumOptions(meta, 'seller_type')} />
+              <Select
+                name="seller_type"
+                current={initial.seller_type}
+                reg={reg}
+                errors={errors}
+                options={enumOptions(meta, 'seller_type')}
+              />
               <ChoiceOrText
                 name="sale_document_type"
                 reg={reg}
@@ -373,7 +565,12 @@ export function FilterPanel({ meta, initial, errors, loading, onSearch, onSave, 
           {loading ? 'Searching…' : 'Search'}
         </button>
         {editing && (
-          <button type="button" disabled={editing.busy} onClick={() => editing.onUpdate(getValues())} title={`Save these filters to “${editing.name}”`}>
+          <button
+            type="button"
+            disabled={editing.busy}
+            onClick={() => editing.onUpdate(getValues())}
+            title={`Save these filters to “${editing.name}”`}
+          >
             {editing.busy ? 'Saving…' : 'Save changes'}
           </button>
         )}

@@ -17,7 +17,13 @@ function scheduleLabel(cron: string): string {
  * "Save this search": name, schedule (presets or custom cron), pages per run and alert rules; calls
  * `searches.create` with the current parameters (never a cursor) and confirms with a link to Saved searches.
  */
-export function SaveSearchDialog({ params, onClose }: { params: Record<string, unknown>; onClose: () => void }) {
+export function SaveSearchDialog({
+  params,
+  onClose,
+}: {
+  params: Record<string, unknown>;
+  onClose: () => void;
+}) {
   const call = useCaller();
   const [name, setName] = useState(() => describeParams(params));
   const [preset, setPreset] = useState<string>(DEFAULT_SCHEDULE);
@@ -51,7 +57,8 @@ export function SaveSearchDialog({ params, onClose }: { params: Record<string, u
     } else setError(r.error);
   };
   const msg = (f: string) => fieldMessage(error, f);
-  const inv = (f: string) => (msg(f) ? { 'aria-invalid': true as const, 'aria-describedby': `ss-${f}-error` } : {});
+  const inv = (f: string) =>
+    msg(f) ? { 'aria-invalid': true as const, 'aria-describedby': `ss-${f}-error` } : {};
   const err = (f: string) =>
     msg(f) ? (
       <span className="field-error" id={`ss-${f}-error`}>
@@ -64,8 +71,9 @@ export function SaveSearchDialog({ params, onClose }: { params: Record<string, u
       <Modal title="Search saved" onClose={onClose} className="ss">
         <h2>Search saved</h2>
         <p role="status">
-          <strong>{saved.name}</strong> is saved. Lotwatch runs it {scheduleLabel(saved.schedule)}, reading up to {saved.max_pages}{' '}
-          {saved.max_pages === 1 ? 'page' : 'pages'} a run, and alerts you about what changes.
+          <strong>{saved.name}</strong> is saved. Lotwatch runs it {scheduleLabel(saved.schedule)}, reading up
+          to {saved.max_pages} {saved.max_pages === 1 ? 'page' : 'pages'} a run, and alerts you about what
+          changes.
         </p>
         <div className="actions">
           <a className="button primary" href="#/saved" onClick={onClose} data-autofocus>
@@ -79,17 +87,31 @@ export function SaveSearchDialog({ params, onClose }: { params: Record<string, u
     );
   }
 
-  const unknownFieldError = error && (!error.fields || !['name', 'schedule', 'max_pages', 'params', 'rules', 'rules.max_price_usd', 'max_price_usd'].some((f) => error.fields?.[f]));
+  const unknownFieldError =
+    error &&
+    (!error.fields ||
+      !['name', 'schedule', 'max_pages', 'params', 'rules', 'rules.max_price_usd', 'max_price_usd'].some(
+        (f) => error.fields?.[f],
+      ));
   return (
     <Modal title="Save this search" onClose={onClose} className="ss">
       <form onSubmit={submit} noValidate>
         <h2>Save this search</h2>
-        <p className="muted small">Lotwatch runs it on a schedule and alerts you to new matches and changes. Each page read is one request.</p>
+        <p className="muted small">
+          Lotwatch runs it on a schedule and alerts you to new matches and changes. Each page read is one
+          request.
+        </p>
         {unknownFieldError && <ErrorNotice error={error} />}
         {fieldMessage(error, 'params') && <p className="field-error">{fieldMessage(error, 'params')}</p>}
         <label className="field">
           <span>Name</span>
-          <input type="text" value={name} onChange={(e) => setName(e.target.value)} data-autofocus {...inv('name')} />
+          <input
+            type="text"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            data-autofocus
+            {...inv('name')}
+          />
           {err('name')}
         </label>
         <div className="ss-row">
@@ -106,14 +128,30 @@ export function SaveSearchDialog({ params, onClose }: { params: Record<string, u
           </label>
           <label className="field">
             <span>Pages per run</span>
-            <input type="number" min={1} max={50} value={maxPages} onChange={(e) => setMaxPages(e.target.value)} {...inv('max_pages')} />
+            <input
+              type="number"
+              min={1}
+              max={50}
+              value={maxPages}
+              onChange={(e) => setMaxPages(e.target.value)}
+              {...inv('max_pages')}
+            />
           </label>
         </div>
         {preset === 'custom' && (
           <label className="field">
             <span>Cron expression</span>
-            <input type="text" className="mono" value={custom} onChange={(e) => setCustom(e.target.value)} placeholder="*/15 * * * *" {...inv('schedule')} />
-            <span className="muted small">minute hour day-of-month month day-of-week, e.g. */15 * * * * for every 15 minutes</span>
+            <input
+              type="text"
+              className="mono"
+              value={custom}
+              onChange={(e) => setCustom(e.target.value)}
+              placeholder="*/15 * * * *"
+              {...inv('schedule')}
+            />
+            <span className="muted small">
+              minute hour day-of-month month day-of-week, e.g. */15 * * * * for every 15 minutes
+            </span>
           </label>
         )}
         {err('schedule')}
@@ -127,7 +165,14 @@ export function SaveSearchDialog({ params, onClose }: { params: Record<string, u
           </label>
           <label className="field">
             <span>Budget: only alert when the bid or buy now is at most (USD)</span>
-            <input type="number" min={0} value={budget} onChange={(e) => setBudget(e.target.value)} placeholder="no limit" {...inv('max_price_usd')} />
+            <input
+              type="number"
+              min={0}
+              value={budget}
+              onChange={(e) => setBudget(e.target.value)}
+              placeholder="no limit"
+              {...inv('max_price_usd')}
+            />
             {err('max_price_usd')}
           </label>
         </fieldset>

@@ -18,22 +18,31 @@ const PLATFORM_LABELS: Record<string, string> = { copart: 'Copart', iaai: 'IAAI'
 
 /** The parameters the form has a field for: SEARCH_PARAMS less cursor, per_page and auction_type. */
 const FORM_PARAMS: readonly SearchParamDef[] = SEARCH_PARAMS.filter((p) => p.form);
-const namesOf = (keep: (p: SearchParamDef) => boolean) => FORM_PARAMS.filter(keep).map((p) => p.name as FormParamName);
+const namesOf = (keep: (p: SearchParamDef) => boolean) =>
+  FORM_PARAMS.filter(keep).map((p) => p.name as FormParamName);
 
 /** Parameters that take several values (repeated in the query). */
 export const MULTI_FIELDS = namesOf((p) => p.multi);
 /** Parameters sent as numbers. */
-export const NUMBER_FIELDS = namesOf((p) => !p.multi && !p.values && (p.type === 'int' || p.type === 'number'));
+export const NUMBER_FIELDS = namesOf(
+  (p) => !p.multi && !p.values && (p.type === 'int' || p.type === 'number'),
+);
 /** Flags sent only when set (their default is false). */
 export const FLAG_FIELDS = namesOf((p) => p.type === 'bool');
 /** Plain text, date or single-choice parameters. */
-export const TEXT_FIELDS = namesOf((p) => !p.multi && (p.type === 'string' || p.type === 'date' || p.type === 'enum'));
+export const TEXT_FIELDS = namesOf(
+  (p) => !p.multi && (p.type === 'string' || p.type === 'date' || p.type === 'enum'),
+);
 
 type FormDef = Extract<(typeof SEARCH_PARAMS)[number], { form: true }>;
 
 /** The form's values: strings as typed, arrays for multi parameters, booleans for flags. */
 export type SearchForm = {
-  [D in FormDef as D['name']]: D extends { multi: true } ? string[] : D extends { type: 'bool' } ? boolean : string;
+  [D in FormDef as D['name']]: D extends { multi: true }
+    ? string[]
+    : D extends { type: 'bool' }
+      ? boolean
+      : string;
 };
 
 /** Every parameter name the form offers (the spec's list, less cursor and per_page which paging owns, and auction_type). */
@@ -81,7 +90,9 @@ export function toParams(form: SearchForm): Record<string, unknown> {
   for (const k of MULTI_FIELDS) {
     // A list with a single checkbox gives its value as a string (false when unchecked), not as a list.
     const raw: unknown = f[k];
-    const vs = (Array.isArray(raw) ? raw : [raw]).filter((x): x is string => typeof x === 'string' && x !== '');
+    const vs = (Array.isArray(raw) ? raw : [raw]).filter(
+      (x): x is string => typeof x === 'string' && x !== '',
+    );
     const int = searchParam(k)?.type === 'int';
     if (vs.length) p[k] = int ? vs.map((x) => (Number.isInteger(Number(x)) ? Number(x) : x)) : vs;
   }
@@ -101,9 +112,14 @@ export function fromParams(params: Readonly<Record<string, unknown>>): SearchFor
     if (k === 'auction_type' && params['platform'] === undefined) {
       const platform = PLATFORMS[Number(v) - 1];
       if (platform) f['platform'] = platform;
-    } else if ((MULTI_FIELDS as readonly string[]).includes(k)) f[k] = (Array.isArray(v) ? v : [v]).map(String);
+    } else if ((MULTI_FIELDS as readonly string[]).includes(k))
+      f[k] = (Array.isArray(v) ? v : [v]).map(String);
     else if ((FLAG_FIELDS as readonly string[]).includes(k)) f[k] = v === true || v === 'true' || v === 1;
-    else if ((TEXT_FIELDS as readonly string[]).includes(k) || (NUMBER_FIELDS as readonly string[]).includes(k)) f[k] = String(v);
+    else if (
+      (TEXT_FIELDS as readonly string[]).includes(k) ||
+      (NUMBER_FIELDS as readonly string[]).includes(k)
+    )
+      f[k] = String(v);
   }
   return f as SearchForm;
 }
@@ -163,7 +179,10 @@ export function listOptions(list: readonly (string | Choice)[]): Option[] {
 }
 
 /** The platforms by their wire values (spec: platform_a / platform_b are copart / iaai). */
-export const PLATFORM_OPTIONS: Option[] = PLATFORMS.map((p) => ({ value: p, label: PLATFORM_LABELS[p] ?? p }));
+export const PLATFORM_OPTIONS: Option[] = PLATFORMS.map((p) => ({
+  value: p,
+  label: PLATFORM_LABELS[p] ?? p,
+}));
 
 /** Models of a make from the metadata (make matched without regard to case), or none. */
 export function modelsOf(meta: FilterMeta, make: string): string[] {
@@ -180,7 +199,9 @@ export function modelsOf(meta: FilterMeta, make: string): string[] {
 export function rangeHint(r: NumberRange | null): string | null {
   if (!r) return null;
   const f = (n: number | null) =>
-    n === null ? '…' : n.toLocaleString('en-US', { maximumFractionDigits: 2, useGrouping: Math.abs(n) >= 10000 });
+    n === null
+      ? '…'
+      : n.toLocaleString('en-US', { maximumFractionDigits: 2, useGrouping: Math.abs(n) >= 10000 });
   return `${f(r.min)}–${f(r.max)}`;
 }
 
@@ -190,7 +211,8 @@ export function describeParams(p: Record<string, unknown>): string {
   if (typeof p['s'] === 'string') parts.push(`“${p['s']}”`);
   if (p['make']) parts.push(String(p['make']));
   if (p['model']) parts.push(String(p['model']));
-  if (p['year_from'] !== undefined || p['year_to'] !== undefined) parts.push(`${String(p['year_from'] ?? '…')}–${String(p['year_to'] ?? '…')}`);
+  if (p['year_from'] !== undefined || p['year_to'] !== undefined)
+    parts.push(`${String(p['year_from'] ?? '…')}–${String(p['year_to'] ?? '…')}`);
   if (p['platform']) parts.push(PLATFORM_LABELS[String(p['platform'])] ?? String(p['platform']));
   if (Array.isArray(p['damage'])) parts.push(p['damage'].join('/'));
   if (p['price_max'] !== undefined) parts.push(`under $${String(p['price_max'])}`);

@@ -668,8 +668,8 @@ function ChannelForm({
       )}
       {where.moved && (
         <p className="ch-note small" role="status">
-          You changed the server: enter the {secretWhat} again. Lotwatch sends a saved {secretWhat} only to the
-          server it was entered for (or choose Forget to save without one).
+          You changed the server: enter the {secretWhat} again. Lotwatch sends a saved {secretWhat} only to
+          the server it was entered for (or choose Forget to save without one).
         </p>
       )}
       {draft.type === 'webhook' && addressNote}

@@ -631,12 +631,13 @@ function SettingsForm({
         </label>
         <ul className="muted small retention-policy">
           <li>
-            A poll that finds a lot unchanged stores no new copy of it; every change stays on the lot&apos;s timeline
-            for good.
+            A poll that finds a lot unchanged stores no new copy of it; every change stays on the lot&apos;s
+            timeline for good.
           </li>
           <li>
-            {draft.retentionDays} days after a sale, a lot&apos;s observations are folded into its timeline; a lot you
-            do not watch, note or tag keeps only its record (without photos) and sale result, for comparable sales.
+            {draft.retentionDays} days after a sale, a lot&apos;s observations are folded into its timeline; a
+            lot you do not watch, note or tag keeps only its record (without photos) and sale result, for
+            comparable sales.
           </li>
           <li>The request log and poll history keep 30 days; alerts you have read keep 180 days.</li>
           <li>At most 50 photo addresses are kept per lot, with the count of all of them.</li>

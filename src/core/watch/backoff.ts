@@ -1,0 +1,30 @@
+import type { WatchRow } from '../db/store';
+import type { LotState } from '../../shared/watch';
+
+const HOUR = 3_600_000;
+
+/** The scheduler's current plan, for the Usage page. */
+export interface SchedulePlan {
+  /** Stretch of the watchlist's background intervals needed to stay in budget (1 = none). */
+  scale: number;
+  projectedNext24h: number;
+  nextSearchRuns: { id: number; at: number | null }[];
+  nextWatchChecks: { id: number; at: number }[];
+}
+
+/** A watch with its lot's stored state (null: never fetched) and when the lot was last fetched (ms, by any poll). */
+export interface WatchState {
+  watch: WatchRow;
+  lot: LotState | null;
+  lastChecked: number | null;
+}
+
+/** After a tick failed, the loop waits 1, 2, 4 ... minutes before the next one, at most 30 minutes (ms). */
+export function tickBackoff(failures: number): number {
+  return failures > 0 ? Math.min(30 * 60_000, 60_000 * 2 ** (failures - 1)) : 0;
+}
+
+/** A watch that keeps failing waits longer between tries: 1, 2, 4 ... minutes, at most an hour (ms). */
+export function failureBackoff(w: WatchRow): number {
+  return w.consecutive_failures > 0 ? Math.min(HOUR, 60_000 * 2 ** (w.consecutive_failures - 1)) : 0;
+}
