@@ -79,7 +79,8 @@ if (built) {
 }
 
 for (const step of failedSteps) {
-  if (['typecheck (node)', 'typecheck (web)', 'lint', 'format check', 'build'].includes(step)) totals.failed += 1;
+  if (['typecheck (node)', 'typecheck (web)', 'lint', 'format check', 'build'].includes(step))
+    totals.failed += 1;
 }
 
 console.log(`\nSteps: ${times.join(' · ')}`);
