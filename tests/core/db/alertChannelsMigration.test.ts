@@ -1,38 +1,25 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ChannelsRepo } from '../../../src/core/db/channelsRepo';
 import { closeDatabase, openDatabase } from '../../../src/core/db/connection';
-import { migrate } from '../../../src/core/db/migrate';
-import { MIGRATIONS } from '../../../src/core/db/migrations';
 import { Store } from '../../../src/core/db/store';
-import { tempDir } from '../../helpers/tmp';
+import { migrateTo, migrationFiles } from './migrationFile';
 
 // A schema-70 file (an inbox of alerts, no channels) gets alert channels and their per-channel outbox. The alerts
 // already in the inbox stay as they were, can be routed to a new channel, and take their deliveries with them
 // when they go.
 
-const dirs: { cleanup(): void }[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
+const files = migrationFiles();
 
 /** A schema-70 file with two delivered alerts in the inbox. */
 function fileAtVersion70(): string {
-  const t = tempDir();
-  dirs.push(t);
-  const path = join(t.dir, 'lotwatch.sqlite');
-  const db = new BetterSqlite3(path);
-  migrate(
-    db,
-    path,
-    MIGRATIONS.filter((m) => m.version <= 70),
-  );
-  const alert =
-    db.prepare(`INSERT INTO alerts (dedup_key, kind, lot_key, title, body, created_at, delivery, status, delivered_at)
+  return files.at(70, (db) => {
+    const alert =
+      db.prepare(`INSERT INTO alerts (dedup_key, kind, lot_key, title, body, created_at, delivery, status, delivered_at)
     VALUES (?, 'bid_changed', 'copart:1', ?, 'b', ?, 'now', 'delivered', ?)`);
-  alert.run('change:1', 'Bid now $600', 10, 11);
-  alert.run('change:2', 'Bid now $700', 20, 21);
-  db.close();
-  return path;
+    alert.run('change:1', 'Bid now $600', 10, 11);
+    alert.run('change:2', 'Bid now $700', 20, 21);
+  });
 }
 
 const SETTINGS = JSON.stringify({
@@ -47,13 +34,7 @@ describe('migration 80: alert channels', () => {
     const path = fileAtVersion70();
     const db = new BetterSqlite3(path);
     const before = db.prepare('SELECT * FROM alerts ORDER BY id').all();
-    expect(
-      migrate(
-        db,
-        path,
-        MIGRATIONS.filter((m) => m.version <= 80),
-      ),
-    ).toEqual([80]);
+    expect(migrateTo(db, path, 80)).toEqual([80]);
     expect(db.prepare('SELECT * FROM alerts ORDER BY id').all()).toEqual(before);
     const channels = new ChannelsRepo(db);
     const id = channels.insert('ntfy', SETTINGS, 0, 100);

@@ -1,77 +1,64 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMP_CANDIDATES_SQL } from '../../../src/core/db/compsRepo';
 import { closeDatabase, openDatabase } from '../../../src/core/db/connection';
-import { migrate } from '../../../src/core/db/migrate';
-import { MIGRATIONS } from '../../../src/core/db/migrations';
 import { Store } from '../../../src/core/db/store';
-import { tempDir } from '../../helpers/tmp';
+import { migrateTo, migrationFiles } from './migrationFile';
 
 // Migration 70 drops the full-text index over lots and builds it again with the new `tags` column. A schema-60 file
 // full of lots must come out with every lot findable by the words it had (title, VIN, notes), tags searchable from
 // then on, and the index consistent with its table.
 
-const dirs: { cleanup(): void }[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
+const files = migrationFiles();
 
 /** A schema-60 file with three lots; one has notes written after it was stored (through the update trigger). */
 function fileAtVersion60(): string {
-  const t = tempDir();
-  dirs.push(t);
-  const path = join(t.dir, 'lotwatch.sqlite');
-  const db = new BetterSqlite3(path);
-  migrate(
-    db,
-    path,
-    MIGRATIONS.filter((m) => m.version <= 60),
-  );
-  const add =
-    db.prepare(`INSERT INTO lots (lot_key, platform, lot_number, vin, title, year, make, model, location,
+  return files.at(60, (db) => {
+    const add =
+      db.prepare(`INSERT INTO lots (lot_key, platform, lot_number, vin, title, year, make, model, location,
     state, lot_sub_status, sale_price_usd, normalized, raw, raw_hash, first_seen_at, last_observed_at)
     VALUES (?, 'copart', ?, ?, ?, ?, ?, ?, 'Dallas (TX)', ?, ?, ?, '{}', '{}', 'h', 1, ?)`);
-  add.run(
-    'copart:1',
-    '1',
-    '1HGCM82633A004352',
-    '2003 HONDA ACCORD EX',
-    2003,
-    'HONDA',
-    'ACCORD',
-    'finished',
-    'Ended',
-    4200,
-    3,
-  );
-  add.run(
-    'copart:2',
-    '2',
-    '5YJ3E1EA7KF317000',
-    '2019 TESLA MODEL 3',
-    2019,
-    'TESLA',
-    'MODEL 3',
-    'open',
-    'Open',
-    null,
-    2,
-  );
-  add.run(
-    'copart:3',
-    '3',
-    '1HGCM82633A004399',
-    '2004 HONDA ACCORD LX',
-    2004,
-    'HONDA',
-    'ACCORD',
-    'open',
-    'Open',
-    null,
-    1,
-  );
-  db.prepare("UPDATE lots SET notes = 'hail damage on the roof' WHERE lot_key = 'copart:3'").run();
-  db.close();
-  return path;
+    add.run(
+      'copart:1',
+      '1',
+      '1HGCM82633A004352',
+      '2003 HONDA ACCORD EX',
+      2003,
+      'HONDA',
+      'ACCORD',
+      'finished',
+      'Ended',
+      4200,
+      3,
+    );
+    add.run(
+      'copart:2',
+      '2',
+      '5YJ3E1EA7KF317000',
+      '2019 TESLA MODEL 3',
+      2019,
+      'TESLA',
+      'MODEL 3',
+      'open',
+      'Open',
+      null,
+      2,
+    );
+    add.run(
+      'copart:3',
+      '3',
+      '1HGCM82633A004399',
+      '2004 HONDA ACCORD LX',
+      2004,
+      'HONDA',
+      'ACCORD',
+      'open',
+      'Open',
+      null,
+      1,
+    );
+    db.prepare("UPDATE lots SET notes = 'hail damage on the roof' WHERE lot_key = 'copart:3'").run();
+  });
 }
 
 const matches = (db: BetterSqlite3.Database, q: string) =>
@@ -88,13 +75,7 @@ describe("migration 70: the buyer's desk", () => {
     const path = fileAtVersion60();
     const db = new BetterSqlite3(path);
     expect(matches(db, 'accord')).toEqual(['copart:1', 'copart:3']);
-    expect(
-      migrate(
-        db,
-        path,
-        MIGRATIONS.filter((m) => m.version <= 70),
-      ),
-    ).toEqual([70]);
+    expect(migrateTo(db, path, 70)).toEqual([70]);
     // Throws 'database disk image is malformed' when the index and its table disagree.
     db.prepare("INSERT INTO lots_fts(lots_fts) VALUES ('integrity-check')").run();
     expect(matches(db, 'accord')).toEqual(['copart:1', 'copart:3']);
@@ -108,11 +89,7 @@ describe("migration 70: the buyer's desk", () => {
   it('keeps the rebuilt index in step: tags written, lots added and removed after the upgrade', () => {
     const path = fileAtVersion60();
     const db = new BetterSqlite3(path);
-    migrate(
-      db,
-      path,
-      MIGRATIONS.filter((m) => m.version <= 70),
-    );
+    migrateTo(db, path, 70);
     db.prepare("UPDATE lots SET tags = 'export,project' WHERE lot_key = 'copart:1'").run();
     expect(matches(db, 'export')).toEqual(['copart:1']);
     db.prepare("UPDATE lots SET tags = 'keep' WHERE lot_key = 'copart:1'").run();
@@ -131,11 +108,7 @@ describe("migration 70: the buyer's desk", () => {
   it("adds the lots' shipping prices and the make/model index comparable sales read", () => {
     const path = fileAtVersion60();
     const db = new BetterSqlite3(path);
-    migrate(
-      db,
-      path,
-      MIGRATIONS.filter((m) => m.version <= 70),
-    );
+    migrateTo(db, path, 70);
     const plan = (
       db.prepare(`EXPLAIN QUERY PLAN ${COMP_CANDIDATES_SQL}`).all('honda', 'accord', 2000, 2010, 'x') as {
         detail: string;

@@ -1,40 +1,27 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CacheRepo } from '../../../src/core/db/cacheRepo';
 import { closeDatabase, openDatabase } from '../../../src/core/db/connection';
-import { migrate } from '../../../src/core/db/migrate';
-import { MIGRATIONS } from '../../../src/core/db/migrations';
 import { Store } from '../../../src/core/db/store';
-import { tempDir } from '../../helpers/tmp';
+import { migrateTo, migrationFiles } from './migrationFile';
 
 // A schema-20 file (the watch store, no cache) gets the key/value cache for offline answers and one-time flags;
 // the saved searches and lots it held are untouched.
 
-const dirs: { cleanup(): void }[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
+const files = migrationFiles();
 
 /** A schema-20 file with one saved search and one lot. */
 function fileAtVersion20(): string {
-  const t = tempDir();
-  dirs.push(t);
-  const path = join(t.dir, 'lotwatch.sqlite');
-  const db = new BetterSqlite3(path);
-  migrate(
-    db,
-    path,
-    MIGRATIONS.filter((m) => m.version <= 20),
-  );
-  db.prepare(
-    `INSERT INTO saved_searches (name, params, schedule, rules, created_at, updated_at)
+  return files.at(20, (db) => {
+    db.prepare(
+      `INSERT INTO saved_searches (name, params, schedule, rules, created_at, updated_at)
     VALUES ('Accords', '{"make":"Honda"}', '*/30 * * * *', '{}', 0, 0)`,
-  ).run();
-  db.prepare(
-    `INSERT INTO lots (lot_key, platform, lot_number, title, normalized, raw, raw_hash, first_seen_at,
+    ).run();
+    db.prepare(
+      `INSERT INTO lots (lot_key, platform, lot_number, title, normalized, raw, raw_hash, first_seen_at,
     last_observed_at) VALUES ('copart:1', 'copart', '1', '2003 HONDA ACCORD EX', '{}', '{}', 'h', 1, 1)`,
-  ).run();
-  db.close();
-  return path;
+    ).run();
+  });
 }
 
 describe('migration 30: the cache', () => {
@@ -42,13 +29,7 @@ describe('migration 30: the cache', () => {
     const path = fileAtVersion20();
     const db = new BetterSqlite3(path);
     const before = db.prepare('SELECT * FROM saved_searches').all();
-    expect(
-      migrate(
-        db,
-        path,
-        MIGRATIONS.filter((m) => m.version <= 30),
-      ),
-    ).toEqual([30]);
+    expect(migrateTo(db, path, 30)).toEqual([30]);
     const cache = new CacheRepo(db);
     expect(cache.get('filters')).toBeNull();
     cache.put('filters', '{"makes":["HONDA"]}', 5);
@@ -64,11 +45,7 @@ describe('migration 30: the cache', () => {
   it('what the cache held at version 30 is read by the current store', () => {
     const path = fileAtVersion20();
     const raw = new BetterSqlite3(path);
-    migrate(
-      raw,
-      path,
-      MIGRATIONS.filter((m) => m.version <= 30),
-    );
+    migrateTo(raw, path, 30);
     new CacheRepo(raw).put('flag:examples-added', '1', 9);
     raw.close();
     const db = openDatabase(path);

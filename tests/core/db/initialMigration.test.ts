@@ -1,24 +1,20 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { closeDatabase, openDatabase } from '../../../src/core/db/connection';
-import { migrate, schemaVersion } from '../../../src/core/db/migrate';
+import { schemaVersion } from '../../../src/core/db/migrate';
 import { MIGRATIONS } from '../../../src/core/db/migrations';
 import { SettingsRepo } from '../../../src/core/db/settingsRepo';
 import { FakeClock } from '../../helpers/fakeClock';
-import { tempDir } from '../../helpers/tmp';
+import { migrateTo, migrationFiles } from './migrationFile';
 
 // The file before any migration is an empty SQLite file (user_version 0): what a first start finds after creating
 // it, or after a crash between creating the file and the first commit. Migration 10 gives it the settings table,
 // and what is stored in it then survives every later migration.
 
-const dirs: { cleanup(): void }[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
+const files = migrationFiles();
 
 function emptyFile(): string {
-  const t = tempDir();
-  dirs.push(t);
-  const path = join(t.dir, 'lotwatch.sqlite');
+  const path = files.path();
   const db = new BetterSqlite3(path);
   expect(schemaVersion(db)).toBe(0);
   db.close();
@@ -29,13 +25,7 @@ describe('migration 10: the settings table', () => {
   it('turns an empty file at version 0 into version 10 with a working settings table', () => {
     const path = emptyFile();
     const db = new BetterSqlite3(path);
-    expect(
-      migrate(
-        db,
-        path,
-        MIGRATIONS.filter((m) => m.version <= 10),
-      ),
-    ).toEqual([10]);
+    expect(migrateTo(db, path, 10)).toEqual([10]);
     expect(schemaVersion(db)).toBe(10);
     const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all();
     expect(tables).toEqual([{ name: 'settings' }]);
@@ -48,11 +38,7 @@ describe('migration 10: the settings table', () => {
   it('keeps the settings written at version 10 through every later migration', () => {
     const path = emptyFile();
     const raw = new BetterSqlite3(path);
-    migrate(
-      raw,
-      path,
-      MIGRATIONS.filter((m) => m.version <= 10),
-    );
+    migrateTo(raw, path, 10);
     new SettingsRepo(raw, new FakeClock()).update({ notificationsEnabled: false, retentionDays: 90 });
     raw.close();
     const db = openDatabase(path);

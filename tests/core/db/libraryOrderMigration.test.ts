@@ -1,23 +1,14 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/core/db/connection';
-import { migrate } from '../../../src/core/db/migrate';
-import { MIGRATIONS } from '../../../src/core/db/migrations';
 import { RECENT_LOTS_SQL } from '../../../src/core/db/libraryRepo';
 import { Store } from '../../../src/core/db/store';
-import { tempDir } from '../../helpers/tmp';
+import { migrateTo, migrationFiles } from './migrationFile';
 
 // The Library's default list (no query) must read lots off an index in last-seen order, not scan and sort them all.
 
-const dirs: { cleanup(): void }[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
-
-function path(): string {
-  const t = tempDir();
-  dirs.push(t);
-  return join(t.dir, 'lotwatch.sqlite');
-}
+const files = migrationFiles();
+const path = files.path;
 
 /** The detail lines of EXPLAIN QUERY PLAN for `sql` with `params`. */
 function plan(db: BetterSqlite3.Database, sql: string, ...params: unknown[]): string[] {
@@ -51,20 +42,10 @@ describe('migration 50: the library order index', () => {
 
   it('is what makes the difference: a file before it scans and sorts', () => {
     const db = new BetterSqlite3(path());
-    migrate(
-      db,
-      'test',
-      MIGRATIONS.filter((m) => m.version <= 40),
-    );
+    migrateTo(db, 'test', 40);
     const before = plan(db, DEFAULT_LIST, 100, 0);
     expect(before.some((l) => l.includes('TEMP B-TREE FOR ORDER BY'))).toBe(true);
-    expect(
-      migrate(
-        db,
-        'test',
-        MIGRATIONS.filter((m) => m.version <= 50),
-      ),
-    ).toEqual([50]);
+    expect(migrateTo(db, 'test', 50)).toEqual([50]);
     expect(plan(db, DEFAULT_LIST, 100, 0).some((l) => l.includes('USING INDEX lots_last_observed'))).toBe(
       true,
     );

@@ -1,9 +1,7 @@
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeDatabase, openDatabase } from '../../../src/core/db/connection';
-import { migrate } from '../../../src/core/db/migrate';
-import { MIGRATIONS } from '../../../src/core/db/migrations';
 import {
   FIRST_PRUNE_DELAY_MS,
   prune,
@@ -18,6 +16,7 @@ import { AlertRulesSchema, type Change } from '../../../src/shared/watch';
 import { FakeClock } from '../../helpers/fakeClock';
 import { tempDir } from '../../helpers/tmp';
 import { vehicle } from '../watch/storeFixtures';
+import { migrationFiles } from './migrationFile';
 
 // The retention pass (docs/architecture.md "Retention"): old observations collapse to the timeline, the request log
 // and poll runs keep 30 days, read alerts 180, ended lots nobody follows keep their sale result for comparable
@@ -27,6 +26,7 @@ const DAY = 86_400_000;
 const MIN = 60_000;
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 
+const files = migrationFiles();
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -317,17 +317,7 @@ describe('the retention pass', () => {
     expect(pages(fresh.db)).toBeLessThan(full / 10);
 
     // A file made by an older Lotwatch (auto_vacuum off) is switched by one VACUUM when a pass frees much.
-    const t = tempDir();
-    cleanups.push(() => t.cleanup());
-    const path = join(t.dir, 'lotwatch.sqlite');
-    const raw = new BetterSqlite3(path);
-    migrate(
-      raw,
-      path,
-      MIGRATIONS.filter((m) => m.version <= 80),
-    );
-    raw.close();
-    const db = openDatabase(path);
+    const db = openDatabase(files.at(80));
     cleanups.push(() => closeDatabase(db));
     expect(db.pragma('auto_vacuum', { simple: true })).toBe(0);
     fill(db);

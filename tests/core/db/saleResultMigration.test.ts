@@ -1,27 +1,19 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrate } from '../../../src/core/db/migrate';
 import { MIGRATIONS } from '../../../src/core/db/migrations';
 import { AlertRulesSchema } from '../../../src/shared/watch';
-import { tempDir } from '../../helpers/tmp';
+import { migrateTo, migrationFiles } from './migrationFile';
 
 // A data file written before sale results had an outcome: its `sold` changes, alerts and rules must stay readable
 // and say the right result afterwards (an unsold end must never become "Sold").
 
-const dirs: { cleanup(): void }[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
+const files = migrationFiles();
 
 function oldFile(): BetterSqlite3.Database {
-  const t = tempDir();
-  dirs.push(t);
-  const path = join(t.dir, 'lotwatch.sqlite');
+  const path = files.path();
   const db = new BetterSqlite3(path);
-  migrate(
-    db,
-    path,
-    MIGRATIONS.filter((m) => m.version <= 30),
-  );
+  migrateTo(db, path, 30);
   const lot =
     db.prepare(`INSERT INTO lots (lot_key, platform, lot_number, state, lot_sub_status, sale_price_usd, normalized, raw, raw_hash,
     first_seen_at, last_observed_at) VALUES (?, 'copart', ?, ?, 'Ended', ?, '{}', '{}', 'h', 0, 0)`);

@@ -1,26 +1,16 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { migrate } from '../../../src/core/db/migrate';
-import { MIGRATIONS } from '../../../src/core/db/migrations';
-import { tempDir } from '../../helpers/tmp';
+import { describe, expect, it } from 'vitest';
+import { migrateTo, migrationFiles } from './migrationFile';
 
 // A saved search whose baseline came from a run cut short was marked done all the same; its unread lots later came
 // as false new matches. The migration starts such a baseline again and keeps those whose run was complete.
 
-const dirs: { cleanup(): void }[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
+const files = migrationFiles();
 
 describe('migration 60: search coverage', () => {
   it('restarts the baseline of searches that never had a complete run, and adds the coverage columns', () => {
-    const t = tempDir();
-    dirs.push(t);
-    const db = new BetterSqlite3(join(t.dir, 'lotwatch.sqlite'));
-    migrate(
-      db,
-      'test',
-      MIGRATIONS.filter((m) => m.version <= 50),
-    );
+    const db = new BetterSqlite3(files.path());
+    migrateTo(db, 'test', 50);
     const add =
       db.prepare(`INSERT INTO saved_searches (id, name, params, schedule, rules, baseline_done, created_at, updated_at)
       VALUES (?, ?, '{}', '0 * * * *', '{}', ?, 0, 0)`);
@@ -33,13 +23,7 @@ describe('migration 60: search coverage', () => {
     add.run(2, 'only cut short', 1);
     run.run('search:2', 0);
     add.run(3, 'never run', 0);
-    expect(
-      migrate(
-        db,
-        'test',
-        MIGRATIONS.filter((m) => m.version <= 60),
-      ),
-    ).toEqual([60]);
+    expect(migrateTo(db, 'test', 60)).toEqual([60]);
     const rows = db
       .prepare('SELECT id, baseline_done, covered_until, sweep_from FROM saved_searches ORDER BY id')
       .all();

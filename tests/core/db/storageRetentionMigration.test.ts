@@ -1,13 +1,10 @@
-import BetterSqlite3 from 'better-sqlite3';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { closeDatabase, openDatabase } from '../../../src/core/db/connection';
-import { migrate, schemaVersion } from '../../../src/core/db/migrate';
-import { MIGRATIONS } from '../../../src/core/db/migrations';
+import { schemaVersion } from '../../../src/core/db/migrate';
 import { prune, RETENTION_DEFAULTS } from '../../../src/core/db/retention';
 import { Store } from '../../../src/core/db/store';
-import { tempDir } from '../../helpers/tmp';
 import { vehicle } from '../watch/storeFixtures';
+import { migrationFiles } from './migrationFile';
 
 // A data file from the version before (schema 80), with observations stored the old way (a new copy of the raw
 // record on every poll whose bytes differed), opened by this version: migrated to 90 with nothing lost, read as
@@ -16,57 +13,47 @@ import { vehicle } from '../watch/storeFixtures';
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 
-const dirs: { cleanup(): void }[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
+const files = migrationFiles();
 
 /** A schema-80 file with one lot observed three times (bids 500, 500 with other bytes, 700) and a request log. */
 function fileAtVersion80(): string {
-  const t = tempDir();
-  dirs.push(t);
-  const path = join(t.dir, 'lotwatch.sqlite');
-  const db = new BetterSqlite3(path);
-  migrate(
-    db,
-    path,
-    MIGRATIONS.filter((m) => m.version <= 80),
-  );
-  expect(schemaVersion(db)).toBe(80);
-  const v = vehicle();
-  const { raw: _r, ...normalized } = v;
-  const raw = (bid: number, countdown: number) =>
-    JSON.stringify({ ...(v.raw as object), pricing: { current_bid_usd: bid }, countdown });
-  const obs = db.prepare(
-    'INSERT INTO observations (lot_key, observed_at, source, raw_hash, raw) VALUES (?, ?, ?, ?, ?)',
-  );
-  obs.run('copart:50000001', NOW - 50 * DAY, 'watch:1', 'h1', raw(500, 3));
-  obs.run('copart:50000001', NOW - 50 * DAY + 60_000, 'watch:1', 'h2', raw(500, 2));
-  obs.run('copart:50000001', NOW - 50 * DAY + 120_000, 'watch:1', 'h3', raw(700, 1));
-  db.prepare(
-    `INSERT INTO lots (lot_key, platform, lot_number, vin, title, year, make, model, location, current_bid_usd,
+  return files.at(80, (db) => {
+    expect(schemaVersion(db)).toBe(80);
+    const v = vehicle();
+    const { raw: _r, ...normalized } = v;
+    const raw = (bid: number, countdown: number) =>
+      JSON.stringify({ ...(v.raw as object), pricing: { current_bid_usd: bid }, countdown });
+    const obs = db.prepare(
+      'INSERT INTO observations (lot_key, observed_at, source, raw_hash, raw) VALUES (?, ?, ?, ?, ?)',
+    );
+    obs.run('copart:50000001', NOW - 50 * DAY, 'watch:1', 'h1', raw(500, 3));
+    obs.run('copart:50000001', NOW - 50 * DAY + 60_000, 'watch:1', 'h2', raw(500, 2));
+    obs.run('copart:50000001', NOW - 50 * DAY + 120_000, 'watch:1', 'h3', raw(700, 1));
+    db.prepare(
+      `INSERT INTO lots (lot_key, platform, lot_number, vin, title, year, make, model, location, current_bid_usd,
       buy_now_usd, sale_price_usd, state, lot_status, lot_sub_status, auction_at, normalized, raw, raw_hash,
       first_seen_at, last_observed_at)
     VALUES ('copart:50000001', 'copart', '50000001', ?, ?, 2003, 'HONDA', 'ACCORD', 'Dallas (TX)', 700, NULL, NULL, 'open',
       'Timed', 'Open', ?, ?, ?, 'h3', ?, ?)`,
-  ).run(
-    v.vin,
-    v.title,
-    NOW - 49 * DAY,
-    JSON.stringify({ ...normalized, pricing: { ...normalized.pricing, current_bid_usd: 700 } }),
-    raw(700, 1),
-    NOW - 50 * DAY,
-    NOW - 50 * DAY + 120_000,
-  );
-  db.prepare(
-    `INSERT INTO changes (lot_key, kind, field, before, after, vin, observed_at)
+    ).run(
+      v.vin,
+      v.title,
+      NOW - 49 * DAY,
+      JSON.stringify({ ...normalized, pricing: { ...normalized.pricing, current_bid_usd: 700 } }),
+      raw(700, 1),
+      NOW - 50 * DAY,
+      NOW - 50 * DAY + 120_000,
+    );
+    db.prepare(
+      `INSERT INTO changes (lot_key, kind, field, before, after, vin, observed_at)
     VALUES ('copart:50000001', 'bid_changed', 'current_bid_usd', '500', '700', ?, ?)`,
-  ).run(v.vin, NOW - 50 * DAY + 120_000);
-  const log = db.prepare(
-    "INSERT INTO request_log (at, endpoint, status, duration_ms, bytes, attempt) VALUES (?, '/vehicles', 200, 1, 1, 1)",
-  );
-  log.run(NOW - 40 * DAY);
-  log.run(NOW - DAY);
-  db.close();
-  return path;
+    ).run(v.vin, NOW - 50 * DAY + 120_000);
+    const log = db.prepare(
+      "INSERT INTO request_log (at, endpoint, status, duration_ms, bytes, attempt) VALUES (?, '/vehicles', 200, 1, 1, 1)",
+    );
+    log.run(NOW - 40 * DAY);
+    log.run(NOW - DAY);
+  });
 }
 
 describe('migration 90: storage retention', () => {

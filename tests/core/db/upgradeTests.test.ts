@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../../src/core/db/migrations';
 
 // Every migration has an upgrade test (docs/architecture.md "SQLite"): a tests/core/db/*Migration.test.ts file that
-// names it (`describe('migration 70: …')`) and builds a file at the version before it (`m.version <= 60`; the first
+// names it (`describe('migration 70: …')`) and builds a file at the version before it (`files.at(60, …)`,
+// `migrateTo(db, path, 60)` or `m.version <= 60`; the first
 // migration starts from an empty file at version 0). A new migration without one fails here.
 
 const DIR = 'tests/core/db';
@@ -39,7 +40,9 @@ describe('upgrade tests', () => {
       ).not.toEqual([]);
       const previous = MIGRATIONS[MIGRATIONS.findIndex((m) => m.version === version) - 1]?.version ?? 0;
       const start =
-        previous === 0 ? /schemaVersion\(db\)\)\.toBe\(0\)/ : new RegExp(`m\\.version <= ${previous}\\b`);
+        previous === 0
+          ? /schemaVersion\(db\)\)\.toBe\(0\)/
+          : new RegExp(`(m\\.version <= |files\\.at\\(|migrateTo\\(\\w+, [\\w']+, )${previous}\\b`);
       expect(
         tests.some((t) => start.test(t.text)),
         `no test of migration ${version} builds a file at version ${previous}`,

@@ -1,34 +1,21 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { closeDatabase, openDatabase } from '../../../src/core/db/connection';
-import { migrate, schemaVersion } from '../../../src/core/db/migrate';
+import { schemaVersion } from '../../../src/core/db/migrate';
 import { MIGRATIONS } from '../../../src/core/db/migrations';
 import { SettingsRepo } from '../../../src/core/db/settingsRepo';
 import { Store } from '../../../src/core/db/store';
 import { FakeClock } from '../../helpers/fakeClock';
-import { tempDir } from '../../helpers/tmp';
+import { migrateTo, migrationFiles } from './migrationFile';
 
 // A file from the first release (schema 10: settings only) gets the watch store: its settings stay, the new tables
 // take rows with their constraints, and the full-text index follows the lots table through its triggers.
 
-const dirs: { cleanup(): void }[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
+const files = migrationFiles();
 
 /** A schema-10 file whose user turned notifications off. */
 function fileAtVersion10(): string {
-  const t = tempDir();
-  dirs.push(t);
-  const path = join(t.dir, 'lotwatch.sqlite');
-  const db = new BetterSqlite3(path);
-  migrate(
-    db,
-    path,
-    MIGRATIONS.filter((m) => m.version <= 10),
-  );
-  new SettingsRepo(db, new FakeClock()).update({ notificationsEnabled: false });
-  db.close();
-  return path;
+  return files.at(10, (db) => new SettingsRepo(db, new FakeClock()).update({ notificationsEnabled: false }));
 }
 
 const matches = (db: BetterSqlite3.Database, q: string) =>
@@ -49,13 +36,7 @@ describe('migration 20: the watch store', () => {
   it('adds the watch tables to a schema-10 file and keeps its settings', () => {
     const path = fileAtVersion10();
     const db = new BetterSqlite3(path);
-    expect(
-      migrate(
-        db,
-        path,
-        MIGRATIONS.filter((m) => m.version <= 20),
-      ),
-    ).toEqual([20]);
+    expect(migrateTo(db, path, 20)).toEqual([20]);
     expect(new SettingsRepo(db, new FakeClock()).get().notificationsEnabled).toBe(false);
     const tables = (
       db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all() as { name: string }[]
@@ -90,11 +71,7 @@ describe('migration 20: the watch store', () => {
   it('keeps the full-text index in step with the lots table: insert, update and delete', () => {
     const path = fileAtVersion10();
     const db = new BetterSqlite3(path);
-    migrate(
-      db,
-      path,
-      MIGRATIONS.filter((m) => m.version <= 20),
-    );
+    migrateTo(db, path, 20);
     addLot(db, '1', '2003 HONDA ACCORD EX');
     addLot(db, '2', '2004 HONDA ACCORD LX');
     expect(matches(db, 'accord')).toHaveLength(2);
@@ -112,11 +89,7 @@ describe('migration 20: the watch store', () => {
   it('a lot stored at version 20 is read by the current store once the file is fully migrated', () => {
     const path = fileAtVersion10();
     const raw = new BetterSqlite3(path);
-    migrate(
-      raw,
-      path,
-      MIGRATIONS.filter((m) => m.version <= 20),
-    );
+    migrateTo(raw, path, 20);
     addLot(raw, '7', '2003 HONDA ACCORD EX');
     raw.close();
     const db = openDatabase(path);
