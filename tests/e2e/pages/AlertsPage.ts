@@ -1,23 +1,17 @@
 import type { Locator, Page } from '@playwright/test';
-import { AppFrame } from './AppFrame';
+import { ViewPage } from './ViewPage';
 
 /** The Alerts inbox: alerts grouped by lot, unread first, and "Mark all read". */
-export class AlertsPage {
-  readonly frame: AppFrame;
+export class AlertsPage extends ViewPage {
   readonly inbox: Locator;
   readonly markAllReadButton: Locator;
   readonly allRead: Locator;
 
-  constructor(readonly page: Page) {
-    this.frame = new AppFrame(page);
+  constructor(page: Page) {
+    super(page, 'Alerts');
     this.inbox = page.getByRole('region', { name: 'Alerts inbox' });
     this.markAllReadButton = page.getByRole('button', { name: 'Mark all read' });
     this.allRead = page.getByText(/^All read/);
-  }
-
-  /** Opens Alerts from the navigation. */
-  async open(): Promise<void> {
-    await this.frame.open('Alerts');
   }
 
   /** The list of alerts of the lot titled `title`. */

@@ -1,9 +1,8 @@
 import type { Download, Locator, Page } from '@playwright/test';
-import { AppFrame } from './AppFrame';
+import { ViewPage } from './ViewPage';
 
 /** Auction day: the watched lots by sale day, printable, and their calendar export. */
-export class PlanPage {
-  readonly frame: AppFrame;
+export class PlanPage extends ViewPage {
   readonly exportButton: Locator;
   /** Every watched lot's row, whatever its day. */
   readonly rows: Locator;
@@ -12,18 +11,13 @@ export class PlanPage {
   readonly subscriptionAddress: Locator;
   readonly newAddressButton: Locator;
 
-  constructor(readonly page: Page) {
-    this.frame = new AppFrame(page);
+  constructor(page: Page) {
+    super(page, 'Auction day');
     this.rows = page.locator('.plan-table tbody tr');
     this.exportButton = page.getByRole('button', { name: 'Export calendar (.ics)' });
     this.subscription = page.getByRole('region', { name: 'Calendar subscription' });
     this.subscriptionAddress = this.subscription.locator('code');
     this.newAddressButton = this.subscription.getByRole('button', { name: 'Make a new address' });
-  }
-
-  /** Opens Auction day from the navigation. */
-  async open(): Promise<void> {
-    await this.frame.open('Auction day');
   }
 
   /** The group of a day ("Today", "Tomorrow", "This week", ...), with its table. */

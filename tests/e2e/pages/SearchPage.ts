@@ -1,9 +1,8 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { AppFrame } from './AppFrame';
+import { ViewPage } from './ViewPage';
 
 /** The Search view: the filters, the Search button, the results table and the "Save this search" dialog. */
-export class SearchPage {
-  readonly frame: AppFrame;
+export class SearchPage extends ViewPage {
   readonly searchButton: Locator;
   readonly saveSearchButton: Locator;
   /** The result rows (virtualized: only the rows in view are in the page). */
@@ -11,18 +10,13 @@ export class SearchPage {
   readonly make: Locator;
   readonly dialog: Locator;
 
-  constructor(readonly page: Page) {
-    this.frame = new AppFrame(page);
+  constructor(page: Page) {
+    super(page, 'Search');
     this.searchButton = page.getByRole('button', { name: 'Search', exact: true });
     this.saveSearchButton = page.getByRole('button', { name: 'Save this search…' });
     this.rows = page.locator('tbody tr.rt-row');
     this.make = page.getByRole('combobox', { name: 'Make' });
     this.dialog = page.getByRole('dialog');
-  }
-
-  /** Opens Search from the navigation. */
-  async open(): Promise<void> {
-    await this.frame.open('Search');
   }
 
   /** Presses Search. */

@@ -1,9 +1,8 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { AppFrame } from './AppFrame';
+import { ViewPage } from './ViewPage';
 
 /** Settings: the API key, theme, Demo mode, service URL and notifications, saved with "Save settings". */
-export class SettingsPage {
-  readonly frame: AppFrame;
+export class SettingsPage extends ViewPage {
   readonly theme: Locator;
   readonly serviceUrl: Locator;
   readonly apiKey: Locator;
@@ -12,8 +11,8 @@ export class SettingsPage {
   readonly saved: Locator;
   readonly testKeyButton: Locator;
 
-  constructor(readonly page: Page) {
-    this.frame = new AppFrame(page);
+  constructor(page: Page) {
+    super(page, 'Settings');
     this.theme = page.getByRole('combobox', { name: 'Theme' });
     this.serviceUrl = page.getByRole('textbox', { name: 'Service URL' });
     this.apiKey = page.getByRole('textbox', { name: 'API key' });
@@ -21,11 +20,6 @@ export class SettingsPage {
     this.saveButton = page.getByRole('button', { name: 'Save settings' });
     this.saved = page.getByText('Saved.');
     this.testKeyButton = page.getByRole('button', { name: 'Test key' });
-  }
-
-  /** Opens Settings from the navigation. */
-  async open(): Promise<void> {
-    await this.frame.open('Settings');
   }
 
   /** Presses "Save settings". */

@@ -1,23 +1,17 @@
 import type { Locator, Page } from '@playwright/test';
-import { AppFrame } from './AppFrame';
+import { ViewPage } from './ViewPage';
 
 /** The Watchlist: the add form, the table of watched vehicles, each watch's actions and the examples' removal. */
-export class WatchlistPage {
-  readonly frame: AppFrame;
+export class WatchlistPage extends ViewPage {
   readonly table: Locator;
   readonly target: Locator;
   readonly watchButton: Locator;
 
-  constructor(readonly page: Page) {
-    this.frame = new AppFrame(page);
+  constructor(page: Page) {
+    super(page, 'Watchlist');
     this.table = page.getByRole('table', { name: 'Watched vehicles' });
     this.target = page.getByRole('textbox', { name: /VIN, lot number or lot-page URL/ });
     this.watchButton = page.getByRole('button', { name: 'Watch', exact: true });
-  }
-
-  /** Opens the Watchlist from the navigation. */
-  async open(): Promise<void> {
-    await this.frame.open('Watchlist');
   }
 
   /** Types a VIN, lot number or lot-page URL and presses Watch. */
