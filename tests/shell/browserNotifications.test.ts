@@ -1,6 +1,4 @@
 import { request, type ClientRequest } from 'node:http';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Core } from '../../src/core/app';
 import { silentLogger } from '../../src/core/log';
@@ -9,6 +7,7 @@ import type { ContractEvent } from '../../src/shared/ipc/contract';
 import { FakeClock } from '../helpers/fakeClock';
 import { quotaSnapshot } from '../helpers/quota';
 import { tempDir } from '../helpers/tmp';
+import { rendererFolder } from './shellFolders';
 import { digestAfterQuietHours } from './digestScenario';
 
 // The browser shell's notifications come from core's one delivery path: the page shows only what core posts as
@@ -17,11 +16,7 @@ import { digestAfterQuietHours } from './digestScenario';
 
 let renderer: { dir: string; cleanup(): void };
 beforeAll(() => {
-  renderer = tempDir('lotwatch-renderer-');
-  writeFileSync(
-    join(renderer.dir, 'index.html'),
-    '<!doctype html><title>Lotwatch</title><div id="root"></div>',
-  );
+  renderer = rendererFolder();
 });
 afterAll(() => renderer.cleanup());
 

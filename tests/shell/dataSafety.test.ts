@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { corruptPage, fillDatabase, makeUnwritable, rootPageOf, sha } from '../h
 import { FakeClock } from '../helpers/fakeClock';
 import { childScript } from '../helpers/children';
 import { tempDir } from '../helpers/tmp';
+import { rendererFolder, runCliProcess } from './shellFolders';
 
 // The browser shell's command line on a data folder it cannot use (docs/architecture.md "Data safety"): one clear
 // line on stderr, no stack trace, exit status 1, the file untouched; and --restore-backup to get going again.
@@ -19,11 +19,7 @@ let renderer: { dir: string; cleanup(): void };
 const dirs: { cleanup(): void }[] = [];
 
 beforeAll(async () => {
-  renderer = tempDir('lotwatch-renderer-');
-  writeFileSync(
-    join(renderer.dir, 'index.html'),
-    '<!doctype html><title>Lotwatch</title><div id="root"></div>',
-  );
+  renderer = rendererFolder();
   // The real command-line entry, built as `npm run serve` builds it, run as its own process.
   cliJs = childScript('cli');
 }, 120_000);
@@ -37,23 +33,15 @@ function runCli(
   dataDir: string,
   extra: string[] = [],
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((res) => {
-    const p = spawn(
-      process.execPath,
-      [cliJs, '--data-dir', dataDir, '--port', '0', '--renderer-dir', renderer.dir, ...extra],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-      if (stdout.includes('Open: ')) p.kill('SIGTERM');
-    });
-    p.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    p.on('exit', (code) => res({ code, stdout, stderr }));
-  });
+  return runCliProcess(cliJs, [
+    '--data-dir',
+    dataDir,
+    '--port',
+    '0',
+    '--renderer-dir',
+    renderer.dir,
+    ...extra,
+  ]);
 }
 
 /** A data folder whose file holds the theme "dark", with a backup of that, then the theme "light". */

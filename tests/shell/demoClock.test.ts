@@ -1,34 +1,14 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/log';
 import { startHeadless, type HeadlessOptions, type RunningHeadless } from '../../src/headless/start';
-import { tempDir } from '../helpers/tmp';
+import { shellFolders } from './shellFolders';
 
 // --demo-clock stepped (test-only): the Demo market and the watcher stand still until a test steps them through the
 // control routes, and a step runs the watcher's work that comes due; refused outside Demo mode and without the routes.
 
 const MIN = 60_000;
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-/** A temp folder; removed after the test. */
-function folder(): string {
-  const t = tempDir();
-  cleanups.push(t.cleanup);
-  return t.dir;
-}
-
-/** A renderer folder with a page, as the headless shell serves. */
-function renderer(): string {
-  const dir = folder();
-  mkdirSync(join(dir, 'assets'));
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Lotwatch</title>');
-  return dir;
-}
+const { cleanups, folder, renderer } = shellFolders();
 
 /** Starts the headless shell on `dataDir` (a new folder by default); disposed after the test. */
 async function start(opts: Partial<HeadlessOptions> = {}): Promise<RunningHeadless> {

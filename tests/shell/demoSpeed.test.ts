@@ -1,37 +1,17 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/log';
 import { startHeadless, type HeadlessOptions, type RunningHeadless } from '../../src/headless/start';
 import type { Sandbox } from '../../src/sandbox';
 import { makeCore } from '../helpers/core';
 import { keyedService } from '../helpers/sandbox';
-import { tempDir } from '../helpers/tmp';
+import { shellFolders } from './shellFolders';
 
 // --demo-speed drives the Demo market only (never the real service), and a restart resumes the market's time.
 
 const KEY = 'sk_live_paid_plan_key_0001';
 const MIN = 60_000;
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-/** A temp folder; removed after the test. */
-function folder(): string {
-  const t = tempDir();
-  cleanups.push(t.cleanup);
-  return t.dir;
-}
-
-/** A renderer folder with a page, as the headless shell serves. */
-function renderer(): string {
-  const dir = folder();
-  mkdirSync(join(dir, 'assets'));
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Lotwatch</title>');
-  return dir;
-}
+const { cleanups, folder, renderer } = shellFolders();
 
 /** A local sandbox standing in for the real service, with the paid key; `keyed()` counts requests carrying it. */
 async function realService(): Promise<{ sb: Sandbox; keyed(): number }> {

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { silentLogger } from '../../src/core/log';
 import { startHeadless } from '../../src/headless/start';
 import { childScript } from '../helpers/children';
 import { tempDir } from '../helpers/tmp';
+import { rendererFolder, runCliProcess } from './shellFolders';
 
 // One Lotwatch per data folder: two on one folder would both poll (the quota spent twice) and both notify. The
 // second start, of either shell, says where the first one runs and exits non-zero without touching the data.
@@ -16,11 +17,7 @@ let cliJs: string;
 let renderer: { dir: string; cleanup(): void };
 
 beforeAll(async () => {
-  renderer = tempDir('lotwatch-renderer-');
-  writeFileSync(
-    join(renderer.dir, 'index.html'),
-    '<!doctype html><title>Lotwatch</title><div id="root"></div>',
-  );
+  renderer = rendererFolder();
   // The real command-line entry, built as `npm run serve` builds it, run as its own process.
   cliJs = childScript('cli');
 }, 120_000);
@@ -28,24 +25,7 @@ afterAll(() => renderer.cleanup());
 
 /** Runs the browser shell's command line on a data folder; resolves with its exit code and output. */
 function runCli(dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((res) => {
-    const p = spawn(
-      process.execPath,
-      [cliJs, '--data-dir', dataDir, '--port', '0', '--renderer-dir', renderer.dir],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-      // Started after all (the test failed): stop it so the test ends.
-      if (stdout.includes('Open: ')) p.kill('SIGTERM');
-    });
-    p.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    p.on('exit', (code) => res({ code, stdout, stderr }));
-  });
+  return runCliProcess(cliJs, ['--data-dir', dataDir, '--port', '0', '--renderer-dir', renderer.dir]);
 }
 
 /** Every file of the folder with its size and modification time: what "untouched" means here. */

@@ -1,6 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import { FakeClock } from '../helpers/fakeClock';
 import { startDripReceiver, type SlowReceiver } from '../helpers/receivers';
 import { childScript } from '../helpers/children';
 import { tempDir } from '../helpers/tmp';
+import { rendererFolder } from './shellFolders';
 
 // SIGTERM while an alert channel's send is in flight (docs/architecture.md "Alert channels"): the browser shell's
 // command line, built as `npm run serve` builds it and run as its own process, sends an alert to a webhook that
@@ -36,11 +36,7 @@ let drip: SlowReceiver;
 const dirs: { cleanup(): void }[] = [];
 
 beforeAll(async () => {
-  renderer = tempDir('lotwatch-renderer-');
-  writeFileSync(
-    join(renderer.dir, 'index.html'),
-    '<!doctype html><title>Lotwatch</title><div id="root"></div>',
-  );
+  renderer = rendererFolder();
   cliJs = childScript('cli');
   drip = await startDripReceiver({ status: 200, everyMs: 4_000 });
 }, 120_000);

@@ -6,14 +6,8 @@ import { createSandbox, DEMO_KEY, type Sandbox } from '../../../src/sandbox/inde
 import type { ChannelSave } from '../../../src/shared/alertChannels';
 import { makeCore } from '../../helpers/core';
 import { FakeClock } from '../../helpers/fakeClock';
-import {
-  startHttpReceiver,
-  startNtfyServer,
-  startSmtpServer,
-  type HttpReceiver,
-  type NtfyReceiver,
-  type SmtpReceiver,
-} from '../../helpers/receivers';
+import { startHttpReceiver, startNtfyServer, startSmtpServer } from '../../helpers/receivers';
+import type { HttpReceiver, NtfyReceiver, SmtpReceiver } from '../../helpers/receivers';
 
 // The per-channel outbox through the whole core (docs/architecture.md "Delivery"): a sale result of a watched lot on
 // the sandbox reaches a real SMTP server, an ntfy stand-in and a webhook receiver once each; kinds, quiet hours,

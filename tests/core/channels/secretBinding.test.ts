@@ -2,14 +2,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChannelSave } from '../../../src/shared/alertChannels';
 import { outboxCore } from './raise';
-import {
-  startHttpReceiver,
-  startNtfyServer,
-  startSmtpServer,
-  type HttpReceiver,
-  type NtfyReceiver,
-  type SmtpReceiver,
-} from '../../helpers/receivers';
+import { startHttpReceiver, startNtfyServer, startSmtpServer } from '../../helpers/receivers';
+import type { HttpReceiver, NtfyReceiver, SmtpReceiver } from '../../helpers/receivers';
 
 // A channel's secret is bound to where it was saved for, as the API key is to its origin (docs/architecture.md
 // "Delivery", "Alert channels"): an SMTP password to its host and port, an ntfy token to its server, a webhook address to its

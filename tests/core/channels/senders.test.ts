@@ -6,15 +6,8 @@ import { SENDERS } from '../../../src/core/channels/senders';
 import { ChannelSendError, type ChannelMessage, type SendTarget } from '../../../src/core/channels/types';
 import { webhookBody, webhookSender } from '../../../src/core/channels/webhook';
 import type { ChannelConfig, WebhookFormat } from '../../../src/shared/alertChannels';
-import {
-  closedPort,
-  startHttpReceiver,
-  startNtfyServer,
-  startSmtpServer,
-  type HttpReceiver,
-  type NtfyReceiver,
-  type SmtpReceiver,
-} from '../../helpers/receivers';
+import { closedPort, startHttpReceiver, startNtfyServer, startSmtpServer } from '../../helpers/receivers';
+import type { HttpReceiver, NtfyReceiver, SmtpReceiver } from '../../helpers/receivers';
 
 // The three alert channel senders against real receivers on 127.0.0.1 (docs/architecture.md "Delivery").
 
