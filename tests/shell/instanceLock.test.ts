@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireDataLock, AlreadyRunningError, LOCK_FILE, processStartOf } from '../../src/core/instanceLock';
 import { silentLogger } from '../../src/core/log';
-import { startHeadless } from '../../src/headless/start';
+import { startHeadless, type RunningHeadless } from '../../src/headless/start';
 import { childScript } from '../helpers/children';
 import { tempDir } from '../helpers/tmp';
 import { rendererFolder, runCliProcess } from './shellFolders';
@@ -28,6 +28,11 @@ function runCli(dataDir: string): Promise<{ code: number | null; stdout: string;
   return runCliProcess(cliJs, ['--data-dir', dataDir, '--port', '0', '--renderer-dir', renderer.dir]);
 }
 
+/** Starts the browser shell in this process on `dataDir` (taking its lock); the caller disposes it. */
+function startOn(dataDir: string): Promise<RunningHeadless> {
+  return startHeadless({ dataDir, rendererDir: renderer.dir, version: '0.0.0', log: silentLogger });
+}
+
 /** Every file of the folder with its size and modification time: what "untouched" means here. */
 function snapshot(dir: string): Record<string, string> {
   return Object.fromEntries(
@@ -38,12 +43,7 @@ function snapshot(dir: string): Record<string, string> {
 describe('one Lotwatch per data folder', () => {
   it('a second browser shell on a folder in use exits 1, says where the first runs, and changes nothing', async () => {
     const d = tempDir();
-    const first = await startHeadless({
-      dataDir: d.dir,
-      rendererDir: renderer.dir,
-      version: '0.0.0',
-      log: silentLogger,
-    });
+    const first = await startOn(d.dir);
     try {
       const r = await runCli(d.dir);
       expect(r.code).toBe(1);
@@ -67,12 +67,7 @@ describe('one Lotwatch per data folder', () => {
   it('leaves every file of the folder as it was', async () => {
     const d = tempDir();
     // A folder a previous run filled, now held by a Lotwatch that is idle (so any change would be the second's).
-    const prior = await startHeadless({
-      dataDir: d.dir,
-      rendererDir: renderer.dir,
-      version: '0.0.0',
-      log: silentLogger,
-    });
+    const prior = await startOn(d.dir);
     await prior.dispose();
     const lock = acquireDataLock(d.dir, { shell: 'headless', now: Date.now() });
     lock.setUrl('http://127.0.0.1:5199/');
@@ -111,24 +106,14 @@ describe('one Lotwatch per data folder', () => {
 
   it('frees the folder on quit, so the next start succeeds', async () => {
     const d = tempDir();
-    const first = await startHeadless({
-      dataDir: d.dir,
-      rendererDir: renderer.dir,
-      version: '0.0.0',
-      log: silentLogger,
-    });
+    const first = await startOn(d.dir);
     expect(JSON.parse(readFileSync(join(d.dir, LOCK_FILE), 'utf8'))).toMatchObject({
       pid: process.pid,
       shell: 'headless',
     });
     await first.dispose();
     expect(readdirSync(d.dir)).not.toContain(LOCK_FILE);
-    const second = await startHeadless({
-      dataDir: d.dir,
-      rendererDir: renderer.dir,
-      version: '0.0.0',
-      log: silentLogger,
-    });
+    const second = await startOn(d.dir);
     await second.dispose();
     d.cleanup();
   });
