@@ -1,32 +1,15 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../../src/core/app';
-import { openDatabase } from '../../../src/core/db/connection';
-import { silentLogger } from '../../../src/core/log';
-import { FileSecretBox } from '../../../src/core/secrets';
-import {
-  createSandbox,
-  DEMO_KEY,
-  type Lot,
-  type MarketEvent,
-  type Sandbox,
-} from '../../../src/sandbox/index';
+import type { Core } from '../../../src/core/app';
+import type { Lot, MarketEvent, Sandbox } from '../../../src/sandbox/index';
 import { FakeClock } from '../../helpers/fakeClock';
-import { tempDir } from '../../helpers/tmp';
+import { END, HOUR, key, MIN, narrowSearches, simulatedDayCore, START } from './simulatedDay';
 
 // A tight budget spread over the day (docs/architecture.md "Request budget"): 300 requests a day for ten watched lots
 // and three saved searches that alone would want about a thousand. The engine against the sandbox for a simulated
 // day on fake time. The day's requests must not all go in its first hours (no silence of hours while searches are due
 // every ten minutes), stay within the allowance, and the searches must not starve the sale results of watched lots.
 
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-const START = Date.UTC(2026, 5, 1, 6, 0, 0);
-const END = START + 24 * HOUR;
 const BUDGET = 300;
-
-const key = (l: { platform: string; lotNumber?: string; lot_number?: string }) =>
-  `${l.platform}:${l.lotNumber ?? l.lot_number}`;
 
 describe('a day at 300 requests with 10 watched lots and 3 saved searches', () => {
   let sb: Sandbox;
@@ -40,38 +23,9 @@ describe('a day at 300 requests with 10 watched lots and 3 saved searches', () =
 
   beforeAll(async () => {
     const clock = new FakeClock(START);
-    sb = createSandbox({
-      seed: 2026,
-      lots: 20_000,
-      startTime: START,
-      speed: 1,
-      now: () => clock.now(),
-      ratePerSecond: 0,
-    });
-    await sb.start(0, '127.0.0.1');
-    const t = tempDir();
-    cleanup = t.cleanup;
-    const dbPath = join(t.dir, 'lotwatch.sqlite');
-    core = createCore({
-      db: openDatabase(dbPath),
-      dbPath,
-      dataDir: t.dir,
-      clock,
-      secrets: new FileSecretBox(join(t.dir, 'secret.key')),
-      notifier: { notify() {} },
-      log: silentLogger,
-      shell: 'headless',
-      version: 'test',
-      demoService: async () => ({ baseUrl: sb.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
-      tzOffsetMinutes: () => 0,
-      demoExamples: false,
-    });
-    await core.ready;
-    const ok = async (m: string, i?: unknown) => {
-      const r = await core.invoke(m, i);
-      if (!r.ok) throw new Error(`${m}: ${r.error.message}`);
-      return r.value as Record<string, unknown>;
-    };
+    const day = await simulatedDayCore(clock);
+    ({ sb, core, cleanup } = day);
+    const { ok } = day;
     await ok('settings.update', { requestsPerDay: BUDGET });
     // Ten lots selling between the 1st and the 22nd hour, one every hour and a half or more: sale results due all
     // day long, each one affordable at 12.5 requests an hour.
@@ -84,18 +38,7 @@ describe('a day at 300 requests with 10 watched lots and 3 saved searches', () =
     }
     for (const l of watched) await ok('watchlist.add', { target: l.lotNumber });
     // Three saved searches every 10 minutes, two or three pages each: about a thousand requests a day on their own.
-    const counts = new Map<string, number>();
-    for (const l of m.sorted) {
-      if (l.subStatus !== 'Open') continue;
-      const k = `${l.v.spec.make}|${l.v.spec.model}|${l.platform}`;
-      counts.set(k, (counts.get(k) ?? 0) + 1);
-    }
-    const picks = [...counts.entries()]
-      .filter(([, n]) => n >= 30 && n <= 55)
-      .sort((a, b) => a[0].localeCompare(b[0]))
-      .slice(0, 3);
-    for (const [mm] of picks) {
-      const [make, model, platform] = mm.split('|') as [string, string, string];
+    for (const { name: mm, make, model, platform } of narrowSearches(m)) {
       await ok('searches.create', {
         name: mm,
         params: { make, model, platform },

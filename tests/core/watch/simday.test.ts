@@ -1,19 +1,8 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../../src/core/app';
-import { openDatabase } from '../../../src/core/db/connection';
-import { silentLogger } from '../../../src/core/log';
-import { FileSecretBox } from '../../../src/core/secrets';
-import {
-  createSandbox,
-  DEMO_KEY,
-  type Lot,
-  type MarketEvent,
-  type Sandbox,
-  type WireShape,
-} from '../../../src/sandbox/index';
+import type { Core } from '../../../src/core/app';
+import type { Lot, MarketEvent, Sandbox, WireShape } from '../../../src/sandbox/index';
 import { FakeClock } from '../../helpers/fakeClock';
-import { tempDir } from '../../helpers/tmp';
+import { END, HOUR, key, MIN, narrowSearches, simulatedDayCore, START } from './simulatedDay';
 
 // End to end: the engine against the sandbox for a simulated day, three saved searches and ten watched lots, on fake
 // time (one clock drives both, so the run is deterministic and takes seconds, not a day). Every state change,
@@ -22,10 +11,6 @@ import { tempDir } from '../../helpers/tmp';
 // default) and once on the specification's (`shape: 'spec'`). The end of an auction is one alert, its sale result;
 // going live is a status change only where the wire shows it (the real state stays "open").
 
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-const START = Date.UTC(2026, 5, 1, 6, 0, 0);
-const END = START + 24 * HOUR;
 const BUDGET = 2000;
 const SEARCH_EVERY_MIN = 10;
 
@@ -38,8 +23,6 @@ type Alert = {
   source: string;
   created_at: number;
 };
-const key = (l: { platform: string; lotNumber?: string; lot_number?: string }) =>
-  `${l.platform}:${l.lotNumber ?? l.lot_number}`;
 
 function simulatedDay(shape: WireShape): void {
   describe(`a simulated day against the sandbox (${shape} shape)`, () => {
@@ -59,41 +42,16 @@ function simulatedDay(shape: WireShape): void {
 
     beforeAll(async () => {
       clock = new FakeClock(START);
-      sb = createSandbox({
-        seed: 2026,
-        lots: 20_000,
-        startTime: START,
-        speed: 1,
-        now: () => clock.now(),
-        ratePerSecond: 0,
-        shape,
-        // The service shows every change at once: the day checks that each visible change is alerted exactly once.
-        refresh: 'instant',
-      });
-      await sb.start(0, '127.0.0.1');
-      const t = tempDir();
-      cleanup = t.cleanup;
-      const dbPath = join(t.dir, 'lotwatch.sqlite');
-      core = createCore({
-        db: openDatabase(dbPath),
-        dbPath,
-        dataDir: t.dir,
-        clock,
-        secrets: new FileSecretBox(join(t.dir, 'secret.key')),
+      const day = await simulatedDayCore(clock, {
+        sandbox: {
+          shape,
+          // The service shows every change at once: the day checks that each visible change is alerted exactly once.
+          refresh: 'instant',
+        },
         notifier: { notify: () => void notified++ },
-        log: silentLogger,
-        shell: 'headless',
-        version: 'test',
-        demoService: async () => ({ baseUrl: sb.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
-        tzOffsetMinutes: () => 0,
-        demoExamples: false,
       });
-      await core.ready;
-      const ok = async (m: string, i?: unknown) => {
-        const r = await core.invoke(m, i);
-        if (!r.ok) throw new Error(`${m}: ${r.error.message}`);
-        return r.value as Record<string, unknown>;
-      };
+      ({ sb, core, cleanup } = day);
+      const { ok } = day;
       await ok('settings.update', { requestsPerDay: BUDGET });
 
       // Ten lots selling today, the earliest first, and a few that will be rescheduled or relisted.
@@ -132,18 +90,7 @@ function simulatedDay(shape: WireShape): void {
       }
 
       // Three narrow saved searches (make + model on one platform: two or three pages of results), every 10 minutes.
-      const counts = new Map<string, number>();
-      for (const l of m.sorted) {
-        if (l.subStatus !== 'Open') continue;
-        const k = `${l.v.spec.make}|${l.v.spec.model}|${l.platform}`;
-        counts.set(k, (counts.get(k) ?? 0) + 1);
-      }
-      const picks = [...counts.entries()]
-        .filter(([, n]) => n >= 30 && n <= 55)
-        .sort((a, b) => a[0].localeCompare(b[0]))
-        .slice(0, 3);
-      for (const [mm] of picks) {
-        const [make, model, platform] = mm.split('|') as [string, string, string];
+      for (const { make, model, platform } of narrowSearches(m)) {
         const s = await ok('searches.create', {
           name: `${make} ${model} (${platform})`,
           params: { make, model, platform },

@@ -1,0 +1,93 @@
+import { join } from 'node:path';
+import { createCore, type Core, type Notifier } from '../../../src/core/app';
+import { openDatabase } from '../../../src/core/db/connection';
+import { silentLogger } from '../../../src/core/log';
+import { FileSecretBox } from '../../../src/core/secrets';
+import { createSandbox, DEMO_KEY, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index';
+import type { FakeClock } from '../../helpers/fakeClock';
+import { tempDir } from '../../helpers/tmp';
+
+export const MIN = 60_000;
+export const HOUR = 60 * MIN;
+/** The simulated day: 06:00 UTC on 1 June 2026 to the same time the next day (ms since the epoch). */
+export const START = Date.UTC(2026, 5, 1, 6, 0, 0);
+export const END = START + 24 * HOUR;
+
+/** A lot's key (`platform:lotNumber`), from a sandbox lot or a stored row. */
+export const key = (l: { platform: string; lotNumber?: string; lot_number?: string }) =>
+  `${l.platform}:${l.lotNumber ?? l.lot_number}`;
+
+/**
+ * The engine against the sandbox for a simulated day: a seeded sandbox market of 20,000 lots (plus `sandbox`
+ * options) on `clock`, served on 127.0.0.1, and a real core on a temporary data folder in Demo mode pointed at it,
+ * on the same clock, so the day runs deterministically in seconds. `ok(method, input)` calls the core and throws
+ * the method's error message on an error answer. `cleanup()` removes the folder; the caller disposes core and
+ * sandbox. Throws what `core.ready` rejects with.
+ */
+export async function simulatedDayCore(
+  clock: FakeClock,
+  opts: { sandbox?: SandboxOptions; notifier?: Notifier } = {},
+): Promise<{
+  sb: Sandbox;
+  core: Core;
+  cleanup: () => void;
+  ok: (m: string, i?: unknown) => Promise<Record<string, unknown>>;
+}> {
+  const sb = createSandbox({
+    seed: 2026,
+    lots: 20_000,
+    startTime: START,
+    speed: 1,
+    now: () => clock.now(),
+    ratePerSecond: 0,
+    ...opts.sandbox,
+  });
+  await sb.start(0, '127.0.0.1');
+  const t = tempDir();
+  const dbPath = join(t.dir, 'lotwatch.sqlite');
+  const core = createCore({
+    db: openDatabase(dbPath),
+    dbPath,
+    dataDir: t.dir,
+    clock,
+    secrets: new FileSecretBox(join(t.dir, 'secret.key')),
+    notifier: opts.notifier ?? { notify() {} },
+    log: silentLogger,
+    shell: 'headless',
+    version: 'test',
+    demoService: async () => ({ baseUrl: sb.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
+    tzOffsetMinutes: () => 0,
+    demoExamples: false,
+  });
+  await core.ready;
+  const ok = async (m: string, i?: unknown) => {
+    const r = await core.invoke(m, i);
+    if (!r.ok) throw new Error(`${m}: ${r.error.message}`);
+    return r.value as Record<string, unknown>;
+  };
+  return { sb, core, cleanup: t.cleanup, ok };
+}
+
+/**
+ * Three narrow saved searches for the day: make + model on one platform with 30 to 55 open lots (two or three pages
+ * of results), the first three such combinations in name order, so the choice is the same on every run of the seed.
+ * `name` is `make|model|platform`. Returns fewer than three when the market has fewer such combinations.
+ */
+export function narrowSearches(
+  market: Sandbox['market'],
+): { name: string; make: string; model: string; platform: string }[] {
+  const counts = new Map<string, number>();
+  for (const l of market.sorted) {
+    if (l.subStatus !== 'Open') continue;
+    const k = `${l.v.spec.make}|${l.v.spec.model}|${l.platform}`;
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  return [...counts.entries()]
+    .filter(([, n]) => n >= 30 && n <= 55)
+    .sort((a, b) => a[0].localeCompare(b[0]))
+    .slice(0, 3)
+    .map(([name]) => {
+      const [make, model, platform] = name.split('|') as [string, string, string];
+      return { name, make, model, platform };
+    });
+}
