@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/core/app';
 import type { Lot, MarketEvent, Sandbox } from '../../../src/sandbox/index';
 import { FakeClock } from '../../helpers/fakeClock';
-import { END, HOUR, key, MIN, narrowSearches, simulatedDayCore, START } from './simulatedDay';
+import { END, endDay, HOUR, key, MIN, narrowSearches, simulatedDayCore, START } from './simulatedDay';
 
 // A tight budget spread over the day (docs/architecture.md "Request budget"): 300 requests a day for ten watched lots
 // and three saved searches that alone would want about a thousand. The engine against the sandbox for a simulated
@@ -58,11 +58,7 @@ describe('a day at 300 requests with 10 watched lots and 3 saved searches', () =
     spent = ((await ok('status.get'))['budget'] as { spentLast24h: number }).spentLast24h;
   }, 180_000);
 
-  afterAll(async () => {
-    await core?.dispose();
-    await sb?.dispose();
-    cleanup?.();
-  });
+  afterAll(() => endDay({ core, sb, cleanup }));
 
   it('spreads the requests over the day: no gap over 2 hours, within the allowance', () => {
     expect(spent).toBeLessThanOrEqual(BUDGET);

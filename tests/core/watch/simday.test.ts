@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/core/app';
 import type { Lot, MarketEvent, Sandbox, WireShape } from '../../../src/sandbox/index';
 import { FakeClock } from '../../helpers/fakeClock';
-import { END, HOUR, key, MIN, narrowSearches, simulatedDayCore, START } from './simulatedDay';
+import { END, endDay, HOUR, key, MIN, narrowSearches, simulatedDayCore, START } from './simulatedDay';
 
 // End to end: the engine against the sandbox for a simulated day, three saved searches and ten watched lots, on fake
 // time (one clock drives both, so the run is deterministic and takes seconds, not a day). Every state change,
@@ -114,11 +114,7 @@ function simulatedDay(shape: WireShape): void {
       requests = ((await ok('status.get'))['budget'] as { spentLast24h: number }).spentLast24h;
     }, 180_000);
 
-    afterAll(async () => {
-      await core?.dispose();
-      await sb?.dispose();
-      cleanup?.();
-    });
+    afterAll(() => endDay({ core, sb, cleanup }));
 
     function expectOnce(name: string, expected: { lot: string; t: number }[], got: Alert[]) {
       const missing = expected.filter((e) => !got.some((a) => a.lot_key === e.lot));

@@ -91,3 +91,13 @@ export function narrowSearches(
       return { name, make, model, platform };
     });
 }
+
+/**
+ * Ends a simulated day: disposes the core, then the sandbox, then removes the data folder. Each part may be missing
+ * (a `beforeAll` that failed half-way); what is there is still released, so a failed day leaves no server behind.
+ */
+export async function endDay(day: { core?: Core; sb?: Sandbox; cleanup?: () => void }): Promise<void> {
+  await day.core?.dispose();
+  await day.sb?.dispose();
+  day.cleanup?.();
+}
