@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  countsTable,
-  fuzzCorePerFile,
-  fuzzMethods,
-  integrity,
-  violationSummary,
-  type FuzzEnv,
-} from './fuzz/harness';
+import { countsTable, fuzzCorePerFile, fuzzMethods, integrity, violationSummary } from './fuzz/harness';
+import type { FuzzEnv } from './fuzz/harness';
 import { fuzzHttp } from './fuzz/http';
 
 // Chaos: the RPC fuzzer at full count. Every contract method with 200 inputs derived from its zod schema (half

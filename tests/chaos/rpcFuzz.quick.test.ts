@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  countsTable,
-  fuzzCorePerFile,
-  fuzzMethods,
-  integrity,
-  violationSummary,
-  type FuzzEnv,
-} from './fuzz/harness';
+import { countsTable, fuzzCorePerFile, fuzzMethods, integrity, violationSummary } from './fuzz/harness';
+import type { FuzzEnv } from './fuzz/harness';
 import { fuzzHttp } from './fuzz/http';
 
 // The RPC fuzzer's quick run, in `npm test`: every contract method with 20 inputs from its zod schema (half valid,
