@@ -27,6 +27,17 @@ const MIN = 60_000;
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 
 const files = migrationFiles();
+/** The lot whose comparable sales are read before and after a pass: they must come out the same. */
+const COMPS_SUBJECT = {
+  lot_key: 'copart:9',
+  vin: null,
+  make: 'HONDA',
+  model: 'ACCORD',
+  year: 2003,
+  odometer: 180000,
+  damage: 'Front End',
+};
+
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -142,15 +153,7 @@ describe('the retention pass', () => {
     };
     expect(before.t2).toHaveLength(4);
     expect(count(db, "SELECT count(*) AS n FROM observations WHERE lot_key = 'copart:2'")).toBe(5);
-    const compsBefore = findComps(s.comps, {
-      lot_key: 'copart:9',
-      vin: null,
-      make: 'HONDA',
-      model: 'ACCORD',
-      year: 2003,
-      odometer: 180000,
-      damage: 'Front End',
-    });
+    const compsBefore = findComps(s.comps, COMPS_SUBJECT);
     expect(compsBefore.comps.map((c) => c.lot_key).sort()).toEqual([
       'copart:1',
       'copart:2',
@@ -206,15 +209,7 @@ describe('the retention pass', () => {
     expect(mediaThen.photos).toHaveLength(1);
     expect(mediaNow).toEqual({ ...mediaThen, photos: [], photos_count: 1 });
     expect(s.lots.getLotRecord('copart:1')!.media).toEqual(mediaThen);
-    const compsAfter = findComps(s.comps, {
-      lot_key: 'copart:9',
-      vin: null,
-      make: 'HONDA',
-      model: 'ACCORD',
-      year: 2003,
-      odometer: 180000,
-      damage: 'Front End',
-    });
+    const compsAfter = findComps(s.comps, COMPS_SUBJECT);
     expect(compsAfter).toEqual(compsBefore);
     expect(r).toMatchObject({ slimmedLots: 1 });
     expect(r.observations).toBeGreaterThanOrEqual(3 * 4);
