@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { addDays, format, startOfDay } from 'date-fns';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
+import { DailyJob } from './dailyJob';
 import { MIGRATIONS } from './migrations';
 
 /** The newest schema version this build understands: a copy above it is no backup of this file. */
@@ -308,46 +309,37 @@ export async function makeBackup(d: BackupDeps): Promise<BackupOutcome> {
  * at a time; dispose waits for the one in flight. Logs one line per attempt that did something or failed.
  */
 export class BackupScheduler {
-  private cancel: (() => void) | null = null;
-  private running: Promise<BackupOutcome | null> | null = null;
-  private disposed = false;
+  private readonly job: DailyJob<BackupOutcome>;
 
-  constructor(private readonly d: BackupDeps) {}
+  constructor(private readonly d: BackupDeps) {
+    this.job = new DailyJob({
+      clock: d.clock,
+      run: () => this.attempt(),
+      // A few minutes after the next local midnight; a failed or skipped attempt again within the hour.
+      next: (r, now) => {
+        const nextDay = startOfDay(addDays(now, 1)).getTime() + 5 * 60_000;
+        return r && r.status !== 'skipped' ? nextDay - now : Math.min(nextDay - now, 3_600_000);
+      },
+    });
+  }
 
   /** Plans the first backup of this run. Idempotent. */
   start(): void {
-    if (!this.cancel && !this.running) this.plan(FIRST_BACKUP_DELAY_MS);
+    this.job.start(FIRST_BACKUP_DELAY_MS);
   }
 
   /** Takes today's backup now unless it exists; resolves with the outcome, or null when it failed (logged). */
   runNow(): Promise<BackupOutcome | null> {
-    this.running ??= this.attempt().finally(() => (this.running = null));
-    return this.running;
+    return this.job.runNow();
   }
 
   /** Cancels the plan and waits for the backup in flight. Idempotent. */
-  async dispose(): Promise<void> {
-    this.disposed = true;
-    this.cancel?.();
-    this.cancel = null;
-    await this.running;
-  }
-
-  private plan(ms: number): void {
-    if (this.disposed) return;
-    this.cancel?.();
-    this.cancel = this.d.clock.setTimeout(() => {
-      this.cancel = null;
-      void this.runNow().then((r) => {
-        const now = this.d.clock.now();
-        const nextDay = startOfDay(addDays(now, 1)).getTime() + 5 * 60_000;
-        this.plan(r && r.status !== 'skipped' ? nextDay - now : Math.min(nextDay - now, 3_600_000));
-      });
-    }, ms);
+  dispose(): Promise<void> {
+    return this.job.dispose();
   }
 
   private async attempt(): Promise<BackupOutcome | null> {
-    if (this.disposed || !this.d.db.open) return null;
+    if (this.job.stopped || !this.d.db.open) return null;
     try {
       const r = await makeBackup(this.d);
       if (r.status === 'made')

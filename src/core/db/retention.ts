@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
+import { DailyJob } from './dailyJob';
 
 const DAY = 86_400_000;
 
@@ -263,41 +264,29 @@ export const FIRST_PRUNE_DELAY_MS = 10 * 60_000;
  * pass tries again).
  */
 export class RetentionScheduler {
-  private cancel: (() => void) | null = null;
-  private running: Promise<PruneResult | null> | null = null;
-  private disposed = false;
+  private readonly job: DailyJob<PruneResult>;
 
-  constructor(private readonly d: RetentionDeps) {}
+  constructor(private readonly d: RetentionDeps) {
+    this.job = new DailyJob({ clock: d.clock, run: () => this.pass(), next: () => DAY });
+  }
 
   /** Plans the first pass of this run. Idempotent. */
   start(): void {
-    if (!this.cancel && !this.running) this.plan(FIRST_PRUNE_DELAY_MS);
+    this.job.start(FIRST_PRUNE_DELAY_MS);
   }
 
   /** Runs a pass now (or joins the one running); resolves with what it removed, or null when it failed (logged). */
   runNow(): Promise<PruneResult | null> {
-    this.running ??= this.pass().finally(() => (this.running = null));
-    return this.running;
+    return this.job.runNow();
   }
 
   /** Cancels the plan and waits for the pass in flight. Idempotent. */
-  async dispose(): Promise<void> {
-    this.disposed = true;
-    this.cancel?.();
-    this.cancel = null;
-    await this.running;
-  }
-
-  private plan(ms: number): void {
-    if (this.disposed) return;
-    this.cancel = this.d.clock.setTimeout(() => {
-      this.cancel = null;
-      void this.runNow().then(() => this.plan(DAY));
-    }, ms);
+  dispose(): Promise<void> {
+    return this.job.dispose();
   }
 
   private async pass(): Promise<PruneResult | null> {
-    if (this.disposed || !this.d.db.open) return null;
+    if (this.job.stopped || !this.d.db.open) return null;
     try {
       const policy = { ...RETENTION_DEFAULTS, fullRecordDays: this.d.fullRecordDays() };
       const r = await prune(this.d.db, this.d.clock.now(), policy);
