@@ -263,7 +263,6 @@ export function createCore(deps: CoreDeps): Core {
     clock,
     secrets: deps.secrets,
     outbox: channelOutbox,
-    senders,
     reach,
   });
   const inbox = new InboxService({ alerts: store.alerts, desk: store.desk, transaction, clock });

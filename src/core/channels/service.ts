@@ -27,7 +27,7 @@ import {
 } from './secretBinding';
 import { testMessage } from './route';
 import { SendStopped } from './senders';
-import { ChannelSendError, type Sender } from './types';
+import { ChannelSendError } from './types';
 
 /** How many rows of the delivery log Settings shows. */
 export const LOG_ROWS = 100;
@@ -45,7 +45,6 @@ export class ChannelService {
       clock: Clock;
       secrets: SecretBox;
       outbox: ChannelOutbox;
-      senders: Readonly<Record<ChannelType, Sender>>;
       /** Where channels may connect: its `ownPorts` (the browser shell's) are refused on save. */
       reach?: ChannelReach;
     },
