@@ -19,8 +19,12 @@ export function issuesToFields(issues: readonly z.core.$ZodIssue[]): Record<stri
   // No prototype: a field named `constructor` or `toString` is a field like any other, not an inherited member.
   const fields: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (const i of issues) {
-    const key = i.path.length ? i.path.map(String).join('.') : '_';
-    (fields[key] ??= []).push(i.message);
+    // An unknown field is named by its own key (`params.colour`), so the screen can say which one to remove.
+    const paths = i.code === 'unrecognized_keys' ? i.keys.map((k) => [...i.path, k]) : [i.path];
+    for (const path of paths) {
+      const key = path.length ? path.map(String).join('.') : '_';
+      (fields[key] ??= []).push(i.message);
+    }
   }
   return fields;
 }

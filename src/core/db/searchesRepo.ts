@@ -1,13 +1,15 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { pollTargetKey, type AlertRules, type LotKey, type PollTarget } from '../../shared/watch';
-import { bool, insertedId, parseStoredRules } from './rows';
+import type { SearchParamValues } from '../../shared/vehicleParams';
+import { bool, insertedId, parseStoredParams, parseStoredRules } from './rows';
 
 /** A saved search row with its JSON columns parsed. */
 export interface SavedSearchRow {
   id: number;
   name: string;
   /** /vehicles query parameters (spec names), without cursor. */
-  params: Record<string, unknown>;
+  /** GET /vehicles parameters as checked when the search was saved (StoredSearchParamsSchema). */
+  params: SearchParamValues;
   /** Cron expression (node-cron syntax). */
   schedule: string;
   rules: AlertRules;
@@ -86,7 +88,7 @@ function toSearch(r: SearchDbRow): SavedSearchRow {
   return {
     id: r.id,
     name: r.name,
-    params: JSON.parse(r.params) as Record<string, unknown>,
+    params: parseStoredParams(r.params),
     schedule: r.schedule,
     rules: parseStoredRules(r.rules),
     max_pages: r.max_pages,

@@ -3,6 +3,7 @@ import type { Vehicle } from '../../shared/vehicle';
 import type { ApiClient } from '../api';
 import type { Clock } from '../clock';
 import type { CacheRepo } from '../db/cacheRepo';
+import { parseAuctionAt } from '../diff';
 import type { SearchesRepo } from '../db/searchesRepo';
 import type { WatchesRepo } from '../db/watchesRepo';
 import type { Logger } from '../log';
@@ -50,8 +51,8 @@ export class DemoService {
       const page = (await client.searchVehicles({ per_page: 20 })).data.filter((v) => v.lot_number);
       const now = this.d.clock.now();
       const later = page.filter((v: Vehicle) => {
-        const t = v.auction.auction_at ? Date.parse(v.auction.auction_at) : NaN;
-        return Number.isFinite(t) && t > now + 2 * 60_000;
+        const t = parseAuctionAt(v.auction.auction_at);
+        return t !== null && t > now + 2 * 60_000;
       });
       // The soonest auctions at least two minutes away; on a fast demo clock, the latest of the first page.
       const picks = later.length >= 3 ? later.slice(0, 3) : page.slice(-3);

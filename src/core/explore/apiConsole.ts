@@ -1,5 +1,12 @@
 import type { ApiClient } from '../api';
 import { VIDEO_ENDPOINTS, type VideoEndpoint } from '../api/video';
+import {
+  check,
+  HistoryParamsSchema,
+  LocationParamsSchema,
+  SearchParamsSchema,
+  type QueryValue,
+} from '../api/validate';
 import type { RequestsRepo } from '../db/requestsRepo';
 import { LotwatchError } from '../errors';
 import type { MethodInput, MethodOutput } from '../../shared/ipc/contract';
@@ -90,8 +97,8 @@ const MULTI = new Set<string>(SEARCH_PARAMS.filter((p) => p.multi).map((p) => p.
 const NUMERIC = /^(price_|year_|odometer_|engine_|radius$|per_page$|auction_type$|cylinders$)/;
 
 /** Turns console form strings into typed query values: numbers where the spec says number, booleans, lists. */
-function coerce(query: Record<string, string | string[]>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+function coerce(query: Record<string, string | string[]>): Record<string, QueryValue> {
+  const out: Record<string, QueryValue> = {};
   for (const [k, raw] of Object.entries(query)) {
     const list = (Array.isArray(raw) ? raw : [raw]).map((v) => v.trim()).filter((v) => v !== '');
     if (list.length === 0) continue;
@@ -147,13 +154,13 @@ export class ApiConsole {
     let status = 200;
     switch (i.name) {
       case 'GET /vehicles':
-        json = (await c.searchVehicles(q as never)).raw;
+        json = (await c.searchVehicles(check(SearchParamsSchema, q))).raw;
         break;
       case 'GET /vehicles/{slugVin}':
         json = (await c.getVehicle(slug)).raw;
         break;
       case 'GET /vehicles/{slugVin}/history':
-        json = (await c.getHistory(slug, q as never)).raw;
+        json = (await c.getHistory(slug, check(HistoryParamsSchema, q))).raw;
         break;
       case 'GET /vehicles/{slugVin}/related':
         json = (await c.getRelated(slug)).raw;
@@ -170,7 +177,7 @@ export class ApiConsole {
         ).raw;
         break;
       case 'GET /locations':
-        json = (await c.listLocations(q as never)).raw;
+        json = (await c.listLocations(check(LocationParamsSchema, q))).raw;
         break;
       case 'GET /shipping/auction-to-port':
         json = (
@@ -200,7 +207,7 @@ export class ApiConsole {
             fields: { name: ['Choose an endpoint from the list.'] },
           });
         }
-        const r = await c.callVideo(ep, q as never);
+        const r = await c.callVideo(ep, q);
         json = r.data;
         status = r.status;
       }

@@ -40,7 +40,7 @@ export class ExploreService {
   /** GET /vehicles with the user's filters; every record is stored for the library. @throws ApiInputError, ApiError. */
   async search(i: MethodInput<'vehicles.search'>): Promise<MethodOutput<'vehicles.search'>> {
     const c = this.d.clientOrThrow();
-    const r = await c.searchVehicles({ ...(i.params as object), ...(i.cursor ? { cursor: i.cursor } : {}) });
+    const r = await c.searchVehicles({ ...i.params, ...(i.cursor ? { cursor: i.cursor } : {}) });
     this.d.engine.ingest(r.data, 'explore');
     return { lots: r.data.map((v) => this.d.row(v)), meta: r.meta, warnings: r.warnings, skipped: r.skipped };
   }
@@ -98,7 +98,7 @@ export class ExploreService {
 
   /** GET /locations: auction facilities with their coordinates. @throws ApiError. */
   async locations(i: MethodInput<'locations.list'>): Promise<MethodOutput<'locations.list'>> {
-    const r = await this.d.clientOrThrow().listLocations(i.params as never);
+    const r = await this.d.clientOrThrow().listLocations(i.params);
     return {
       locations: r.data.map((l) => ({
         platform: l.platform,

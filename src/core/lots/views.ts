@@ -4,6 +4,7 @@ import { saleOutcomeOf, vehicleOutcome } from '../../shared/saleOutcome';
 import type { Vehicle } from '../../shared/vehicle';
 import { lotKeyOf } from '../../shared/watch';
 import type { LotRecord, LotRow } from '../db/lotsRepo';
+import { parseAuctionAt } from '../diff';
 
 /**
  * A stored lot as the lists show it (watchlist, library, lot page header): its row's columns, the first photo of
@@ -60,7 +61,6 @@ export function vehicleKey(v: Vehicle): string {
  * Times in ms; pure.
  */
 export function vehicleRow(v: Vehicle, stored: LotRecord | null, now: number): VehicleRow {
-  const at = v.auction.auction_at ? Date.parse(v.auction.auction_at) : NaN;
   return {
     lot_key: vehicleKey(v),
     platform: v.platform ?? '',
@@ -79,7 +79,7 @@ export function vehicleRow(v: Vehicle, stored: LotRecord | null, now: number): V
     lot_sub_status: v.auction.lot_sub_status,
     last_sold_status: v.auction.last_sold_status,
     outcome: vehicleOutcome(v),
-    auction_at: Number.isFinite(at) ? at : null,
+    auction_at: parseAuctionAt(v.auction.auction_at),
     first_seen_at: stored?.first_seen_at ?? now,
     last_observed_at: stored?.last_observed_at ?? now,
     photo: v.media.photos[0] ?? null,

@@ -1,7 +1,7 @@
 import type { MethodInput, MethodOutput, SavedSearchView } from '../../shared/ipc/contract';
 import { DEFAULT_SCHEDULE, pollTargetKey, type AlertRules } from '../../shared/watch';
 import type { ApiClient } from '../api';
-import { checkSearchParams } from '../api/validate';
+import { checkSearchParams, type SearchParams } from '../api/validate';
 import type { Clock } from '../clock';
 import type { AlertsRepo } from '../db/alertsRepo';
 import type { SavedSearchRow, SearchesRepo } from '../db/searchesRepo';
@@ -69,14 +69,12 @@ export class SearchesService {
 
   private checkSearch(i: MethodInput<'searches.create'>, base: AlertRules) {
     const fields: Record<string, string[]> = {};
-    let params: Record<string, unknown> = {};
+    let params: SearchParams = {};
     let schedule = '';
     let rules = base;
     try {
-      const { cursor: _c, per_page: _p, ...rest } = i.params as Record<string, unknown>;
-      params = Object.fromEntries(
-        Object.entries(checkSearchParams(rest as never)).filter(([, v]) => v !== undefined),
-      );
+      const { cursor: _c, per_page: _p, ...rest } = i.params;
+      params = checkSearchParams(rest);
     } catch (e) {
       for (const [k, v] of Object.entries(
         (e as LotwatchError).fields ?? { params: [(e as Error).message] },

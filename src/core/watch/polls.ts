@@ -175,7 +175,7 @@ export class Polls {
           sweep_from: s.sweep_from,
         };
         const from = windowFrom(coverage, s.params['auction_date_from'], s.params['auction_date_to']);
-        const head = { ...(s.params as object), per_page: 20 };
+        const head = { ...s.params, per_page: 20 };
         const query = { ...head, ...(from ? { auction_date_from: from } : {}) };
         // A window leaves the head of the list unread, and the head holds the lots about to sell, where a late listing,
         // a reschedule or a bid is most urgent: a windowed run of a search with a baseline reads the first page too, when

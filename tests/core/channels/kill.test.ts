@@ -3,10 +3,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore } from '../../../src/core/app';
-import { openDatabase } from '../../../src/core/db/connection';
-import { silentLogger } from '../../../src/core/log';
-import { FileSecretBox } from '../../../src/core/secrets';
 import { createSandbox, DEMO_KEY } from '../../../src/sandbox/index';
 import type { ChannelSave } from '../../../src/shared/alertChannels';
 import { FakeClock } from '../../helpers/fakeClock';
@@ -20,6 +16,7 @@ import {
   type ReceivedRequest,
   type SmtpReceiver,
 } from '../../helpers/receivers';
+import { makeCore } from '../../helpers/core';
 import { childScript } from '../../helpers/children';
 import { tempDir } from '../../helpers/tmp';
 
@@ -91,16 +88,10 @@ async function prepare(dir: string): Promise<string> {
     refresh: 'instant',
   });
   await sb.start(0, '127.0.0.1');
-  const dbPath = join(dir, 'lotwatch.sqlite');
-  const core = createCore({
-    db: openDatabase(dbPath),
-    dbPath,
-    dataDir: dir,
+  const { core } = makeCore({
+    dir,
     clock,
-    secrets: new FileSecretBox(join(dir, 'secret.key')),
     notifier: { notify() {} },
-    log: silentLogger,
-    shell: 'headless',
     version: 't',
     demoService: async () => ({ baseUrl: sb.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
     autoStart: false,

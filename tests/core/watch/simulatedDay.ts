@@ -1,10 +1,7 @@
-import { join } from 'node:path';
-import { createCore, type Core, type Notifier } from '../../../src/core/app';
-import { openDatabase } from '../../../src/core/db/connection';
-import { silentLogger } from '../../../src/core/log';
-import { FileSecretBox } from '../../../src/core/secrets';
+import type { Core, Notifier } from '../../../src/core/app';
 import { createSandbox, DEMO_KEY, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index';
 import type { FakeClock } from '../../helpers/fakeClock';
+import { makeCore } from '../../helpers/buildCore';
 import { tempDir } from '../../helpers/tmp';
 
 export const MIN = 60_000;
@@ -44,16 +41,10 @@ export async function simulatedDayCore(
   });
   await sb.start(0, '127.0.0.1');
   const t = tempDir();
-  const dbPath = join(t.dir, 'lotwatch.sqlite');
-  const core = createCore({
-    db: openDatabase(dbPath),
-    dbPath,
-    dataDir: t.dir,
+  const { core } = makeCore({
+    dir: t.dir,
     clock,
-    secrets: new FileSecretBox(join(t.dir, 'secret.key')),
     notifier: opts.notifier ?? { notify() {} },
-    log: silentLogger,
-    shell: 'headless',
     version: 'test',
     demoService: async () => ({ baseUrl: sb.baseUrl!, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
     tzOffsetMinutes: () => 0,

@@ -280,7 +280,7 @@ describe('UsageView · over the day’s allowance', () => {
   const audi = savedSearch({
     id: 3,
     name: 'Audi under 10k',
-    params: { make: 'AUDI', price_to: 10_000 },
+    params: { make: 'AUDI', price_max: 10_000 },
     schedule: '*/10 * * * *',
     max_pages: 5,
     last_result_count: 150,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LocationParamsSchema, SearchParamsSchema } from '../../queryParams';
 import { CursorMetaView, Void } from './common';
 import { VehicleRowSchema } from './lots';
 
@@ -40,9 +41,7 @@ export const ConsoleEndpointSchema = z.object({
 /** The methods of this domain; contract.ts joins every domain into the one contract. */
 export const exploreMethods = {
   'vehicles.search': {
-    input: z
-      .object({ params: z.record(z.string(), z.unknown()), cursor: z.string().max(4000).optional() })
-      .strict(),
+    input: z.object({ params: SearchParamsSchema, cursor: z.string().max(4000).optional() }).strict(),
     output: z.object({
       lots: z.array(VehicleRowSchema),
       meta: CursorMetaView.nullable(),
@@ -60,7 +59,7 @@ export const exploreMethods = {
     }),
   },
   'locations.list': {
-    input: z.object({ params: z.record(z.string(), z.unknown()) }).strict(),
+    input: z.object({ params: LocationParamsSchema }).strict(),
     output: z.object({ locations: z.array(LocationViewSchema), meta: CursorMetaView.nullable() }),
   },
   'usage.fetch': { input: Void, output: z.object({ usage: z.record(z.string(), z.unknown()) }) },

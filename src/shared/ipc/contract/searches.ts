@@ -1,14 +1,19 @@
 import { z } from 'zod';
 import { AlertRulesPatchSchema, AlertRulesSchema, DEFAULT_SCHEDULE } from '../../watch';
 import { Done, Id, RunOutcomeSchema, Void } from './common';
+import { SearchParamsSchema, StoredSearchParamsSchema } from '../../queryParams';
 
 /** The saved-searches domain of the contract. */
 
-/** A saved search as the UI sees it. `params` are GET /vehicles parameters with the spec's names. */
+/**
+ * A saved search as the UI sees it. `params` are GET /vehicles parameters with the spec's names, as they were
+ * checked when the search was saved (StoredSearchParamsSchema: a search saved under older rules still lists, and
+ * its run says what is refused).
+ */
 export const SavedSearchViewSchema = z.object({
   id: z.number().int(),
   name: z.string(),
-  params: z.record(z.string(), z.unknown()),
+  params: StoredSearchParamsSchema,
   schedule: z.string(),
   rules: AlertRulesSchema,
   max_pages: z.number().int(),
@@ -30,7 +35,7 @@ export type SavedSearchView = z.infer<typeof SavedSearchViewSchema>;
 export const SearchInput = z
   .object({
     name: z.string().trim().min(1, 'Give the search a name.').max(120),
-    params: z.record(z.string(), z.unknown()),
+    params: SearchParamsSchema,
     schedule: z
       .string()
       .trim()

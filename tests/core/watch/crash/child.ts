@@ -22,10 +22,7 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { createCore } from '../../../../src/core/app';
-import { openDatabase } from '../../../../src/core/db/connection';
-import { silentLogger } from '../../../../src/core/log';
-import { FileSecretBox } from '../../../../src/core/secrets';
+import { makeCore } from '../../../helpers/buildCore';
 import { FakeClock } from '../../../helpers/fakeClock';
 
 const [dataDir, baseUrl, apiKey, marketNow] = process.argv.slice(2);
@@ -56,14 +53,10 @@ const clientClock = {
     return () => clearTimeout(t);
   },
 };
-const dbPath = join(dataDir!, 'lotwatch.sqlite');
-const core = createCore({
-  db: openDatabase(dbPath),
-  dbPath,
-  dataDir: dataDir!,
+const { core } = makeCore({
+  dir: dataDir!,
   clock,
   clientClock,
-  secrets: new FileSecretBox(join(dataDir!, 'secret.key')),
   notifier: {
     notify: (n) => {
       at('notify');
@@ -71,8 +64,6 @@ const core = createCore({
       at('shown');
     },
   },
-  log: silentLogger,
-  shell: 'headless',
   version: 'crash-test',
   demoService: async () => ({ baseUrl: baseUrl!, apiKey: apiKey!, ratePerSecond: 1e9 }),
   tzOffsetMinutes: () => 0,
