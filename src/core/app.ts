@@ -232,10 +232,15 @@ export function createCore(deps: CoreDeps): Core {
     store,
     clock,
     settings: () => settings.get().desk,
-    searchOnce: async (params): Promise<{ lots: number; ended: number }> => {
-      const { lots: found } = await explore.search({ params });
-      return { lots: found.length, ended: found.filter((l) => l.outcome !== 'open').length };
+    searchPage: async (params, cursor) => {
+      const { lots: found, meta } = await explore.search({ params, ...(cursor ? { cursor } : {}) });
+      return {
+        keys: found.map((l) => l.lot_key),
+        ended: found.filter((l) => l.outcome !== 'open').length,
+        next_cursor: meta?.next_cursor ?? null,
+      };
     },
+    source: () => (settings.get().demoMode ? 'demo' : settings.get().serviceUrl),
     calendar: deps.calendar ?? null,
     libraryKeys: (q, limit) => lots.searchLibrary({ q, limit, offset: 0 }).lots.map((l) => l.lot_key),
   });
