@@ -12,20 +12,12 @@ import type { LotKey } from '../../shared/watch';
 
 /** A comparable is within this many model years of the subject (either way). */
 export const YEAR_SPAN = 1;
-/** A comparable's odometer is within this share of the subject's (either way)... */
+/** A comparable is in the subject's odometer band when its odometer is within this share of the subject's... */
 export const ODOMETER_SHARE = 0.3;
 /** ...or within this many miles, whichever is wider (30 % of a low odometer is too narrow to find anything). */
 export const ODOMETER_FLOOR_MI = 20_000;
 /** How many comparables findComps returns by default. */
 export const DEFAULT_COMPS_LIMIT = 50;
-
-/**
- * A comparable is in the subject's odometer band when its odometer is within this share of the subject's (either
- * way)...
- */
-export const ODOMETER_BAND_SHARE = 0.15;
-/** ...or within this many miles, whichever is wider: "similar mileage", narrower than the comparables' window. */
-export const ODOMETER_BAND_FLOOR_MI = 10_000;
 
 /**
  * The lot a buyer is looking at. Odometer in miles; any field but `lot_key` may be null. Without make, model or year
@@ -57,7 +49,7 @@ export interface Similarity {
   same_run_condition: boolean;
   /** Both say whether the keys are there, and say the same. */
   same_keys: boolean;
-  /** Both odometers are known and within the subject's band (ODOMETER_BAND_SHARE, ODOMETER_BAND_FLOOR_MI). */
+  /** Both odometers are known and the lot's is within the subject's odometer band (odometerWindowMi). */
   same_odometer_band: boolean;
   /** The lot's model year minus the subject's; null when either is unknown. */
   year_delta: number | null;
@@ -139,9 +131,9 @@ function word(s: string | null): string {
 const known = (n: number | null): n is number => n !== null && Number.isFinite(n);
 
 /**
- * The widest odometer difference (miles) a comparable may have from a subject with `odometerMi` miles: 30 % of it,
- * but at least 20,000 miles; null when the subject's odometer is unknown (mileage is then no criterion).
- * A comparable with an unknown odometer is kept (it cannot be ruled out) and ranked after the known ones.
+ * The half-width of a subject's odometer band (miles) for a subject with `odometerMi` miles: 30 % of it, but at
+ * least 20,000 miles; null when the subject's odometer is unknown (mileage then matches nothing). A comparable in
+ * the band has `same_odometer_band`; one outside it or with an unknown odometer is ranked after, never left out.
  *
  * @returns miles, or null. Throws nothing.
  */
@@ -151,10 +143,11 @@ export function odometerWindowMi(odometerMi: number | null): number | null {
 }
 
 /**
- * How `lot` compares with `subject`, or null when it is not a comparable: another make or model, a year more than
- * one away (or an unknown year on either side), or an odometer outside odometerWindowMi. A different damage is kept
- * with `same_damage` false: a buyer still learns from it, ranked after the same damage. The subject's own lot is
- * never its comparable.
+ * How `lot` compares with `subject`, or null when it is not a comparable: another make or model, or a year more than
+ * one away (or an unknown year on either side): the band an Ended search asks for. Everything else (damage, title
+ * group, run condition, keys, odometer) ranks instead of filtering, each match said in `reasons`: a buyer still
+ * learns from a sale with another damage or mileage, ranked after the closer ones. The subject's own lot is never
+ * its comparable.
  *
  * @returns the Similarity, or null. Throws nothing.
  */
@@ -164,16 +157,7 @@ export function similarity(subject: CompSubject, lot: CompLot): Similarity | nul
   if (word(subject.model) === '' || word(lot.model) !== word(subject.model)) return null;
   const shared = describe(subject, lot);
   if (shared.year_delta === null || Math.abs(shared.year_delta) > YEAR_SPAN) return null;
-  const window = odometerWindowMi(subject.odometer);
-  if (window !== null && shared.odometer_delta_mi !== null && Math.abs(shared.odometer_delta_mi) > window)
-    return null;
   return shared;
-}
-
-/** The half-width of the subject's odometer band, miles: 15 % of its odometer, at least 10,000; null when unknown. */
-function bandMi(mi: number | null): number | null {
-  if (!known(mi) || mi < 0) return null;
-  return Math.max(mi * ODOMETER_BAND_SHARE, ODOMETER_BAND_FLOOR_MI);
 }
 
 /** The Similarity fields of any lot against the subject (no filtering); `attempts` 1. */
@@ -182,7 +166,7 @@ function describe(subject: CompSubject, lot: CompLot): Similarity {
   const group = subject.title_group ?? 'unknown';
   const run = word(subject.run_condition ?? null);
   const keys = subject.has_key ?? null;
-  const band = bandMi(subject.odometer);
+  const band = odometerWindowMi(subject.odometer);
   const odoDelta = known(subject.odometer) && known(lot.odometer) ? lot.odometer - subject.odometer : null;
   const yearDelta = known(subject.year) && known(lot.year) ? lot.year - subject.year : null;
   const s = {
