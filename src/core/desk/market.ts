@@ -190,4 +190,38 @@ export class MarketComps {
       warning,
     };
   }
+
+  /**
+   * One pass of the market comparables of watched lots, at low value: for each band of `rows` (the watched lots)
+   * with no answer younger than a day and no failure in the last day, one Ended search while `spare(2)` says the
+   * budget has room beyond the planned polls (2: a band may take a second page), at most `maxBands` bands. A failure
+   * is recorded with its band (fetch) and the pass goes on. Resolves with the bands asked and the requests spent.
+   */
+  async autoPass(
+    rows: readonly LotRow[],
+    spare: (n: number) => boolean,
+    maxBands = 5,
+  ): Promise<{ bands: number; requests: number }> {
+    const seen = new Set<string>();
+    let bands = 0;
+    let requests = 0;
+    for (const row of rows) {
+      if (bands >= maxBands) break;
+      const band = this.band(row);
+      if (!band || seen.has(bandKey(band))) continue;
+      seen.add(bandKey(band));
+      const a = this.d.repo.get(band);
+      const now = this.d.clock.now();
+      if (this.fresh(a, now)) continue;
+      if (a?.error_at != null && now - a.error_at >= 0 && now - a.error_at < MARKET_MAX_AGE_MS) continue;
+      if (!spare(MARKET_MAX_PAGES)) break;
+      bands++;
+      try {
+        requests += (await this.fetch(row)).requests;
+      } catch {
+        requests++; // recorded with the band by fetch; the next band may still go
+      }
+    }
+    return { bands, requests };
+  }
 }

@@ -22,6 +22,7 @@ import { findComps } from '../db/comps';
 import type { MarketCompsRepo } from '../db/marketCompsRepo';
 import { bidRange, iaaiFigures, type BuyerCosts } from './bidRange';
 import { MarketComps, type MarketDeps } from './market';
+import { DailyJob } from '../db/dailyJob';
 import { titleGroupOf } from '../../shared/titleGroup';
 
 /**
@@ -59,6 +60,11 @@ export interface DeskDeps {
   source: () => string;
   /** The headless shell's calendar subscription, or null (the desktop app exports a file). */
   calendar: CalendarSubscription | null;
+  /**
+   * Whether `n` low-value requests fit beyond the planned polls (WatchEngine.spare); the market comparables of
+   * watched lots run by themselves only when it says so. Default never.
+   */
+  spare?: (n: number) => boolean;
   /** The keys of the lots a library query finds, best first (LotsService.searchLibrary), at most `limit`. */
   libraryKeys: (q: string, limit: number) => string[];
 }
@@ -115,6 +121,10 @@ const CSV_COLUMNS = [
 /** A lot or fact the desk needs is not in the store: the UI says what to do (open the lot once). */
 const notFound = (message: string) => new LotwatchError('not_found', message);
 
+/** The watched lots' market pass: first 30 minutes after start, then every 6 hours (a band is asked once a day). */
+const AUTO_PASS_FIRST_MS = 30 * 60_000;
+const AUTO_PASS_EVERY_MS = 6 * 3_600_000;
+
 const isPlatform = (p: string): p is Platform => (PLATFORMS as readonly string[]).includes(p);
 
 /**
@@ -125,6 +135,8 @@ const isPlatform = (p: string): p is Platform => (PLATFORMS as readonly string[]
  */
 export class DeskService {
   private readonly market: MarketComps;
+  /** The market comparables of watched lots, every 6 hours on the injected clock once started. */
+  private readonly autoJob: DailyJob<{ bands: number; requests: number }>;
 
   constructor(private readonly d: DeskDeps) {
     this.market = new MarketComps({
@@ -133,6 +145,35 @@ export class DeskService {
       source: d.source,
       searchPage: d.searchPage,
     });
+    this.autoJob = new DailyJob({
+      clock: d.clock,
+      run: () => this.watchedMarketPass().catch(() => null),
+      next: () => AUTO_PASS_EVERY_MS,
+    });
+  }
+
+  /**
+   * Market comparables of the watched lots' bands by themselves, at low value (MarketComps.autoPass with
+   * `spare`): each band at most once a day, only while the budget has room beyond the planned polls. Resolves with
+   * the bands asked and the requests spent; throws database errors.
+   */
+  watchedMarketPass(): Promise<{ bands: number; requests: number }> {
+    const spare = this.d.spare ?? (() => false);
+    const rows = this.d.store.watches
+      .listWatches()
+      .map((w) => (w.lot_key ? this.d.store.lots.getRow(w.lot_key) : null))
+      .filter((r): r is LotRow => r !== null && saleOutcomeOf(r) === 'open');
+    return this.market.autoPass(rows, spare);
+  }
+
+  /** Starts the watched lots' market pass: the first 30 minutes from now, then every 6 hours. Idempotent. */
+  start(): void {
+    this.autoJob.start(AUTO_PASS_FIRST_MS);
+  }
+
+  /** Stops the watched lots' market pass and waits for one in flight. */
+  dispose(): Promise<void> {
+    return this.autoJob.dispose();
   }
 
   /** The fee schedule of a platform for the user's membership kind, or null for a platform without a fee file. */
