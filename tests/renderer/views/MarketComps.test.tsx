@@ -155,7 +155,7 @@ describe('the comparables panel', () => {
     expect(within(rows[1]!).getByRole('list', { name: 'Why it matches' }).textContent).toContain(
       'same title group: salvage, repairable',
     );
-    expect(rows[2]!.textContent).toContain('2 attempts of this VIN');
+    expect(rows[2]!.textContent).toContain('2 attempts of this VIN, counted once');
     expect(rows[3]!.textContent).toContain('bid $4,000, not paid');
   });
 

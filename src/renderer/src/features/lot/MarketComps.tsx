@@ -138,9 +138,14 @@ function CompRow({ c }: { c: CompView }) {
           {platformName(c.platform)} #{c.lot_number}
           {c.vin && <> · {c.vin}</>}
         </div>
-        {c.attempts > 1 && (
-          <div className="lw-sub">{c.attempts} attempts of this VIN; its last price paid counts</div>
-        )}
+        {c.attempts > 1 && <div className="lw-sub">{c.attempts} attempts of this VIN, counted once</div>}
+        <ul className="desk-reasons" aria-label="Why it matches">
+          {c.reasons.map((r) => (
+            <li key={r} className="lw-badge">
+              {r}
+            </li>
+          ))}
+        </ul>
       </td>
       <td className="num">{miles(c.odometer)}</td>
       <td>
@@ -149,25 +154,16 @@ function CompRow({ c }: { c: CompView }) {
           {c.title_group === 'unknown' ? (c.title_document ?? '–') : TITLE_GROUP_LABEL[c.title_group]}
         </div>
       </td>
-      <td>{SALE_OUTCOME_LABEL[c.outcome]}</td>
       <td className="num">
         {c.sale_price_usd !== null ? (
-          usd(c.sale_price_usd)
+          <strong>{usd(c.sale_price_usd)}</strong>
         ) : c.outcome === 'ended_unsold' && c.last_bid_usd !== null ? (
           <span className="muted">bid {usd(c.last_bid_usd)}, not paid</span>
         ) : (
           <span className="muted">no price</span>
         )}
-      </td>
-      <td className="nowrap">{day(c.sold_at)}</td>
-      <td>
-        <ul className="desk-reasons" aria-label="Why it matches">
-          {c.reasons.map((r) => (
-            <li key={r} className="lw-badge">
-              {r}
-            </li>
-          ))}
-        </ul>
+        <div className="lw-sub">{SALE_OUTCOME_LABEL[c.outcome]}</div>
+        <div className="lw-sub nowrap">{day(c.sold_at)}</div>
       </td>
     </tr>
   );
@@ -281,17 +277,14 @@ export function MarketComps({
           <table className="lw-table desk-comps-table" aria-label="Comparable sales">
             <thead>
               <tr>
-                <th scope="col">Vehicle</th>
+                <th scope="col">Vehicle · why it matches</th>
                 <th scope="col" className="num">
                   Odometer
                 </th>
                 <th scope="col">Damage · title</th>
-                <th scope="col">Result</th>
                 <th scope="col" className="num">
-                  Price paid
+                  Price paid · result
                 </th>
-                <th scope="col">Sold</th>
-                <th scope="col">Why it matches</th>
               </tr>
             </thead>
             <tbody>
