@@ -82,6 +82,8 @@ export interface CoreDeps {
   demoExamples?: boolean;
   /** Start the watch engine's schedule (default true; tests drive it by hand). */
   autoStart?: boolean;
+  /** Also ask market comparables of watched lots by themselves, within the budget (default false; the shells: true). */
+  marketAuto?: boolean;
   /**
    * The calendar subscription of the watched sales (the headless shell's `/calendar.ics` with its own read-only
    * secret); default none (the desktop app exports a file).
@@ -232,11 +234,17 @@ export function createCore(deps: CoreDeps): Core {
     store,
     clock,
     settings: () => settings.get().desk,
-    searchOnce: async (params): Promise<{ lots: number; ended: number }> => {
-      const { lots: found } = await explore.search({ params });
-      return { lots: found.length, ended: found.filter((l) => l.outcome !== 'open').length };
+    searchPage: async (params, cursor) => {
+      const { lots: found, meta } = await explore.search({ params, ...(cursor ? { cursor } : {}) });
+      return {
+        keys: found.map((l) => l.lot_key),
+        ended: found.filter((l) => l.outcome !== 'open').length,
+        next_cursor: meta?.next_cursor ?? null,
+      };
     },
+    source: () => (settings.get().demoMode ? 'demo' : settings.get().serviceUrl),
     calendar: deps.calendar ?? null,
+    spare: (n) => engine.spare(n),
     libraryKeys: (q, limit) => lots.searchLibrary({ q, limit, offset: 0 }).lots.map((l) => l.lot_key),
   });
   const watchlist = new WatchlistService({
@@ -326,6 +334,7 @@ export function createCore(deps: CoreDeps): Core {
       if (!disposed) channelOutbox.start();
       if (!disposed) backups?.start();
       if (!disposed) retention.start();
+      if (!disposed && deps.marketAuto) desk.start();
     });
 
   // One group per domain; joinHandlers makes a method missing from every group, or in two, a compile error here.
@@ -426,6 +435,7 @@ export function createCore(deps: CoreDeps): Core {
         await channelOutbox.dispose().then(() => reach.close());
         await backups?.dispose();
         await retention.dispose();
+        await desk.dispose();
         await Promise.allSettled([...inFlight]);
         await serviceClient.close();
         listeners.clear();

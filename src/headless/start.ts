@@ -185,6 +185,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   // The port the server listens on, once it does: no alert channel may send there.
   let ownPort: number | null = null;
   const core = createCore({
+    marketAuto: true,
     ownPorts: () => (ownPort === null ? [] : [ownPort]),
     calendar: {
       address: () => calendarAt(feed.current()),

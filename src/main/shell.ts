@@ -192,6 +192,7 @@ export async function startShell(
   try {
     const db = await openOrOfferRestore(dbPath, nativeBinding);
     core = createCore({
+      marketAuto: true,
       demoService: () => demo.get(),
       db,
       dbPath,

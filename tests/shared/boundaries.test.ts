@@ -316,7 +316,7 @@ describe('cites point inside the repository', () => {
 const MODULES: readonly (readonly [name: string, repos: readonly string[]])[] = [
   ['lots', ['lotsRepo', 'libraryRepo', 'watchesRepo', 'deskRepo']],
   ['explore', ['cacheRepo', 'requestsRepo']],
-  ['desk', ['lotsRepo', 'deskRepo', 'compsRepo', 'watchesRepo']],
+  ['desk', ['lotsRepo', 'deskRepo', 'compsRepo', 'marketCompsRepo', 'watchesRepo']],
   ['watchlist', ['watchesRepo', 'lotsRepo']],
   ['searches', ['searchesRepo', 'alertsRepo']],
   ['channels', ['channelsRepo', 'alertsRepo', 'requestsRepo']],

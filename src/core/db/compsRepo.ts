@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { saleOutcomeOf, type EndedOutcome } from '../../shared/saleOutcome';
+import { titleGroupOf, type TitleGroup } from '../../shared/titleGroup';
 import type { LotKey } from '../../shared/watch';
 import type { LotRow } from './lotsRepo';
 
@@ -63,6 +64,16 @@ export interface CompLot {
   odometer: number | null;
   /** The primary damage as received ("Front End", "Front end", ...); null when none or blank. */
   damage: string | null;
+  /** The title document's group (titleGroupOf in src/shared/titleGroup.ts); `unknown` without a document. */
+  title_group: TitleGroup;
+  /** The title document's name as received, e.g. "SALVAGE - REPAIRABLE-COLLISION"; null when none. */
+  title_document: string | null;
+  /** The run condition's wire value ("RUNS AND DRIVES", ...); null when none. */
+  run_condition: string | null;
+  /** The run condition as the service labels it ("Runs and drives"), else the wire value; null when none. */
+  run_condition_label: string | null;
+  /** The keys are with the vehicle; null when the record does not say. */
+  has_key: boolean | null;
   /** sold, sold_on_approval or ended_unsold, decided by saleOutcomeOf from the stored state columns. */
   outcome: EndedOutcome;
   /** What was paid, USD (above 0); null when ended unsold or when the service published no price. */
@@ -94,9 +105,20 @@ const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** The fields of a stored normalised record comps need, or null when the text is not a JSON object. */
-function readNormalized(
-  json: string,
-): { odometer: number | null; damage: string | null; sold_day: number | null } | null {
+/** The fields of the normalised record comparable sales read. */
+interface NormalizedFacts {
+  odometer: number | null;
+  damage: string | null;
+  sold_day: number | null;
+  title_document: string | null;
+  run_condition: string | null;
+  run_condition_label: string | null;
+  has_key: boolean | null;
+}
+
+const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+
+function readNormalized(json: string): NormalizedFacts | null {
   let v: unknown;
   try {
     v = JSON.parse(json);
@@ -109,10 +131,16 @@ function readNormalized(
   const day = isObj(v['auction']) ? v['auction']['last_sold_day'] : null;
   const m = typeof day === 'string' ? DAY.exec(day) : null;
   const soldDay = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : null;
+  const doc = isObj(v['title_document']) ? v['title_document']['name'] : null;
+  const hasKey = v['has_key'];
   return {
     odometer: typeof odo === 'number' && Number.isFinite(odo) && odo >= 0 ? odo : null,
-    damage: typeof damage === 'string' && damage.trim() !== '' ? damage.trim() : null,
+    damage: text(damage),
     sold_day: soldDay !== null && Number.isFinite(soldDay) ? soldDay : null,
+    title_document: text(doc),
+    run_condition: text(v['run_condition']),
+    run_condition_label: text(v['run_condition_label']) ?? text(v['run_condition']),
+    has_key: typeof hasKey === 'boolean' ? hasKey : null,
   };
 }
 
@@ -152,6 +180,11 @@ function toCompLots(rows: CompRow[]): CompLots {
       location: r.location,
       odometer: n.odometer,
       damage: n.damage,
+      title_group: titleGroupOf(n.title_document),
+      title_document: n.title_document,
+      run_condition: n.run_condition,
+      run_condition_label: n.run_condition_label,
+      has_key: n.has_key,
       outcome,
       sale_price_usd: outcome === 'ended_unsold' ? null : price,
       last_bid_usd:

@@ -6,6 +6,7 @@ import { CompsRepo } from './compsRepo';
 import { DeskRepo } from './deskRepo';
 import { LibraryRepo } from './libraryRepo';
 import { LotsRepo } from './lotsRepo';
+import { MarketCompsRepo } from './marketCompsRepo';
 import { RequestsRepo } from './requestsRepo';
 import { SearchesRepo } from './searchesRepo';
 import { WatchesRepo } from './watchesRepo';
@@ -30,6 +31,7 @@ export class Store {
   readonly cache: CacheRepo;
   readonly desk: DeskRepo;
   readonly comps: CompsRepo;
+  readonly market: MarketCompsRepo;
   readonly channels: ChannelsRepo;
 
   constructor(readonly db: Database) {
@@ -42,6 +44,7 @@ export class Store {
     this.cache = new CacheRepo(db);
     this.desk = new DeskRepo(db);
     this.comps = new CompsRepo(db);
+    this.market = new MarketCompsRepo(db);
     this.channels = new ChannelsRepo(db);
   }
 

@@ -10,21 +10,26 @@ export interface DeskHandlerDeps {
 
 /**
  * The buyer's desk (docs/architecture.md "The buyer's desk"): a lot's figures, notes and tags and comparable sales,
- * all offline; more comparable sales from the service (one request the user asked for); the watched sales as a
+ * all offline; market comparables from the service (an Ended search the user asked for, once a day per band); the watched sales as a
  * calendar file, a new address for the headless shell's calendar subscription, and the library's CSV export.
  */
 export function deskHandlers(
   c: DeskHandlerDeps,
 ): HandlerGroup<
-  'lots.setNotes' | 'desk.lot' | 'desk.moreComps' | 'plan.calendar' | 'plan.renewCalendar' | 'library.export'
+  | 'lots.setNotes'
+  | 'desk.lot'
+  | 'desk.marketComps'
+  | 'plan.calendar'
+  | 'plan.renewCalendar'
+  | 'library.export'
 > {
   return {
     'library.export': (i) => c.desk.exportCsv(i),
     'lots.setNotes': (i) => c.desk.setNotes(i),
     'desk.lot': (i) => c.desk.lot(i.lot_key),
-    'desk.moreComps': async (i) => {
+    'desk.marketComps': async (i) => {
       await c.ready;
-      return c.desk.moreComps(i.lot_key);
+      return c.desk.marketComps(i.lot_key);
     },
     'plan.calendar': () => c.desk.calendar(),
     'plan.renewCalendar': () => c.desk.renewCalendar(),

@@ -19,6 +19,11 @@ import { lotPageUrl, PLATFORMS, type Platform, type Vehicle } from '../../shared
 import type { AlertRules } from '../../shared/watch';
 import { calendarSkipped, watchedSalesCalendar, type CalendarSale } from './calendar';
 import { findComps } from '../db/comps';
+import type { MarketCompsRepo } from '../db/marketCompsRepo';
+import { bidRange, iaaiFigures, type BuyerCosts } from './bidRange';
+import { MarketComps, type MarketDeps } from './market';
+import { DailyJob } from '../db/dailyJob';
+import { titleGroupOf } from '../../shared/titleGroup';
 
 /**
  * The headless shell's calendar subscription (docs/architecture.md "The buyer's desk"): `/calendar.ics` with a secret
@@ -36,17 +41,30 @@ export interface CalendarSubscription {
 /** What the desk needs from the rest of core; the service search is injected so this file never holds a client. */
 export interface DeskDeps {
   /** Its repositories only: lots (read), the desk's notes, tags and shipping, comparable sales, watches (read). */
-  store: { lots: LotsRepo; desk: DeskRepo; comps: CompsRepo; watches: Pick<WatchesRepo, 'listWatches'> };
+  store: {
+    lots: LotsRepo;
+    desk: DeskRepo;
+    comps: CompsRepo;
+    market: MarketCompsRepo;
+    watches: Pick<WatchesRepo, 'listWatches'>;
+  };
   clock: Clock;
   /** The user's desk settings as they are now. */
   settings: () => DeskSettings;
   /**
-   * Runs one page of GET /vehicles and stores what it returns (ExploreService.search): how many lots came, and how
-   * many of them had ended. Throws the service's errors.
+   * Runs one page of GET /vehicles (with `cursor` after the first) and stores what it returns as any fetched lot
+   * (ExploreService.search): the stored lots' keys, how many had ended, the next cursor. Throws the service's errors.
    */
-  searchOnce: (params: Record<string, unknown>) => Promise<{ lots: number; ended: number }>;
+  searchPage: MarketDeps['searchPage'];
+  /** "demo" or the service URL: market answers are kept per source. */
+  source: () => string;
   /** The headless shell's calendar subscription, or null (the desktop app exports a file). */
   calendar: CalendarSubscription | null;
+  /**
+   * Whether `n` low-value requests fit beyond the planned polls (WatchEngine.spare); the market comparables of
+   * watched lots run by themselves only when it says so. Default never.
+   */
+  spare?: (n: number) => boolean;
   /** The keys of the lots a library query finds, best first (LotsService.searchLibrary), at most `limit`. */
   libraryKeys: (q: string, limit: number) => string[];
 }
@@ -103,16 +121,60 @@ const CSV_COLUMNS = [
 /** A lot or fact the desk needs is not in the store: the UI says what to do (open the lot once). */
 const notFound = (message: string) => new LotwatchError('not_found', message);
 
+/** The watched lots' market pass: first 30 minutes after start, then every 6 hours (a band is asked once a day). */
+const AUTO_PASS_FIRST_MS = 30 * 60_000;
+const AUTO_PASS_EVERY_MS = 6 * 3_600_000;
+
 const isPlatform = (p: string): p is Platform => (PLATFORMS as readonly string[]).includes(p);
 
 /**
  * The buyer's desk (docs/architecture.md "The buyer's desk"): landed cost and max bid at a lot's current bid from
  * the published fee schedules and the user's own lines, notes and tags, comparable sales from the store, and the
- * watched sales as a calendar. Everything here is offline except `moreComps`, which spends one request the user
- * asked for.
+ * watched sales as a calendar. Everything here is offline except `marketComps`, which spends 1 request (2 at most)
+ * the user asked for, once a day per band.
  */
 export class DeskService {
-  constructor(private readonly d: DeskDeps) {}
+  private readonly market: MarketComps;
+  /** The market comparables of watched lots, every 6 hours on the injected clock once started. */
+  private readonly autoJob: DailyJob<{ bands: number; requests: number }>;
+
+  constructor(private readonly d: DeskDeps) {
+    this.market = new MarketComps({
+      repo: d.store.market,
+      clock: d.clock,
+      source: d.source,
+      searchPage: d.searchPage,
+    });
+    this.autoJob = new DailyJob({
+      clock: d.clock,
+      run: () => this.watchedMarketPass().catch(() => null),
+      next: () => AUTO_PASS_EVERY_MS,
+    });
+  }
+
+  /**
+   * Market comparables of the watched lots' bands by themselves, at low value (MarketComps.autoPass with
+   * `spare`): each band at most once a day, only while the budget has room beyond the planned polls. Resolves with
+   * the bands asked and the requests spent; throws database errors.
+   */
+  watchedMarketPass(): Promise<{ bands: number; requests: number }> {
+    const spare = this.d.spare ?? (() => false);
+    const rows = this.d.store.watches
+      .listWatches()
+      .map((w) => (w.lot_key ? this.d.store.lots.getRow(w.lot_key) : null))
+      .filter((r): r is LotRow => r !== null && saleOutcomeOf(r) === 'open');
+    return this.market.autoPass(rows, spare);
+  }
+
+  /** Starts the watched lots' market pass: the first 30 minutes from now, then every 6 hours. Idempotent. */
+  start(): void {
+    this.autoJob.start(AUTO_PASS_FIRST_MS);
+  }
+
+  /** Stops the watched lots' market pass and waits for one in flight. */
+  dispose(): Promise<void> {
+    return this.autoJob.dispose();
+  }
 
   /** The fee schedule of a platform for the user's membership kind, or null for a platform without a fee file. */
   schedule(platform: string, s: DeskSettings = this.d.settings()): FeeSchedule | null {
@@ -138,21 +200,23 @@ export class DeskService {
     row: LotRow,
     rules: AlertRules | null,
     s: DeskSettings,
-  ): { desk: LotDesk; fees_usd: number | null } {
+  ): { desk: LotDesk; fees_usd: number | null; costs: BuyerCosts } {
     const kept = this.d.store.desk.shipping(row.lot_key).find((p) => p.port === s.port);
     const shipping =
       kept && (kept.currency === null || kept.currency.toUpperCase() === 'USD') ? kept.price_usd : null;
     const schedule = this.schedule(row.platform, s);
-    let landed: LandedCost | null = null;
-    if (schedule && row.current_bid_usd !== null) {
-      try {
-        landed = landedCost({
-          bid_usd: row.current_bid_usd,
+    const costs: BuyerCosts = schedule
+      ? {
           schedule,
           shipping_usd: shipping,
           lines: s.own_lines,
           opts: { custom: s.custom_fees, omit: s.omit_fees },
-        });
+        }
+      : null;
+    let landed: LandedCost | null = null;
+    if (costs && row.current_bid_usd !== null) {
+      try {
+        landed = landedCost({ ...costs, bid_usd: row.current_bid_usd });
       } catch (e) {
         if (!(e instanceof FeeScheduleError)) throw e;
       }
@@ -165,12 +229,15 @@ export class DeskService {
       landed_cost_usd: landed?.total_usd ?? null,
       max_bid_usd: rules?.max_bid_usd ?? null,
     };
-    return { desk, fees_usd: landed?.fees_usd ?? null };
+    return { desk, fees_usd: landed?.fees_usd ?? null, costs };
   }
 
   /**
-   * Everything the lot page's desk shows for a stored lot: its figures, the tags in use, the kept shipping prices
-   * and comparable sales from the store (src/core/db/comps.ts). @throws LotwatchError not_found when the lot is not stored.
+   * Everything the lot page's desk shows for a stored lot: its figures, the tags in use, the kept shipping prices,
+   * comparable sales from the store ranked with their reasons (src/core/db/comps.ts), the band of market
+   * comparables and its stored answer (src/core/desk/market.ts), the bid range or its refusal
+   * (src/core/desk/bidRange.ts, with the watch's target landed cost when set) and the lot's own estimates (the
+   * service's, IAAI's ACV and repair cost). Offline. @throws LotwatchError not_found when the lot is not stored.
    */
   lot(key: string): MethodOutput<'desk.lot'> {
     const row = this.d.store.lots.getRow(key);
@@ -186,12 +253,26 @@ export class DeskService {
       year: row.year,
       odometer: rec?.odometer ?? null,
       damage: rec?.damage ?? null,
+      title_group: titleGroupOf(rec?.title_document?.name),
+      run_condition: rec?.run_condition ?? null,
+      has_key: rec?.has_key ?? null,
     });
+    const rules = watch?.rules ?? null;
+    const { desk, costs } = this.breakdown(row, rules, this.d.settings());
+    const iaai = iaaiFigures(rec?.raw);
     return {
-      desk: this.figures(row, watch?.rules ?? null),
+      desk,
       tags_in_use: this.d.store.desk.tagsInUse(),
       shipping: this.d.store.desk.shipping(key),
       comps,
+      market: this.market.status(row),
+      bid_range: bidRange(comps.comps, comps.stats, costs, rules?.target_landed_usd ?? null),
+      estimates: {
+        service_from_usd: rec?.pricing?.estimated_cost_from_usd ?? null,
+        service_to_usd: rec?.pricing?.estimated_cost_to_usd ?? null,
+        acv_usd: iaai.acv_usd,
+        repair_usd: iaai.repair_usd,
+      },
     };
   }
 
@@ -207,23 +288,11 @@ export class DeskService {
   }
 
   /**
-   * More comparable sales from the service: one page of GET /vehicles for the lot's make and model, year +-1, with
-   * an auction date up to today, stored like any fetched lot (the ended ones become comparables). One request.
-   * @throws LotwatchError not_found when the lot is not stored or has no make and model; the service's errors.
+   * Market comparables of a stored lot's band (MarketComps.fetch): 0 requests within a day of the band's last
+   * answer, else 1 (2 when the first page is full). @throws LotwatchError not_found / bad_input; the service's errors.
    */
-  async moreComps(key: string): Promise<MethodOutput<'desk.moreComps'>> {
-    const row = this.d.store.lots.getRow(key);
-    if (!row?.make || !row.model)
-      throw notFound('Comparable sales need the lot’s make and model, and this lot has none stored.');
-    const params: Record<string, unknown> = {
-      make: row.make,
-      model: row.model,
-      ...(row.year !== null ? { year_from: row.year - 1, year_to: row.year + 1 } : {}),
-      auction_date_to: new Date(this.d.clock.now()).toISOString().slice(0, 10),
-      per_page: 20,
-    };
-    const r = await this.d.searchOnce(params);
-    return { requests: 1, stored: r.lots, ended: r.ended };
+  marketComps(key: string): Promise<MethodOutput<'desk.marketComps'>> {
+    return this.market.fetch(this.d.store.lots.getRow(key));
   }
 
   /**

@@ -56,9 +56,13 @@ export class WatchEngine {
   private readonly store: Store;
   private readonly outbox: Outbox;
   private readonly delivered = new Set<() => void>();
+  private readonly budget: RequestBudget;
+  private readonly clock: EngineDeps['clock'];
 
   constructor(d: EngineDeps) {
     this.store = d.store;
+    this.budget = d.budget;
+    this.clock = d.clock;
     this.gate = new PauseGate(d.clock, () => d.store.requests.loadQuota(), d.userPausedUntil);
     const outbox = (this.outbox = new Outbox({
       store: d.store.alerts,
@@ -156,6 +160,18 @@ export class WatchEngine {
   /** Stores records fetched outside the schedule like a poll does (see Polls.ingest). One transaction. */
   ingest(vehicles: Vehicle[], source: string): void {
     this.polls.ingest(vehicles, source);
+  }
+
+  /**
+   * Whether `n` requests of low value (work nobody asked for and no alert waits on, such as market comparables of
+   * watched lots) may go now (docs/architecture.md "Request budget"): not paused, and within the rolling day's
+   * allowance after what the watchlist and the saved searches are projected to spend in the next 24 hours, at the
+   * pace. Throws only database errors.
+   */
+  spare(n: number): boolean {
+    const now = this.clock.now();
+    if (now < this.gate.end(now)) return false;
+    return this.budget.canSpend(n, now, this.scheduler.plan().projectedNext24h) && this.budget.paced(n, now);
   }
 
   /** The plan shown to the user: scale, projection, next runs. */

@@ -48,7 +48,7 @@ export const METHOD_NAMES = [
   'console.call',
   'lots.setNotes',
   'desk.lot',
-  'desk.moreComps',
+  'desk.marketComps',
   'plan.calendar',
   'plan.renewCalendar',
   'library.export',

@@ -264,23 +264,26 @@ describe('findComps over a real store', () => {
     seed(store, db);
     const r = findComps(repo, SUBJECT);
 
-    // Front end first (08, 07, 01, 15, 02, 03; "Front end", "FRONT END" and "Front End" are one damage):
-    // 2018 by odometer distance 08 (2,000), 07 and 01 (5,000 each: 07 sold later, 2026-07-01 > 06-01), 15 (unknown);
-    // then the year-away ones 02 (10,000), 03 (20,000). Other damages after: 04 (2018), 06 (2019, 10,000),
-    // 05 (2017, 20,000). Not there: the subject 00, 09 (2015), 10 (Accord), 11 (250,000 mi), 12 (open), 13 (the
-    // subject's VIN), 14 and 16 (damaged records).
+    // Front end first ("Front end", "FRONT END" and "Front End" are one damage), then by the matches after it: in the
+    // odometer band (within 30,000 miles of 100,000) and the same year 08 (2,000), 07 and 01 (5,000 each: 07 sold
+    // later, 2026-07-01 > 06-01); in the band a year away 02 (10,000), 03 (20,000); the same year outside the band
+    // 11 (250,000 miles: ranked, not left out) and 15 (odometer unknown, last). Other damages after: 04 (2018, in
+    // the band), 06 (2019, 10,000), 05 (2017, 20,000). Not there: the subject 00, 09 (2015), 10 (Accord), 12 (open),
+    // 13 (the subject's VIN), 14 and 16 (damaged records).
     expect(numbers(r.comps)).toEqual([
       '70000008',
       '70000007',
       '70000001',
-      '70000015',
       '70000002',
       '70000003',
+      '70000011',
+      '70000015',
       '70000004',
       '70000006',
       '70000005',
     ]);
     expect(r.comps.map((c) => c.same_damage)).toEqual([
+      true,
       true,
       true,
       true,
@@ -326,19 +329,28 @@ describe('findComps over a real store', () => {
       sold_at: Date.parse('2026-04-01T20:00:00Z'),
     });
 
-    // Prices paid, ascending (08 ended unsold: none): 5000 6500 7000 7200 7801 8000 9500 10000, n = 8.
-    // median: ranks 4 and 5 (positions 3 and 4 of 0..7) -> (7200 + 7801) / 2 = 7500.5 -> 7501.
-    // p25: position 7 * 0.25 = 1.75 -> 6500 + 0.75 * (7000 - 6500) = 6875.
-    // p75: position 7 * 0.75 = 5.25 -> 8000 + 0.25 * (9500 - 8000) = 8375.
-    expect(r.stats).toEqual({
-      count: 9,
-      priced: 8,
-      median_usd: 7501,
-      p25_usd: 6875,
-      p75_usd: 8375,
-      min_usd: 5000,
+    // Prices paid, ascending (08 ended unsold: none): 3000 5000 6500 7000 7200 7801 8000 9500 10000, n = 9.
+    // median: position 8 * 0.5 = 4 -> 7200. p25: position 2 -> 6500. p75: position 6 -> 8000.
+    expect(r.stats).toMatchObject({
+      count: 10,
+      priced: 9,
+      median_usd: 7200,
+      p25_usd: 6500,
+      p75_usd: 8000,
+      min_usd: 3000,
       max_usd: 10_000,
     });
+    // Apart: sold 3000 5000 6500 7000 7200 8000 9500 10000 (n = 8: median (7000 + 7200) / 2 = 7100, p25 at 1.75
+    // 5000 + 0.75 * 1500 = 6125, p75 at 5.25 8000 + 0.25 * 1500 = 8375); on approval 7801 alone.
+    expect(r.stats.sold).toEqual({
+      count: 8,
+      median_usd: 7100,
+      p25_usd: 6125,
+      p75_usd: 8375,
+      min_usd: 3000,
+      max_usd: 10_000,
+    });
+    expect(r.stats.sold_on_approval).toMatchObject({ count: 1, median_usd: 7801, min_usd: 7801 });
 
     expect(numbers(r.history)).toEqual(['70000013']);
     expect(r.history[0]).toMatchObject({
@@ -357,7 +369,7 @@ describe('findComps over a real store', () => {
     expect(numbers(r.comps)).toEqual(['70000008', '70000007', '70000001']);
     // 08 is unpriced. Prices 7801, 8000: median (7801 + 8000) / 2 = 7900.5 -> 7901;
     // p25 7801 + 0.25 * 199 = 7850.75 -> 7851; p75 7801 + 0.75 * 199 = 7950.25 -> 7950.
-    expect(r.stats).toEqual({
+    expect(r.stats).toMatchObject({
       count: 3,
       priced: 2,
       median_usd: 7901,
@@ -445,6 +457,11 @@ describe('the pure rules', () => {
     location: null,
     odometer: 100_000,
     damage: 'Front End',
+    title_group: 'unknown',
+    title_document: null,
+    run_condition: null,
+    run_condition_label: null,
+    has_key: null,
     outcome: 'sold',
     sale_price_usd: 5000,
     last_bid_usd: 5000,
@@ -452,13 +469,21 @@ describe('the pure rules', () => {
     ...over,
   });
 
-  it('widens the odometer window to 20,000 miles for a low odometer, and has none for an unknown one', () => {
+  it('widens the odometer band to 20,000 miles for a low odometer, and has none for an unknown one', () => {
     expect(odometerWindowMi(100_000)).toBe(30_000);
     expect(odometerWindowMi(10_000)).toBe(20_000);
     expect(odometerWindowMi(null)).toBeNull();
     const low = { ...SUBJECT, odometer: 10_000 };
-    expect(similarity(low, lot({ odometer: 30_000 }))).toMatchObject({ odometer_delta_mi: 20_000 });
-    expect(similarity(low, lot({ odometer: 30_001 }))).toBeNull();
+    expect(similarity(low, lot({ odometer: 30_000 }))).toMatchObject({
+      odometer_delta_mi: 20_000,
+      same_odometer_band: true,
+      reasons: ['same damage: Front End', 'similar odometer: 20,000 mi more', 'same year'],
+    });
+    // Outside the band: still a comparable, ranked after, without the odometer reason.
+    expect(similarity(low, lot({ odometer: 30_001 }))).toMatchObject({
+      same_odometer_band: false,
+      reasons: ['same damage: Front End', 'same year'],
+    });
     expect(similarity(SUBJECT, lot({ year: 2016 }))).toBeNull();
     expect(similarity(SUBJECT, lot({ year: null }))).toBeNull();
     expect(similarity(SUBJECT, lot({ damage: 'front-end' }))).toMatchObject({ same_damage: true });
@@ -468,14 +493,13 @@ describe('the pure rules', () => {
   });
 
   it('gives null statistics when nothing is priced, and never counts an unsold bid', () => {
+    const none = { median_usd: null, p25_usd: null, p75_usd: null, min_usd: null, max_usd: null };
     const empty = {
       count: 0,
       priced: 0,
-      median_usd: null,
-      p25_usd: null,
-      p75_usd: null,
-      min_usd: null,
-      max_usd: null,
+      ...none,
+      sold: { count: 0, ...none },
+      sold_on_approval: { count: 0, ...none },
     };
     expect(compStats([])).toEqual(empty);
     expect(
@@ -492,7 +516,18 @@ describe('the pure rules', () => {
   });
 
   it('orders ties by the lot key, so the order never depends on the store', () => {
-    const a = { ...lot({ lot_key: 'iaai:2' }), same_damage: true, year_delta: 0, odometer_delta_mi: 0 };
+    const a = {
+      ...lot({ lot_key: 'iaai:2' }),
+      same_damage: true,
+      same_title_group: false,
+      same_run_condition: false,
+      same_keys: false,
+      same_odometer_band: true,
+      year_delta: 0,
+      odometer_delta_mi: 0,
+      reasons: [],
+      attempts: 1,
+    };
     const b = { ...a, lot_key: 'copart:9' };
     expect([a, b].sort(compareComps).map((c) => c.lot_key)).toEqual(['copart:9', 'iaai:2']);
   });
@@ -530,10 +565,10 @@ describe('a saved search judged against comparable sales', () => {
       outcome: null,
       observed_at: clock.now(),
     };
-    // The subject's bid is $5,500 and its comps' median $7,501: 70 % of it is $5,250.70 (no alert), 80 % $6,000.80.
+    // The subject's bid is $5,500 and its comps' median $7,200: 70 % of it is $5,040 (no alert), 80 % $5,760.
     expect(recorder.record([match], clock.now(), () => null, search(70)).alerts).toBe(0);
     expect(recorder.record([match], clock.now(), () => null, search(80)).alerts).toBe(1);
     const [alert] = store.alerts.list(false, Number.MAX_SAFE_INTEGER, 10);
-    expect(alert!.body).toContain('Comps median $7,501');
+    expect(alert!.body).toContain('Comps median $7,200');
   });
 });

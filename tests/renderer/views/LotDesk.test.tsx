@@ -12,6 +12,8 @@ import { HOUR, lotSummary, NOW, watch } from './fixtures';
 
 afterEach(cleanup);
 
+const NO_STATS = { median_usd: null, p25_usd: null, p75_usd: null, min_usd: null, max_usd: null };
+
 const data = (shipping: number | null): MethodOutput<'desk.lot'> => ({
   desk: {
     notes: '',
@@ -29,15 +31,27 @@ const data = (shipping: number | null): MethodOutput<'desk.lot'> => ({
     stats: {
       count: 0,
       priced: 0,
-      median_usd: null,
-      p25_usd: null,
-      p75_usd: null,
-      min_usd: null,
-      max_usd: null,
+      ...NO_STATS,
+      sold: { count: 0, ...NO_STATS },
+      sold_on_approval: { count: 0, ...NO_STATS },
     },
     history: [],
     skipped: 0,
   },
+  market: null,
+  bid_range: {
+    low_usd: null,
+    high_usd: null,
+    landed_low_usd: null,
+    landed_high_usd: null,
+    shipping_included: shipping !== null,
+    target_usd: null,
+    capped: false,
+    rests_on: [],
+    priced: 0,
+    refusal: 'No comparable with a price paid yet: Lotwatch gives no bid range without at least 2.',
+  },
+  estimates: { service_from_usd: null, service_to_usd: null, acv_usd: null, repair_usd: null },
 });
 
 describe('the lot page costs', () => {

@@ -8,6 +8,7 @@ import { migration as m0060 } from './0060-search-coverage';
 import { migration as m0070 } from './0070-buyers-desk';
 import { migration as m0080 } from './0080-alert-channels';
 import { migration as m0090 } from './0090-storage-retention';
+import { migration as m0100 } from './0100-market-comps';
 
 /** Every migration in order. Numbers go up in steps of 10 (docs/architecture.md "SQLite"). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0070,
   m0080,
   m0090,
+  m0100,
 ];

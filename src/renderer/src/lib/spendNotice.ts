@@ -21,7 +21,8 @@ const ACTIONS: Partial<Record<Method, string>> = {
     'Adding a watch uses 1 request of your quota now, and its checks come out of your daily budget',
   'watchlist.checkNow': 'Checking a watch now uses 1 request of your quota',
   'searches.runNow': 'Running a saved search now uses 1 request of your quota for each page it reads',
-  'desk.moreComps': 'Finding more comparable sales on the service uses 1 request of your quota',
+  'desk.marketComps':
+    'Finding sold comparables on the service uses 1 request of your quota (2 when the first page is full), then none for a day',
 };
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_NOTES_LENGTH, TagsSchema } from '../../desk';
+import { TITLE_GROUPS } from '../../titleGroup';
 import { LotDeskSchema, LotKeyInput, LotSummarySchema, Void } from './common';
 
 /** The buyer's desk domain of the contract: notes and tags, figures, comparable sales, the calendar, the CSV. */
@@ -20,24 +21,43 @@ export const CompViewSchema = LotSummarySchema.pick({
   sale_price_usd: z.number().nullable(),
   last_bid_usd: z.number().nullable(),
   sold_at: z.number().nullable(),
+  /** The title document's group (src/shared/titleGroup.ts) and its name as received. */
+  title_group: z.enum(TITLE_GROUPS),
+  title_document: z.string().nullable(),
+  run_condition_label: z.string().nullable(),
+  has_key: z.boolean().nullable(),
   same_damage: z.boolean(),
+  same_title_group: z.boolean(),
+  same_run_condition: z.boolean(),
+  same_keys: z.boolean(),
+  same_odometer_band: z.boolean(),
   year_delta: z.number().nullable(),
   odometer_delta_mi: z.number().nullable(),
+  /** Why it matches, short texts in the ranking's order ("same damage: Front End", "same year"). */
+  reasons: z.array(z.string()),
+  /** Ended lots of its VIN in the band: a relisted car counts once, as its last price paid. */
+  attempts: z.number().int(),
 });
 
 export type CompView = z.infer<typeof CompViewSchema>;
 
 /** Comparable sales of a lot and its VIN's own history, with price statistics over the sold ones (whole USD). */
+const PriceStatsSchema = z.object({
+  count: z.number().int(),
+  median_usd: z.number().nullable(),
+  p25_usd: z.number().nullable(),
+  p75_usd: z.number().nullable(),
+  min_usd: z.number().nullable(),
+  max_usd: z.number().nullable(),
+});
+
 export const CompsViewSchema = z.object({
   comps: z.array(CompViewSchema),
-  stats: z.object({
-    count: z.number().int(),
+  /** Over every price paid; `sold` and `sold_on_approval` over each outcome apart. */
+  stats: PriceStatsSchema.extend({
     priced: z.number().int(),
-    median_usd: z.number().nullable(),
-    p25_usd: z.number().nullable(),
-    p75_usd: z.number().nullable(),
-    min_usd: z.number().nullable(),
-    max_usd: z.number().nullable(),
+    sold: PriceStatsSchema,
+    sold_on_approval: PriceStatsSchema,
   }),
   history: z.array(CompViewSchema),
   /** Stored rows left out because their record could not be read. */
@@ -45,6 +65,56 @@ export const CompsViewSchema = z.object({
 });
 
 export type CompsView = z.infer<typeof CompsViewSchema>;
+
+/**
+ * A lot's band of market comparables (src/core/desk/market.ts): the platform, make, model and model years an Ended
+ * search asks for, and its stored answer: when it came (ms, null never), how many lots it returned and what it
+ * spent; `fresh` when younger than a day (a visit costs 0 requests); the last failed attempt's sentence and time.
+ */
+export const MarketStatusSchema = z.object({
+  platform: z.string(),
+  make: z.string(),
+  model: z.string(),
+  year_from: z.number().int(),
+  year_to: z.number().int(),
+  fetched_at: z.number().nullable(),
+  found: z.number().int(),
+  requests: z.number().int(),
+  fresh: z.boolean(),
+  error: z.string().nullable(),
+  error_at: z.number().nullable(),
+});
+
+/**
+ * The range a buyer can bid (src/core/desk/bidRange.ts): low = the comparables' 25th percentile of prices paid,
+ * high = their median, each capped by the max bid of the target landed cost when one is set; the landed cost at
+ * each end (null without a fee schedule; shipping left out when `shipping_included` is false); the priced
+ * comparables it rests on. With fewer than 2 priced comparables every number is null and `refusal` says why.
+ */
+export const BidRangeSchema = z.object({
+  low_usd: z.number().nullable(),
+  high_usd: z.number().nullable(),
+  landed_low_usd: z.number().nullable(),
+  landed_high_usd: z.number().nullable(),
+  shipping_included: z.boolean(),
+  target_usd: z.number().nullable(),
+  capped: z.boolean(),
+  rests_on: z.array(z.string()),
+  priced: z.number().int(),
+  refusal: z.string().nullable(),
+});
+
+/**
+ * Estimates of the lot itself, whole USD, null when the record has none: the service's `pricing.estimated_cost`
+ * range (the service's own estimate, which reads as a sale price estimate, never a repair cost:
+ * docs/service-contract.md "Searching ended lots"), and IAAI's actual cash value and estimated repair cost.
+ */
+export const LotEstimatesSchema = z.object({
+  service_from_usd: z.number().nullable(),
+  service_to_usd: z.number().nullable(),
+  acv_usd: z.number().nullable(),
+  repair_usd: z.number().nullable(),
+});
 
 /** A shipping price kept with a lot: USD unless `currency` says otherwise; when it was fetched (ms). */
 export const KeptShippingSchema = z.object({
@@ -76,15 +146,28 @@ export const deskMethods = {
       tags_in_use: z.array(z.string()),
       shipping: z.array(KeptShippingSchema),
       comps: CompsViewSchema,
+      /** The lot's band of market comparables; null without make, model or year. */
+      market: MarketStatusSchema.nullable(),
+      bid_range: BidRangeSchema,
+      estimates: LotEstimatesSchema,
     }),
   },
-  'desk.moreComps': {
+  /**
+   * Market comparables of a stored lot's band (platform, make, model, year +-1): the stored answer when younger
+   * than a day (`requests` 0, `cached`), else GET /vehicles `lot_sub_status=Ended`, 1 request and a second page
+   * only when the first was full. `found`: lots in the answer; `warning`: the second page failed (the first kept).
+   * Comparable sales are read again with desk.lot after.
+   */
+  'desk.marketComps': {
     input: LotKeyInput,
-    /**
-     * `requests`: what the search spent; `stored`: the lots it brought into the store; `ended`: how many of them had
-     * ended (the ones that can be comparable sales; comps are read again after).
-     */
-    output: z.object({ requests: z.number().int(), stored: z.number().int(), ended: z.number().int() }),
+    output: z.object({
+      requests: z.number().int(),
+      cached: z.boolean(),
+      fetched_at: z.number(),
+      found: z.number().int(),
+      pages: z.number().int(),
+      warning: z.string().nullable(),
+    }),
   },
   'plan.calendar': {
     input: Void,

@@ -8,13 +8,11 @@ import {
   type FeeSchedule,
   type LandedCost,
 } from '../../../../shared/fees';
-import type { CompView, LotSummary, MethodOutput, WatchView } from '../../../../shared/ipc/contract';
+import type { LotSummary, MethodOutput, WatchView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
-import { SALE_OUTCOME_LABEL } from '../../../../shared/saleOutcome';
 import { PLATFORMS, type Platform } from '../../../../shared/vehicle';
-import { lotHref } from '../../app/navigation';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { day, miles, platformName, usd } from '../../lib/format';
+import { platformName, usd } from '../../lib/format';
 import { useCall, useCaller } from '../../lib/useCall';
 import { PORT_LABEL } from './Shipping';
 // The shared list styles (tables, badges, links) this page uses; a lot opened directly has loaded no list view yet.
@@ -331,138 +329,5 @@ export function NotesAndTags({
       </div>
       {error && <ErrorNotice error={error} />}
     </form>
-  );
-}
-
-function CompRow({ c }: { c: CompView }) {
-  return (
-    <tr>
-      <td>
-        <a href={lotHref(c.lot_key)} className="lw-link">
-          {c.title ?? `Lot ${c.lot_number}`}
-        </a>
-        <div className="lw-sub mono">
-          {platformName(c.platform)} #{c.lot_number}
-        </div>
-      </td>
-      <td className="num">{miles(c.odometer)}</td>
-      <td>
-        {c.damage ?? '–'}
-        {c.same_damage && (
-          <span className="lw-badge" title="The same primary damage as this lot">
-            same damage
-          </span>
-        )}
-      </td>
-      <td>{SALE_OUTCOME_LABEL[c.outcome]}</td>
-      <td className="num">
-        {c.sale_price_usd !== null ? (
-          usd(c.sale_price_usd)
-        ) : c.last_bid_usd !== null ? (
-          <span className="muted">bid {usd(c.last_bid_usd)}</span>
-        ) : (
-          '–'
-        )}
-      </td>
-      <td className="nowrap">{day(c.sold_at)}</td>
-    </tr>
-  );
-}
-
-/**
- * Comparable sales from the buyer's own store (same make and model, year +-1, similar odometer, same damage first)
- * with count, median and middle half over prices actually paid, and the VIN's own earlier sales. Offline; "Find
- * more" spends one request, said on the button.
- */
-export function Comps({
-  lotKey,
-  data,
-  demo,
-  onMore,
-}: {
-  lotKey: string;
-  data: DeskData;
-  demo: boolean;
-  onMore: () => void;
-}) {
-  const more = useCall('desk.moreComps', undefined, false);
-  const { comps, stats, history } = data.comps;
-  const find = async () => {
-    const r = await more.run({ lot_key: lotKey });
-    if (r) onMore();
-  };
-  return (
-    <div className="desk-comps">
-      <p className="desk-stats" role="status">
-        {stats.count === 0 ? (
-          'No comparable sale stored yet.'
-        ) : (
-          <>
-            {stats.count} comparable sale{stats.count === 1 ? '' : 's'} · {stats.priced} with a price paid
-            {stats.median_usd !== null && (
-              <>
-                {' '}
-                · median <strong>{usd(stats.median_usd)}</strong> · middle half {usd(stats.p25_usd)}–
-                {usd(stats.p75_usd)} · range {usd(stats.min_usd)}–{usd(stats.max_usd)}
-              </>
-            )}
-          </>
-        )}
-      </p>
-      {comps.length > 0 && (
-        <div className="desk-comps-scroll">
-          <table className="lw-table desk-comps-table" aria-label="Comparable sales">
-            <thead>
-              <tr>
-                <th scope="col">Vehicle</th>
-                <th scope="col" className="num">
-                  Odometer
-                </th>
-                <th scope="col">Damage</th>
-                <th scope="col">Result</th>
-                <th scope="col" className="num">
-                  Price
-                </th>
-                <th scope="col">Sold</th>
-              </tr>
-            </thead>
-            <tbody>
-              {comps.map((c) => (
-                <CompRow key={c.lot_key} c={c} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {history.length > 0 && (
-        <>
-          <h3 className="card-title">This VIN&apos;s earlier sales</h3>
-          <table className="lw-table desk-comps-table" aria-label="Earlier sales of this VIN">
-            <tbody>
-              {history.map((c) => (
-                <CompRow key={c.lot_key} c={c} />
-              ))}
-            </tbody>
-          </table>
-        </>
-      )}
-      <div className="actions">
-        <button type="button" onClick={() => void find()} disabled={more.loading}>
-          {more.loading
-            ? 'Searching…'
-            : `Find more on the service (1 request${demo ? ', Demo: no quota' : ''})`}
-        </button>
-        {more.data && (
-          <span className="muted small" role="status">
-            {more.data.stored} lot{more.data.stored === 1 ? '' : 's'} fetched and stored, {more.data.ended} of
-            them ended
-            {more.data.ended === 0
-              ? ': the service listed only upcoming sales, so no new comparable sale. Lots you watch add theirs when they sell.'
-              : ' (counted above when similar).'}
-          </span>
-        )}
-      </div>
-      {more.error && <ErrorNotice error={more.error} onRetry={() => void find()} />}
-    </div>
   );
 }

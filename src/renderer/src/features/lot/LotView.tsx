@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import type { LotSummary, WatchView } from '../../../../shared/ipc/contract';
 import { SALE_OUTCOME_LABEL } from '../../../../shared/saleOutcome';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -6,7 +6,8 @@ import { JsonViewer } from '../../components/JsonViewer';
 import { Gallery } from './Gallery';
 import { RelatedLots, SaleHistory } from './Sections';
 import { Shipping } from './Shipping';
-import { Comps, Costs, NotesAndTags } from './Desk';
+import { Costs, NotesAndTags } from './Desk';
+import { MarketComps } from './MarketComps';
 import { Timeline } from './Timeline';
 import { useNow } from '../../lib/useNow';
 import { WatchPanel } from './WatchPanel';
@@ -106,6 +107,9 @@ export function LotView({ lotKey }: { lotKey: string }) {
   const [deskWatch, setDeskWatch] = useState<WatchView | null>(null);
   const storedKey = detail.data?.summary.lot_key;
   const loadDesk = desk.run;
+  const reloadDesk = useCallback(() => {
+    if (storedKey) void loadDesk({ lot_key: storedKey });
+  }, [storedKey, loadDesk]);
   const loadWatches = watches.run;
   useEffect(() => {
     if (!storedKey) return;
@@ -314,11 +318,12 @@ export function LotView({ lotKey }: { lotKey: string }) {
 
       <Section title="Comparable sales" id="lot-comps">
         {desk.data ? (
-          <Comps
+          <MarketComps
+            key={s.lot_key}
             lotKey={s.lot_key}
             data={desk.data}
             demo={demo}
-            onMore={() => void desk.run({ lot_key: s.lot_key })}
+            onFetched={reloadDesk}
           />
         ) : (
           <p className="muted small">Loading…</p>
