@@ -51,11 +51,10 @@ export async function vinAttempts(
   i: MethodInput<'vehicles.attempts'>,
 ): Promise<MethodOutput<'vehicles.attempts'>> {
   const id = i.id.trim();
-  const key = parseLotKey(id) ? id : VIN_PATTERN.test(id.toUpperCase()) ? null : d.lots.latestKeyOfNumber(id);
-  const vin =
-    key === null && VIN_PATTERN.test(id.toUpperCase())
-      ? id.toUpperCase()
-      : ((key ? d.lots.getRow(key)?.vin : null) ?? null);
+  const isVin = VIN_PATTERN.test(id.toUpperCase());
+  const key = parseLotKey(id) ? id : isVin ? null : d.lots.latestKeyOfNumber(id);
+  const row = key === null ? null : d.lots.getRow(key);
+  const vin = isVin ? id.toUpperCase() : (row?.vin ?? null);
   const asked = { history: false, ended_search: false };
   const none = { asked, requests: 0 };
   if (vin === null) {
@@ -66,7 +65,9 @@ export async function vinAttempts(
       attempts: [],
       signals,
       ...none,
-      notice: 'This lot has no VIN, so its other attempts cannot be found.',
+      notice: row
+        ? 'This lot has no VIN, so its other attempts cannot be found.'
+        : 'Lotwatch has not stored this lot yet; open it once to see its attempts.',
     };
   }
   const extra: AttemptSighting[] = [];
