@@ -371,8 +371,8 @@ function CompRow({ c }: { c: CompView }) {
 
 /**
  * Comparable sales from the buyer's own store (same make and model, year +-1, similar odometer, same damage first)
- * with count, median and middle half over prices actually paid, and the VIN's own earlier sales. Offline; "Find
- * more" spends one request, said on the button.
+ * with count, median and middle half over prices actually paid (the VIN's own earlier sales are in its attempts, the
+ * Sale history section). Offline; "Find more" spends one request, said on the button.
  */
 export function Comps({
   lotKey,
@@ -386,7 +386,7 @@ export function Comps({
   onMore: () => void;
 }) {
   const more = useCall('desk.moreComps', undefined, false);
-  const { comps, stats, history } = data.comps;
+  const { comps, stats } = data.comps;
   const find = async () => {
     const r = await more.run({ lot_key: lotKey });
     if (r) onMore();
@@ -433,18 +433,6 @@ export function Comps({
             </tbody>
           </table>
         </div>
-      )}
-      {history.length > 0 && (
-        <>
-          <h3 className="card-title">This VIN&apos;s earlier sales</h3>
-          <table className="lw-table desk-comps-table" aria-label="Earlier sales of this VIN">
-            <tbody>
-              {history.map((c) => (
-                <CompRow key={c.lot_key} c={c} />
-              ))}
-            </tbody>
-          </table>
-        </>
       )}
       <div className="actions">
         <button type="button" onClick={() => void find()} disabled={more.loading}>
