@@ -3,7 +3,7 @@ import { outcomeOfStatusText, vehicleOutcome } from '../../shared/saleOutcome';
 import { VIN_PATTERN, type Vehicle } from '../../shared/vehicle';
 import { lotKeyOf, parseLotKey } from '../../shared/watch';
 import type { ClientAccess } from '../api/clientOrThrow';
-import { ApiError } from '../api/errors';
+import { ApiError, NotFoundError } from '../api/errors';
 import type { Clock } from '../clock';
 import type { LotsRepo } from '../db/lotsRepo';
 import { storeSightings } from '../db/vinAttempts';
@@ -78,7 +78,11 @@ export async function vinAttempts(
     try {
       asked.history = true;
       requests++;
-      const h = await client.getHistory(vin);
+      // A VIN the history endpoint does not know has no sale there: the Ended search may still find its lots.
+      const h = await client.getHistory(vin).catch((e: unknown) => {
+        if (e instanceof NotFoundError) return { sales: [] };
+        throw e;
+      });
       for (const s of h.sales) {
         const result = outcomeOfStatusText(s.status);
         extra.push({

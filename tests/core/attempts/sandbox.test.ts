@@ -51,7 +51,17 @@ describe("a relisted VIN's timeline", () => {
     ]);
 
     // Asked: the history has no sale (an unsold end is not one), so the Ended search by VIN brings the result.
+    const logged = async () =>
+      (await t.value<{ rows: { endpoint: string }[] }>('requests.list', { limit: 1000 })).rows.map(
+        (r) => r.endpoint,
+      );
+    const before = (await logged()).length;
     const asked = await t.value<Attempts>('vehicles.attempts', { id: first.summary.lot_key, ask: true });
+    // Exactly the two requests it says it spent, as the request log shows them (newest first).
+    expect((await logged()).slice(0, (await logged()).length - before)).toEqual([
+      '/vehicles',
+      '/vehicles/{slugVin}/history',
+    ]);
     expect(asked).toMatchObject({ requests: 2, asked: { history: true, ended_search: true }, notice: null });
     expect(asked.attempts.map((x) => [x.number, x.lot_number, x.outcome, x.basis, x.sources])).toEqual([
       [1, a.lotNumber, 'ended_unsold', 'confirmed', ['store', 'ended_search']],
