@@ -23,7 +23,7 @@ export interface SellerSignals {
   bids_usd: (number | null)[];
   /** The move between the last two attempts whose bids are both known; null with fewer than two. */
   bid_trend: BidTrend | null;
-  /** Days from the first attempt's listing (first seen, else its day) to the last attempt's day (or `now` while open). */
+  /** Days from the first attempt's first sight or day (the earlier) to the last attempt's sale (or `now` while open). */
   days_on_market: number | null;
   /** The facts as a buyer reads them, e.g. "3rd attempt; last two ended on approval at $6,600 and $6,200". */
   facts: string[];
@@ -68,10 +68,12 @@ const DAY_MS = 86_400_000;
 
 /**
  * The seller signals of a vehicle from its attempts (oldest first, as mergeAttempts returns them), at `now` (ms).
- * Facts, in order: the attempt number ("3rd attempt") with the run of identical outcomes that ended the attempts
- * before the latest ("last two ended on approval at $6,600 and $6,200"); sold-on-approval returns; the bid's move
- * between the last two attempts with known bids ("bid fell from $6,600 to $6,200", "bid stalled at about $6,600",
- * "bid rose ..."); days on the market. A single attempt gives only "1st attempt" and its days on the market.
+ * Facts, in order: the attempt number ("3rd attempt"; once over with its result, "3rd attempt sold at $2,900") with
+ * the run of identical outcomes that ended the attempts before the latest ("last two ended on approval at $6,600 and
+ * $6,200" while the latest is open, "the one before ended on approval at $3,275" once it is over); sold-on-approval returns; the bid's move
+ * between the last two attempts with known bids ("Bid fell from $6,600 to $6,200 between attempts", "Bid stalled at
+ * about $6,600", "Bid rose ..."); days on the market, from the first attempt's first sight or sale day (the earlier)
+ * to the last attempt's sale (or `now` while it is open). A single attempt gives only "1st attempt" and its days on the market.
  *
  * @returns the signals; `facts` empty without attempts. Throws nothing.
  */
@@ -99,9 +101,19 @@ export function sellerSignals(attempts: readonly Attempt[], now: number): Seller
     if (run.length && before[i]!.outcome !== run[0]!.outcome) break;
     run.unshift(before[i]!);
   }
+  // While the latest attempt is open the earlier ones are "the last"; once it is over it says its own result first.
+  const open = last.outcome === 'open';
+  const own = reached(last);
   let head = `${ordinal(last.number)} attempt`;
+  if (!open) head += ` ${OUTCOME_WORDS[last.outcome]}${own === null ? '' : ` ${atPrices([last])}`}`;
   if (run.length) {
-    const which = run.length === 1 ? 'last one' : `last ${count(run.length)}`;
+    const which = open
+      ? run.length === 1
+        ? 'last one'
+        : `last ${count(run.length)}`
+      : run.length === 1
+        ? 'the one before'
+        : `the ${count(run.length)} before`;
     const prices = run.some((a) => reached(a) !== null) ? ` ${atPrices(run)}` : '';
     head += `; ${which} ${OUTCOME_WORDS[run[0]!.outcome]}${prices}`;
   }
@@ -120,7 +132,10 @@ export function sellerSignals(attempts: readonly Attempt[], now: number): Seller
     );
   }
   const first = attempts[0]!;
-  const start = first.first_seen_at ?? (first.day === null ? null : Date.parse(`${first.day}T00:00:00Z`));
+  const firstDay = first.day === null ? null : Date.parse(`${first.day}T00:00:00Z`);
+  // Listed before its sale day when Lotwatch saw it open; the sale day when only a later source knew it.
+  const seen = [first.first_seen_at, firstDay].filter((t): t is number => t !== null && Number.isFinite(t));
+  const start = seen.length ? Math.min(...seen) : null;
   const end =
     last.outcome === 'open'
       ? now

@@ -66,7 +66,7 @@ describe('sellerSignals', () => {
     );
     expect(s.bid_trend).toBe('stalled');
     expect(s.facts).toEqual([
-      '3rd attempt; last one ended unsold at $5,000',
+      '3rd attempt ended unsold at $5,100; the one before ended unsold at $5,000',
       'Bid stalled at about $5,100',
       '2 days on the market',
     ]);
@@ -76,10 +76,9 @@ describe('sellerSignals', () => {
   });
 
   it('a first attempt is only that; no attempts, no facts', () => {
-    expect(sellerSignals([attempt(1, { first_seen_at: NOW - 3 * DAY })], NOW).facts).toEqual([
-      '1st attempt',
-      '3 days on the market so far',
-    ]);
+    expect(
+      sellerSignals([attempt(1, { first_seen_at: NOW - 3 * DAY, day: '2026-06-22' })], NOW).facts,
+    ).toEqual(['1st attempt', '3 days on the market so far']);
     expect(sellerSignals([], NOW)).toMatchObject({
       attempts: 0,
       facts: [],
