@@ -96,6 +96,45 @@ describe("a relisted VIN's timeline", () => {
     expect(all.signals.facts[0]).toMatch(/^3rd attempt; last one ended on approval at \$[\d,]+$/);
   });
 
+  it('alerts a VIN watch when the vehicle comes back for its 3rd attempt, not before', async () => {
+    const t = await startCore({ sandbox: sb });
+    const m = sb.market;
+    const a = m.sorted.find(
+      (l) =>
+        l.subStatus === 'Open' &&
+        l.relistOf === null &&
+        l.auctionAt > m.now + 2 * DAY &&
+        (m.byVin.get(l.v.vin) ?? []).length === 1,
+    )!;
+    const w = await t.value<{ id: number }>('watchlist.add', {
+      target: a.v.vin,
+      rules: { kinds: [], relist_attempt: 3 },
+    });
+    const alerts = async () =>
+      (await t.value<{ alerts: { kind: string; title: string; body: string }[] }>('alerts.list')).alerts;
+    /** The lot's sale day comes and it ends with `outcome`; the watch sees it, then the vehicle comes back. */
+    const endAndRelist = async (lotNumber: string, outcome: 'unsold' | 'approval') => {
+      const lot = m.findLot(lotNumber)!;
+      sb.advance(lot.auctionAt - sb.marketNow());
+      t.clock.advanceTo(sb.marketNow());
+      m.forceSale(lotNumber, outcome === 'unsold' ? null : lot.currentBid + 500, outcome);
+      await t.value('watchlist.checkNow', { id: w.id });
+      const next = m.forceRelist(lotNumber, Math.ceil((sb.marketNow() + 7 * DAY) / 60_000) * 60_000);
+      t.clock.advanceTo(sb.marketNow() + 1000);
+      await t.value('watchlist.checkNow', { id: w.id });
+      return next;
+    };
+    const b = await endAndRelist(a.lotNumber, 'unsold');
+    expect(await alerts()).toEqual([]); // the 2nd attempt: below the rule, and relisted is not among the kinds
+    const c = await endAndRelist(b.lotNumber, 'approval');
+    const got = await alerts();
+    expect(got.map((x) => [x.kind, x.title.replace(/^.* · /, ''), x.body.split(' · ')[0]])).toEqual([
+      ['relisted', 'back for its 3rd attempt', 'Your rule: from the 3rd attempt'],
+    ]);
+    expect(got[0]!.body).toContain(`earlier ${b.platform} lot ${b.lotNumber}`);
+    expect(got[0]!.body).toContain(`${c.platform} lot ${c.lotNumber}`);
+  });
+
   it('works offline from the store, and says why a failing service added nothing', async () => {
     const t = await startCore({ sandbox: sb });
     const lot = sb.market.sorted.find((l) => l.subStatus === 'Open')!;
