@@ -189,6 +189,17 @@ const RULE_FIELDS = {
     .min(1, 'Enter 1 to 100 %.')
     .max(100, 'Enter 1 to 100 %.')
     .nullable(),
+  /**
+   * Tell me when a lot comes back for this attempt (2 = its first relist, 3 = "a third time"): a relist of the VIN
+   * whose attempt number (every attempt Lotwatch stored, src/core/diff/attempts.ts) is this or more alerts, even
+   * when `relisted` is not among `kinds`; or null.
+   */
+  relist_attempt: z
+    .number()
+    .int('Enter a whole number of attempts.')
+    .min(2, 'Enter 2 to 20 attempts.')
+    .max(20, 'Enter 2 to 20 attempts.')
+    .nullable(),
   /** The landed cost the max bid was solved for (USD), kept so the lot page shows and solves it again. */
   target_landed_usd: usd,
   /** Reminders this many minutes before a watched lot's auction (1 minute to 7 days). */
@@ -217,6 +228,7 @@ export const AlertRulesSchema = z
     max_bid_usd: RULE_FIELDS.max_bid_usd.default(null),
     max_bid_near_percent: RULE_FIELDS.max_bid_near_percent.default(null),
     comps_below_percent: RULE_FIELDS.comps_below_percent.default(null),
+    relist_attempt: RULE_FIELDS.relist_attempt.default(null),
     target_landed_usd: RULE_FIELDS.target_landed_usd.default(null),
     remind_minutes_before: RULE_FIELDS.remind_minutes_before.default([]),
     muted: RULE_FIELDS.muted.default(false),

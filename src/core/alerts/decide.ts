@@ -9,6 +9,7 @@ import type {
 } from '../../shared/watch';
 import { lotLabel, sourceLabel, usd, when } from './format';
 import { inQuietHours } from './quietHours';
+import { ordinal } from '../diff/signals';
 
 /**
  * What to do about one change or time event (docs/architecture.md "The domain": Alert). The store keeps it in the
@@ -57,6 +58,11 @@ export interface DecideInput {
    * under rules with comps_below_percent; null when none is priced, absent when not asked.
    */
   compsMedianUsd?: number | null;
+  /**
+   * For a `relisted` change under rules with relist_attempt: the attempt number the lot's new sale is for the VIN
+   * (src/core/diff/attempts.ts, from the store); null when unknown, absent when not asked.
+   */
+  attempt?: number | null;
 }
 
 /** The delivery part of a decision. */
@@ -109,7 +115,8 @@ type Threshold =
   | { rule: 'max_bid_near'; limit: number; max: number; percent: number }
   | { rule: 'bid_above'; limit: number }
   | { rule: 'bid_below'; limit: number }
-  | { rule: 'buy_now_under'; limit: number };
+  | { rule: 'buy_now_under'; limit: number }
+  | { rule: 'relist_attempt'; limit: number; attempt: number };
 
 function num(v: Change['before']): number | null {
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
@@ -119,7 +126,10 @@ function num(v: Change['before']): number | null {
  * The threshold a change crosses, if any. Crossing, not being beyond: a bid that moves from 10,500 to 11,000 with
  * bid_above_usd 10,000 crossed nothing (it alerted when it reached 10,000), so staying above never re-alerts.
  */
-function crossedThreshold(change: Change, rules: AlertRules): Threshold | null {
+function crossedThreshold(change: Change, rules: AlertRules, attempt?: number | null): Threshold | null {
+  const n = rules.relist_attempt;
+  if (change.kind === 'relisted' && n !== null && attempt != null && attempt >= n)
+    return { rule: 'relist_attempt', limit: n, attempt };
   const before = num(change.before);
   const after = num(change.after);
   if (after === null) return null;
@@ -197,6 +207,17 @@ function describe(
   const before = num(c.before);
   const after = num(c.after);
   const was = (v: number | null, none: string): string => (v === null ? none : `Was ${usd(v)}`);
+  if (threshold?.rule === 'relist_attempt') {
+    const date = after === null ? 'date not set' : when(after, tz);
+    const earlier =
+      c.related_lot_key !== null && c.related_lot_key !== c.lot_key
+        ? ` · earlier ${lotLabel(c.related_lot_key)}`
+        : '';
+    return {
+      headline: `back for its ${ordinal(threshold.attempt)} attempt`,
+      detail: `Your rule: from the ${ordinal(threshold.limit)} attempt · auction ${date}${earlier}`,
+    };
+  }
   if (threshold) {
     const wasBid = before === null ? 'no bid before' : `was ${usd(before)}`;
     switch (threshold.rule) {
@@ -306,7 +327,9 @@ function describe(
  *    < ceil(M x p / 100) <= after), then one crossing bid_above_usd upward
  *    (before < X <= after, or before null and after >= X) or bid_below_usd downward (before > Y >= after, or
  *    before null and after <= Y), or a buy_now_changed to <= buy_now_under_usd from null or above, gives kind
- *    `threshold`.
+ *    `threshold`; a `relisted` change whose `attempt` is relist_attempt or more keeps its kind `relisted`, with the
+ *    title `<vehicle> · back for its 3rd attempt` and the body `Your rule: from the 3rd attempt · auction <date>[ ·
+ *    earlier <platform> lot <number>] · <lot> · <source>`.
  * 2. Otherwise a change whose kind is not in `rules.kinds` gives null (recorded only), unless it is the
  *    `snooze_until_event` (the user asked to hear about it).
  * 3. A new_match with max_price_usd gives null unless its current bid or buy now is within budget (see
@@ -321,7 +344,7 @@ function describe(
  */
 export function decide(input: DecideInput): AlertDecision | null {
   const { change, rules } = input;
-  const threshold = crossedThreshold(change, rules);
+  const threshold = crossedThreshold(change, rules, input.attempt);
   if (!threshold && !rules.kinds.includes(change.kind) && rules.snooze_until_event !== change.kind)
     return null;
   if (!threshold && change.kind === 'new_match' && !withinBudget(input.lot, rules.max_price_usd)) return null;
@@ -345,7 +368,7 @@ export function decide(input: DecideInput): AlertDecision | null {
     .filter((p) => p !== null)
     .join(' · ');
   const decision: AlertDecision = {
-    kind: threshold ? 'threshold' : change.kind,
+    kind: threshold && threshold.rule !== 'relist_attempt' ? 'threshold' : change.kind,
     delivery: d.delivery,
     reason: d.reason,
     title: `${vehicle} · ${headline}`,

@@ -12,6 +12,7 @@ import {
   type StateParams,
   type StateRow,
 } from './lotStateRow';
+import { keepSeenPhotos } from './photosKept';
 import { insertedId, type CountRow } from './rows';
 
 /** A row of `lots`: the current state of one lot (amounts in USD, times in ms), its records as JSON text. */
@@ -178,6 +179,8 @@ export class LotsRepo {
   private readonly keyOfVin: Statement<[string], { lot_key: string }>;
   private readonly keyOfNumber: Statement<[string], { lot_key: string }>;
   private readonly allLots: Statement<[], LotRow>;
+  private readonly rowsOfVinStmt: Statement<[string], LotRow>;
+  private readonly mediaOf: Statement<[string], { normalized: string }>;
   private readonly timelineOf: Statement<[string], ChangeRow>;
   private readonly bidsOf: Statement<
     [string],
@@ -231,6 +234,8 @@ export class LotsRepo {
       'SELECT lot_key FROM lots WHERE lot_number = ? ORDER BY last_observed_at DESC LIMIT 1',
     );
     this.allLots = db.prepare('SELECT * FROM lots ORDER BY last_observed_at DESC');
+    this.rowsOfVinStmt = db.prepare('SELECT * FROM lots WHERE vin = ? ORDER BY auction_at, lot_key');
+    this.mediaOf = db.prepare('SELECT normalized FROM lots WHERE lot_key = ?');
     this.timelineOf = db.prepare('SELECT * FROM changes WHERE lot_key = ? ORDER BY observed_at, id');
     this.bidsOf = db.prepare(`SELECT o.observed_at, o.raw, o.raw_z, o.raw_hash,
       o.id = (SELECT max(id) FROM observations WHERE lot_key = o.lot_key) AS latest
@@ -279,6 +284,11 @@ export class LotsRepo {
   /** Other stored lots of the same VIN, newest auction first (for relist detection). */
   otherLotsOfVin(vin: string, exceptKey: LotKey): LotState[] {
     return this.lotsOfVin.all(vin, exceptKey).map(rowToLotState);
+  }
+
+  /** Every stored lot of a VIN as stored (`raw` not unpacked), oldest auction first: its auction attempts. */
+  rowsOfVin(vin: string): LotRow[] {
+    return this.rowsOfVinStmt.all(vin);
   }
 
   /** The key of the stored lot of a VIN with the latest auction, or null. */
@@ -354,8 +364,8 @@ export class LotsRepo {
     // The state stored is the diff's projection, so the state the diff compares next time is the one it defines.
     const next = toLotState(vehicle, observedAt);
     if (next === null) return null;
-    const v = capStoredPhotos(vehicle);
     const key = lotKeyOf(next.platform, next.lot_number);
+    const v = keepSeenPhotos(capStoredPhotos(vehicle), () => this.mediaOf.get(key)?.normalized ?? null);
     const prevRow = this.getState.get(key);
     const { raw: _raw, ...normalized } = v;
     const normalizedJson = JSON.stringify(normalized);

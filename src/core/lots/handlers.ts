@@ -22,6 +22,7 @@ type LotMethods =
   | 'library.search'
   | 'vehicles.get'
   | 'vehicles.history'
+  | 'vehicles.attempts'
   | 'vehicles.related'
   | 'shipping.get';
 
@@ -75,6 +76,11 @@ export function lotHandlers(c: LotHandlerDeps): HandlerGroup<LotMethods> {
     'vehicles.history': async (i) => {
       await c.ready;
       return c.lots.history(i);
+    },
+    'vehicles.attempts': async (i) => {
+      // Offline from the store: waiting for the client only when the service is asked.
+      if (i.ask) await c.ready;
+      return c.lots.attempts(i);
     },
     'vehicles.related': async (i) => {
       await c.ready;

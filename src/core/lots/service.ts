@@ -11,6 +11,7 @@ import type { LotsRepo } from '../db/lotsRepo';
 import type { WatchesRepo } from '../db/watchesRepo';
 import { LotwatchError } from '../errors';
 import type { WatchEngine } from '../watch/engine';
+import { vinAttempts } from './attempts';
 import { lotSummary, vehicleRow } from './views';
 
 /** What the lots module needs: its repositories, the engine's store path, the clock and the client. */
@@ -158,6 +159,15 @@ export class LotsService {
       })),
       meta: r.meta,
     };
+  }
+
+  /**
+   * A VIN's every auction attempt with its seller signals (lots/attempts.ts vinAttempts): offline from the store,
+   * and with `ask` from the service too (1 or 2 requests, said in `requests`). @throws unauthorized without a client
+   * when asked.
+   */
+  attempts(i: MethodInput<'vehicles.attempts'>): Promise<MethodOutput<'vehicles.attempts'>> {
+    return vinAttempts(this.d, i);
   }
 
   /** GET /vehicles/{slugVin}/related; the lots are stored for the library. @throws ApiError. */

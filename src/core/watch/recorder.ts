@@ -13,6 +13,8 @@ import type { Clock } from '../clock';
 import type { NewAlert, SavedSearchRow, WatchRow, Store } from '../db/store';
 import { diffLot } from '../diff';
 import { findComps } from '../db/comps';
+import { storeSightings } from '../db/vinAttempts';
+import { mergeAttempts } from '../diff/attempts';
 import type { QuotaSnapshot } from '../../shared/vehicle';
 import {
   lotKeyOf,
@@ -98,8 +100,11 @@ export class Recorder {
               damage: record.damage,
             }).stats.median_usd
           : undefined;
+      const attempt =
+        c.kind === 'relisted' && rules.relist_attempt !== null ? this.attemptOf(c, now) : undefined;
       const decision = decide({
         ...(compsMedianUsd !== undefined ? { compsMedianUsd } : {}),
+        ...(attempt !== undefined ? { attempt } : {}),
         change: c,
         changeId,
         prev: prevOf(c.lot_key),
@@ -130,6 +135,20 @@ export class Recorder {
       }
     }
     return { changes: changes.length, alerts };
+  }
+
+  /**
+   * The attempt number a relisted lot's new sale is for its VIN, from every attempt the store shows
+   * (docs/architecture.md "A VIN's attempts"): the last attempt of the change's lot. Null without a VIN or when the
+   * lot is not among them. Reads only.
+   */
+  private attemptOf(c: Change, now: number): number | null {
+    if (c.vin === null) return null;
+    const attempts = mergeAttempts(storeSightings(this.d.store.lots, c.vin), now);
+    const own = attempts.filter(
+      (a) => a.platform !== null && a.lot_number !== null && lotKeyOf(a.platform, a.lot_number) === c.lot_key,
+    );
+    return own.length ? own[own.length - 1]!.number : null;
   }
 
   /**

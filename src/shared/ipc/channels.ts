@@ -39,6 +39,7 @@ export const METHOD_NAMES = [
   'vehicles.filters',
   'vehicles.get',
   'vehicles.history',
+  'vehicles.attempts',
   'vehicles.related',
   'shipping.get',
   'locations.list',

@@ -35,7 +35,6 @@ const data = (shipping: number | null): MethodOutput<'desk.lot'> => ({
       sold: { count: 0, ...NO_STATS },
       sold_on_approval: { count: 0, ...NO_STATS },
     },
-    history: [],
     skipped: 0,
   },
   market: null,

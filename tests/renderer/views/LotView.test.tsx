@@ -56,9 +56,32 @@ const stored: MethodOutput<'vehicles.get'> = lotDetail({
 
 /** The sections that load at once in Demo mode answer empty, so the page has no unrelated errors. */
 const quietSections: FakeHandlers = {
-  'vehicles.history': () => okResult({ sales: [], meta: null }),
+  'vehicles.attempts': () => okResult(attempts([])),
   'vehicles.related': () => okResult({ lots: [] }),
 };
+
+/** A `vehicles.attempts` answer with these attempts and facts, from the store unless `asked`. */
+function attempts(
+  list: MethodOutput<'vehicles.attempts'>['attempts'],
+  over: Partial<MethodOutput<'vehicles.attempts'>> = {},
+): MethodOutput<'vehicles.attempts'> {
+  return {
+    vin: '5YJ3E1EA0KF000001',
+    attempts: list,
+    signals: {
+      attempts: list.length,
+      relists: Math.max(0, list.length - 1),
+      approval_returns: 0,
+      bid_trend: null,
+      days_on_market: null,
+      facts: [],
+    },
+    asked: { history: false, ended_search: false },
+    requests: 0,
+    notice: null,
+    ...over,
+  };
+}
 
 describe('LotView', () => {
   it('shows the stored copy when vehicles.get answers offline: badge, title, bid and the change list', async () => {
@@ -260,34 +283,134 @@ describe('LotView price and sale time', () => {
   });
 });
 
-describe('LotView sale history', () => {
-  it('reads sale dates as dates ("May 14, 2024"), never ISO text', async () => {
-    // Demo mode loads the sale history at once.
-    installFake({
-      settings: { demoMode: true },
+describe("LotView: a VIN's every attempt", () => {
+  const attempt = (
+    over: Partial<MethodOutput<'vehicles.attempts'>['attempts'][number]>,
+  ): MethodOutput<'vehicles.attempts'>['attempts'][number] => ({
+    number: 1,
+    platform: 'copart',
+    lot_number: '41000001',
+    lot_key: null,
+    day: '2024-05-14',
+    auction_at: null,
+    bid_usd: null,
+    price_usd: null,
+    outcome: 'open',
+    basis: 'confirmed',
+    sources: ['store'],
+    ...over,
+  });
+  const three = [
+    attempt({
+      number: 1,
+      outcome: 'sold_on_approval',
+      price_usd: 6600,
+      sources: ['store', 'history'],
+      lot_key: 'copart:41000001',
+    }),
+    attempt({
+      number: 2,
+      platform: 'iaai',
+      lot_number: null,
+      day: '2024-05-28',
+      outcome: 'sold_on_approval',
+      price_usd: 6200,
+      sources: ['history'],
+    }),
+    attempt({
+      number: 3,
+      lot_number: '41000003',
+      day: '2024-06-02',
+      outcome: 'relisted',
+      basis: 'inferred',
+      bid_usd: 5100,
+    }),
+    attempt({ number: 4, lot_number: '45416833', lot_key: KEY, day: null, bid_usd: 1450 }),
+  ];
+
+  it('shows each attempt with its date, platform, lot, bid, outcome, mark and sources, and the signals as facts', async () => {
+    let asked = false;
+    const fake = installFake({
+      settings: { demoMode: false },
       handlers: {
         ...quietSections,
         'vehicles.get': () => okResult(stored),
-        'vehicles.history': () =>
-          okResult({
-            sales: [
-              {
-                platform: 'copart',
-                lot_number: null,
-                date: '2024-05-14T10:00:00Z',
-                price: 6100,
-                status: 'Sold',
-                outcome: 'sold',
+        'vehicles.attempts': () =>
+          okResult(
+            attempts(three, {
+              ...(asked ? { asked: { history: true, ended_search: true }, requests: 2 } : {}),
+              signals: {
+                attempts: 4,
+                relists: 3,
+                approval_returns: 2,
+                bid_trend: 'falling',
+                days_on_market: 40,
+                facts: [
+                  '4th attempt; last one came back at $5,100',
+                  'Sold on approval two times and listed again',
+                ],
               },
-            ],
-            meta: null,
-          }),
+            }),
+          ),
       },
     });
     render(<LotView lotKey={KEY} />);
     const section = await screen.findByRole('region', { name: 'Sale history' });
-    const row = await within(section).findByRole('row', { name: /Copart/ });
-    expect(row.textContent).toContain('May 14, 2024');
+    const table = await within(section).findByRole('table', { name: 'Every attempt of this VIN' });
+    // Offline: read from the store, nothing spent until asked.
+    expect(inputsOf(fake, 'vehicles.attempts')).toEqual([{ id: KEY, ask: false }]);
+    const rows = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) => r.textContent);
+    expect(rows).toEqual([
+      '1May 14, 2024Copart41000001$6,600Sold on approval confirmedLotwatch, Sale history',
+      '2May 28, 2024IAAInot given$6,200Sold on approval confirmedSale history',
+      '3Jun 2, 2024Copart41000003bid $5,100Came back (relisted) inferredLotwatch',
+      '4date not knownCopart45416833bid $1,450Open confirmedLotwatch',
+    ]);
+    // The earlier stored lot opens; the lot on screen is marked, not linked.
+    expect(within(table).getByRole('link', { name: '41000001' }).getAttribute('href')).toContain('41000001');
+    expect(within(table).getAllByRole('row')[4]!.getAttribute('aria-current')).toBe('true');
+    expect(within(section).getByRole('list', { name: 'Seller signals' }).textContent).toContain(
+      '4th attempt; last one came back at $5,100',
+    );
+    expect(within(section).getByText('inferred').getAttribute('title')).toMatch(/^Lotwatch concluded this/);
     expect(section.textContent).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    expect(section.textContent).not.toContain('unsold');
+
+    // Asking the service says its cost on the button and what it spent afterwards.
+    const ask = within(section).getByRole('button', {
+      name: /^Ask the service \(1 request, 2 when its sale history is empty\)$/,
+    });
+    asked = true;
+    fireEvent.click(ask);
+    await within(section).findByText(
+      /^Asked the service: 2 requests \(its sale history was empty, so an Ended search by VIN too\)\./,
+    );
+    expect(inputsOf(fake, 'vehicles.attempts').at(-1)).toEqual({ id: KEY, ask: true });
+  });
+
+  it('asks the service at once in Demo mode, and says a failing service in the notice', async () => {
+    const fake = installFake({
+      settings: { demoMode: true },
+      handlers: {
+        ...quietSections,
+        'vehicles.get': () => okResult(stored),
+        'vehicles.attempts': () =>
+          okResult(
+            attempts([attempt({ number: 1, lot_key: KEY, lot_number: '45416833' })], {
+              asked: { history: true, ended_search: false },
+              requests: 1,
+              notice:
+                'The service did not answer (Vehicle API request failed.); the attempts below are what Lotwatch stored.',
+            }),
+          ),
+      },
+    });
+    render(<LotView lotKey={KEY} />);
+    const section = await screen.findByRole('region', { name: 'Sale history' });
+    await within(section).findByText(/^The service did not answer/);
+    expect(inputsOf(fake, 'vehicles.attempts')).toEqual([{ id: KEY, ask: true }]);
   });
 });

@@ -13,6 +13,8 @@ const ACTIONS: Partial<Record<Method, string>> = {
   'vehicles.get':
     'Opening a lot live uses 1 request of your quota (and 1 more for its photo, the first time)',
   'vehicles.history': 'Loading sale history uses 1 request of your quota',
+  'vehicles.attempts':
+    "Asking the service for this VIN's attempts uses 1 request of your quota (2 when its sale history is empty)",
   'vehicles.related': 'Loading related lots uses 1 request of your quota',
   'shipping.get': 'Getting shipping prices uses 1 request of your quota',
   'locations.list': 'Listing auction locations uses 1 request of your quota',
@@ -34,6 +36,8 @@ export function spendingAction<M extends Method>(
   input: MethodInput<M> | undefined,
 ): string | null {
   if (method === 'vehicles.get' && (input as MethodInput<'vehicles.get'> | undefined)?.refresh === false)
+    return null;
+  if (method === 'vehicles.attempts' && (input as MethodInput<'vehicles.attempts'> | undefined)?.ask !== true)
     return null;
   return ACTIONS[method] ?? null;
 }

@@ -41,7 +41,10 @@ export const CompViewSchema = LotSummarySchema.pick({
 
 export type CompView = z.infer<typeof CompViewSchema>;
 
-/** Comparable sales of a lot and its VIN's own history, with price statistics over the sold ones (whole USD). */
+/**
+ * Comparable sales of a lot, with price statistics over the sold ones (whole USD). The VIN's own earlier lots are
+ * not here: they are its attempts (`vehicles.attempts`), the one timeline per VIN.
+ */
 const PriceStatsSchema = z.object({
   count: z.number().int(),
   median_usd: z.number().nullable(),
@@ -59,7 +62,6 @@ export const CompsViewSchema = z.object({
     sold: PriceStatsSchema,
     sold_on_approval: PriceStatsSchema,
   }),
-  history: z.array(CompViewSchema),
   /** Stored rows left out because their record could not be read. */
   skipped: z.number().int(),
 });

@@ -48,6 +48,44 @@ export const SaleViewSchema = z.object({
   outcome: z.enum(SALE_OUTCOMES).nullable(),
 });
 
+/** One auction attempt of a VIN (src/core/diff/attempts.ts Attempt): USD amounts, ms times, a UTC day. */
+export const AttemptViewSchema = z.object({
+  number: z.number().int(),
+  platform: z.string().nullable(),
+  lot_number: z.string().nullable(),
+  /** `platform:lot_number` when both are known and Lotwatch stored that lot (it opens), else null. */
+  lot_key: z.string().nullable(),
+  day: z.string().nullable(),
+  auction_at: z.number().nullable(),
+  bid_usd: z.number().nullable(),
+  price_usd: z.number().nullable(),
+  outcome: z.enum(['sold', 'sold_on_approval', 'ended_unsold', 'open', 'relisted', 'vanished']),
+  basis: z.enum(['confirmed', 'inferred']),
+  sources: z.array(z.enum(['store', 'history', 'ended_search'])),
+});
+export type AttemptView = z.infer<typeof AttemptViewSchema>;
+
+/** A VIN's every attempt with its seller signals (docs/architecture.md "A VIN's attempts"). */
+export const AttemptsSchema = z.object({
+  vin: z.string().nullable(),
+  attempts: z.array(AttemptViewSchema),
+  signals: z.object({
+    attempts: z.number().int(),
+    relists: z.number().int(),
+    approval_returns: z.number().int(),
+    bid_trend: z.enum(['falling', 'stalled', 'rising']).nullable(),
+    days_on_market: z.number().int().nullable(),
+    facts: z.array(z.string()),
+  }),
+  /** What was asked of the service this time: the history, and the Ended search by VIN when the history was empty. */
+  asked: z.object({ history: z.boolean(), ended_search: z.boolean() }),
+  /** Requests this call spent (0 offline). */
+  requests: z.number().int(),
+  /** Why the service's part is missing (no VIN, the service failed), or null. */
+  notice: z.string().nullable(),
+});
+export type Attempts = z.infer<typeof AttemptsSchema>;
+
 /** The methods of this domain; contract.ts joins every domain into the one contract. */
 export const lotMethods = {
   'library.search': {
@@ -73,6 +111,14 @@ export const lotMethods = {
   'vehicles.history': {
     input: z.object({ id: z.string().min(1).max(200), cursor: z.string().max(4000).optional() }).strict(),
     output: z.object({ sales: z.array(SaleViewSchema), meta: CursorMetaView.nullable() }),
+  },
+  /**
+   * A VIN's every attempt across its lots and both platforms, from the store; with `ask`, also from
+   * GET /vehicles/{slugVin}/history and, when that is empty, an Ended search by VIN (1 or 2 requests).
+   */
+  'vehicles.attempts': {
+    input: z.object({ id: z.string().trim().min(1).max(200), ask: z.boolean().default(false) }).strict(),
+    output: AttemptsSchema,
   },
   'vehicles.related': {
     input: z.object({ id: z.string().min(1).max(200) }).strict(),

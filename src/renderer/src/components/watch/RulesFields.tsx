@@ -22,6 +22,7 @@ export interface RulesDraft {
   buy_now_under_usd: string;
   max_price_usd: string;
   comps_below_percent: string;
+  relist_attempt: string;
   remind: string;
   muted: boolean;
 }
@@ -37,6 +38,7 @@ export function rulesToDraft(r: AlertRules): RulesDraft {
     buy_now_under_usd: text(r.buy_now_under_usd),
     max_price_usd: text(r.max_price_usd),
     comps_below_percent: text(r.comps_below_percent),
+    relist_attempt: text(r.relist_attempt),
     remind: r.remind_minutes_before.join(', '),
     muted: r.muted,
   };
@@ -65,6 +67,7 @@ export function draftToRules(d: RulesDraft, base: AlertRules): Record<string, un
     buy_now_under_usd: amount(d.buy_now_under_usd),
     max_price_usd: amount(d.max_price_usd),
     comps_below_percent: amount(d.comps_below_percent),
+    relist_attempt: amount(d.relist_attempt),
     remind_minutes_before: remind,
     muted: d.muted,
   };
@@ -85,12 +88,14 @@ function Amount({
   value,
   error,
   onChange,
+  placeholder = 'No limit',
 }: {
   name: string;
   label: string;
   value: string;
   error: string | undefined;
   onChange: (v: string) => void;
+  placeholder?: string;
 }) {
   const id = useId();
   return (
@@ -100,7 +105,7 @@ function Amount({
         type="text"
         inputMode="decimal"
         name={name}
-        placeholder="No limit"
+        placeholder={placeholder}
         value={value}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-err` : undefined}
@@ -138,7 +143,7 @@ export function RulesFields({
     ([k]) =>
       k === 'rules' ||
       (k.startsWith('rules.') &&
-        !/^rules\.(kinds|bid_above_usd|bid_below_usd|buy_now_under_usd|max_price_usd|comps_below_percent|remind_minutes_before|muted)\b/.test(
+        !/^rules\.(kinds|bid_above_usd|bid_below_usd|buy_now_under_usd|max_price_usd|comps_below_percent|relist_attempt|remind_minutes_before|muted)\b/.test(
           k,
         )),
   );
@@ -184,6 +189,14 @@ export function RulesFields({
           value={draft.buy_now_under_usd}
           error={ruleError(error, 'buy_now_under_usd')}
           onChange={(v) => set('buy_now_under_usd', v)}
+        />
+        <Amount
+          name="relist_attempt"
+          label="Tell me when it comes back for attempt no. (2-20)"
+          value={draft.relist_attempt}
+          error={ruleError(error, 'relist_attempt')}
+          onChange={(v) => set('relist_attempt', v)}
+          placeholder="Off"
         />
         {mode === 'search' ? (
           <Amount

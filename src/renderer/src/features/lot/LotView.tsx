@@ -4,7 +4,8 @@ import { SALE_OUTCOME_LABEL } from '../../../../shared/saleOutcome';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { JsonViewer } from '../../components/JsonViewer';
 import { Gallery } from './Gallery';
-import { RelatedLots, SaleHistory } from './Sections';
+import { VinAttempts } from './Attempts';
+import { RelatedLots } from './Sections';
 import { Shipping } from './Shipping';
 import { Costs, NotesAndTags } from './Desk';
 import { MarketComps } from './MarketComps';
@@ -93,7 +94,7 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /**
- * One lot: photos, the listed fields, the raw record, the timeline Lotwatch observed, sale history, related lots,
+ * One lot: photos, the listed fields, the raw record, the timeline Lotwatch observed, the VIN's every attempt, related lots,
  * shipping prices, a link to the platform's lot page, and watch / unwatch with rules. Loads through `vehicles.get`,
  * which refreshes from the service and falls back to the stored copy when the service cannot be reached (labelled
  * "offline"). History and related lots load at once in Demo mode; with a real key they wait for a click, since each
@@ -302,19 +303,22 @@ export function LotView({ lotKey }: { lotKey: string }) {
         <Timeline timeline={d.timeline} bids={d.bids} />
       </Section>
 
-      <div className="lot-two">
-        <Section title="Sale history" id="lot-history">
-          {info.data ? <SaleHistory id={historyId} auto={demo} /> : <p className="muted small">Loading…</p>}
-        </Section>
-        <Section title="Shipping to port" id="lot-shipping">
-          <Shipping
-            lotNumber={s.lot_number}
-            vin={s.vin}
-            lotKey={s.lot_key}
-            onPrices={() => void desk.run({ lot_key: s.lot_key })}
-          />
-        </Section>
-      </div>
+      <Section title="Sale history" id="lot-history">
+        {info.data ? (
+          <VinAttempts key={s.lot_key} lotKey={s.lot_key} auto={demo} />
+        ) : (
+          <p className="muted small">Loading…</p>
+        )}
+      </Section>
+
+      <Section title="Shipping to port" id="lot-shipping">
+        <Shipping
+          lotNumber={s.lot_number}
+          vin={s.vin}
+          lotKey={s.lot_key}
+          onPrices={() => void desk.run({ lot_key: s.lot_key })}
+        />
+      </Section>
 
       <Section title="Comparable sales" id="lot-comps">
         {desk.data ? (

@@ -226,7 +226,8 @@ function MarketAsk({
  * The lot page's comparables panel: sold comparables of the whole market (an Ended search of the lot's platform,
  * make, model and year +-1, kept a day per band, its cost said on the button; in Demo mode it runs when the page
  * opens), the statistics over prices paid with sold and sold on approval apart, the lot's own estimates beside
- * them, the bid range or the refusal, the ranked list with why each matches, and the VIN's earlier sales.
+ * them, the bid range or the refusal, and the ranked list with why each matches. The VIN's own earlier attempts are
+ * the Sale history section's (one timeline per VIN), never repeated here.
  */
 export function MarketComps({
   lotKey,
@@ -241,7 +242,7 @@ export function MarketComps({
 }) {
   const ask = useCall('desk.marketComps', undefined, false);
   const now = useNow(60_000);
-  const { comps, stats, history } = data.comps;
+  const { comps, stats } = data.comps;
   const market = data.market;
   const run = ask.run;
   const find = useCallback(async () => {
@@ -294,18 +295,6 @@ export function MarketComps({
             </tbody>
           </table>
         </div>
-      )}
-      {history.length > 0 && (
-        <>
-          <h3 className="card-title">This VIN&apos;s earlier sales</h3>
-          <table className="lw-table desk-comps-table" aria-label="Earlier sales of this VIN">
-            <tbody>
-              {history.map((c) => (
-                <CompRow key={c.lot_key} c={c} />
-              ))}
-            </tbody>
-          </table>
-        </>
       )}
     </div>
   );

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { SALE_OUTCOME_LABEL } from '../../../../shared/saleOutcome';
 import { lotHref, openLot } from '../../app/navigation';
-import { bidText, calendarDate, platformName, relative, usd } from '../../lib/format';
+import { bidText, platformName, relative } from '../../lib/format';
 import { useCall } from '../../lib/useCall';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Photo } from '../../components/Photo';
@@ -16,87 +15,6 @@ function LoadPrompt({ what, onLoad }: { what: string; onLoad: () => void }) {
       </button>{' '}
       One request.
     </p>
-  );
-}
-
-/**
- * Sale history of the vehicle (`vehicles.history` by VIN, else lot number), a page at a time by cursor.
- * Loads at once when `auto` (Demo mode), else on request.
- */
-export function SaleHistory({ id, auto }: { id: string; auto: boolean }) {
-  const h = useCall('vehicles.history', { id }, auto);
-  const [page, setPage] = useState(1);
-  const [asked, setAsked] = useState(auto);
-  const go = (cursor: string | null | undefined, p: number) => {
-    if (!cursor) return;
-    setPage(p);
-    void h.run({ id, cursor });
-  };
-  if (!asked)
-    return (
-      <LoadPrompt
-        what="sale history"
-        onLoad={() => {
-          setAsked(true);
-          void h.run();
-        }}
-      />
-    );
-  const sales = h.data?.sales ?? [];
-  const meta = h.data?.meta ?? null;
-  // The real service's history rows carry no lot number: the column shows only when some row has one.
-  const withLot = sales.some((s) => s.lot_number !== null);
-  return (
-    <div aria-busy={h.loading}>
-      {h.error && <ErrorNotice error={h.error} onRetry={() => void h.run()} />}
-      {h.loading && !h.data && <p className="muted small">Loading sale history…</p>}
-      {h.data && !sales.length && (
-        <p className="muted small">No earlier sales of this vehicle are known to the service.</p>
-      )}
-      {sales.length > 0 && (
-        <table className="lot-table">
-          <thead>
-            <tr>
-              <th>Date</th>
-              <th>Platform</th>
-              {withLot && <th>Lot</th>}
-              <th className="num">Price</th>
-              <th>Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {sales.map((s, i) => (
-              <tr key={`${s.platform}-${s.lot_number}-${s.date}-${i}`}>
-                <td className="nowrap">{calendarDate(s.date)}</td>
-                <td>{platformName(s.platform)}</td>
-                {withLot && <td>{s.lot_number ?? '–'}</td>}
-                <td className="num">{s.outcome === 'ended_unsold' ? '–' : usd(s.price)}</td>
-                <td>{s.outcome ? SALE_OUTCOME_LABEL[s.outcome] : (s.status ?? '–')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {(meta?.next_cursor || meta?.prev_cursor) && (
-        <div className="lot-pager">
-          <button
-            type="button"
-            disabled={h.loading || !meta.prev_cursor}
-            onClick={() => go(meta.prev_cursor, Math.max(1, page - 1))}
-          >
-            ← Previous
-          </button>
-          <span className="muted small">Page {page}</span>
-          <button
-            type="button"
-            disabled={h.loading || !meta.next_cursor}
-            onClick={() => go(meta.next_cursor, page + 1)}
-          >
-            Next →
-          </button>
-        </div>
-      )}
-    </div>
   );
 }
 
