@@ -517,24 +517,43 @@ export class Market implements MarketReader {
       const rng = new Rng(hash32(this.seed, 0x5e, vehicleNo++));
       const v = this.makeVehicle(rng);
       const facility = this.pickFacility(rng);
-      // Earlier sales of the same VIN give /history something to show.
+      // Earlier sales of the same VIN give /history something to show. Each attempt is listed after the one
+      // before it ended (at least a day later, as a relist is), so a VIN's attempts form one timeline.
       const earlier = rng.chance(0.14) ? rng.int(1, 2) : 0;
       let pastEnd = this.startTime - rng.int(10, 120) * DAY;
+      let prev: Lot | null = null;
       for (let i = 0; i < earlier && this.lots.length < count - 1; i++) {
         const a = toMin(Math.min(pastEnd + rng.int(1, 20) * DAY, this.startTime - 2 * DAY));
         pastEnd = a;
-        this.addPastLot(rng, v, rng.chance(0.7) ? facility : this.pickFacility(rng), a);
+        const f = rng.chance(0.7) ? facility : this.pickFacility(rng);
+        const at = this.after(prev, a, DAY);
+        if (at > this.startTime - DAY) break;
+        prev = this.addPastLot(rng, v, f, at, undefined, undefined, prev);
       }
       if (rng.chance(0.06)) {
-        this.addPastLot(rng, v, facility, toMin(this.startTime - rng.int(1, 9) * DAY));
+        const at = this.after(prev, toMin(this.startTime - rng.int(1, 9) * DAY), DAY);
+        if (at <= this.startTime - DAY) this.addPastLot(rng, v, facility, at, undefined, undefined, prev);
         continue;
       }
-      const created = toSec(this.startTime - rng.int(0, 10 * DAY));
+      const created = this.after(prev, toSec(this.startTime - rng.int(0, 10 * DAY)), HOUR);
       const auction = rng.chance(0.025)
         ? toMin(this.startTime + rng.int(2 * MIN, 6 * HOUR))
         : toMin(this.startTime + rng.int(20 * MIN, 14 * DAY));
-      this.schedule(this.newLot(rng, v, facility, created, auction, null));
+      this.schedule(this.newLot(rng, v, facility, created, auction, this.relistable(prev)));
     }
+  }
+
+  /**
+   * `t` (ms), or the time `gap` ms after `prev` ended when that is later (on a whole minute): when the next
+   * attempt of prev's VIN may begin, so no two attempts of a VIN overlap. Without `prev`, `t`.
+   */
+  private after(prev: Lot | null, t: number, gap: number): number {
+    return prev?.endedAt ? Math.max(t, toMin(prev.endedAt + gap)) : t;
+  }
+
+  /** The earlier attempt a new listing of its VIN is a relist of: `prev` unless it sold outright (then a resale). */
+  private relistable(prev: Lot | null): Lot | null {
+    return prev && prev.outcome !== 'sold' ? prev : null;
   }
 
   /** Sold comparables for the first open lots (comparables.ts); at most `budget` lots. Returns how many were added. */
@@ -604,21 +623,16 @@ export class Market implements MarketReader {
         lc: lowerCased(spec, color, fuel, 'Automatic', drive),
       };
       const facility = rng.pick(yards);
-      for (const p of s.past)
-        this.addPastLot(rng, v, facility, toMin(this.startTime - p.daysAgo * DAY), p.outcome, p.lotNumber);
+      let prev: Lot | null = null;
+      for (const p of s.past) {
+        const at = toMin(this.startTime - p.daysAgo * DAY);
+        prev = this.addPastLot(rng, v, facility, at, p.outcome, p.lotNumber, prev);
+      }
       if (s.open) {
         const auction = toMin(this.startTime + s.open.inDays * DAY + rng.int(0, 8) * HOUR);
+        const created = this.after(prev, toSec(this.startTime - rng.int(1, 3) * DAY), HOUR);
         this.schedule(
-          this.newLot(
-            rng,
-            v,
-            facility,
-            toSec(this.startTime - rng.int(1, 3) * DAY),
-            auction,
-            null,
-            false,
-            s.open.lotNumber,
-          ),
+          this.newLot(rng, v, facility, created, auction, this.relistable(prev), false, s.open.lotNumber),
         );
       }
     });
@@ -724,6 +738,7 @@ export class Market implements MarketReader {
       relistOf,
       relistedAs: null,
     };
+    if (relistOf) relistOf.relistedAs = lot;
     const tm = this.timing;
     const relist =
       outcome === 'approval'
@@ -741,7 +756,8 @@ export class Market implements MarketReader {
 
   /**
    * An earlier, already ended listing of a vehicle: no plan, final state only. A vendor sample gives its outcome
-   * and may pin its lot number.
+   * and may pin its lot number. `prev`: the VIN's attempt before this one (it had ended by `auctionAt`): this
+   * listing is created after it ended, and is its relist unless it sold outright.
    */
   private addPastLot(
     rng: Rng,
@@ -750,14 +766,16 @@ export class Market implements MarketReader {
     auctionAt: number,
     outcome?: Outcome,
     fixedNumber?: string,
+    prev: Lot | null = null,
   ): Lot {
+    const created = this.after(prev, toSec(auctionAt - rng.int(3, 20) * DAY), HOUR);
     const lot = this.newLot(
       rng,
       v,
       facility,
-      toSec(auctionAt - rng.int(3, 20) * DAY),
+      Math.min(created, auctionAt - HOUR),
       auctionAt,
-      null,
+      this.relistable(prev),
       true,
       fixedNumber,
     );
