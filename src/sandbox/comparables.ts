@@ -5,12 +5,13 @@ import { Rng, hash32 } from './rng';
 
 /**
  * Sold comparables for the first lots a new user meets. A buyer's first question about a lot is what cars like it
- * sold for, and Lotwatch answers it with one Ended search (platform, make, model, year +-1; REAL-SERVICE.md
- * "Searching ended lots"). A random market of 20,000 lots spreads its few thousand ended lots over hundreds of
- * models, years and two platforms, so most lots would find none. The market therefore makes sure the lots whose
- * auctions come first at its start (the Demo's first page, from which its example watches are picked) each have at
- * least COMPARABLE_MIN priced ended lots (Sold or Sold on Approval, price above 0) of the same platform, make, model
- * and year +-1: it adds earlier, already ended sales of other vehicles of that model where there are fewer.
+ * sold for, and Lotwatch answers it with one Ended search (platform, make, model, year +-1: the real service answers
+ * `lot_sub_status=Ended` with finished lots and their results). A random market of 20,000 lots spreads its ended
+ * lots over hundreds of models, years and two platforms, so most lots would find too few. The market therefore
+ * makes sure the lots whose auctions come first at its start (the Demo's first page, from which its example watches
+ * are picked) each have at least COMPARABLE_MIN priced ended lots (Sold or Sold on Approval, price above 0) of the
+ * same platform, make, model and year +-1: it adds earlier, already ended sales of other vehicles of that model
+ * where there are fewer.
  */
 
 /** How many of the first open lots at the market's start are given comparables. */

@@ -73,8 +73,8 @@ export function usd(n: number): string {
 /**
  * The record's `pricing.estimated_cost {from, to, text}`, USD: a wide band around the price the lot's terms point
  * at (about 0.15x to 1.7x of it), as in the real records, where Audi S5s that sold for about $9,250 carry
- * "$1,450 - $15,000" and "$200 - $15,200" (REAL-SERVICE.md "Searching ended lots": it reads as an estimate of the
- * sale price, not a repair cost). The same while the lot is open and after it ends (it does not know the result);
+ * "$1,450 - $15,000" and "$200 - $15,200" (a survey of 68 real IAAI records: it reads as an estimate of the sale
+ * price, not a repair cost). The same while the lot is open and after it ends (it does not know the result);
  * the noise band of saleFactor lies inside it, so a sold price falls in it unless a test forced the sale.
  */
 export function estimatedCost(lot: Lot): { from: number; to: number; text: string } {

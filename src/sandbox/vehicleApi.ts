@@ -35,12 +35,12 @@ const CURSOR_MSG = 'The cursor field format is invalid.';
 /**
  * The widest auction_date_from..auction_date_to range, in days, an Ended search answers; a wider one gets the real
  * service's upstream failure (UpstreamFailure). The sandbox's stand-in for a real fact: a wide date range on an
- * Ended search once answered the real 502 (REAL-SERVICE.md "Searching ended lots"); where the real limit lies is
- * not known, so a client must ask narrow and page.
+ * Ended search once answered the real 502. Where the real limit lies is not known, so a client asks narrow (a make,
+ * a model, a few years) and pages.
  */
 export const ENDED_MAX_RANGE_DAYS = 90;
 
-/** The real service's upstream failure: HTTP 502 `{"ok": false, "message": "Vehicle API request failed."}`, no `status`. */
+/** The real service's upstream failure: HTTP 502 `{"ok": false, "message": "Vehicle API request failed."}`. */
 export class UpstreamFailure extends HttpError {
   constructor() {
     super(502, 'Vehicle API request failed.');
