@@ -60,10 +60,17 @@ const priced = (l: Lot): boolean => l.subStatus === 'Ended' && l.salePrice !== n
  * @returns how many lots were added. Throws nothing.
  */
 export function backfillComparables(host: ComparableHost, budget: number): number {
-  const first = host.lots
-    .filter((l) => l.subStatus === 'Open')
-    .sort(compareLots)
-    .slice(0, COMPARABLE_LEAD);
+  // The first COMPARABLE_LEAD open lots in list order, kept sorted in one pass (no sort of every open lot).
+  const first: Lot[] = [];
+  for (const l of host.lots) {
+    if (l.subStatus !== 'Open') continue;
+    const full = first.length === COMPARABLE_LEAD;
+    if (full && compareLots(l, first[COMPARABLE_LEAD - 1] as Lot) >= 0) continue;
+    let i = full ? COMPARABLE_LEAD - 1 : first.length;
+    while (i > 0 && compareLots(l, first[i - 1] as Lot) < 0) i--;
+    first.splice(i, 0, l);
+    if (first.length > COMPARABLE_LEAD) first.pop();
+  }
   // Priced ended lots by platform, make and model, then by year.
   const years = new Map<string, Map<number, number>>();
   const count = (l: Lot): void => {
