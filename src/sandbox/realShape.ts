@@ -7,7 +7,7 @@ import { hash32 } from './rng';
 /**
  * The real service's record shape (the sandbox's default dialect): every path outside `details` of the survey of 68
  * real records with its type, the vocabulary of docs/service-contract.md ("Records", "Photo hosts", "Sale results"),
- * and on IAAI a small raw `details.attributes` object. None of the spec's flat fields is here (no top-level color,
+ * and on IAAI a small raw `details` (attributes, sale_information). None of the spec's flat fields is here (no color,
  * damage, fuel_type, transmission, drive_type; no auction.lot_status / lot_sub_status, pricing.sale_price_usd,
  * media.photos, location.facility_id): a client that reads only those reads nothing, as against the real service.
  *
