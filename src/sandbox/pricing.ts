@@ -60,12 +60,15 @@ export function saleFactor(
 
 const round = (n: number, step: number): number => Math.round(n / step) * step;
 
-/** The middle price a lot's terms point at, USD: value x saleFactor with no noise (u = 0.5). */
+/**
+ * The middle price a lot's terms point at, USD: Vehicle.value x saleFactor with no noise (u = 0.5); what the
+ * estimate band is drawn around, so it is known while the lot is open. Pure; throws nothing.
+ */
 export function expectedPrice(lot: Lot): number {
   return lot.v.value * saleFactor(lot.damage, lot.runCond, lot.docName, lot.relistOf !== null, 0.5);
 }
 
-/** "$1,450": whole US dollars with thousands separators. */
+/** "$1,450": `n` USD rounded to whole dollars with thousands separators, as the real records write money. */
 export function usd(n: number): string {
   return `$${String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
 }
