@@ -27,10 +27,7 @@ async function search(sb: Sandbox, query: string): Promise<Rec[]> {
 }
 
 /** The priced comparables one Ended search finds for a lot: Sold or Sold on Approval with a price above 0. */
-async function pricedComparables(
-  sb: Sandbox,
-  lot: { platform: string; make: string; model: string; year: number },
-): Promise<Rec[]> {
+async function pricedComparables(sb: Sandbox, lot: Rec): Promise<Rec[]> {
   const q = new URLSearchParams({
     platform: lot.platform,
     make: lot.make,
@@ -67,7 +64,7 @@ describe('the Demo market has sold comparables for its first lots', () => {
     expect(watches).toHaveLength(3);
     for (const w of watches) {
       const lot = w['lot'] as Rec;
-      const priced = await pricedComparables(sb, lot as never);
+      const priced = await pricedComparables(sb, lot);
       expect(
         priced.length,
         `${lot['lot_key']} ${lot['year']} ${lot['make']} ${lot['model']}`,
@@ -85,7 +82,7 @@ describe('the Demo market has sold comparables for its first lots', () => {
       const page = await search(sb, 'per_page=20');
       expect(page).toHaveLength(20);
       for (const lot of page) {
-        const priced = await pricedComparables(sb, lot as never);
+        const priced = await pricedComparables(sb, lot);
         expect(
           priced.length,
           `${new Date(start).toISOString()} lot ${lot['lot_number']}`,

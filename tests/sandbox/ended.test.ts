@@ -4,9 +4,8 @@ import { Market, type Lot } from '../../src/sandbox/market';
 import { ENDED_MAX_RANGE_DAYS } from '../../src/sandbox/vehicleApi';
 import { START, startHarness, type Harness, type Rec } from './harness';
 
-// The sandbox's Ended answers, like the real service's (finished lots of a real IAAI Ended pull): finished lots with
-// their results, prices that follow what buyers price by, relisted VINs whose attempts agree with their history, and
-// the real 502 for a date range too wide.
+// The sandbox's Ended answers, like the real service's: finished lots with their results, prices that follow what
+// buyers price by, relisted VINs whose attempts agree with their history, and the real 502 for a date range too wide.
 
 const DAY = 86_400_000;
 let real: Harness;
