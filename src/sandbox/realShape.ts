@@ -359,10 +359,10 @@ function iaaiDetails(seed: number, lot: Lot, engineRaw: string): Record<string, 
     TitleSaleDoc: `${lot.docName} (${lot.facility.state})`,
   };
   if (brand) sale['Brand'] = brand;
-  return {
-    attributes: { ...iaaiAttributes(lot, engineRaw), EstRepairCost: repair, TitleBrand: brand },
-    sale_information: sale,
-  };
+  const attributes = iaaiAttributes(lot, engineRaw);
+  attributes['EstRepairCost'] = repair;
+  attributes['TitleBrand'] = brand;
+  return { attributes, sale_information: sale };
 }
 
 /**
