@@ -9,8 +9,8 @@ import { Rng, hash32 } from './rng';
  * `lot_sub_status=Ended` with finished lots and their results). A random market of 20,000 lots spreads its ended
  * lots over hundreds of models, years and two platforms, so most lots would find too few. The market therefore
  * makes sure the lots whose auctions come first at its start (the Demo's first page, from which its example watches
- * are picked) each have at least COMPARABLE_MIN priced ended lots (Sold or Sold on Approval, price above 0) of the
- * same platform, make, model and year +-1: it adds earlier, already ended sales of other vehicles of that model
+ * are picked) each have at least COMPARABLE_MIN vehicles with a priced ended lot (Sold or Sold on Approval, price
+ * above 0) of the same platform, make, model and year +-1: it adds earlier, already ended sales of other vehicles of that model
  * where there are fewer.
  */
 
@@ -53,7 +53,7 @@ const priced = (l: Lot): boolean => l.subStatus === 'Ended' && l.salePrice !== n
 
 /**
  * Adds ended, priced sales so that each of the first COMPARABLE_LEAD open lots (list order) has COMPARABLE_MIN
- * comparables, at most `budget` lots in all. Each added lot is a new vehicle of the lot's model, of its year or one
+ * comparables (vehicles, a relisted VIN once), at most `budget` lots in all. Each added lot is a new vehicle of the lot's model, of its year or one
  * either side (within the model's years), at a yard of its platform, auctioned 2 to 60 days before the start, Sold
  * (80%) or Sold on Approval, its price drawn like any lot's (pricing.ts). Drawn from the seed and the lot's id, so
  * the same market comes out on every run.
@@ -71,9 +71,13 @@ export function backfillComparables(host: ComparableHost, budget: number): numbe
     first.splice(i, 0, l);
     if (first.length > COMPARABLE_LEAD) first.pop();
   }
-  // Priced ended lots by platform, make and model, then by year.
+  // Vehicles with a priced ended lot, by platform, make and model, then by year. A VIN sold twice (on approval,
+  // then again) counts once, as a buyer's comparables count it.
   const years = new Map<string, Map<number, number>>();
+  const seen = new Set<Vehicle>();
   const count = (l: Lot): void => {
+    if (seen.has(l.v)) return;
+    seen.add(l.v);
     const k = key(l.platform, l.v.spec);
     const byYear = years.get(k) ?? new Map<number, number>();
     byYear.set(l.v.year, (byYear.get(l.v.year) ?? 0) + 1);

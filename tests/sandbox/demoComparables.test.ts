@@ -26,7 +26,10 @@ async function search(sb: Sandbox, query: string): Promise<Rec[]> {
   return ((await res.json()) as { data: Rec[] }).data;
 }
 
-/** The priced comparables one Ended search finds for a lot: Sold or Sold on Approval with a price above 0. */
+/**
+ * The priced comparables one Ended search finds for a lot: Sold or Sold on Approval with a price above 0, a VIN sold
+ * more than once counted once (its last sale), as a buyer's comparables count it.
+ */
 async function pricedComparables(sb: Sandbox, lot: Rec): Promise<Rec[]> {
   const q = new URLSearchParams({
     platform: lot.platform,
@@ -43,11 +46,14 @@ async function pricedComparables(sb: Sandbox, lot: Rec): Promise<Rec[]> {
     expect([r['platform'], r['make'], r['model']]).toEqual([lot.platform, lot.make, lot.model]);
     expect(Math.abs(r['year'] - lot.year)).toBeLessThanOrEqual(1);
   }
-  return found.filter(
-    (r) =>
+  const byVin = new Map<string, Rec>();
+  for (const r of found)
+    if (
       ['Sold', 'Sold on Approval'].includes(r['auction']['last_sold_status']) &&
-      r['pricing']['last_sold_price_usd'] > 0,
-  );
+      r['pricing']['last_sold_price_usd'] > 0
+    )
+      byVin.set(r['vin'], r); // list order: a later sale of the VIN replaces an earlier one
+  return [...byVin.values()];
 }
 
 describe('the Demo market has sold comparables for its first lots', () => {
