@@ -1,16 +1,13 @@
 import {
   COLORS,
   DAMAGES,
-  MINOR_DAMAGES,
   MODELS,
   RUN_CONDITIONS,
   SALE_DOCS,
   SELLER_NAMES,
   SECONDARY_DAMAGES,
   SELLER_TYPES,
-  SEVERE_DAMAGES,
   WEIGHTED_MODELS,
-  makeVin,
   type ModelSpec,
 } from './catalog';
 import { buildFacilities, type Facility, type Platform } from './geo';
@@ -19,6 +16,9 @@ import { ServiceView, resolveRefresh, type MarketReader, type RefreshSetting } f
 import { Rng, hash32 } from './rng';
 import { drawDuration, resolveTiming, type MarketTiming } from './timing';
 import { MinHeap } from './heap';
+import { backfillComparables, comparablesReserve } from './comparables';
+import { saleFactor } from './pricing';
+import { drawVehicle, lowerCased, vehicleValue } from './vehicles';
 
 /**
  * The simulated market. Its state is a pure function of (seed, lot count, start time, market time): every lot
@@ -232,25 +232,6 @@ export function compareLots(a: Lot, b: Lot): number {
   return a.auctionAt - b.auctionAt || a.updatedAt - b.updatedAt || a.id - b.id;
 }
 
-/** The lower-case copies of a vehicle's filterable words, made once so a search does not allocate per lot. */
-function lowerCased(
-  spec: ModelSpec,
-  color: string,
-  fuel: string,
-  transmission: string,
-  drive: string,
-): Vehicle['lc'] {
-  return {
-    make: spec.make.toLowerCase(),
-    model: spec.model.toLowerCase(),
-    type: spec.type.toLowerCase(),
-    color: color.toLowerCase(),
-    fuel: fuel.toLowerCase(),
-    transmission: transmission.toLowerCase(),
-    drive: drive.toLowerCase(),
-  };
-}
-
 export class Market implements MarketReader {
   readonly seed: number;
   readonly timing: MarketTiming;
@@ -288,7 +269,8 @@ export class Market implements MarketReader {
   );
   private nextArrival: number;
   private readonly arrivalMean: number;
-  private readonly baseYear: number;
+  /** The market's current year (of its start time, UTC): the newest model year. */
+  readonly baseYear: number;
 
   constructor(opts: MarketOptions) {
     this.seed = opts.seed >>> 0;
@@ -308,7 +290,9 @@ export class Market implements MarketReader {
     this.counters.item = 41_000_000 + rng.int(0, 999_999);
     const samples = opts.lots >= VENDOR_SAMPLE_MIN_LOTS;
     if (samples) for (const s of VENDOR_SAMPLES) this.counters.vins.add(s.vin);
-    this.populate(samples ? opts.lots - VENDOR_LOTS : opts.lots);
+    const reserve = comparablesReserve(opts.lots);
+    this.populate((samples ? opts.lots - VENDOR_LOTS : opts.lots) - reserve);
+    if (reserve > 0) this.populatePast(reserve - this.addComparables(reserve));
     if (samples) this.addVendorSamples();
     // Arrivals keep the open stock steady: as many new lots per day as the initial stock sells per day.
     const current = this.lots.filter((l) => l.subStatus !== 'Ended').length;
@@ -533,23 +517,73 @@ export class Market implements MarketReader {
       const rng = new Rng(hash32(this.seed, 0x5e, vehicleNo++));
       const v = this.makeVehicle(rng);
       const facility = this.pickFacility(rng);
-      // Earlier sales of the same VIN give /history something to show.
+      // Earlier sales of the same VIN give /history something to show. Each attempt is listed after the one
+      // before it ended (at least a day later, as a relist is), so a VIN's attempts form one timeline.
       const earlier = rng.chance(0.14) ? rng.int(1, 2) : 0;
       let pastEnd = this.startTime - rng.int(10, 120) * DAY;
+      let prev: Lot | null = null;
       for (let i = 0; i < earlier && this.lots.length < count - 1; i++) {
         const a = toMin(Math.min(pastEnd + rng.int(1, 20) * DAY, this.startTime - 2 * DAY));
         pastEnd = a;
-        this.addPastLot(rng, v, rng.chance(0.7) ? facility : this.pickFacility(rng), a);
+        const f = rng.chance(0.7) ? facility : this.pickFacility(rng);
+        const at = this.after(prev, a, DAY);
+        if (at > this.startTime - DAY) break;
+        prev = this.addPastLot(rng, v, f, at, undefined, undefined, prev);
       }
       if (rng.chance(0.06)) {
-        this.addPastLot(rng, v, facility, toMin(this.startTime - rng.int(1, 9) * DAY));
+        const at = this.after(prev, toMin(this.startTime - rng.int(1, 9) * DAY), DAY);
+        if (at <= this.startTime - DAY) this.addPastLot(rng, v, facility, at, undefined, undefined, prev);
         continue;
       }
-      const created = toSec(this.startTime - rng.int(0, 10 * DAY));
+      const created = this.after(prev, toSec(this.startTime - rng.int(0, 10 * DAY)), HOUR);
       const auction = rng.chance(0.025)
         ? toMin(this.startTime + rng.int(2 * MIN, 6 * HOUR))
         : toMin(this.startTime + rng.int(20 * MIN, 14 * DAY));
-      this.schedule(this.newLot(rng, v, facility, created, auction, null));
+      this.schedule(this.newLot(rng, v, facility, created, auction, this.relistable(prev)));
+    }
+  }
+
+  /**
+   * `t` (ms), or the time `gap` ms after `prev` ended when that is later (on a whole minute): when the next
+   * attempt of prev's VIN may begin, so no two attempts of a VIN overlap. Without `prev`, `t`.
+   */
+  private after(prev: Lot | null, t: number, gap: number): number {
+    return prev?.endedAt ? Math.max(t, toMin(prev.endedAt + gap)) : t;
+  }
+
+  /** The earlier attempt a new listing of its VIN is a relist of: `prev` unless it sold outright (then a resale). */
+  private relistable(prev: Lot | null): Lot | null {
+    return prev && prev.outcome !== 'sold' ? prev : null;
+  }
+
+  /** Sold comparables for the first open lots (comparables.ts); at most `budget` lots. Returns how many were added. */
+  private addComparables(budget: number): number {
+    return backfillComparables(
+      {
+        seed: this.seed,
+        startTime: this.startTime,
+        baseYear: this.baseYear,
+        lots: this.lots,
+        facilities: this.facilities,
+        vehicle: (rng, spec, year) => drawVehicle(rng, spec, year, this.baseYear, this.counters.vins),
+        addPast: (rng, v, facility, at, outcome) => this.addPastLot(rng, v, facility, at, outcome),
+      },
+      budget,
+    );
+  }
+
+  /** `count` more ended lots of new vehicles, 1 to 120 days before the start, with the usual mix of outcomes. */
+  private populatePast(count: number): void {
+    for (let i = 0; i < count; i++) {
+      const rng = new Rng(hash32(this.seed, 0xf111, i));
+      const v = this.makeVehicle(rng);
+      const at = toMin(this.startTime - rng.int(1, 120) * DAY - rng.int(0, 600) * MIN);
+      const outcome = rng.weighted([
+        ['sold', 65],
+        ['approval', 15],
+        ['unsold', 20],
+      ] as const);
+      this.addPastLot(rng, v, this.pickFacility(rng), at, outcome);
     }
   }
 
@@ -585,25 +619,20 @@ export class Market implements MarketReader {
         engineL,
         hp,
         odometer,
-        value: spec.msrp * 0.86 ** age * Math.max(0.3, 1 - odometer / 350_000),
+        value: vehicleValue(spec.msrp, age, odometer),
         lc: lowerCased(spec, color, fuel, 'Automatic', drive),
       };
       const facility = rng.pick(yards);
-      for (const p of s.past)
-        this.addPastLot(rng, v, facility, toMin(this.startTime - p.daysAgo * DAY), p.outcome, p.lotNumber);
+      let prev: Lot | null = null;
+      for (const p of s.past) {
+        const at = toMin(this.startTime - p.daysAgo * DAY);
+        prev = this.addPastLot(rng, v, facility, at, p.outcome, p.lotNumber, prev);
+      }
       if (s.open) {
         const auction = toMin(this.startTime + s.open.inDays * DAY + rng.int(0, 8) * HOUR);
+        const created = this.after(prev, toSec(this.startTime - rng.int(1, 3) * DAY), HOUR);
         this.schedule(
-          this.newLot(
-            rng,
-            v,
-            facility,
-            toSec(this.startTime - rng.int(1, 3) * DAY),
-            auction,
-            null,
-            false,
-            s.open.lotNumber,
-          ),
+          this.newLot(rng, v, facility, created, auction, this.relistable(prev), false, s.open.lotNumber),
         );
       }
     });
@@ -615,41 +644,7 @@ export class Market implements MarketReader {
     const newest = this.baseYear;
     // Skewed toward recent years, as at real salvage auctions.
     const year = Math.max(oldest, newest - Math.floor((newest - oldest + 1) * rng.next() ** 1.6));
-    const [engineL, cylinders, hp, fuel] = rng.pick(spec.engines);
-    const age = Math.max(0, this.baseYear - year);
-    const perYear = spec.type === 'MOTORCYCLE' ? 3000 : 12_500;
-    const odometer = Math.round(age * perYear * (0.5 + rng.next()) + rng.int(5, 9000));
-    const value = spec.msrp * 0.86 ** age * Math.max(0.3, 1 - odometer / 350_000);
-    let vin = makeVin(rng, spec.make, year);
-    while (this.counters.vins.has(vin)) vin = makeVin(rng, spec.make, year);
-    this.counters.vins.add(vin);
-    const color = rng.weighted(COLORS);
-    const transmission =
-      fuel === 'Electric'
-        ? 'Automatic'
-        : rng.weighted([
-            ['Automatic', 90],
-            ['Manual', 7],
-            ['Unknown', 3],
-          ] as const);
-    const drive = rng.pick(spec.drives);
-    const trim = rng.pick(spec.trims);
-    return {
-      vin,
-      spec,
-      year,
-      trim,
-      color,
-      fuel,
-      transmission,
-      drive,
-      cylinders,
-      engineL,
-      hp,
-      odometer,
-      value,
-      lc: lowerCased(spec, color, fuel, transmission, drive),
-    };
+    return drawVehicle(rng, spec, year, this.baseYear, this.counters.vins);
   }
 
   private pickFacility(rng: Rng): Facility {
@@ -696,12 +691,8 @@ export class Market implements MarketReader {
     })();
     const sellerType = rng.weighted(SELLER_TYPES);
     const doc = rng.weighted(SALE_DOCS.map((x) => [x, x[2]] as const));
-    const severe = SEVERE_DAMAGES.includes(damage);
-    const minor = MINOR_DAMAGES.includes(damage);
-    let factor = severe ? 0.12 + rng.next() * 0.2 : minor ? 0.45 + rng.next() * 0.3 : 0.25 + rng.next() * 0.3;
-    if (runCond === 'STATIONARY') factor *= 0.75;
-    if (relistOf) factor *= 0.9;
-    const finalBid = round25(v.value * factor);
+    // Value x damage, run condition, title document and relist, with noise (pricing.ts).
+    const finalBid = round25(v.value * saleFactor(damage, runCond, doc[0], relistOf !== null, rng.next()));
     const buyNow = rng.chance(0.12) ? Math.round((finalBid * (1.25 + rng.next() * 0.3)) / 50) * 50 : null;
     const outcome: Outcome = rng.weighted([
       ['sold', 65],
@@ -747,6 +738,7 @@ export class Market implements MarketReader {
       relistOf,
       relistedAs: null,
     };
+    if (relistOf) relistOf.relistedAs = lot;
     const tm = this.timing;
     const relist =
       outcome === 'approval'
@@ -764,7 +756,8 @@ export class Market implements MarketReader {
 
   /**
    * An earlier, already ended listing of a vehicle: no plan, final state only. A vendor sample gives its outcome
-   * and may pin its lot number.
+   * and may pin its lot number. `prev`: the VIN's attempt before this one (it had ended by `auctionAt`): this
+   * listing is created after it ended, and is its relist unless it sold outright.
    */
   private addPastLot(
     rng: Rng,
@@ -773,14 +766,16 @@ export class Market implements MarketReader {
     auctionAt: number,
     outcome?: Outcome,
     fixedNumber?: string,
-  ): void {
+    prev: Lot | null = null,
+  ): Lot {
+    const created = this.after(prev, toSec(auctionAt - rng.int(3, 20) * DAY), HOUR);
     const lot = this.newLot(
       rng,
       v,
       facility,
-      toSec(auctionAt - rng.int(3, 20) * DAY),
+      Math.min(created, auctionAt - HOUR),
       auctionAt,
-      null,
+      this.relistable(prev),
       true,
       fixedNumber,
     );
@@ -791,6 +786,7 @@ export class Market implements MarketReader {
     for (const s of lot.steps) if (s.k !== Step.Relist) this.applyStepValue(lot, s);
     lot.next = lot.steps.length;
     lot.updatedAt = end ? end.t : lot.updatedAt;
+    return lot;
   }
 
   /**

@@ -1,12 +1,13 @@
 import { KM_PER_MILE, PORTS, milesBetween, type Facility } from './geo';
 import type { Lot } from './market';
 import { isoOffset, locationDisplay, photoSet, slugVin, type PhotoSet } from './records';
+import { estimatedCost, iaaiValuation, titleBrand, usd } from './pricing';
 import { hash32 } from './rng';
 
 /**
  * The real service's record shape (the sandbox's default dialect): every path outside `details` of the survey of 68
  * real records with its type, the vocabulary of docs/service-contract.md ("Records", "Photo hosts", "Sale results"),
- * and on IAAI a small raw `details.attributes` object. None of the spec's flat fields is here (no top-level color,
+ * and on IAAI a small raw `details` (attributes, sale_information). None of the spec's flat fields is here (no color,
  * damage, fuel_type, transmission, drive_type; no auction.lot_status / lot_sub_status, pricing.sale_price_usd,
  * media.photos, location.facility_id): a client that reads only those reads nothing, as against the real service.
  *
@@ -181,11 +182,6 @@ function formatted(ms: number): string {
   return `${MONTHS[d.getUTCMonth()]} ${pad2(d.getUTCDate())}, ${d.getUTCFullYear()} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}`;
 }
 
-/** "$1,450": whole US dollars with thousands separators. */
-function usd(n: number): string {
-  return `$${String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
-}
-
 interface MediaLists {
   thumbs: readonly string[];
   items: readonly { type: string; thumb: string; large: string }[];
@@ -212,13 +208,15 @@ function realMedia(seed: number, lot: Lot): MediaLists {
  * - auction.countdown {days, hours, minutes} to the sale (zeros after it), diff_minutes (negative after it).
  * - auction.state / last_sold_status / last_sold_day and pricing.last_sold_price_usd: see realResult.
  * - auction.is_buy_now / is_timed mirror the lot_status filter (Buy Now / Timed); sold_timed = sold in a timed sale.
- * - odometer {mi, km}; pricing in USD; estimated_cost a repair-cost range with its "$1,450 - $15,000" text.
+ * - odometer {mi, km}; pricing in USD; estimated_cost the service's band of the sale price with its
+ *   "$1,450 - $15,000" text (pricing.ts estimatedCost).
  * - location {display "City (ST)", send_from, state null}; facility {id number, lat, lng, zip, office_name and
  *   state null}, as in all 68 surveyed records.
  * - media: thumbs (400x300) and items [{type "image", thumb, large}] of an open lot; a finished lot lists none while
  *   thumbs_count keeps the count (all 68 surveyed, ended, records had empty lists).
  * - distance: null (the search handler fills it in on a zip search).
- * - details.attributes (IAAI only): a dozen of the raw keys of the survey, in its spellings.
+ * - details (IAAI only): attributes, a few dozen of the raw keys of the survey in its spellings, and
+ *   sale_information with the ACV and the repair estimate as "$18,349 USD" text (iaaiDetails).
  */
 export function realRecord(lot: Lot, seed: number, now: number): Record<string, unknown> {
   const v = lot.v;
@@ -239,8 +237,6 @@ export function realRecord(lot: Lot, seed: number, now: number): Record<string, 
     registration: false,
   };
   const media = r.state === 'open' ? realMedia(seed, lot) : NO_MEDIA;
-  const estFrom = Math.round((v.value * 0.12) / 50) * 50;
-  const estTo = Math.max(estFrom + 500, Math.round((v.value * 0.65) / 50) * 50);
   const isTimed = lot.lotStatus === 'Timed';
   const airbagsDeployed = hash32(seed, 0xa1b, lot.id) % 100 < (COLLISION.has(lot.damage) ? 55 : 6);
   const rec: Record<string, unknown> = {
@@ -283,7 +279,7 @@ export function realRecord(lot: Lot, seed: number, now: number): Record<string, 
       current_bid2_usd: lot.currentBid,
       buy_now_usd: lot.buyNow,
       last_sold_price_usd: r.lastSoldPrice,
-      estimated_cost: { from: estFrom, to: estTo, text: `${usd(estFrom)} - ${usd(estTo)}` },
+      estimated_cost: estimatedCost(lot),
     },
     odometer: { mi: v.odometer, km: Math.round(v.odometer * KM_PER_MILE) },
     condition: {
@@ -330,7 +326,7 @@ export function realRecord(lot: Lot, seed: number, now: number): Record<string, 
       items: media.items,
     },
   };
-  if (lot.platform === 'iaai') rec['details'] = { attributes: iaaiAttributes(lot, engine.raw) };
+  if (lot.platform === 'iaai') rec['details'] = iaaiDetails(seed, lot, engine.raw);
   return rec;
 }
 
@@ -343,6 +339,31 @@ const LOSS: Readonly<Record<string, string>> = {
   Mechanical: 'Mechanical',
   Repossession: 'Repossession',
 };
+
+/**
+ * The IAAI raw `details` of a lot: `attributes` (iaaiAttributes plus EstRepairCost, a number of USD, and
+ * TitleBrand) and `sale_information` {ActualCashValue, EstimatedRepairCost ("$18,349 USD" text), SellingBranch,
+ * Seller, SellerType, TitleSaleDoc, and Brand when the title is branded (8 of 68 surveyed records carry Brand)}.
+ * The values come from pricing.ts iaaiValuation and titleBrand.
+ */
+function iaaiDetails(seed: number, lot: Lot, engineRaw: string): Record<string, unknown> {
+  const { acv, repair } = iaaiValuation(seed, lot);
+  const brand = titleBrand(lot, COLLISION.has(lot.damage));
+  const branch = `${lot.facility.name} (${lot.facility.state})`;
+  const sale: Record<string, unknown> = {
+    SellingBranch: branch,
+    ActualCashValue: `${usd(acv)} USD`,
+    EstimatedRepairCost: `${usd(repair)} USD`,
+    Seller: lot.sellerName,
+    SellerType: lot.sellerType === 'insurance' ? 'Insurance' : 'Non-Insurance',
+    TitleSaleDoc: `${lot.docName} (${lot.facility.state})`,
+  };
+  if (brand) sale['Brand'] = brand;
+  const attributes = iaaiAttributes(lot, engineRaw);
+  attributes['EstRepairCost'] = repair;
+  attributes['TitleBrand'] = brand;
+  return { attributes, sale_information: sale };
+}
 
 /**
  * The IAAI raw `details.attributes` subset, in the survey's spellings and value styles: Id "<salvage id>~US" (the

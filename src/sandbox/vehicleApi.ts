@@ -32,6 +32,24 @@ const VEHICLE_COLS = {
 const HISTORY_COLS = { 'vehicles.ad': 'string', 'vehicles.id': 'number' } as const;
 const LOCATION_COLS = { 'auction_locations.id': 'number' } as const;
 const CURSOR_MSG = 'The cursor field format is invalid.';
+/**
+ * The widest auction_date_from..auction_date_to range, in days, an Ended search answers; a wider one gets the real
+ * service's upstream failure (UpstreamFailure). The sandbox's stand-in for a real fact: a wide date range on an
+ * Ended search once answered the real 502. Where the real limit lies is not known, so a client asks narrow (a make,
+ * a model, a few years) and pages.
+ */
+export const ENDED_MAX_RANGE_DAYS = 90;
+
+/** The real service's upstream failure: HTTP 502 `{"ok": false, "message": "Vehicle API request failed."}`. */
+export class UpstreamFailure extends HttpError {
+  constructor() {
+    super(502, 'Vehicle API request failed.');
+  }
+  override body(): Record<string, unknown> {
+    return { ok: false, message: this.message };
+  }
+}
+
 /** Laravel's `zip` without `radius`: the sandbox searches this many units around it (the spec leaves it open). */
 export const DEFAULT_RADIUS = 50;
 
@@ -80,6 +98,8 @@ const ciEq = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCas
  * answer 422 for unknown values; free filter values (make, colour, damage, fuel, ...) that match nothing give an
  * empty page (docs/service-contract.md "Unknown values"). price_* compare the sale price of ended lots and the
  * current bid otherwise (USD); odometer_* are miles; dates are UTC days of the auction date.
+ * @throws HttpError 422 for invalid parameters; UpstreamFailure (502) for an Ended search whose auction date range
+ *   spans more than ENDED_MAX_RANGE_DAYS days.
  */
 export function listVehicles(ctx: ApiContext, q: RawQuery): Body {
   const v = new Validator(q);
@@ -116,6 +136,13 @@ export function listVehicles(ctx: ApiContext, q: RawQuery): Body {
   const s = v.string('s', { max: 255 });
   const cursor = readCursor(v, VEHICLE_COLS);
   v.check();
+  if (
+    subStatus === 'Ended' &&
+    dateFrom !== undefined &&
+    dateTo !== undefined &&
+    Date.parse(dateTo) - Date.parse(dateFrom) > ENDED_MAX_RANGE_DAYS * 86_400_000
+  )
+    throw new UpstreamFailure();
 
   const str = (n: string): string | undefined => v.raw(n);
   const type = str('type')?.toLowerCase();

@@ -251,14 +251,20 @@ describe('real-shape records carry every path of the survey outside details, wit
     );
   });
 
-  it('IAAI records carry a small raw details.attributes; Copart records none', () => {
+  it('IAAI records carry a small raw details (attributes, sale_information with ACV and repair estimate); Copart none', () => {
     for (const r of records) {
       if (r['platform'] === 'copart') {
         expect(r).not.toHaveProperty('details');
         continue;
       }
       const a = r['details']['attributes'] as Rec;
-      expect(Object.keys(r['details'])).toEqual(['attributes']);
+      expect(Object.keys(r['details'])).toEqual(['attributes', 'sale_information']);
+      // The survey's spellings: "$18,349 USD" text in sale_information, the repair estimate also a number.
+      const sale = r['details']['sale_information'] as Rec;
+      expect(sale['ActualCashValue']).toMatch(/^\$\d{1,3}(,\d{3})* USD$/);
+      expect(sale['EstimatedRepairCost']).toMatch(/^\$\d{1,3}(,\d{3})* USD$/);
+      expect(Number(sale['EstimatedRepairCost'].replace(/[$, USD]/g, ''))).toBe(a['EstRepairCost']);
+      expect(typeof a['TitleBrand']).toBe('string');
       expect(Object.keys(a).length).toBeGreaterThanOrEqual(12);
       expect(a['Id']).toMatch(/^\d+~US$/);
       expect(a['StockNumber']).toBe(r['lot_number']);
