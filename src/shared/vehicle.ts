@@ -53,7 +53,8 @@ export const PricingInfoSchema = z.object({
   current_bid_usd: n,
   buy_now_usd: n,
   sale_price_usd: n,
-  /** The service's estimate of the repair cost range (real `pricing.estimated_cost.{from,to}`), USD. */
+  /** The service's own estimate range (real `pricing.estimated_cost.{from,to}`), USD: it reads as an estimate of the sale
+   * price, not a repair cost (REAL-SERVICE.md "Searching ended lots"). */
   estimated_cost_from_usd: n,
   estimated_cost_to_usd: n,
 });

@@ -112,7 +112,7 @@ function data(over: Partial<DeskData> = {}): DeskData {
           max_usd: 6000,
         },
       },
-        skipped: 0,
+      skipped: 0,
     },
     market: market({ fetched_at: NOW - HOUR, found: 12, requests: 1, fresh: true }),
     bid_range: {

@@ -264,7 +264,7 @@ export function LotView({ lotKey }: { lotKey: string }) {
           <Fact label="Fuel">{str(r['fuel_type'])}</Fact>
           <Fact label="Transmission">{str(r['transmission'])}</Fact>
           <Fact label="Drive">{str(r['drive_type'])}</Fact>
-          <Fact label="Est. repair cost">
+          <Fact label="Service estimate (price, not repair)">
             {estFrom !== null || estTo !== null ? `${usd(estFrom)} – ${usd(estTo)}` : null}
           </Fact>
           <Fact label="Yard">
