@@ -54,7 +54,7 @@ export const PricingInfoSchema = z.object({
   buy_now_usd: n,
   sale_price_usd: n,
   /** The service's own estimate range (real `pricing.estimated_cost.{from,to}`), USD: it reads as an estimate of the sale
-   * price, not a repair cost (REAL-SERVICE.md "Searching ended lots"). */
+   * price, not a repair cost (docs/service-contract.md "Searching ended lots"). */
   estimated_cost_from_usd: n,
   estimated_cost_to_usd: n,
 });
