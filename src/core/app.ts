@@ -245,6 +245,7 @@ export function createCore(deps: CoreDeps): Core {
     source: () => (settings.get().demoMode ? 'demo' : settings.get().serviceUrl),
     calendar: deps.calendar ?? null,
     spare: (n) => engine.spare(n),
+    log: deps.log,
     libraryKeys: (q, limit) => lots.searchLibrary({ q, limit, offset: 0 }).lots.map((l) => l.lot_key),
   });
   const watchlist = new WatchlistService({

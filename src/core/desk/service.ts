@@ -1,3 +1,4 @@
+import type { Logger } from '../log';
 import { stringify } from 'csv-stringify/sync';
 import type { Clock } from '../clock';
 import type { CompsRepo } from '../db/compsRepo';
@@ -65,6 +66,8 @@ export interface DeskDeps {
    * watched lots run by themselves only when it says so. Default never.
    */
   spare?: (n: number) => boolean;
+  /** Where a failed pass of the watched lots' market comparables is logged (it is retried at the next pass). */
+  log?: Pick<Logger, 'warn'>;
   /** The keys of the lots a library query finds, best first (LotsService.searchLibrary), at most `limit`. */
   libraryKeys: (q: string, limit: number) => string[];
 }
@@ -147,7 +150,11 @@ export class DeskService {
     });
     this.autoJob = new DailyJob({
       clock: d.clock,
-      run: () => this.watchedMarketPass().catch(() => null),
+      run: () =>
+        this.watchedMarketPass().catch((e: unknown) => {
+          this.d.log?.warn('market comparables pass failed', { error: (e as Error)?.message });
+          return null;
+        }),
       next: () => AUTO_PASS_EVERY_MS,
     });
   }
