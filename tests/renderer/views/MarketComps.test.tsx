@@ -5,7 +5,7 @@ import { MarketComps } from '../../../src/renderer/src/features/lot/MarketComps'
 import type { CompView, MethodOutput } from '../../../src/shared/ipc/contract';
 import { errResult, okResult } from '../fakeBridge';
 import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
-import { HOUR, NOW } from './fixtures';
+import { feeTable, HOUR, NOW } from './fixtures';
 
 // The lot page's comparables panel: the band and what asking costs, the statistics with sold and sold on approval
 // apart, the lot's estimates, the bid range or its refusal, the ranked list with its reasons, lot numbers and VINs
@@ -128,6 +128,7 @@ function data(over: Partial<DeskData> = {}): DeskData {
       refusal: null,
     },
     estimates: { service_from_usd: 1450, service_to_usd: 15_000, acv_usd: 18_349, repair_usd: 20_821 },
+    fee_table: feeTable('iaai', 'SALVAGE - REPAIRABLE-COLLISION', 'licensed_standard_volume'),
     ...over,
   };
 }
