@@ -34,7 +34,10 @@ export function membershipKinds<P extends Platform>(p: P): Membership[P][] {
 }
 
 /** The membership a buyer starts with on each platform (the first table the older settings chose by default). */
-export const DEFAULT_MEMBERSHIP: Membership = { copart: 'standard_secured', iaai: 'licensed_standard_volume' };
+export const DEFAULT_MEMBERSHIP: Membership = {
+  copart: 'standard_secured',
+  iaai: 'licensed_standard_volume',
+};
 
 /**
  * The membership kind an older saved setting meant: settings once held the fee table itself per platform (Copart's

@@ -133,8 +133,7 @@ export type FeeScheduleFile = z.infer<typeof FeeScheduleFile>;
 
 /** A fee file as loaded: parsed, or refused with the file's path and what is wrong in one sentence. */
 export type FeeFileLoad =
-  | { ok: true; path: string; file: FeeScheduleFile }
-  | { ok: false; path: string; problem: string };
+  { ok: true; path: string; file: FeeScheduleFile } | { ok: false; path: string; problem: string };
 
 /**
  * Parses one platform's fee file (`json`, read from `path`, e.g. data/fees/iaai.json) against `FeeScheduleFile` and

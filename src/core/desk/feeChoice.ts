@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { LotRow } from '../db/lotsRepo';
-import { FEE_LOADS, type FeeFileLoad } from '../../shared/fees';
+import { FEE_LOADS, loadFeeFile, type FeeFileLoad } from '../../shared/fees';
 import { feeTableFor, type FeeChoice } from '../../shared/feeTable';
 import type { DeskSettings } from '../../shared/desk';
 import type { FeeTableView } from '../../shared/ipc/contract';
@@ -71,4 +73,25 @@ export function feeTableView(choice: FeeChoice | null, platform: string): FeeTab
     stricter: choice.stricter,
     title_group: choice.title_group,
   };
+}
+
+/**
+ * Reads the fee files from a folder (`<dir>/copart.json`, `<dir>/iaai.json`) and loads each with loadFeeFile: a
+ * file that is missing, is not JSON or fails its schema comes back refused with its path and what is wrong, never
+ * thrown (product reason: a broken fee file stops the desk with a clear message, not a wrong number). The app uses
+ * the files bundled from data/fees/ (FEE_LOADS); this reads a folder a buyer or a test points at.
+ */
+export function loadFeeDir(dir: string): Record<Platform, FeeFileLoad> {
+  const one = (p: Platform): FeeFileLoad => {
+    const path = join(dir, `${p}.json`);
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (e) {
+      const why = e instanceof SyntaxError ? `is not JSON (${e.message})` : 'cannot be read';
+      return { ok: false, path, problem: `${path} ${why}` };
+    }
+    return loadFeeFile(p, path, json);
+  };
+  return { copart: one('copart'), iaai: one('iaai') };
 }

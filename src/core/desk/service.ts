@@ -5,7 +5,13 @@ import type { DeskRepo } from '../db/deskRepo';
 import type { LotRow, LotsRepo } from '../db/lotsRepo';
 import type { WatchesRepo } from '../db/watchesRepo';
 import { LotwatchError } from '../errors';
-import { FEE_LOADS, FeeScheduleError, landedCost, type FeeFileLoad, type LandedCost } from '../../shared/fees';
+import {
+  FEE_LOADS,
+  FeeScheduleError,
+  landedCost,
+  type FeeFileLoad,
+  type LandedCost,
+} from '../../shared/fees';
 import type { FeeChoice } from '../../shared/feeTable';
 import { feeTableView, lotFeeChoice } from './feeChoice';
 import { joinTags, parseTags, type DeskSettings } from '../../shared/desk';

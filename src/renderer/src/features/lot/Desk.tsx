@@ -142,15 +142,18 @@ export function Costs({
           </button>
         )}
         <p className="muted small">
-          {schedule.label} · {table.version} schedule · port{' '}
-          {PORT_LABEL[desk.port] ?? desk.port} · membership and port in Settings
+          {schedule.label} · {table.version} schedule · port {PORT_LABEL[desk.port] ?? desk.port} · membership
+          and port in Settings
         </p>
       </div>
       {bid === null && <p className="field-error">Enter a bid of 0 or more, in dollars.</p>}
       {problem && <p className="field-error">{problem}</p>}
       {breakdown && (
         <table className="lot-table desk-breakdown" aria-label="Landed cost">
-          <caption className={table.stricter ? 'lw-error-text small' : 'muted small'} data-testid="desk-fee-table">
+          <caption
+            className={table.stricter ? 'lw-error-text small' : 'muted small'}
+            data-testid="desk-fee-table"
+          >
             Fees: {table.reason}
           </caption>
           <tbody>
