@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { MAX_NOTES_LENGTH, parseTags, type DeskSettings } from '../../../../shared/desk';
+import { MAX_NOTES_LENGTH, parseTags } from '../../../../shared/desk';
 import { FeeScheduleError, landedCost, maxBid, type LandedCost } from '../../../../shared/fees';
 import type { LotSummary, MethodOutput, WatchView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
