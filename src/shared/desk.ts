@@ -78,10 +78,10 @@ const MembershipSchema = z.preprocess(
 
 /**
  * How the user buys: their membership kind on each platform (which, with each lot's title document, picks the fee
- * table of data/fees/<platform>.json),
- * the port their vehicles ship to (a port of the shipping endpoints), fee lines they never pay (`omit_fees`, e.g. the
- * internet bid fee for a buyer in the yard) or always pay (`custom_fees`, e.g. a broker's fee), and their own lines
- * after the auction (ocean freight, duty as a percentage of the bid, repairs, a margin). Amounts in USD.
+ * table of data/fees/<platform>.json), the port their vehicles ship to (a port of the shipping endpoints), fee lines
+ * they never pay (`omit_fees`, e.g. the internet bid fee for a buyer in the yard) or always pay (`custom_fees`, e.g. a
+ * broker's fee), and their own lines after the auction (ocean freight, duty as a percentage of the bid, repairs, a
+ * margin). Amounts in USD.
  */
 export const DeskSettingsSchema = z
   .object({
