@@ -159,6 +159,19 @@ describe('the comparables panel', () => {
     expect(rows[3]!.textContent).toContain('bid $4,000, not paid');
   });
 
+  it('says why the landed cost is unknown when the membership has no known fees, and that the target is not applied', () => {
+    installFake();
+    const pub = data({
+      fee_table: feeTable('iaai', 'SALVAGE - REPAIRABLE-COLLISION', 'public'),
+      bid_range: { ...data().bid_range, landed_low_usd: null, landed_high_usd: null, target_usd: 9000 },
+    });
+    render(<MarketComps lotKey="iaai:1" data={pub} demo={false} onFetched={() => undefined} />);
+    const range = screen.getByText(/Bid up to/).textContent!;
+    expect(range).toContain(
+      'landed cost unknown: IAAI fees for a non-licensed / public membership are not known: data/fees/iaai.json has no published table for it, so Lotwatch gives no fee number. Your target landed cost is not applied.',
+    );
+  });
+
   it('refuses a bid range below 2 priced comparables, and asks the service for 1 request', async () => {
     const fake = installFake({
       handlers: {
