@@ -26,7 +26,7 @@ import { lotHandlers } from './lots/handlers';
 import { ExploreService } from './explore/service';
 import { ApiConsole } from './explore/apiConsole';
 import { exploreHandlers } from './explore/handlers';
-import { DeskService, type CalendarSubscription } from './desk/service';
+import { DeskService, type CalendarSubscription, type DeskDeps } from './desk/service';
 import { deskHandlers } from './desk/handlers';
 import { WatchlistService } from './watchlist/service';
 import { watchlistHandlers } from './watchlist/handlers';
@@ -89,6 +89,8 @@ export interface CoreDeps {
    * secret); default none (the desktop app exports a file).
    */
   calendar?: CalendarSubscription;
+  /** The fee files as loaded (default data/fees/, FEE_LOADS); a test passes a broken one (loadFeeDir). */
+  feeFiles?: DeskDeps['fees'];
   /** The alert channel senders (email, ntfy, webhook); default the real ones (tests may wrap them). */
   senders?: Readonly<Record<'email' | 'ntfy' | 'webhook', Sender>>;
   /** The ports this Lotwatch listens on (the browser shell's), read when asked: no alert channel may send there. */
@@ -247,6 +249,7 @@ export function createCore(deps: CoreDeps): Core {
     spare: (n) => engine.spare(n),
     log: deps.log,
     libraryKeys: (q, limit) => lots.searchLibrary({ q, limit, offset: 0 }).lots.map((l) => l.lot_key),
+    fees: deps.feeFiles,
   });
   const watchlist = new WatchlistService({
     watches: store.watches,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { FEE_FILES, FixedFee, OwnLineSchema } from './fees';
-import { PLATFORMS, type Platform } from './vehicle';
+import { FixedFee, OwnLineSchema } from './fees';
+import { DEFAULT_MEMBERSHIP, MEMBERSHIPS, membershipFromLegacy, type Membership } from './feeTable';
+import { PLATFORMS } from './vehicle';
 
 /**
  * The buyer's desk (docs/architecture.md "The buyer's desk"): the user's cost settings for landed cost and max bid,
@@ -47,32 +48,44 @@ export const TagsSchema = z
   .max(MAX_TAGS, `At most ${MAX_TAGS} tags on a lot.`)
   .transform((ts) => parseTags(ts.join(',')));
 
-/** The first membership kind of a platform's fee file: the default schedule. */
-function firstKind(p: Platform): string {
-  return Object.keys(FEE_FILES[p].schedules)[0] ?? '';
-}
+const kindsOf = <P extends keyof Membership>(p: P) =>
+  Object.keys(MEMBERSHIPS[p]) as [Membership[P], ...Membership[P][]];
 
 /**
- * How the user buys: which fee schedule applies on each platform (a membership kind of data/fees/<platform>.json),
- * the port their vehicles ship to (a port of the shipping endpoints), fee lines they never pay (`omit_fees`, e.g. the
- * internet bid fee for a buyer in the yard) or always pay (`custom_fees`, e.g. a broker's fee), and their own lines
- * after the auction (ocean freight, duty as a percentage of the bid, repairs, a margin). Amounts in USD.
+ * The buyer's membership kind per platform (src/shared/feeTable.ts MEMBERSHIPS). Settings saved before held the fee
+ * table itself (`standard_non_clean_secured`): such a value reads as the membership it meant (its payment kind); the
+ * title part now comes from each lot's title document. An unknown kind is refused with a sentence.
+ */
+const MembershipSchema = z.preprocess(
+  (v) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+    const o = v as Record<string, unknown>;
+    const out: Record<string, unknown> = { ...o };
+    for (const p of PLATFORMS) if (p in o) out[p] = membershipFromLegacy(p, o[p]) ?? o[p];
+    return out;
+  },
+  z
+    .object({
+      copart: z
+        .enum(kindsOf('copart'), 'Choose a Copart membership Lotwatch lists.')
+        .default(DEFAULT_MEMBERSHIP.copart),
+      iaai: z
+        .enum(kindsOf('iaai'), 'Choose an IAAI membership Lotwatch lists.')
+        .default(DEFAULT_MEMBERSHIP.iaai),
+    })
+    .strict(),
+);
+
+/**
+ * How the user buys: their membership kind on each platform (which, with each lot's title document, picks the fee
+ * table of data/fees/<platform>.json), the port their vehicles ship to (a port of the shipping endpoints), fee lines
+ * they never pay (`omit_fees`, e.g. the internet bid fee for a buyer in the yard) or always pay (`custom_fees`, e.g. a
+ * broker's fee), and their own lines after the auction (ocean freight, duty as a percentage of the bid, repairs, a
+ * margin). Amounts in USD.
  */
 export const DeskSettingsSchema = z
   .object({
-    membership: z
-      .object(
-        Object.fromEntries(PLATFORMS.map((p) => [p, z.string().default(firstKind(p))])) as Record<
-          Platform,
-          z.ZodDefault<z.ZodString>
-        >,
-      )
-      .strict()
-      .default(Object.fromEntries(PLATFORMS.map((p) => [p, firstKind(p)])) as Record<Platform, string>)
-      .refine(
-        (m) => PLATFORMS.every((p) => m[p] in FEE_FILES[p].schedules),
-        'Choose a membership kind the fee schedule lists.',
-      ),
+    membership: MembershipSchema.default({ ...DEFAULT_MEMBERSHIP }),
     port: z.string().trim().min(1, 'Choose a port.').max(40).default('Savannah'),
     omit_fees: z.array(z.string().max(40)).max(20).default([]),
     custom_fees: z.array(FixedFee).max(20, 'At most 20 fee lines.').default([]),

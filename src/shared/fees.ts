@@ -86,9 +86,24 @@ export const FeeSchedule = z
 export type FeeSchedule = z.infer<typeof FeeSchedule>;
 
 /**
+ * Which tables one membership kind pays (a key of `schedules` each): `clean` for a clean title document, `non_clean`
+ * for any other, and `stricter` (which of the two) for a lot whose title document is not known. A platform whose
+ * fees do not depend on the title names the same table twice.
+ */
+export const MembershipTables = z
+  .object({
+    clean: z.string().regex(ID),
+    non_clean: z.string().regex(ID),
+    stricter: z.enum(['clean', 'non_clean']),
+  })
+  .strict();
+export type MembershipTables = z.infer<typeof MembershipTables>;
+
+/**
  * A platform's published buyer fee schedule as stored in data/fees/<platform>.json: `version` (YYYY-MM) names the
  * schedule, `source` the page(s) the figures were read from, `read_on` (YYYY-MM-DD) the day they were read, `notes`
- * what is approximate or unverified, and `schedules` one entry per membership kind (e.g. `standard_non_clean_secured`).
+ * what is approximate or unverified, `memberships` the tables each membership kind pays by title (a kind missing
+ * here has no known fees), and `schedules` the tables (e.g. `standard_non_clean_secured`).
  */
 export const FeeScheduleFile = z
   .object({
@@ -97,24 +112,67 @@ export const FeeScheduleFile = z
     source: z.array(z.url()).min(1),
     read_on: z.iso.date(),
     notes: z.string().min(1),
+    memberships: z.record(z.string().regex(ID), MembershipTables),
     schedules: z.record(z.string().regex(ID), FeeSchedule),
   })
   .strict()
-  .refine((f) => Object.keys(f.schedules).length > 0, 'no schedules');
+  .refine((f) => Object.keys(f.schedules).length > 0, 'no schedules')
+  .superRefine((f, ctx) => {
+    for (const [kind, m] of Object.entries(f.memberships)) {
+      for (const t of ['clean', 'non_clean'] as const) {
+        if (!(m[t] in f.schedules))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['memberships', kind, t],
+            message: `names the table "${m[t]}", which is not in schedules`,
+          });
+      }
+    }
+  });
 export type FeeScheduleFile = z.infer<typeof FeeScheduleFile>;
 
+/** A fee file as loaded: parsed, or refused with the file's path and what is wrong in one sentence. */
+export type FeeFileLoad =
+  { ok: true; path: string; file: FeeScheduleFile } | { ok: false; path: string; problem: string };
+
 /**
- * Both platforms' fee files, parsed (source: data/fees/copart.json and data/fees/iaai.json, the published buyer fee
- * schedules). Throws a ZodError at import time if a file does not match `FeeScheduleFile` or names the wrong platform.
+ * Parses one platform's fee file (`json`, read from `path`, e.g. data/fees/iaai.json) against `FeeScheduleFile` and
+ * checks it names `platform`. Never throws: a file that fails its schema comes back refused with the path and its
+ * first problems ("schedules.licensed_standard_volume.tiers.3.from_usd: tiers overlap or are out of order"), so the
+ * desk can say which file is broken and give no fee number rather than a wrong one.
  */
-export const FEE_FILES: Readonly<Record<Platform, FeeScheduleFile>> = {
-  copart: parseFeeFile('copart', copartFees),
-  iaai: parseFeeFile('iaai', iaaiFees),
+export function loadFeeFile(platform: Platform, path: string, json: unknown): FeeFileLoad {
+  const r = FeeScheduleFile.safeParse(json);
+  if (!r.success) {
+    const first = r.error.issues
+      .slice(0, 3)
+      .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+      .join('; ');
+    return { ok: false, path, problem: `${path} does not match the fee file schema (${first})` };
+  }
+  if (r.data.platform !== platform)
+    return {
+      ok: false,
+      path,
+      problem: `${path} names the platform "${r.data.platform}", not "${platform}"`,
+    };
+  return { ok: true, path, file: r.data };
+}
+
+/**
+ * Both platforms' fee files as loaded (source: data/fees/copart.json and data/fees/iaai.json, the published buyer
+ * fee schedules). A broken file is refused here, never thrown at import: the app starts and the desk names it.
+ */
+export const FEE_LOADS: Readonly<Record<Platform, FeeFileLoad>> = {
+  copart: loadFeeFile('copart', 'data/fees/copart.json', copartFees),
+  iaai: loadFeeFile('iaai', 'data/fees/iaai.json', iaaiFees),
 };
 
-function parseFeeFile(platform: Platform, json: unknown): FeeScheduleFile {
-  return FeeScheduleFile.refine((f) => f.platform === platform, `platform is not ${platform}`).parse(json);
-}
+/** Each platform's parsed fee file, or null when it failed its schema (FEE_LOADS says why). */
+export const FEE_FILES: Readonly<Record<Platform, FeeScheduleFile | null>> = {
+  copart: FEE_LOADS.copart.ok ? FEE_LOADS.copart.file : null,
+  iaai: FEE_LOADS.iaai.ok ? FEE_LOADS.iaai.file : null,
+};
 
 // ---------------------------------------------------------------------------------------------------------------
 // Errors and lines

@@ -14,8 +14,8 @@ import {
 } from '../../src/shared/fees';
 import { PLATFORMS } from '../../src/shared/vehicle';
 
-const copart = FEE_FILES.copart.schedules;
-const iaai = FEE_FILES.iaai.schedules;
+const copart = FEE_FILES.copart!.schedules;
+const iaai = FEE_FILES.iaai!.schedules;
 
 /** The code of the FeeScheduleError `fn` throws (fails the test if it throws nothing or something else). */
 function codeOf(fn: () => unknown): string {
@@ -51,12 +51,12 @@ describe('the fee files', () => {
   it('every kind prices every whole-dollar sale price up to $100,000 (no gaps, open top tier)', () => {
     const uncovered: string[] = [];
     for (const file of Object.values(FEE_FILES)) {
-      for (const [name, s] of Object.entries(file.schedules)) {
+      for (const [name, s] of Object.entries(file!.schedules)) {
         for (let p = 0; p <= 100_000; p += 1) {
           try {
             buyerFees(p, s);
           } catch {
-            uncovered.push(`${file.platform} ${name} $${p}`);
+            uncovered.push(`${file!.platform} ${name} $${p}`);
             break;
           }
         }
@@ -184,7 +184,7 @@ describe('iaai by hand', () => {
 });
 
 describe('maxBid', () => {
-  const kinds = Object.values(FEE_FILES).flatMap((f) => Object.values(f.schedules));
+  const kinds = Object.values(FEE_FILES).flatMap((f) => Object.values(f!.schedules));
 
   it('answers null when even a bid of 0 costs more than the target', () => {
     // At $0: buyer fee 25 + bid fee 0 + fixed 130 = 155 > 100.

@@ -7,12 +7,14 @@ import type { LotRow, LotsRepo } from '../db/lotsRepo';
 import type { WatchesRepo } from '../db/watchesRepo';
 import { LotwatchError } from '../errors';
 import {
-  FEE_FILES,
+  FEE_LOADS,
   FeeScheduleError,
   landedCost,
-  type FeeSchedule,
+  type FeeFileLoad,
   type LandedCost,
 } from '../../shared/fees';
+import type { FeeChoice } from '../../shared/feeTable';
+import { feeTableView, lotFeeChoice } from './feeChoice';
 import { joinTags, parseTags, type DeskSettings } from '../../shared/desk';
 import type { LotDesk, MethodInput, MethodOutput } from '../../shared/ipc/contract';
 import { saleOutcomeOf } from '../../shared/saleOutcome';
@@ -70,6 +72,8 @@ export interface DeskDeps {
   log?: Pick<Logger, 'warn'>;
   /** The keys of the lots a library query finds, best first (LotsService.searchLibrary), at most `limit`. */
   libraryKeys: (q: string, limit: number) => string[];
+  /** The fee files as loaded (default FEE_LOADS, data/fees/); a test passes a broken one. */
+  fees?: Readonly<Record<Platform, FeeFileLoad>>;
 }
 
 /** The CSV's columns, in order: every field a buyer filters on, then the desk's figures and the user's own words. */
@@ -183,16 +187,18 @@ export class DeskService {
     return this.autoJob.dispose();
   }
 
-  /** The fee schedule of a platform for the user's membership kind, or null for a platform without a fee file. */
-  schedule(platform: string, s: DeskSettings = this.d.settings()): FeeSchedule | null {
-    if (!isPlatform(platform)) return null;
-    const kinds = FEE_FILES[platform].schedules;
-    return kinds[s.membership[platform]] ?? Object.values(kinds)[0] ?? null;
+  /**
+   * The fee table a stored lot is charged from: its platform, its title document and the buyer's membership
+   * (src/core/desk/feeChoice.ts), or null for a platform without a fee file. Throws nothing.
+   */
+  feeChoice(row: LotRow, s: DeskSettings = this.d.settings()): FeeChoice | null {
+    return lotFeeChoice(row, s, this.d.fees ?? FEE_LOADS);
   }
 
   /**
    * A lot's figures at its current bid: notes, tags, the kept shipping price to the user's port (USD), the landed
-   * cost (USD, null without a bid, a fee schedule or when the schedule has no tier for the bid) and the max bid from
+   * cost (USD, null without a bid, without a known fee table for the lot (feeChoice) or when the table has no tier
+   * for the bid) and the max bid from
    * the watch's rules (null when not watched or not set). Reads the store; throws database errors only.
    */
   figures(row: LotRow, rules: AlertRules | null, s: DeskSettings = this.d.settings()): LotDesk {
@@ -207,14 +213,14 @@ export class DeskService {
     row: LotRow,
     rules: AlertRules | null,
     s: DeskSettings,
-  ): { desk: LotDesk; fees_usd: number | null; costs: BuyerCosts } {
+  ): { desk: LotDesk; fees_usd: number | null; costs: BuyerCosts; choice: FeeChoice | null } {
     const kept = this.d.store.desk.shipping(row.lot_key).find((p) => p.port === s.port);
     const shipping =
       kept && (kept.currency === null || kept.currency.toUpperCase() === 'USD') ? kept.price_usd : null;
-    const schedule = this.schedule(row.platform, s);
-    const costs: BuyerCosts = schedule
+    const choice = this.feeChoice(row, s);
+    const costs: BuyerCosts = choice?.ok
       ? {
-          schedule,
+          schedule: choice.schedule,
           shipping_usd: shipping,
           lines: s.own_lines,
           opts: { custom: s.custom_fees, omit: s.omit_fees },
@@ -236,15 +242,15 @@ export class DeskService {
       landed_cost_usd: landed?.total_usd ?? null,
       max_bid_usd: rules?.max_bid_usd ?? null,
     };
-    return { desk, fees_usd: landed?.fees_usd ?? null, costs };
+    return { desk, fees_usd: landed?.fees_usd ?? null, costs, choice };
   }
 
   /**
    * Everything the lot page's desk shows for a stored lot: its figures, the tags in use, the kept shipping prices,
    * comparable sales from the store ranked with their reasons (src/core/db/comps.ts), the band of market
    * comparables and its stored answer (src/core/desk/market.ts), the bid range or its refusal
-   * (src/core/desk/bidRange.ts, with the watch's target landed cost when set) and the lot's own estimates (the
-   * service's, IAAI's ACV and repair cost). Offline. @throws LotwatchError not_found when the lot is not stored.
+   * (src/core/desk/bidRange.ts, with the watch's target landed cost when set), the lot's own estimates (the
+   * service's, IAAI's ACV and repair cost) and the fee table charged with the reason it applies (or why none does). Offline. @throws LotwatchError not_found when the lot is not stored.
    */
   lot(key: string): MethodOutput<'desk.lot'> {
     const row = this.d.store.lots.getRow(key);
@@ -265,7 +271,7 @@ export class DeskService {
       has_key: rec?.has_key ?? null,
     });
     const rules = watch?.rules ?? null;
-    const { desk, costs } = this.breakdown(row, rules, this.d.settings());
+    const { desk, costs, choice } = this.breakdown(row, rules, this.d.settings());
     const iaai = iaaiFigures(rec?.raw);
     return {
       desk,
@@ -280,6 +286,7 @@ export class DeskService {
         acv_usd: iaai.acv_usd,
         repair_usd: iaai.repair_usd,
       },
+      fee_table: feeTableView(choice, row.platform),
     };
   }
 

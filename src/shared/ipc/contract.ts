@@ -28,6 +28,8 @@ export {
   CompsViewSchema,
   type CompsView,
   KeptShippingSchema,
+  FeeTableViewSchema,
+  type FeeTableView,
 } from './contract/desk';
 export { WatchViewSchema, type WatchView } from './contract/watchlist';
 export { SavedSearchViewSchema, type SavedSearchView } from './contract/searches';

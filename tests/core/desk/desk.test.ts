@@ -1,7 +1,8 @@
 import ICAL from 'ical.js';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { FEE_FILES, landedCost } from '../../../src/shared/fees';
+import { landedCost } from '../../../src/shared/fees';
+import { feeTableFor } from '../../../src/shared/feeTable';
 import { coresPerTest } from '../../helpers/core';
 import { sandboxPerFile, type Sandbox } from '../../helpers/sandbox';
 
@@ -23,7 +24,7 @@ describe("the buyer's desk", () => {
     const own = [{ id: 'ocean', label: 'Ocean freight', usd: 1150 }];
     await value('settings.update', {
       desk: {
-        membership: { copart: 'standard_non_clean_secured', iaai: 'licensed_standard_volume' },
+        membership: { copart: 'standard_secured', iaai: 'licensed_standard_volume' },
         port: 'Savannah',
         omit_fees: [],
         custom_fees: [],
@@ -58,9 +59,15 @@ describe("the buyer's desk", () => {
     }>('desk.lot', { lot_key: lot.lot_key });
     expect(after.desk.shipping_usd).toBe(savannah.price);
     expect(after.shipping.map((p) => p.port)).toEqual(['Savannah']);
+    // The lot's own fee table: its title document under the buyer's Copart membership.
+    const detail = await value<{ record: { title_document: { name: string } | null } }>('lots.get', {
+      lot_key: lot.lot_key,
+    });
+    const table = feeTableFor('copart', detail.record.title_document?.name, 'standard_secured');
+    if (!table.ok) throw new Error(table.reason);
     const expected = landedCost({
       bid_usd: lot.current_bid_usd!,
-      schedule: FEE_FILES.copart.schedules['standard_non_clean_secured']!,
+      schedule: table.schedule,
       shipping_usd: savannah.price,
       lines: own,
     }).total_usd;

@@ -186,7 +186,7 @@ describe('market comparables over a seeded store', () => {
     expect(d.comps.stats.sold_on_approval).toMatchObject({ count: 1, median_usd: 5000 });
 
     // The bid range: p25 to median, with the landed cost at each end (no shipping kept: said, not guessed).
-    const schedule = Object.values(FEE_FILES.iaai.schedules)[0]!;
+    const schedule = FEE_FILES.iaai!.schedules['licensed_standard_volume']!;
     const costs = { schedule, shipping_usd: null, lines: [], opts: { custom: [], omit: [] } };
     expect(d.bid_range).toMatchObject({
       low_usd: 6850,

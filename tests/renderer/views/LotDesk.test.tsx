@@ -3,18 +3,23 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Costs } from '../../../src/renderer/src/features/lot/Desk';
 import { planGroup } from '../../../src/renderer/src/features/plan/PlanView';
-import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
 import { FEE_FILES, landedCost, maxBid } from '../../../src/shared/fees';
 import type { MethodOutput, WatchView } from '../../../src/shared/ipc/contract';
 import { okResult } from '../fakeBridge';
 import { inputsOf, installFake, render } from './fakeApi';
-import { HOUR, lotSummary, NOW, watch } from './fixtures';
+import { feeTable, HOUR, lotSummary, NOW, watch } from './fixtures';
 
 afterEach(cleanup);
 
 const NO_STATS = { median_usd: null, p25_usd: null, p75_usd: null, min_usd: null, max_usd: null };
 
-const data = (shipping: number | null): MethodOutput<'desk.lot'> => ({
+/** The title document of the lot these tests price: a Copart salvage certificate (the non-clean table). */
+const SALVAGE = 'SALVAGE CERTIFICATE';
+
+const data = (
+  shipping: number | null,
+  fee_table: MethodOutput<'desk.lot'>['fee_table'] = feeTable('copart', SALVAGE, 'standard_secured'),
+): MethodOutput<'desk.lot'> => ({
   desk: {
     notes: '',
     tags: [],
@@ -51,6 +56,7 @@ const data = (shipping: number | null): MethodOutput<'desk.lot'> => ({
     refusal: 'No comparable with a price paid yet: Lotwatch gives no bid range without at least 2.',
   },
   estimates: { service_from_usd: null, service_to_usd: null, acv_usd: null, repair_usd: null },
+  fee_table,
 });
 
 describe('the lot page costs', () => {
@@ -64,7 +70,7 @@ describe('the lot page costs', () => {
     });
     const lot = lotSummary({ current_bid_usd: 2450 });
     render(<Costs lot={lot} data={data(425)} watch={w} onWatchSaved={() => undefined} />);
-    const schedule = FEE_FILES.copart.schedules[DEFAULT_SETTINGS.desk.membership.copart]!;
+    const schedule = FEE_FILES.copart!.schedules['standard_non_clean_secured']!;
     const landed = landedCost({ bid_usd: 2450, schedule, shipping_usd: 425, lines: [] });
     const total = await screen.findByRole('row', { name: /Landed cost/ });
     expect(total.textContent).toContain(
@@ -121,5 +127,60 @@ describe('the auction-day plan', () => {
     expect(
       planGroup(at(now - HOUR, { state: 'finished', last_sold_status: 'Sold', sale_price_usd: 5000 }), now),
     ).toBe('over');
+  });
+});
+
+describe('the lot page names the fee table', () => {
+  it('names the table and why in the breakdown, and prices it from that table', async () => {
+    installFake();
+    render(
+      <Costs
+        lot={lotSummary({ current_bid_usd: 2450 })}
+        data={data(425, feeTable('copart', 'CLEAR (CA)', 'standard_secured'))}
+        watch={null}
+        onWatchSaved={() => undefined}
+      />,
+    );
+    const caption = await screen.findByTestId('desk-fee-table');
+    expect(caption.textContent).toBe(
+      'Fees: Copart clean title table, because the title document is CLEAR (CA)',
+    );
+    // The clean secured table at $2,450: buyer fee 480, live bid fee 99, gate 79, environmental 15, title 20.
+    expect(screen.getByRole('row', { name: /Buyer fee/ }).textContent).toContain('$480');
+    expect(screen.getByRole('row', { name: /Gate fee/ }).textContent).toContain('$79');
+    const total = screen.getByRole('row', { name: /Landed cost/ });
+    expect(total.textContent).toContain('$3,568');
+  });
+
+  it('says the stricter table was used when the title document is not known', async () => {
+    installFake();
+    render(
+      <Costs
+        lot={lotSummary({ current_bid_usd: 2450 })}
+        data={data(425, feeTable('copart', null, 'standard_secured'))}
+        watch={null}
+        onWatchSaved={() => undefined}
+      />,
+    );
+    expect((await screen.findByTestId('desk-fee-table')).textContent).toBe(
+      'Fees: stricter table (Copart non-clean title table): the title document is not known',
+    );
+    expect(screen.getByRole('row', { name: /Gate fee/ }).textContent).toContain('$95');
+  });
+
+  it('gives no number for an IAAI public membership and says its fees are not known', async () => {
+    installFake();
+    render(
+      <Costs
+        lot={lotSummary({ platform: 'iaai', current_bid_usd: 2450 })}
+        data={data(425, feeTable('iaai', SALVAGE, 'public'))}
+        watch={null}
+        onWatchSaved={() => undefined}
+      />,
+    );
+    const said = await screen.findByRole('alert');
+    expect(said.textContent).toContain('IAAI fees for a non-licensed / public membership are not known');
+    expect(screen.queryByRole('row', { name: /Landed cost/ })).toBeNull();
+    expect(screen.queryByRole('form', { name: 'Max bid' })).toBeNull();
   });
 });

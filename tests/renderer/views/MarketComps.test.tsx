@@ -5,7 +5,7 @@ import { MarketComps } from '../../../src/renderer/src/features/lot/MarketComps'
 import type { CompView, MethodOutput } from '../../../src/shared/ipc/contract';
 import { errResult, okResult } from '../fakeBridge';
 import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
-import { HOUR, NOW } from './fixtures';
+import { feeTable, HOUR, NOW } from './fixtures';
 
 // The lot page's comparables panel: the band and what asking costs, the statistics with sold and sold on approval
 // apart, the lot's estimates, the bid range or its refusal, the ranked list with its reasons, lot numbers and VINs
@@ -128,6 +128,7 @@ function data(over: Partial<DeskData> = {}): DeskData {
       refusal: null,
     },
     estimates: { service_from_usd: 1450, service_to_usd: 15_000, acv_usd: 18_349, repair_usd: 20_821 },
+    fee_table: feeTable('iaai', 'SALVAGE - REPAIRABLE-COLLISION', 'licensed_standard_volume'),
     ...over,
   };
 }
@@ -156,6 +157,19 @@ describe('the comparables panel', () => {
     );
     expect(rows[2]!.textContent).toContain('2 attempts of this VIN, counted once');
     expect(rows[3]!.textContent).toContain('bid $4,000, not paid');
+  });
+
+  it('says why the landed cost is unknown when the membership has no known fees, and that the target is not applied', () => {
+    installFake();
+    const pub = data({
+      fee_table: feeTable('iaai', 'SALVAGE - REPAIRABLE-COLLISION', 'public'),
+      bid_range: { ...data().bid_range, landed_low_usd: null, landed_high_usd: null, target_usd: 9000 },
+    });
+    render(<MarketComps lotKey="iaai:1" data={pub} demo={false} onFetched={() => undefined} />);
+    const range = screen.getByText(/Bid up to/).textContent!;
+    expect(range).toContain(
+      'landed cost unknown: IAAI fees for a non-licensed / public membership are not known: data/fees/iaai.json has no published table for it, so Lotwatch gives no fee number. Your target landed cost is not applied.',
+    );
   });
 
   it('refuses a bid range below 2 priced comparables, and asks the service for 1 request', async () => {

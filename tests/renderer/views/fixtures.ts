@@ -28,6 +28,7 @@ import {
   type WatchView,
 } from '../../../src/shared/ipc/contract';
 import { AlertRulesSchema } from '../../../src/shared/watch';
+import { feeTableFor } from '../../../src/shared/feeTable';
 
 /** A fixed "now" for tests where relative times matter: Wed 15 Jan 2025, 12:00 UTC. */
 export const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
@@ -247,4 +248,35 @@ export function change(over: Partial<LotDetail['timeline'][number]> = {}): LotDe
     search_id: null,
     ...over,
   });
+}
+
+/**
+ * The fee table core sends with desk.lot for a lot of `platform` with this title document under `membership`
+ * (feeTableFor over the real data/fees files): the schedule, its names and the reason, or no table and why.
+ */
+export function feeTable(
+  platform: 'copart' | 'iaai',
+  titleDocument: string | null,
+  membership: string,
+): MethodOutput<'desk.lot'>['fee_table'] {
+  const c = feeTableFor(platform, titleDocument, membership);
+  return c.ok
+    ? {
+        schedule: c.schedule,
+        table_id: c.table_id,
+        label: c.label,
+        version: c.version,
+        reason: c.reason,
+        stricter: c.stricter,
+        title_group: c.title_group,
+      }
+    : {
+        schedule: null,
+        table_id: null,
+        label: null,
+        version: null,
+        reason: c.reason,
+        stricter: false,
+        title_group: c.title_group,
+      };
 }

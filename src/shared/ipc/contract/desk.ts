@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_NOTES_LENGTH, TagsSchema } from '../../desk';
+import { FeeSchedule } from '../../fees';
 import { TITLE_GROUPS } from '../../titleGroup';
 import { LotDeskSchema, LotKeyInput, LotSummarySchema, Void } from './common';
 
@@ -118,6 +119,25 @@ export const LotEstimatesSchema = z.object({
   repair_usd: z.number().nullable(),
 });
 
+/**
+ * The fee table the desk charges the lot from (src/shared/feeTable.ts feeTableFor: platform, title document,
+ * membership; data/fees/<platform>.json): the table itself (`schedule`, so the lot page works any bid out with the
+ * same numbers), its key and label, the schedule version and `reason`, the sentence the breakdown shows ("Copart
+ * non-clean title table, because the title document is SALVAGE CERTIFICATE"). `schedule` null: no fee number is
+ * given and `reason` says why (a broken fee file, the membership's fees not known). `stricter`: the title document
+ * was missing or unplaced and the dearer table was used.
+ */
+export const FeeTableViewSchema = z.object({
+  schedule: FeeSchedule.nullable(),
+  table_id: z.string().nullable(),
+  label: z.string().nullable(),
+  version: z.string().nullable(),
+  reason: z.string(),
+  stricter: z.boolean(),
+  title_group: z.enum(TITLE_GROUPS),
+});
+export type FeeTableView = z.infer<typeof FeeTableViewSchema>;
+
 /** A shipping price kept with a lot: USD unless `currency` says otherwise; when it was fetched (ms). */
 export const KeptShippingSchema = z.object({
   port: z.string(),
@@ -152,6 +172,7 @@ export const deskMethods = {
       market: MarketStatusSchema.nullable(),
       bid_range: BidRangeSchema,
       estimates: LotEstimatesSchema,
+      fee_table: FeeTableViewSchema,
     }),
   },
   /**

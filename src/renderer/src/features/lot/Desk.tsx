@@ -1,16 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { MAX_NOTES_LENGTH, parseTags, type DeskSettings } from '../../../../shared/desk';
-import {
-  FEE_FILES,
-  FeeScheduleError,
-  landedCost,
-  maxBid,
-  type FeeSchedule,
-  type LandedCost,
-} from '../../../../shared/fees';
+import { MAX_NOTES_LENGTH, parseTags } from '../../../../shared/desk';
+import { FeeScheduleError, landedCost, maxBid, type LandedCost } from '../../../../shared/fees';
 import type { LotSummary, MethodOutput, WatchView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
-import { PLATFORMS, type Platform } from '../../../../shared/vehicle';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { platformName, usd } from '../../lib/format';
 import { useCall, useCaller } from '../../lib/useCall';
@@ -29,13 +21,6 @@ const cents = new Intl.NumberFormat('en-US', {
 /** "$1,234.50" for a breakdown line (fees may carry cents), "$1,234" for whole dollars. */
 const money = (n: number) => (Number.isInteger(n) ? usd(n) : cents.format(n));
 
-/** The user's fee schedule for the lot's platform, or null for a platform without a fee file. */
-function scheduleOf(platform: string, desk: DeskSettings): FeeSchedule | null {
-  if (!(PLATFORMS as readonly string[]).includes(platform)) return null;
-  const kinds = FEE_FILES[platform as Platform].schedules;
-  return kinds[desk.membership[platform as Platform]] ?? Object.values(kinds)[0] ?? null;
-}
-
 /** A typed amount: a number of 0 or more (commas and a dollar sign allowed), else null. */
 function amount(s: string): number | null {
   const t = s.replace(/[$,\s]/g, '');
@@ -45,8 +30,8 @@ function amount(s: string): number | null {
 }
 
 /**
- * What the lot costs landed, and the most to bid: the breakdown at any bid (bid, the platform's buyer fees from the
- * published schedule, shipping to the user's port kept from "Get prices", the user's own lines), worked out offline
+ * What the lot costs landed, and the most to bid: the breakdown at any bid (bid, the buyer fees of the table core
+ * chose for this lot from its title document and the buyer's membership, named with the reason it applies, shipping to the user's port kept from "Get prices", the user's own lines), worked out offline
  * with the same functions core uses for the watchlist; the max bid for a target landed cost, solved across the fee
  * steps, saved on the watch with a "bid reached N % of my max bid" alert.
  */
@@ -81,9 +66,14 @@ export function Costs({
     ) : (
       <p className="muted small">Loading…</p>
     );
-  const schedule = scheduleOf(lot.platform, desk);
+  const table = data.fee_table;
+  const schedule = table.schedule;
   if (!schedule)
-    return <p className="muted small">Lotwatch has no fee schedule for {platformName(lot.platform)}.</p>;
+    return (
+      <p className="field-error" role="alert" data-testid="desk-fee-table">
+        No landed cost or max bid for this {platformName(lot.platform)} lot: {table.reason}
+      </p>
+    );
   const kept = data.shipping.find((p) => p.port === desk.port);
   const shipping =
     kept && (kept.currency === null || kept.currency.toUpperCase() === 'USD') ? kept.price_usd : null;
@@ -152,14 +142,20 @@ export function Costs({
           </button>
         )}
         <p className="muted small">
-          {schedule.label} · {FEE_FILES[lot.platform as Platform].version} schedule · port{' '}
-          {PORT_LABEL[desk.port] ?? desk.port} · change in Settings
+          {schedule.label} · {table.version} schedule · port {PORT_LABEL[desk.port] ?? desk.port} · membership
+          and port in Settings
         </p>
       </div>
       {bid === null && <p className="field-error">Enter a bid of 0 or more, in dollars.</p>}
       {problem && <p className="field-error">{problem}</p>}
       {breakdown && (
         <table className="lot-table desk-breakdown" aria-label="Landed cost">
+          <caption
+            className={table.stricter ? 'lw-error-text small' : 'muted small'}
+            data-testid="desk-fee-table"
+          >
+            Fees: {table.reason}
+          </caption>
           <tbody>
             <tr>
               <th scope="row">Bid</th>

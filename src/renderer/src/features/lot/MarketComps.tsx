@@ -93,7 +93,16 @@ function Estimates({ e }: { e: DeskData['estimates'] }) {
 }
 
 /** "Bid up to $X–$Y" with its landed cost and what it rests on, or the refusal. */
-function BidRange({ r, comps }: { r: DeskData['bid_range']; comps: readonly CompView[] }) {
+function BidRange({
+  r,
+  comps,
+  fees,
+}: {
+  r: DeskData['bid_range'];
+  comps: readonly CompView[];
+  /** The lot's fee table; without one the landed cost is unknown and its reason is said. */
+  fees: DeskData['fee_table'];
+}) {
   if (r.refusal !== null || r.low_usd === null || r.high_usd === null)
     return (
       <p className="desk-bid-range" role="status">
@@ -115,7 +124,13 @@ function BidRange({ r, comps }: { r: DeskData['bid_range']; comps: readonly Comp
             {r.shipping_included ? ' and shipping' : '; shipping not included (Get prices below)'}
           </>
         ) : (
-          ' · landed cost unknown: no fee schedule for this platform'
+          <>
+            {' · landed cost unknown: '}
+            {fees.schedule === null ? fees.reason : 'no fee schedule for this platform'}
+            {r.target_usd !== null && fees.schedule === null
+              ? ' Your target landed cost is not applied.'
+              : ''}
+          </>
         )}
         {r.capped && r.target_usd !== null && <> · capped by your target landed cost {usd(r.target_usd)}</>}
       </p>
@@ -272,7 +287,7 @@ export function MarketComps({
       {ask.error && <ErrorNotice error={ask.error} onRetry={() => void find()} />}
       <StatsBlock stats={stats} />
       <Estimates e={data.estimates} />
-      <BidRange r={data.bid_range} comps={comps} />
+      <BidRange r={data.bid_range} comps={comps} fees={data.fee_table} />
       {comps.length > 0 && (
         <div className="desk-comps-scroll">
           <table className="lw-table desk-comps-table" aria-label="Comparable sales">

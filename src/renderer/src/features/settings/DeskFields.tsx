@@ -1,5 +1,6 @@
 import type { DeskSettings } from '../../../../shared/desk';
-import { BID_FEE_ID, FEE_FILES, type OwnLine } from '../../../../shared/fees';
+import { BID_FEE_ID, FEE_LOADS, type OwnLine } from '../../../../shared/fees';
+import { MEMBERSHIPS, membershipKinds } from '../../../../shared/feeTable';
 import { PLATFORMS } from '../../../../shared/vehicle';
 import { platformName, usd } from '../../lib/format';
 import { PORTS, PORT_LABEL } from '../lot/Shipping';
@@ -12,8 +13,8 @@ const newId = (lines: readonly { id: string }[], prefix: string) => {
 };
 
 /**
- * How the user buys, for landed cost and max bid: the fee schedule on each platform (a membership kind of the
- * published schedules in data/fees), the port, whether they pay the internet bid fee, extra fee lines (a broker's
+ * How the user buys, for landed cost and max bid: the membership kind on each platform (with each lot's title
+ * document it picks the published fee table in data/fees; a kind whose fees are not known is said so here), the port, whether they pay the internet bid fee, extra fee lines (a broker's
  * fee) and their own lines after the auction (ocean freight, duty as a percentage of the bid, repairs, a margin).
  * Part of the Settings form: edits go into its draft and are saved with it.
  */
@@ -41,27 +42,43 @@ export function DeskFields({
       <legend>Costs: landed cost and max bid</legend>
       <p className="muted small">
         Lotwatch adds the platform&apos;s buyer fees, shipping to your port and your own lines to a bid, and
-        works out the most you can bid for a target. Fees are the published schedules (read on{' '}
-        {PLATFORMS.map((p) => `${platformName(p)} ${FEE_FILES[p].read_on}`).join(', ')}); check them before
-        you bid.
+        works out the most you can bid for a target. Each lot pays the table of its title document (clean or
+        not) under your membership; a lot without a known title document pays the stricter table. Fees are the
+        published schedules (read on{' '}
+        {PLATFORMS.map((p) => {
+          const load = FEE_LOADS[p];
+          return `${platformName(p)} ${load.ok ? load.file.read_on : 'unreadable: ' + load.problem}`;
+        }).join(', ')}
+        ); check them before you bid.
       </p>
       <div className="desk-row">
-        {PLATFORMS.map((p) => (
-          <label className="field" key={p}>
-            <span>{platformName(p)} fee schedule</span>
-            <select
-              name={`desk-membership-${p}`}
-              value={value.membership[p]}
-              onChange={(e) => set('membership', { ...value.membership, [p]: e.target.value })}
-            >
-              {Object.entries(FEE_FILES[p].schedules).map(([id, s]) => (
-                <option key={id} value={id}>
-                  {s.label}
-                </option>
-              ))}
-            </select>
-          </label>
-        ))}
+        {PLATFORMS.map((p) => {
+          const load = FEE_LOADS[p];
+          const known = !load.ok || value.membership[p] in load.file.memberships;
+          return (
+            <label className="field" key={p}>
+              <span>{platformName(p)} membership</span>
+              <select
+                name={`desk-membership-${p}`}
+                value={value.membership[p]}
+                onChange={(e) => set('membership', { ...value.membership, [p]: e.target.value })}
+              >
+                {membershipKinds(p).map((k) => (
+                  <option key={k} value={k}>
+                    {(MEMBERSHIPS[p] as Record<string, string>)[k]}
+                    {load.ok && !(k in load.file.memberships) ? ' (fees not known)' : ''}
+                  </option>
+                ))}
+              </select>
+              {!known && (
+                <span className="field-error">
+                  Lotwatch has no published {platformName(p)} fee table for this membership: its lots get no
+                  landed cost or max bid.
+                </span>
+              )}
+            </label>
+          );
+        })}
         <label className="field">
           <span>Port</span>
           <select name="desk-port" value={value.port} onChange={(e) => set('port', e.target.value)}>
