@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FEE_FILES, FixedFee, OwnLineSchema } from './fees';
+import { DestinationsSchema, PORT_CHOICES } from './shipping';
 import { PLATFORMS, type Platform } from './vehicle';
 
 /**
@@ -54,9 +55,11 @@ function firstKind(p: Platform): string {
 
 /**
  * How the user buys: which fee schedule applies on each platform (a membership kind of data/fees/<platform>.json),
- * the port their vehicles ship to (a port of the shipping endpoints), fee lines they never pay (`omit_fees`, e.g. the
- * internet bid fee for a buyer in the yard) or always pay (`custom_fees`, e.g. a broker's fee), and their own lines
- * after the auction (ocean freight, duty as a percentage of the bid, repairs, a margin). Amounts in USD.
+ * the port their vehicles ship to (a port of the shipping endpoints) or each lot's cheapest port, their ocean freight
+ * and duty per destination (src/shared/shipping.ts), fee lines they never pay (`omit_fees`, e.g. the internet bid fee
+ * for a buyer in the yard) or always pay (`custom_fees`, e.g. a broker's fee), and their own lines after the auction
+ * (repairs, a margin, duty as a percentage of the bid). Amounts in USD. Every field has a default, so settings saved
+ * before a field existed still read.
  */
 export const DeskSettingsSchema = z
   .object({
@@ -74,6 +77,10 @@ export const DeskSettingsSchema = z
         'Choose a membership kind the fee schedule lists.',
       ),
     port: z.string().trim().min(1, 'Choose a port.').max(40).default('Savannah'),
+    /** `port`: every landed cost uses `port`; `cheapest`: each lot's cheapest priced port (resolveCosts). */
+    port_choice: z.enum(PORT_CHOICES).default('port'),
+    /** Ocean freight and duty per destination (port -> country), the buyer's own numbers; empty: not exporting. */
+    destinations: DestinationsSchema.default([]),
     omit_fees: z.array(z.string().max(40)).max(20).default([]),
     custom_fees: z.array(FixedFee).max(20, 'At most 20 fee lines.').default([]),
     own_lines: z.array(OwnLineSchema).max(20, 'At most 20 lines.').default([]),

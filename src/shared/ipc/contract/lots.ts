@@ -145,6 +145,8 @@ export const lotMethods = {
           currency: z.string().nullable(),
         }),
       ),
+      /** The ports asked for that came back without a price (unknown to the service, or not priced): named, never dropped. */
+      unpriced: z.array(z.string()),
     }),
   },
 } as const;
