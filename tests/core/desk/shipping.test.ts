@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippingPrices } from '../../../src/sandbox/geo';
 import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
 import { portsToAsk, SHIP_PORTS } from '../../../src/shared/shipping';
-import { coresPerTest } from '../../helpers/core';
+import { coresPerTest, type TestCore } from '../../helpers/core';
 import { FakeClock } from '../../helpers/fakeClock';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox';
 
@@ -43,7 +43,7 @@ type Desk = {
 };
 
 /** An open Copart lot with a bid, at a yard the service prices shipping from, stored in the core by a search. */
-async function storedLot(value: ReturnType<typeof setup> extends Promise<infer C> ? C['value'] : never) {
+async function storedLot(value: TestCore['value']) {
   const m = sb.market;
   const lot = m.sorted.find(
     (l) =>

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Costs } from '../../../src/renderer/src/features/lot/Desk';
-import { planGroup } from '../../../src/renderer/src/features/plan/PlanView';
+import { PlanView, planGroup } from '../../../src/renderer/src/features/plan/PlanView';
 import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
 import { FEE_FILES, landedCost, maxBid } from '../../../src/shared/fees';
 import type { MethodOutput, WatchView } from '../../../src/shared/ipc/contract';
@@ -253,6 +253,34 @@ describe('a max bid without a shipping price', () => {
 });
 
 describe('the auction-day plan', () => {
+  it('says "excluding shipping" under a max bid and a landed cost worked out without a shipping price', async () => {
+    const gap = { part: 'shipping' as const, port: 'Savannah', reason: 'not_fetched' as const };
+    const w = watch({
+      lot: lotSummary({ current_bid_usd: 2000 }),
+      desk: {
+        notes: '',
+        tags: [],
+        port: 'Savannah',
+        shipping_usd: null,
+        landed_cost_usd: 2070,
+        landed_excludes: [gap],
+        max_bid_usd: 3555,
+        max_bid_excludes: ['shipping'],
+      },
+    });
+    installFake({ handlers: { 'watchlist.list': () => okResult([w]) } });
+    render(<PlanView />);
+    const row = (await screen.findByRole('link', { name: '2019 TESLA MODEL 3' })).closest('tr')!;
+    const cells = within(row)
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
+    expect(cells).toContain('$3,555excluding shipping');
+    expect(cells).toContain('$2,070excluding shipping');
+    expect(
+      within(row).getByTitle('No shipping price for Savannah yet: Get prices on the lot page.'),
+    ).toBeTruthy();
+  });
+
   it('groups watched lots by local day of the sale, unscheduled and finished apart', () => {
     const at = (t: number | null, over = {}) => watch({ lot: lotSummary({ auction_at: t, ...over }) });
     const now = new Date(2025, 0, 15, 9, 0).getTime();

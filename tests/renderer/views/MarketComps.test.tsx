@@ -149,7 +149,7 @@ describe('the comparables panel', () => {
     expect(est).toContain('repair cost $20,821');
     const range = screen.getByText(/Bid up to/).textContent!;
     expect(range).toContain('$6,500–$7,000');
-    expect(range).toContain('shipping not included');
+    expect(range).toContain('excluding shipping');
     expect(screen.getByText(/Rests on 2 comparables/).textContent).toContain('lot 45139005, 45139006');
     const rows = within(screen.getByRole('table', { name: 'Comparable sales' })).getAllByRole('row');
     expect(rows[1]!.textContent).toContain('IAAI #45139005 · WAUB4CF56JA126812');
