@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FEE_FILES, FixedFee, OwnLineSchema } from './fees';
-import { DestinationsSchema, PORT_CHOICES } from './shipping';
+import { DestinationsSchema, PORT_CHOICES, PortNameSchema } from './shipping';
 import { PLATFORMS, type Platform } from './vehicle';
 
 /**
@@ -76,7 +76,7 @@ export const DeskSettingsSchema = z
         (m) => PLATFORMS.every((p) => m[p] in FEE_FILES[p].schedules),
         'Choose a membership kind the fee schedule lists.',
       ),
-    port: z.string().trim().min(1, 'Choose a port.').max(40).default('Savannah'),
+    port: PortNameSchema.default('Savannah'),
     /** `port`: every landed cost uses `port`; `cheapest`: each lot's cheapest priced port (resolveCosts). */
     port_choice: z.enum(PORT_CHOICES).default('port'),
     /** Ocean freight and duty per destination (port -> country), the buyer's own numbers; empty: not exporting. */

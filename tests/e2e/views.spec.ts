@@ -78,10 +78,14 @@ test.describe('views', () => {
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toBeHidden();
 
+    // One Get prices asks for every documented port; the cheapest port stands beside the buyer's.
     await lot.getShippingPrices();
-    await expect(lot.shippingPrices.getByRole('row')).toHaveCount(4);
+    await expect(lot.shippingPrices.getByRole('row')).toHaveCount(9);
+    await expect(lot.shipping.getByRole('group', { name: 'Cheapest port and your port' })).toContainText(
+      'Cheapest port',
+    );
     await lot.getShippingPrices('auction-to-port');
-    await expect(lot.shippingPrices.getByRole('row')).toHaveCount(4);
+    await expect(lot.shippingPrices.getByRole('row')).toHaveCount(9);
 
     await expect(page.getByRole('link', { name: /Open on (Copart|IAAI)/ })).toHaveAttribute(
       'href',
