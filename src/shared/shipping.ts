@@ -26,6 +26,12 @@ export const SHIP_PORTS = [
   'Moto_ATV',
 ] as const;
 
+/**
+ * `Moto_ATV` in the documented list is a rate for motorcycles and ATVs (to the nearest port), not a port a car ships
+ * from: it is asked for and shown, but never taken as the cheapest port.
+ */
+export const RATE_NOT_PORT = 'Moto_ATV';
+
 /** How a port reads to a buyer: `NY` -> `New York`; any other name as it is. */
 export function portLabel(port: string): string {
   return (
@@ -199,7 +205,8 @@ function priceOf(kept: readonly KeptPrice[], port: string): { usd: number } | { 
  * left out (docs/architecture.md "The buyer's desk").
  *
  * - The cheapest port: among the kept USD prices (of the destinations' ports when the buyer has destinations, else
- *   of every port), the lowest shipping + ocean freight; ties go to the port first in alphabetical order.
+ *   of every port; never the Moto_ATV rate), the lowest shipping + ocean freight; ties go to the port first in
+ *   alphabetical order.
  * - `port_choice` `port` uses the buyer's port; `cheapest` uses the cheapest port, or leaves shipping out (port null)
  *   while no port is priced.
  * - A destinations table that is empty adds nothing and leaves nothing out (a buyer who does not export); one with
@@ -210,7 +217,11 @@ function priceOf(kept: readonly KeptPrice[], port: string): { usd: number } | { 
 export function resolveCosts(kept: readonly KeptPrice[], s: ShippingSettings): CostChoice {
   const destOf = (port: string) => s.destinations.find((d) => same(d.port, port)) ?? null;
   const candidates = kept.filter(
-    (k) => k.price_usd !== null && isUsd(k) && (s.destinations.length === 0 || destOf(k.port) !== null),
+    (k) =>
+      k.price_usd !== null &&
+      isUsd(k) &&
+      !same(k.port, RATE_NOT_PORT) &&
+      (s.destinations.length === 0 || destOf(k.port) !== null),
   );
   let cheapest: PortPrice | null = null;
   let best = Infinity;

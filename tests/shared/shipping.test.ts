@@ -13,6 +13,7 @@ import {
 
 const desk = (over: object = {}) => DeskSettingsSchema.parse({ port: 'Savannah', ...over });
 const kept: KeptPrice[] = [
+  { port: 'Moto_ATV', price_usd: 245, currency: 'USD' },
   { port: 'LA', price_usd: 720, currency: 'USD' },
   { port: 'Savannah', price_usd: 1570, currency: 'USD' },
   { port: 'Houston', price_usd: null, currency: null },
@@ -20,7 +21,7 @@ const kept: KeptPrice[] = [
 ];
 
 describe('resolveCosts', () => {
-  it("uses the buyer's port, or the cheapest priced one; never a port without a USD price", () => {
+  it("uses the buyer's port, or the cheapest priced one; never a port without a USD price nor the Moto/ATV rate", () => {
     expect(resolveCosts(kept, desk())).toMatchObject({
       port: 'Savannah',
       shipping_usd: 1570,

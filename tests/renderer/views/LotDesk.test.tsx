@@ -139,7 +139,7 @@ describe('a max bid without a shipping price', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Save as max bid' }));
     const ask = await screen.findByRole('alertdialog', { name: 'Save a max bid that leaves costs out' });
-    expect(ask.textContent).toContain('This max bid is excluding shipping');
+    expect(ask.textContent).toContain('This max bid leaves out shipping: it is too high by that much.');
     expect(ask.textContent).toContain('No shipping price for Savannah yet');
     expect(within(ask).getByRole('button', { name: 'Get prices' })).toBeTruthy();
     // Nothing is saved until the buyer chooses.

@@ -300,7 +300,7 @@ export function Costs({
         {confirming && max !== null && choice.gaps.length > 0 && (
           <div className="desk-confirm" role="alertdialog" aria-label="Save a max bid that leaves costs out">
             <p>
-              This max bid is {costQualifier(choice.gaps)}, so it is too high by what is missing.{' '}
+              This max bid leaves out {excludedText(choice.gaps)}: it is too high by that much.{' '}
               {choice.gaps.map(gapSentence).join(' ')}
             </p>
             <div className="actions">
