@@ -32,6 +32,11 @@ export function DestinationFields({
         Destinations: ocean freight and duty from each port (your own numbers; leave empty if you do not
         export)
       </span>
+      {rows.length > 0 && (
+        <span className="muted small">
+          Each row: port, country, ocean freight (USD a vehicle), duty (% of the bid).
+        </span>
+      )}
       {rows.map((d, i) => (
         <div className="desk-line" key={i}>
           <select
