@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FixedFee, OwnLineSchema } from './fees';
 import { DEFAULT_MEMBERSHIP, MEMBERSHIPS, membershipFromLegacy, type Membership } from './feeTable';
+import { DestinationsSchema, PORT_CHOICES, PortNameSchema } from './shipping';
 import { PLATFORMS } from './vehicle';
 
 /**
@@ -78,7 +79,8 @@ const MembershipSchema = z.preprocess(
 
 /**
  * How the user buys: their membership kind on each platform (which, with each lot's title document, picks the fee
- * table of data/fees/<platform>.json), the port their vehicles ship to (a port of the shipping endpoints), fee lines
+ * table of data/fees/<platform>.json), the port their vehicles ship to (a port of the shipping endpoints) or each lot's
+ * cheapest port, their ocean freight and duty per destination (src/shared/shipping.ts), fee lines
  * they never pay (`omit_fees`, e.g. the internet bid fee for a buyer in the yard) or always pay (`custom_fees`, e.g. a
  * broker's fee), and their own lines after the auction (ocean freight, duty as a percentage of the bid, repairs, a
  * margin). Amounts in USD.
@@ -86,7 +88,11 @@ const MembershipSchema = z.preprocess(
 export const DeskSettingsSchema = z
   .object({
     membership: MembershipSchema.default({ ...DEFAULT_MEMBERSHIP }),
-    port: z.string().trim().min(1, 'Choose a port.').max(40).default('Savannah'),
+    port: PortNameSchema.default('Savannah'),
+    /** `port`: every landed cost uses `port`; `cheapest`: each lot's cheapest priced port (resolveCosts). */
+    port_choice: z.enum(PORT_CHOICES).default('port'),
+    /** Ocean freight and duty per destination (port -> country), the buyer's own numbers; empty: not exporting. */
+    destinations: DestinationsSchema.default([]),
     omit_fees: z.array(z.string().max(40)).max(20).default([]),
     custom_fees: z.array(FixedFee).max(20, 'At most 20 fee lines.').default([]),
     own_lines: z.array(OwnLineSchema).max(20, 'At most 20 lines.').default([]),

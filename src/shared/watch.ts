@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SALE_OUTCOMES } from './saleOutcome';
+import { COST_PARTS } from './shipping';
 
 /**
  * The watch domain (docs/architecture.md "The domain"): lots as the diff sees them, typed changes, alert rules and
@@ -202,6 +203,11 @@ const RULE_FIELDS = {
     .nullable(),
   /** The landed cost the max bid was solved for (USD), kept so the lot page shows and solves it again. */
   target_landed_usd: usd,
+  /**
+   * What the landed cost the max bid was solved with left out (src/shared/shipping.ts: `shipping`, `destination`),
+   * so every place the max bid stands says "excluding shipping" when it does; null: saved before this was recorded.
+   */
+  max_bid_excludes: z.array(z.enum(COST_PARTS)).max(COST_PARTS.length).nullable(),
   /** Reminders this many minutes before a watched lot's auction (1 minute to 7 days). */
   remind_minutes_before: z.array(z.number().int().min(1).max(10_080)).max(5),
   /** Muted: changes are recorded, nothing notifies. */
@@ -230,6 +236,7 @@ export const AlertRulesSchema = z
     comps_below_percent: RULE_FIELDS.comps_below_percent.default(null),
     relist_attempt: RULE_FIELDS.relist_attempt.default(null),
     target_landed_usd: RULE_FIELDS.target_landed_usd.default(null),
+    max_bid_excludes: RULE_FIELDS.max_bid_excludes.default(null),
     remind_minutes_before: RULE_FIELDS.remind_minutes_before.default([]),
     muted: RULE_FIELDS.muted.default(false),
     snooze_until: RULE_FIELDS.snooze_until.default(null),

@@ -119,4 +119,21 @@ describe('SettingsRepo', () => {
     });
     db.close();
   });
+
+  it('reads desk settings saved before the cheapest port and destinations existed, keeping every stored field', () => {
+    const db = openDatabase(fresh());
+    const repo = new SettingsRepo(db, new FakeClock());
+    const old = {
+      membership: { copart: 'standard_non_clean_secured', iaai: 'licensed_standard_volume' },
+      port: 'Houston',
+      omit_fees: ['bid_fee'],
+      custom_fees: [],
+      own_lines: [{ id: 'own_1', label: 'Ocean freight', usd: 1150 }],
+    };
+    db.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('desk', ?, 0)").run(
+      JSON.stringify(old),
+    );
+    expect(repo.get().desk).toEqual({ ...old, port_choice: 'port', destinations: [] });
+    db.close();
+  });
 });

@@ -78,10 +78,16 @@ test.describe('views', () => {
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toBeHidden();
 
+    // One Get prices asks for every documented port; the cheapest port stands beside the buyer's.
     await lot.getShippingPrices();
-    await expect(lot.shippingPrices.getByRole('row')).toHaveCount(4);
+    await expect(lot.shippingPrices.getByRole('row')).toHaveCount(9);
+    await expect(lot.shipping.getByRole('group', { name: 'Cheapest port and your port' })).toContainText(
+      'Cheapest port',
+    );
+    await lot.shipping.scrollIntoViewIfNeeded();
+    await shot(page, 'lot-shipping');
     await lot.getShippingPrices('auction-to-port');
-    await expect(lot.shippingPrices.getByRole('row')).toHaveCount(4);
+    await expect(lot.shippingPrices.getByRole('row')).toHaveCount(9);
 
     await expect(page.getByRole('link', { name: /Open on (Copart|IAAI)/ })).toHaveAttribute(
       'href',
@@ -143,7 +149,28 @@ test.describe('views', () => {
     const costs = page.getByRole('region', { name: 'Your costs' });
     await expect(costs.getByRole('row', { name: /Landed cost/ })).toBeVisible();
     await costs.getByRole('textbox', { name: 'Target landed cost (USD)' }).fill('9500');
-    await expect(costs.getByText(/^Max bid/)).toBeVisible();
+    // No shipping price yet: the max bid says so, and saving it asks first.
+    await expect(costs.getByText(/^Max bid/)).toContainText('excluding shipping');
+    await costs.getByRole('button', { name: 'Save as max bid' }).click();
+    const ask = costs.getByRole('alertdialog', { name: 'Save a max bid that leaves costs out' });
+    await expect(ask).toContainText('No shipping price for Savannah yet');
+    // The costs without shipping at 1366 light and 1024 dark (the theme follows the system by default).
+    for (const [width, scheme] of [
+      [1366, 'light'],
+      [1024, 'dark'],
+    ] as const) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.emulateMedia({ colorScheme: scheme });
+      await ask.scrollIntoViewIfNeeded();
+      await shot(page, `lot-costs-without-shipping-${width}-${scheme}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light' });
+    // Get prices (one request for every port) puts shipping in: the question goes, the max bid is complete.
+    await ask.getByRole('button', { name: 'Get prices' }).click();
+    await expect(ask).toBeHidden();
+    await expect(costs.getByRole('row', { name: /Shipping to Savannah/ })).toContainText('$');
+    await expect(costs.getByText(/^Max bid/)).not.toContainText('excluding');
     await costs.getByRole('button', { name: 'Save as max bid' }).click();
     await expect(costs.getByText(/Max bid \$[\d,]+ saved\./)).toBeVisible();
     const notes = page.getByRole('region', { name: 'Notes and tags' });

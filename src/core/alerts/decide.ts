@@ -9,6 +9,7 @@ import type {
 } from '../../shared/watch';
 import { lotLabel, sourceLabel, usd, when } from './format';
 import { inQuietHours } from './quietHours';
+import { maxBidExcludes, qualified } from '../../shared/shipping';
 import { ordinal } from '../diff/signals';
 
 /**
@@ -221,15 +222,16 @@ function describe(
   if (threshold) {
     const wasBid = before === null ? 'no bid before' : `was ${usd(before)}`;
     switch (threshold.rule) {
+      // A max bid solved without a shipping price says so ("your max bid $3,555 excluding shipping").
       case 'max_bid_passed':
         return {
           headline: `bid ${usd(after ?? 0)} is past your max bid`,
-          detail: `Your max bid ${usd(threshold.limit)} · out of range: no more reminders for this lot · ${wasBid}`,
+          detail: `Your max bid ${qualified(usd(threshold.limit), maxBidExcludes(input.rules))} · out of range: no more reminders for this lot · ${wasBid}`,
         };
       case 'max_bid_near':
         return {
           headline: `bid reached ${threshold.percent}% of your max bid`,
-          detail: `Bid ${usd(after ?? 0)} · your max bid ${usd(threshold.max)} · ${wasBid}`,
+          detail: `Bid ${usd(after ?? 0)} · your max bid ${qualified(usd(threshold.max), maxBidExcludes(input.rules))} · ${wasBid}`,
         };
       case 'bid_above':
         return {

@@ -2,6 +2,7 @@ import ical, { escape as escapeText } from 'ical-generator';
 import type { Platform } from '../../shared/vehicle';
 import type { LotKey } from '../../shared/watch';
 import { usd } from '../alerts/format';
+import { qualified, type CostGap, type CostPart } from '../../shared/shipping';
 
 /**
  * The watched lots' sales as an iCalendar file (RFC 5545), so a buyer sees them in their own calendar. Pure: no I/O,
@@ -29,7 +30,11 @@ export interface CalendarSale {
   location: string | null;
   current_bid_usd: number | null;
   max_bid_usd: number | null;
+  /** What the max bid's landed cost left out (src/shared/shipping.ts); absent or empty: nothing. */
+  max_bid_excludes?: readonly CostPart[];
   landed_cost_usd: number | null;
+  /** What the landed cost leaves out; absent or empty: nothing. */
+  landed_excludes?: readonly CostGap[];
   /** The buyer's own notes; may hold any text, line breaks included. */
   notes: string;
   /** The lot's page on the platform. */
@@ -111,12 +116,13 @@ function summaryOf(sale: CalendarSale): string {
 function descriptionOf(sale: CalendarSale): string {
   const lines = [`${sale.platform} lot ${sale.lot_number}`];
   if (sale.vin !== null && sale.vin.trim() !== '') lines.push(`VIN: ${sale.vin}`);
-  const money = (label: string, n: number | null): void => {
-    if (n !== null && Number.isFinite(n)) lines.push(`${label}: ${usd(n)}`);
+  // A max bid or landed cost without a shipping price says so on its line ("Landed cost: $2,070 excluding shipping").
+  const money = (label: string, n: number | null, excludes: readonly (CostGap | CostPart)[] = []): void => {
+    if (n !== null && Number.isFinite(n)) lines.push(`${label}: ${qualified(usd(n), excludes)}`);
   };
   money('Current bid', sale.current_bid_usd);
-  money('Max bid', sale.max_bid_usd);
-  money('Landed cost', sale.landed_cost_usd);
+  money('Max bid', sale.max_bid_usd, sale.max_bid_excludes);
+  money('Landed cost', sale.landed_cost_usd, sale.landed_excludes);
   if (sale.url !== null && sale.url.trim() !== '') lines.push(sale.url);
   if (sale.notes.trim() !== '') lines.push('', 'Notes:', sale.notes);
   return lines.join('\n');

@@ -19,6 +19,7 @@ import { joinTags, parseTags, type DeskSettings } from '../../shared/desk';
 import type { LotDesk, MethodInput, MethodOutput } from '../../shared/ipc/contract';
 import { saleOutcomeOf } from '../../shared/saleOutcome';
 import { lotPageUrl, PLATFORMS, type Platform, type Vehicle } from '../../shared/vehicle';
+import { excludedText, maxBidExcludes, resolveCosts } from '../../shared/shipping';
 import type { AlertRules } from '../../shared/watch';
 import { calendarSkipped, watchedSalesCalendar, type CalendarSale } from './calendar';
 import { findComps } from '../db/comps';
@@ -117,7 +118,9 @@ const CSV_COLUMNS = [
   'port',
   'shipping_usd',
   'landed_cost_usd',
+  'landed_cost_excludes',
   'max_bid_usd',
+  'max_bid_excludes',
   'notes',
   'tags',
   'first_seen_at',
@@ -196,10 +199,11 @@ export class DeskService {
   }
 
   /**
-   * A lot's figures at its current bid: notes, tags, the kept shipping price to the user's port (USD), the landed
-   * cost (USD, null without a bid, without a known fee table for the lot (feeChoice) or when the table has no tier
-   * for the bid) and the max bid from
-   * the watch's rules (null when not watched or not set). Reads the store; throws database errors only.
+   * A lot's figures at its current bid: notes, tags, the port the landed cost uses and its kept shipping price (USD;
+   * the buyer's port or the lot's cheapest, with the destination's ocean freight and duty: resolveCosts in
+   * src/shared/shipping.ts), the landed cost (USD, null without a bid, without a known fee table for the lot
+   * (feeChoice) or when the table has no tier for the bid) with what it leaves out, and the max bid from the watch's
+   * rules (null when not watched or not set) with what it was solved without. Reads the store; throws database errors only.
    */
   figures(row: LotRow, rules: AlertRules | null, s: DeskSettings = this.d.settings()): LotDesk {
     return this.breakdown(row, rules, s).desk;
@@ -214,15 +218,13 @@ export class DeskService {
     rules: AlertRules | null,
     s: DeskSettings,
   ): { desk: LotDesk; fees_usd: number | null; costs: BuyerCosts; choice: FeeChoice | null } {
-    const kept = this.d.store.desk.shipping(row.lot_key).find((p) => p.port === s.port);
-    const shipping =
-      kept && (kept.currency === null || kept.currency.toUpperCase() === 'USD') ? kept.price_usd : null;
+    const ship = resolveCosts(this.d.store.desk.shipping(row.lot_key), s);
     const choice = this.feeChoice(row, s);
     const costs: BuyerCosts = choice?.ok
       ? {
           schedule: choice.schedule,
-          shipping_usd: shipping,
-          lines: s.own_lines,
+          shipping_usd: ship.shipping_usd,
+          lines: ship.lines,
           opts: { custom: s.custom_fees, omit: s.omit_fees },
         }
       : null;
@@ -237,10 +239,12 @@ export class DeskService {
     const desk: LotDesk = {
       notes: row.notes,
       tags: parseTags(row.tags),
-      port: s.port,
-      shipping_usd: shipping,
+      port: ship.port,
+      shipping_usd: ship.shipping_usd,
       landed_cost_usd: landed?.total_usd ?? null,
+      landed_excludes: landed ? ship.gaps : [],
       max_bid_usd: rules?.max_bid_usd ?? null,
+      max_bid_excludes: rules ? maxBidExcludes(rules) : [],
     };
     return { desk, fees_usd: landed?.fees_usd ?? null, costs, choice };
   }
@@ -313,7 +317,12 @@ export class DeskService {
    * CSV of the chosen lots (or of a library query's first 500, or of every stored lot), one row per lot with a
    * header: every field a buyer filters on (odometer in miles, damage, title document, run condition, keys, seller,
    * location), the buyer fees and landed cost at the current bid, the max bid, notes and tags (CSV_COLUMNS). Amounts
-   * USD, times ISO 8601 UTC; lot numbers and VINs as text, never as numbers. Offline; throws database errors only.
+   * USD, times ISO 8601 UTC; lot numbers and VINs as text, never as numbers. A landed cost or max bid that leaves
+   * shipping (or ocean freight and duty) out says so in the column after it (`landed_cost_excludes`,
+   * `max_bid_excludes`: `shipping`, `ocean freight and duty`, both, or empty): a column rather than a label in the
+   * value, because a spreadsheet sums and sorts the amount columns and "2070 excluding shipping" is text it cannot
+   * add up, while the column beside it filters the rows whose number is not complete. Offline; throws database
+   * errors only.
    */
   exportCsv(i: MethodInput<'library.export'>): MethodOutput<'library.export'> {
     const keys = i.lot_keys ?? (i.q ? this.d.libraryKeys(i.q, 500) : null);
@@ -372,7 +381,9 @@ export class DeskService {
         port: f.port,
         shipping_usd: f.shipping_usd,
         landed_cost_usd: f.landed_cost_usd,
+        landed_cost_excludes: excludedText(f.landed_excludes),
         max_bid_usd: f.max_bid_usd,
+        max_bid_excludes: excludedText(f.max_bid_excludes),
         notes: r.notes,
         tags: f.tags.join(', '),
         first_seen_at: iso(r.first_seen_at),
@@ -406,7 +417,9 @@ export class DeskService {
         location: row.location,
         current_bid_usd: row.current_bid_usd,
         max_bid_usd: f.max_bid_usd,
+        max_bid_excludes: f.max_bid_excludes,
         landed_cost_usd: f.landed_cost_usd,
+        landed_excludes: f.landed_excludes,
         notes: row.notes,
         url: lotPageUrl(row.platform, row.lot_number),
         updated_at: this.d.store.lots.lastChangeAt(row.lot_key) ?? row.first_seen_at,

@@ -1,5 +1,6 @@
 import type { LotDetail, MethodInput, MethodOutput } from '../../shared/ipc/contract';
 import { outcomeOfStatusText } from '../../shared/saleOutcome';
+import { unpricedPorts } from '../../shared/shipping';
 import { VIN_PATTERN, type Vehicle } from '../../shared/vehicle';
 import { lotKeyOf, parseLotKey } from '../../shared/watch';
 import type { ClientAccess } from '../api/clientOrThrow';
@@ -177,7 +178,13 @@ export class LotsService {
     return { lots: r.data.map((v) => this.row(v)) };
   }
 
-  /** Shipping prices (USD) of a vehicle, or auction-to-port by VIN or lot number. @throws ApiError. */
+  /**
+   * Shipping prices (USD unless `currency` says otherwise) of a vehicle, or auction-to-port by VIN or lot number: one
+   * request whatever the number of ports (spec "GET /vehicles/{slugVin}/shipping and GET /shipping/auction-to-port":
+   * `ports` is a comma-separated list). Every port asked for that comes back without a price is named in `unpriced`
+   * and, for a stored lot, kept as asked-and-not-priced, so its landed cost says "no price for Savannah" offline
+   * instead of "not fetched". @throws ApiError, ApiInputError (a port name the service cannot take).
+   */
   async shipping(i: MethodInput<'shipping.get'>): Promise<MethodOutput<'shipping.get'>> {
     const c = this.d.clientOrThrow();
     const ports = i.ports && i.ports.length ? i.ports : undefined;
@@ -189,9 +196,14 @@ export class LotsService {
             ...(i.lot_number ? { lot_number: i.lot_number } : {}),
             ...(ports ? { ports } : {}),
           });
+    const unpriced = unpricedPorts(ports ?? [], r.data);
     // Kept with the stored lot, so its landed cost is worked out offline from now on.
     if (i.lot_key && this.d.lots.getRow(i.lot_key))
-      this.d.desk.keepShipping(i.lot_key, r.data, this.d.clock.now());
-    return { prices: r.data.map((p) => ({ port: p.port, price: p.price, currency: p.currency })) };
+      this.d.desk.keepShipping(
+        i.lot_key,
+        [...r.data, ...unpriced.map((port) => ({ port, price: null, currency: null, raw: null }))],
+        this.d.clock.now(),
+      );
+    return { prices: r.data.map((p) => ({ port: p.port, price: p.price, currency: p.currency })), unpriced };
   }
 }

@@ -183,6 +183,28 @@ describe('decide: thresholds', () => {
     expect(bid(4600, 5100, { max_bid_usd: 5000 })?.kind).toBe('threshold');
   });
 
+  it('max bid solved without a shipping price: both alerts say "excluding shipping" beside it, exact texts', () => {
+    const r = {
+      max_bid_usd: 3555,
+      target_landed_usd: 4500,
+      max_bid_excludes: ['shipping' as const],
+      max_bid_near_percent: 90,
+    };
+    expect(bid(3000, 3200, r)?.body).toBe(
+      'Bid $3,200 · your max bid $3,555 excluding shipping · was $3,000 · copart lot 45416833 · Saved search “Audi under 10k”',
+    );
+    expect(bid(3500, 3600, r)?.body).toBe(
+      'Your max bid $3,555 excluding shipping · out of range: no more reminders for this lot · was $3,500 · copart lot 45416833 · Saved search “Audi under 10k”',
+    );
+    // Solved with shipping in: no qualifier. Saved from a target before this was recorded: the cautious reading.
+    expect(bid(3500, 3600, { ...r, max_bid_excludes: [] })?.body).toMatch(
+      /^Your max bid \$3,555 · out of range/,
+    );
+    expect(bid(3500, 3600, { ...r, max_bid_excludes: null })?.body).toMatch(
+      /^Your max bid \$3,555 excluding shipping · /,
+    );
+  });
+
   it('bid_above: no alert while staying above, below, or moving down across it', () => {
     expect(bid(10_000, 10_500, { bid_above_usd: 10_000 })).toBeNull();
     expect(bid(10_500, 11_000, { bid_above_usd: 10_000 })).toBeNull();

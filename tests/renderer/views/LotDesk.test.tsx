@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Costs } from '../../../src/renderer/src/features/lot/Desk';
-import { planGroup } from '../../../src/renderer/src/features/plan/PlanView';
+import { PlanView, planGroup } from '../../../src/renderer/src/features/plan/PlanView';
+import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
 import { FEE_FILES, landedCost, maxBid } from '../../../src/shared/fees';
 import type { MethodOutput, WatchView } from '../../../src/shared/ipc/contract';
 import { okResult } from '../fakeBridge';
@@ -26,7 +27,9 @@ const data = (
     port: 'Savannah',
     shipping_usd: shipping,
     landed_cost_usd: null,
+    landed_excludes: [],
     max_bid_usd: null,
+    max_bid_excludes: [],
   },
   tags_in_use: [],
   shipping:
@@ -105,8 +108,9 @@ describe('the lot page costs', () => {
       />,
     );
     expect((await screen.findByRole('row', { name: /Shipping to Savannah/ })).textContent).toContain(
-      'not fetched',
+      'No shipping price for Savannah yet: Get prices on the lot page.',
     );
+    expect(screen.getByRole('row', { name: /Landed cost/ }).textContent).toContain('excluding shipping');
     fireEvent.change(screen.getByRole('textbox', { name: 'Bid (USD)' }), { target: { value: 'lots' } });
     expect(screen.getByText('Enter a bid of 0 or more, in dollars.')).toBeTruthy();
     expect(screen.queryByRole('row', { name: /Landed cost/ })).toBeNull();
@@ -114,7 +118,176 @@ describe('the lot page costs', () => {
   });
 });
 
+describe('a max bid without a shipping price', () => {
+  const schedule = FEE_FILES.copart!.schedules['standard_non_clean_secured']!;
+
+  it('says "excluding shipping" beside it and asks before saving: Save without shipping records what it left out', async () => {
+    const w = watch();
+    const fake = installFake({
+      handlers: {
+        'watchlist.setRules': async (i) =>
+          okResult({ ...w, rules: { ...w.rules, ...(i!.rules as object) } } as WatchView),
+      },
+    });
+    render(
+      <Costs
+        lot={lotSummary({ current_bid_usd: 2000 })}
+        data={data(null)}
+        watch={w}
+        onWatchSaved={() => undefined}
+      />,
+    );
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Target landed cost (USD)' }), {
+      target: { value: '4500' },
+    });
+    const max = maxBid({ target_usd: 4500, schedule, shipping_usd: null, lines: [] })!;
+    const result = screen.getByRole('status');
+    expect(result.textContent).toBe(`Max bid $${max.toLocaleString('en-US')} excluding shipping`);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Save as max bid' }));
+    const ask = await screen.findByRole('alertdialog', { name: 'Save a max bid that leaves costs out' });
+    expect(ask.textContent).toContain('This max bid leaves out shipping: it is too high by that much.');
+    expect(ask.textContent).toContain('No shipping price for Savannah yet');
+    expect(within(ask).getByRole('button', { name: 'Get prices' })).toBeTruthy();
+    // Nothing is saved until the buyer chooses.
+    expect(inputsOf(fake, 'watchlist.setRules')).toHaveLength(0);
+
+    fireEvent.click(within(ask).getByRole('button', { name: 'Save without shipping' }));
+    await waitFor(() => expect(inputsOf(fake, 'watchlist.setRules')).toHaveLength(1));
+    expect(inputsOf(fake, 'watchlist.setRules')[0]!.rules).toMatchObject({
+      max_bid_usd: max,
+      target_landed_usd: 4500,
+      max_bid_excludes: ['shipping'],
+    });
+    expect(
+      await screen.findByText(`Max bid $${max.toLocaleString('en-US')} excluding shipping saved.`),
+    ).toBeTruthy();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
+  it('"Get prices" in the confirm step asks for every port in one request; a port without a price is named', async () => {
+    const w = watch();
+    const fake = installFake({
+      handlers: {
+        'shipping.get': () =>
+          okResult({ prices: [{ port: 'LA', price: 720, currency: 'USD' }], unpriced: ['Savannah'] }),
+      },
+    });
+    let reloaded = 0;
+    const lot = lotSummary({ current_bid_usd: 2000 });
+    const { rerender } = render(
+      <Costs
+        lot={lot}
+        data={data(null)}
+        watch={w}
+        onWatchSaved={() => undefined}
+        onPrices={() => (reloaded += 1)}
+      />,
+    );
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Target landed cost (USD)' }), {
+      target: { value: '4500' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save as max bid' }));
+    const ask = await screen.findByRole('alertdialog');
+    fireEvent.click(within(ask).getByRole('button', { name: 'Get prices' }));
+    await waitFor(() => expect(reloaded).toBe(1));
+    const asked = inputsOf(fake, 'shipping.get');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ endpoint: 'vehicle', lot_key: lot.lot_key });
+    expect(asked[0]!.ports).toEqual(expect.arrayContaining(['Savannah', 'LA', 'NY', 'Houston', 'Seattle']));
+    // The desk read again keeps Savannah as asked and not priced: the confirm step names it, Get prices is gone.
+    const kept = {
+      ...data(null),
+      shipping: [
+        { port: 'LA', price_usd: 720, currency: 'USD', fetched_at: NOW },
+        { port: 'Savannah', price_usd: null, currency: null, fetched_at: NOW },
+      ],
+    };
+    rerender(
+      <Costs lot={lot} data={kept} watch={w} onWatchSaved={() => undefined} onPrices={() => undefined} />,
+    );
+    const again = screen.getByRole('alertdialog');
+    expect(again.textContent).toContain('No price for Savannah');
+    expect(within(again).queryByRole('button', { name: 'Get prices' })).toBeNull();
+    expect(within(again).getByRole('button', { name: 'Save without shipping' })).toBeTruthy();
+    expect(screen.getByRole('row', { name: /Shipping to Savannah/ }).textContent).toContain(
+      'No price for Savannah',
+    );
+  });
+
+  it('with the cheapest port as the default, the landed cost ships from the cheapest priced port and saves without asking', async () => {
+    const w = watch();
+    const settings = {
+      ...DEFAULT_SETTINGS,
+      desk: { ...DEFAULT_SETTINGS.desk, port_choice: 'cheapest' as const },
+    };
+    const fake = installFake({
+      handlers: {
+        'settings.get': () => okResult(settings),
+        'watchlist.setRules': async (i) =>
+          okResult({ ...w, rules: { ...w.rules, ...(i!.rules as object) } } as WatchView),
+      },
+    });
+    const kept = {
+      ...data(null),
+      shipping: [
+        { port: 'LA', price_usd: 720, currency: 'USD', fetched_at: NOW },
+        { port: 'Savannah', price_usd: 1570, currency: 'USD', fetched_at: NOW },
+      ],
+    };
+    render(
+      <Costs
+        lot={lotSummary({ current_bid_usd: 2000 })}
+        data={kept}
+        watch={w}
+        onWatchSaved={() => undefined}
+      />,
+    );
+    expect(
+      (await screen.findByRole('row', { name: /Shipping to Los Angeles \(cheapest\)/ })).textContent,
+    ).toContain('$720');
+    expect(screen.getByRole('row', { name: /Landed cost/ }).textContent).not.toContain('excluding');
+    fireEvent.change(screen.getByRole('textbox', { name: 'Target landed cost (USD)' }), {
+      target: { value: '4500' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save as max bid' }));
+    await waitFor(() => expect(inputsOf(fake, 'watchlist.setRules')).toHaveLength(1));
+    expect(inputsOf(fake, 'watchlist.setRules')[0]!.rules).toMatchObject({
+      max_bid_usd: maxBid({ target_usd: 4500, schedule, shipping_usd: 720, lines: [] }),
+      max_bid_excludes: [],
+    });
+  });
+});
+
 describe('the auction-day plan', () => {
+  it('says "excluding shipping" under a max bid and a landed cost worked out without a shipping price', async () => {
+    const gap = { part: 'shipping' as const, port: 'Savannah', reason: 'not_fetched' as const };
+    const w = watch({
+      lot: lotSummary({ current_bid_usd: 2000 }),
+      desk: {
+        notes: '',
+        tags: [],
+        port: 'Savannah',
+        shipping_usd: null,
+        landed_cost_usd: 2070,
+        landed_excludes: [gap],
+        max_bid_usd: 3555,
+        max_bid_excludes: ['shipping'],
+      },
+    });
+    installFake({ handlers: { 'watchlist.list': () => okResult([w]) } });
+    render(<PlanView />);
+    const row = (await screen.findByRole('link', { name: '2019 TESLA MODEL 3' })).closest('tr')!;
+    const cells = within(row)
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
+    expect(cells).toContain('$3,555excluding shipping');
+    expect(cells).toContain('$2,070excluding shipping');
+    expect(
+      within(row).getByTitle('No shipping price for Savannah yet: Get prices on the lot page.'),
+    ).toBeTruthy();
+  });
+
   it('groups watched lots by local day of the sale, unscheduled and finished apart', () => {
     const at = (t: number | null, over = {}) => watch({ lot: lotSummary({ auction_at: t, ...over }) });
     const now = new Date(2025, 0, 15, 9, 0).getTime();

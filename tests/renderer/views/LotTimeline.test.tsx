@@ -1,11 +1,9 @@
 // @vitest-environment jsdom
-import { frozenAtNow, installFake, render } from './fakeApi';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { frozenAtNow, render } from './fakeApi';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { Shipping } from '../../../src/renderer/src/features/lot/Shipping';
 import { Timeline } from '../../../src/renderer/src/features/lot/Timeline';
 import { dateTime } from '../../../src/renderer/src/lib/format';
-import { okResult } from '../fakeBridge';
 import { change, HOUR, NOW } from './fixtures';
 
 frozenAtNow();
@@ -92,37 +90,5 @@ describe('Timeline rows', () => {
     expect(rows()).toEqual(['Bid: $1,200 → No bids yet']);
     expect(screen.getByText(/One observation so far/).textContent).toContain('(no bids yet)');
     expect(document.body.textContent).not.toContain('$0');
-  });
-});
-
-describe('Shipping ports', () => {
-  it('the legend agrees with the ticks: "Ports" over the ticked ports, "All ports" when none is ticked', async () => {
-    const fake = installFake({ handlers: { 'shipping.get': () => okResult({ prices: [] }) } });
-    render(<Shipping lotNumber="45416833" vin="1HGCM82633A004352" />);
-    const group = screen.getByRole('group', { name: 'Ports' });
-    const ticked = () =>
-      (within(group).getAllByRole('checkbox') as HTMLInputElement[])
-        .filter((c) => c.checked)
-        .map((c) => c.closest('label')?.textContent);
-    expect(ticked()).toEqual(['New York', 'Savannah', 'Houston', 'Los Angeles']);
-    expect(group.textContent).not.toMatch(/none|every port/i);
-
-    for (const name of ['New York', 'Savannah', 'Houston', 'Los Angeles'])
-      fireEvent.click(within(group).getByRole('checkbox', { name }));
-    expect(ticked()).toEqual([]);
-    const all = screen.getByRole('group', { name: 'All ports' });
-    expect(all.textContent).toContain('No port is ticked, so Get prices asks for every port.');
-
-    // What the legend says is what is asked: no port list, so the service answers for every port.
-    fireEvent.click(screen.getByRole('button', { name: 'Get prices' }));
-    await waitFor(() => expect(fake.calls.some((c) => c.method === 'shipping.get')).toBe(true));
-    expect(fake.calls.find((c) => c.method === 'shipping.get')?.input).toEqual({
-      endpoint: 'vehicle',
-      id: '1HGCM82633A004352',
-    });
-
-    fireEvent.click(within(all).getByRole('checkbox', { name: 'Miami' }));
-    expect(screen.getByRole('group', { name: 'Ports' })).toBeTruthy();
-    expect(screen.queryByText(/No port is ticked/)).toBeNull();
   });
 });

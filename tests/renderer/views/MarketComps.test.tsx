@@ -68,7 +68,9 @@ function data(over: Partial<DeskData> = {}): DeskData {
       port: 'Savannah',
       shipping_usd: null,
       landed_cost_usd: null,
+      landed_excludes: [],
       max_bid_usd: null,
+      max_bid_excludes: [],
     },
     tags_in_use: [],
     shipping: [],
@@ -148,7 +150,7 @@ describe('the comparables panel', () => {
     expect(est).toContain('repair cost $20,821');
     const range = screen.getByText(/Bid up to/).textContent!;
     expect(range).toContain('$6,500–$7,000');
-    expect(range).toContain('shipping not included');
+    expect(range).toContain('excluding shipping');
     expect(screen.getByText(/Rests on 2 comparables/).textContent).toContain('lot 45139005, 45139006');
     const rows = within(screen.getByRole('table', { name: 'Comparable sales' })).getAllByRole('row');
     expect(rows[1]!.textContent).toContain('IAAI #45139005 · WAUB4CF56JA126812');

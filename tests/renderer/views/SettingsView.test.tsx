@@ -270,3 +270,32 @@ describe('SettingsView · what Lotwatch keeps', () => {
     expect(inputsOf(fake, 'settings.update')).toEqual([expect.objectContaining({ retentionDays: 90 })]);
   });
 });
+
+describe('SettingsView · shipping and destinations', () => {
+  it('saves "Cheapest port of each lot" and a destination row with its ocean freight and duty', async () => {
+    const fake = await mount({ 'status.get': () => okResult(status(true)) });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Port for landed cost' }), {
+      target: { value: 'cheapest' },
+    });
+    const dest = screen.getByRole('group', { name: 'Destinations' });
+    fireEvent.click(within(dest).getByRole('button', { name: 'Add a destination' }));
+    fireEvent.change(within(dest).getByRole('combobox', { name: 'Destination 1: port' }), {
+      target: { value: 'Houston' },
+    });
+    fireEvent.change(within(dest).getByRole('textbox', { name: 'Destination 1: country' }), {
+      target: { value: 'Mexico' },
+    });
+    fireEvent.change(within(dest).getByRole('spinbutton', { name: 'Destination 1: ocean freight (USD)' }), {
+      target: { value: '950' },
+    });
+    fireEvent.change(within(dest).getByRole('spinbutton', { name: 'Destination 1: duty (% of the bid)' }), {
+      target: { value: '15' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(inputsOf(fake, 'settings.update')).toHaveLength(1));
+    expect(inputsOf(fake, 'settings.update')[0]!.desk).toMatchObject({
+      port_choice: 'cheapest',
+      destinations: [{ port: 'Houston', country: 'Mexico', ocean_freight_usd: 950, duty_percent: 15 }],
+    });
+  });
+});

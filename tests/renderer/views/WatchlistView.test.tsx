@@ -362,3 +362,56 @@ describe('WatchlistView: lots whose sale is over or due', () => {
     expect(checked('2019 TESLA MODEL 3')).toBe('Not checked yetnext check due now');
   });
 });
+
+describe('WatchlistView: landed cost and max bid without shipping', () => {
+  it('says "excluding shipping" where the numbers stand, and nothing when shipping is in', async () => {
+    const gap = { part: 'shipping' as const, port: 'Savannah', reason: 'no_price' as const };
+    const noShip = watch({
+      lot: lotSummary({ current_bid_usd: 2000 }),
+      desk: {
+        notes: '',
+        tags: [],
+        port: 'Savannah',
+        shipping_usd: null,
+        landed_cost_usd: 2070,
+        landed_excludes: [gap],
+        max_bid_usd: 3555,
+        max_bid_excludes: ['shipping'],
+      },
+    });
+    const shipped = watch({
+      id: 2,
+      lot_key: 'iaai:39120001',
+      lot: lotSummary({
+        lot_key: 'iaai:39120001',
+        platform: 'iaai',
+        title: '2020 FORD F-150 XLT',
+        current_bid_usd: 2000,
+      }),
+      desk: {
+        notes: '',
+        tags: [],
+        port: 'LA',
+        shipping_usd: 720,
+        landed_cost_usd: 2790,
+        landed_excludes: [],
+        max_bid_usd: 3000,
+        max_bid_excludes: [],
+      },
+    });
+    installFake({ handlers: { 'watchlist.list': () => okResult([noShip, shipped]) } });
+    render(<WatchlistView />);
+    await screen.findByRole('table', { name: 'Watched vehicles' });
+    const row = rowOf('2019 TESLA MODEL 3');
+    expect(row.textContent).toContain('$2,070excluding shipping');
+    expect(row.textContent).toContain('Max $3,555 excluding shipping');
+    expect(row.textContent).not.toContain('+ship');
+    expect(
+      within(row).getByTitle('No price for Savannah: the service does not price it for this lot.'),
+    ).toBeTruthy();
+    const other = rowOf('2020 FORD F-150 XLT');
+    expect(other.textContent).toContain('$2,790');
+    expect(other.textContent).toContain('Max $3,000');
+    expect(other.textContent).not.toContain('excluding');
+  });
+});

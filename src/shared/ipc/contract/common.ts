@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SALE_OUTCOMES } from '../../saleOutcome';
+import { COST_PARTS, CostGapSchema } from '../../shipping';
 
 /** Schemas several domains of the contract share: empty and id inputs, a lot in a list, its desk figures, paging, a run. */
 
@@ -43,15 +44,21 @@ export type LotSummary = z.infer<typeof LotSummarySchema>;
 /**
  * The buyer's figures for a lot at its current bid, worked out offline (docs/architecture.md "The buyer's desk"):
  * their notes and tags, the kept shipping price to their port, the landed cost (bid + buyer fees + shipping + their
- * own lines) and their max bid. USD; null where unknown (no bid yet, no shipping price kept, no fee schedule).
+ * own lines, ocean freight and duty of the port's destination) and their max bid. USD; null where unknown (no bid
+ * yet, no fee schedule); a number that leaves a part out says which (`landed_excludes`, `max_bid_excludes`).
  */
 export const LotDeskSchema = z.object({
   notes: z.string(),
   tags: z.array(z.string()),
-  port: z.string(),
+  /** The port the landed cost uses (the buyer's, or the lot's cheapest); null: cheapest wanted, none priced yet. */
+  port: z.string().nullable(),
   shipping_usd: z.number().nullable(),
   landed_cost_usd: z.number().nullable(),
+  /** What the landed cost leaves out, each naming its port (src/shared/shipping.ts); empty: nothing. */
+  landed_excludes: z.array(CostGapSchema),
   max_bid_usd: z.number().nullable(),
+  /** What the landed cost the max bid was solved with left out (maxBidExcludes); empty: nothing. */
+  max_bid_excludes: z.array(z.enum(COST_PARTS)),
 });
 
 export type LotDesk = z.infer<typeof LotDeskSchema>;

@@ -132,7 +132,8 @@ export const lotMethods = {
         id: z.string().max(200).optional(),
         vin: z.string().max(17).optional(),
         lot_number: z.string().max(12).optional(),
-        ports: z.array(z.string().max(40)).max(20).optional(),
+        /** Asked for in one request, comma-separated: the documented ports, the buyer's port and destinations' ports. */
+        ports: z.array(z.string().max(40)).max(40).optional(),
         /** The stored lot the prices are for: they are kept with it for the landed cost (docs/architecture.md "The buyer's desk"). */
         lot_key: z.string().min(3).max(80).optional(),
       })
@@ -145,6 +146,8 @@ export const lotMethods = {
           currency: z.string().nullable(),
         }),
       ),
+      /** The ports asked for that came back without a price (unknown to the service, or not priced): named, never dropped. */
+      unpriced: z.array(z.string()),
     }),
   },
 } as const;

@@ -6,7 +6,16 @@ import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { platformName, usd } from '../../lib/format';
 import { useCall, useCaller } from '../../lib/useCall';
-import { PORT_LABEL } from './Shipping';
+import {
+  costQualifier,
+  excludedText,
+  gapSentence,
+  portLabel,
+  qualified,
+  resolveCosts,
+  type CostPart,
+} from '../../../../shared/shipping';
+import { pricesInput } from './Shipping';
 // The shared list styles (tables, badges, links) this page uses; a lot opened directly has loaded no list view yet.
 import '../../components/lwTable.css';
 import '../../components/watch/common.css';
@@ -40,11 +49,14 @@ export function Costs({
   data,
   watch,
   onWatchSaved,
+  onPrices,
 }: {
   lot: LotSummary;
   data: DeskData;
   watch: WatchView | null;
   onWatchSaved: (w: WatchView) => void;
+  /** After the confirm step's "Get prices" kept new prices: the desk is read again. */
+  onPrices?: () => void;
 }) {
   const call = useCaller();
   const settings = useCall('settings.get');
@@ -58,6 +70,9 @@ export function Costs({
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState<string | null>(null);
   const [error, setError] = useState<ErrorPayload | null>(null);
+  // The confirm step of a max bid that leaves a cost out: shown instead of saving, until the buyer chooses.
+  const [confirming, setConfirming] = useState(false);
+  const [fetching, setFetching] = useState(false);
 
   const desk = settings.data?.desk;
   if (!desk)
@@ -74,13 +89,15 @@ export function Costs({
         No landed cost or max bid for this {platformName(lot.platform)} lot: {table.reason}
       </p>
     );
-  const kept = data.shipping.find((p) => p.port === desk.port);
-  const shipping =
-    kept && (kept.currency === null || kept.currency.toUpperCase() === 'USD') ? kept.price_usd : null;
+  // The port the landed cost uses (the buyer's or the cheapest), its price, the destination's lines, what is missing.
+  const choice = resolveCosts(data.shipping, desk);
+  const shipping = choice.shipping_usd;
+  const shipGap = choice.gaps.find((g) => g.part === 'shipping');
+  const destGap = choice.gaps.find((g) => g.part === 'destination');
   const base = {
     schedule,
     shipping_usd: shipping,
-    lines: desk.own_lines,
+    lines: choice.lines,
     opts: { custom: desk.custom_fees, omit: desk.omit_fees },
   };
   const bid = amount(bidText);
@@ -100,9 +117,23 @@ export function Costs({
   }
   const pct = Number(percent);
 
-  const saveMax = async (e: FormEvent) => {
-    e.preventDefault();
+  const excludes: CostPart[] = choice.gaps.map((g) => g.part);
+  const getPrices = async () => {
+    setFetching(true);
+    const r = await call('shipping.get', pricesInput(lot, desk));
+    setFetching(false);
+    if (r.ok) onPrices?.();
+    else setError(r.error);
+  };
+  const saveMax = async (e: FormEvent | null, anyway = false) => {
+    e?.preventDefault();
     if (!watch || target === null) return;
+    // A max bid whose landed cost leaves shipping (or ocean freight and duty) out asks first.
+    if (max !== null && choice.gaps.length > 0 && !anyway) {
+      setConfirming(true);
+      return;
+    }
+    setConfirming(false);
     setSaving(true);
     setSaved(null);
     const r = await call('watchlist.setRules', {
@@ -111,13 +142,16 @@ export function Costs({
         ...watch.rules,
         max_bid_usd: max,
         target_landed_usd: target,
+        max_bid_excludes: max === null ? null : excludes,
         max_bid_near_percent: Number.isInteger(pct) && pct > 0 ? pct : null,
       },
     });
     setSaving(false);
     if (r.ok) {
       setError(null);
-      setSaved(max === null ? 'Target saved; no bid fits it.' : `Max bid ${usd(max)} saved.`);
+      setSaved(
+        max === null ? 'Target saved; no bid fits it.' : `Max bid ${qualified(usd(max), excludes)} saved.`,
+      );
       onWatchSaved(r.value);
     } else setError(r.error);
   };
@@ -142,7 +176,8 @@ export function Costs({
           </button>
         )}
         <p className="muted small">
-          {schedule.label} · {table.version} schedule · port {PORT_LABEL[desk.port] ?? desk.port} · membership
+          {schedule.label} · {table.version} schedule ·{' '}
+          {desk.port_choice === 'cheapest' ? 'cheapest port' : `port ${portLabel(desk.port)}`} · membership
           and port in Settings
         </p>
       </div>
@@ -168,13 +203,12 @@ export function Costs({
               </tr>
             ))}
             <tr>
-              <th scope="row">Shipping to {PORT_LABEL[desk.port] ?? desk.port}</th>
+              <th scope="row">
+                Shipping to {choice.port === null ? 'the cheapest port' : portLabel(choice.port)}
+                {desk.port_choice === 'cheapest' && choice.port !== null ? ' (cheapest)' : ''}
+              </th>
               <td className="num">
-                {shipping === null ? (
-                  <span className="muted">not fetched: Get prices below</span>
-                ) : (
-                  money(shipping)
-                )}
+                {shipGap ? <span className="muted">{gapSentence(shipGap)}</span> : money(shipping ?? 0)}
               </td>
             </tr>
             {breakdown.own.map((f) => (
@@ -183,9 +217,22 @@ export function Costs({
                 <td className="num">{money(f.usd)}</td>
               </tr>
             ))}
+            {destGap && (
+              <tr>
+                <th scope="row">Ocean freight and duty</th>
+                <td className="num">
+                  <span className="muted">{gapSentence(destGap)}</span>
+                </td>
+              </tr>
+            )}
             <tr className="desk-total">
               <th scope="row">Landed cost</th>
-              <td className="num">{money(breakdown.total_usd)}</td>
+              <td className="num">
+                {money(breakdown.total_usd)}
+                {costQualifier(choice.gaps) && (
+                  <div className="lw-sub desk-excludes">{costQualifier(choice.gaps)}</div>
+                )}
+              </td>
             </tr>
           </tbody>
         </table>
@@ -215,6 +262,9 @@ export function Costs({
           ) : (
             <span>
               Max bid <strong className="mono">{usd(max)}</strong>
+              {costQualifier(choice.gaps) && (
+                <span className="desk-excludes"> {costQualifier(choice.gaps)}</span>
+              )}
               {lot.current_bid_usd !== null && lot.current_bid_usd > max ? (
                 <span className="lw-error-text"> · the bid is already past it</span>
               ) : null}
@@ -242,6 +292,32 @@ export function Costs({
           <p className="muted small">
             Watch this lot to keep the max bid and be alerted as the bid nears it.
           </p>
+        )}
+        {confirming && max !== null && choice.gaps.length > 0 && (
+          <div className="desk-confirm" role="alertdialog" aria-label="Save a max bid that leaves costs out">
+            <p>
+              This max bid leaves out {excludedText(choice.gaps)}: it is too high by that much.{' '}
+              {choice.gaps.map(gapSentence).join(' ')}
+            </p>
+            <div className="actions">
+              {shipGap && shipGap.reason === 'not_fetched' && (
+                <button
+                  type="button"
+                  className="primary"
+                  disabled={fetching}
+                  onClick={() => void getPrices()}
+                >
+                  {fetching ? 'Getting prices…' : 'Get prices'}
+                </button>
+              )}
+              <button type="button" disabled={saving} onClick={() => void saveMax(null, true)}>
+                Save without {excludedText(choice.gaps)}
+              </button>
+              <button type="button" className="link-button" onClick={() => setConfirming(false)}>
+                Cancel
+              </button>
+            </div>
+          </div>
         )}
         {saved && <span className="ok small">{saved}</span>}
         {error && <ErrorNotice error={error} />}

@@ -285,6 +285,7 @@ export function LotView({ lotKey }: { lotKey: string }) {
               data={desk.data}
               watch={deskWatch ?? watches.data?.find((w) => w.id === d.watch_id) ?? null}
               onWatchSaved={setDeskWatch}
+              onPrices={reloadDesk}
             />
           </Section>
           <Section title="Notes and tags" id="lot-notes">
@@ -316,6 +317,7 @@ export function LotView({ lotKey }: { lotKey: string }) {
           lotNumber={s.lot_number}
           vin={s.vin}
           lotKey={s.lot_key}
+          kept={desk.data?.shipping}
           onPrices={() => void desk.run({ lot_key: s.lot_key })}
         />
       </Section>

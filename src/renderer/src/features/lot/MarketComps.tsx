@@ -1,6 +1,7 @@
 import { format, isSameDay } from 'date-fns';
 import { useCallback, useEffect, useRef } from 'react';
 import type { CompView, MethodOutput } from '../../../../shared/ipc/contract';
+import { costQualifier } from '../../../../shared/shipping';
 import { SALE_OUTCOME_LABEL } from '../../../../shared/saleOutcome';
 import { TITLE_GROUP_LABEL } from '../../../../shared/titleGroup';
 import { lotHref } from '../../app/navigation';
@@ -121,7 +122,7 @@ function BidRange({
           <>
             {' '}
             · landed {usd(r.landed_low_usd)}–{usd(r.landed_high_usd)} with fees and your own lines
-            {r.shipping_included ? ' and shipping' : '; shipping not included (Get prices below)'}
+            {r.shipping_included ? ' and shipping' : `, ${costQualifier(['shipping'])} (Get prices below)`}
           </>
         ) : (
           <>

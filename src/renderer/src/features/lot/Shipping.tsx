@@ -1,104 +1,155 @@
 import { useState } from 'react';
+import type { DeskSettings } from '../../../../shared/desk';
+import type { MethodInput, MethodOutput } from '../../../../shared/ipc/contract';
+import type { ErrorPayload } from '../../../../shared/ipc/errors';
+import { SHIP_PORTS, portLabel, portsToAsk, resolveCosts, type KeptPrice } from '../../../../shared/shipping';
 import { usd } from '../../lib/format';
-import { useCall } from '../../lib/useCall';
+import { useCall, useCaller } from '../../lib/useCall';
 import { ErrorNotice } from '../../components/ErrorNotice';
 
-/** Destination ports of the spec's documented example list. */
-export const PORTS = [
-  'Chicago',
-  'NY',
-  'Miami',
-  'Savannah',
-  'Norfolk',
-  'Houston',
-  'LA',
-  'Seattle',
-  'Moto_ATV',
-] as const;
-export const PORT_LABEL: Record<string, string> = { NY: 'New York', LA: 'Los Angeles', Moto_ATV: 'Moto/ATV' };
+/** Destination ports of the spec's documented example list (src/shared/shipping.ts). */
+export const PORTS = SHIP_PORTS;
+/** How a port reads (`NY` -> `New York`); names the shared portLabel does not change are left out. */
+export const PORT_LABEL: Record<string, string> = Object.fromEntries(
+  SHIP_PORTS.filter((p) => portLabel(p) !== p).map((p) => [p, portLabel(p)]),
+);
+
+type Endpoint = 'vehicle' | 'auction-to-port';
 
 /**
- * Shipping prices to the chosen ports, from either endpoint: the vehicle's own (`/vehicles/{id}/shipping`) or
- * auction-to-port by lot number and VIN. One request per "Get prices".
+ * The one "Get prices" request of a lot: every port at once (the documented list, the buyer's port and their
+ * destinations' ports), comma-separated in `ports` (spec "GET /vehicles/{slugVin}/shipping and GET
+ * /shipping/auction-to-port"), from the vehicle's own endpoint or auction-to-port; kept with the stored lot.
+ */
+export function pricesInput(
+  lot: { lot_number: string; vin: string | null; lot_key?: string },
+  desk: Pick<DeskSettings, 'port' | 'destinations'>,
+  endpoint: Endpoint = 'vehicle',
+): MethodInput<'shipping.get'> {
+  const ports = portsToAsk(desk);
+  const keep = lot.lot_key ? { lot_key: lot.lot_key } : {};
+  return endpoint === 'vehicle'
+    ? { endpoint, id: lot.vin ?? lot.lot_number, ports, ...keep }
+    : { endpoint, lot_number: lot.lot_number, ...(lot.vin ? { vin: lot.vin } : {}), ports, ...keep };
+}
+
+/** An answer as the kept prices the desk reads: a port asked and not priced is a row without a price. */
+function asKept(a: MethodOutput<'shipping.get'>): KeptPrice[] {
+  const out: KeptPrice[] = a.prices
+    .filter((p): p is typeof p & { port: string } => p.port !== null)
+    .map((p) => ({ port: p.port, price_usd: p.price, currency: p.currency }));
+  for (const port of a.unpriced)
+    if (!out.some((k) => k.port === port)) out.push({ port, price_usd: null, currency: null });
+  return out;
+}
+
+const priceText = (k: KeptPrice) =>
+  k.price_usd === null
+    ? 'no price'
+    : k.currency && k.currency.toUpperCase() !== 'USD'
+      ? `${k.price_usd} ${k.currency}`
+      : usd(k.price_usd);
+
+/**
+ * Shipping prices of a lot: one "Get prices" asks for every port in one request, then the cheapest port and the
+ * buyer's own port stand side by side (the one the landed cost uses is marked), every price below, and each port the
+ * service did not price is named ("No price for Savannah"), never dropped. Before a request it shows the prices kept
+ * with the lot (`kept`).
  */
 export function Shipping({
   lotNumber,
   vin,
   lotKey,
+  kept,
   onPrices,
 }: {
   lotNumber: string;
   vin: string | null;
   lotKey?: string;
+  /** The prices kept with the stored lot (desk.lot `shipping`), shown until a new answer comes. */
+  kept?: readonly KeptPrice[];
   onPrices?: () => void;
 }) {
-  const [ports, setPorts] = useState<string[]>(['Savannah', 'NY', 'Houston', 'LA']);
-  const [endpoint, setEndpoint] = useState<'vehicle' | 'auction-to-port'>('vehicle');
-  const s = useCall('shipping.get', undefined, false);
-  // The prices are kept with the stored lot (lot_key), for its landed cost.
-  const keep = lotKey ? { lot_key: lotKey } : {};
+  const [endpoint, setEndpoint] = useState<Endpoint>('vehicle');
+  const settings = useCall('settings.get');
+  const call = useCaller();
+  const [answer, setAnswer] = useState<MethodOutput<'shipping.get'> | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ErrorPayload | null>(null);
+  const desk = settings.data?.desk;
   const get = async () => {
-    const r = await s.run(
-      endpoint === 'vehicle'
-        ? { endpoint, id: vin ?? lotNumber, ...(ports.length ? { ports } : {}), ...keep }
-        : {
-            endpoint,
-            lot_number: lotNumber,
-            ...(vin ? { vin } : {}),
-            ...(ports.length ? { ports } : {}),
-            ...keep,
-          },
+    if (!desk) return;
+    setBusy(true);
+    setError(null);
+    const r = await call(
+      'shipping.get',
+      pricesInput({ lot_number: lotNumber, vin, ...(lotKey ? { lot_key: lotKey } : {}) }, desk, endpoint),
     );
-    if (r) onPrices?.();
+    setBusy(false);
+    if (r.ok) {
+      setAnswer(r.value);
+      onPrices?.();
+    } else setError(r.error);
   };
-  const toggle = (p: string, on: boolean) => setPorts((xs) => (on ? [...xs, p] : xs.filter((x) => x !== p)));
-  const prices = s.data?.prices ?? [];
+  const rows: KeptPrice[] = answer ? asKept(answer) : [...(kept ?? [])];
+  const priced = rows.filter((k) => k.price_usd !== null).sort((a, b) => a.price_usd! - b.price_usd!);
+  const unpriced = rows.filter((k) => k.price_usd === null).map((k) => k.port);
+  const choice = desk && rows.length ? resolveCosts(rows, desk) : null;
   return (
     <div className="shipping">
-      <fieldset className="ship-ports">
-        {/* The legend says what Get prices asks for: the ticked ports, or every port when none is ticked. */}
-        <legend>{ports.length ? 'Ports' : 'All ports'}</legend>
-        {!ports.length && (
-          <p className="muted small ship-ports-note">No port is ticked, so Get prices asks for every port.</p>
-        )}
-        <div className="ship-port-list">
-          {PORTS.map((p) => (
-            <label key={p} className="chip">
-              <input
-                type="checkbox"
-                checked={ports.includes(p)}
-                onChange={(e) => toggle(p, e.target.checked)}
-              />
-              <span>{PORT_LABEL[p] ?? p}</span>
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <p className="muted small">
+        Get prices asks for every port in one request:{' '}
+        {(desk ? portsToAsk(desk) : [...SHIP_PORTS]).map(portLabel).join(', ')}.
+      </p>
       <div className="ship-actions">
         <label className="ship-endpoint">
           <span className="muted small">Source</span>
-          <select value={endpoint} onChange={(e) => setEndpoint(e.target.value as typeof endpoint)}>
+          <select value={endpoint} onChange={(e) => setEndpoint(e.target.value as Endpoint)}>
             <option value="vehicle">This vehicle</option>
             <option value="auction-to-port">Auction to port</option>
           </select>
         </label>
-        <button type="button" className="primary" onClick={() => void get()} disabled={s.loading}>
-          {s.loading ? 'Getting prices…' : 'Get prices'}
+        <button type="button" className="primary" onClick={() => void get()} disabled={busy || !desk}>
+          {busy ? 'Getting prices…' : 'Get prices'}
         </button>
       </div>
-      {s.error && <ErrorNotice error={s.error} onRetry={() => void get()} />}
-      {s.data && !prices.length && (
-        <p className="muted small">The service has no shipping price for these ports. Try other ports.</p>
+      {error && <ErrorNotice error={error} onRetry={() => void get()} />}
+      {settings.error && <ErrorNotice error={settings.error} onRetry={() => void settings.run()} />}
+      {choice && desk && (
+        <div className="ship-compare" role="group" aria-label="Cheapest port and your port">
+          <div className={desk.port_choice === 'cheapest' ? 'ship-pick used' : 'ship-pick'}>
+            <span className="muted small">Cheapest port</span>
+            <strong>
+              {choice.cheapest
+                ? `${portLabel(choice.cheapest.port)} ${usd(choice.cheapest.usd)}`
+                : 'no port priced'}
+            </strong>
+            {desk.port_choice === 'cheapest' && <span className="small">used for your landed cost</span>}
+          </div>
+          <div className={desk.port_choice === 'port' ? 'ship-pick used' : 'ship-pick'}>
+            <span className="muted small">Your port</span>
+            <strong>
+              {portLabel(desk.port)} {choice.chosen.usd === null ? 'no price' : usd(choice.chosen.usd)}
+            </strong>
+            {desk.port_choice === 'port' && <span className="small">used for your landed cost</span>}
+          </div>
+        </div>
       )}
-      {prices.length > 0 && (
+      {answer && !priced.length && (
+        <p className="muted small">The service has no shipping price for this lot at any port.</p>
+      )}
+      {unpriced.length > 0 && (
+        <p className="small" role="note">
+          No price for {unpriced.map(portLabel).join(', ')}.
+        </p>
+      )}
+      {priced.length > 0 && (
         <table className="lot-table ship-table" aria-label="Shipping prices">
           <tbody>
-            {prices.map((p, i) => (
-              <tr key={`${p.port}-${i}`}>
-                <th scope="row">{PORT_LABEL[p.port ?? ''] ?? p.port ?? '–'}</th>
-                <td className="num">
-                  {p.currency && p.currency !== 'USD' ? `${p.price ?? '–'} ${p.currency}` : usd(p.price)}
-                </td>
+            {priced.map((k) => (
+              <tr key={k.port}>
+                <th scope="row">{portLabel(k.port)}</th>
+                <td className="num">{priceText(k)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,6 +1,7 @@
 import { startOfDay } from 'date-fns';
 import { useState } from 'react';
 import type { WatchView } from '../../../../shared/ipc/contract';
+import { costQualifier, gapSentence } from '../../../../shared/shipping';
 import { lotHref } from '../../app/navigation';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { EmptyState, useContractEvents, useNow } from '../../components/watch/common';
@@ -81,12 +82,17 @@ function PlanRow({ w, now }: { w: WatchView; now: number }) {
       <td className="num">{bidText(l?.current_bid_usd, l ? l.outcome !== 'open' : false)}</td>
       <td className={past ? 'num lw-error-text' : 'num'}>
         {d?.max_bid_usd != null ? usd(d.max_bid_usd) : '–'}
+        {d?.max_bid_usd != null && costQualifier(d.max_bid_excludes) && (
+          <div className="lw-sub">{costQualifier(d.max_bid_excludes)}</div>
+        )}
         {past && <div className="lw-sub">bid is past it</div>}
       </td>
       <td className="num">
         {d?.landed_cost_usd != null ? usd(d.landed_cost_usd) : '–'}
-        {d && d.landed_cost_usd != null && d.shipping_usd === null && (
-          <div className="lw-sub">without shipping</div>
+        {d && d.landed_cost_usd != null && costQualifier(d.landed_excludes) && (
+          <div className="lw-sub" title={d.landed_excludes.map(gapSentence).join(' ')}>
+            {costQualifier(d.landed_excludes)}
+          </div>
         )}
       </td>
       <td className="wrap plan-notes">

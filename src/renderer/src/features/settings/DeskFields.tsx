@@ -4,6 +4,7 @@ import { MEMBERSHIPS, membershipKinds } from '../../../../shared/feeTable';
 import { PLATFORMS } from '../../../../shared/vehicle';
 import { platformName, usd } from '../../lib/format';
 import { PORTS, PORT_LABEL } from '../lot/Shipping';
+import { DestinationFields } from './DestinationFields';
 
 /** A fresh id for a line the user adds (ids only tell lines apart; labels are what the user reads). */
 const newId = (lines: readonly { id: string }[], prefix: string) => {
@@ -87,6 +88,17 @@ export function DeskFields({
                 {PORT_LABEL[p] ?? p}
               </option>
             ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>Port for landed cost</span>
+          <select
+            name="desk-port-choice"
+            value={value.port_choice}
+            onChange={(e) => set('port_choice', e.target.value === 'cheapest' ? 'cheapest' : 'port')}
+          >
+            <option value="port">Your port ({PORT_LABEL[value.port] ?? value.port})</option>
+            <option value="cheapest">Cheapest port of each lot</option>
           </select>
         </label>
       </div>
@@ -260,6 +272,7 @@ export function DeskFields({
           </p>
         )}
       </div>
+      <DestinationFields value={value} onChange={onChange} fieldError={fieldError} />
     </fieldset>
   );
 }

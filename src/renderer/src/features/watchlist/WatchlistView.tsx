@@ -7,6 +7,7 @@ import {
 } from '@tanstack/react-table';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { LotSummary, WatchView } from '../../../../shared/ipc/contract';
+import { costQualifier, gapSentence, qualified } from '../../../../shared/shipping';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { parsePollTarget } from '../../../../shared/watch';
 import { openLot } from '../../app/navigation';
@@ -390,21 +391,17 @@ export function WatchlistView() {
           return (
             <>
               <div
-                title={
-                  d?.shipping_usd === null
-                    ? `No shipping price kept for ${d.port} yet: open the lot and get prices.`
-                    : undefined
-                }
+                title={d?.landed_excludes.length ? d.landed_excludes.map(gapSentence).join(' ') : undefined}
               >
                 {d?.landed_cost_usd != null ? usd(d.landed_cost_usd) : '–'}
-                {d && d.landed_cost_usd != null && d.shipping_usd === null ? (
-                  <span className="lw-sub"> +ship</span>
+                {d && d.landed_cost_usd != null && costQualifier(d.landed_excludes) ? (
+                  <div className="lw-sub">{costQualifier(d.landed_excludes)}</div>
                 ) : null}
               </div>
               {d?.max_bid_usd != null && (
                 <div className={over ? 'lw-sub lw-error-text' : 'lw-sub'}>
                   {over ? 'Past max ' : 'Max '}
-                  {usd(d.max_bid_usd)}
+                  {qualified(usd(d.max_bid_usd), d.max_bid_excludes)}
                 </div>
               )}
             </>
