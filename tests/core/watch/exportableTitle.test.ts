@@ -3,7 +3,6 @@ import type { Result } from '../../../src/shared/ipc/errors';
 import type { Lot } from '../../../src/sandbox/market';
 import { exportOf } from '../../../src/sandbox/realShape';
 import { coresPerTest, type TestCore } from '../../helpers/core';
-import type { FakeClock } from '../../helpers/fakeClock';
 import { sandboxPerFile, type Sandbox } from '../../helpers/sandbox';
 
 // Titles that block export, end to end: core against the sandbox over real HTTP in the real dialect
