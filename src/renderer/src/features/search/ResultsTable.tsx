@@ -11,6 +11,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObjec
 import type { VehicleRow } from '../../../../shared/ipc/contract';
 import { openLot } from '../../app/navigation';
 import { bidText, miles, platformName, relative, usd } from '../../lib/format';
+import { ExportMark } from '../../components/ExportMark';
 import { Photo } from '../../components/Photo';
 import { StatusPill } from '../../components/StatusPill';
 import { useNow } from '../../lib/useNow';
@@ -71,11 +72,15 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
         cell: ({ row }) => {
           const r = row.original;
           const title = r.title ?? ([r.year, r.make, r.model].filter(Boolean).join(' ') || 'Untitled lot');
-          // The title may be cut (the tooltip has it whole); the VIN never is: a buyer copies and checks it.
+          // The title may be cut (the tooltip has it whole); the VIN never is: a buyer copies and checks it. A title
+          // that blocks export is marked beside it, never cut.
           return (
             <div className="rt-vehicle">
-              <span className="rt-title" title={title}>
-                {title}
+              <span className="rt-title-line">
+                <span className="rt-title" title={title}>
+                  {title}
+                </span>
+                <ExportMark block={r.export_block} />
               </span>
               <span className="rt-sub">
                 {r.vin && <span className="rt-vin">{r.vin}</span>}
