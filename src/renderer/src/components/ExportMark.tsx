@@ -7,7 +7,13 @@ import './watch/common.css';
  * why; screen readers hear the sentence too. Nothing when `block` is null. Shown wherever a lot appears: search
  * results, the lot page, the watchlist, the library, the alerts inbox and the plan.
  */
-export function ExportMark({ block, className }: { block: ExportBlock | null | undefined; className?: string }) {
+export function ExportMark({
+  block,
+  className,
+}: {
+  block: ExportBlock | null | undefined;
+  className?: string;
+}) {
   if (!block) return null;
   return (
     <span
