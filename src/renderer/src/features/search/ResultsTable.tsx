@@ -72,15 +72,11 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
         cell: ({ row }) => {
           const r = row.original;
           const title = r.title ?? ([r.year, r.make, r.model].filter(Boolean).join(' ') || 'Untitled lot');
-          // The title may be cut (the tooltip has it whole); the VIN never is: a buyer copies and checks it. A title
-          // that blocks export is marked beside it, never cut.
+          // The title may be cut (the tooltip has it whole); the VIN never is: a buyer copies and checks it.
           return (
             <div className="rt-vehicle">
-              <span className="rt-title-line">
-                <span className="rt-title" title={title}>
-                  {title}
-                </span>
-                <ExportMark block={r.export_block} />
+              <span className="rt-title" title={title}>
+                {title}
               </span>
               <span className="rt-sub">
                 {r.vin && <span className="rt-vin">{r.vin}</span>}
@@ -100,13 +96,17 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
         id: 'lot',
         header: 'Lot',
         accessorFn: (r) => `${r.platform}:${r.lot_number}`,
+        // A title that blocks export is marked under the lot number, its words wrapping rather than cut.
         cell: ({ row }) => (
-          <span className="rt-lot">
-            <span className={`plat plat-${row.original.platform}`}>
-              {platformName(row.original.platform)}
-            </span>{' '}
-            {row.original.lot_number}
-          </span>
+          <div className="rt-stack">
+            <span className="rt-lot">
+              <span className={`plat plat-${row.original.platform}`}>
+                {platformName(row.original.platform)}
+              </span>{' '}
+              {row.original.lot_number}
+            </span>
+            <ExportMark block={row.original.export_block} />
+          </div>
         ),
       },
       {
