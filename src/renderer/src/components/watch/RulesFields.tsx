@@ -253,8 +253,8 @@ export function RulesFields({
         <span>
           Exportable title only{' '}
           <span className="muted">
-            — never alert about a lot whose title blocks export: the service marks it not exportable, or it is a
-            certificate of destruction, parts only, junk or non-repairable
+            — never alert about a lot whose title blocks export: the service marks it not exportable, or it is
+            a certificate of destruction, parts only, junk or non-repairable
           </span>
         </span>
       </label>

@@ -175,8 +175,8 @@ export function SaveSearchDialog({
             <span>
               Exportable title only{' '}
               <span className="muted">
-                — never alert about a lot whose title blocks export (not exportable, certificate of destruction,
-                parts only, junk, non-repairable)
+                — never alert about a lot whose title blocks export (not exportable, certificate of
+                destruction, parts only, junk, non-repairable)
               </span>
             </span>
           </label>
