@@ -71,7 +71,7 @@ function vehicle(i: number, r: () => number, bid: number): Vehicle {
     run_condition: 'RUNS AND DRIVES',
     run_condition_label: 'Runs and drives',
     has_key: true,
-    title_document: { name: 'SALVAGE - REPAIRABLE', group: 'approved' },
+    title_document: { name: 'SALVAGE - REPAIRABLE', group: 'approved', export: true, brand: null },
     seller: { name: 'Insurance Co', type: 'insurance' },
     yard: { id: String(i % 400), name: null, zip: '75001', latitude: 32.9, longitude: -96.8 },
     auction: {

@@ -277,7 +277,7 @@ export function createCore(deps: CoreDeps): Core {
     outbox: channelOutbox,
     reach,
   });
-  const inbox = new InboxService({ alerts: store.alerts, desk: store.desk, transaction, clock });
+  const inbox = new InboxService({ repos: store, transaction, clock });
   const demo = new DemoService({
     searchRows: store.searches,
     watchRows: store.watches,

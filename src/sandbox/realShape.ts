@@ -86,7 +86,9 @@ export const RUN_WORDS: Readonly<Record<string, { value: string; label: string; 
  * sale_document of the real records, by the market's document name: sale_document_group "approved" | "warning"
  * and type "success" | "danger" (a colour class), export and registration flags, and page_id (the real service's
  * id of the document's help page; the sandbox numbers its documents). The name stays the market's, so the
- * sale_document_type filter and the record agree.
+ * sale_document_type filter and the record agree. `export` here is the document's own: a certificate of
+ * destruction and parts-only papers never export; the other non-clean documents export unless exportOf says a lot's
+ * does not.
  */
 const SALE_DOCUMENTS: Readonly<
   Record<string, { group: 'approved' | 'warning'; page_id: number; export: boolean; registration: boolean }>
@@ -95,10 +97,24 @@ const SALE_DOCUMENTS: Readonly<
   SALVAGE: { group: 'approved', page_id: 8, export: true, registration: true },
   'CERTIFICATE OF DESTRUCTION': { group: 'warning', page_id: 3, export: false, registration: false },
   REBUILT: { group: 'approved', page_id: 4, export: true, registration: true },
-  'PARTS ONLY': { group: 'warning', page_id: 5, export: true, registration: false },
+  'PARTS ONLY': { group: 'warning', page_id: 5, export: false, registration: false },
   'NON-REPAIRABLE': { group: 'warning', page_id: 6, export: true, registration: false },
   'BILL OF SALE': { group: 'approved', page_id: 9, export: true, registration: false },
 };
+
+/** Percent of non-clean lots whose document the real service marks not exportable (the survey's salvage ones too). */
+const NOT_EXPORTABLE_PERCENT = 20;
+
+/**
+ * sale_document.export of a lot: false for the documents that never export (certificate of destruction, parts
+ * only), true for a clear title, and for every other document false on about one lot in five, the same lots for a
+ * seed (the real survey's SALVAGE and MV-907A records carry both true and false: the name alone never says).
+ */
+export function exportOf(seed: number, lot: Pick<Lot, 'id' | 'docName'>): boolean {
+  const own = SALE_DOCUMENTS[lot.docName]?.export ?? true;
+  if (!own || lot.docName === 'CLEAR') return own;
+  return hash32(seed, 0xe4b07, lot.id) % 100 >= NOT_EXPORTABLE_PERCENT;
+}
 
 /** sale_document.sale_document_group of a market document name: "approved", or "warning" for the scrap-only ones. */
 export function saleDocumentGroup(name: string): 'approved' | 'warning' {
@@ -313,7 +329,7 @@ export function realRecord(lot: Lot, seed: number, now: number): Record<string, 
       name: lot.docName,
       type: doc.group === 'approved' ? 'success' : 'danger',
       sale_document_group: doc.group,
-      export: doc.export,
+      export: exportOf(seed, lot),
       registration: doc.registration,
       is_pending: lot.docPending,
       page_id: doc.page_id,

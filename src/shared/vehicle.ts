@@ -92,6 +92,13 @@ export const TitleDocumentSchema = z.object({
   name: s,
   /** "approved" | "warning" as the service groups documents. */
   group: s,
+  /**
+   * Whether the document lets the car be exported (real `sale_document.export`; false on some salvage documents
+   * too); null when not sent (the specification lists no such field). Read with exportBlock (src/shared/exportBlock.ts).
+   */
+  export: b,
+  /** IAAI's title brand (real `details.attributes.TitleBrand`, else `details.sale_information.Brand`), e.g. REPAIRABLE. */
+  brand: s,
 });
 
 /** Who sells (real `seller`): a name and `insurance` | `non_insurance` | `unknown`. */

@@ -201,6 +201,12 @@ const RULE_FIELDS = {
     .min(2, 'Enter 2 to 20 attempts.')
     .max(20, 'Enter 2 to 20 attempts.')
     .nullable(),
+  /**
+   * Exportable title only: a lot whose title blocks export or registration (src/shared/exportBlock.ts exportBlock:
+   * the service marks it not exportable, or a certificate of destruction, parts only, junk or non-repairable
+   * document) never alerts under these rules, whatever the change (a new match, a bid, a reminder).
+   */
+  exportable_only: z.boolean(),
   /** The landed cost the max bid was solved for (USD), kept so the lot page shows and solves it again. */
   target_landed_usd: usd,
   /**
@@ -235,6 +241,7 @@ export const AlertRulesSchema = z
     max_bid_near_percent: RULE_FIELDS.max_bid_near_percent.default(null),
     comps_below_percent: RULE_FIELDS.comps_below_percent.default(null),
     relist_attempt: RULE_FIELDS.relist_attempt.default(null),
+    exportable_only: RULE_FIELDS.exportable_only.default(false),
     target_landed_usd: RULE_FIELDS.target_landed_usd.default(null),
     max_bid_excludes: RULE_FIELDS.max_bid_excludes.default(null),
     remind_minutes_before: RULE_FIELDS.remind_minutes_before.default([]),

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDemoService } from '../../src/sandbox/demo';
 import { DEMO_KEY, VENDOR_SAMPLES, createSandbox } from '../../src/sandbox/index';
+import { exportOf } from '../../src/sandbox/realShape';
 import { bothDialects, type Harness, type Rec, START, startHarness } from './harness';
 
 // The sandbox as the real service's twin (its default shape), checked against what the real service returns:
@@ -277,6 +278,40 @@ describe('real-shape records carry every path of the survey outside details, wit
       expect(typeof a['LossTypeDesc']).toBe('string');
       expect(typeof a['EngineInformation']).toBe('string');
     }
+  });
+});
+
+describe('sale_document.export as the real service sends it', () => {
+  /** Open records of one sale document type code, a few pages of the real shape. */
+  async function ofDocument(code: string): Promise<Rec[]> {
+    const body = (await h.json(`/vehicles?per_page=20&sale_document_type=${code}`)).body;
+    return body['data'] as Rec[];
+  }
+
+  it('a certificate of destruction and parts-only papers never export; a clear title always does', async () => {
+    for (const code of ['certificate_of_destruction', 'parts_only']) {
+      const recs = await ofDocument(code);
+      expect(recs.length, code).toBeGreaterThan(0);
+      for (const r of recs) expect(r['sale_document']['export'], `${code} ${r['lot_number']}`).toBe(false);
+    }
+    const clear = await ofDocument('clean');
+    expect(clear.length).toBeGreaterThan(0);
+    for (const r of clear) expect(r['sale_document']['export']).toBe(true);
+  });
+
+  it('salvage papers carry both true and false, as the surveyed ones do, the same lots for a seed', async () => {
+    const salvage = await ofDocument('salvage');
+    const flags = salvage.map((r) => r['sale_document']['export'] as boolean);
+    expect(flags).toContain(true);
+    expect(flags).toContain(false);
+    const again = await ofDocument('salvage');
+    expect(again.map((r) => r['sale_document']['export'])).toEqual(flags);
+    // Another seed marks other lots.
+    const lots = Array.from({ length: 200 }, (_, id) => ({ id, docName: 'SALVAGE' }));
+    expect(lots.map((l) => exportOf(7, l))).not.toEqual(lots.map((l) => exportOf(8, l)));
+    const share = lots.filter((l) => !exportOf(7, l)).length / lots.length;
+    expect(share).toBeGreaterThan(0.1);
+    expect(share).toBeLessThan(0.3);
   });
 });
 

@@ -320,7 +320,7 @@ const MODULES: readonly (readonly [name: string, repos: readonly string[]])[] = 
   ['watchlist', ['watchesRepo', 'lotsRepo']],
   ['searches', ['searchesRepo', 'alertsRepo']],
   ['channels', ['channelsRepo', 'alertsRepo', 'requestsRepo']],
-  ['inbox', ['alertsRepo', 'deskRepo']],
+  ['inbox', ['alertsRepo', 'deskRepo', 'lotsRepo']],
   ['demo', ['searchesRepo', 'watchesRepo', 'cacheRepo']],
   ['settings', ['settingsRepo']],
 ];

@@ -1,3 +1,4 @@
+import type { ExportBlock } from '../../shared/exportBlock';
 import type {
   AlertKind,
   AlertRules,
@@ -64,6 +65,16 @@ export interface DecideInput {
    * (src/core/diff/attempts.ts, from the store); null when unknown, absent when not asked.
    */
   attempt?: number | null;
+  /**
+   * Whether the lot's title blocks export or registration (src/shared/exportBlock.ts exportBlock of its stored
+   * record): null when nothing blocks, absent when unknown (no record stored).
+   */
+  exportBlock?: ExportBlock | null;
+}
+
+/** The words an alert body gives a lot whose title blocks export or registration: `Export blocked: Parts only`. */
+export function exportBlockNote(block: ExportBlock): string {
+  return `Export blocked: ${block.label}`;
 }
 
 /** The delivery part of a decision. */
@@ -339,13 +350,19 @@ function describe(
  *    `compsMedianUsd` (see underComps; no median notifies; the body names the median when there is one).
  * 4. Delivery per deliveryFor (muted, snoozed, cap, quiet hours); `lifts_snooze: true` when the change is the
  *    event the rules were snoozed until.
+ * Before all of these: under rules with exportable_only, a lot whose `exportBlock` is set gives null, whatever the
+ * change (thresholds too): the buyer asked never to hear about a car they cannot export.
  * Title `<vehicle> · <headline>` (e.g. `2018 AUDI S5 · bid $4,250`), body `<detail> · <platform> lot <number> ·
- * <source>` (e.g. `Was $3,900 · copart lot 45416833 · Saved search “Audi under 10k”`); USD like `$12,300`.
+ * <source>` (e.g. `Was $3,900 · copart lot 45416833 · Saved search “Audi under 10k”`); USD like `$12,300`. A lot
+ * whose title blocks export says so before the lot: `Was $3,900 · Export blocked: Certificate of destruction ·
+ * copart lot 45416833 · …` (see exportBlockNote).
  *
  * @returns the decision, or null when the change raises no alert. Throws nothing.
  */
 export function decide(input: DecideInput): AlertDecision | null {
   const { change, rules } = input;
+  const block = input.exportBlock ?? null;
+  if (rules.exportable_only && block !== null) return null;
   const threshold = crossedThreshold(change, rules, input.attempt);
   if (!threshold && !rules.kinds.includes(change.kind) && rules.snooze_until_event !== change.kind)
     return null;
@@ -366,7 +383,7 @@ export function decide(input: DecideInput): AlertDecision | null {
   });
   const { headline, detail } = describe(input, threshold);
   const vehicle = input.title.trim() || lotLabel(change.lot_key);
-  const body = [detail, lotLabel(change.lot_key), sourceLabel(input.source)]
+  const body = [detail, block && exportBlockNote(block), lotLabel(change.lot_key), sourceLabel(input.source)]
     .filter((p) => p !== null)
     .join(' · ');
   const decision: AlertDecision = {

@@ -1,6 +1,7 @@
+import type { ExportBlock } from '../../shared/exportBlock';
 import type { AlertRules, LotState, QuietHours } from '../../shared/watch';
 import { isEnded, keyOf } from '../diff';
-import { deliveryFor, type AlertDecision } from './decide';
+import { deliveryFor, exportBlockNote, type AlertDecision } from './decide';
 import { duration, lotLabel, when } from './format';
 
 const MIN = 60_000;
@@ -23,7 +24,8 @@ const MIN = 60_000;
  * @param untilInclusive window end, ms since the epoch (inclusive).
  * @param title the vehicle's display title, e.g. `2018 AUDI S5`.
  * @param opts.quiet quiet hours (omitted: never quiet); opts.tzOffsetMinutes the user's UTC offset (omitted: UTC,
- *   and the time in the body says UTC).
+ *   and the time in the body says UTC); opts.exportBlock the lot's title block (src/shared/exportBlock.ts), if any:
+ *   under rules with exportable_only it silences the reminders, else the body says it (`Export blocked: …`).
  * @returns the reminders due, possibly none. Throws nothing.
  */
 export function dueReminders(
@@ -32,10 +34,12 @@ export function dueReminders(
   sinceExclusive: number,
   untilInclusive: number,
   title: string,
-  opts: { quiet?: QuietHours; tzOffsetMinutes?: number } = {},
+  opts: { quiet?: QuietHours; tzOffsetMinutes?: number; exportBlock?: ExportBlock | null } = {},
 ): AlertDecision[] {
   const at = lot.auction_at;
   if (at === null || isEnded(lot) || untilInclusive <= sinceExclusive) return [];
+  const block = opts.exportBlock ?? null;
+  if (rules.exportable_only && block !== null) return [];
   // A bid past the user's max bid puts the lot out of range: reminding them of its sale would only be noise.
   if (rules.max_bid_usd !== null && lot.current_bid_usd !== null && lot.current_bid_usd > rules.max_bid_usd)
     return [];
@@ -61,7 +65,7 @@ export function dueReminders(
       delivery: d.delivery,
       reason: d.reason,
       title: `${title.trim() || lotLabel(key)} · auction in ${duration(m)}`,
-      body: `Starts ${starts} · ${lotLabel(key)}`,
+      body: `Starts ${starts}${block ? ` · ${exportBlockNote(block)}` : ''} · ${lotLabel(key)}`,
       dedup_key: `reminder:${key}:${at}:${m}`,
       lot_key: key,
     });

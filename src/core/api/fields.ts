@@ -104,3 +104,17 @@ export function readLotNumber(r: Reader): string | null {
   else if (typeof v === 'number') r.warn('lot_number', 'number read as text');
   return lot;
 }
+
+/**
+ * IAAI's title brand from the raw `details` (docs/service-contract.md "Searching ended lots"): `attributes.TitleBrand`
+ * (REPAIRABLE, REPAIRABLE-COLLISION, ...), else `sale_information.Brand`; blank text (no brand) is null. A Copart
+ * record has no `details`: null, silently.
+ */
+export function readTitleBrand(r: Reader): string | null {
+  const details = r.sub('details');
+  const blankless = (t: string | null) => (t !== null && t.trim() !== '' ? t.trim() : null);
+  return (
+    blankless(details.sub('attributes').str('TitleBrand')) ??
+    blankless(details.sub('sale_information').str('Brand'))
+  );
+}

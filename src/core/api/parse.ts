@@ -7,6 +7,7 @@ import {
   readLotNumber,
   readOdometer,
   readPhotos,
+  readTitleBrand,
   realNum,
   specOr,
   stateFromDisplay,
@@ -84,8 +85,8 @@ type Obj = Record<string, unknown>;
 /**
  * Normalises one vehicle record (spec "Vehicle") from either dialect: each field is read from the specification's
  * path first, then from the real service's path (docs/service-contract.md "Records"). Fields a buyer decides on that
- * the specification does not list (title document, run condition, keys, seller, engine, body style, secondary
- * damage, estimated cost, shipping origin, yard) come from the real paths. A field in neither dialect is null, never
+ * the specification does not list (title document with its export flag and IAAI's title brand, run condition, keys,
+ * seller, engine, body style, secondary damage, estimated cost, shipping origin, yard) come from the real paths. A field in neither dialect is null, never
  * a guess; a sale price of 0 is "no price" (null). Never throws; a non-object record gives a Vehicle with every
  * field null and a warning. Numbers outside their range (bounds.ts) are null with a warning; the model year's range
  * ends two years after `now`'s (ms since the epoch). `raw` is the input itself.
@@ -142,7 +143,12 @@ export function normalizeVehicle(raw: unknown, w: string[], path = '', now: numb
     run_condition: runR ? runR.str('value') : cond.str('run_condition'),
     run_condition_label: runR ? runR.str('label') : null,
     has_key: cond.bool('has_key'),
-    title_document: { name: doc.str('name'), group: doc.str('sale_document_group') },
+    title_document: {
+      name: doc.str('name'),
+      group: doc.str('sale_document_group'),
+      export: doc.bool('export'),
+      brand: readTitleBrand(r),
+    },
     seller: { name: seller.str('name'), type: seller.str('type') },
     yard: {
       id: specOr(null, fac, 'id'),

@@ -189,6 +189,7 @@ export class LotsRepo {
   private readonly bidChangesOf: Statement<[string], { observed_at: number; after: string | null }>;
   private readonly observationsOf: Statement<[string], CountRow>;
   private readonly lastChangeOf: Statement<[string], { at: number | null }>;
+  private readonly titleDocOf: Statement<[string], { doc: string | null }>;
 
   constructor(db: Database) {
     this.getLot = db.prepare('SELECT * FROM lots WHERE lot_key = ?');
@@ -247,6 +248,9 @@ export class LotsRepo {
       'SELECT coalesce(sum(seen), 0) AS n FROM observations WHERE lot_key = ?',
     );
     this.lastChangeOf = db.prepare('SELECT max(observed_at) AS at FROM changes WHERE lot_key = ?');
+    this.titleDocOf = db.prepare(
+      "SELECT json_extract(normalized, '$.title_document') AS doc FROM lots WHERE lot_key = ?",
+    );
   }
 
   /** The stored row of a lot, or null when Lotwatch never fetched it. */
@@ -274,6 +278,15 @@ export class LotsRepo {
       notes: r.notes,
       tags: r.tags,
     };
+  }
+
+  /**
+   * A stored lot's normalised title document (name, group, export flag, brand; fields absent on records stored
+   * before them), read without inflating the raw record; null when the lot or its document is not stored.
+   */
+  titleDocument(key: LotKey): Partial<Vehicle['title_document']> | null {
+    const doc = this.titleDocOf.get(key)?.doc;
+    return doc ? (JSON.parse(doc) as Partial<Vehicle['title_document']>) : null;
   }
 
   /** When the lot's last change was observed (ms), or null when its timeline is empty. */

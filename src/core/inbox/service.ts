@@ -1,33 +1,43 @@
 import { parseTags } from '../../shared/desk';
+import { exportBlock } from '../../shared/exportBlock';
 import type { AlertView, MethodInput, MethodOutput } from '../../shared/ipc/contract';
 import type { Clock } from '../clock';
 import type { AlertsRepo } from '../db/alertsRepo';
 import type { DeskRepo } from '../db/deskRepo';
+import type { LotsRepo } from '../db/lotsRepo';
 
-/** What the inbox needs: the alerts, the lots' notes and tags (read), one transaction, the clock. */
+/** What the inbox needs: the alerts, the lots' notes, tags and title documents (read), one transaction, the clock. */
 export interface InboxDeps {
-  alerts: Pick<AlertsRepo, 'list' | 'unreadCount' | 'setRead'>;
-  desk: Pick<DeskRepo, 'notes'>;
+  repos: {
+    alerts: Pick<AlertsRepo, 'list' | 'unreadCount' | 'setRead'>;
+    desk: Pick<DeskRepo, 'notes'>;
+    /** The lot's title document, for the mark of a title that blocks export (read only). */
+    lots: Pick<LotsRepo, 'titleDocument'>;
+  };
   /** Runs `fn` in one transaction (Store.transaction). */
   transaction: <T>(fn: () => T) => T;
   clock: Clock;
 }
 
-/** The alerts inbox: the list with each lot's notes and tags, the unread count, and read state. */
+/**
+ * The alerts inbox: the list with each lot's notes and tags and whether its title blocks export (exportBlock of the
+ * stored title document, as it is now), the unread count, and read state.
+ */
 export class InboxService {
   constructor(private readonly d: InboxDeps) {}
 
   /** A page of alerts, newest first (before `before_id`, `limit` at most 100 by default), and the unread count. */
   listAlerts(i: MethodInput<'alerts.list'>): MethodOutput<'alerts.list'> {
-    const rows = this.d.alerts.list(
+    const rows = this.d.repos.alerts.list(
       i?.unread_only ?? false,
       i?.before_id ?? Number.MAX_SAFE_INTEGER,
       i?.limit ?? 100,
     );
-    const noteOf = (k: string | null) => (k ? this.d.desk.notes(k) : null);
+    const noteOf = (k: string | null) => (k ? this.d.repos.desk.notes(k) : null);
     const alerts: AlertView[] = rows.map((r) => ({
       lot_notes: noteOf(r.lot_key)?.notes ?? '',
       lot_tags: parseTags(noteOf(r.lot_key)?.tags ?? ''),
+      lot_export_block: r.lot_key ? exportBlock(this.d.repos.lots.titleDocument(r.lot_key)) : null,
       deliveries: [], // The inbox handler adds the channel deliveries (ChannelService.deliveriesOf).
       id: r.id,
       kind: r.kind,
@@ -41,20 +51,20 @@ export class InboxService {
       status: r.status,
       read: r.read_at !== null,
     }));
-    return { alerts, unread: this.d.alerts.unreadCount() };
+    return { alerts, unread: this.d.repos.alerts.unreadCount() };
   }
 
   /** How many inbox alerts are unread. Throws only database errors. */
   unreadCount(): number {
-    return this.d.alerts.unreadCount();
+    return this.d.repos.alerts.unreadCount();
   }
 
   /** Marks alerts read (or unread again) in one transaction; returns the new unread count. */
   markRead(ids: number[], read: boolean): { unread: number } {
     const now = this.d.clock.now();
     this.d.transaction(() => {
-      for (const id of ids) this.d.alerts.setRead(id, read, now);
+      for (const id of ids) this.d.repos.alerts.setRead(id, read, now);
     });
-    return { unread: this.d.alerts.unreadCount() };
+    return { unread: this.d.repos.alerts.unreadCount() };
   }
 }

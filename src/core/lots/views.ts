@@ -1,4 +1,5 @@
 import { parseTags } from '../../shared/desk';
+import { exportBlock, type TitleDocumentLike } from '../../shared/exportBlock';
 import type { LotSummary, VehicleRow } from '../../shared/ipc/contract';
 import { saleOutcomeOf, vehicleOutcome } from '../../shared/saleOutcome';
 import type { Vehicle } from '../../shared/vehicle';
@@ -8,13 +9,19 @@ import { parseAuctionAt } from '../diff';
 
 /**
  * A stored lot as the lists show it (watchlist, library, lot page header): its row's columns, the first photo of
- * its normalised record, its sale outcome, notes and tags. Pure; a record that is not JSON shows no photo.
+ * its normalised record, whether its title blocks export (exportBlock of the record's title document), its sale
+ * outcome, notes and tags. Pure; a record that is not JSON shows no photo and no block.
  */
 export function lotSummary(r: LotRow): LotSummary {
   let photo: string | null = null;
+  let block: LotSummary['export_block'] = null;
   try {
-    const n = JSON.parse(r.normalized) as { media?: { photos?: string[] } };
+    const n = JSON.parse(r.normalized) as {
+      media?: { photos?: string[] };
+      title_document?: TitleDocumentLike | null;
+    };
     photo = n.media?.photos?.[0] ?? null;
+    block = exportBlock(n.title_document);
   } catch {
     photo = null;
   }
@@ -47,6 +54,7 @@ export function lotSummary(r: LotRow): LotSummary {
     photo,
     notes: r.notes,
     tags: parseTags(r.tags),
+    export_block: block,
   };
 }
 
@@ -56,9 +64,9 @@ export function vehicleKey(v: Vehicle): string {
 }
 
 /**
- * A record fetched live as a results-table row (Search, related lots): the record's fields, with when Lotwatch
- * first and last saw it and the buyer's notes and tags from `stored` (its stored copy, or null: seen `now`).
- * Times in ms; pure.
+ * A record fetched live as a results-table row (Search, related lots): the record's fields and its title's export
+ * block (exportBlock), with when Lotwatch first and last saw it and the buyer's notes and tags from `stored` (its
+ * stored copy, or null: seen `now`). Times in ms; pure.
  */
 export function vehicleRow(v: Vehicle, stored: LotRecord | null, now: number): VehicleRow {
   return {
@@ -85,6 +93,7 @@ export function vehicleRow(v: Vehicle, stored: LotRecord | null, now: number): V
     photo: v.media.photos[0] ?? null,
     notes: stored?.notes ?? '',
     tags: parseTags(stored?.tags ?? ''),
+    export_block: exportBlock(v.title_document),
     odometer: v.odometer,
     damage: v.damage,
     color: v.color,

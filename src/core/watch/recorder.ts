@@ -15,6 +15,7 @@ import { diffLot } from '../diff';
 import { findComps } from '../db/comps';
 import { storeSightings } from '../db/vinAttempts';
 import { mergeAttempts } from '../diff/attempts';
+import { exportBlock } from '../../shared/exportBlock';
 import type { QuotaSnapshot } from '../../shared/vehicle';
 import {
   lotKeyOf,
@@ -105,6 +106,7 @@ export class Recorder {
       const decision = decide({
         ...(compsMedianUsd !== undefined ? { compsMedianUsd } : {}),
         ...(attempt !== undefined ? { attempt } : {}),
+        ...(record ? { exportBlock: exportBlock(record.title_document) } : {}),
         change: c,
         changeId,
         prev: prevOf(c.lot_key),
@@ -190,6 +192,7 @@ export class Recorder {
       const due = dueReminders(lot, watch.rules, from, to, title, {
         quiet: this.d.quiet(),
         tzOffsetMinutes: this.d.tzOffsetMinutes(to),
+        ...(rec ? { exportBlock: exportBlock(rec.title_document) } : {}),
       });
       if (due.length) this.d.store.transaction(() => this.storeAlerts(due, to));
     }

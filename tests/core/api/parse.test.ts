@@ -285,6 +285,33 @@ describe('the real dialect (docs/service-contract.md "Records": real records do 
     return r;
   };
 
+  it("reads the title document's export flag and IAAI's title brand, silently; none of it in the spec dialect", () => {
+    const rec = realFinishedRecord() as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    rec['details']['attributes']['TitleBrand'] = 'REPAIRABLE-COLLISION';
+    const r = normal(rec);
+    expect(r.warnings).toEqual([]);
+    expect(r.value.data.title_document).toEqual({
+      name: 'SALVAGE - REPAIRABLE-COLLISION',
+      group: 'approved',
+      export: true,
+      brand: 'REPAIRABLE-COLLISION',
+    });
+    const blocked: Record<string, unknown> = {
+      ...rec,
+      sale_document: { ...rec['sale_document'], export: false },
+    };
+    delete blocked['details'];
+    expect(normal(blocked).value.data.title_document).toMatchObject({ export: false, brand: null });
+    // The brand only in sale_information (8 of the 68 surveyed records), and blank as no brand.
+    const onlySale = {
+      ...rec,
+      details: { attributes: { TitleBrand: ' ' }, sale_information: { Brand: 'REPAIRABLE' } },
+    };
+    expect(normal(onlySale).value.data.title_document.brand).toBe('REPAIRABLE');
+    const spec = normal(specRecord).value.data.title_document;
+    expect([spec.export, spec.brand]).toEqual([null, null]);
+  });
+
   it('maps every real path of the table into the specification field, silently', () => {
     const r = normal(realFinishedRecord());
     expect(r.warnings).toEqual([]);

@@ -34,7 +34,7 @@ export const NO_EXTRAS = {
   run_condition: null,
   run_condition_label: null,
   has_key: null,
-  title_document: { name: null, group: null },
+  title_document: { name: null, group: null, export: null, brand: null },
   seller: { name: null, type: null },
   yard: { id: null, name: null, zip: null, latitude: null, longitude: null },
 } satisfies Partial<Vehicle>;

@@ -11,6 +11,7 @@ import { errResult, okResult, type FakeHandlers } from '../fakeBridge';
 import { change, HOUR, lotDetail, lotSummary, MINUTE, NOW } from './fixtures';
 import { parseVehicleDetail } from '../../../src/core/api/parse';
 import { realFinishedRecord } from '../../core/api/fixtures/realRecords';
+import { exportBlock } from '../../../src/shared/exportBlock';
 
 frozenAtNow('');
 
@@ -160,6 +161,46 @@ describe('LotView', () => {
 });
 
 describe('LotView with a record in the real service dialect', () => {
+  it('marks a title the service says cannot be exported, in the header and beside the title document', async () => {
+    const rec: Record<string, unknown> = {
+      ...realFinishedRecord(),
+      details: { attributes: { TitleBrand: 'REPAIRABLE-COLLISION' } },
+    };
+    (rec['sale_document'] as Record<string, unknown>)['export'] = false;
+    const r = parseVehicleDetail({ ok: true, data: rec });
+    if (!r.ok) throw new Error(r.reason);
+    const { raw: _raw, ...normalized } = r.value.data;
+    const block = exportBlock(r.value.data.title_document);
+    installFake({
+      handlers: {
+        ...quietSections,
+        'vehicles.get': () =>
+          okResult(
+            lotDetail({
+              summary: lotSummary({
+                lot_key: 'iaai:45139005',
+                title: r.value.data.title,
+                export_block: block,
+              }),
+              record: normalized as Record<string, unknown>,
+            }),
+          ),
+      },
+    });
+    render(<LotView lotKey="iaai:45139005" />);
+    await screen.findByRole('heading', { name: '2018 AUDI S5 3.0T PREMIUM PLUS' });
+    const mark = document.querySelector('.lot-sub .lw-export-mark');
+    expect(mark?.textContent).toContain('Not exportable');
+    expect(mark?.getAttribute('title')).toBe(
+      'The service marks this title document as not exportable: the car cannot leave the US on it.',
+    );
+    const vehicle = screen.getByRole('region', { name: 'Vehicle' });
+    const fact = (label: string) =>
+      within(vehicle).getByText(label).closest('.fact')?.querySelector('dd')?.textContent;
+    expect(fact('Title document')).toBe('SALVAGE - REPAIRABLE-COLLISION · brand REPAIRABLE-COLLISION');
+    expect(fact('Export')).toBe(block?.text);
+  });
+
   it('shows the sale result and what a buyer decides on: damage, colour, fuel, drive, title, run condition, keys, seller', async () => {
     const { data: record, raw } = (() => {
       const r = parseVehicleDetail({ ok: true, data: realFinishedRecord() });

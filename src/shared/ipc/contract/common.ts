@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ExportBlockSchema } from '../../exportBlock';
 import { SALE_OUTCOMES } from '../../saleOutcome';
 import { COST_PARTS, CostGapSchema } from '../../shipping';
 
@@ -37,6 +38,11 @@ export const LotSummarySchema = z.object({
   /** The user's notes and tags on the lot (docs/architecture.md "The buyer's desk"); empty for a lot not stored. */
   notes: z.string().default(''),
   tags: z.array(z.string()).default([]),
+  /**
+   * Whether the lot's title blocks export or registration, and why (src/shared/exportBlock.ts exportBlock of its
+   * record): the mark every list and the lot page show; null when nothing blocks.
+   */
+  export_block: ExportBlockSchema.nullable().default(null),
 });
 
 export type LotSummary = z.infer<typeof LotSummarySchema>;

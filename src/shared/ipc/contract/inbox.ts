@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DeliveryViewSchema } from '../../alertChannels';
+import { ExportBlockSchema } from '../../exportBlock';
 import { CHANGE_KINDS } from '../../watch';
 import { Void } from './common';
 import { WatchViewSchema } from './watchlist';
@@ -21,6 +22,8 @@ export const AlertViewSchema = z.object({
   /** The user's notes and tags on the alert's lot, shown beside the alert; empty when there are none. */
   lot_notes: z.string().default(''),
   lot_tags: z.array(z.string()).default([]),
+  /** Whether the alert's lot's title blocks export or registration, as stored now (the inbox row's mark); null when not. */
+  lot_export_block: ExportBlockSchema.nullable().default(null),
   /** Where the alert went besides this inbox: one row per alert channel (email, phone, webhook), oldest first. */
   deliveries: z.array(DeliveryViewSchema).default([]),
 });

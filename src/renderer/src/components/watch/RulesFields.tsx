@@ -23,6 +23,7 @@ export interface RulesDraft {
   max_price_usd: string;
   comps_below_percent: string;
   relist_attempt: string;
+  exportable_only: boolean;
   remind: string;
   muted: boolean;
 }
@@ -39,6 +40,7 @@ export function rulesToDraft(r: AlertRules): RulesDraft {
     max_price_usd: text(r.max_price_usd),
     comps_below_percent: text(r.comps_below_percent),
     relist_attempt: text(r.relist_attempt),
+    exportable_only: r.exportable_only,
     remind: r.remind_minutes_before.join(', '),
     muted: r.muted,
   };
@@ -68,6 +70,7 @@ export function draftToRules(d: RulesDraft, base: AlertRules): Record<string, un
     max_price_usd: amount(d.max_price_usd),
     comps_below_percent: amount(d.comps_below_percent),
     relist_attempt: amount(d.relist_attempt),
+    exportable_only: d.exportable_only,
     remind_minutes_before: remind,
     muted: d.muted,
   };
@@ -122,7 +125,8 @@ function Amount({
 
 /**
  * The alert-rule fields shared by watches and saved searches: kinds that notify, bid thresholds, buy-now
- * ceiling, reminders (watches) or a price budget for new matches (searches), and mute. Controlled.
+ * ceiling, reminders (watches) or a price budget for new matches (searches), exportable titles only, and mute.
+ * Controlled.
  */
 export function RulesFields({
   draft,
@@ -143,7 +147,7 @@ export function RulesFields({
     ([k]) =>
       k === 'rules' ||
       (k.startsWith('rules.') &&
-        !/^rules\.(kinds|bid_above_usd|bid_below_usd|buy_now_under_usd|max_price_usd|comps_below_percent|relist_attempt|remind_minutes_before|muted)\b/.test(
+        !/^rules\.(kinds|bid_above_usd|bid_below_usd|buy_now_under_usd|max_price_usd|comps_below_percent|relist_attempt|exportable_only|remind_minutes_before|muted)\b/.test(
           k,
         )),
   );
@@ -239,6 +243,21 @@ export function RulesFields({
           </label>
         )}
       </div>
+      <label className="check">
+        <input
+          type="checkbox"
+          name="exportable_only"
+          checked={draft.exportable_only}
+          onChange={(e) => set('exportable_only', e.target.checked)}
+        />
+        <span>
+          Exportable title only{' '}
+          <span className="muted">
+            — never alert about a lot whose title blocks export: the service marks it not exportable, or it is
+            a certificate of destruction, parts only, junk or non-repairable
+          </span>
+        </span>
+      </label>
       <label className="check">
         <input
           type="checkbox"

@@ -4,6 +4,7 @@ import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { parseLotKey, pollTargetKey, type AlertRules } from '../../../../shared/watch';
 import { openLot } from '../../app/navigation';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { ExportMark } from '../../components/ExportMark';
 import { EmptyState, Progress, useContractEvents, useNow } from '../../components/watch/common';
 import { useApi } from '../../api/ApiContext';
 import { dateTime, KIND_SHORT, platformName, relative } from '../../lib/format';
@@ -389,6 +390,7 @@ export function AlertsView() {
                   )}
                 </h2>
                 <span className="lw-sub">{key ? (title ? lotLabel(key) : '') : 'About Lotwatch itself'}</span>
+                <ExportMark block={g.alerts[0]?.lot_export_block} />
                 {g.unread > 0 && <span className="lw-badge accent">{g.unread} unread</span>}
                 <span className="spacer" />
                 {key && (

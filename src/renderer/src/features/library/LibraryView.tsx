@@ -11,6 +11,7 @@ import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { useApi } from '../../api/ApiContext';
 import { openLot } from '../../app/navigation';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { ExportMark } from '../../components/ExportMark';
 import { EmptyState, Progress } from '../../components/watch/common';
 import { LwTable, type LwColumnMeta } from '../../components/watch/LwTable';
 import { auctionStatus, bidText, dateTime, platformName, relative, usd } from '../../lib/format';
@@ -31,6 +32,14 @@ export function downloadText(text: string, filename: string, type = 'text/csv;ch
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** The Library's title filter: every lot, the lots whose title blocks nothing, or the blocked ones (exportBlock). */
+type TitleFilter = '' | 'exportable' | 'blocked';
+
+/** Whether a lot passes the title filter: `exportable` = no block known, `blocked` = its title blocks export. */
+export function passesTitleFilter(l: LotSummary, f: TitleFilter): boolean {
+  return f === '' || (f === 'blocked') === (l.export_block !== null);
 }
 
 /** A lot's status for filtering and display: its sale result once the auction is over, else its auction state. */
@@ -60,6 +69,7 @@ export function LibraryView() {
   const [platform, setPlatform] = useState('');
   const [status, setStatus] = useState('');
   const [hasSale, setHasSale] = useState(false);
+  const [titleFilter, setTitleFilter] = useState<TitleFilter>('');
   const [sorting, setSorting] = useState<SortingState>([{ id: 'last_seen', desc: true }]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const anchor = useRef<string | null>(null);
@@ -102,9 +112,10 @@ export function LibraryView() {
         (l) =>
           (!platform || l.platform === platform) &&
           (!status || statusOf(l) === status) &&
-          (!hasSale || l.sale_price_usd !== null),
+          (!hasSale || l.sale_price_usd !== null) &&
+          passesTitleFilter(l, titleFilter),
       ),
-    [lots, platform, status, hasSale],
+    [lots, platform, status, hasSale, titleFilter],
   );
 
   const table = useReactTable({
@@ -135,6 +146,7 @@ export function LibraryView() {
                 {l.title ?? l.lot_key}
               </button>
               <div className="lw-sub">{l.vin ? `VIN ${l.vin}` : 'No VIN'}</div>
+              <ExportMark block={l.export_block} />
               {(l.notes || l.tags.length > 0) && (
                 <div className="lw-sub lib-notes" title={l.notes}>
                   {l.tags.map((t) => (
@@ -268,7 +280,7 @@ export function LibraryView() {
     } else setError(r.error);
   };
 
-  const filtersOn = Boolean(platform || status || hasSale);
+  const filtersOn = Boolean(platform || status || hasSale || titleFilter);
   return (
     <section className="lw-view lib" aria-label="Library">
       <div className="lib-banner" role="note">
@@ -303,6 +315,16 @@ export function LibraryView() {
               {s}
             </option>
           ))}
+        </select>
+        <select
+          aria-label="Title"
+          title="Exportable: no block known. Export blocked: the service marks the title document not exportable, or it is a certificate of destruction, parts only, junk or non-repairable."
+          value={titleFilter}
+          onChange={(e) => setTitleFilter(e.target.value as TitleFilter)}
+        >
+          <option value="">Any title</option>
+          <option value="exportable">Exportable title</option>
+          <option value="blocked">Export blocked</option>
         </select>
         <label className="check lib-check">
           <input type="checkbox" checked={hasSale} onChange={(e) => setHasSale(e.target.checked)} />
@@ -357,7 +379,7 @@ export function LibraryView() {
       )}
       {lots.length > 0 && filtered.length === 0 && (
         <EmptyState title="No loaded lot passes the filters">
-          Loosen the platform, status or sale-price filter.
+          Loosen the platform, status, title or sale-price filter.
         </EmptyState>
       )}
       {filtered.length > 0 && (

@@ -12,6 +12,7 @@ import { MarketComps } from './MarketComps';
 import { Timeline } from './Timeline';
 import { useNow } from '../../lib/useNow';
 import { WatchPanel } from './WatchPanel';
+import { ExportMark } from '../../components/ExportMark';
 import { StatusPill } from '../../components/StatusPill';
 import {
   bidText,
@@ -177,6 +178,7 @@ export function LotView({ lotKey }: { lotKey: string }) {
             <span>Lot {s.lot_number}</span>
             {s.vin && <span className="mono">VIN {s.vin}</span>}
             <StatusPill lot={s} />
+            <ExportMark block={s.export_block} />
             {d.offline && (
               <span
                 className="offline-badge"
@@ -256,7 +258,17 @@ export function LotView({ lotKey }: { lotKey: string }) {
           <Fact label="Secondary damage">{str(r['secondary_damage'])}</Fact>
           <Fact label="Run condition">{str(r['run_condition_label']) ?? str(r['run_condition'])}</Fact>
           <Fact label="Keys">{yesNo(r['has_key'])}</Fact>
-          <Fact label="Title document">{str(doc['name'])}</Fact>
+          <Fact label="Title document">
+            {str(doc['name']) ?? '–'}
+            {str(doc['brand']) && <span className="muted"> · brand {str(doc['brand'])}</span>}
+          </Fact>
+          <Fact label="Export">
+            {s.export_block
+              ? s.export_block.text
+              : doc['export'] === true
+                ? 'Exportable, as the service marks this title document'
+                : 'Not stated by the service'}
+          </Fact>
           <Fact label="Seller">{sellerText(obj(r['seller']))}</Fact>
           <Fact label="Color">{str(r['color'])}</Fact>
           <Fact label="Body">{str(r['body_style'])}</Fact>

@@ -4,6 +4,7 @@ import type { WatchView } from '../../../../shared/ipc/contract';
 import { costQualifier, gapSentence } from '../../../../shared/shipping';
 import { lotHref } from '../../app/navigation';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { ExportMark } from '../../components/ExportMark';
 import { EmptyState, useContractEvents, useNow } from '../../components/watch/common';
 import { auctionStatus, bidText, countdown, dateTime, platformName, usd } from '../../lib/format';
 import { useCall } from '../../lib/useCall';
@@ -78,6 +79,7 @@ function PlanRow({ w, now }: { w: WatchView; now: number }) {
           {(w.vin ?? l?.vin) ? ` · VIN ${w.vin ?? l?.vin}` : ''}
         </div>
         {l?.location && <div className="lw-sub">{l.location}</div>}
+        <ExportMark block={l?.export_block} />
       </td>
       <td className="num">{bidText(l?.current_bid_usd, l ? l.outcome !== 'open' : false)}</td>
       <td className={past ? 'num lw-error-text' : 'num'}>

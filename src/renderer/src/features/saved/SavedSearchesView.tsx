@@ -332,6 +332,14 @@ export function SavedSearchesView({ store }: { store: AppStore }) {
                       {s.is_example && <ExampleBadge />}
                       {s.paused && <span className="lw-badge">Paused</span>}
                       {s.rules.muted && <span className="lw-badge">Muted</span>}
+                      {s.rules.exportable_only && (
+                        <span
+                          className="lw-badge"
+                          title="Never alerts about a lot whose title blocks export or registration"
+                        >
+                          Exportable title only
+                        </span>
+                      )}
                     </div>
                     <div className="lw-sub">{paramsSummary(s.params)}</div>
                   </td>

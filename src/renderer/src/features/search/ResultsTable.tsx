@@ -11,6 +11,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObjec
 import type { VehicleRow } from '../../../../shared/ipc/contract';
 import { openLot } from '../../app/navigation';
 import { bidText, miles, platformName, relative, usd } from '../../lib/format';
+import { ExportMark } from '../../components/ExportMark';
 import { Photo } from '../../components/Photo';
 import { StatusPill } from '../../components/StatusPill';
 import { useNow } from '../../lib/useNow';
@@ -95,13 +96,17 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
         id: 'lot',
         header: 'Lot',
         accessorFn: (r) => `${r.platform}:${r.lot_number}`,
+        // A title that blocks export is marked under the lot number, its words wrapping rather than cut.
         cell: ({ row }) => (
-          <span className="rt-lot">
-            <span className={`plat plat-${row.original.platform}`}>
-              {platformName(row.original.platform)}
-            </span>{' '}
-            {row.original.lot_number}
-          </span>
+          <div className="rt-stack">
+            <span className="rt-lot">
+              <span className={`plat plat-${row.original.platform}`}>
+                {platformName(row.original.platform)}
+              </span>{' '}
+              {row.original.lot_number}
+            </span>
+            <ExportMark block={row.original.export_block} />
+          </div>
         ),
       },
       {

@@ -31,6 +31,7 @@ export function SaveSearchDialog({
   const [maxPages, setMaxPages] = useState('5');
   const [newMatches, setNewMatches] = useState(true);
   const [budget, setBudget] = useState('');
+  const [exportableOnly, setExportableOnly] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorPayload | null>(null);
   const [saved, setSaved] = useState<SavedSearchView | null>(null);
@@ -48,6 +49,7 @@ export function SaveSearchDialog({
       rules: {
         kinds: newMatches ? DEFAULT_NOTIFY_KINDS : DEFAULT_NOTIFY_KINDS.filter((k) => k !== 'new_match'),
         max_price_usd: max,
+        exportable_only: exportableOnly,
       },
     });
     setBusy(false);
@@ -162,6 +164,21 @@ export function SaveSearchDialog({
           <label className="check">
             <input type="checkbox" checked={newMatches} onChange={(e) => setNewMatches(e.target.checked)} />
             <span>Alert me about new matches</span>
+          </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              name="exportable_only"
+              checked={exportableOnly}
+              onChange={(e) => setExportableOnly(e.target.checked)}
+            />
+            <span>
+              Exportable title only{' '}
+              <span className="muted">
+                — never alert about a lot whose title blocks export (not exportable, certificate of
+                destruction, parts only, junk, non-repairable)
+              </span>
+            </span>
           </label>
           <label className="field">
             <span>Budget: only alert when the bid or buy now is at most (USD)</span>

@@ -12,6 +12,7 @@ import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { parsePollTarget } from '../../../../shared/watch';
 import { openLot } from '../../app/navigation';
 import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
+import { ExportMark } from '../../components/ExportMark';
 import { Photo } from '../../components/Photo';
 import {
   ConfirmAction,
@@ -330,6 +331,15 @@ export function WatchlistView() {
                 )}
                 {w.is_example && <ExampleBadge />}
                 {w.rules.muted && <span className="lw-badge">Muted</span>}
+                <ExportMark block={w.lot?.export_block} />
+                {w.rules.exportable_only && (
+                  <span
+                    className="lw-badge"
+                    title="This watch alerts only while the lot's title lets the car be exported"
+                  >
+                    Exportable title only
+                  </span>
+                )}
               </div>
               <div className="lw-sub">
                 {w.label && w.label !== 'Example' ? (
