@@ -27,6 +27,7 @@ import { ExploreService } from './explore/service';
 import { ApiConsole } from './explore/apiConsole';
 import { exploreHandlers } from './explore/handlers';
 import { DeskService, type CalendarSubscription, type DeskDeps } from './desk/service';
+import { searchPageVia } from './desk/market';
 import { deskHandlers } from './desk/handlers';
 import { WatchlistService } from './watchlist/service';
 import { watchlistHandlers } from './watchlist/handlers';
@@ -236,14 +237,7 @@ export function createCore(deps: CoreDeps): Core {
     store,
     clock,
     settings: () => settings.get().desk,
-    searchPage: async (params, cursor) => {
-      const { lots: found, meta } = await explore.search({ params, ...(cursor ? { cursor } : {}) });
-      return {
-        keys: found.map((l) => l.lot_key),
-        ended: found.filter((l) => l.outcome !== 'open').length,
-        next_cursor: meta?.next_cursor ?? null,
-      };
-    },
+    searchPage: searchPageVia((i) => explore.search(i)),
     source: () => (settings.get().demoMode ? 'demo' : settings.get().serviceUrl),
     calendar: deps.calendar ?? null,
     spare: (n) => engine.spare(n),

@@ -20,6 +20,29 @@ export interface MarketPage {
   next_cursor: string | null;
 }
 
+/**
+ * `MarketDeps.searchPage` over the live search path (ExploreService.search: the page's records stored as any fetched
+ * lot, so they become comparables): the lot keys of the page, how many have ended, and the next page's cursor.
+ */
+export function searchPageVia(
+  search: (i: {
+    params: Record<string, unknown>;
+    cursor?: string;
+  }) => Promise<{
+    lots: { lot_key: string; outcome: string }[];
+    meta: { next_cursor?: string | null } | null;
+  }>,
+): MarketDeps['searchPage'] {
+  return async (params, cursor) => {
+    const { lots, meta } = await search({ params, ...(cursor ? { cursor } : {}) });
+    return {
+      keys: lots.map((l) => l.lot_key),
+      ended: lots.filter((l) => l.outcome !== 'open').length,
+      next_cursor: meta?.next_cursor ?? null,
+    };
+  };
+}
+
 /** What the market comparables need: their table, the clock, where answers come from, and one search page. */
 export interface MarketDeps {
   repo: MarketCompsRepo;
