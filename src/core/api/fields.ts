@@ -1,4 +1,4 @@
-import { ODOMETER_MILES, lotNumberOf, type Bounds } from './bounds';
+import { ODOMETER_MILES, USD, lotNumberOf, type Bounds } from './bounds';
 import { isObj, kind, type Reader } from './reader';
 
 /**
@@ -103,4 +103,27 @@ export function readLotNumber(r: Reader): string | null {
     );
   else if (typeof v === 'number') r.warn('lot_number', 'number read as text');
   return lot;
+}
+
+/**
+ * An amount in USD (bounds.ts USD) as IAAI's `details` write it: text "$18,349 USD" (dollar sign, thousands commas
+ * and the currency word are its dialect and read silently), a number 20821, or numeric text "20821". 0 is "none"
+ * (null); all asterisks ("******", IAAI masking a figure from the public) is null without a warning; anything else
+ * that is not an amount ("N/A", a list, 1e308, a negative amount) is null with a warning: one bad field, never a bad
+ * record (docs/service-contract.md "Numbers out of range").
+ */
+export function readDollars(r: Reader, key: string): number | null {
+  const v = r.get(key);
+  if (v === undefined || v === null || v === '') return null;
+  if (typeof v === 'string') {
+    const t = v.trim();
+    if (t === '' || /^\*+$/.test(t)) return null;
+    const m = /^\$?\s*(\d{1,3}(,\d{3})+|\d+)(\.\d+)?\s*(USD)?$/i.exec(t);
+    if (!m) {
+      r.warn(key, `${JSON.stringify(v.slice(0, 40))} is not an amount in USD: read as unknown`);
+      return null;
+    }
+    return positiveOrNull(r.numOf(key, Number(`${m[1]!.replace(/,/g, '')}${m[3] ?? ''}`), USD));
+  }
+  return positiveOrNull(r.numOf(key, v, USD));
 }

@@ -20,7 +20,7 @@ import type { AlertRules } from '../../shared/watch';
 import { calendarSkipped, watchedSalesCalendar, type CalendarSale } from './calendar';
 import { findComps } from '../db/comps';
 import type { MarketCompsRepo } from '../db/marketCompsRepo';
-import { bidRange, iaaiFigures, type BuyerCosts } from './bidRange';
+import { bidRange, type BuyerCosts } from './bidRange';
 import { MarketComps, type MarketDeps } from './market';
 import { DailyJob } from '../db/dailyJob';
 import { titleGroupOf } from '../../shared/titleGroup';
@@ -106,6 +106,9 @@ const CSV_COLUMNS = [
   'auction_at',
   'service_estimate_from_usd',
   'service_estimate_to_usd',
+  'acv_usd',
+  'est_repair_usd',
+  'repair_to_value',
   'buyer_fees_usd',
   'port',
   'shipping_usd',
@@ -117,6 +120,10 @@ const CSV_COLUMNS = [
   'last_observed_at',
   'lot_page',
 ] as const;
+
+/** A ratio rounded to 4 decimal places; null or undefined stays empty. */
+const ratio4 = (r: number | null | undefined): number | null =>
+  typeof r === 'number' && Number.isFinite(r) ? Math.round(r * 10_000) / 10_000 : null;
 
 /** A lot or fact the desk needs is not in the store: the UI says what to do (open the lot once). */
 const notFound = (message: string) => new LotwatchError('not_found', message);
@@ -259,7 +266,6 @@ export class DeskService {
     });
     const rules = watch?.rules ?? null;
     const { desk, costs } = this.breakdown(row, rules, this.d.settings());
-    const iaai = iaaiFigures(rec?.raw);
     return {
       desk,
       tags_in_use: this.d.store.desk.tagsInUse(),
@@ -270,8 +276,9 @@ export class DeskService {
       estimates: {
         service_from_usd: rec?.pricing?.estimated_cost_from_usd ?? null,
         service_to_usd: rec?.pricing?.estimated_cost_to_usd ?? null,
-        acv_usd: iaai.acv_usd,
-        repair_usd: iaai.repair_usd,
+        acv_usd: rec?.pricing?.acv_usd ?? null,
+        repair_usd: rec?.pricing?.est_repair_usd ?? null,
+        repair_to_value: rec?.pricing?.repair_to_value ?? null,
       },
     };
   }
@@ -298,8 +305,9 @@ export class DeskService {
   /**
    * CSV of the chosen lots (or of a library query's first 500, or of every stored lot), one row per lot with a
    * header: every field a buyer filters on (odometer in miles, damage, title document, run condition, keys, seller,
-   * location), the buyer fees and landed cost at the current bid, the max bid, notes and tags (CSV_COLUMNS). Amounts
-   * USD, times ISO 8601 UTC; lot numbers and VINs as text, never as numbers. Offline; throws database errors only.
+   * location), the service's price estimate, IAAI's ACV and estimated repair cost (USD) and repair to value (a ratio),
+   * the buyer fees and landed cost at the current bid, the max bid, notes and tags (CSV_COLUMNS). Amounts USD, times
+   * ISO 8601 UTC; an unknown figure is an empty cell; lot numbers and VINs as text, never as numbers. Offline; throws database errors only.
    */
   exportCsv(i: MethodInput<'library.export'>): MethodOutput<'library.export'> {
     const keys = i.lot_keys ?? (i.q ? this.d.libraryKeys(i.q, 500) : null);
@@ -354,6 +362,10 @@ export class DeskService {
         auction_at: iso(r.auction_at),
         service_estimate_from_usd: v.pricing?.estimated_cost_from_usd,
         service_estimate_to_usd: v.pricing?.estimated_cost_to_usd,
+        acv_usd: v.pricing?.acv_usd,
+        est_repair_usd: v.pricing?.est_repair_usd,
+        // A ratio (repair / ACV) to 4 places: 1.1347 is a repair estimated at 113.47% of the ACV.
+        repair_to_value: ratio4(v.pricing?.repair_to_value),
         buyer_fees_usd: fees,
         port: f.port,
         shipping_usd: f.shipping_usd,

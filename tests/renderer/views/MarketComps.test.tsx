@@ -127,7 +127,13 @@ function data(over: Partial<DeskData> = {}): DeskData {
       priced: 2,
       refusal: null,
     },
-    estimates: { service_from_usd: 1450, service_to_usd: 15_000, acv_usd: 18_349, repair_usd: 20_821 },
+    estimates: {
+      service_from_usd: 1450,
+      service_to_usd: 15_000,
+      acv_usd: 18_349,
+      repair_usd: 20_821,
+      repair_to_value: 20_821 / 18_349,
+    },
     ...over,
   };
 }

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import type { CompView, MethodOutput } from '../../../../shared/ipc/contract';
 import { SALE_OUTCOME_LABEL } from '../../../../shared/saleOutcome';
 import { TITLE_GROUP_LABEL } from '../../../../shared/titleGroup';
+import { ratioPercent } from '../../../../shared/estimates';
 import { lotHref } from '../../app/navigation';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { dateTime, day, miles, platformName, usd } from '../../lib/format';
@@ -88,6 +89,7 @@ function Estimates({ e }: { e: DeskData['estimates'] }) {
     );
   if (e.acv_usd !== null) parts.push(`IAAI's actual cash value (ACV) ${usd(e.acv_usd)}`);
   if (e.repair_usd !== null) parts.push(`IAAI's estimated repair cost ${usd(e.repair_usd)}`);
+  if (e.repair_to_value !== null) parts.push(`repair ${ratioPercent(e.repair_to_value)} of ACV`);
   if (parts.length === 0) return null;
   return <p className="small">This lot: {parts.join(' · ')}.</p>;
 }
