@@ -46,6 +46,7 @@ const BY_NAME: Readonly<Record<string, string>> = {
   max_bid_near_percent: 'Alert near the max bid (%)',
   comps_below_percent: "New matches only under this % of comparable sales' median",
   relist_attempt: 'Tell me when it comes back for attempt no. (2-20)',
+  repair_under_acv_percent: 'Repair cost under this % of ACV',
   target_landed_usd: 'Landed cost (USD)',
   remind_minutes_before: 'Remind me (minutes before)',
   muted: 'Mute',

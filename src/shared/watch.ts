@@ -200,6 +200,21 @@ const RULE_FIELDS = {
     .min(2, 'Enter 2 to 20 attempts.')
     .max(20, 'Enter 2 to 20 attempts.')
     .nullable(),
+  /**
+   * Repair cost under this share of the ACV, in percent (e.g. 40): the platform's estimated repair cost over its actual
+   * cash value (src/shared/estimates.ts repairToValue; IAAI's figures, Copart records carry none). A new match alerts
+   * only when the ratio is known and under it: a lot without the figures does not pass (a buyer who set it wants
+   * lots the insurer's own numbers say are worth repairing, and an unknown repair cost is no such evidence). Every
+   * other alert under these rules (a watch's, a threshold's) still alerts and says where the lot stands against it,
+   * or that the figure is unknown: a buyer following a lot never loses a sale result or a max bid passed to it.
+   * 1 to 200 % (a repair estimate above the ACV is common on salvage titles), or null.
+   */
+  repair_under_acv_percent: z
+    .number()
+    .int('Enter a whole percentage.')
+    .min(1, 'Enter 1 to 200 %.')
+    .max(200, 'Enter 1 to 200 %.')
+    .nullable(),
   /** The landed cost the max bid was solved for (USD), kept so the lot page shows and solves it again. */
   target_landed_usd: usd,
   /** Reminders this many minutes before a watched lot's auction (1 minute to 7 days). */
@@ -229,6 +244,7 @@ export const AlertRulesSchema = z
     max_bid_near_percent: RULE_FIELDS.max_bid_near_percent.default(null),
     comps_below_percent: RULE_FIELDS.comps_below_percent.default(null),
     relist_attempt: RULE_FIELDS.relist_attempt.default(null),
+    repair_under_acv_percent: RULE_FIELDS.repair_under_acv_percent.default(null),
     target_landed_usd: RULE_FIELDS.target_landed_usd.default(null),
     remind_minutes_before: RULE_FIELDS.remind_minutes_before.default([]),
     muted: RULE_FIELDS.muted.default(false),

@@ -23,6 +23,7 @@ export interface RulesDraft {
   max_price_usd: string;
   comps_below_percent: string;
   relist_attempt: string;
+  repair_under_acv_percent: string;
   remind: string;
   muted: boolean;
 }
@@ -39,6 +40,7 @@ export function rulesToDraft(r: AlertRules): RulesDraft {
     max_price_usd: text(r.max_price_usd),
     comps_below_percent: text(r.comps_below_percent),
     relist_attempt: text(r.relist_attempt),
+    repair_under_acv_percent: text(r.repair_under_acv_percent),
     remind: r.remind_minutes_before.join(', '),
     muted: r.muted,
   };
@@ -68,6 +70,7 @@ export function draftToRules(d: RulesDraft, base: AlertRules): Record<string, un
     max_price_usd: amount(d.max_price_usd),
     comps_below_percent: amount(d.comps_below_percent),
     relist_attempt: amount(d.relist_attempt),
+    repair_under_acv_percent: amount(d.repair_under_acv_percent),
     remind_minutes_before: remind,
     muted: d.muted,
   };
@@ -89,6 +92,7 @@ function Amount({
   error,
   onChange,
   placeholder = 'No limit',
+  hint,
 }: {
   name: string;
   label: string;
@@ -96,25 +100,34 @@ function Amount({
   error: string | undefined;
   onChange: (v: string) => void;
   placeholder?: string;
+  /** A line under the field saying what the rule does when its figure is unknown. */
+  hint?: string;
 }) {
   const id = useId();
   return (
     <label className="field">
-      <span>{label}</span>
+      <span id={`${id}-label`}>{label}</span>
       <input
         type="text"
         inputMode="decimal"
         name={name}
+        aria-labelledby={`${id}-label`}
         placeholder={placeholder}
         value={value}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-err` : undefined}
+        aria-describedby={error ? `${id}-err` : hint ? `${id}-hint` : undefined}
         onChange={(e) => onChange(e.target.value)}
       />
-      {error && (
+      {error ? (
         <span className="field-error" id={`${id}-err`}>
           {error}
         </span>
+      ) : (
+        hint && (
+          <span className="lw-sub" id={`${id}-hint`}>
+            {hint}
+          </span>
+        )
       )}
     </label>
   );
@@ -143,7 +156,7 @@ export function RulesFields({
     ([k]) =>
       k === 'rules' ||
       (k.startsWith('rules.') &&
-        !/^rules\.(kinds|bid_above_usd|bid_below_usd|buy_now_under_usd|max_price_usd|comps_below_percent|relist_attempt|remind_minutes_before|muted)\b/.test(
+        !/^rules\.(kinds|bid_above_usd|bid_below_usd|buy_now_under_usd|max_price_usd|comps_below_percent|relist_attempt|repair_under_acv_percent|remind_minutes_before|muted)\b/.test(
           k,
         )),
   );
@@ -238,6 +251,23 @@ export function RulesFields({
             )}
           </label>
         )}
+        <Amount
+          name="repair_under_acv_percent"
+          label={
+            mode === 'search'
+              ? 'New matches only when repair cost is under this % of ACV'
+              : 'Say whether repair cost is under this % of ACV'
+          }
+          value={draft.repair_under_acv_percent}
+          error={ruleError(error, 'repair_under_acv_percent')}
+          onChange={(v) => set('repair_under_acv_percent', v)}
+          placeholder="Off"
+          hint={
+            mode === 'search'
+              ? "IAAI's own figures; a lot without them (every Copart lot) never passes"
+              : "IAAI's own figures; every alert says where the lot stands, or that a figure is unknown"
+          }
+        />
       </div>
       <label className="check">
         <input
