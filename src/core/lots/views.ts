@@ -12,9 +12,14 @@ import { parseAuctionAt } from '../diff';
  */
 export function lotSummary(r: LotRow): LotSummary {
   let photo: string | null = null;
+  let repairToValue: number | null = null;
   try {
-    const n = JSON.parse(r.normalized) as { media?: { photos?: string[] } };
+    const n = JSON.parse(r.normalized) as {
+      media?: { photos?: string[] };
+      pricing?: { repair_to_value?: number | null };
+    };
     photo = n.media?.photos?.[0] ?? null;
+    repairToValue = typeof n.pricing?.repair_to_value === 'number' ? n.pricing.repair_to_value : null;
   } catch {
     photo = null;
   }
@@ -47,6 +52,7 @@ export function lotSummary(r: LotRow): LotSummary {
     photo,
     notes: r.notes,
     tags: parseTags(r.tags),
+    repair_to_value: repairToValue,
   };
 }
 

@@ -36,6 +36,11 @@ export const LotSummarySchema = z.object({
   /** The user's notes and tags on the lot (docs/architecture.md "The buyer's desk"); empty for a lot not stored. */
   notes: z.string().default(''),
   tags: z.array(z.string()).default([]),
+  /**
+   * The stored record's repair to value (its estimated repair cost / ACV, a ratio: src/shared/estimates.ts); null
+   * when either figure is unknown, absent where the view does not carry it.
+   */
+  repair_to_value: z.number().nullable().optional(),
 });
 
 export type LotSummary = z.infer<typeof LotSummarySchema>;
