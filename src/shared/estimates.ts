@@ -24,6 +24,11 @@ export function repairToValue(
   return repairUsd / acvUsd;
 }
 
+/** A ratio to 4 decimal places for a file (the CSV): 1.134721 -> 1.1347; null, undefined or not finite -> null. */
+export function roundRatio(ratio: number | null | undefined): number | null {
+  return typeof ratio === 'number' && Number.isFinite(ratio) ? Math.round(ratio * 10_000) / 10_000 : null;
+}
+
 /** A repair-to-value ratio as a buyer reads it: 1.1347 -> "113%", 0.004 -> "0.4%"; null -> null. */
 export function ratioPercent(ratio: number | null | undefined): string | null {
   if (ratio == null || !Number.isFinite(ratio)) return null;

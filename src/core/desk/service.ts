@@ -15,6 +15,7 @@ import {
 import { joinTags, parseTags, type DeskSettings } from '../../shared/desk';
 import type { LotDesk, MethodInput, MethodOutput } from '../../shared/ipc/contract';
 import { saleOutcomeOf } from '../../shared/saleOutcome';
+import { roundRatio } from '../../shared/estimates';
 import { lotPageUrl, PLATFORMS, type Platform, type Vehicle } from '../../shared/vehicle';
 import type { AlertRules } from '../../shared/watch';
 import { calendarSkipped, watchedSalesCalendar, type CalendarSale } from './calendar';
@@ -120,10 +121,6 @@ const CSV_COLUMNS = [
   'last_observed_at',
   'lot_page',
 ] as const;
-
-/** A ratio rounded to 4 decimal places; null or undefined stays empty. */
-const ratio4 = (r: number | null | undefined): number | null =>
-  typeof r === 'number' && Number.isFinite(r) ? Math.round(r * 10_000) / 10_000 : null;
 
 /** A lot or fact the desk needs is not in the store: the UI says what to do (open the lot once). */
 const notFound = (message: string) => new LotwatchError('not_found', message);
@@ -365,7 +362,7 @@ export class DeskService {
         acv_usd: v.pricing?.acv_usd,
         est_repair_usd: v.pricing?.est_repair_usd,
         // A ratio (repair / ACV) to 4 places: 1.1347 is a repair estimated at 113.47% of the ACV.
-        repair_to_value: ratio4(v.pricing?.repair_to_value),
+        repair_to_value: roundRatio(v.pricing?.repair_to_value),
         buyer_fees_usd: fees,
         port: f.port,
         shipping_usd: f.shipping_usd,
