@@ -8,6 +8,9 @@ import { DeskSettingsSchema } from '../../../src/shared/desk';
 import { contract } from '../../../src/shared/ipc/contract';
 import type { Vehicle } from '../../../src/shared/vehicle';
 import { realFinishedRecord } from '../api/fixtures/realRecords';
+import { Recorder } from '../../../src/core/watch/recorder';
+import { AlertRulesSchema, type Change } from '../../../src/shared/watch';
+import { QUIET_OFF } from '../diff/fixtures';
 import { FakeClock } from '../../helpers/fakeClock';
 import { storesPerTest } from '../../helpers/store';
 
@@ -178,5 +181,91 @@ describe('the CSV carries the estimates', () => {
       ['iaai:70000004', '1450', '12000', '', ''],
       ['copart:50314744', '1450', '', '', ''],
     ]);
+  });
+});
+
+describe('the rule "repair cost under N % of ACV" over the store', () => {
+  const change = (
+    lotKey: string,
+    kind: Change['kind'] = 'new_match',
+    after: Change['after'] = null,
+  ): Change => ({
+    kind,
+    lot_key: lotKey,
+    vin: null,
+    field: kind === 'sale_result' ? 'sale_price_usd' : null,
+    before: null,
+    after,
+    related_lot_key: null,
+    outcome: kind === 'sale_result' ? 'sold' : null,
+    observed_at: 5_000,
+  });
+
+  it('a saved search alerts only the new matches whose stored figures are under the share', () => {
+    const { s } = stores();
+    seed(s);
+    const clock = new FakeClock();
+    const recorder = new Recorder({ store: s, clock, quiet: () => QUIET_OFF, tzOffsetMinutes: () => 0 });
+    const search = s.searches.getSearch(
+      s.searches.insertSearch(
+        {
+          name: 'Cheap repairs',
+          params: {},
+          schedule: '0 * * * *',
+          rules: AlertRulesSchema.parse({ repair_under_acv_percent: 40 }),
+          max_pages: 1,
+          paused: false,
+          is_example: false,
+        },
+        clock.now(),
+      ),
+    )!;
+    const keys = [
+      'iaai:70000001', // 25 %
+      'iaai:70000002', // 113 %
+      'iaai:70000003', // exactly 40 %: not under
+      'iaai:70000004', // no repair cost
+      'copart:50314744', // no figures
+      'iaai:70000006', // stored before the figures were read
+    ];
+    expect(
+      recorder.record(
+        keys.map((k) => change(k)),
+        clock.now(),
+        () => null,
+        search,
+      ).alerts,
+    ).toBe(1);
+    const alerts = s.alerts.list(false, Number.MAX_SAFE_INTEGER, 10);
+    expect(alerts.map((a) => [a.lot_key, a.body])).toEqual([
+      [
+        'iaai:70000001',
+        'Bid $9,250 · Auction Tue Aug 4, 1:30 PM · Repair 25% of ACV, under your 40% · iaai lot 70000001 · Saved search “Cheap repairs”',
+      ],
+    ]);
+  });
+
+  it('a watch on a Copart lot still hears its sale result, told the figure is unknown', () => {
+    const { s } = stores();
+    seed(s);
+    const clock = new FakeClock();
+    const recorder = new Recorder({ store: s, clock, quiet: () => QUIET_OFF, tzOffsetMinutes: () => 0 });
+    s.watches.insertWatch(
+      {
+        kind: 'lot',
+        vin: null,
+        lot_key: 'copart:50314744',
+        label: 'Copart S5',
+        rules: AlertRulesSchema.parse({ repair_under_acv_percent: 40 }),
+        is_example: false,
+      },
+      clock.now(),
+    );
+    const sold = change('copart:50314744', 'sale_result', 9_250);
+    expect(recorder.record([sold], clock.now(), () => null, null).alerts).toBe(1);
+    const [alert] = s.alerts.list(false, Number.MAX_SAFE_INTEGER, 10);
+    expect(alert!.body).toBe(
+      'Repair to ACV unknown (no ACV or estimated repair cost), so not under your 40% · copart lot 50314744 · Watch “Copart S5”',
+    );
   });
 });
