@@ -59,8 +59,8 @@ export const PricingInfoSchema = z.object({
   estimated_cost_to_usd: n,
   /**
    * IAAI's actual cash value (the vehicle's value before the damage), USD: real `details.sale_information.ActualCashValue`
-   * ("$18,349 USD"), else `details.attributes.ProviderACV`. Copart records carry none (null). Absent in records stored
-   * before it was read (null).
+   * ("$18,349 USD"), else `details.attributes.ProviderACV`. Copart records carry none (null). Defaults to null
+   * where a record lacks the field (stored records got it in migration 150).
    */
   acv_usd: n.default(null),
   /**

@@ -127,3 +127,20 @@ export function readDollars(r: Reader, key: string): number | null {
   }
   return positiveOrNull(r.numOf(key, v, USD));
 }
+
+/**
+ * IAAI's own figures of a record, whole or fractional USD, null when absent (docs/service-contract.md "The estimates in
+ * the normalised record"): the ACV from `details.sale_information.ActualCashValue`, else `details.attributes.ProviderACV`;
+ * the estimated repair cost from `details.sale_information.EstimatedRepairCost`, else `details.attributes.EstRepairCost`
+ * (each read by readDollars). No Copart record seen carries either. The one reader of these paths: the normaliser and
+ * the migration that fills records stored before them use it. Warnings go to `r`'s list. Throws nothing.
+ */
+export function readIaaiFigures(r: Reader): { acv_usd: number | null; est_repair_usd: number | null } {
+  const details = r.sub('details');
+  const sale = details.sub('sale_information');
+  const attrs = details.sub('attributes');
+  return {
+    acv_usd: readDollars(sale, 'ActualCashValue') ?? readDollars(attrs, 'ProviderACV'),
+    est_repair_usd: readDollars(sale, 'EstimatedRepairCost') ?? readDollars(attrs, 'EstRepairCost'),
+  };
+}

@@ -5,7 +5,7 @@ import { ANY_COUNT, ENGINE_HP, ENGINE_LITRES, LATITUDE, LONGITUDE, USD, modelYea
 import { repairToValue } from '../../shared/estimates';
 import {
   positiveOrNull,
-  readDollars,
+  readIaaiFigures,
   readLotNumber,
   readOdometer,
   readPhotos,
@@ -107,12 +107,8 @@ export function normalizeVehicle(raw: unknown, w: string[], path = '', now: numb
   const seller = r.sub('seller');
   const fac = r.sub('facility');
   const est = p.sub('estimated_cost');
-  const details = r.sub('details');
-  const saleInfo = details.sub('sale_information');
-  const attrs = details.sub('attributes');
-  // IAAI's own figures (docs/service-contract.md "Searching ended lots"); no Copart record seen carries either.
-  const acv = readDollars(saleInfo, 'ActualCashValue') ?? readDollars(attrs, 'ProviderACV');
-  const repair = readDollars(saleInfo, 'EstimatedRepairCost') ?? readDollars(attrs, 'EstRepairCost');
+  // IAAI's own figures (docs/service-contract.md "The estimates in the normalised record"); Copart records carry none.
+  const { acv_usd: acv, est_repair_usd: repair } = readIaaiFigures(r);
   const run = cond.get('run_condition');
   const runR = isObj(run) ? cond.sub('run_condition') : null;
   let platform = r.str('platform');

@@ -10,8 +10,8 @@ export const RECENT_LOTS_SQL = 'SELECT * FROM lots ORDER BY last_observed_at DES
 /**
  * The Library's filters on a lot's own figures, read from its normalised record (`lots.normalized`, src/shared/vehicle.ts
  * `pricing`): `repairToValueMax`, the most repair to value let through as a ratio (0.4 = repair cost at most 40 % of
- * the ACV; a lot whose ratio is unknown is left out), and `hasAcv`, only lots whose record carries an ACV. A lot
- * stored before the record carried these fields counts as unknown until it is observed again.
+ * the ACV; a lot whose ratio is unknown is left out), and `hasAcv`, only lots whose record carries an ACV (records
+ * stored before these fields were read got them in migration 150).
  */
 export interface LibraryFilters {
   repairToValueMax: number | null;
