@@ -139,6 +139,21 @@ function data(over: Partial<DeskData> = {}): DeskData {
 }
 
 describe('the comparables panel', () => {
+  it('says which figure repair to value lacks when only one of the two is known', () => {
+    installFake();
+    const d = data();
+    render(
+      <MarketComps
+        lotKey="iaai:1"
+        data={{ ...d, estimates: { ...d.estimates, acv_usd: null, repair_to_value: null } }}
+        demo={false}
+        onFetched={() => undefined}
+      />,
+    );
+    const est = screen.getByText(/This lot:/).textContent!;
+    expect(est).toContain("IAAI's estimated repair cost $20,821 · repair to value unknown (no ACV)");
+  });
+
   it('shows the statistics apart, the estimates, the bid range, the reasons, and that a visit today is free', () => {
     installFake();
     render(<MarketComps lotKey="iaai:1" data={data()} demo={false} onFetched={() => undefined} />);
@@ -151,6 +166,7 @@ describe('the comparables panel', () => {
     expect(est).toContain('$1,450–$15,000 (its own guess of the price, not a repair cost)');
     expect(est).toContain('ACV) $18,349');
     expect(est).toContain('repair cost $20,821');
+    expect(est).toContain('repair 113% of ACV');
     const range = screen.getByText(/Bid up to/).textContent!;
     expect(range).toContain('$6,500–$7,000');
     expect(range).toContain('shipping not included');
