@@ -58,9 +58,9 @@ export const PricingInfoSchema = z.object({
   estimated_cost_from_usd: n,
   estimated_cost_to_usd: n,
   /**
-   * IAAI's actual cash value (the vehicle's value before the damage), USD: real `details.sale_information.ActualCashValue`
-   * ("$18,349 USD"), else `details.attributes.ProviderACV`. Copart records carry none (null). Defaults to null
-   * where a record lacks the field (stored records got it in migration 150).
+   * IAAI's actual cash value (the vehicle's value before the damage), USD: real
+   * `details.sale_information.ActualCashValue` ("$18,349 USD"), else `details.attributes.ProviderACV`. Copart records
+   * carry none (null). Defaults to null where a record lacks the field (stored records got it in migration 150).
    */
   acv_usd: n.default(null),
   /**
@@ -68,7 +68,10 @@ export const PricingInfoSchema = z.object({
    * `details.attributes.EstRepairCost` (20821). Copart records carry none (null).
    */
   est_repair_usd: n.default(null),
-  /** est_repair_usd / acv_usd as a ratio (src/shared/estimates.ts repairToValue); null when either is unknown or ACV is 0. */
+  /**
+   * est_repair_usd / acv_usd as a ratio (src/shared/estimates.ts repairToValue); null when either is unknown or the
+   * ACV is 0.
+   */
   repair_to_value: n.default(null),
 });
 

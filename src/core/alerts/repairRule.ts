@@ -31,11 +31,10 @@ export function repairVerdict(percent: number, estimates: LotEstimates | null | 
   const acv = estimates?.acv_usd ?? null;
   const repair = estimates?.est_repair_usd ?? null;
   const ratio = repairToValue(acv, repair);
-  if (ratio === null)
-    return {
-      passes: false,
-      text: `Repair to ACV unknown (${repairToValueUnknownWhy(acv, repair) ?? 'no ACV'}), so not under your ${percent}%`,
-    };
+  if (ratio === null) {
+    const why = repairToValueUnknownWhy(acv, repair) ?? 'no ACV';
+    return { passes: false, text: `Repair to ACV unknown (${why}), so not under your ${percent}%` };
+  }
   const pct = ratio * 100;
   // 1e-9 absorbs floating point: 2,000 / 5,000 is exactly 40%, "not under" a 40% rule.
   const passes = pct < percent - 1e-9;

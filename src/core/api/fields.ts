@@ -129,9 +129,9 @@ export function readDollars(r: Reader, key: string): number | null {
 }
 
 /**
- * IAAI's own figures of a record, whole or fractional USD, null when absent (docs/service-contract.md "The estimates in
- * the normalised record"): the ACV from `details.sale_information.ActualCashValue`, else `details.attributes.ProviderACV`;
- * the estimated repair cost from `details.sale_information.EstimatedRepairCost`, else `details.attributes.EstRepairCost`
+ * IAAI's own figures of a record, USD, null when absent (docs/service-contract.md "The estimates in the normalised
+ * record"): the ACV from `details.sale_information.ActualCashValue`, else `details.attributes.ProviderACV`; the
+ * estimated repair cost from `details.sale_information.EstimatedRepairCost`, else `details.attributes.EstRepairCost`
  * (each read by readDollars). No Copart record seen carries either. The one reader of these paths: the normaliser and
  * the migration that fills records stored before them use it. Warnings go to `r`'s list. Throws nothing.
  */

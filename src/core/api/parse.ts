@@ -88,8 +88,8 @@ type Obj = Record<string, unknown>;
  * path first, then from the real service's path (docs/service-contract.md "Records"). Fields a buyer decides on that
  * the specification does not list (title document, run condition, keys, seller, engine, body style, secondary
  * damage, estimated cost, IAAI's ACV and estimated repair cost from `details`, shipping origin, yard) come from the
- * real paths; repair to value is computed from the last two (src/shared/estimates.ts). A field in neither dialect is null, never
- * a guess; a sale price of 0 is "no price" (null). Never throws; a non-object record gives a Vehicle with every
+ * real paths; repair to value is computed from the last two (src/shared/estimates.ts). A field in neither dialect
+ * is null, never a guess; a sale price of 0 is "no price" (null). Never throws; a non-object record gives a Vehicle with every
  * field null and a warning. Numbers outside their range (bounds.ts) are null with a warning; the model year's range
  * ends two years after `now`'s (ms since the epoch). `raw` is the input itself.
  */

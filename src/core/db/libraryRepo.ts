@@ -8,8 +8,8 @@ import type { CountRow } from './rows';
 export const RECENT_LOTS_SQL = 'SELECT * FROM lots ORDER BY last_observed_at DESC LIMIT ? OFFSET ?';
 
 /**
- * The Library's filters on a lot's own figures, read from its normalised record (`lots.normalized`, src/shared/vehicle.ts
- * `pricing`): `repairToValueMax`, the most repair to value let through as a ratio (0.4 = repair cost at most 40 % of
+ * The Library's filters on a lot's own figures, read from its normalised record (`lots.normalized`,
+ * src/shared/vehicle.ts `pricing`): `repairToValueMax`, the most repair to value let through as a ratio (0.4 = repair cost at most 40 % of
  * the ACV; a lot whose ratio is unknown is left out), and `hasAcv`, only lots whose record carries an ACV (records
  * stored before these fields were read got them in migration 150).
  */
@@ -18,10 +18,10 @@ export interface LibraryFilters {
   hasAcv: boolean;
 }
 
-/** No filter: every stored lot. */
-export const NO_LIBRARY_FILTERS: LibraryFilters = { repairToValueMax: null, hasAcv: false };
-
-/** The SQL condition on `lots` (AND-ed, '' for none) and its parameters for `f`. */
+/**
+ * The SQL condition on `lots` (AND-ed, '' for none) and its parameters for `f`. The condition is made of fixed text
+ * only (every value is a bound parameter), so it can key the prepared statements.
+ */
 function filterSql(f: LibraryFilters): { where: string; params: number[] } {
   const conds: string[] = [];
   const params: number[] = [];

@@ -304,7 +304,8 @@ export class DeskService {
    * header: every field a buyer filters on (odometer in miles, damage, title document, run condition, keys, seller,
    * location), the service's price estimate, IAAI's ACV and estimated repair cost (USD) and repair to value (a ratio),
    * the buyer fees and landed cost at the current bid, the max bid, notes and tags (CSV_COLUMNS). Amounts USD, times
-   * ISO 8601 UTC; an unknown figure is an empty cell; lot numbers and VINs as text, never as numbers. Offline; throws database errors only.
+   * ISO 8601 UTC; an unknown figure is an empty cell; lot numbers and VINs as text, never as numbers. Offline; throws
+   * database errors only.
    */
   exportCsv(i: MethodInput<'library.export'>): MethodOutput<'library.export'> {
     const keys = i.lot_keys ?? (i.q ? this.d.libraryKeys(i.q, 500) : null);

@@ -102,7 +102,7 @@ export class Recorder {
           : undefined;
       const attempt =
         c.kind === 'relisted' && rules.relist_attempt !== null ? this.attemptOf(c, now) : undefined;
-      // The lot's own figures for "repair cost under N % of ACV" (records stored before they were read have none).
+      // The lot's own figures for "repair cost under N % of ACV", from its stored record (null: no record stored).
       const estimates =
         rules.repair_under_acv_percent === null
           ? undefined

@@ -304,6 +304,13 @@ export function LibraryView() {
 
   const filtersOn = Boolean(platform || status || hasSale);
   const storeFiltersOn = repairFilter !== null || hasAcv;
+  const storeFilterParts = [
+    repairFilter !== null ? `repair at most ${repairFilter}% of ACV` : null,
+    hasAcv ? 'an ACV' : null,
+  ].filter(Boolean);
+  const storeFilterText = storeFiltersOn
+    ? ` with ${storeFilterParts.join(' and ')} (unknown figures left out)`
+    : '';
   return (
     <section className="lw-view lib" aria-label="Library">
       <div className="lib-banner" role="note">
@@ -385,7 +392,7 @@ export function LibraryView() {
         <span aria-live="polite" className="lib-count">
           {total === null
             ? ''
-            : `${total.toLocaleString('en-US')} lot${total === 1 ? '' : 's'} ${query ? `match “${query}”` : 'in the library'}${storeFiltersOn ? ` with ${[repairFilter !== null ? `repair at most ${repairFilter}% of ACV` : null, hasAcv ? 'an ACV' : null].filter(Boolean).join(' and ')} (unknown figures left out)` : ''}`}
+            : `${total.toLocaleString('en-US')} lot${total === 1 ? '' : 's'} ${query ? `match “${query}”` : 'in the library'}${storeFilterText}`}
           {total !== null && lots.length < total ? ` · ${lots.length.toLocaleString('en-US')} loaded` : ''}
           {filtersOn ? ` · ${filtered.length.toLocaleString('en-US')} after filters` : ''}
           {selected.size > 0 ? ` · ${selected.size} selected` : ''}
