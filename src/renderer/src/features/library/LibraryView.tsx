@@ -73,8 +73,14 @@ export function LibraryView() {
   const [hasAcv, setHasAcv] = useState(false);
   const repairMax = repairFilterOf(repairText);
   const repairInvalid = repairMax !== null && Number.isNaN(repairMax);
-  // The figures' filters run in the store (library.search), so they count every stored lot, not the loaded page.
-  const repairFilter = repairMax === null || repairInvalid ? null : repairMax;
+  // The figures' filters run in the store (library.search), so they count every stored lot, not the loaded page;
+  // the percentage settles for a moment, as the search box's text does, before the store is asked.
+  const typedRepair = repairMax === null || repairInvalid ? null : repairMax;
+  const [repairFilter, setRepairFilter] = useState<number | null>(null);
+  useEffect(() => {
+    const t = setTimeout(() => setRepairFilter(typedRepair), 250);
+    return () => clearTimeout(t);
+  }, [typedRepair]);
   const [sorting, setSorting] = useState<SortingState>([{ id: 'last_seen', desc: true }]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const anchor = useRef<string | null>(null);
