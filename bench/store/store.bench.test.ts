@@ -89,6 +89,9 @@ function vehicle(i: number, r: () => number, bid: number): Vehicle {
       sale_price_usd: null,
       estimated_cost_from_usd: null,
       estimated_cost_to_usd: null,
+      acv_usd: null,
+      est_repair_usd: null,
+      repair_to_value: null,
     },
     location: {
       display: CITIES[i % CITIES.length]!,

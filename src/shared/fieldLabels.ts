@@ -47,6 +47,7 @@ const BY_NAME: Readonly<Record<string, string>> = {
   comps_below_percent: "New matches only under this % of comparable sales' median",
   relist_attempt: 'Tell me when it comes back for attempt no. (2-20)',
   exportable_only: 'Exportable title only',
+  repair_under_acv_percent: 'Repair cost under this % of ACV',
   target_landed_usd: 'Landed cost (USD)',
   max_bid_excludes: 'Max bid leaves out',
   remind_minutes_before: 'Remind me (minutes before)',

@@ -57,6 +57,22 @@ export const PricingInfoSchema = z.object({
    * price, not a repair cost (docs/service-contract.md "Searching ended lots"). */
   estimated_cost_from_usd: n,
   estimated_cost_to_usd: n,
+  /**
+   * IAAI's actual cash value (the vehicle's value before the damage), USD: real
+   * `details.sale_information.ActualCashValue` ("$18,349 USD"), else `details.attributes.ProviderACV`. Copart records
+   * carry none (null). Defaults to null where a record lacks the field (stored records got it in migration 110).
+   */
+  acv_usd: n.default(null),
+  /**
+   * IAAI's estimated repair cost, USD: real `details.sale_information.EstimatedRepairCost` ("$20,821 USD"), else
+   * `details.attributes.EstRepairCost` (20821). Copart records carry none (null).
+   */
+  est_repair_usd: n.default(null),
+  /**
+   * est_repair_usd / acv_usd as a ratio (src/shared/estimates.ts repairToValue); null when either is unknown or the
+   * ACV is 0.
+   */
+  repair_to_value: n.default(null),
 });
 
 /**

@@ -207,6 +207,21 @@ const RULE_FIELDS = {
    * document) never alerts under these rules, whatever the change (a new match, a bid, a reminder).
    */
   exportable_only: z.boolean(),
+  /**
+   * Repair cost under this share of the ACV, in percent (e.g. 40): the platform's estimated repair cost over its actual
+   * cash value (src/shared/estimates.ts repairToValue; IAAI's figures, Copart records carry none). A new match alerts
+   * only when the ratio is known and under it: a lot without the figures does not pass (a buyer who set it wants
+   * lots the insurer's own numbers say are worth repairing, and an unknown repair cost is no such evidence). Every
+   * other alert under these rules (a watch's, a threshold's) still alerts and says where the lot stands against it,
+   * or that the figure is unknown: a buyer following a lot never loses a sale result or a max bid passed to it.
+   * 1 to 200 % (a repair estimate above the ACV is common on salvage titles), or null.
+   */
+  repair_under_acv_percent: z
+    .number()
+    .int('Enter a whole percentage.')
+    .min(1, 'Enter 1 to 200 %.')
+    .max(200, 'Enter 1 to 200 %.')
+    .nullable(),
   /** The landed cost the max bid was solved for (USD), kept so the lot page shows and solves it again. */
   target_landed_usd: usd,
   /**
@@ -242,6 +257,7 @@ export const AlertRulesSchema = z
     comps_below_percent: RULE_FIELDS.comps_below_percent.default(null),
     relist_attempt: RULE_FIELDS.relist_attempt.default(null),
     exportable_only: RULE_FIELDS.exportable_only.default(false),
+    repair_under_acv_percent: RULE_FIELDS.repair_under_acv_percent.default(null),
     target_landed_usd: RULE_FIELDS.target_landed_usd.default(null),
     max_bid_excludes: RULE_FIELDS.max_bid_excludes.default(null),
     remind_minutes_before: RULE_FIELDS.remind_minutes_before.default([]),

@@ -12,6 +12,7 @@ import { lotLabel, sourceLabel, usd, when } from './format';
 import { inQuietHours } from './quietHours';
 import { maxBidExcludes, qualified } from '../../shared/shipping';
 import { ordinal } from '../diff/signals';
+import { repairVerdict, type LotEstimates } from './repairRule';
 
 /**
  * What to do about one change or time event (docs/architecture.md "The domain": Alert). The store keeps it in the
@@ -70,6 +71,11 @@ export interface DecideInput {
    * record): null when nothing blocks, absent when unknown (no record stored).
    */
   exportBlock?: ExportBlock | null;
+  /**
+   * The lot's ACV and estimated repair cost (USD, its normalised record's `pricing`), for rules with
+   * repair_under_acv_percent; null when the lot's record is not stored, absent when not asked.
+   */
+  estimates?: LotEstimates | null;
 }
 
 /** The words an alert body gives a lot whose title blocks export or registration: `Export blocked: Parts only`. */
@@ -348,6 +354,10 @@ function describe(
  * 3. A new_match with max_price_usd gives null unless its current bid or buy now is within budget (see
  *    withinBudget; both unknown notifies), and one with comps_below_percent unless a price is under that share of
  *    `compsMedianUsd` (see underComps; no median notifies; the body names the median when there is one).
+ *    With repair_under_acv_percent N, a new match gives null unless its estimated repair cost is known and under N %
+ *    of its ACV (repairVerdict: unknown figures never pass); every alert under such rules carries the verdict in its
+ *    body after the detail: `Repair 25% of ACV, under your 40%`, `Repair 113% of ACV, not under your 40%` or
+ *    `Repair to ACV unknown (no ACV), so not under your 40%`.
  * 4. Delivery per deliveryFor (muted, snoozed, cap, quiet hours); `lifts_snooze: true` when the change is the
  *    event the rules were snoozed until.
  * Before all of these: under rules with exportable_only, a lot whose `exportBlock` is set gives null, whatever the
@@ -373,6 +383,11 @@ export function decide(input: DecideInput): AlertDecision | null {
     !underComps(input.lot, rules.comps_below_percent, input.compsMedianUsd)
   )
     return null;
+  const repair =
+    rules.repair_under_acv_percent === null
+      ? null
+      : repairVerdict(rules.repair_under_acv_percent, input.estimates);
+  if (!threshold && change.kind === 'new_match' && repair && !repair.passes) return null;
   const d = deliveryFor({
     rules,
     eventKind: change.kind,
@@ -383,7 +398,13 @@ export function decide(input: DecideInput): AlertDecision | null {
   });
   const { headline, detail } = describe(input, threshold);
   const vehicle = input.title.trim() || lotLabel(change.lot_key);
-  const body = [detail, block && exportBlockNote(block), lotLabel(change.lot_key), sourceLabel(input.source)]
+  const body = [
+    detail,
+    block && exportBlockNote(block),
+    repair?.text ?? null,
+    lotLabel(change.lot_key),
+    sourceLabel(input.source),
+  ]
     .filter((p) => p !== null)
     .join(' · ');
   const decision: AlertDecision = {

@@ -1,4 +1,4 @@
-import { ODOMETER_MILES, lotNumberOf, type Bounds } from './bounds';
+import { ODOMETER_MILES, USD, lotNumberOf, type Bounds } from './bounds';
 import { isObj, kind, type Reader } from './reader';
 
 /**
@@ -117,4 +117,44 @@ export function readTitleBrand(r: Reader): string | null {
     blankless(details.sub('attributes').str('TitleBrand')) ??
     blankless(details.sub('sale_information').str('Brand'))
   );
+}
+
+/**
+ * An amount in USD (bounds.ts USD) as IAAI's `details` write it: text "$18,349 USD" (dollar sign, thousands commas
+ * and the currency word are its dialect and read silently), a number 20821, or numeric text "20821". 0 is "none"
+ * (null); all asterisks ("******", IAAI masking a figure from the public) is null without a warning; anything else
+ * that is not an amount ("N/A", a list, 1e308, a negative amount) is null with a warning: one bad field, never a bad
+ * record (docs/service-contract.md "Numbers out of range").
+ */
+export function readDollars(r: Reader, key: string): number | null {
+  const v = r.get(key);
+  if (v === undefined || v === null || v === '') return null;
+  if (typeof v === 'string') {
+    const t = v.trim();
+    if (t === '' || /^\*+$/.test(t)) return null;
+    const m = /^\$?\s*(\d{1,3}(,\d{3})+|\d+)(\.\d+)?\s*(USD)?$/i.exec(t);
+    if (!m) {
+      r.warn(key, `${JSON.stringify(v.slice(0, 40))} is not an amount in USD: read as unknown`);
+      return null;
+    }
+    return positiveOrNull(r.numOf(key, Number(`${m[1]!.replace(/,/g, '')}${m[3] ?? ''}`), USD));
+  }
+  return positiveOrNull(r.numOf(key, v, USD));
+}
+
+/**
+ * IAAI's own figures of a record, USD, null when absent (docs/service-contract.md "The estimates in the normalised
+ * record"): the ACV from `details.sale_information.ActualCashValue`, else `details.attributes.ProviderACV`; the
+ * estimated repair cost from `details.sale_information.EstimatedRepairCost`, else `details.attributes.EstRepairCost`
+ * (each read by readDollars). No Copart record seen carries either. The one reader of these paths: the normaliser and
+ * the migration that fills records stored before them use it. Warnings go to `r`'s list. Throws nothing.
+ */
+export function readIaaiFigures(r: Reader): { acv_usd: number | null; est_repair_usd: number | null } {
+  const details = r.sub('details');
+  const sale = details.sub('sale_information');
+  const attrs = details.sub('attributes');
+  return {
+    acv_usd: readDollars(sale, 'ActualCashValue') ?? readDollars(attrs, 'ProviderACV'),
+    est_repair_usd: readDollars(sale, 'EstimatedRepairCost') ?? readDollars(attrs, 'EstRepairCost'),
+  };
 }

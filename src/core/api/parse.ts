@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { stateWord, vehicleOutcome } from '../../shared/saleOutcome';
 import type { AuctionLocation, CursorMeta, SaleRecord, ShippingPrice, Vehicle } from '../../shared/vehicle';
 import { ANY_COUNT, ENGINE_HP, ENGINE_LITRES, LATITUDE, LONGITUDE, USD, modelYearBounds } from './bounds';
+import { repairToValue } from '../../shared/estimates';
 import {
   positiveOrNull,
+  readIaaiFigures,
   readLotNumber,
   readOdometer,
   readPhotos,
@@ -86,8 +88,10 @@ type Obj = Record<string, unknown>;
  * Normalises one vehicle record (spec "Vehicle") from either dialect: each field is read from the specification's
  * path first, then from the real service's path (docs/service-contract.md "Records"). Fields a buyer decides on that
  * the specification does not list (title document with its export flag and IAAI's title brand, run condition, keys,
- * seller, engine, body style, secondary damage, estimated cost, shipping origin, yard) come from the real paths. A field in neither dialect is null, never
- * a guess; a sale price of 0 is "no price" (null). Never throws; a non-object record gives a Vehicle with every
+ * seller, engine, body style, secondary damage, estimated cost, IAAI's ACV and estimated repair cost from `details`,
+ * shipping origin, yard) come from the real paths; repair to value is computed from the last two
+ * (src/shared/estimates.ts). A field in neither dialect is null, never a guess; a sale price of 0 is "no price" (null).
+ * Never throws; a non-object record gives a Vehicle with every
  * field null and a warning. Numbers outside their range (bounds.ts) are null with a warning; the model year's range
  * ends two years after `now`'s (ms since the epoch). `raw` is the input itself.
  */
@@ -105,6 +109,8 @@ export function normalizeVehicle(raw: unknown, w: string[], path = '', now: numb
   const seller = r.sub('seller');
   const fac = r.sub('facility');
   const est = p.sub('estimated_cost');
+  // IAAI's own figures (docs/service-contract.md "The estimates in the normalised record"); Copart records carry none.
+  const { acv_usd: acv, est_repair_usd: repair } = readIaaiFigures(r);
   const run = cond.get('run_condition');
   const runR = isObj(run) ? cond.sub('run_condition') : null;
   let platform = r.str('platform');
@@ -175,6 +181,9 @@ export function normalizeVehicle(raw: unknown, w: string[], path = '', now: numb
       sale_price_usd: salePrice === 0 ? null : salePrice,
       estimated_cost_from_usd: realNum(est, 'from', USD),
       estimated_cost_to_usd: realNum(est, 'to', USD),
+      acv_usd: acv,
+      est_repair_usd: repair,
+      repair_to_value: repairToValue(acv, repair),
     },
     location: {
       display,

@@ -8,6 +8,43 @@ import type { CountRow } from './rows';
 export const RECENT_LOTS_SQL = 'SELECT * FROM lots ORDER BY last_observed_at DESC LIMIT ? OFFSET ?';
 
 /**
+ * The Library's filters on a lot's own figures, read from its normalised record (`lots.normalized`,
+ * src/shared/vehicle.ts `pricing`): `repairToValueMax`, the most repair to value let through as a ratio (0.4 = repair cost at most 40 % of
+ * the ACV; a lot whose ratio is unknown is left out), and `hasAcv`, only lots whose record carries an ACV (records
+ * stored before these fields were read got them in migration 110).
+ */
+export interface LibraryFilters {
+  repairToValueMax: number | null;
+  hasAcv: boolean;
+}
+
+/**
+ * The SQL condition on `lots` (AND-ed, '' for none) and its parameters for `f`. The condition is made of fixed text
+ * only (every value is a bound parameter), so it can key the prepared statements.
+ */
+function filterSql(f: LibraryFilters): { where: string; params: number[] } {
+  const conds: string[] = [];
+  const params: number[] = [];
+  if (f.hasAcv) conds.push("json_extract(lots.normalized, '$.pricing.acv_usd') IS NOT NULL");
+  if (f.repairToValueMax !== null) {
+    // A NULL ratio (unknown) compares as NULL, so it never passes.
+    conds.push("json_extract(lots.normalized, '$.pricing.repair_to_value') <= ?");
+    params.push(f.repairToValueMax);
+  }
+  return { where: conds.join(' AND '), params };
+}
+
+/** The statements of one filter's shape: the default list, the full-text match and the "only left-out words" list. */
+interface FilteredStatements {
+  recent: Statement<unknown[], LotRow>;
+  count: Statement<unknown[], CountRow>;
+  match: Statement<unknown[], LotRow>;
+  matchCount: Statement<unknown[], CountRow>;
+  except: Statement<unknown[], LotRow>;
+  exceptCount: Statement<unknown[], CountRow>;
+}
+
+/**
  * The offline library's queries over every stored lot: the most recently seen first (the default list, served by
  * the `lots_last_observed` index), and full-text search through `lots_fts` (title, VIN, lot number, make, model,
  * location, notes) in rank order.
@@ -20,7 +57,7 @@ export class LibraryRepo {
   private readonly exceptLots: Statement<[string, number, number], LotRow>;
   private readonly exceptCount: Statement<[string], CountRow>;
 
-  constructor(db: Database) {
+  constructor(private readonly db: Database) {
     this.recentLots = db.prepare(RECENT_LOTS_SQL);
     this.lotCount = db.prepare('SELECT count(*) AS n FROM lots');
     this.matchLots =
@@ -30,6 +67,67 @@ export class LibraryRepo {
     const except = 'FROM lots WHERE rowid NOT IN (SELECT rowid FROM lots_fts WHERE lots_fts MATCH ?)';
     this.exceptLots = db.prepare(`SELECT * ${except} ORDER BY last_observed_at DESC LIMIT ? OFFSET ?`);
     this.exceptCount = db.prepare(`SELECT count(*) AS n ${except}`);
+  }
+
+  private readonly filteredCache = new Map<string, FilteredStatements>();
+
+  /** The statements for a filter's condition (prepared once per shape of condition). */
+  private statementsFor(where: string): FilteredStatements {
+    const hit = this.filteredCache.get(where);
+    if (hit) return hit;
+    const db = this.db;
+    const fts = `FROM lots_fts JOIN lots ON lots.rowid = lots_fts.rowid WHERE lots_fts MATCH ? AND ${where}`;
+    const except = `FROM lots WHERE rowid NOT IN (SELECT rowid FROM lots_fts WHERE lots_fts MATCH ?) AND ${where}`;
+    const made: FilteredStatements = {
+      recent: db.prepare(`SELECT * FROM lots WHERE ${where} ORDER BY last_observed_at DESC LIMIT ? OFFSET ?`),
+      count: db.prepare(`SELECT count(*) AS n FROM lots WHERE ${where}`),
+      match: db.prepare(`SELECT lots.* ${fts} ORDER BY rank LIMIT ? OFFSET ?`),
+      matchCount: db.prepare(`SELECT count(*) AS n ${fts}`),
+      except: db.prepare(`SELECT * ${except} ORDER BY last_observed_at DESC LIMIT ? OFFSET ?`),
+      exceptCount: db.prepare(`SELECT count(*) AS n ${except}`),
+    };
+    this.filteredCache.set(where, made);
+    return made;
+  }
+
+  /**
+   * A page of the lots passing `f` and how many there are, most recently seen first (no words) or in the order of
+   * `find` (words): the Library's list with its filters on. Throws SqliteError for a failing file; a refused
+   * expression is searched as plain words as in `find`.
+   */
+  filtered(
+    text: string,
+    f: LibraryFilters,
+    limit: number,
+    offset: number,
+  ): { rows: LotRow[]; total: number } {
+    const { where, params } = filterSql(f);
+    if (where === '') {
+      return this.find(text, limit, offset) ?? { rows: this.recent(limit, offset), total: this.count() };
+    }
+    const st = this.statementsFor(where);
+    const match = ftsQuery(text);
+    const exclude = match === null ? ftsExcludeOnly(text) : null;
+    const run = (
+      expr: string,
+      page: Statement<unknown[], LotRow>,
+      count: Statement<unknown[], CountRow>,
+    ) => ({
+      rows: page.all(expr, ...params, limit, offset),
+      total: count.get(expr, ...params)!.n,
+    });
+    if (match === null && exclude === null) {
+      return { rows: st.recent.all(...params, limit, offset), total: st.count.get(...params)!.n };
+    }
+    try {
+      return match !== null ? run(match, st.match, st.matchCount) : run(exclude!, st.except, st.exceptCount);
+    } catch (e) {
+      if (sqliteCodeOf(e) !== 'SQLITE_ERROR') throw e;
+    }
+    const plain = plainFtsQuery(text);
+    return plain === null
+      ? { rows: st.recent.all(...params, limit, offset), total: st.count.get(...params)!.n }
+      : run(plain, st.match, st.matchCount);
   }
 
   /** A page of lots, most recently seen first. */

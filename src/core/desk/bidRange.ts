@@ -88,28 +88,3 @@ export function bidRange(
     refusal: null,
   };
 }
-
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** "$18,349 USD", "20821" or 20821 as whole USD; null for anything else, 0 or less, or over $10,000,000. */
-function dollars(v: unknown): number | null {
-  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v.replace(/USD|[$,\s]/gi, '')) : NaN;
-  return Number.isFinite(n) && n > 0 && n <= 10_000_000 ? Math.round(n) : null;
-}
-
-/**
- * IAAI's own figures of a lot from its raw record (docs/service-contract.md "Searching ended lots"): the actual
- * cash value (`details.sale_information.ActualCashValue`, "$18,349 USD") and the estimated repair cost
- * (`details.sale_information.EstimatedRepairCost`, else `details.attributes.EstRepairCost`), whole USD, null when
- * the record has none (Copart records carry neither). Pure; throws nothing.
- */
-export function iaaiFigures(raw: unknown): { acv_usd: number | null; repair_usd: number | null } {
-  const details = isObj(raw) && isObj(raw['details']) ? raw['details'] : {};
-  const sale = isObj(details['sale_information']) ? details['sale_information'] : {};
-  const attrs = isObj(details['attributes']) ? details['attributes'] : {};
-  return {
-    acv_usd: dollars(sale['ActualCashValue']) ?? dollars(attrs['ACV']),
-    repair_usd: dollars(sale['EstimatedRepairCost']) ?? dollars(attrs['EstRepairCost']),
-  };
-}

@@ -25,10 +25,7 @@ export interface MarketPage {
  * lot, so they become comparables): the lot keys of the page, how many have ended, and the next page's cursor.
  */
 export function searchPageVia(
-  search: (i: {
-    params: Record<string, unknown>;
-    cursor?: string;
-  }) => Promise<{
+  search: (i: { params: Record<string, unknown>; cursor?: string }) => Promise<{
     lots: { lot_key: string; outcome: string }[];
     meta: { next_cursor?: string | null } | null;
   }>,

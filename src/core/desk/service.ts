@@ -1,5 +1,4 @@
 import type { Logger } from '../log';
-import { stringify } from 'csv-stringify/sync';
 import type { Clock } from '../clock';
 import type { CompsRepo } from '../db/compsRepo';
 import type { DeskRepo } from '../db/deskRepo';
@@ -18,13 +17,14 @@ import { feeTableView, lotFeeChoice } from './feeChoice';
 import { joinTags, parseTags, type DeskSettings } from '../../shared/desk';
 import type { LotDesk, MethodInput, MethodOutput } from '../../shared/ipc/contract';
 import { saleOutcomeOf } from '../../shared/saleOutcome';
-import { lotPageUrl, PLATFORMS, type Platform, type Vehicle } from '../../shared/vehicle';
-import { excludedText, maxBidExcludes, resolveCosts } from '../../shared/shipping';
+import { lotPageUrl, PLATFORMS, type Platform } from '../../shared/vehicle';
+import { maxBidExcludes, resolveCosts } from '../../shared/shipping';
 import type { AlertRules } from '../../shared/watch';
+import { csvRow, csvText } from './csv';
 import { calendarSkipped, watchedSalesCalendar, type CalendarSale } from './calendar';
 import { findComps } from '../db/comps';
 import type { MarketCompsRepo } from '../db/marketCompsRepo';
-import { bidRange, iaaiFigures, type BuyerCosts } from './bidRange';
+import { bidRange, type BuyerCosts } from './bidRange';
 import { MarketComps, type MarketDeps } from './market';
 import { DailyJob } from '../db/dailyJob';
 import { titleGroupOf } from '../../shared/titleGroup';
@@ -76,57 +76,6 @@ export interface DeskDeps {
   /** The fee files as loaded (default FEE_LOADS, data/fees/); a test passes a broken one. */
   fees?: Readonly<Record<Platform, FeeFileLoad>>;
 }
-
-/** The CSV's columns, in order: every field a buyer filters on, then the desk's figures and the user's own words. */
-const CSV_COLUMNS = [
-  'lot_key',
-  'platform',
-  'lot_number',
-  'vin',
-  'title',
-  'year',
-  'make',
-  'model',
-  'type',
-  'body_style',
-  'color',
-  'odometer_mi',
-  'damage',
-  'secondary_damage',
-  'title_document',
-  'title_group',
-  'run_condition',
-  'has_key',
-  'seller',
-  'seller_type',
-  'location',
-  'yard',
-  'yard_zip',
-  'ships_from',
-  'engine',
-  'fuel_type',
-  'transmission',
-  'drive_type',
-  'current_bid_usd',
-  'buy_now_usd',
-  'sale_price_usd',
-  'outcome',
-  'auction_at',
-  'service_estimate_from_usd',
-  'service_estimate_to_usd',
-  'buyer_fees_usd',
-  'port',
-  'shipping_usd',
-  'landed_cost_usd',
-  'landed_cost_excludes',
-  'max_bid_usd',
-  'max_bid_excludes',
-  'notes',
-  'tags',
-  'first_seen_at',
-  'last_observed_at',
-  'lot_page',
-] as const;
 
 /** A lot or fact the desk needs is not in the store: the UI says what to do (open the lot once). */
 const notFound = (message: string) => new LotwatchError('not_found', message);
@@ -276,7 +225,6 @@ export class DeskService {
     });
     const rules = watch?.rules ?? null;
     const { desk, costs, choice } = this.breakdown(row, rules, this.d.settings());
-    const iaai = iaaiFigures(rec?.raw);
     return {
       desk,
       tags_in_use: this.d.store.desk.tagsInUse(),
@@ -287,8 +235,9 @@ export class DeskService {
       estimates: {
         service_from_usd: rec?.pricing?.estimated_cost_from_usd ?? null,
         service_to_usd: rec?.pricing?.estimated_cost_to_usd ?? null,
-        acv_usd: iaai.acv_usd,
-        repair_usd: iaai.repair_usd,
+        acv_usd: rec?.pricing?.acv_usd ?? null,
+        repair_usd: rec?.pricing?.est_repair_usd ?? null,
+        repair_to_value: rec?.pricing?.repair_to_value ?? null,
       },
       fee_table: feeTableView(choice, row.platform),
     };
@@ -316,13 +265,14 @@ export class DeskService {
   /**
    * CSV of the chosen lots (or of a library query's first 500, or of every stored lot), one row per lot with a
    * header: every field a buyer filters on (odometer in miles, damage, title document, run condition, keys, seller,
-   * location), the buyer fees and landed cost at the current bid, the max bid, notes and tags (CSV_COLUMNS). Amounts
-   * USD, times ISO 8601 UTC; lot numbers and VINs as text, never as numbers. A landed cost or max bid that leaves
-   * shipping (or ocean freight and duty) out says so in the column after it (`landed_cost_excludes`,
-   * `max_bid_excludes`: `shipping`, `ocean freight and duty`, both, or empty): a column rather than a label in the
-   * value, because a spreadsheet sums and sorts the amount columns and "2070 excluding shipping" is text it cannot
-   * add up, while the column beside it filters the rows whose number is not complete. Offline; throws database
-   * errors only.
+   * location), the service's price estimate, IAAI's ACV and estimated repair cost (USD) and repair to value (a ratio),
+   * the buyer fees and landed cost at the current bid, the max bid, notes and tags (CSV_COLUMNS). Amounts USD, times
+   * ISO 8601 UTC; an unknown figure is an empty cell; lot numbers and VINs as text, never as numbers. A landed cost or
+   * max bid that leaves shipping (or ocean freight and duty) out says so in the column after it
+   * (`landed_cost_excludes`, `max_bid_excludes`: `shipping`, `ocean freight and duty`, both, or empty): a column rather
+   * than a label in the value, because a spreadsheet sums and sorts the amount columns and "2070 excluding shipping"
+   * is text it cannot add up, while the column beside it filters the rows whose number is not complete. Offline;
+   * throws database errors only.
    */
   exportCsv(i: MethodInput<'library.export'>): MethodOutput<'library.export'> {
     const keys = i.lot_keys ?? (i.q ? this.d.libraryKeys(i.q, 500) : null);
@@ -331,68 +281,11 @@ export class DeskService {
       : this.d.store.lots.all();
     const rulesOf = new Map(this.d.store.watches.listWatches().map((w) => [w.lot_key, w.rules]));
     const settings = this.d.settings();
-    const iso = (t: number | null | undefined) => (typeof t === 'number' ? new Date(t).toISOString() : '');
-    const yesNo = (b: boolean | null | undefined) => (b === true ? 'yes' : b === false ? 'no' : '');
     const out = rows.map((r) => {
-      let v: Partial<Vehicle> = {};
-      try {
-        v = JSON.parse(r.normalized) as Partial<Vehicle>;
-      } catch {
-        // An unreadable record still exports its columns of `lots`: nothing is dropped.
-      }
-      const { desk: f, fees_usd: fees } = this.breakdown(r, rulesOf.get(r.lot_key) ?? null, settings);
-      const row: Record<(typeof CSV_COLUMNS)[number], string | number | null | undefined> = {
-        lot_key: r.lot_key,
-        platform: r.platform,
-        lot_number: r.lot_number,
-        vin: r.vin,
-        title: r.title,
-        year: r.year,
-        make: r.make,
-        model: r.model,
-        type: v.type,
-        body_style: v.body_style,
-        color: v.color,
-        odometer_mi: v.odometer,
-        damage: v.damage,
-        secondary_damage: v.secondary_damage,
-        title_document: v.title_document?.name,
-        title_group: v.title_document?.group,
-        run_condition: v.run_condition_label ?? v.run_condition,
-        has_key: yesNo(v.has_key),
-        seller: v.seller?.name,
-        seller_type: v.seller?.type,
-        location: r.location,
-        yard: v.yard?.name,
-        yard_zip: v.yard?.zip,
-        ships_from: v.location?.ship_from,
-        engine: v.engine?.raw,
-        fuel_type: v.fuel_type,
-        transmission: v.transmission,
-        drive_type: v.drive_type,
-        current_bid_usd: r.current_bid_usd,
-        buy_now_usd: r.buy_now_usd,
-        sale_price_usd: r.sale_price_usd,
-        outcome: saleOutcomeOf(r),
-        auction_at: iso(r.auction_at),
-        service_estimate_from_usd: v.pricing?.estimated_cost_from_usd,
-        service_estimate_to_usd: v.pricing?.estimated_cost_to_usd,
-        buyer_fees_usd: fees,
-        port: f.port,
-        shipping_usd: f.shipping_usd,
-        landed_cost_usd: f.landed_cost_usd,
-        landed_cost_excludes: excludedText(f.landed_excludes),
-        max_bid_usd: f.max_bid_usd,
-        max_bid_excludes: excludedText(f.max_bid_excludes),
-        notes: r.notes,
-        tags: f.tags.join(', '),
-        first_seen_at: iso(r.first_seen_at),
-        last_observed_at: iso(r.last_observed_at),
-        lot_page: lotPageUrl(r.platform, r.lot_number),
-      };
-      return CSV_COLUMNS.map((c) => row[c] ?? '');
+      const { desk, fees_usd } = this.breakdown(r, rulesOf.get(r.lot_key) ?? null, settings);
+      return csvRow(r, desk, fees_usd);
     });
-    return { csv: stringify(out, { header: true, columns: [...CSV_COLUMNS] }), rows: rows.length };
+    return { csv: csvText(out), rows: rows.length };
   }
 
   /**

@@ -61,11 +61,18 @@ export class LotsService {
   /**
    * Offline full-text search over every stored lot (title, VIN, lot number, make, model, location, notes, tags):
    * words as prefixes, `-word` left out, `OR` for either, "quoted phrases" (LibraryRepo.find); an empty query lists
-   * the most recently seen lots.
+   * the most recently seen lots. With `repair_to_value_max_percent` or `has_acv`, only the lots whose stored record
+   * passes them (LibraryRepo.filtered; unknown figures never pass), counted in `total`.
    */
   searchLibrary(i: MethodInput<'library.search'>): MethodOutput<'library.search'> {
     const limit = i.limit ?? 100;
     const offset = i.offset ?? 0;
+    const pct = i.repair_to_value_max_percent ?? null;
+    if (pct !== null || i.has_acv) {
+      const f = { repairToValueMax: pct === null ? null : pct / 100, hasAcv: i.has_acv ?? false };
+      const page = this.d.library.filtered(i.q ?? '', f, limit, offset);
+      return { lots: page.rows.map(lotSummary), total: page.total };
+    }
     const found = this.d.library.find(i.q ?? '', limit, offset);
     if (!found) {
       const rows = this.d.library.recent(limit, offset);

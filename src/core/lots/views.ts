@@ -15,13 +15,16 @@ import { parseAuctionAt } from '../diff';
 export function lotSummary(r: LotRow): LotSummary {
   let photo: string | null = null;
   let block: LotSummary['export_block'] = null;
+  let repairToValue: number | null = null;
   try {
     const n = JSON.parse(r.normalized) as {
       media?: { photos?: string[] };
       title_document?: TitleDocumentLike | null;
+      pricing?: { repair_to_value?: number | null };
     };
     photo = n.media?.photos?.[0] ?? null;
     block = exportBlock(n.title_document);
+    repairToValue = typeof n.pricing?.repair_to_value === 'number' ? n.pricing.repair_to_value : null;
   } catch {
     photo = null;
   }
@@ -55,6 +58,7 @@ export function lotSummary(r: LotRow): LotSummary {
     notes: r.notes,
     tags: parseTags(r.tags),
     export_block: block,
+    repair_to_value: repairToValue,
   };
 }
 

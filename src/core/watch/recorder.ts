@@ -103,8 +103,19 @@ export class Recorder {
           : undefined;
       const attempt =
         c.kind === 'relisted' && rules.relist_attempt !== null ? this.attemptOf(c, now) : undefined;
+      // The lot's own figures for "repair cost under N % of ACV", from its stored record (null: no record stored).
+      const estimates =
+        rules.repair_under_acv_percent === null
+          ? undefined
+          : record
+            ? {
+                acv_usd: record.pricing?.acv_usd ?? null,
+                est_repair_usd: record.pricing?.est_repair_usd ?? null,
+              }
+            : null;
       const decision = decide({
         ...(compsMedianUsd !== undefined ? { compsMedianUsd } : {}),
+        ...(estimates !== undefined ? { estimates } : {}),
         ...(attempt !== undefined ? { attempt } : {}),
         ...(record ? { exportBlock: exportBlock(record.title_document) } : {}),
         change: c,

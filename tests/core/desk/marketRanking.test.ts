@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { normalizeVehicle } from '../../../src/core/api/parse';
 import type { Store } from '../../../src/core/db/store';
 import { DeskService } from '../../../src/core/desk/service';
-import { iaaiFigures } from '../../../src/core/desk/bidRange';
 import { DeskSettingsSchema } from '../../../src/shared/desk';
 import { landedCost, maxBid, FEE_FILES } from '../../../src/shared/fees';
 import type { MethodOutput } from '../../../src/shared/ipc/contract';
@@ -207,6 +206,7 @@ describe('market comparables over a seeded store', () => {
       service_to_usd: 15_000,
       acv_usd: 18_349,
       repair_usd: 20_821,
+      repair_to_value: 20_821 / 18_349,
     });
 
     // A watch with a target landed cost caps both ends at the max bid it allows.
@@ -274,18 +274,5 @@ describe('the pieces', () => {
     expect(titleGroupOf('clean title')).toBe('clean');
     expect(titleGroupOf('BILL OF SALE')).toBe('unknown');
     expect(titleGroupOf(null)).toBe('unknown');
-  });
-
-  it('reads IAAI’s ACV and repair cost in both spellings, and nothing from a Copart record', () => {
-    expect(iaaiFigures({ details: { attributes: { EstRepairCost: 25100 } } })).toEqual({
-      acv_usd: null,
-      repair_usd: 25_100,
-    });
-    expect(iaaiFigures({ details: { sale_information: { ActualCashValue: '$25,250 USD' } } })).toEqual({
-      acv_usd: 25_250,
-      repair_usd: null,
-    });
-    expect(iaaiFigures({ platform: 'copart' })).toEqual({ acv_usd: null, repair_usd: null });
-    expect(iaaiFigures({ details: { sale_information: { ActualCashValue: '$0 USD' } } }).acv_usd).toBeNull();
   });
 });

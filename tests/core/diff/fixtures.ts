@@ -46,6 +46,9 @@ export const NO_PRICES: Vehicle['pricing'] = {
   sale_price_usd: null,
   estimated_cost_from_usd: null,
   estimated_cost_to_usd: null,
+  acv_usd: null,
+  est_repair_usd: null,
+  repair_to_value: null,
 };
 
 export function vehicle(over: Partial<Vehicle> = {}): Vehicle {

@@ -58,7 +58,13 @@ const data = (
     priced: 0,
     refusal: 'No comparable with a price paid yet: Lotwatch gives no bid range without at least 2.',
   },
-  estimates: { service_from_usd: null, service_to_usd: null, acv_usd: null, repair_usd: null },
+  estimates: {
+    service_from_usd: null,
+    service_to_usd: null,
+    acv_usd: null,
+    repair_usd: null,
+    repair_to_value: null,
+  },
   fee_table,
 });
 

@@ -129,13 +129,34 @@ function data(over: Partial<DeskData> = {}): DeskData {
       priced: 2,
       refusal: null,
     },
-    estimates: { service_from_usd: 1450, service_to_usd: 15_000, acv_usd: 18_349, repair_usd: 20_821 },
+    estimates: {
+      service_from_usd: 1450,
+      service_to_usd: 15_000,
+      acv_usd: 18_349,
+      repair_usd: 20_821,
+      repair_to_value: 20_821 / 18_349,
+    },
     fee_table: feeTable('iaai', 'SALVAGE - REPAIRABLE-COLLISION', 'licensed_standard_volume'),
     ...over,
   };
 }
 
 describe('the comparables panel', () => {
+  it('says which figure repair to value lacks when only one of the two is known', () => {
+    installFake();
+    const d = data();
+    render(
+      <MarketComps
+        lotKey="iaai:1"
+        data={{ ...d, estimates: { ...d.estimates, acv_usd: null, repair_to_value: null } }}
+        demo={false}
+        onFetched={() => undefined}
+      />,
+    );
+    const est = screen.getByText(/This lot:/).textContent!;
+    expect(est).toContain("IAAI's estimated repair cost $20,821 · repair to value unknown (no ACV)");
+  });
+
   it('shows the statistics apart, the estimates, the bid range, the reasons, and that a visit today is free', () => {
     installFake();
     render(<MarketComps lotKey="iaai:1" data={data()} demo={false} onFetched={() => undefined} />);
@@ -148,6 +169,7 @@ describe('the comparables panel', () => {
     expect(est).toContain('$1,450–$15,000 (its own guess of the price, not a repair cost)');
     expect(est).toContain('ACV) $18,349');
     expect(est).toContain('repair cost $20,821');
+    expect(est).toContain('repair 113% of ACV');
     const range = screen.getByText(/Bid up to/).textContent!;
     expect(range).toContain('$6,500–$7,000');
     expect(range).toContain('excluding shipping');

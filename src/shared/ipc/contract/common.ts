@@ -43,6 +43,11 @@ export const LotSummarySchema = z.object({
    * record): the mark every list and the lot page show; null when nothing blocks.
    */
   export_block: ExportBlockSchema.nullable().default(null),
+  /**
+   * The stored record's repair to value (its estimated repair cost / ACV, a ratio: src/shared/estimates.ts); null
+   * when either figure is unknown, absent where the view does not carry it.
+   */
+  repair_to_value: z.number().nullable().optional(),
 });
 
 export type LotSummary = z.infer<typeof LotSummarySchema>;

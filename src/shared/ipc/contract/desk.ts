@@ -110,13 +110,16 @@ export const BidRangeSchema = z.object({
 /**
  * Estimates of the lot itself, whole USD, null when the record has none: the service's `pricing.estimated_cost`
  * range (the service's own estimate, which reads as a sale price estimate, never a repair cost:
- * docs/service-contract.md "Searching ended lots"), and IAAI's actual cash value and estimated repair cost.
+ * docs/service-contract.md "Searching ended lots"), and IAAI's actual cash value and estimated repair cost, all read
+ * from the normalised record (src/core/api/parse.ts).
  */
 export const LotEstimatesSchema = z.object({
   service_from_usd: z.number().nullable(),
   service_to_usd: z.number().nullable(),
   acv_usd: z.number().nullable(),
   repair_usd: z.number().nullable(),
+  /** repair_usd / acv_usd as a ratio (src/shared/estimates.ts repairToValue); null when either is unknown. */
+  repair_to_value: z.number().nullable(),
 });
 
 /**

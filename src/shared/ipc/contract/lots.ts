@@ -94,6 +94,19 @@ export const lotMethods = {
         q: z.string().max(200).default(''),
         limit: z.number().int().min(1).max(500).default(100),
         offset: z.number().int().min(0).default(0),
+        /**
+         * Only lots whose repair to value (the platform's estimated repair cost / its ACV) is at most this many
+         * percent; a lot whose figures are unknown is left out. Null: no such filter.
+         */
+        repair_to_value_max_percent: z
+          .number()
+          .int('Enter a whole percentage.')
+          .min(1, 'Enter 1 to 1,000 %.')
+          .max(1000, 'Enter 1 to 1,000 %.')
+          .nullable()
+          .default(null),
+        /** Only lots whose record carries an ACV (IAAI's actual cash value). */
+        has_acv: z.boolean().default(false),
       })
       .strict(),
     output: z.object({ lots: z.array(LotSummarySchema), total: z.number().int() }),

@@ -24,6 +24,7 @@ export interface RulesDraft {
   comps_below_percent: string;
   relist_attempt: string;
   exportable_only: boolean;
+  repair_under_acv_percent: string;
   remind: string;
   muted: boolean;
 }
@@ -41,6 +42,7 @@ export function rulesToDraft(r: AlertRules): RulesDraft {
     comps_below_percent: text(r.comps_below_percent),
     relist_attempt: text(r.relist_attempt),
     exportable_only: r.exportable_only,
+    repair_under_acv_percent: text(r.repair_under_acv_percent),
     remind: r.remind_minutes_before.join(', '),
     muted: r.muted,
   };
@@ -71,6 +73,7 @@ export function draftToRules(d: RulesDraft, base: AlertRules): Record<string, un
     comps_below_percent: amount(d.comps_below_percent),
     relist_attempt: amount(d.relist_attempt),
     exportable_only: d.exportable_only,
+    repair_under_acv_percent: amount(d.repair_under_acv_percent),
     remind_minutes_before: remind,
     muted: d.muted,
   };
@@ -92,6 +95,7 @@ function Amount({
   error,
   onChange,
   placeholder = 'No limit',
+  hint,
 }: {
   name: string;
   label: string;
@@ -99,25 +103,34 @@ function Amount({
   error: string | undefined;
   onChange: (v: string) => void;
   placeholder?: string;
+  /** A line under the field saying what the rule does when its figure is unknown. */
+  hint?: string;
 }) {
   const id = useId();
   return (
     <label className="field">
-      <span>{label}</span>
+      <span id={`${id}-label`}>{label}</span>
       <input
         type="text"
         inputMode="decimal"
         name={name}
+        aria-labelledby={`${id}-label`}
         placeholder={placeholder}
         value={value}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-err` : undefined}
+        aria-describedby={error ? `${id}-err` : hint ? `${id}-hint` : undefined}
         onChange={(e) => onChange(e.target.value)}
       />
-      {error && (
+      {error ? (
         <span className="field-error" id={`${id}-err`}>
           {error}
         </span>
+      ) : (
+        hint && (
+          <span className="lw-sub" id={`${id}-hint`}>
+            {hint}
+          </span>
+        )
       )}
     </label>
   );
@@ -147,7 +160,7 @@ export function RulesFields({
     ([k]) =>
       k === 'rules' ||
       (k.startsWith('rules.') &&
-        !/^rules\.(kinds|bid_above_usd|bid_below_usd|buy_now_under_usd|max_price_usd|comps_below_percent|relist_attempt|exportable_only|remind_minutes_before|muted)\b/.test(
+        !/^rules\.(kinds|bid_above_usd|bid_below_usd|buy_now_under_usd|max_price_usd|comps_below_percent|relist_attempt|exportable_only|repair_under_acv_percent|remind_minutes_before|muted)\b/.test(
           k,
         )),
   );
@@ -242,6 +255,23 @@ export function RulesFields({
             )}
           </label>
         )}
+        <Amount
+          name="repair_under_acv_percent"
+          label={
+            mode === 'search'
+              ? 'New matches only when repair cost is under this % of ACV'
+              : 'Say whether repair cost is under this % of ACV'
+          }
+          value={draft.repair_under_acv_percent}
+          error={ruleError(error, 'repair_under_acv_percent')}
+          onChange={(v) => set('repair_under_acv_percent', v)}
+          placeholder="Off"
+          hint={
+            mode === 'search'
+              ? "IAAI's own figures; a lot without them (every Copart lot) never passes"
+              : "IAAI's own figures; every alert says where the lot stands, or that a figure is unknown"
+          }
+        />
       </div>
       <label className="check">
         <input

@@ -15,6 +15,7 @@ import { ExportMark } from '../../components/ExportMark';
 import { EmptyState, Progress } from '../../components/watch/common';
 import { LwTable, type LwColumnMeta } from '../../components/watch/LwTable';
 import { auctionStatus, bidText, dateTime, platformName, relative, usd } from '../../lib/format';
+import { ratioPercent } from '../../../../shared/estimates';
 import { useCaller } from '../../lib/useCall';
 import './library.css';
 import { appNow } from '../../lib/clock';
@@ -49,6 +50,14 @@ function statusOf(l: LotSummary): string {
 
 const col = createColumnHelper<LotSummary>();
 
+/** The repair-to-value filter's text as a whole percent 1 to 1,000, null when empty; NaN when it is not one. */
+export function repairFilterOf(text: string): number | null {
+  const t = text.trim().replace(/%$/, '').trim();
+  if (t === '') return null;
+  const n = Number(t);
+  return Number.isInteger(n) && n >= 1 && n <= 1000 ? n : Number.NaN;
+}
+
 /** What the search box understands beyond plain words (core's ftsQuery), said beside it. */
 export const LIBRARY_SEARCH_HINT =
   '-word to leave out · OR for either · "model 3" in quotes for words together';
@@ -70,6 +79,18 @@ export function LibraryView() {
   const [status, setStatus] = useState('');
   const [hasSale, setHasSale] = useState(false);
   const [titleFilter, setTitleFilter] = useState<TitleFilter>('');
+  const [repairText, setRepairText] = useState('');
+  const [hasAcv, setHasAcv] = useState(false);
+  const repairMax = repairFilterOf(repairText);
+  const repairInvalid = repairMax !== null && Number.isNaN(repairMax);
+  // The figures' filters run in the store (library.search), so they count every stored lot, not the loaded page;
+  // the percentage settles for a moment, as the search box's text does, before the store is asked.
+  const typedRepair = repairMax === null || repairInvalid ? null : repairMax;
+  const [repairFilter, setRepairFilter] = useState<number | null>(null);
+  useEffect(() => {
+    const t = setTimeout(() => setRepairFilter(typedRepair), 250);
+    return () => clearTimeout(t);
+  }, [typedRepair]);
   const [sorting, setSorting] = useState<SortingState>([{ id: 'last_seen', desc: true }]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const anchor = useRef<string | null>(null);
@@ -87,7 +108,13 @@ export function LibraryView() {
     async (term: string, offset: number) => {
       const my = ++seq.current;
       setLoading(true);
-      const r = await api.invoke('library.search', { q: term, limit: PAGE, offset });
+      const r = await api.invoke('library.search', {
+        q: term,
+        limit: PAGE,
+        offset,
+        ...(repairFilter !== null ? { repair_to_value_max_percent: repairFilter } : {}),
+        ...(hasAcv ? { has_acv: true } : {}),
+      });
       if (my !== seq.current) return;
       setLoading(false);
       if (r.ok) {
@@ -96,7 +123,7 @@ export function LibraryView() {
         setLots((prev) => (offset === 0 ? r.value.lots : [...prev, ...r.value.lots]));
       } else setError(r.error);
     },
-    [api],
+    [api, repairFilter, hasAcv],
   );
   useEffect(() => {
     // The search is the effect's job: it syncs the list with the query.
@@ -194,6 +221,19 @@ export function LibraryView() {
           meta: { className: 'num' } satisfies LwColumnMeta,
           cell: ({ row: { original: l } }) => usd(l.sale_price_usd),
         }),
+        col.accessor((l) => l.repair_to_value ?? -1, {
+          id: 'repair_to_value',
+          header: 'Repair ÷ ACV',
+          meta: { className: 'num' } satisfies LwColumnMeta,
+          cell: ({ row: { original: l } }) =>
+            l.repair_to_value != null ? (
+              ratioPercent(l.repair_to_value)
+            ) : (
+              <span className="muted" title="The record has no ACV or no estimated repair cost">
+                unknown
+              </span>
+            ),
+        }),
         col.accessor(statusOf, {
           id: 'status',
           header: 'Status',
@@ -281,6 +321,14 @@ export function LibraryView() {
   };
 
   const filtersOn = Boolean(platform || status || hasSale || titleFilter);
+  const storeFiltersOn = repairFilter !== null || hasAcv;
+  const storeFilterParts = [
+    repairFilter !== null ? `repair at most ${repairFilter}% of ACV` : null,
+    hasAcv ? 'an ACV' : null,
+  ].filter(Boolean);
+  const storeFilterText = storeFiltersOn
+    ? ` with ${storeFilterParts.join(' and ')} (unknown figures left out)`
+    : '';
   return (
     <section className="lw-view lib" aria-label="Library">
       <div className="lib-banner" role="note">
@@ -330,6 +378,30 @@ export function LibraryView() {
           <input type="checkbox" checked={hasSale} onChange={(e) => setHasSale(e.target.checked)} />
           <span>Has sale price</span>
         </label>
+        <label className="lib-check lib-repair">
+          <span>Repair ≤</span>
+          <input
+            type="text"
+            inputMode="numeric"
+            className="lib-repair-input"
+            aria-label="Repair cost at most this % of ACV"
+            aria-invalid={repairInvalid ? true : undefined}
+            aria-describedby={repairInvalid ? 'lib-repair-err' : undefined}
+            placeholder="any"
+            value={repairText}
+            onChange={(e) => setRepairText(e.target.value)}
+          />
+          <span>% of ACV</span>
+        </label>
+        {repairInvalid && (
+          <span className="field-error" id="lib-repair-err">
+            Enter a whole percentage from 1 to 1,000.
+          </span>
+        )}
+        <label className="check lib-check">
+          <input type="checkbox" checked={hasAcv} onChange={(e) => setHasAcv(e.target.checked)} />
+          <span>Has ACV</span>
+        </label>
         <span className="spacer" />
         <button
           type="button"
@@ -348,7 +420,7 @@ export function LibraryView() {
         <span aria-live="polite" className="lib-count">
           {total === null
             ? ''
-            : `${total.toLocaleString('en-US')} lot${total === 1 ? '' : 's'} ${query ? `match “${query}”` : 'in the library'}`}
+            : `${total.toLocaleString('en-US')} lot${total === 1 ? '' : 's'} ${query ? `match “${query}”` : 'in the library'}${storeFilterText}`}
           {total !== null && lots.length < total ? ` · ${lots.length.toLocaleString('en-US')} loaded` : ''}
           {filtersOn ? ` · ${filtered.length.toLocaleString('en-US')} after filters` : ''}
           {selected.size > 0 ? ` · ${selected.size} selected` : ''}
@@ -371,10 +443,20 @@ export function LibraryView() {
       </div>
       {error && <ErrorNotice error={error} onRetry={() => void load(query, 0)} />}
       {total === 0 && !loading && (
-        <EmptyState title={query ? `Nothing stored matches “${query}”` : 'The library is empty'}>
-          {query
-            ? 'Try fewer words, part of a VIN or a lot number. Only lots Lotwatch has fetched are here.'
-            : 'Every lot Lotwatch fetches — from Search, saved searches and watches — is kept here for offline review.'}
+        <EmptyState
+          title={
+            storeFiltersOn
+              ? 'No stored lot passes the ACV filters'
+              : query
+                ? `Nothing stored matches “${query}”`
+                : 'The library is empty'
+          }
+        >
+          {storeFiltersOn
+            ? 'Only IAAI records carry an ACV and a repair estimate; Copart lots and lots without them are left out. Loosen or clear the repair and ACV filters.'
+            : query
+              ? 'Try fewer words, part of a VIN or a lot number. Only lots Lotwatch has fetched are here.'
+              : 'Every lot Lotwatch fetches — from Search, saved searches and watches — is kept here for offline review.'}
         </EmptyState>
       )}
       {lots.length > 0 && filtered.length === 0 && (

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import type { LotSummary, WatchView } from '../../../../shared/ipc/contract';
 import { SALE_OUTCOME_LABEL } from '../../../../shared/saleOutcome';
+import { ratioPercent, repairToValue, repairToValueUnknownWhy } from '../../../../shared/estimates';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { JsonViewer } from '../../components/JsonViewer';
 import { Gallery } from './Gallery';
@@ -94,6 +95,42 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/** A price range with either end possibly unknown: "$1,450 – $15,000", "from $1,450 (upper end unknown)". */
+function rangeText(from: number | null, to: number | null): string | null {
+  if (from !== null && to !== null) return `${usd(from)} – ${usd(to)}`;
+  if (from !== null) return `from ${usd(from)} (upper end unknown)`;
+  if (to !== null) return `up to ${usd(to)} (lower end unknown)`;
+  return null;
+}
+
+/**
+ * The estimates a record carries, each labelled with whose estimate it is (docs/service-contract.md "Searching ended
+ * lots"): the service's own estimate of the price (never a repair cost), the platform's ACV and estimated repair
+ * cost, and repair to value as a percentage of the ACV (src/shared/estimates.ts), or why it is unknown. A figure the
+ * record lacks says so: Copart records carry no ACV or repair estimate.
+ */
+function EstimateFacts({ platform, pricing }: { platform: string; pricing: Rec }) {
+  const who = platformName(platform);
+  const acv = num(pricing['acv_usd']);
+  const repair = num(pricing['est_repair_usd']);
+  const ratio = num(pricing['repair_to_value']) ?? repairToValue(acv, repair);
+  const missing = platform === 'copart' ? 'Not given by Copart' : 'Not in this record';
+  return (
+    <>
+      <Fact label="The service's price estimate (not a repair cost)">
+        {rangeText(num(pricing['estimated_cost_from_usd']), num(pricing['estimated_cost_to_usd']))}
+      </Fact>
+      <Fact label={`${who}'s ACV (value before the damage)`}>{acv !== null ? usd(acv) : missing}</Fact>
+      <Fact label={`${who}'s estimated repair cost`}>{repair !== null ? usd(repair) : missing}</Fact>
+      <Fact label={`Repair to value (${who}'s repair ÷ ACV)`}>
+        {ratio !== null
+          ? `${ratioPercent(ratio)} of ACV`
+          : `Unknown: ${repairToValueUnknownWhy(acv, repair) ?? 'no ACV'}`}
+      </Fact>
+    </>
+  );
+}
+
 /**
  * One lot: photos, the listed fields, the raw record, the timeline Lotwatch observed, the VIN's every attempt, related lots,
  * shipping prices, a link to the platform's lot page, and watch / unwatch with rules. Loads through `vehicles.get`,
@@ -153,8 +190,6 @@ export function LotView({ lotKey }: { lotKey: string }) {
   const doc = obj(r['title_document']);
   const yard = obj(r['yard']);
   const headline = priceHeadline(s);
-  const estFrom = num(pricing['estimated_cost_from_usd']);
-  const estTo = num(pricing['estimated_cost_to_usd']);
   const photos = Array.isArray(media['photos'])
     ? (media['photos'] as unknown[]).filter((p): p is string => typeof p === 'string')
     : [];
@@ -276,9 +311,7 @@ export function LotView({ lotKey }: { lotKey: string }) {
           <Fact label="Fuel">{str(r['fuel_type'])}</Fact>
           <Fact label="Transmission">{str(r['transmission'])}</Fact>
           <Fact label="Drive">{str(r['drive_type'])}</Fact>
-          <Fact label="Service estimate (price, not repair)">
-            {estFrom !== null || estTo !== null ? `${usd(estFrom)} – ${usd(estTo)}` : null}
-          </Fact>
+          <EstimateFacts platform={s.platform} pricing={pricing} />
           <Fact label="Yard">
             {[str(yard['name']) ?? str(loc['display']), str(yard['zip'])].filter(Boolean).join(' · ') ||
               str(loc['facility_id'])}

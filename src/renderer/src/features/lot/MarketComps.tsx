@@ -4,6 +4,7 @@ import type { CompView, MethodOutput } from '../../../../shared/ipc/contract';
 import { costQualifier } from '../../../../shared/shipping';
 import { SALE_OUTCOME_LABEL } from '../../../../shared/saleOutcome';
 import { TITLE_GROUP_LABEL } from '../../../../shared/titleGroup';
+import { ratioPercent, repairToValueUnknownWhy } from '../../../../shared/estimates';
 import { lotHref } from '../../app/navigation';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { dateTime, day, miles, platformName, usd } from '../../lib/format';
@@ -80,7 +81,10 @@ function StatsBlock({ stats }: { stats: Stats }) {
   );
 }
 
-/** The lot's own estimates beside the statistics: the service's range, IAAI's ACV and repair cost. */
+/**
+ * The lot's own estimates beside the statistics: the service's range, IAAI's ACV and repair cost, and repair to value
+ * (or which figure it lacks when only one is known).
+ */
 function Estimates({ e }: { e: DeskData['estimates'] }) {
   const parts: string[] = [];
   if (e.service_from_usd !== null || e.service_to_usd !== null)
@@ -89,6 +93,9 @@ function Estimates({ e }: { e: DeskData['estimates'] }) {
     );
   if (e.acv_usd !== null) parts.push(`IAAI's actual cash value (ACV) ${usd(e.acv_usd)}`);
   if (e.repair_usd !== null) parts.push(`IAAI's estimated repair cost ${usd(e.repair_usd)}`);
+  if (e.repair_to_value !== null) parts.push(`repair ${ratioPercent(e.repair_to_value)} of ACV`);
+  else if (e.acv_usd !== null || e.repair_usd !== null)
+    parts.push(`repair to value unknown (${repairToValueUnknownWhy(e.acv_usd, e.repair_usd) ?? 'no ACV'})`);
   if (parts.length === 0) return null;
   return <p className="small">This lot: {parts.join(' · ')}.</p>;
 }
