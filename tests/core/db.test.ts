@@ -133,7 +133,13 @@ describe('SettingsRepo', () => {
     db.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('desk', ?, 0)").run(
       JSON.stringify(old),
     );
-    expect(repo.get().desk).toEqual({ ...old, port_choice: 'port', destinations: [] });
+    // The Copart fee table saved then reads as the membership it meant (its title part now comes from each lot).
+    expect(repo.get().desk).toEqual({
+      ...old,
+      membership: { copart: 'standard_secured', iaai: 'licensed_standard_volume' },
+      port_choice: 'port',
+      destinations: [],
+    });
     db.close();
   });
 });

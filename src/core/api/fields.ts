@@ -108,10 +108,9 @@ export function readLotNumber(r: Reader): string | null {
 /**
  * IAAI's title brand from the raw `details` (docs/service-contract.md "Searching ended lots"): `attributes.TitleBrand`
  * (REPAIRABLE, REPAIRABLE-COLLISION, ...), else `sale_information.Brand`; blank text (no brand) is null. A Copart
- * record has no `details`: null, silently.
+ * record has no `details`: null, silently. `details` is the record's `details` reader (read once by the normaliser).
  */
-export function readTitleBrand(r: Reader): string | null {
-  const details = r.sub('details');
+export function readTitleBrand(details: Reader): string | null {
   const blankless = (t: string | null) => (t !== null && t.trim() !== '' ? t.trim() : null);
   return (
     blankless(details.sub('attributes').str('TitleBrand')) ??
@@ -149,8 +148,7 @@ export function readDollars(r: Reader, key: string): number | null {
  * (each read by readDollars). No Copart record seen carries either. The one reader of these paths: the normaliser and
  * the migration that fills records stored before them use it. Warnings go to `r`'s list. Throws nothing.
  */
-export function readIaaiFigures(r: Reader): { acv_usd: number | null; est_repair_usd: number | null } {
-  const details = r.sub('details');
+export function readIaaiFigures(details: Reader): { acv_usd: number | null; est_repair_usd: number | null } {
   const sale = details.sub('sale_information');
   const attrs = details.sub('attributes');
   return {

@@ -109,8 +109,10 @@ export function normalizeVehicle(raw: unknown, w: string[], path = '', now: numb
   const seller = r.sub('seller');
   const fac = r.sub('facility');
   const est = p.sub('estimated_cost');
-  // IAAI's own figures (docs/service-contract.md "The estimates in the normalised record"); Copart records carry none.
-  const { acv_usd: acv, est_repair_usd: repair } = readIaaiFigures(r);
+  // IAAI's `details`, read once (a wrong type is one warning): its own figures (docs/service-contract.md "The
+  // estimates in the normalised record") and title brand; Copart records carry none.
+  const details = r.sub('details');
+  const { acv_usd: acv, est_repair_usd: repair } = readIaaiFigures(details);
   const run = cond.get('run_condition');
   const runR = isObj(run) ? cond.sub('run_condition') : null;
   let platform = r.str('platform');
@@ -153,7 +155,7 @@ export function normalizeVehicle(raw: unknown, w: string[], path = '', now: numb
       name: doc.str('name'),
       group: doc.str('sale_document_group'),
       export: doc.bool('export'),
-      brand: readTitleBrand(r),
+      brand: readTitleBrand(details),
     },
     seller: { name: seller.str('name'), type: seller.str('type') },
     yard: {

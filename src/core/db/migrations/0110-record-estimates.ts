@@ -53,7 +53,7 @@ export const migration: Migration = {
           } catch {
             // A raw copy that does not read gives unknown figures, as a record without them.
           }
-          figures = readIaaiFigures(new Reader(isObj(raw) ? raw : {}, '', []));
+          figures = readIaaiFigures(new Reader(isObj(raw) ? raw : {}, '', []).sub('details'));
         }
         rec.pricing = {
           ...rec.pricing,
