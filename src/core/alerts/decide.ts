@@ -12,6 +12,7 @@ import { lotLabel, sourceLabel, usd, when } from './format';
 import { inQuietHours } from './quietHours';
 import { maxBidExcludes, qualified } from '../../shared/shipping';
 import { ordinal } from '../diff/signals';
+import { isEnded } from '../diff';
 import { repairVerdict, type LotEstimates } from './repairRule';
 
 /**
@@ -362,6 +363,8 @@ function describe(
  *    event the rules were snoozed until.
  * Before all of these: under rules with exportable_only, a lot whose `exportBlock` is set gives null, whatever the
  * change (thresholds too): the buyer asked never to hear about a car they cannot export.
+ * A bid threshold first seen in the observation that also shows the auction over (`lot` ended) says so after its
+ * headline, `· seen only with the result`: it came too late to act on and must not read as a warning.
  * Title `<vehicle> · <headline>` (e.g. `2018 AUDI S5 · bid $4,250`), body `<detail> · <platform> lot <number> ·
  * <source>` (e.g. `Was $3,900 · copart lot 45416833 · Saved search “Audi under 10k”`); USD like `$12,300`. A lot
  * whose title blocks export says so before the lot: `Was $3,900 · Export blocked: Certificate of destruction ·
@@ -396,7 +399,12 @@ export function decide(input: DecideInput): AlertDecision | null {
     tzOffsetMinutes: input.tzOffsetMinutes,
     alertsForLotLastHour: input.alertsForLotLastHour,
   });
-  const { headline, detail } = describe(input, threshold);
+  const described = describe(input, threshold);
+  // A bid rule crossed in the same observation that brought the sale result is no warning any more: say so.
+  const late =
+    threshold !== null && change.kind === 'bid_changed' && input.lot !== null && isEnded(input.lot);
+  const headline = late ? `${described.headline} · seen only with the result` : described.headline;
+  const { detail } = described;
   const vehicle = input.title.trim() || lotLabel(change.lot_key);
   const body = [
     detail,

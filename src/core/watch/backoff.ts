@@ -1,5 +1,6 @@
 import type { WatchRow } from '../db/store';
 import type { LotState } from '../../shared/watch';
+import type { BidWatch } from './bidPlan';
 
 const HOUR = 3_600_000;
 
@@ -17,6 +18,8 @@ export interface WatchState {
   watch: WatchRow;
   lot: LotState | null;
   lastChecked: number | null;
+  /** The bid plan's view of a lot with a bid rule not reached yet (bidPlan.ts); absent or null otherwise. */
+  bids?: BidWatch | null;
 }
 
 /** After a tick failed, the loop waits 1, 2, 4 ... minutes before the next one, at most 30 minutes (ms). */

@@ -17,8 +17,9 @@ import {
 import { failureBackoff, tickBackoff, type SchedulePlan, type WatchState } from './backoff';
 import { CronTrigger } from './cron';
 import type { Outbox } from './outbox';
-import { nextCheckAt, nextReminderAt, projectedCheckTimes } from './planner';
-import { CRITICAL_VALUE, orderQueue, searchValue, watchValue, type QueuedRequest } from './value';
+import { nextReminderAt, projectedCheckTimes } from './planner';
+import { CRITICAL_VALUE, orderQueue, searchValue, type QueuedRequest } from './value';
+import { bidWatchOf, dueValue, watchDue } from './due';
 import type { Polls, RunOutcome } from './polls';
 import type { PauseGate } from './pause';
 import type { Recorder } from './recorder';
@@ -146,10 +147,7 @@ export class Scheduler {
       scale: this.scale,
       projectedNext24h: projectedDay(watches, now, this.scale, this.searchDemand(searches, now)),
       nextSearchRuns,
-      nextWatchChecks: watches.map((w) => ({
-        id: w.watch.id,
-        at: nextCheckAt(w.lot, w.lastChecked, now, this.scale),
-      })),
+      nextWatchChecks: watches.map((w) => ({ id: w.watch.id, at: watchDue(w, now, this.scale).at })),
     };
   }
 
@@ -166,9 +164,13 @@ export class Scheduler {
     );
   }
 
-  /** The watches to poll (examples only while they may be) with their lots' stored states. */
+  /**
+   * The watches to poll (examples only while they may be) with their lots' stored states and, for a bid rule not
+   * reached yet, the bid plan's view (due.ts bidWatchOf).
+   */
   watchStates(): WatchState[] {
     const examples = this.d.examplesActive?.() ?? true;
+    const now = this.d.clock.now();
     return this.d.store.watches
       .listWatches()
       .filter((w) => examples || !w.is_example)
@@ -179,7 +181,9 @@ export class Scheduler {
           lot && watch.last_checked_at !== null
             ? Math.max(watch.last_checked_at, lot.observed_at)
             : (watch.last_checked_at ?? null);
-        return { watch, lot, lastChecked: lot ? lastChecked : null };
+        const key = watch.lot_key;
+        const bids = key ? bidWatchOf(watch, lot, () => this.d.store.lots.timeline(key), now) : null;
+        return { watch, lot, lastChecked: lot ? lastChecked : null, bids };
       });
   }
 
@@ -213,12 +217,9 @@ export class Scheduler {
     }
   }
 
-  /** The next due time of a watch: its planned check, but not before its failure backoff ends (ms). */
+  /** The next due time of a watch (ms): its planned check or bid look, not before its failure backoff ends. */
   private dueAt(w: WatchState, now: number): number {
-    return Math.max(
-      nextCheckAt(w.lot, w.lastChecked, now, this.scale),
-      (w.watch.last_checked_at ?? 0) + failureBackoff(w.watch),
-    );
+    return watchDue(w, now, this.scale).at;
   }
 
   /**
@@ -259,7 +260,7 @@ export class Scheduler {
     for (const w of watches) {
       const due = this.dueAt(w, now);
       // On a plan's quota a sale-critical check does not wait for the bucket or the day (see sendable).
-      const critical = onQuota && watchValue(w.lot, now, due, w.lastChecked) >= CRITICAL_VALUE;
+      const critical = onQuota && dueValue(w, now, watchDue(w, now, this.scale)) >= CRITICAL_VALUE;
       const gate = critical ? pauseEnd : first;
       const t =
         tickStart !== null && served(this.dueAt(w, tickStart)) ? blocked(critical ? null : first) : due;
@@ -323,9 +324,10 @@ export class Scheduler {
       const states = paused ? [] : this.watchStates();
       if (!paused) {
         for (const w of states) {
-          const at = this.dueAt(w, now);
+          const due = watchDue(w, now, this.scale);
+          const at = due.at;
           if (at > now) continue;
-          const value = watchValue(w.lot, now, at, w.lastChecked);
+          const value = dueValue(w, now, due);
           queue.push({
             item: { watch: w.watch },
             value,

@@ -21,7 +21,11 @@ const STALE_AFTER = 6 * HOUR;
  * - 55 an unsold lot later in its relist look-ups (at most one every 2 hours, stretched by the budget's scale): above
  *   a saved search's page, because a relist missed is the watched vehicle's next sale result missed too;
  * - 50 a watched lot never fetched (nothing is known: not even its sale time);
+ * - 60 a bid look (bidPlan.ts) from the sale time on at a lot with a bid rule not reached yet: the bid climbs on the
+ *   block within minutes, and a look after the hammer sees only the final price;
  * - 40 a watched lot within 15 minutes of its sale (a last reschedule, the threshold, buy now);
+ * - 5 growing to 45 a bid look before the sale, as the time since the last look nears the expected time until the
+ *   bid reaches the rule (the distance over the observed bid movement, at most the time to the sale);
  * - 40 a saved search's run per interval of its schedule it has waited (new matches arrive over time: a run after
  *   two missed intervals can catch twice as many), shared over its pages by the queue, at most 50 a page;
  * - 5 a background look at a lot days from its sale (a bid, a buy-now change, a reschedule: rare), growing with the
@@ -39,6 +43,8 @@ export const VALUE = {
   relistLater: 55,
   background: 5,
   afterSale: 1,
+  bidSoon: 45,
+  bidLive: 60,
 } as const;
 
 /**

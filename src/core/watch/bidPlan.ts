@@ -1,0 +1,153 @@
+import type { AlertRules, LotState } from '../../shared/watch';
+import { auctionOver } from './planner';
+
+/*
+ * Looks at a watched lot with a bid rule (bid_above_usd, max_bid_usd, max_bid_near_percent) while its bid can still
+ * cross the rule before the sale (docs/architecture.md "Request budget": "Bids before the sale"). Pure: the
+ * scheduler passes the lot's stored state, its rules and its observed bid history. Every timing comes from what the
+ * client sees: the service's refresh intervals (docs/service-contract.md "Plans and quota"), the lot's sale time and
+ * the bids it was seen with.
+ */
+
+const S = 1000;
+const MIN = 60 * S;
+const HOUR = 60 * MIN;
+
+/**
+ * The service refreshes prices and states within about 15 minutes (ms): before the sale a look more often than that
+ * mostly reads the same record again.
+ */
+export const PRICE_REFRESH = 15 * MIN;
+
+/** The service refreshes live bids every 10 to 15 seconds (ms): on the block, a look every 15 s sees each new bid. */
+export const LIVE_BID_REFRESH = 15 * S;
+
+/**
+ * The shortest gap while waiting for a lot to go on the block (ms): two live-bid refreshes, so a bid that stands for
+ * half a minute on the block is seen before the next one replaces it.
+ */
+const BLOCK_WAIT_GAP = 2 * LIVE_BID_REFRESH;
+
+/** One point of a lot's observed bid history: when (ms) and the current bid then (USD). */
+export type BidPoint = readonly [at: number, bid: number];
+
+/** What the bid plan knows of a watched lot beyond its state: the level it waits for and the bids seen. */
+export interface BidWatch {
+  /** The lowest bid (USD) that raises an alert the bid has not reached yet (nextBidLevel). */
+  level: number;
+  /** Observed bids, oldest first (the first observation, then each bid change as seen). */
+  history: BidPoint[];
+}
+
+/**
+ * The lowest bid (USD) at which one of `rules` alerts that `bid` (USD, null: no bid yet) has not reached: the
+ * max_bid_near_percent share of max_bid_usd (rounded up, as decide.ts does), bid_above_usd, or just past
+ * max_bid_usd (+1 USD). Null when the rules have no bid rule above the bid. Throws nothing.
+ */
+export function nextBidLevel(rules: AlertRules, bid: number | null): number | null {
+  const b = bid ?? 0;
+  const levels: number[] = [];
+  if (rules.bid_above_usd !== null) levels.push(rules.bid_above_usd);
+  if (rules.max_bid_usd !== null) {
+    levels.push(rules.max_bid_usd + 1);
+    if (rules.max_bid_near_percent !== null)
+      levels.push(Math.ceil((rules.max_bid_usd * rules.max_bid_near_percent) / 100));
+  }
+  const above = levels.filter((l) => l > b);
+  return above.length ? Math.min(...above) : null;
+}
+
+/**
+ * The expected time (ms) until the bid reaches `level`, from its observed movement: bids change in steps, so the
+ * crossing is `ceil(distance / mean step)` changes away, at the observed rate of changes over the history (at least
+ * a price refresh long). With no change observed yet, one step at one change before the sale: the time to the sale.
+ * Never more than `untilSale` (ms; the crossing that counts comes before the sale). Throws nothing.
+ */
+export function timeToCross(
+  history: readonly BidPoint[],
+  level: number,
+  bid: number | null,
+  now: number,
+  untilSale: number,
+): number {
+  const distance = level - (bid ?? 0);
+  if (distance <= 0) return 0;
+  const steps: number[] = [];
+  for (let i = 1; i < history.length; i++) {
+    const rise = history[i]![1] - history[i - 1]![1];
+    if (rise > 0) steps.push(rise);
+  }
+  if (steps.length === 0 || history.length === 0) return Math.max(0, untilSale);
+  const span = Math.max(PRICE_REFRESH, now - history[0]![0]);
+  const meanStep = steps.reduce((a, x) => a + x, 0) / steps.length;
+  const perChange = span / steps.length;
+  return Math.max(0, Math.min(untilSale, Math.ceil(distance / meanStep) * perChange));
+}
+
+/**
+ * Whether the lot was seen bidding on the block: a bid change observed at or after its sale time `at` (ms). The
+ * real service never says a lot is live; its live bids (refreshed every 10 to 15 s) are the sign.
+ */
+function onTheBlock(history: readonly BidPoint[], at: number): boolean {
+  for (let i = 1; i < history.length; i++)
+    if (history[i]![0] >= at && history[i]![1] !== history[i - 1]![1]) return true;
+  return false;
+}
+
+/**
+ * When a watched lot with a bid rule should next be fetched to see its bid cross the rule while the lot is open
+ * (ms), or null when the bid plan has nothing to add (no rule level above the bid, the auction over, no sale time).
+ * The scheduler takes the earlier of this and the planner's own nextCheckAt, and values these looks below a sale
+ * result (bidLookValue), so a tight budget drops them first.
+ *
+ * - before the sale: half the expected time to the crossing (timeToCross: the distance over the observed bid
+ *   movement, at most the time to the sale), at least a price refresh (15 min), and a look at the sale time;
+ * - from the sale time, waiting for the lot to go on the block (no bid change seen since): gaps of an eighth of the
+ *   time since the sale time, at least 30 s (two live-bid refreshes), so a late turn costs a few looks;
+ * - on the block (a bid change seen since the sale time): every live-bid refresh (15 s) until the level is reached.
+ * Every gap is stretched by `scale` (>= 1, the budget's stretch). Throws nothing.
+ */
+export function nextBidLookAt(
+  lot: LotState | null,
+  bids: BidWatch | null,
+  lastChecked: number | null,
+  now: number,
+  scale = 1,
+): number | null {
+  if (!lot || !bids || lastChecked === null || auctionOver(lot) || lot.auction_at === null) return null;
+  const at = lot.auction_at;
+  const last = lastChecked;
+  if (last < at) {
+    const tau = timeToCross(bids.history, bids.level, lot.current_bid_usd, last, at - last);
+    return Math.min(at, last + Math.max(PRICE_REFRESH, tau / 2) * scale);
+  }
+  if (onTheBlock(bids.history, at)) return last + LIVE_BID_REFRESH * scale;
+  return last + Math.max(BLOCK_WAIT_GAP, (last - at) / 8) * scale;
+}
+
+/**
+ * What a bid look is worth (value.ts VALUE): from the sale time on, VALUE.bidLive (the crossing is minutes away, and
+ * a later look sees only the hammer price); before it, VALUE.background growing to VALUE.bidSoon as the time since
+ * the last look nears the expected time to the crossing (timeToCross, at most the time to the sale): a bid close to
+ * the rule, moving fast or on a lot selling soon is worth more. Below CRITICAL_VALUE: a tight budget gives bid looks
+ * up before any sale result. `now`, `lastChecked` in ms. Throws nothing.
+ */
+export function bidLookValue(
+  lot: LotState,
+  bids: BidWatch,
+  lastChecked: number | null,
+  now: number,
+  value: { background: number; bidSoon: number; bidLive: number },
+): number {
+  const at = lot.auction_at;
+  if (at === null) return value.background;
+  if (now >= at) return value.bidLive;
+  const tau = timeToCross(bids.history, bids.level, lot.current_bid_usd, now, at - now);
+  const waited = lastChecked === null ? Infinity : now - lastChecked;
+  const share = tau <= 0 ? 1 : Math.min(1, waited / tau);
+  return value.background + (value.bidSoon - value.background) * share;
+}
+
+/** Hours of bid history the plan reads: the last day, when pre-bids move, and a little before it. */
+export const BID_HISTORY_HOURS = 30;
+export const BID_HISTORY_MS = BID_HISTORY_HOURS * HOUR;

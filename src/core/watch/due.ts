@@ -1,0 +1,73 @@
+import type { ChangeRow } from '../db/lotsRepo';
+import type { WatchRow } from '../db/store';
+import type { LotState } from '../../shared/watch';
+import type { WatchState } from './backoff';
+import { failureBackoff } from './backoff';
+import {
+  BID_HISTORY_MS,
+  bidLookValue,
+  nextBidLevel,
+  nextBidLookAt,
+  type BidPoint,
+  type BidWatch,
+} from './bidPlan';
+import { auctionOver, nextCheckAt } from './planner';
+import { VALUE, watchValue } from './value';
+
+/*
+ * When a watch is due and what its check is worth, the planner's own plan (planner.ts, value.ts) joined with the bid
+ * plan (bidPlan.ts) for lots with a bid rule (docs/architecture.md "Request budget"). Pure.
+ */
+
+/**
+ * The bid plan's view of a watched lot (bidPlan.ts BidWatch): the rule level its bid has not reached and its bid
+ * history over the last BID_HISTORY_MS (ms) from its timeline's bid changes (`timeline`, oldest first), starting at
+ * the later of the watch's creation and the window's start with the bid before the window's first change. Null when
+ * the lot is not stored, is over, or its rules have no bid level above its bid. Throws nothing.
+ */
+export function bidWatchOf(
+  watch: Pick<WatchRow, 'rules' | 'created_at'>,
+  lot: LotState | null,
+  timeline: () => Pick<ChangeRow, 'kind' | 'before' | 'after' | 'observed_at'>[],
+  now: number,
+): BidWatch | null {
+  if (!lot || auctionOver(lot)) return null;
+  const level = nextBidLevel(watch.rules, lot.current_bid_usd);
+  if (level === null) return null;
+  const from = Math.max(watch.created_at, now - BID_HISTORY_MS);
+  const amount = (json: string | null): number => {
+    const v = json === null ? null : (JSON.parse(json) as unknown);
+    return typeof v === 'number' && Number.isFinite(v) ? v : 0;
+  };
+  const changes = timeline().filter((c) => c.kind === 'bid_changed' && c.observed_at >= from);
+  const first = changes[0];
+  const history: BidPoint[] = [[from, first ? amount(first.before) : (lot.current_bid_usd ?? 0)]];
+  for (const c of changes) history.push([c.observed_at, amount(c.after)]);
+  return { level, history };
+}
+
+/**
+ * When a watch is next due (ms): the earlier of the planner's check (nextCheckAt) and the bid plan's look
+ * (nextBidLookAt, when `w.bids` is set), not before its failure backoff ends. `bidOnly`: only the bid plan wants it
+ * by `now`, so it is valued as a bid look. Throws nothing.
+ */
+export function watchDue(
+  w: WatchState,
+  now: number,
+  scale: number,
+): { at: number; planned: number; bidOnly: boolean } {
+  const backoff = (w.watch.last_checked_at ?? 0) + failureBackoff(w.watch);
+  const planned = Math.max(nextCheckAt(w.lot, w.lastChecked, now, scale), backoff);
+  const bid = nextBidLookAt(w.lot, w.bids ?? null, w.lastChecked, now, scale);
+  if (bid === null || Math.max(bid, backoff) >= planned) return { at: planned, planned, bidOnly: false };
+  return { at: Math.max(bid, backoff), planned, bidOnly: planned > now };
+}
+
+/**
+ * The value of checking a watch now (value.ts VALUE), given its watchDue: a bid look's value (bidLookValue) when only
+ * the bid plan wants it, else watchValue from the planner's due time. Throws nothing.
+ */
+export function dueValue(w: WatchState, now: number, due: { planned: number; bidOnly: boolean }): number {
+  if (due.bidOnly && w.lot && w.bids) return bidLookValue(w.lot, w.bids, w.lastChecked, now, VALUE);
+  return watchValue(w.lot, now, due.planned, w.lastChecked);
+}
