@@ -148,6 +148,20 @@ describe('decide: kinds and texts', () => {
 });
 
 describe('decide: thresholds', () => {
+  it('a bid rule first crossed in the observation that brings the sale result says it was seen only with it', () => {
+    const sold = lot({ state: 'sold', lot_sub_status: 'Ended', sale_price_usd: 8000, current_bid_usd: 8000 });
+    const late = decide(
+      input(change('bid_changed', 4400, 8000), {
+        lot: sold,
+        rules: rules({ kinds: [], bid_above_usd: 4600 }),
+      }),
+    );
+    expect(late?.kind).toBe('threshold');
+    expect(late?.title).toBe('2018 AUDI S5 · bid reached $8,000 · seen only with the result');
+    // The same crossing while the lot is open is a warning, worded as one.
+    expect(bid(4400, 4700, { bid_above_usd: 4600 })?.title).toBe('2018 AUDI S5 · bid reached $4,700');
+  });
+
   it('bid_above: alerts on the upward crossing, as threshold, even when bid_changed is not in kinds', () => {
     const d = bid(9800, 10_000, { bid_above_usd: 10_000 });
     expect(d?.kind).toBe('threshold');

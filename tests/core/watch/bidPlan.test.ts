@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import type { LotState } from '../../../src/shared/watch';
+import { lot as fixtureLot, rules } from '../diff/fixtures';
+import {
+  bidLookValue,
+  LIVE_BID_REFRESH,
+  nextBidLevel,
+  nextBidLookAt,
+  PRICE_REFRESH,
+  timeToCross,
+  type BidWatch,
+} from '../../../src/core/watch/bidPlan';
+import { bidWatchOf, dueValue, watchDue } from '../../../src/core/watch/due';
+import { CRITICAL_VALUE, VALUE } from '../../../src/core/watch/value';
+import type { WatchRow } from '../../../src/core/db/store';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+const now = Date.UTC(2026, 10, 23, 12);
+
+/** An open lot in the real dialect (no live phase shown), bid $4,400, selling at `at`. */
+const lot = (at: number, over: Partial<LotState> = {}): LotState =>
+  fixtureLot({ current_bid_usd: 4400, auction_at: at, observed_at: now, lot_sub_status: null, ...over });
+
+describe('nextBidLevel', () => {
+  it('is the lowest rule level above the bid: the max-bid share, the threshold, or just past the max bid', () => {
+    expect(nextBidLevel(rules({ bid_above_usd: 4600 }), 4400)).toBe(4600);
+    expect(nextBidLevel(rules({ max_bid_usd: 5000, max_bid_near_percent: 90 }), 4400)).toBe(4500);
+    expect(nextBidLevel(rules({ max_bid_usd: 5000, max_bid_near_percent: 90 }), 4600)).toBe(5001);
+    expect(nextBidLevel(rules({ bid_above_usd: 4000 }), 4400)).toBeNull();
+    expect(nextBidLevel(rules({}), 4400)).toBeNull();
+    expect(nextBidLevel(rules({ bid_above_usd: 200 }), null)).toBe(200);
+  });
+});
+
+describe('timeToCross', () => {
+  it('counts the steps to the level at the observed pace, never past the sale', () => {
+    // Two rises of $200 over 4 hours: $400 away is two changes, 4 hours.
+    const h: [number, number][] = [
+      [now - 4 * HOUR, 4000],
+      [now - 2 * HOUR, 4200],
+      [now, 4400],
+    ];
+    expect(timeToCross(h, 4800, 4400, now, DAY)).toBe(4 * HOUR);
+    // A level one step away is half as far; a sale sooner than that bounds it.
+    expect(timeToCross(h, 4600, 4400, now, DAY)).toBe(2 * HOUR);
+    expect(timeToCross(h, 4800, 4400, now, HOUR)).toBe(HOUR);
+    // No movement seen: at most the time to the sale (pre-bids move in the last day).
+    expect(timeToCross([[now - DAY, 4400]], 4600, 4400, now, 10 * HOUR)).toBe(10 * HOUR);
+  });
+});
+
+describe('nextBidLookAt', () => {
+  const watch = (h: [number, number][] = [[now - DAY, 4400]]): BidWatch => ({ level: 4600, history: h });
+
+  it('has nothing to add without a level, a sale time, or once the auction is over', () => {
+    expect(nextBidLookAt(lot(now + HOUR), null, now, now)).toBeNull();
+    expect(nextBidLookAt(lot(now + HOUR, { auction_at: null }), watch(), now, now)).toBeNull();
+    const sold = lot(now - HOUR, { state: 'finished', last_sold_status: 'Sold', sale_price_usd: 5000 });
+    expect(nextBidLookAt(sold, watch(), now, now)).toBeNull();
+  });
+
+  it('before the sale: half the time to the crossing, at least a price refresh, and a look at the sale time', () => {
+    // No movement: halving towards the sale, never closer than the service refreshes prices.
+    expect(nextBidLookAt(lot(now + 8 * HOUR), watch(), now, now)).toBe(now + 4 * HOUR);
+    expect(nextBidLookAt(lot(now + 20 * MIN), watch(), now, now)).toBe(now + PRICE_REFRESH);
+    expect(nextBidLookAt(lot(now + 10 * MIN), watch(), now, now)).toBe(now + 10 * MIN);
+    // A bid rising $200 every 30 minutes, one step from the level: 15 minutes, not hours.
+    const moving = watch([
+      [now - HOUR, 4000],
+      [now - 30 * MIN, 4200],
+      [now, 4400],
+    ]);
+    expect(nextBidLookAt(lot(now + DAY), moving, now, now)).toBe(now + PRICE_REFRESH);
+    // A tight budget stretches it.
+    expect(nextBidLookAt(lot(now + 8 * HOUR), watch(), now, now, 4)).toBe(now + 8 * HOUR);
+  });
+
+  it('from the sale time: waits for the block at gaps of an eighth of the time since, then every live-bid refresh', () => {
+    const at = now - 2 * MIN;
+    expect(nextBidLookAt(lot(at), watch(), now, now)).toBe(now + 30_000);
+    expect(nextBidLookAt(lot(now - 16 * MIN), watch(), now, now)).toBe(now + 2 * MIN);
+    // A bid change seen since the sale time: the lot is on the block.
+    const live = watch([
+      [now - DAY, 4400],
+      [now - 30_000, 4500],
+    ]);
+    expect(nextBidLookAt(lot(at, { current_bid_usd: 4500 }), live, now, now)).toBe(now + LIVE_BID_REFRESH);
+  });
+});
+
+describe('bid look values', () => {
+  const w: BidWatch = { level: 4600, history: [[now - DAY, 4400]] };
+
+  it('stay below a sale result: on the block VALUE.bidLive, before it growing with the wait towards VALUE.bidSoon', () => {
+    expect(bidLookValue(lot(now - MIN), w, now - 30_000, now, VALUE)).toBe(VALUE.bidLive);
+    expect(VALUE.bidLive).toBeLessThan(CRITICAL_VALUE);
+    const soon = bidLookValue(lot(now + HOUR), w, now - HOUR, now, VALUE);
+    const later = bidLookValue(lot(now + 10 * HOUR), w, now - HOUR, now, VALUE);
+    expect(soon).toBe(VALUE.bidSoon);
+    expect(later).toBeGreaterThan(VALUE.background);
+    expect(later).toBeLessThan(soon);
+    // Closer to the rule at the same pace: worth more.
+    const pace: BidWatch['history'] = [
+      [now - 4 * HOUR, 3600],
+      [now - 2 * HOUR, 4000],
+      [now, 4400],
+    ];
+    const near = bidLookValue(lot(now + DAY), { level: 4600, history: pace }, now - HOUR, now, VALUE);
+    const far = bidLookValue(lot(now + DAY), { level: 5600, history: pace }, now - HOUR, now, VALUE);
+    expect(near).toBeGreaterThan(far);
+  });
+
+  it('a watch due only for its bid look is valued as one; a sale result keeps its own value', () => {
+    const row = { rules: rules({ bid_above_usd: 4600 }), created_at: now - DAY, last_checked_at: now - MIN };
+    const watchRow = { ...row, consecutive_failures: 0 } as unknown as WatchRow;
+    const open = lot(now - 2 * MIN);
+    const bids = bidWatchOf(row, open, () => [], now);
+    expect(bids).toEqual({ level: 4600, history: [[now - DAY, 4400]] });
+    const w = { watch: watchRow, lot: open, lastChecked: now - MIN, bids };
+    const due = watchDue(w, now, 1);
+    expect(due).toMatchObject({ at: now - 30_000, bidOnly: true });
+    expect(dueValue(w, now, due)).toBe(VALUE.bidLive);
+    // Once the planner's own look after the sale time is due, it is the sale result's.
+    const later = watchDue(w, now + 2 * MIN, 1);
+    expect(later.bidOnly).toBe(false);
+    expect(dueValue(w, now + 2 * MIN, later)).toBe(VALUE.saleResult);
+    // Rules with no level above the bid: no bid plan.
+    expect(bidWatchOf({ ...row, rules: rules({ bid_above_usd: 4000 }) }, open, () => [], now)).toBeNull();
+  });
+});
