@@ -16,17 +16,19 @@ import { tempDir } from '../../tests/helpers/tmp';
 
 /**
  * The watcher benchmark. The sandbox simulates a market on fake time shared with the watcher; its event log is the
- * ground truth. Three strategies watch the same workload (watched lots with a bid threshold each, saved searches)
+ * ground truth. Four strategies watch the same workload (watched lots with a bid threshold each, saved searches)
  * through the same client, store, diff and alert rules, so only the choice of what to request when differs:
  *
  * - `lotwatch`: Lotwatch's own engine and scheduler (autoStart), the budget from the user's setting or, on a plan
  *   workload, from the service's quota headers;
  * - `naive`: every target (each watch, each saved search with all its pages) at one fixed interval, the one that
- *   spends the budget: interval = a day x (requests a cycle) / (requests a day). Below one cycle a period it runs
- *   what the period's budget allows, in order;
+ *   spends the budget evenly over the period; below one cycle a period, its requests evenly spaced, in order;
  * - `round_robin`: one request every DAY/budget to the next target in turn (a saved search's run takes its pages'
- *   worth of slots).
+ *   worth of slots);
+ * - `time_to_sale`: each watched lot by its time to sale (soonest first), saved searches on their schedule, one
+ *   slot every DAY/budget (pickTimeToSale).
  *
+ * No baseline checks a lot again once it is seen sold.
  * The baselines never send more than budget x days requests in total; they drive the engine with `checkNow` and
  * `runNow` (the same saved searches, with Lotwatch's schedule and page limit), and pace themselves, so the engine's
  * own daily gate is opened wide for them (see runWatchBench).
