@@ -478,7 +478,7 @@ export async function runWatchBench(
 }
 
 /** What a baseline knows of a watch: its lot as last fetched (outcome, sale time), and when it last looked. */
-type WatchSeen = {
+export type WatchSeen = {
   id: number;
   outcome: string;
   auctionAt: number | null;
@@ -662,7 +662,7 @@ const TTS_RELIST_FOR = 7 * DAY;
  * First any due lot selling within the hour or past its sale time, soonest sale first; else the due target most
  * overdue for its gap (watches before searches on a tie). Null when nothing is due: the slot goes unused.
  */
-function pickTimeToSale<T extends { watch?: number; search?: number; lastRun: number | null }>(
+export function pickTimeToSale<T extends { watch?: number; search?: number; lastRun: number | null }>(
   targets: T[],
   seen: Map<number, WatchSeen>,
   now: number,
@@ -674,7 +674,7 @@ function pickTimeToSale<T extends { watch?: number; search?: number; lastRun: nu
     let urgentAt: number | null = null;
     if (x.watch !== undefined) {
       const w = seen.get(x.watch);
-      if (!w) continue;
+      if (!w || w.outcome === 'sold') continue;
       const at = w.auctionAt;
       if (w.outcome !== 'open') {
         if (at !== null && now > at + TTS_RELIST_FOR) continue;
