@@ -22,7 +22,7 @@ import { tempDir } from '../../tests/helpers/tmp';
  * - `lotwatch`: Lotwatch's own engine and scheduler (autoStart), the budget from the user's setting or, on a plan
  *   workload, from the service's quota headers;
  * - `naive`: every target (each watch, each saved search with all its pages) at one fixed interval, the one that
- *   spends the budget evenly over the period; below one cycle a period, its requests evenly spaced, in order;
+ *   spends the budget evenly over the period; below two cycles a period, its requests evenly spaced, in order;
  * - `round_robin`: one request every DAY/budget to the next target in turn (a saved search's run takes its pages'
  *   worth of slots);
  * - `time_to_sale`: each watched lot by its time to sale (soonest first), saved searches on their schedule, one
@@ -490,9 +490,10 @@ export type WatchSeen = {
  * watched lot again once it is seen sold (its result is final); a lot that ended unsold or on approval is still
  * checked, since its watch follows the VIN into a relist.
  *
- * - `naive`: every target at one fixed interval, the one that spends the budget evenly over the period
- *   (interval = a day x (requests a cycle) / (requests a day), the cycle recomputed as lots sell); when the whole
- *   period's budget is less than one cycle, its requests are spread evenly over the period, the targets in order.
+ * - `naive`: every target at one fixed interval, the one that spends the budget evenly over the period (the budget
+ *   left over the time left, per cycle, recomputed as lots sell), the first cycle one interval in (the setup has
+ *   just looked every lot up); when the whole period's budget is less than two cycles, its requests are evenly
+ *   spaced over the period, the targets in order and round again.
  * - `round_robin`: one request every DAY/budget to the next target in turn (a saved search's run takes its pages'
  *   worth of slots).
  * - `time_to_sale`: one slot every DAY/budget; see pickTimeToSale.
@@ -576,18 +577,22 @@ async function baseline(
     };
     if (p.strategy === 'naive') {
       const perCycle0 = targets.reduce((n, x) => n + x.cost, 0);
-      if (p.budgetTotal < perCycle0) {
-        // Less than one cycle in the whole period: its requests evenly spaced, the targets in order.
+      // The setup has just looked every lot up, so the first look comes one interval in, not at the start.
+      if (p.budgetTotal < 2 * perCycle0) {
+        // Fewer than two cycles in the whole period: its requests evenly spaced, the targets in order, round again.
         const gap = (end - START) / Math.max(1, p.budgetTotal);
-        let at = START;
-        for (const x of targets) {
-          if (at >= end || done(x) || !fits(x.cost)) continue;
+        for (let i = 0, at = START + gap; at < end; i = (i + 1) % targets.length) {
+          const x = targets[i]!;
+          if (done(x) || !fits(x.cost)) {
+            if (!live().some((y) => fits(y.cost))) break;
+            continue;
+          }
           await sleepUntil(at);
           const n = await runOne(x);
           at += Math.max(1, n) * gap;
         }
       } else {
-        for (let at = START; at < end;) {
+        for (let at = START + Math.ceil(((end - START) * perCycle0) / p.budgetTotal); at < end;) {
           await sleepUntil(at);
           let ran = false;
           for (const x of live()) {
