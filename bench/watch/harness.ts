@@ -491,9 +491,9 @@ export type WatchSeen = {
  * checked, since its watch follows the VIN into a relist.
  *
  * - `naive`: every target at one fixed interval, the one that spends the budget evenly over the period (the budget
- *   left over the time left, per cycle, recomputed as lots sell), the first cycle one interval in (the setup has
- *   just looked every lot up); when the whole period's budget is less than two cycles, its requests are evenly
- *   spaced over the period, the targets in order and round again.
+ *   left over the time left, per cycle, recomputed as lots sell), each cycle in the middle of its share of the
+ *   period (the setup has just looked every lot up); when the whole period's budget is less than two cycles, its
+ *   requests are evenly spaced over the period (each in the middle of its share), the targets in order, round again.
  * - `round_robin`: one request every DAY/budget to the next target in turn (a saved search's run takes its pages'
  *   worth of slots).
  * - `time_to_sale`: one slot every DAY/budget; see pickTimeToSale.
@@ -577,11 +577,12 @@ async function baseline(
     };
     if (p.strategy === 'naive') {
       const perCycle0 = targets.reduce((n, x) => n + x.cost, 0);
-      // The setup has just looked every lot up, so the first look comes one interval in, not at the start.
+      // Each request (or cycle) in the middle of its equal share of the period: the setup has just looked every lot
+      // up, so nothing is spent again at the very start.
       if (p.budgetTotal < 2 * perCycle0) {
         // Fewer than two cycles in the whole period: its requests evenly spaced, the targets in order, round again.
         const gap = (end - START) / Math.max(1, p.budgetTotal);
-        for (let i = 0, at = START + gap; at < end; i = (i + 1) % targets.length) {
+        for (let i = 0, at = START + gap / 2; at < end; i = (i + 1) % targets.length) {
           const x = targets[i]!;
           if (done(x) || !fits(x.cost)) {
             if (!live().some((y) => fits(y.cost))) break;
@@ -592,7 +593,7 @@ async function baseline(
           at += Math.max(1, n) * gap;
         }
       } else {
-        for (let at = START + Math.ceil(((end - START) * perCycle0) / p.budgetTotal); at < end;) {
+        for (let at = START + Math.ceil(((end - START) * perCycle0) / p.budgetTotal / 2); at < end;) {
           await sleepUntil(at);
           let ran = false;
           for (const x of live()) {
