@@ -38,7 +38,10 @@ const color = {
   field: 'strategy',
   type: 'nominal',
   title: 'strategy',
-  scale: { domain: ['lotwatch', 'naive', 'round_robin'], range: ['#d62728', '#7f7f7f', '#1f77b4'] },
+  scale: {
+    domain: ['lotwatch', 'naive', 'round_robin', 'time_to_sale'],
+    range: ['#d62728', '#7f7f7f', '#1f77b4', '#2ca02c'],
+  },
 };
 const x = {
   field: 'budget',
@@ -53,11 +56,12 @@ const dash = {
   type: 'nominal',
   title: 'strategy',
   scale: {
-    domain: ['lotwatch', 'naive', 'round_robin'],
+    domain: ['lotwatch', 'naive', 'round_robin', 'time_to_sale'],
     range: [
       [1, 0],
       [6, 3],
       [2, 2],
+      [8, 2, 2, 2],
     ],
   },
 };
@@ -65,7 +69,10 @@ const shape = {
   field: 'strategy',
   type: 'nominal',
   title: 'strategy',
-  scale: { domain: ['lotwatch', 'naive', 'round_robin'], range: ['circle', 'square', 'triangle-up'] },
+  scale: {
+    domain: ['lotwatch', 'naive', 'round_robin', 'time_to_sale'],
+    range: ['circle', 'square', 'triangle-up', 'diamond'],
+  },
 };
 const panel = (field, title, extra = {}) => ({
   facet: { column: { field: 'workload', type: 'nominal', title: null, sort: { field: 'order' } } },

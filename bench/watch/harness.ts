@@ -16,17 +16,19 @@ import { tempDir } from '../../tests/helpers/tmp';
 
 /**
  * The watcher benchmark. The sandbox simulates a market on fake time shared with the watcher; its event log is the
- * ground truth. Three strategies watch the same workload (watched lots with a bid threshold each, saved searches)
+ * ground truth. Four strategies watch the same workload (watched lots with a bid threshold each, saved searches)
  * through the same client, store, diff and alert rules, so only the choice of what to request when differs:
  *
  * - `lotwatch`: Lotwatch's own engine and scheduler (autoStart), the budget from the user's setting or, on a plan
  *   workload, from the service's quota headers;
  * - `naive`: every target (each watch, each saved search with all its pages) at one fixed interval, the one that
- *   spends the budget: interval = a day x (requests a cycle) / (requests a day). Below one cycle a period it runs
- *   what the period's budget allows, in order;
+ *   spends the budget evenly over the period; below two cycles a period, its requests evenly spaced, in order;
  * - `round_robin`: one request every DAY/budget to the next target in turn (a saved search's run takes its pages'
- *   worth of slots).
+ *   worth of slots);
+ * - `time_to_sale`: each watched lot by its time to sale (soonest first), saved searches on their schedule, one
+ *   slot every DAY/budget (pickTimeToSale).
  *
+ * No baseline checks a lot again once it is seen sold.
  * The baselines never send more than budget x days requests in total; they drive the engine with `checkNow` and
  * `runNow` (the same saved searches, with Lotwatch's schedule and page limit), and pace themselves, so the engine's
  * own daily gate is opened wide for them (see runWatchBench).
@@ -37,8 +39,8 @@ const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 export const START = Date.UTC(2026, 5, 1, 6, 0, 0);
 
-export type Strategy = 'lotwatch' | 'naive' | 'round_robin';
-export const STRATEGIES: readonly Strategy[] = ['lotwatch', 'naive', 'round_robin'];
+export type Strategy = 'lotwatch' | 'naive' | 'round_robin' | 'time_to_sale';
+export const STRATEGIES: readonly Strategy[] = ['lotwatch', 'naive', 'round_robin', 'time_to_sale'];
 
 /** A user's watch load. `plan`: the service's quota per period (the budget then comes from its headers). */
 export interface Workload {
@@ -72,6 +74,34 @@ export const KINDS = [
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
+/**
+ * What one caught event of each kind is worth in the value-weighted recall. A sale result and a bid-threshold
+ * crossing are what the buyer acts on with money (bid, walk away, pay), one a lot: 5. A buy-now change, a
+ * reschedule and a relist change when or whether the buyer can act on a lot they chose to watch: 3. A new match is
+ * one of hundreds a saved search brings, and going live is seen minutes before the result: 1. With these weights the
+ * buyer's week is about half lot events and half new matches by value, where plain recall is about 88 % new matches.
+ */
+export const KIND_WEIGHTS: Readonly<Record<Kind, number>> = {
+  sale_result: 5,
+  threshold: 5,
+  buy_now_changed: 3,
+  status_changed: 1,
+  rescheduled: 3,
+  relisted: 3,
+  new_match: 1,
+};
+
+/** Caught events weighted by KIND_WEIGHTS over all events so weighted (1 when there are none). */
+export function weightedRecall(kinds: Record<Kind, { events: number; caught: number }>): number {
+  let all = 0;
+  let got = 0;
+  for (const k of KINDS) {
+    all += KIND_WEIGHTS[k] * kinds[k].events;
+    got += KIND_WEIGHTS[k] * kinds[k].caught;
+  }
+  return all ? got / all : 1;
+}
+
 export interface KindScore {
   events: number;
   caught: number;
@@ -99,6 +129,8 @@ export interface BenchResult {
   alerts: number;
   kinds: Record<Kind, KindScore>;
   recall: number;
+  /** Recall with each event weighted by its kind (KIND_WEIGHTS). */
+  weighted_recall: number;
   duplicates: number;
   false_alerts: number;
   /** The most requests in any 24 hours (setup included): what a daily limit bounds. */
@@ -349,7 +381,7 @@ export async function runWorkload(o: WorkloadOptions): Promise<BenchResult[]> {
     const loops: Promise<void>[] = [];
     for (const p of parts) {
       if (p.strategy === 'lotwatch') p.core.engine.start();
-      else loops.push(baseline(p, searchesOf.get(p)!, clock, activity, end));
+      else loops.push(baseline(p, searchesOf.get(p)!, clock, activity, end, every));
     }
     const settle = async () => {
       do {
@@ -445,10 +477,26 @@ export async function runWatchBench(
   return r!;
 }
 
+/** What a baseline knows of a watch: its lot as last fetched (outcome, sale time), and when it last looked. */
+export type WatchSeen = {
+  id: number;
+  outcome: string;
+  auctionAt: number | null;
+  lastChecked: number | null;
+};
+
 /**
- * A baseline's loop: `naive` checks every target at one fixed interval, the one that spends the budget (below one
- * cycle a period, what the period's budget allows, in order); `round_robin` sends one request every DAY/budget to
- * the next target in turn. Both stop before going past budget x days; they sleep on the shared clock between runs.
+ * A baseline's loop, paced on the shared clock and never past budget x days in total. No baseline looks at a
+ * watched lot again once it is seen sold (its result is final); a lot that ended unsold or on approval is still
+ * checked, since its watch follows the VIN into a relist.
+ *
+ * - `naive`: every target at one fixed interval, the one that spends the budget evenly over the period (the budget
+ *   left over the time left, per cycle, recomputed as lots sell), each cycle in the middle of its share of the
+ *   period (the setup has just looked every lot up); when the whole period's budget is less than two cycles, its
+ *   requests are evenly spaced over the period (each in the middle of its share), the targets in order, round again.
+ * - `round_robin`: one request every DAY/budget to the next target in turn (a saved search's run takes its pages'
+ *   worth of slots).
+ * - `time_to_sale`: one slot every DAY/budget; see pickTimeToSale.
  */
 async function baseline(
   p: Participant,
@@ -456,6 +504,7 @@ async function baseline(
   clock: BenchClock,
   activity: Activity,
   end: number,
+  every: number,
 ): Promise<void> {
   activity.enter();
   const sleepUntil = (at: number): Promise<void> | void => {
@@ -472,52 +521,123 @@ async function baseline(
   const log = new BetterSqlite3(p.dbPath, { readonly: true });
   const count = log.prepare('SELECT count(*) AS n FROM request_log');
   const sent = () => (count.get() as { n: number }).n - p.setup;
-  try {
-    const watches = (await p.core.invoke('watchlist.list', undefined)) as {
+  const seen = new Map<number, WatchSeen>();
+  const refresh = async () => {
+    const r = (await p.core.invoke('watchlist.list', undefined)) as {
       ok: true;
-      value: { id: number }[];
+      value: {
+        id: number;
+        last_checked_at: number | null;
+        lot: { outcome: string; auction_at: number | null } | null;
+      }[];
     };
+    for (const x of r.value)
+      seen.set(x.id, {
+        id: x.id,
+        outcome: x.lot?.outcome ?? 'open',
+        auctionAt: x.lot?.auction_at ?? null,
+        lastChecked: x.last_checked_at,
+      });
+  };
+  try {
+    await refresh();
     // A target's cost: the most requests one of its runs has taken; a search starts at the pages its open lots need.
-    const targets: { run: () => Promise<unknown>; cost: number }[] = [
-      ...watches.value.map((x) => ({
-        run: () => p.core.invoke('watchlist.checkNow', { id: x.id }),
+    type Target = {
+      run: () => Promise<unknown>;
+      cost: number;
+      watch?: number;
+      search?: number;
+      lastRun: number | null;
+    };
+    const targets: Target[] = [
+      ...[...seen.keys()].map((id) => ({
+        run: () => p.core.invoke('watchlist.checkNow', { id }),
         cost: 1,
+        watch: id,
+        lastRun: null,
       })),
       ...searches.map((s) => ({
         run: () => p.core.invoke('searches.runNow', { id: s.id }),
         cost: Math.min(5, Math.max(1, Math.ceil(s.size / 20))),
+        search: s.id,
+        lastRun: null,
       })),
     ];
+    const done = (x: Target) => x.watch !== undefined && seen.get(x.watch)?.outcome === 'sold';
+    const live = () => targets.filter((x) => !done(x));
     const fits = (cost: number) => sent() + cost <= p.budgetTotal;
-    const runOne = async (x: (typeof targets)[number]) => {
+    const runOne = async (x: Target) => {
       const before = sent();
       await x.run();
+      x.lastRun = clock.now();
       const n = sent() - before;
       x.cost = Math.max(x.cost, n);
+      await refresh();
       return n;
     };
     if (p.strategy === 'naive') {
-      for (let at = START; at < end;) {
-        await sleepUntil(at);
-        let ran = false;
-        for (const x of targets) {
-          if (!fits(x.cost)) continue;
-          await runOne(x);
-          ran = true;
+      const perCycle0 = targets.reduce((n, x) => n + x.cost, 0);
+      // Each request (or cycle) in the middle of its equal share of the period: the setup has just looked every lot
+      // up, so nothing is spent again at the very start.
+      if (p.budgetTotal < 2 * perCycle0) {
+        // Fewer than two cycles in the whole period: its requests evenly spaced, the targets in order, round again.
+        const gap = (end - START) / Math.max(1, p.budgetTotal);
+        for (let i = 0, at = START + gap / 2; at < end; i = (i + 1) % targets.length) {
+          const x = targets[i]!;
+          if (done(x) || !fits(x.cost)) {
+            if (!live().some((y) => fits(y.cost))) break;
+            continue;
+          }
+          await sleepUntil(at);
+          const n = await runOne(x);
+          at += Math.max(1, n) * gap;
         }
-        if (!ran) break;
-        const perCycle = targets.reduce((n, x) => n + x.cost, 0);
-        at += Math.max(MIN, Math.ceil((DAY * perCycle) / p.budgetPerDay));
+      } else {
+        for (let at = START + Math.ceil(((end - START) * perCycle0) / p.budgetTotal / 2); at < end;) {
+          await sleepUntil(at);
+          let ran = false;
+          for (const x of live()) {
+            if (!fits(x.cost)) continue;
+            await runOne(x);
+            ran = true;
+          }
+          if (!ran) break;
+          const perCycle = live().reduce((n, x) => n + x.cost, 0);
+          // The budget left spread over the time left, so no part of the period goes without.
+          const left = Math.max(1, p.budgetTotal - sent());
+          at += Math.max(MIN, Math.ceil(((end - clock.now()) * perCycle) / left));
+        }
       }
-    } else {
+    } else if (p.strategy === 'round_robin') {
       const slot = DAY / p.budgetPerDay;
       for (let i = 0, at = START; at < end; i = (i + 1) % targets.length) {
         const x = targets[i]!;
+        if (done(x)) {
+          if (live().length === 0) break;
+          continue;
+        }
         if (!fits(x.cost)) {
-          if (!targets.some((y) => fits(y.cost))) break;
+          if (!live().some((y) => fits(y.cost))) break;
           continue;
         }
         await sleepUntil(at);
+        const n = await runOne(x);
+        at += Math.max(1, n) * slot;
+      }
+    } else {
+      const slot = DAY / p.budgetPerDay;
+      for (let at = START; at < end;) {
+        await sleepUntil(at);
+        const x = pickTimeToSale(live(), seen, clock.now(), every * MIN);
+        if (!x) {
+          at += slot;
+          continue;
+        }
+        if (!fits(x.cost)) {
+          if (!live().some((y) => fits(y.cost))) break;
+          at += slot;
+          continue;
+        }
         const n = await runOne(x);
         at += Math.max(1, n) * slot;
       }
@@ -528,9 +648,74 @@ async function baseline(
   }
 }
 
+const TTS_NEAR = HOUR;
+const TTS_MIN_GAP = 15 * MIN;
+const TTS_MAX_GAP = DAY;
+const TTS_RELIST_GAP = 6 * HOUR;
+const TTS_RELIST_FOR = 7 * DAY;
+
 /**
- * `n` watched lots that sell within the period: a fifth that will be relisted, a tenth that will be rescheduled,
- * the rest spread over the period's auction dates. Each gets a bid threshold $400 above its current bid.
+ * The time-to-sale baseline's choice for one slot, what an engineer would write in a day from what the client
+ * sees (each watched lot's sale time and outcome, each saved search's schedule), with no knowledge of the
+ * simulator:
+ *
+ * - a watched lot still open is due a quarter of its time-to-sale after its last check (15 minutes to a day); past
+ *   its sale time without a result, every 15 minutes;
+ * - a lot that ended unsold or on approval is checked every 6 hours for a week for its relist (an assumption: the
+ *   service's docs say relists are common, not when); a sold lot never again;
+ * - a saved search is due on its schedule (every `everyMs`).
+ *
+ * First any due lot selling within the hour or past its sale time, soonest sale first; else the due target most
+ * overdue for its gap (watches before searches on a tie). Null when nothing is due: the slot goes unused.
+ */
+export function pickTimeToSale<T extends { watch?: number; search?: number; lastRun: number | null }>(
+  targets: T[],
+  seen: Map<number, WatchSeen>,
+  now: number,
+  everyMs: number,
+): T | null {
+  const due: { x: T; urgentAt: number | null; overdue: number }[] = [];
+  for (const x of targets) {
+    let gap: number;
+    let urgentAt: number | null = null;
+    if (x.watch !== undefined) {
+      const w = seen.get(x.watch);
+      if (!w || w.outcome === 'sold') continue;
+      const at = w.auctionAt;
+      if (w.outcome !== 'open') {
+        if (at !== null && now > at + TTS_RELIST_FOR) continue;
+        gap = TTS_RELIST_GAP;
+      } else if (at === null) gap = TTS_MAX_GAP;
+      else if (now >= at) {
+        gap = TTS_MIN_GAP;
+        urgentAt = at;
+      } else {
+        gap = Math.min(TTS_MAX_GAP, Math.max(TTS_MIN_GAP, (at - now) / 4));
+        if (at - now <= TTS_NEAR) urgentAt = at;
+      }
+      const last = w.lastChecked ?? x.lastRun;
+      const overdue = last === null ? Infinity : (now - last - gap) / gap;
+      if (overdue >= 0) due.push({ x, urgentAt, overdue });
+    } else {
+      const overdue = x.lastRun === null ? Infinity : (now - x.lastRun - everyMs) / everyMs;
+      if (overdue >= 0) due.push({ x, urgentAt: null, overdue });
+    }
+  }
+  const urgent = due.filter((d) => d.urgentAt !== null).sort((a, b) => a.urgentAt! - b.urgentAt!);
+  if (urgent[0]) return urgent[0].x;
+  due.sort(
+    (a, b) =>
+      (a.overdue === b.overdue ? 0 : b.overdue - a.overdue) ||
+      Number(a.x.watch === undefined) - Number(b.x.watch === undefined),
+  );
+  return due[0]?.x ?? null;
+}
+
+/**
+ * `n` watched lots, drawn only from what is listed at the start (the market's future plan is not looked at): open
+ * lots whose listed sale time falls in the period (at least 20 minutes away, and 10 hours before its end so the
+ * result can come in), taken evenly along the sale-time order so the watchlist covers the whole period. Each gets
+ * a bid threshold $400 above its current bid. Which of them are relisted or rescheduled is the market's business.
  */
 function pickWatched(
   sb: Sandbox,
@@ -539,32 +724,14 @@ function pickWatched(
 ): { watched: Lot[]; thresholds: Map<string, number> } {
   const m = sb.market;
   const horizon = START + Math.max(14 * HOUR, end - START - 10 * HOUR);
-  const open = m.sorted.filter(
-    (l) => l.subStatus === 'Open' && l.auctionAt > START + 20 * MIN && l.auctionAt < horizon,
+  const open = m.sorted
+    .filter((l) => l.subStatus === 'Open' && l.auctionAt > START + 20 * MIN && l.auctionAt < horizon)
+    .sort((a, b) => a.auctionAt - b.auctionAt || lotKey(a).localeCompare(lotKey(b)));
+  const step = open.length / n;
+  const watched = Array.from(
+    { length: Math.min(n, open.length) },
+    (_, i) => open[Math.floor((i + 0.5) * step)]!,
   );
-  const step = Math.max(1, Math.floor(open.length / (4 * n)));
-  const spread = open.filter((_, i) => i % step === 0);
-  const relisting = spread
-    .filter((l) => l.steps.some((s) => (s.k as number) === 4))
-    .slice(0, Math.ceil(n / 5));
-  const rescheduling = m.sorted
-    .filter(
-      (l) =>
-        l.subStatus === 'Open' &&
-        !relisting.includes(l) &&
-        l.steps.some((s) => (s.k as number) === 1 && s.t > START && s.t < end - 6 * HOUR),
-    )
-    .slice(0, Math.ceil(n / 10));
-  const rest = spread.filter((l) => !relisting.includes(l) && !rescheduling.includes(l));
-  // Every other remaining lot, so the watchlist covers the whole period rather than its first days.
-  const restStep = Math.max(
-    1,
-    Math.floor(rest.length / Math.max(1, n - relisting.length - rescheduling.length)),
-  );
-  const chosen = rest
-    .filter((_, i) => i % restStep === 0)
-    .slice(0, n - relisting.length - rescheduling.length);
-  const watched = [...relisting, ...rescheduling, ...chosen];
   const thresholds = new Map<string, number>();
   for (const l of watched) thresholds.set(lotKey(l), Math.round((l.currentBid + 400) / 100) * 100);
   return { watched, thresholds };
@@ -606,7 +773,7 @@ function score(
   searches: SearchDef[],
   every: number,
   sb: Sandbox,
-): Pick<BenchResult, 'alerts' | 'kinds' | 'recall' | 'duplicates' | 'false_alerts'> {
+): Pick<BenchResult, 'alerts' | 'kinds' | 'recall' | 'weighted_recall' | 'duplicates' | 'false_alerts'> {
   const lots = new Set(watched.map(lotKey));
   // A watch follows its vehicle into a relist, rules and all: the relisted lot's threshold is the watched lot's.
   for (const e of events) {
@@ -697,6 +864,7 @@ function score(
     alerts: alerts.length,
     kinds,
     recall: total ? caught / total : 1,
+    weighted_recall: weightedRecall(kinds),
     duplicates: all.reduce((n, k) => n + k.duplicates, 0),
     false_alerts: all.reduce((n, k) => n + k.false_alerts, 0),
   };
@@ -736,6 +904,7 @@ export function workloadTable(results: BenchResult[]): string {
     'budget/day',
     'strategy',
     'recall',
+    'weighted',
     'requests',
     'dup',
     'false',
@@ -748,7 +917,7 @@ export function workloadTable(results: BenchResult[]): string {
       return s.events ? `${s.caught}/${s.events} · ${fmt(s.delay_p50_ms)} / ${fmt(s.delay_p95_ms)}` : '–';
     });
     lines.push(
-      `| ${r.budget_per_day} | ${r.strategy} | ${(100 * r.recall).toFixed(1)}% | ${r.requests} (${r.search_requests} search${r.watch_looks_from_searches ? `; ${r.watch_looks_from_searches} watched-lot looks came with them` : ''}) | ${r.duplicates} | ${r.false_alerts} | ${cells.join(' | ')} |`,
+      `| ${r.budget_per_day} | ${r.strategy} | ${(100 * r.recall).toFixed(1)}% | ${(100 * r.weighted_recall).toFixed(1)}% | ${r.requests} (${r.search_requests} search${r.watch_looks_from_searches ? `; ${r.watch_looks_from_searches} watched-lot looks came with them` : ''}) | ${r.duplicates} | ${r.false_alerts} | ${cells.join(' | ')} |`,
     );
   }
   return lines.join('\n');
@@ -806,6 +975,7 @@ export function poolResults(runs: BenchResult[][]): BenchResult[] {
       alerts: sum((r) => r.alerts),
       kinds,
       recall: events ? ks.reduce((n, k) => n + k.caught, 0) / events : 1,
+      weighted_recall: weightedRecall(kinds),
       duplicates: ks.reduce((n, k) => n + k.duplicates, 0),
       false_alerts: ks.reduce((n, k) => n + k.false_alerts, 0),
       max_requests_24h: Math.max(...rs.map((r) => r.max_requests_24h)),
@@ -817,4 +987,44 @@ export function poolResults(runs: BenchResult[][]): BenchResult[] {
       wall_ms: sum((r) => r.wall_ms),
     };
   });
+}
+
+/**
+ * Where Lotwatch falls short of a baseline, one line per cell: at each budget, against each baseline, overall and
+ * weighted recall lower or equal (a tie), and per event kind fewer caught, or as many caught with a longer p50 or
+ * p95 delay. Equal recall with every caught event no later counts as a tie only on the recall lines. Empty when
+ * Lotwatch is ahead everywhere. `results`: runWorkload's or poolResults' list.
+ */
+export function shortfalls(results: BenchResult[]): string[] {
+  const out: string[] = [];
+  const pctOf = (x: number) => `${(100 * x).toFixed(1)}%`;
+  for (const lw of results.filter((r) => r.strategy === 'lotwatch')) {
+    for (const b of results.filter(
+      (r) => r.strategy !== 'lotwatch' && r.budget_per_day === lw.budget_per_day,
+    )) {
+      const at = `${lw.budget_per_day}/day vs ${b.strategy}`;
+      for (const [name, x, y] of [
+        ['recall', lw.recall, b.recall],
+        ['weighted recall', lw.weighted_recall, b.weighted_recall],
+      ] as const) {
+        if (x < y) out.push(`${at}: ${name} LOSS ${pctOf(x)} < ${pctOf(y)}`);
+        else if (x === y) out.push(`${at}: ${name} tie ${pctOf(x)}`);
+      }
+      for (const k of KINDS) {
+        const s = lw.kinds[k];
+        const t = b.kinds[k];
+        if (!s.events) continue;
+        if (s.caught < t.caught)
+          out.push(`${at}: ${LABEL[k]} LOSS caught ${s.caught} < ${t.caught} of ${s.events}`);
+        const slow = (['delay_p50_ms', 'delay_p95_ms'] as const).filter(
+          (q) => s[q] !== null && t[q] !== null && s[q]! > t[q]!,
+        );
+        if (slow.length)
+          out.push(
+            `${at}: ${LABEL[k]} slower ${slow.map((q) => `${q === 'delay_p50_ms' ? 'p50' : 'p95'} ${fmt(s[q])} > ${fmt(t[q])}`).join(', ')}`,
+          );
+      }
+    }
+  }
+  return out;
 }

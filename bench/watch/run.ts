@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { sandboxSeeds } from '../../src/sandbox/index';
@@ -5,6 +6,7 @@ import {
   BUDGETS,
   compact,
   poolResults,
+  shortfalls,
   runWorkload,
   WORKLOADS,
   workloadTable,
@@ -16,12 +18,18 @@ import {
 const DEFAULT_SEEDS = sandboxSeeds(2, 2026);
 
 /**
+ * BENCH_SEEDS=random: a fresh pair drawn per process (each workload file runs in its own process, so each draws
+ * its own pair unless BENCH_SEEDS lists them), printed so a run can be repeated with BENCH_SEEDS=a,b.
+ */
+const RANDOM_SEEDS = sandboxSeeds(2, randomInt(1, 2 ** 31));
+
+/**
  * One workload of `npm run bench:watch`: every strategy at every budget over the workload's period, once per market
  * seed, the seeds' scores pooled per strategy and budget (harness.ts poolResults), printed as one table and written
  * to bench/results/watch-<workload>.json (bench/watch/chart.mjs draws the README's chart from those files; `seeds`
  * lists the seeds, `per_seed` each seed's recall and requests). Environment: BENCH_WORKLOADS (e.g. `buyer,dealer`;
  * default all), BENCH_BUDGETS (e.g. `30,300`), BENCH_DAYS (overrides every workload's days), BENCH_SEEDS (e.g.
- * `2026,7`; default two seeds, DEFAULT_SEEDS), BENCH_SEED (one seed, when BENCH_SEEDS is not set), BENCH_SHAPE=spec
+ * `2026,7`, or `random` for a fresh printed pair; default two seeds, DEFAULT_SEEDS), BENCH_SEED (one seed, when BENCH_SEEDS is not set), BENCH_SHAPE=spec
  * (the specification's dialect).
  */
 export function benchWorkload(id: WorkloadId): void {
@@ -32,10 +40,15 @@ export function benchWorkload(id: WorkloadId): void {
     ? process.env['BENCH_BUDGETS'].split(',').map(Number)
     : [...BUDGETS];
   const seedsEnv = process.env['BENCH_SEEDS'] ?? process.env['BENCH_SEED'];
-  const seeds = seedsEnv ? seedsEnv.split(',').map((s) => Number(s.trim())) : DEFAULT_SEEDS;
+  const seeds =
+    seedsEnv === 'random'
+      ? RANDOM_SEEDS
+      : seedsEnv
+        ? seedsEnv.split(',').map((s) => Number(s.trim()))
+        : DEFAULT_SEEDS;
   const shape = process.env['BENCH_SHAPE'] === 'spec' ? 'spec' : 'real';
   it.skipIf(only !== undefined && !only.includes(id))(
-    `watcher benchmark, ${w.name}: ${days} simulated days, ${seeds.length} seeds`,
+    `watcher benchmark, ${w.name}: ${days} simulated days, seeds ${seeds.join(', ')}`,
     async () => {
       if (seeds.some((s) => !Number.isInteger(s) || s < 0))
         throw new Error(`BENCH_SEEDS must be whole numbers, not ${seedsEnv}`);
@@ -45,13 +58,17 @@ export function benchWorkload(id: WorkloadId): void {
       }
       const results = poolResults(runs);
       const title = `watcher benchmark: ${w.name} (${w.lots} lots, ${w.searches} searches, ${days} days${'plan' in w ? `, the plan's ${w.plan.limit} requests a month from the service's headers` : ''}), ${shape} dialect, seeds ${seeds.join(', ')} pooled`;
-      console.log(`${title}\n${workloadTable(results)}`);
+      const short = shortfalls(results);
+      console.log(
+        `${title}\n${workloadTable(results)}\n\nWhere Lotwatch falls short (ties and losses), seeds ${seeds.join(', ')}:\n${short.length ? short.map((x) => `- ${x}`).join('\n') : '- none'}`,
+      );
       const perSeed = runs.flatMap((run, i) =>
         run.map((r) => ({
           seed: seeds[i],
           strategy: r.strategy,
           budget_per_day: r.budget_per_day,
           recall: r.recall,
+          weighted_recall: r.weighted_recall,
           requests: r.requests,
         })),
       );
@@ -59,7 +76,16 @@ export function benchWorkload(id: WorkloadId): void {
       writeFileSync(
         `bench/results/watch-${id}.json`,
         JSON.stringify(
-          { workload: id, title, seeds, days, shape, results: results.map(compact), per_seed: perSeed },
+          {
+            workload: id,
+            title,
+            seeds,
+            days,
+            shape,
+            results: results.map(compact),
+            per_seed: perSeed,
+            shortfalls: short,
+          },
           null,
           2,
         ) + '\n',

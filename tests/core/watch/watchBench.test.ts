@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runWorkload, WORKLOADS, workloadTable, type Workload } from '../../../bench/watch/harness';
 
 // Short versions of the watcher benchmark's three workloads (bench/watch/harness.ts; the full one is
-// `npm run bench:watch`): Lotwatch, the naive fixed-interval poller and round-robin side by side on one simulated
+// `npm run bench:watch`): Lotwatch, the naive fixed-interval poller, round-robin and the time-to-sale poller side by side on one simulated
 // market, a few simulated hours or days at one budget each. They assert what must hold whatever the scheduler does
 // (no alert twice, no strategy past its budget) and print the table; how well each strategy does is the full
 // benchmark's business.
@@ -22,7 +22,7 @@ describe('watcher benchmark, short workloads', () => {
         ...(s.budget ? { budgets: [s.budget] } : {}),
       });
       console.log(`${s.workload.name}, ${s.days} days\n${workloadTable(results)}`);
-      expect(results.map((r) => r.strategy)).toEqual(['lotwatch', 'naive', 'round_robin']);
+      expect(results.map((r) => r.strategy)).toEqual(['lotwatch', 'naive', 'round_robin', 'time_to_sale']);
       for (const r of results) {
         expect(r.duplicates, `${r.strategy}: duplicate alerts`).toBe(0);
         // Lotwatch keeps to a rolling day's allowance (a plan's quota on the free plan), the setup's lookups
