@@ -33,11 +33,28 @@ export class InboxService {
       i?.before_id ?? Number.MAX_SAFE_INTEGER,
       i?.limit ?? 100,
     );
-    const noteOf = (k: string | null) => (k ? this.d.repos.desk.notes(k) : null);
+    // A page holds many alerts of the same lot: each lot's notes and title document are read once per page.
+    const lotFacts = new Map<
+      string,
+      { notes: string; tags: string[]; block: AlertView['lot_export_block'] }
+    >();
+    const factsOf = (k: string) => {
+      let f = lotFacts.get(k);
+      if (!f) {
+        const n = this.d.repos.desk.notes(k);
+        f = {
+          notes: n?.notes ?? '',
+          tags: parseTags(n?.tags ?? ''),
+          block: exportBlock(this.d.repos.lots.titleDocument(k)),
+        };
+        lotFacts.set(k, f);
+      }
+      return f;
+    };
     const alerts: AlertView[] = rows.map((r) => ({
-      lot_notes: noteOf(r.lot_key)?.notes ?? '',
-      lot_tags: parseTags(noteOf(r.lot_key)?.tags ?? ''),
-      lot_export_block: r.lot_key ? exportBlock(this.d.repos.lots.titleDocument(r.lot_key)) : null,
+      lot_notes: r.lot_key ? factsOf(r.lot_key).notes : '',
+      lot_tags: r.lot_key ? factsOf(r.lot_key).tags : [],
+      lot_export_block: r.lot_key ? factsOf(r.lot_key).block : null,
       deliveries: [], // The inbox handler adds the channel deliveries (ChannelService.deliveriesOf).
       id: r.id,
       kind: r.kind,
