@@ -1,14 +1,18 @@
 import { randomInt } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { sandboxSeeds } from '../../src/sandbox/index';
 import {
   BUDGETS,
   compact,
+  claimFailures,
   poolResults,
   shortfalls,
   runWorkload,
+  STRATEGIES,
   WORKLOADS,
+  type Strategy,
   workloadTable,
   type BenchResult,
   type WorkloadId,
@@ -30,7 +34,10 @@ const RANDOM_SEEDS = sandboxSeeds(2, randomInt(1, 2 ** 31));
  * lists the seeds, `per_seed` each seed's recall and requests). Environment: BENCH_WORKLOADS (e.g. `buyer,dealer`;
  * default all), BENCH_BUDGETS (e.g. `30,300`), BENCH_DAYS (overrides every workload's days), BENCH_SEEDS (e.g.
  * `2026,7`, or `random` for a fresh printed pair; default two seeds, DEFAULT_SEEDS), BENCH_SEED (one seed, when BENCH_SEEDS is not set), BENCH_SHAPE=spec
- * (the specification's dialect).
+ * (the specification's dialect). For tuning only: BENCH_STRATEGIES (e.g. `lotwatch`) runs a subset, and BENCH_CACHE (a
+ * folder) keeps each seed's results there and fills the strategies not run from it (the baselines' choices do not
+ * depend on Lotwatch's scheduler, so they need running once per seed, budget list and period). The README's tables
+ * come from a run of every strategy without a cache.
  */
 export function benchWorkload(id: WorkloadId): void {
   const only = process.env['BENCH_WORKLOADS']?.split(',').map((s) => s.trim());
@@ -53,14 +60,36 @@ export function benchWorkload(id: WorkloadId): void {
       if (seeds.some((s) => !Number.isInteger(s) || s < 0))
         throw new Error(`BENCH_SEEDS must be whole numbers, not ${seedsEnv}`);
       const runs: BenchResult[][] = [];
+      const strategies = process.env['BENCH_STRATEGIES']
+        ? (process.env['BENCH_STRATEGIES'].split(',').map((s) => s.trim()) as Strategy[])
+        : STRATEGIES;
+      const cacheDir = process.env['BENCH_CACHE'];
       for (const seed of seeds) {
-        runs.push(await runWorkload({ workload: w, budgets, days, seed, shape }));
+        const file = cacheDir && join(cacheDir, `${id}-${seed}-${days}-${shape}.json`);
+        const cached: BenchResult[] =
+          file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as BenchResult[]) : [];
+        const fresh = await runWorkload({ workload: w, budgets, days, seed, shape, strategies });
+        const cell = (r: BenchResult) => `${r.strategy}@${r.budget_per_day}`;
+        const freshCells = new Set(fresh.map(cell));
+        const merged = [...fresh, ...cached.filter((r) => !freshCells.has(cell(r)))];
+        if (file) {
+          mkdirSync(cacheDir, { recursive: true });
+          writeFileSync(file, JSON.stringify(merged));
+        }
+        const order = (r: BenchResult) =>
+          budgets.indexOf(r.budget_per_day) * 10 + STRATEGIES.indexOf(r.strategy);
+        runs.push(
+          merged
+            .filter((r) => budgets.includes(r.budget_per_day) || 'plan' in w)
+            .sort((a, b) => order(a) - order(b)),
+        );
       }
       const results = poolResults(runs);
       const title = `watcher benchmark: ${w.name} (${w.lots} lots, ${w.searches} searches, ${days} days${'plan' in w ? `, the plan's ${w.plan.limit} requests a month from the service's headers` : ''}), ${shape} dialect, seeds ${seeds.join(', ')} pooled`;
       const short = shortfalls(results);
+      const claim = claimFailures(results);
       console.log(
-        `${title}\n${workloadTable(results)}\n\nWhere Lotwatch falls short (ties and losses), seeds ${seeds.join(', ')}:\n${short.length ? short.map((x) => `- ${x}`).join('\n') : '- none'}`,
+        `${title}\n${workloadTable(results)}\n\nWhere Lotwatch falls short (ties and losses), seeds ${seeds.join(', ')}:\n${short.length ? short.map((x) => `- ${x}`).join('\n') : '- none'}\n\nThe claim (recall, bid thresholds, sale-result p95, no duplicate or false alert), seeds ${seeds.join(', ')}: ${claim.length ? `${claim.length} cells fail\n${claim.map((x) => `- ${x}`).join('\n')}` : 'holds in every cell'}`,
       );
       const perSeed = runs.flatMap((run, i) =>
         run.map((r) => ({
@@ -85,6 +114,7 @@ export function benchWorkload(id: WorkloadId): void {
             results: results.map(compact),
             per_seed: perSeed,
             shortfalls: short,
+            claim_failures: claim,
           },
           null,
           2,

@@ -1,5 +1,5 @@
 import type { AlertRules, LotState } from '../../shared/watch';
-import { auctionOver } from './planner';
+import { isEnded as auctionOver } from '../diff';
 
 /*
  * Looks at a watched lot with a bid rule (bid_above_usd, max_bid_usd, max_bid_near_percent) while its bid can still
@@ -28,6 +28,15 @@ export const LIVE_BID_REFRESH = 15 * S;
  */
 const BLOCK_WAIT_GAP = 2 * LIVE_BID_REFRESH;
 
+/**
+ * The widest gap between bid looks before the sale at scale 1 (ms). Pre-bids on the real service move over the
+ * last days before a sale, in a few steps whose timing the client cannot see coming (a bid that stood still for a
+ * day says little about the next one); without this cap a lot three days out with no rise seen yet would be looked
+ * at only a day and a half later, and a crossing then waits that long. At 4 hours a crossing is seen about 2 hours
+ * after it, on average; a tight budget stretches the gap by its scale.
+ */
+export const BID_LOOK_MAX_GAP = 4 * HOUR;
+
 /** One point of a lot's observed bid history: when (ms) and the current bid then (USD). */
 export type BidPoint = readonly [at: number, bid: number];
 
@@ -37,6 +46,24 @@ export interface BidWatch {
   level: number;
   /** Observed bids, oldest first (the first observation, then each bid change as seen). */
   history: BidPoint[];
+  /**
+   * The widest gap between looks before the sale (ms) that the budget allows (bidLookGap), not stretched by the
+   * scale. Absent: BID_LOOK_MAX_GAP stretched by the scale.
+   */
+  maxGap?: number;
+}
+
+/**
+ * The widest gap between bid looks (ms) that spends about half of `perDay` requests a day on `lots` watched lots
+ * waiting for a bid rule, at least PRICE_REFRESH (the service's own refresh: a look more often reads the same
+ * record). On an ample budget the buyer hears of a crossing within minutes; the other half is left for sale results,
+ * relists and saved searches; on a tight one (100 lots on 300 a day: 16 hours) it replaces the budget's scale for
+ * these looks, so a large watchlist is not stretched twice. BID_LOOK_MAX_GAP without lots or an allowance. Throws
+ * nothing.
+ */
+export function bidLookGap(lots: number, perDay: number): number {
+  if (lots <= 0 || perDay <= 0) return BID_LOOK_MAX_GAP;
+  return Math.max(PRICE_REFRESH, (lots * 24 * HOUR) / (perDay / 2));
 }
 
 /**
@@ -101,7 +128,8 @@ function onTheBlock(history: readonly BidPoint[], at: number): boolean {
  * result (bidLookValue), so a tight budget drops them first.
  *
  * - before the sale: half the expected time to the crossing (timeToCross: the distance over the observed bid
- *   movement, at most the time to the sale), at least a price refresh (15 min), and a look at the sale time;
+ *   movement, at most the time to the sale), at least a price refresh (15 min) and at most BID_LOOK_MAX_GAP (4 h),
+ *   and a look at the sale time;
  * - from the sale time, waiting for the lot to go on the block (no bid change seen since): gaps of an eighth of the
  *   time since the sale time, at least 30 s (two live-bid refreshes), so a late turn costs a few looks;
  * - on the block (a bid change seen since the sale time): every live-bid refresh (15 s) until the level is reached.
@@ -119,7 +147,9 @@ export function nextBidLookAt(
   const last = lastChecked;
   if (last < at) {
     const tau = timeToCross(bids.history, bids.level, lot.current_bid_usd, last, at - last);
-    return Math.min(at, last + Math.max(PRICE_REFRESH, tau / 2) * scale);
+    // The budget's own widest gap (bidLookGap) already fits the allowance: the scale stretches only the default.
+    const cap = bids.maxGap ?? BID_LOOK_MAX_GAP * scale;
+    return Math.min(at, last + Math.min(cap, Math.max(PRICE_REFRESH, tau / 2) * scale));
   }
   if (onTheBlock(bids.history, at)) return last + LIVE_BID_REFRESH * scale;
   return last + Math.max(BLOCK_WAIT_GAP, (last - at) / 8) * scale;
@@ -128,7 +158,8 @@ export function nextBidLookAt(
 /**
  * What a bid look is worth (value.ts VALUE): from the sale time on, VALUE.bidLive (the crossing is minutes away, and
  * a later look sees only the hammer price); before it, VALUE.background growing to VALUE.bidSoon as the time since
- * the last look nears the expected time to the crossing (timeToCross, at most the time to the sale): a bid close to
+ * the last look nears the expected time to the crossing (timeToCross, at most the time to the sale and at most
+ * BID_LOOK_MAX_GAP): a bid close to
  * the rule, moving fast or on a lot selling soon is worth more. Below CRITICAL_VALUE: a tight budget gives bid looks
  * up before any sale result. `now`, `lastChecked` in ms. Throws nothing.
  */
@@ -142,7 +173,10 @@ export function bidLookValue(
   const at = lot.auction_at;
   if (at === null) return value.background;
   if (now >= at) return value.bidLive;
-  const tau = timeToCross(bids.history, bids.level, lot.current_bid_usd, now, at - now);
+  const tau = Math.min(
+    bids.maxGap ?? BID_LOOK_MAX_GAP,
+    timeToCross(bids.history, bids.level, lot.current_bid_usd, now, at - now),
+  );
   const waited = lastChecked === null ? Infinity : now - lastChecked;
   const share = tau <= 0 ? 1 : Math.min(1, waited / tau);
   return value.background + (value.bidSoon - value.background) * share;

@@ -1,5 +1,6 @@
 import type { QuotaSnapshot } from '../../shared/vehicle';
 import type { LotState } from '../../shared/watch';
+import type { BidWatch } from './bidPlan';
 import { projectedChecks } from './planner';
 import { pagesPerRun } from '../../shared/watch';
 
@@ -191,6 +192,8 @@ export class RequestBudget {
 export interface WatchLoad {
   lot: LotState | null;
   lastChecked: number | null;
+  /** A bid rule not reached yet (bidPlan.ts): its looks count too. */
+  bids?: BidWatch | null;
 }
 
 /** What a saved search's schedule costs: enough of its row to count pages. */

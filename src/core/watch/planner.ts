@@ -1,5 +1,6 @@
 import type { LotState } from '../../shared/watch';
 import { isEnded, mayBeRelisted } from '../diff';
+import { nextBidLookAt, type BidWatch } from './bidPlan';
 
 const S = 1000;
 const MIN = 60 * S;
@@ -138,7 +139,7 @@ function projectedState(lot: LotState, t: number, now: number): LotState {
  * @returns a count of requests. Throws nothing.
  */
 export function projectedChecks(
-  lots: { lot: LotState | null; lastChecked: number | null }[],
+  lots: { lot: LotState | null; lastChecked: number | null; bids?: BidWatch | null }[],
   now: number,
   horizon: number,
   scale = 1,
@@ -148,16 +149,19 @@ export function projectedChecks(
 
 /**
  * The times (ms, ascending, each >= now) of the checks projectedChecks counts: a lot never fetched is due now.
- * The scheduler keeps requests back for them (Scheduler.searchKeep). Throws nothing.
+ * The scheduler keeps requests back for them (Scheduler.searchKeep); with `afterSaleOnly`, only the planner's looks
+ * for a sale result (no bid looks), from the listed sale time until the lot is projected over (Scheduler.lookKeep).
+ * Throws nothing.
  */
 export function projectedCheckTimes(
-  lots: { lot: LotState | null; lastChecked: number | null }[],
+  lots: { lot: LotState | null; lastChecked: number | null; bids?: BidWatch | null }[],
   now: number,
   horizon: number,
   scale = 1,
+  afterSaleOnly = false,
 ): number[] {
   const times: number[] = [];
-  for (const { lot, lastChecked } of lots) {
+  for (const { lot, lastChecked, bids } of lots) {
     // Never fetched: one fetch now; what follows depends on what it returns.
     if (lot === null || lastChecked === null) {
       times.push(now);
@@ -166,10 +170,16 @@ export function projectedCheckTimes(
     let last = lastChecked;
     let guard = 0;
     for (;;) {
-      const t = nextCheckAt(projectedState(lot, last, now), last, now, scale);
+      const state = projectedState(lot, last, now);
+      // A bid rule not reached yet adds its looks until the sale (bidPlan.ts), as if the bid stood still.
+      const bid = bids && !afterSaleOnly ? nextBidLookAt(state, bids, last, now, scale) : null;
+      const planned = nextCheckAt(state, last, now, scale);
+      const t = bid !== null && bid < planned ? bid : planned;
       const at = Math.max(t, last + 1);
       if (at > now + horizon || guard++ > 5000) break;
-      times.push(Math.max(now, at));
+      // afterSaleOnly: only the looks for a sale result (from the listed sale time until the lot is projected over).
+      if (!afterSaleOnly || (lot.auction_at !== null && at >= lot.auction_at && !auctionOver(state)))
+        times.push(Math.max(now, at));
       last = at;
     }
   }

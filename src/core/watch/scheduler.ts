@@ -4,7 +4,6 @@ import { databaseErrorOf } from '../errors';
 import type { WatchRow, Store } from '../db/store';
 import type { Logger } from '../log';
 import {
-  keepFor,
   pagesPerRun,
   projectedDay,
   reserveHorizon,
@@ -17,19 +16,16 @@ import {
 import { failureBackoff, tickBackoff, type SchedulePlan, type WatchState } from './backoff';
 import { CronTrigger } from './cron';
 import type { Outbox } from './outbox';
-import { nextReminderAt, projectedCheckTimes } from './planner';
+import { nextReminderAt } from './planner';
 import { CRITICAL_VALUE, orderQueue, searchValue, type QueuedRequest } from './value';
 import { bidWatchOf, dueValue, watchDue } from './due';
+import { MAX_SLEEP, watchWakeAt, type WakeContext } from './wake';
+import { bidLookGap } from './bidPlan';
 import type { Polls, RunOutcome } from './polls';
 import type { PauseGate } from './pause';
 import type { Recorder } from './recorder';
-import { leavesTooLittle, periodKeep, sendable } from './spending';
+import { lookKeep, periodKeep, searchKeep, searchMayStart, sendable } from './spending';
 
-const HOUR = 3_600_000;
-/** The longest the loop sleeps with nothing due: a safety net for changes nobody woke it for (ms). */
-const MAX_SLEEP = HOUR;
-/** Pages of a saved search's run (its baseline done) that must fit for it to start on the buyer's own daily limit. */
-const FIRST_PAGES_ON_A_DAILY_LIMIT = 2;
 
 /** What the scheduler needs; everything with side effects is injected. */
 export interface SchedulerDeps {
@@ -171,7 +167,7 @@ export class Scheduler {
   watchStates(): WatchState[] {
     const examples = this.d.examplesActive?.() ?? true;
     const now = this.d.clock.now();
-    return this.d.store.watches
+    const states = this.d.store.watches
       .listWatches()
       .filter((w) => examples || !w.is_example)
       .map((watch) => {
@@ -185,6 +181,11 @@ export class Scheduler {
         const bids = key ? bidWatchOf(watch, lot, () => this.d.store.lots.timeline(key), now) : null;
         return { watch, lot, lastChecked: lot ? lastChecked : null, bids };
       });
+    // The bid looks' widest gap: what half the day's allowance buys for every lot waiting for a bid rule.
+    const waiting = states.filter((x) => x.bids).length;
+    if (waiting === 0) return states;
+    const maxGap = bidLookGap(waiting, this.d.budget.allowance(now).perDay);
+    return states.map((w) => (w.bids ? { ...w, bids: { ...w.bids, maxGap } } : w));
   }
 
   private searchDemand(searches: SearchLoad[], now: number): number {
@@ -222,16 +223,14 @@ export class Scheduler {
     return watchDue(w, now, this.scale).at;
   }
 
-  /**
-   * Tokens kept back at the pace when non-critical work starts: what the watchlist's projected checks before the
-   * bucket could refill (reserveHorizon) need beyond what it refills by each of their times (keepFor), at most all
-   * but one of the burst. Saved-search pages yield to watch checks when requests are scarce; a run once started goes
-   * on within the daily allowance less the watchlist's reserve (its pages are one result), and the pace catches up
-   * after it.
-   */
+  /** Tokens kept back from a saved search's pages for the watchlist (spending.ts searchKeep). */
   private searchKeep(now: number, watches: WatchState[]): number {
-    const perDay = this.d.budget.allowance(now).perDay;
-    return keepFor(projectedCheckTimes(watches, now, reserveHorizon(perDay), this.scale), now, perDay);
+    return searchKeep(this.d.budget, watches, now, this.scale);
+  }
+
+  /** What a watch check below the sale-critical value leaves (spending.ts lookKeep). */
+  private lookKeep(now: number, watches: WatchState[]): { bucket: number; day: number } {
+    return lookKeep(this.d.budget, watches, now, this.scale);
   }
 
   /**
@@ -256,17 +255,20 @@ export class Scheduler {
     const first = Math.max(this.d.pause.end(now), this.d.budget.nextFitAt(1, now) ?? Infinity);
     const blocked = (fit: number | null) => (fit === null || fit <= now ? now + MAX_SLEEP : fit);
     const onQuota = this.d.budget.allowance(now).basis === 'quota';
-    const pauseEnd = this.d.pause.end(now);
-    for (const w of watches) {
-      const due = this.dueAt(w, now);
-      // On a plan's quota a sale-critical check does not wait for the bucket or the day (see sendable).
-      const critical = onQuota && dueValue(w, now, watchDue(w, now, this.scale)) >= CRITICAL_VALUE;
-      const gate = critical ? pauseEnd : first;
-      const t =
-        tickStart !== null && served(this.dueAt(w, tickStart)) ? blocked(critical ? null : first) : due;
-      next = Math.min(next, Math.max(t, gate));
-    }
     let kept: number | null = null;
+    let lookKept: number | null = null;
+    const ctx: WakeContext = {
+      now,
+      tickStart,
+      scale: this.scale,
+      budget: this.d.budget,
+      onQuota,
+      pauseEnd: this.d.pause.end(now),
+      first,
+      lookKeep: () => (lookKept ??= this.lookKeep(now, watches).bucket),
+    };
+    for (const w of watches)
+      next = Math.min(next, watchWakeAt(w, ctx, tickStart === null ? Infinity : this.dueAt(w, tickStart)));
     for (const s of this.d.store.searches.listSearches()) {
       const trigger = this.triggers.get(s.id);
       if (s.paused || !trigger) continue;
@@ -355,37 +357,37 @@ export class Scheduler {
       }
       // The tokens kept back for the watchlist, worked out once a tick (a projection over every watched lot).
       let kept: number | null = null;
+      let lookKept: { bucket: number; day: number } | null = null;
       let periodKept: number | null = null;
       for (const q of orderQueue(queue)) {
         const at = this.d.clock.now();
         if (this.pausedNow()) break;
-        const keep = q.critical ? 0 : (kept ??= this.searchKeep(at, states));
-        // A saved search's run goes whole (or as much as a day allows) or waits; on a daily limit, once its baseline
-        // is done, at least two pages of it: a long list is read as a sweep of windows that each run continues
-        // (coverage.ts), so a 5-page list on 10 requests a day is read over a few runs instead of never fitting beside
-        // the watchlist's checks. What is behind it may go meanwhile.
-        if ('search' in q.item) {
-          const { perDay, basis } = this.d.budget.allowance(at);
-          const whole = Math.max(
-            1,
-            Math.min(q.cost, perDay - keep, basis === 'quota' ? Infinity : FIRST_PAGES_ON_A_DAILY_LIMIT),
-          );
-          if (!this.d.budget.canSpend(whole, at, keep, q.cost + keep)) continue;
-          // On a plan's quota a saved search leaves what the watchlist is projected to need until the period ends.
-          if (
-            leavesTooLittle(
-              this.d.budget,
-              q.cost,
-              at,
-              (periodKept ??= periodKeep(this.d.budget, this.scale, at, states)),
-            )
+        const looks = q.critical ? null : (lookKept ??= this.lookKeep(at, states));
+        const keep = q.critical
+          ? 0
+          : 'watch' in q.item
+            ? looks!.bucket
+            : (kept ??= this.searchKeep(at, states));
+        // A saved search's run goes whole or waits (spending.ts searchMayStart); what is behind it may go meanwhile.
+        if (
+          'search' in q.item &&
+          !searchMayStart(
+            this.d.budget,
+            q.cost,
+            q.item.baseline,
+            at,
+            keep,
+            () => (periodKept ??= periodKeep(this.d.budget, this.scale, at, states)),
           )
-            continue;
-          // On a plan's quota a run goes once the pace has paid for it, so runs spread over the period; the first
-          // reading of a list (its baseline) goes as soon as the day allows: every later new match depends on it.
-          if (basis === 'quota' && q.item.baseline && this.d.budget.paidAt(q.cost + keep, at) > at) continue;
+        )
+          continue;
+        // Nothing below the sale-critical value takes the day's places kept for sale-result looks. A search that waits
+        // lets the watch checks behind it go (they need fewer tokens); a watch check that cannot go stops the tick.
+        const dayKept = looks !== null && !this.d.budget.canSpend(1, at, looks.day);
+        if (dayKept || !sendable(this.d.budget, q, at, keep)) {
+          if ('search' in q.item) continue;
+          break;
         }
-        if (!sendable(this.d.budget, q, at, keep)) break;
         if ('watch' in q.item) await this.d.polls.pollWatch(q.item.watch, q.critical ? Infinity : 0);
         else await this.triggers.get(q.item.search)?.execute();
       }
@@ -424,7 +426,8 @@ export class Scheduler {
 
   /**
    * Stretches the watchlist's gaps until its own projected day fits its share of the allowance (every 10 min): all
-   * of it without saved searches, half while any runs. Sale-critical checks still go first in the queue (value.ts)
+   * of it without saved searches, a third while any runs (new matches are most of what a buyer's saved searches bring,
+   * and they come only from search pages). Sale-critical checks still go first in the queue (value.ts)
    * and may take more; the share keeps the watchlist's background looks and the spacing of its looks after a sale
    * from leaving the searches nothing.
    */
@@ -433,7 +436,9 @@ export class Scheduler {
     this.scaledAt = now;
     const allowance = this.d.budget.allowance(now).perDay;
     const searching = this.d.store.searches.listSearches().some((s) => !s.paused);
-    this.scale = scaleToFit(this.watchStates(), now, 0, searching ? allowance / 2 : allowance);
+    // Bid looks are left out: their own widest gap already fits them to the allowance (bidPlan.ts bidLookGap).
+    const states = this.watchStates().map((w) => ({ ...w, bids: null }));
+    this.scale = scaleToFit(states, now, 0, searching ? allowance / 3 : allowance);
   }
 }
 

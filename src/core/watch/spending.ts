@@ -1,6 +1,7 @@
 import type { WatchRow } from '../db/store';
 import type { WatchState } from './backoff';
-import { watchReserve, type RequestBudget } from './budget';
+import { keepFor, reserveHorizon, watchReserve, type RequestBudget } from './budget';
+import { projectedCheckTimes } from './planner';
 import type { QueuedRequest } from './value';
 
 /*
@@ -10,9 +11,10 @@ import type { QueuedRequest } from './value';
 
 /**
  * Whether the queue's head may go now. At the pace (budget.paced) after keeping `keep` tokens for the watchlist;
- * a saved search's run may take the day up to one whole run on a plan's quota (canSpend's runFloor). On a plan's
- * quota a sale-critical check skips the bucket and the day's share: after a 5-page run on a 3-a-day plan the
- * bucket is in debt for over a day, and the plan bounds the period's total anyway. `at` in ms.
+ * a saved search's run may take the day up to one whole run on a plan's quota (canSpend's runFloor). A sale-critical
+ * check skips the bucket: after a search's first reading (several pages at once) the bucket is in debt for hours,
+ * and a sale result must not wait for it. On the buyer's own daily limit it stays within the rolling day; on a
+ * plan's quota it skips the day's share too (the plan bounds the period's total anyway). `at` in ms.
  */
 export function sendable(
   budget: RequestBudget,
@@ -20,7 +22,7 @@ export function sendable(
   at: number,
   keep: number,
 ): boolean {
-  if (q.critical && budget.allowance(at).basis === 'quota') return budget.canSpend(1, at, 0, Infinity);
+  if (q.critical) return budget.canSpend(1, at, 0, budget.allowance(at).basis === 'quota' ? Infinity : 0);
   // A saved search's first reading (its baseline) is held to the day's allowance only, like a run the buyer starts:
   // every new match it will ever report depends on it, and waiting for the bucket to refill behind the
   // watchlist's checks held it back for a day on 10 requests a day.
@@ -48,4 +50,66 @@ export function periodKeep(budget: RequestBudget, scale: number, now: number, st
   const { basis, q } = budget.allowance(now);
   if (basis !== 'quota' || !q?.periodEnd || q.periodEnd <= now) return 0;
   return watchReserve(states, now, scale, q.periodEnd - now);
+}
+
+/**
+ * Tokens of the pacing bucket kept back from a saved search's pages when it starts: what the watchlist's projected
+ * checks before the bucket could refill (reserveHorizon) need beyond what it refills by each of their times
+ * (keepFor), at most all but one of the burst. Saved-search pages yield to watch checks when requests are scarce; a
+ * run once started goes on within the daily allowance less the watchlist's reserve (its pages are one result), and
+ * the pace catches up after it. `now` in ms; `scale` the watchlist's stretch. Throws only database errors.
+ */
+export function searchKeep(budget: RequestBudget, watches: WatchState[], now: number, scale: number): number {
+  const perDay = budget.allowance(now).perDay;
+  return keepFor(projectedCheckTimes(watches, now, reserveHorizon(perDay), scale), now, perDay);
+}
+
+/**
+ * What a watch check below the sale-critical value leaves for the sale-result looks projected before the bucket
+ * could refill (projectedCheckTimes `afterSaleOnly`): `bucket`, their tokens (keepFor); `day`, their places in the
+ * rolling day, which frees a request only as an old one ages out, not at the bucket's refill rate (every such look,
+ * at most half the day). A bid look or a background look may spend the rest of what is kept for the watchlist (it is
+ * part of what was kept for), never a sale result's; a saved search's page leaves the day's places too. Throws only
+ * database errors.
+ */
+export function lookKeep(
+  budget: RequestBudget,
+  watches: WatchState[],
+  now: number,
+  scale: number,
+): { bucket: number; day: number } {
+  const perDay = budget.allowance(now).perDay;
+  const times = projectedCheckTimes(watches, now, reserveHorizon(perDay), scale, true);
+  return { bucket: keepFor(times, now, perDay), day: Math.min(times.length, Math.floor(perDay / 2)) };
+}
+
+/** Pages of a saved search's run (its baseline done) that must fit for it to start on the buyer's own daily limit. */
+const FIRST_PAGES_ON_A_DAILY_LIMIT = 2;
+
+/**
+ * Whether a saved search's run of `cost` pages may start at `at` (ms) with `keep` tokens kept for the watchlist. It
+ * goes whole (or as much as a day allows) or waits; on a daily limit, once its baseline is done (`baselineDone`), at
+ * least two pages of it: a long list is read as a sweep of windows that each run continues (coverage.ts), so a
+ * 5-page list on 10 requests a day is read over a few runs instead of never fitting beside the watchlist's checks.
+ * On a plan's quota it leaves what the watchlist is projected to need until the period ends (`periodKept`, worked
+ * out only when asked) and goes once the pace has paid for it, so runs spread over the period; the first reading of
+ * a list (its baseline) goes as soon as the day allows: every later new match depends on it. Throws only database
+ * errors.
+ */
+export function searchMayStart(
+  budget: RequestBudget,
+  cost: number,
+  baselineDone: boolean,
+  at: number,
+  keep: number,
+  periodKept: () => number,
+): boolean {
+  const { perDay, basis } = budget.allowance(at);
+  const whole = Math.max(
+    1,
+    Math.min(cost, perDay - keep, basis === 'quota' ? Infinity : FIRST_PAGES_ON_A_DAILY_LIMIT),
+  );
+  if (!budget.canSpend(whole, at, keep, cost + keep)) return false;
+  if (leavesTooLittle(budget, cost, at, periodKept())) return false;
+  return !(basis === 'quota' && baselineDone && budget.paidAt(cost + keep, at) > at);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  claimFailures,
   KINDS,
   pickTimeToSale,
   shortfalls,
@@ -64,6 +65,34 @@ describe('watch benchmark scoring', () => {
       '30/day vs naive: recall LOSS 83.3% < 91.7%',
       '30/day vs naive: weighted recall LOSS 90.0% < 95.0%',
       '30/day vs naive: new match LOSS caught 8 < 9 of 10',
+    ]);
+  });
+});
+
+describe("the benchmark's claim", () => {
+  it('fails a cell on lower recall, fewer or slower bid thresholds from 30 a day, a slower p95 sale result', () => {
+    const at = (budget: number, r: BenchResult): BenchResult => ({ ...r, budget_per_day: budget });
+    const kinds = (thr: [number, number, number], sale: number) =>
+      kindsOf({ threshold: thr, sale_result: [2, 2, sale], new_match: [8, 10] });
+    const lw = result('lotwatch', kinds([3, 3, 2 * HOUR], 10 * MIN));
+    const naive = result('naive', kinds([3, 3, HOUR], HOUR));
+    const tts = result(
+      'time_to_sale',
+      kindsOf({ threshold: [2, 3, 5 * HOUR], sale_result: [2, 2, 5 * MIN], new_match: [9, 10] }),
+    );
+    // From 30 a day up the bid-threshold p50 counts; below it only recall, thresholds caught and the sale p95.
+    expect(claimFailures([at(10, lw), at(10, naive), at(10, tts)])).toEqual([
+      '10/day vs time_to_sale: sale-result p95 10.0 min > 5.0 min',
+    ]);
+    expect(claimFailures([at(30, lw), at(30, naive), at(30, tts)])).toEqual([
+      '30/day vs time_to_sale: sale-result p95 10.0 min > 5.0 min',
+      '30/day: bid-threshold p50 2.0 h > best baseline 1.0 h',
+    ]);
+    // A false alert fails the cell whatever else holds.
+    const noisy = { ...at(30, lw), duplicates: 0, false_alerts: 1 };
+    expect(claimFailures([noisy, at(30, naive)])).toEqual([
+      '30/day: 0 duplicates, 1 false alerts',
+      '30/day: bid-threshold p50 2.0 h > best baseline 1.0 h',
     ]);
   });
 });

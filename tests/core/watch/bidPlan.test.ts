@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { LotState } from '../../../src/shared/watch';
 import { lot as fixtureLot, rules } from '../diff/fixtures';
 import {
+  BID_LOOK_MAX_GAP,
+  bidLookGap,
   bidLookValue,
   LIVE_BID_REFRESH,
   nextBidLevel,
@@ -77,6 +79,20 @@ describe('nextBidLookAt', () => {
     expect(nextBidLookAt(lot(now + 8 * HOUR), watch(), now, now, 4)).toBe(now + 8 * HOUR);
   });
 
+  it('days before the sale with no rise seen: at most BID_LOOK_MAX_GAP apart, or the narrower gap the budget allows', () => {
+    // Three days out, half the time to the sale would be a day and a half: a crossing then waits that long.
+    expect(nextBidLookAt(lot(now + 3 * DAY), watch(), now, now)).toBe(now + BID_LOOK_MAX_GAP);
+    expect(nextBidLookAt(lot(now + 3 * DAY), { ...watch(), maxGap: 30 * MIN }, now, now)).toBe(
+      now + 30 * MIN,
+    );
+    // The budget's own gap is not stretched again by the scale.
+    expect(nextBidLookAt(lot(now + 3 * DAY), { ...watch(), maxGap: 16 * HOUR }, now, now, 8)).toBe(
+      now + 16 * HOUR,
+    );
+    // The budget's stretch still applies on top.
+    expect(nextBidLookAt(lot(now + 3 * DAY), watch(), now, now, 2)).toBe(now + 2 * BID_LOOK_MAX_GAP);
+  });
+
   it('from the sale time: waits for the block at gaps of an eighth of the time since, then every live-bid refresh', () => {
     const at = now - 2 * MIN;
     expect(nextBidLookAt(lot(at), watch(), now, now)).toBe(now + 30_000);
@@ -87,6 +103,19 @@ describe('nextBidLookAt', () => {
       [now - 30_000, 4500],
     ]);
     expect(nextBidLookAt(lot(at, { current_bid_usd: 4500 }), live, now, now)).toBe(now + LIVE_BID_REFRESH);
+  });
+});
+
+describe('bidLookGap', () => {
+  it('spends about half the day on the lots waiting for a bid rule, never more often than a price refresh', () => {
+    // 10 lots on 1,000 a day: 500 looks a day, one per lot every 29 minutes.
+    expect(bidLookGap(10, 1000)).toBe((10 * DAY) / 500);
+    // A tight budget: wider than BID_LOOK_MAX_GAP (100 lots on 300 a day: 16 hours), in place of the scale.
+    expect(bidLookGap(100, 300)).toBe(16 * HOUR);
+    // One lot on a large budget: never more often than the service refreshes prices.
+    expect(bidLookGap(1, 100_000)).toBe(PRICE_REFRESH);
+    expect(bidLookGap(0, 1000)).toBe(BID_LOOK_MAX_GAP);
+    expect(bidLookGap(10, 0)).toBe(BID_LOOK_MAX_GAP);
   });
 });
 

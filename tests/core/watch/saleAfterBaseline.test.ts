@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../../src/core/app';
+import type { Lot, MarketEvent, Sandbox } from '../../../src/sandbox/index';
+import { FakeClock } from '../../helpers/fakeClock';
+import { endDay, HOUR, key, MIN, narrowSearches, simulatedDayCore, START } from './simulatedDay';
+
+// 30 requests a day, three saved searches created together with the watchlist: their first readings go out at once
+// (a dozen pages), which leaves the pacing bucket in debt for hours. A watched lot selling a few hours later must
+// still have its sale result seen within minutes of the service showing it: the pace is a preference, the buyer's
+// daily limit is the rule, and a sale result is what the budget gives up last.
+
+const BUDGET = 30;
+
+describe('a sale result a few hours after three saved searches first read their lists, at 30 requests a day', () => {
+  let sb: Sandbox;
+  let core: Core;
+  let cleanup: () => void;
+  let watched: Lot[] = [];
+  let events: MarketEvent[] = [];
+  let alerts: { kind: string; lot_key: string | null; created_at: number }[] = [];
+  let spent = 0;
+  const end = START + 12 * HOUR;
+
+  beforeAll(async () => {
+    const clock = new FakeClock(START);
+    const day = await simulatedDayCore(clock);
+    ({ sb, core, cleanup } = day);
+    const { ok } = day;
+    await ok('settings.update', { requestsPerDay: BUDGET });
+    watched = sb.market.sorted
+      .filter(
+        (l) => l.subStatus === 'Open' && l.auctionAt > START + 3 * HOUR && l.auctionAt < START + 6 * HOUR,
+      )
+      .slice(0, 2);
+    for (const l of watched) await ok('watchlist.add', { target: l.lotNumber });
+    for (const { name, make, model, platform } of narrowSearches(sb.market)) {
+      await ok('searches.create', { name, params: { make, model, platform }, schedule: '*/15 * * * *' });
+    }
+    const first = sb.market.events.at(-1)?.seq ?? 0;
+    for (let guard = 0; clock.now() < end && guard < 20_000; guard++) {
+      clock.advanceTo(Math.min(clock.nextTimerAt() ?? end, end));
+      await core.engine.idle();
+    }
+    sb.market.advanceTo(end);
+    events = sb.market.eventsSince(first, 10_000_000).filter((e) => e.t <= end);
+    alerts = (await ok('alerts.list', { limit: 500 }))['alerts'] as typeof alerts;
+    spent = ((await ok('status.get'))['budget'] as { spentLast24h: number }).spentLast24h;
+  }, 180_000);
+
+  afterAll(() => endDay({ core, sb, cleanup }));
+
+  it('sees each sale result within 30 minutes of the service showing it, within the daily limit', () => {
+    expect(watched).toHaveLength(2);
+    expect(spent).toBeLessThanOrEqual(BUDGET);
+    const lots = new Set(watched.map(key));
+    const ends = events.filter(
+      (e) => e.kind === 'state' && lots.has(key(e)) && e.data['lot_sub_status'] === 'Ended',
+    );
+    expect(ends).toHaveLength(2);
+    for (const e of ends) {
+      const a = alerts.filter((x) => x.kind === 'sale_result' && x.lot_key === key(e));
+      expect(a, key(e)).toHaveLength(1);
+      expect((a[0]!.created_at - e.visible_t) / MIN, key(e)).toBeLessThanOrEqual(30);
+    }
+  });
+});
