@@ -47,23 +47,21 @@ export interface BidWatch {
   /** Observed bids, oldest first (the first observation, then each bid change as seen). */
   history: BidPoint[];
   /**
-   * The widest gap between looks before the sale (ms) that the budget allows (bidLookGap), not stretched by the
-   * scale. Absent: BID_LOOK_MAX_GAP stretched by the scale.
+   * The widest gap between looks before the sale at scale 1 (ms), at most BID_LOOK_MAX_GAP: narrower when the
+   * budget has room for it (bidLookGap). Absent: BID_LOOK_MAX_GAP.
    */
   maxGap?: number;
 }
 
 /**
- * The widest gap between bid looks (ms) that spends about half of `perDay` requests a day on `lots` watched lots
- * waiting for a bid rule, at least PRICE_REFRESH (the service's own refresh: a look more often reads the same
- * record). On an ample budget the buyer hears of a crossing within minutes; the other half is left for sale results,
- * relists and saved searches; on a tight one (100 lots on 300 a day: 16 hours) it replaces the budget's scale for
- * these looks, so a large watchlist is not stretched twice. BID_LOOK_MAX_GAP without lots or an allowance. Throws
- * nothing.
+ * The widest gap between bid looks at scale 1 (ms) that spends about half of `perDay` requests a day on `lots`
+ * watched lots waiting for a bid rule: from PRICE_REFRESH (the service's own refresh: a look more often reads the
+ * same record) to BID_LOOK_MAX_GAP. On an ample budget the buyer hears of a crossing within minutes; the other half
+ * is left for sale results, relists and saved searches; a tight budget stretches it by the scale. Throws nothing.
  */
 export function bidLookGap(lots: number, perDay: number): number {
   if (lots <= 0 || perDay <= 0) return BID_LOOK_MAX_GAP;
-  return Math.max(PRICE_REFRESH, (lots * 24 * HOUR) / (perDay / 2));
+  return Math.min(BID_LOOK_MAX_GAP, Math.max(PRICE_REFRESH, (lots * 24 * HOUR) / (perDay / 2)));
 }
 
 /**
@@ -147,9 +145,8 @@ export function nextBidLookAt(
   const last = lastChecked;
   if (last < at) {
     const tau = timeToCross(bids.history, bids.level, lot.current_bid_usd, last, at - last);
-    // The budget's own widest gap (bidLookGap) already fits the allowance: the scale stretches only the default.
-    const cap = bids.maxGap ?? BID_LOOK_MAX_GAP * scale;
-    return Math.min(at, last + Math.min(cap, Math.max(PRICE_REFRESH, tau / 2) * scale));
+    const cap = bids.maxGap ?? BID_LOOK_MAX_GAP;
+    return Math.min(at, last + Math.min(cap, Math.max(PRICE_REFRESH, tau / 2)) * scale);
   }
   if (onTheBlock(bids.history, at)) return last + LIVE_BID_REFRESH * scale;
   return last + Math.max(BLOCK_WAIT_GAP, (last - at) / 8) * scale;

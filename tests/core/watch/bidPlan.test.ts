@@ -85,10 +85,8 @@ describe('nextBidLookAt', () => {
     expect(nextBidLookAt(lot(now + 3 * DAY), { ...watch(), maxGap: 30 * MIN }, now, now)).toBe(
       now + 30 * MIN,
     );
-    // The budget's own gap is not stretched again by the scale.
-    expect(nextBidLookAt(lot(now + 3 * DAY), { ...watch(), maxGap: 16 * HOUR }, now, now, 8)).toBe(
-      now + 16 * HOUR,
-    );
+    // The scale stretches the budget's gap too.
+    expect(nextBidLookAt(lot(now + 3 * DAY), { ...watch(), maxGap: 30 * MIN }, now, now, 2)).toBe(now + HOUR);
     // The budget's stretch still applies on top.
     expect(nextBidLookAt(lot(now + 3 * DAY), watch(), now, now, 2)).toBe(now + 2 * BID_LOOK_MAX_GAP);
   });
@@ -107,11 +105,11 @@ describe('nextBidLookAt', () => {
 });
 
 describe('bidLookGap', () => {
-  it('spends about half the day on the lots waiting for a bid rule, never more often than a price refresh', () => {
+  it('spends about half the day on the lots waiting for a bid rule, between a price refresh and BID_LOOK_MAX_GAP', () => {
     // 10 lots on 1,000 a day: 500 looks a day, one per lot every 29 minutes.
     expect(bidLookGap(10, 1000)).toBe((10 * DAY) / 500);
-    // A tight budget: wider than BID_LOOK_MAX_GAP (100 lots on 300 a day: 16 hours), in place of the scale.
-    expect(bidLookGap(100, 300)).toBe(16 * HOUR);
+    // A tight budget: the widest gap (the scale stretches it further).
+    expect(bidLookGap(100, 300)).toBe(BID_LOOK_MAX_GAP);
     // One lot on a large budget: never more often than the service refreshes prices.
     expect(bidLookGap(1, 100_000)).toBe(PRICE_REFRESH);
     expect(bidLookGap(0, 1000)).toBe(BID_LOOK_MAX_GAP);
