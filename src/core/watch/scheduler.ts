@@ -26,7 +26,6 @@ import type { PauseGate } from './pause';
 import type { Recorder } from './recorder';
 import { lookKeep, periodKeep, searchKeep, searchMayStart, sendable } from './spending';
 
-
 /** What the scheduler needs; everything with side effects is injected. */
 export interface SchedulerDeps {
   store: Store;
