@@ -337,10 +337,7 @@ export async function runWorkload(o: WorkloadOptions): Promise<BenchResult[]> {
         dbPath,
         counter,
         sandbox: sb,
-        cleanup: () =>
-          process.env['BENCH_KEEP']
-            ? console.log('kept', spec.strategy, spec.budgetPerDay, dbPath)
-            : t.cleanup(),
+        cleanup: () => t.cleanup(),
       });
     }
     const searchesOf = new Map<Participant, SearchDef[]>();
@@ -720,7 +717,7 @@ export function pickTimeToSale<T extends { watch?: number; search?: number; last
  * result can come in), taken evenly along the sale-time order so the watchlist covers the whole period. Each gets
  * a bid threshold $400 above its current bid. Which of them are relisted or rescheduled is the market's business.
  */
-export function pickWatched(
+function pickWatched(
   sb: Sandbox,
   n: number,
   end: number,
@@ -744,7 +741,7 @@ export function pickWatched(
  * `n` saved searches (make, model, platform) sized like the market's: their open-lot counts at the start are drawn
  * nearest to targets spread evenly on a log scale from half to twice 90 lots, so the median is about 90.
  */
-export function pickSearches(sb: Sandbox, n: number): Omit<SearchDef, 'id'>[] {
+function pickSearches(sb: Sandbox, n: number): Omit<SearchDef, 'id'>[] {
   const counts = new Map<string, number>();
   for (const l of sb.market.sorted) {
     if (l.subStatus !== 'Open') continue;

@@ -63,6 +63,9 @@ export function benchWorkload(id: WorkloadId): void {
       const strategies = process.env['BENCH_STRATEGIES']
         ? (process.env['BENCH_STRATEGIES'].split(',').map((s) => s.trim()) as Strategy[])
         : STRATEGIES;
+      const unknown = strategies.filter((s) => !STRATEGIES.includes(s));
+      if (unknown.length)
+        throw new Error(`BENCH_STRATEGIES takes ${STRATEGIES.join(', ')}, not ${unknown.join(', ')}`);
       const cacheDir = process.env['BENCH_CACHE'];
       for (const seed of seeds) {
         const file = cacheDir && join(cacheDir, `${id}-${seed}-${days}-${shape}.json`);

@@ -70,6 +70,9 @@ export interface ChangeRow {
   outcome: string | null;
 }
 
+/** A bid change of a lot's timeline, as the bid plan reads it (LotsRepo.bidChangesSince). */
+export type BidChangeRow = Pick<ChangeRow, 'observed_at' | 'before' | 'after'>;
+
 /** The result of storing one observation of a lot. */
 export interface ObservedLot {
   prev: LotState | null;
@@ -186,7 +189,7 @@ export class LotsRepo {
     [string],
     { observed_at: number; raw: string | null; raw_z: Buffer | null; raw_hash: string; latest: number }
   >;
-  private readonly bidChangesOf: Statement<[string], { observed_at: number; after: string | null }>;
+  private readonly bidChangesFrom: Statement<[string, number], BidChangeRow>;
   private readonly observationsOf: Statement<[string], CountRow>;
   private readonly lastChangeOf: Statement<[string], { at: number | null }>;
   private readonly titleDocOf: Statement<[string], { doc: string | null }>;
@@ -241,9 +244,8 @@ export class LotsRepo {
     this.bidsOf = db.prepare(`SELECT o.observed_at, o.raw, o.raw_z, o.raw_hash,
       o.id = (SELECT max(id) FROM observations WHERE lot_key = o.lot_key) AS latest
       FROM observations o WHERE o.lot_key = ? ORDER BY o.observed_at, o.id`);
-    this.bidChangesOf =
-      db.prepare(`SELECT observed_at, after FROM changes WHERE lot_key = ? AND kind = 'bid_changed'
-      ORDER BY observed_at, id`);
+    this.bidChangesFrom = db.prepare(`SELECT observed_at, before, after FROM changes
+      WHERE lot_key = ? AND kind = 'bid_changed' AND observed_at >= ? ORDER BY observed_at, id`);
     this.observationsOf = db.prepare(
       'SELECT coalesce(sum(seen), 0) AS n FROM observations WHERE lot_key = ?',
     );
@@ -324,6 +326,11 @@ export class LotsRepo {
     return this.timelineOf.all(key);
   }
 
+  /** A lot's bid changes at or after `from` (ms), oldest first: the bid plan's read, these rows only (changes_lot). */
+  bidChangesSince(key: LotKey, from: number): BidChangeRow[] {
+    return this.bidChangesFrom.all(key, from);
+  }
+
   /**
    * A lot's current bid history: [time (ms), bid (USD, or null)], oldest first. From each stored observation's
    * record, preceded by the timeline's bid changes from before the first of them (a lot whose observations the
@@ -346,8 +353,8 @@ export class LotsRepo {
       else if (own) observed.push([o.observed_at, bidOf(unpackRecord(lot))]);
     }
     const first = observed[0]?.[0] ?? Infinity;
-    const fromTimeline = this.bidChangesOf
-      .all(key)
+    const fromTimeline = this.bidChangesFrom
+      .all(key, 0)
       .filter((c) => c.observed_at < first)
       .map((c): [number, number | null] => {
         const after = c.after === null ? null : (JSON.parse(c.after) as unknown);

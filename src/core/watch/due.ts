@@ -1,4 +1,4 @@
-import type { ChangeRow } from '../db/lotsRepo';
+import type { BidChangeRow } from '../db/lotsRepo';
 import type { WatchRow } from '../db/store';
 import type { LotState } from '../../shared/watch';
 import type { WatchState } from './backoff';
@@ -21,14 +21,15 @@ import { VALUE, watchValue } from './value';
 
 /**
  * The bid plan's view of a watched lot (bidPlan.ts BidWatch): the rule level its bid has not reached and its bid
- * history over the last BID_HISTORY_MS (ms) from its timeline's bid changes (`timeline`, oldest first), starting at
- * the later of the watch's creation and the window's start with the bid before the window's first change. Null when
- * the lot is not stored, is over, or its rules have no bid level above its bid. Throws nothing.
+ * history over the last BID_HISTORY_MS (ms) from its timeline's bid changes (`bidChanges(from)`: those observed at or
+ * after `from`, oldest first; LotsRepo.bidChangesSince), starting at the later of the watch's creation and the
+ * window's start with the bid before the window's first change. Null when the lot is not stored, is over, or its
+ * rules have no bid level above its bid (then nothing is read). Throws nothing.
  */
 export function bidWatchOf(
   watch: Pick<WatchRow, 'rules' | 'created_at'>,
   lot: LotState | null,
-  timeline: () => Pick<ChangeRow, 'kind' | 'before' | 'after' | 'observed_at'>[],
+  bidChanges: (from: number) => BidChangeRow[],
   now: number,
 ): BidWatch | null {
   if (!lot || auctionOver(lot)) return null;
@@ -39,7 +40,7 @@ export function bidWatchOf(
     const v = json === null ? null : (JSON.parse(json) as unknown);
     return typeof v === 'number' && Number.isFinite(v) ? v : 0;
   };
-  const changes = timeline().filter((c) => c.kind === 'bid_changed' && c.observed_at >= from);
+  const changes = bidChanges(from);
   const first = changes[0];
   const history: BidPoint[] = [[from, first ? amount(first.before) : (lot.current_bid_usd ?? 0)]];
   for (const c of changes) history.push([c.observed_at, amount(c.after)]);

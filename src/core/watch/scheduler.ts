@@ -19,7 +19,7 @@ import type { Outbox } from './outbox';
 import { nextReminderAt } from './planner';
 import { CRITICAL_VALUE, orderQueue, searchValue, type QueuedRequest } from './value';
 import { bidWatchOf, dueValue, watchDue } from './due';
-import { MAX_SLEEP, watchWakeAt, type WakeContext } from './wake';
+import { MAX_SLEEP, wakeWhenFits, watchWakeAt, type WakeContext } from './wake';
 import { bidLookGap } from './bidPlan';
 import type { Polls, RunOutcome } from './polls';
 import type { PauseGate } from './pause';
@@ -161,9 +161,9 @@ export class Scheduler {
 
   /**
    * The watches to poll (examples only while they may be) with their lots' stored states and, for a bid rule not
-   * reached yet, the bid plan's view (due.ts bidWatchOf).
+   * reached yet and `withBids`, the bid plan's view (due.ts bidWatchOf: a read of each such lot's recent bid changes).
    */
-  watchStates(): WatchState[] {
+  watchStates(withBids = true): WatchState[] {
     const examples = this.d.examplesActive?.() ?? true;
     const now = this.d.clock.now();
     const states = this.d.store.watches
@@ -177,7 +177,10 @@ export class Scheduler {
             ? Math.max(watch.last_checked_at, lot.observed_at)
             : (watch.last_checked_at ?? null);
         const key = watch.lot_key;
-        const bids = key ? bidWatchOf(watch, lot, () => this.d.store.lots.timeline(key), now) : null;
+        const bids =
+          key && withBids
+            ? bidWatchOf(watch, lot, (from) => this.d.store.lots.bidChangesSince(key, from), now)
+            : null;
         return { watch, lot, lastChecked: lot ? lastChecked : null, bids };
       });
     // The bid looks' widest gap: what half the day's allowance buys for every lot waiting for a bid rule.
@@ -252,7 +255,7 @@ export class Scheduler {
     // the budget held it back (or there was nothing to send it with): if a request fits already, nothing will
     // change by itself.
     const first = Math.max(this.d.pause.end(now), this.d.budget.nextFitAt(1, now) ?? Infinity);
-    const blocked = (fit: number | null) => (fit === null || fit <= now ? now + MAX_SLEEP : fit);
+    const blocked = (fit: number | null) => wakeWhenFits(fit, now);
     const onQuota = this.d.budget.allowance(now).basis === 'quota';
     let kept: number | null = null;
     let lookKept: number | null = null;
@@ -436,8 +439,7 @@ export class Scheduler {
     const allowance = this.d.budget.allowance(now).perDay;
     const searching = this.d.store.searches.listSearches().some((s) => !s.paused);
     // Bid looks are left out: their own widest gap already fits them to the allowance (bidPlan.ts bidLookGap).
-    const states = this.watchStates().map((w) => ({ ...w, bids: null }));
-    this.scale = scaleToFit(states, now, 0, searching ? allowance / 3 : allowance);
+    this.scale = scaleToFit(this.watchStates(false), now, 0, searching ? allowance / 3 : allowance);
   }
 }
 

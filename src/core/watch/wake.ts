@@ -6,6 +6,14 @@ import { CRITICAL_VALUE } from './value';
 /** The longest the loop sleeps with nothing due: a safety net for changes nobody woke it for (ms). */
 export const MAX_SLEEP = 3_600_000;
 
+/**
+ * When work held back since the tick started can go (ms): at `fit`, the time the budget lets it go; but when it
+ * fits already (or never will within a day: null), nothing changes by itself, so MAX_SLEEP after `now`.
+ */
+export function wakeWhenFits(fit: number | null, now: number): number {
+  return fit === null || fit <= now ? now + MAX_SLEEP : fit;
+}
+
 /** What the loop's wake-up planning knows at `now` (ms), worked out once per plan (Scheduler.nextWork). */
 export interface WakeContext {
   now: number;
@@ -33,7 +41,7 @@ export interface WakeContext {
  */
 export function watchWakeAt(w: WatchState, c: WakeContext, dueAtTickStart: number): number {
   const { now, tickStart } = c;
-  const blocked = (fit: number | null) => (fit === null || fit <= now ? now + MAX_SLEEP : fit);
+  const blocked = (fit: number | null) => wakeWhenFits(fit, now);
   const d = watchDue(w, now, c.scale);
   const critical = dueValue(w, now, d) >= CRITICAL_VALUE;
   const gateCritical = c.onQuota || c.budget.canSpend(1, now) ? c.pauseEnd : c.first;

@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/core/app';
 import type { Lot, MarketEvent, Sandbox } from '../../../src/sandbox/index';
 import { FakeClock } from '../../helpers/fakeClock';
-import { END, endDay, HOUR, key, MIN, narrowSearches, simulatedDayCore, START } from './simulatedDay';
+import {
+  driveTo,
+  END,
+  endDay,
+  HOUR,
+  key,
+  MIN,
+  narrowSearches,
+  simulatedDayCore,
+  START,
+} from './simulatedDay';
 
 // A tight budget spread over the day (docs/architecture.md "Request budget"): 300 requests a day for ten watched lots
 // and three saved searches that alone would want about a thousand. The engine against the sandbox for a simulated
@@ -47,12 +57,7 @@ describe('a day at 300 requests with 10 watched lots and 3 saved searches', () =
       });
     }
     const firstEvent = m.events.at(-1)?.seq ?? 0;
-    for (let guard = 0; clock.now() < END && guard < 20_000; guard++) {
-      clock.advanceTo(Math.min(clock.nextTimerAt() ?? END, END));
-      await core.engine.idle();
-    }
-    sb.market.advanceTo(END);
-    events = sb.market.eventsSince(firstEvent, 10_000_000).filter((e) => e.t <= END);
+    events = await driveTo({ core, sb }, clock, END, firstEvent, 20_000);
     alerts = (await ok('alerts.list', { limit: 500 }))['alerts'] as typeof alerts;
     sent = ((await ok('requests.list', { limit: 1000 }))['rows'] as typeof sent).sort((a, b) => a.at - b.at);
     spent = ((await ok('status.get'))['budget'] as { spentLast24h: number }).spentLast24h;

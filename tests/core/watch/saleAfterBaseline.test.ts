@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/core/app';
 import type { Lot, MarketEvent, Sandbox } from '../../../src/sandbox/index';
 import { FakeClock } from '../../helpers/fakeClock';
-import { endDay, HOUR, key, MIN, narrowSearches, simulatedDayCore, START } from './simulatedDay';
+import { driveTo, endDay, HOUR, key, MIN, narrowSearches, simulatedDayCore, START } from './simulatedDay';
 
 // 30 requests a day, three saved searches created together with the watchlist: their first readings go out at once
 // (a dozen pages), which leaves the pacing bucket in debt for hours. A watched lot selling a few hours later must
@@ -37,12 +37,7 @@ describe('a sale result a few hours after three saved searches first read their 
       await ok('searches.create', { name, params: { make, model, platform }, schedule: '*/15 * * * *' });
     }
     const first = sb.market.events.at(-1)?.seq ?? 0;
-    for (let guard = 0; clock.now() < end && guard < 20_000; guard++) {
-      clock.advanceTo(Math.min(clock.nextTimerAt() ?? end, end));
-      await core.engine.idle();
-    }
-    sb.market.advanceTo(end);
-    events = sb.market.eventsSince(first, 10_000_000).filter((e) => e.t <= end);
+    events = await driveTo({ core, sb }, clock, end, first, 20_000);
     alerts = (await ok('alerts.list', { limit: 500 }))['alerts'] as typeof alerts;
     spent = ((await ok('status.get'))['budget'] as { spentLast24h: number }).spentLast24h;
   }, 180_000);

@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/core/app';
 import type { Lot, MarketEvent, Sandbox, WireShape } from '../../../src/sandbox/index';
 import { FakeClock } from '../../helpers/fakeClock';
-import { END, endDay, HOUR, key, MIN, narrowSearches, simulatedDayCore, START } from './simulatedDay';
+import {
+  driveTo,
+  END,
+  endDay,
+  HOUR,
+  key,
+  MIN,
+  narrowSearches,
+  simulatedDayCore,
+  START,
+} from './simulatedDay';
 
 // End to end: the engine against the sandbox for a simulated day, three saved searches and ten watched lots, on fake
 // time (one clock drives both, so the run is deterministic and takes seconds, not a day). Every state change,
@@ -102,13 +112,7 @@ function simulatedDay(shape: WireShape): void {
 
       // Drive the day: jump to each timer the engine sets, let it finish, repeat.
       const firstEvent = m.events.at(-1)?.seq ?? 0;
-      for (let guard = 0; clock.now() < END && guard < 100_000; guard++) {
-        const next = clock.nextTimerAt();
-        clock.advanceTo(Math.min(next ?? END, END));
-        await core.engine.idle();
-      }
-      sb.market.advanceTo(END);
-      events = sb.market.eventsSince(firstEvent, 10_000_000).filter((e) => e.t <= END);
+      events = await driveTo({ core, sb }, clock, END, firstEvent);
       const list = await ok('alerts.list', { limit: 500 });
       alerts = list['alerts'] as Alert[];
       requests = ((await ok('status.get'))['budget'] as { spentLast24h: number }).spentLast24h;

@@ -1,5 +1,11 @@
 import type { Core, Notifier } from '../../../src/core/app';
-import { createSandbox, DEMO_KEY, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index';
+import {
+  createSandbox,
+  DEMO_KEY,
+  type MarketEvent,
+  type Sandbox,
+  type SandboxOptions,
+} from '../../../src/sandbox/index';
 import type { FakeClock } from '../../helpers/fakeClock';
 import { makeCore } from '../../helpers/buildCore';
 import { tempDir } from '../../helpers/tmp';
@@ -91,4 +97,24 @@ export async function endDay(day: { core?: Core; sb?: Sandbox; cleanup?: () => v
   await day.core?.dispose();
   await day.sb?.dispose();
   day.cleanup?.();
+}
+
+/**
+ * Drives a simulated day to `end` (ms): jumps `clock` to each timer the engine sets and lets the engine finish, at
+ * most `maxSteps` times, then brings the market to `end`. Returns the market's events after sequence number
+ * `fromSeq` up to `end`, oldest first: the ground truth the day's alerts are held to.
+ */
+export async function driveTo(
+  day: { core: Core; sb: Sandbox },
+  clock: FakeClock,
+  end: number,
+  fromSeq: number,
+  maxSteps = 100_000,
+): Promise<MarketEvent[]> {
+  for (let step = 0; clock.now() < end && step < maxSteps; step++) {
+    clock.advanceTo(Math.min(clock.nextTimerAt() ?? end, end));
+    await day.core.engine.idle();
+  }
+  day.sb.market.advanceTo(end);
+  return day.sb.market.eventsSince(fromSeq, 10_000_000).filter((e) => e.t <= end);
 }
