@@ -1,8 +1,10 @@
-import { useState, type ChangeEvent, type ReactNode } from 'react';
+import { Fragment, useState, type ChangeEvent, type ReactNode } from 'react';
 import { useForm, useWatch, type UseFormRegister } from 'react-hook-form';
 import type { FilterMeta, NumberRange } from '../../../../shared/filterMeta';
 import { searchParam, SEARCH_DEFAULTS } from '../../../../shared/vehicleParams';
+import { LOCAL_FILTER_NOTE } from '../../../../shared/localRefinements';
 import {
+  damageOptions,
   defaultLabel,
   enumOptions,
   labelOf,
@@ -247,12 +249,27 @@ function Checks({
     <fieldset className={options.length > 6 ? 'sf-checks long' : 'sf-checks'} {...invalid(name, errors)}>
       <legend>{label}</legend>
       <div className="sf-check-list">
-        {options.map((o) => (
-          <label key={o.value} className="sf-check" title={o.title}>
-            <input type="checkbox" value={o.value} disabled={o.disabled} title={o.title} {...reg(name)} />
-            <span>{o.label}</span>
-            {o.count !== undefined && <span className="sf-count">{o.count.toLocaleString('en-US')}</span>}
-          </label>
+        {options.map((o, i) => (
+          <Fragment key={o.value}>
+            {o.local && !options[i - 1]?.local && (
+              <p className="sf-local-note" id={`sf-${name}-local`}>
+                {LOCAL_FILTER_NOTE} It keeps the matching lots of each page, so a search reads more pages to
+                find as many.
+              </p>
+            )}
+            <label className={o.local ? 'sf-check sf-check-local' : 'sf-check'} title={o.title}>
+              <input
+                type="checkbox"
+                value={o.value}
+                disabled={o.disabled}
+                title={o.title}
+                {...(o.local ? { 'aria-describedby': `sf-${name}-local` } : {})}
+                {...reg(name)}
+              />
+              <span>{o.label}</span>
+              {o.count !== undefined && <span className="sf-count">{o.count.toLocaleString('en-US')}</span>}
+            </label>
+          </Fragment>
         ))}
       </div>
       <FieldError name={name} errors={errors} />
@@ -388,7 +405,7 @@ export function FilterPanel({
           saved={initial.damage}
           reg={reg}
           errors={errors}
-          options={enumOptions(meta, 'damage')}
+          options={damageOptions(meta)}
         />
         <fieldset className="sf-range">
           <legend>{searchParam('auction_date_from')?.range?.group}</legend>
