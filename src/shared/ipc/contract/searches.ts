@@ -17,9 +17,10 @@ export const SavedSearchViewSchema = z.object({
   params: StoredSearchParamsSchema,
   /**
    * What Lotwatch filters itself among the lots the search returns, never sent (src/shared/localRefinements): a lot
-   * that does not pass is no member of the search, so it is neither a new match nor alerted for it.
+   * that does not pass is no member of the search, so it is neither a new match nor alerted for it. Absent reads as
+   * none.
    */
-  refine: LocalRefinementsSchema,
+  refine: LocalRefinementsSchema.default({}),
   schedule: z.string(),
   rules: AlertRulesSchema,
   max_pages: z.number().int(),
