@@ -221,7 +221,8 @@ function Range({
 
 /**
  * Checkboxes for a multi parameter; scrolls when the list is long. A choice the specification does not allow is
- * shown disabled with its reason as the title. `saved` are the values the form started with (a saved search's):
+ * shown disabled with its reason as the title; a choice Lotwatch filters itself (`local`) comes after a
+ * "Filtered by Lotwatch" heading, and one line under the list says why and what it costs in pages. `saved` are the values the form started with (a saved search's):
  * one the options do not hold (not listed now, or the metadata is missing) is shown too, first, so every filter
  * the search sends can be seen and unticked. Nothing shows when there is nothing to choose and no error.
  */
@@ -252,9 +253,8 @@ function Checks({
         {options.map((o, i) => (
           <Fragment key={o.value}>
             {o.local && !options[i - 1]?.local && (
-              <p className="sf-local-note" id={`sf-${name}-local`}>
-                {LOCAL_FILTER_NOTE} It keeps the matching lots of each page, so a search reads more pages to
-                find as many.
+              <p className="sf-local-head" aria-hidden="true">
+                Filtered by Lotwatch
               </p>
             )}
             <label className={o.local ? 'sf-check sf-check-local' : 'sf-check'} title={o.title}>
@@ -272,6 +272,12 @@ function Checks({
           </Fragment>
         ))}
       </div>
+      {options.some((o) => o.local) && (
+        <p className="sf-local-note" id={`sf-${name}-local`}>
+          {LOCAL_FILTER_NOTE} It keeps the matching lots of each page, so a search reads more pages to find as
+          many.
+        </p>
+      )}
       <FieldError name={name} errors={errors} />
     </fieldset>
   );
