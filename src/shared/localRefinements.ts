@@ -6,7 +6,7 @@ import { SEARCH_ENUMS, toSpecValue, type SearchEnumValue } from './vehicleParams
  * see on lots but the specification does not let Lotwatch send. The one case today is damage: the specification's
  * `damage` takes nine values (Fire, Hail, Theft, Water, Chemical, Rollover, Mechanical, Vandalized, Repossession;
  * spec "GET /vehicles: query parameters"), while the records' primary damage mostly reads "Front end", "Rear end",
- * "All over", "Minor dent/scratches" (REAL-SERVICE.md "damage": `condition.primary_damage`; the records' survey).
+ * "All over", "Minor dent/scratches" (docs/service-contract.md "Records": `condition.primary_damage`).
  * Such a value is NEVER sent; Lotwatch keeps a lot only when its primary damage is one of the picked kinds.
  * The search form, a manual search's results (core explore) and a saved search's new matches (core polls) all use
  * this module, so they cannot disagree on what a refinement keeps. Pure: core and the renderer both import it.
@@ -14,9 +14,9 @@ import { SEARCH_ENUMS, toSpecValue, type SearchEnumValue } from './vehicleParams
 
 /**
  * Damage kinds buyers see as a lot's primary damage that the specification's `damage` cannot search, spelled as the
- * real service's records spell them (REAL-SERVICE.md: "Front end", "All over", "Left Front"; the records' survey:
- * "All over", "Front end", "Left Rear"). Offered by the form even when the metadata lists none of them, since the
- * real metadata's damage list holds only the filter values (REAL-SERVICE.md "Filters").
+ * real service's records spell them (docs/service-contract.md "Records": "Front end", "All over", "Left Front";
+ * the sandbox's catalog copies them). Offered by the form even when the metadata lists none of them, since the
+ * real metadata's damage list holds only the filter values (docs/service-contract.md "Filters").
  */
 export const LOCAL_DAMAGE_KINDS = [
   'Front end',
@@ -125,7 +125,7 @@ export function joinSearch(
 
 /**
  * Whether a lot passes the refinements: with a damage refinement, its primary damage (the record's `damage`,
- * REAL-SERVICE.md `condition.primary_damage`) must equal one of the picked words, ignoring case and separators;
+ * docs/service-contract.md "Records": `condition.primary_damage`) must equal one of the picked words, ignoring case and separators;
  * a lot without a primary damage does not pass. Secondary damage is not read: a buyer picking "Front end" wants
  * lots whose main damage is the front. Never throws.
  */

@@ -91,3 +91,34 @@ describe('Search form · damage the service cannot search', () => {
     expect(input.refine).toEqual({ damage: ['Front end'] });
   });
 });
+
+describe('Saved search opened in Search · its local damage', () => {
+  it('shows the refinement ticked among the damage choices, and Save changes keeps it as the refinement', async () => {
+    const search = savedSearch({
+      id: 12,
+      name: 'Front-end Kias',
+      params: { make: 'KIA' },
+      refine: { damage: ['Front end'] },
+      rules: AlertRulesSchema.parse({}),
+    });
+    const fake = installFake({
+      handlers: {
+        'vehicles.filters': () => okResult({ data: realFiltersData(), fetched_at: NOW, cached: false }),
+        'searches.list': () => okResult([search]),
+        'searches.update': (i: MethodInput<'searches.update'> | undefined) =>
+          okResult({ ...search, params: i?.params ?? {}, refine: i?.refine ?? {} }),
+      },
+    });
+    const store = testStore();
+    store.getState().openSearchDraft(search);
+    render(<SearchView store={store} />);
+    await loaded();
+    expect(damageBox('Front end').checked).toBe(true);
+    fireEvent.click(damageBox('Rear end'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(inputsOf(fake, 'searches.update')).toHaveLength(1));
+    const sent = inputsOf(fake, 'searches.update')[0]!;
+    expect(sent.params).toEqual({ make: 'KIA' });
+    expect(sent.refine).toEqual({ damage: ['Front end', 'Rear end'] });
+  });
+});
