@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { pollTargetKey, type AlertRules, type LotKey, type PollTarget } from '../../shared/watch';
 import type { SearchParamValues } from '../../shared/vehicleParams';
+import { LocalRefinementsSchema, isUnrefined, type LocalRefinements } from '../../shared/localRefinements';
 import { bool, insertedId, parseStoredParams, parseStoredRules } from './rows';
 
 /** A saved search row with its JSON columns parsed. */
@@ -10,6 +11,8 @@ export interface SavedSearchRow {
   /** /vehicles query parameters (spec names), without cursor. */
   /** GET /vehicles parameters as checked when the search was saved (StoredSearchParamsSchema). */
   params: SearchParamValues;
+  /** What Lotwatch filters itself among the lots the search returns (src/shared/localRefinements); `{}`: nothing. */
+  refine: LocalRefinements;
   /** Cron expression (node-cron syntax). */
   schedule: string;
   rules: AlertRules;
@@ -84,11 +87,35 @@ type SearchWrite = {
   now: number;
 };
 
+/**
+ * The key of the `params` column's JSON under which a search's local refinements are kept. They live in the same
+ * column as the parameters so that changing either restarts the search's baseline and coverage (updateOne compares
+ * the column), and no migration is needed; the key is no GET /vehicles parameter, so it is taken out on reading and
+ * never reaches the client.
+ */
+const REFINE_KEY = 'lotwatch_refine';
+
+/** The `params` column's text of a search: its parameters, and its refinements under REFINE_KEY when it has any. */
+function paramsText(s: Pick<SavedSearchRow, 'params'> & { refine?: LocalRefinements }): string {
+  return JSON.stringify(isUnrefined(s.refine) ? s.params : { ...s.params, [REFINE_KEY]: s.refine });
+}
+
+/**
+ * The parameters and refinements of a `params` column's text (see paramsText). Refinements a later version could not
+ * read (damaged) read as none, like damaged parameters do. Throws only for text that is not JSON at all.
+ */
+function readParams(text: string): Pick<SavedSearchRow, 'params' | 'refine'> {
+  const all = parseStoredParams(text) as Record<string, unknown>;
+  const { [REFINE_KEY]: raw, ...params } = all;
+  const refine = raw === undefined ? null : LocalRefinementsSchema.safeParse(raw);
+  return { params: params as SearchParamValues, refine: refine?.success ? refine.data : {} };
+}
+
 function toSearch(r: SearchDbRow): SavedSearchRow {
   return {
     id: r.id,
     name: r.name,
-    params: parseStoredParams(r.params),
+    ...readParams(r.params),
     schedule: r.schedule,
     rules: parseStoredRules(r.rules),
     max_pages: r.max_pages,
@@ -201,12 +228,18 @@ export class SearchesRepo {
 
   /** Creates a saved search; input must be validated. Returns its id. */
   insertSearch(
-    s: Pick<SavedSearchRow, 'name' | 'params' | 'schedule' | 'rules' | 'max_pages' | 'paused' | 'is_example'>,
+    s: Pick<
+      SavedSearchRow,
+      'name' | 'params' | 'schedule' | 'rules' | 'max_pages' | 'paused' | 'is_example'
+    > & {
+      refine?: LocalRefinements;
+    },
     now: number,
   ): number {
+    const { refine: _r, ...row } = s;
     const r = this.insertOne.run({
-      ...s,
-      params: JSON.stringify(s.params),
+      ...row,
+      params: paramsText(s),
       rules: JSON.stringify(s.rules),
       paused: s.paused ? 1 : 0,
       is_example: s.is_example ? 1 : 0,
@@ -215,10 +248,15 @@ export class SearchesRepo {
     return insertedId(r);
   }
 
-  /** Updates a saved search; new params restart its baseline and coverage (the next run notifies no new matches). */
+  /**
+   * Updates a saved search; new params or refinements restart its baseline and coverage (the next run notifies no
+   * new matches). `refine` left out keeps none.
+   */
   updateSearch(
     id: number,
-    s: Pick<SavedSearchRow, 'name' | 'params' | 'schedule' | 'rules' | 'max_pages' | 'paused'>,
+    s: Pick<SavedSearchRow, 'name' | 'params' | 'schedule' | 'rules' | 'max_pages' | 'paused'> & {
+      refine?: LocalRefinements;
+    },
     now: number,
   ): void {
     this.updateOne.run({
@@ -226,7 +264,7 @@ export class SearchesRepo {
       schedule: s.schedule,
       max_pages: s.max_pages,
       id,
-      params: JSON.stringify(s.params),
+      params: paramsText(s),
       rules: JSON.stringify(s.rules),
       paused: s.paused ? 1 : 0,
       now,

@@ -1,3 +1,4 @@
+import { passesRefinements } from '../../shared/localRefinements';
 import type { MethodInput, MethodOutput, VehicleRow } from '../../shared/ipc/contract';
 import type { Vehicle } from '../../shared/vehicle';
 import type { ClientAccess } from '../api/clientOrThrow';
@@ -37,12 +38,24 @@ export interface ExploreDeps extends ClientAccess {
 export class ExploreService {
   constructor(private readonly d: ExploreDeps) {}
 
-  /** GET /vehicles with the user's filters; every record is stored for the library. @throws ApiInputError, ApiError. */
+  /**
+   * GET /vehicles with the user's filters; every record is stored for the library, and the page's lots that pass the
+   * local refinements (src/shared/localRefinements, never sent) are answered, with how many were left out.
+   * @throws ApiInputError, ApiError.
+   */
   async search(i: MethodInput<'vehicles.search'>): Promise<MethodOutput<'vehicles.search'>> {
     const c = this.d.clientOrThrow();
     const r = await c.searchVehicles({ ...i.params, ...(i.cursor ? { cursor: i.cursor } : {}) });
     this.d.engine.ingest(r.data, 'explore');
-    return { lots: r.data.map((v) => this.d.row(v)), meta: r.meta, warnings: r.warnings, skipped: r.skipped };
+    const kept = r.data.filter((v) => passesRefinements(v, i.refine));
+    const out = r.data.length - kept.length;
+    return {
+      lots: kept.map((v) => this.d.row(v)),
+      meta: r.meta,
+      warnings: r.warnings,
+      skipped: r.skipped,
+      ...(out > 0 ? { refined_out: out } : {}),
+    };
   }
 
   private filtersInFlight: Promise<MethodOutput<'vehicles.filters'>> | null = null;

@@ -1,3 +1,4 @@
+import type { LocalRefinements } from '../../shared/localRefinements';
 import type { MethodInput, MethodOutput, SavedSearchView } from '../../shared/ipc/contract';
 import { DEFAULT_SCHEDULE, pollTargetKey, type AlertRules } from '../../shared/watch';
 import type { ApiClient } from '../api';
@@ -38,6 +39,7 @@ export class SearchesService {
       id: s.id,
       name: s.name,
       params: s.params,
+      refine: s.refine,
       schedule: s.schedule,
       rules: s.rules,
       max_pages: s.max_pages,
@@ -67,7 +69,11 @@ export class SearchesService {
     return this.d.searches.listSearches().map((s) => this.searchView(s));
   }
 
-  private checkSearch(i: MethodInput<'searches.create'>, base: AlertRules) {
+  private checkSearch(
+    i: MethodInput<'searches.create'>,
+    base: AlertRules,
+    baseRefine: LocalRefinements = {},
+  ) {
     const fields: Record<string, string[]> = {};
     let params: SearchParams = {};
     let schedule = '';
@@ -94,16 +100,17 @@ export class SearchesService {
     }
     const first = Object.entries(fields)[0];
     if (first) throw new BadInputError(`${first[0]}: ${first[1][0]}`, fields);
-    return { params, schedule, rules };
+    return { params, refine: i.refine ?? baseRefine, schedule, rules };
   }
 
   /** Creates a saved search (an `isExample` one for Demo mode) and schedules it. @throws BadInputError naming each bad field. */
   createSearch(i: MethodInput<'searches.create'>, isExample = false): SavedSearchView {
-    const { params, schedule, rules } = this.checkSearch(i, DEFAULT_SEARCH_RULES);
+    const { params, refine, schedule, rules } = this.checkSearch(i, DEFAULT_SEARCH_RULES);
     const id = this.d.searches.insertSearch(
       {
         name: i.name!,
         params,
+        refine,
         schedule,
         rules,
         max_pages: i.max_pages ?? 5,
@@ -116,15 +123,19 @@ export class SearchesService {
     return this.searchView(this.requireSearch(id));
   }
 
-  /** Edits a saved search; new params restart its baseline. @throws BadInputError, not_found. */
+  /**
+   * Edits a saved search; new params or local refinements restart its baseline; refinements left out stay as they
+   * were. @throws BadInputError, not_found.
+   */
   updateSearch(i: MethodInput<'searches.update'>): SavedSearchView {
     const old = this.requireSearch(i.id);
-    const { params, schedule, rules } = this.checkSearch(i, old.rules);
+    const { params, refine, schedule, rules } = this.checkSearch(i, old.rules, old.refine);
     this.d.searches.updateSearch(
       i.id,
       {
         name: i.name!,
         params,
+        refine,
         schedule,
         rules,
         max_pages: i.max_pages ?? old.max_pages,

@@ -5,6 +5,7 @@ import type { WatchRow, Store } from '../db/store';
 import { diffSearch, parseAuctionAt } from '../diff';
 import { databaseErrorOf, LotwatchError } from '../errors';
 import type { ContractEvent } from '../../shared/ipc/contract';
+import { passesRefinements } from '../../shared/localRefinements';
 import type { Vehicle } from '../../shared/vehicle';
 import {
   lotKeyOf,
@@ -141,7 +142,9 @@ export class Polls {
    * One run of a saved search: pages until the end, max_pages, the budget or an error; then one transaction.
    * A list longer than one run is read in a sweep of `auction_date_from` windows, each run going on where the
    * last stopped, and new matches are called only where complete page sequences read before (coverage.ts,
-   * docs/architecture.md "Saved searches and new matches"). A `manual` run also runs a paused search and may spend
+   * docs/architecture.md "Saved searches and new matches"). Every record read is stored, but only the lots that pass
+   * the search's local refinements (src/shared/localRefinements) are its members, new matches and alerts
+   * (docs/architecture.md "Local refinements"). A `manual` run also runs a paused search and may spend
    * the watchlist's reserve. Skipped without a client or search. Never throws for service errors (they end the
    * run and are stored); throws database errors, after marking the run failed (`ended`).
    */
@@ -234,16 +237,24 @@ export class Polls {
         this.d.store.transaction(() => {
           const states: LotState[] = [];
           const lotChanges: Change[] = [];
+          // Changes of lots the search's local refinements leave out: on the timeline, never the search's to alert.
+          const otherChanges: Change[] = [];
           const prevOf = new Map<string, LotState | null>();
           for (const v of vehicles) {
+            // Every record read is an observation (docs/architecture.md "Local refinements").
             const o = this.d.store.lots.observe(v, now, target);
             if (!o) continue;
             const key = lotKeyOf(o.next.platform, o.next.lot_number);
             // The same lot twice in one run (it moved between pages): diff against the first state only once.
             if (prevOf.has(key)) continue;
             prevOf.set(key, o.prev);
+            const diff = this.d.recorder.lotDiff(o.prev, o.next);
+            if (!passesRefinements(v, s.refine)) {
+              otherChanges.push(...diff);
+              continue;
+            }
             states.push(o.next);
-            lotChanges.push(...this.d.recorder.lotDiff(o.prev, o.next));
+            lotChanges.push(...diff);
           }
           const fetchedSomething = vehicles.length > 0 || complete;
           // Only a reading of the whole list from its head to its end tells which members left it.
@@ -263,8 +274,10 @@ export class Polls {
             (k) => prevOf.get(k) ?? null,
             s,
           );
-          changes = r.changes;
-          alerts = r.alerts;
+          // A watched lot among them is still alerted under its watch's rules.
+          const o = this.d.recorder.record(otherChanges, now, (k) => prevOf.get(k) ?? null, null);
+          changes = r.changes + o.changes;
+          alerts = r.alerts + o.alerts;
           const seen = states.map((x) => lotKeyOf(x.platform, x.lot_number));
           const dropped = searchChanges.filter((c) => c.kind === 'dropped_out').map((c) => c.lot_key);
           this.d.store.searches.updateMembers(id, seen, dropped, now);

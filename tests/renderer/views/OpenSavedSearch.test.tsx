@@ -124,6 +124,8 @@ describe('a saved search opened in the Search form', () => {
           damage: ['Hail'],
           today_only: true,
         },
+        // The form's damage holds nothing Lotwatch filters itself: the saved refinement is none.
+        refine: {},
         schedule: '*/20 * * * *',
         max_pages: 3,
         paused: true,

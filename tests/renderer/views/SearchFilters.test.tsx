@@ -4,6 +4,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { buildQuery, checkSearchParams } from '../../../src/core/api/validate';
 import { SearchView } from '../../../src/renderer/src/features/search/SearchView';
+import { LOCAL_DAMAGE_KINDS, LOCAL_FILTER_NOTE } from '../../../src/shared/localRefinements';
 import { SEARCH_ENUMS } from '../../../src/shared/vehicleParams';
 import { realFiltersData } from '../../shared/fixtures/realFilters';
 import { errResult, okResult } from '../fakeBridge';
@@ -69,25 +70,24 @@ describe('Search filters fed the real /vehicles/filters body', () => {
     expect(await search(fake)).toEqual({ make: 'BMW' });
   });
 
-  it('offers only values the specification allows; the others show disabled with the reason', async () => {
+  it('sends only values the specification allows; other damage is offered as filtered by Lotwatch, others disabled', async () => {
     withFilters(realFiltersData());
     render(<SearchView store={testStore()} />);
     await metaLoaded();
     const damage = within(screen.getByRole('group', { name: 'Damage' })).getAllByRole(
       'checkbox',
     ) as HTMLInputElement[];
-    expect(damage.filter((c) => !c.disabled).map((c) => c.value)).toEqual([
-      'Mechanical',
-      'Hail',
-      'Water',
-      'Fire',
-      'Theft',
+    const sendable = damage.filter((c) => c.title !== LOCAL_FILTER_NOTE);
+    expect(sendable.map((c) => c.value)).toEqual(['Mechanical', 'Hail', 'Water', 'Fire', 'Theft']);
+    for (const c of sendable) expect(SEARCH_ENUMS.damage).toContain(c.value);
+    // What the service lists but cannot search, then the records' primary damage words: kept by Lotwatch itself.
+    expect(damage.filter((c) => c.title === LOCAL_FILTER_NOTE).map((c) => c.value)).toEqual([
+      'Vandalism',
+      'Biohazard',
+      'Burn',
+      ...LOCAL_DAMAGE_KINDS,
     ]);
-    expect(damage.filter((c) => c.disabled).map((c) => c.value)).toEqual(['Vandalism', 'Biohazard', 'Burn']);
-    expect(checkbox('Damage', 'Vandalism').title).toBe(
-      'The service lists “Vandalism”, but the specification does not allow sending it as damage.',
-    );
-    for (const c of damage.filter((x) => !x.disabled)) expect(SEARCH_ENUMS.damage).toContain(c.value);
+    expect(damage.every((c) => !c.disabled)).toBe(true);
 
     fireEvent.click(screen.getByText('More filters'));
     const drive = within(screen.getByRole('group', { name: 'Drive' })).getAllByRole(
@@ -123,7 +123,8 @@ describe('Search filters fed the real /vehicles/filters body', () => {
       for (const c of within(screen.getByRole('group', { name: group })).getAllByRole(
         'checkbox',
       ) as HTMLInputElement[]) {
-        fireEvent.click(c);
+        // A damage Lotwatch filters itself is never sent (its own test: localDamageForm.test.tsx).
+        if (c.title !== LOCAL_FILTER_NOTE) fireEvent.click(c);
       }
     }
     fireEvent.change(select('Run condition'), { target: { value: 'RUNS AND DRIVES' } });
@@ -177,7 +178,7 @@ describe('Search filters without metadata, and with the specification-style body
     const damage = within(screen.getByRole('group', { name: 'Damage' })).getAllByRole(
       'checkbox',
     ) as HTMLInputElement[];
-    expect(damage.map((c) => c.value)).toEqual([...SEARCH_ENUMS.damage]);
+    expect(damage.map((c) => c.value)).toEqual([...SEARCH_ENUMS.damage, ...LOCAL_DAMAGE_KINDS]);
     expect(damage.every((c) => !c.disabled)).toBe(true);
     fireEvent.click(screen.getByText('More filters'));
     expect(optionValues(select('Run condition')).slice(1)).toEqual([...SEARCH_ENUMS.run_cond]);

@@ -1,3 +1,4 @@
+import { joinSearch, type LocalRefinements } from '../../../shared/localRefinements';
 import { create } from 'zustand';
 import type { Bridge } from '../../../shared/ipc/bridge';
 import type { AppInfo } from '../../../shared/ipc/contract';
@@ -37,9 +38,13 @@ export function isViewId(v: string): v is ViewId {
 export interface SearchDraft {
   id: number;
   name: string;
+  /** The form's view: the sent parameters with the local damage refinement joined into `damage` (joinSearch). */
   params: Record<string, unknown>;
   opened: number;
 }
+
+/** A saved search as a draft is made from: its parameters and its local refinements (none when left out). */
+type DraftSource = { id: number; name: string; params: Record<string, unknown>; refine?: LocalRefinements };
 
 export interface AppState {
   view: ViewId;
@@ -62,9 +67,9 @@ export interface AppState {
    * (searches.update) or as a new search. Runs no search: a search spends a request of the quota, so only the
    * user's own Search press sends one.
    */
-  openSearchDraft(search: { id: number; name: string; params: Record<string, unknown> }): void;
+  openSearchDraft(search: DraftSource): void;
   /** Updates the open draft after its saved search was saved (new name or parameters); ignored for another id. */
-  updateSearchDraft(search: { id: number; name: string; params: Record<string, unknown> }): void;
+  updateSearchDraft(search: DraftSource): void;
   /** Stops editing a saved search: the form's values stay, later saves create a new search. */
   closeSearchDraft(): void;
   load(): Promise<void>;
@@ -87,15 +92,22 @@ export function createAppStore(api: Bridge, initialView: ViewId = 'search') {
     saveError: null,
     searchDraft: null,
     setView: (view) => set({ view, lotKey: null }),
-    openSearchDraft: ({ id, name, params }) =>
+    openSearchDraft: ({ id, name, params, refine }) =>
       set((s) => ({
-        searchDraft: { id, name, params: { ...params }, opened: (s.searchDraft?.opened ?? 0) + 1 },
+        searchDraft: {
+          id,
+          name,
+          params: joinSearch(params, refine),
+          opened: (s.searchDraft?.opened ?? 0) + 1,
+        },
         view: 'search',
         lotKey: null,
       })),
-    updateSearchDraft: ({ id, name, params }) =>
+    updateSearchDraft: ({ id, name, params, refine }) =>
       set((s) =>
-        s.searchDraft?.id === id ? { searchDraft: { ...s.searchDraft, name, params: { ...params } } } : {},
+        s.searchDraft?.id === id
+          ? { searchDraft: { ...s.searchDraft, name, params: joinSearch(params, refine) } }
+          : {},
       ),
     closeSearchDraft: () => set({ searchDraft: null }),
     async load() {

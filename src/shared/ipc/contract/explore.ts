@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LocationParamsSchema, SearchParamsSchema } from '../../queryParams';
+import { LocalRefinementsSchema } from '../../localRefinements';
 import { CursorMetaView, Void } from './common';
 import { VehicleRowSchema } from './lots';
 
@@ -41,9 +42,19 @@ export const ConsoleEndpointSchema = z.object({
 /** The methods of this domain; contract.ts joins every domain into the one contract. */
 export const exploreMethods = {
   'vehicles.search': {
-    input: z.object({ params: SearchParamsSchema, cursor: z.string().max(4000).optional() }).strict(),
+    input: z
+      .object({
+        params: SearchParamsSchema,
+        /** Local refinements (src/shared/localRefinements): applied by Lotwatch to the page, never sent. */
+        refine: LocalRefinementsSchema.optional(),
+        cursor: z.string().max(4000).optional(),
+      })
+      .strict(),
     output: z.object({
+      /** The page's lots that pass the refinements (every lot of the page when there are none). */
       lots: z.array(VehicleRowSchema),
+      /** Lots of the page the refinements left out (still stored for the library); absent when none. */
+      refined_out: z.number().int().min(0).optional(),
       meta: CursorMetaView.nullable(),
       warnings: z.array(z.string()),
       /** Records of the page left out because they name no lot number Lotwatch can store (their warnings say which). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AlertRulesPatchSchema, AlertRulesSchema, DEFAULT_SCHEDULE } from '../../watch';
 import { Done, Id, RunOutcomeSchema, Void } from './common';
 import { SearchParamsSchema, StoredSearchParamsSchema } from '../../queryParams';
+import { LocalRefinementsSchema } from '../../localRefinements';
 
 /** The saved-searches domain of the contract. */
 
@@ -14,6 +15,12 @@ export const SavedSearchViewSchema = z.object({
   id: z.number().int(),
   name: z.string(),
   params: StoredSearchParamsSchema,
+  /**
+   * What Lotwatch filters itself among the lots the search returns, never sent (src/shared/localRefinements): a lot
+   * that does not pass is no member of the search, so it is neither a new match nor alerted for it. Absent reads as
+   * none.
+   */
+  refine: LocalRefinementsSchema.default({}),
   schedule: z.string(),
   rules: AlertRulesSchema,
   max_pages: z.number().int(),
@@ -36,6 +43,8 @@ export const SearchInput = z
   .object({
     name: z.string().trim().min(1, 'Give the search a name.').max(120),
     params: SearchParamsSchema,
+    /** Local refinements (never sent); left out: none for a new search, unchanged for an update. */
+    refine: LocalRefinementsSchema.optional(),
     schedule: z
       .string()
       .trim()

@@ -17,17 +17,20 @@ import { draftToRules, RulesFields, rulesToDraft, type RulesDraft } from '../../
 import { describeSearchParams } from '../../../../shared/vehicleParams';
 import { dateTime, relative } from '../../lib/format';
 import { useCall, useCaller } from '../../lib/useCall';
+import type { LocalRefinements } from '../../../../shared/localRefinements';
 import type { AppStore } from '../../app/appStore';
 import './saved.css';
 import { runErrorPayload } from '../../lib/runError';
 
 /**
  * A saved search's filters in a line, from the phrases of SEARCH_PARAMS (src/shared/vehicleParams): "TESLA MODEL
- * 3 · 2019–2022 · odometer under 80,000 mi · Copart only"; "All open lots" when it has none (the service's
- * defaults: open auctions of both platforms).
+ * 3 · 2019–2022 · odometer under 80,000 mi · Copart only"; its local refinements last ("Front end damage (filtered
+ * by Lotwatch)"); "All open lots" when it has none (the service's defaults: open auctions of both platforms).
  */
-export function paramsSummary(params: Record<string, unknown>): string {
+export function paramsSummary(params: Record<string, unknown>, refine?: LocalRefinements): string {
   const parts = describeSearchParams(params);
+  const local = refine?.damage ?? [];
+  if (local.length) parts.push(`${local.join(' or ')} damage (filtered by Lotwatch)`);
   return parts.length ? parts.join(' · ') : 'All open lots';
 }
 
@@ -85,7 +88,7 @@ function EditPanel({
         Edit · {search.name}
       </h2>
       <p className="lw-sub ss-filters">
-        Filters: {paramsSummary(search.params)}{' '}
+        Filters: {paramsSummary(search.params, search.refine)}{' '}
         <button type="button" className="link-button" onClick={onOpenInSearch}>
           Edit filters in Search
         </button>
@@ -341,7 +344,7 @@ export function SavedSearchesView({ store }: { store: AppStore }) {
                         </span>
                       )}
                     </div>
-                    <div className="lw-sub">{paramsSummary(s.params)}</div>
+                    <div className="lw-sub">{paramsSummary(s.params, s.refine)}</div>
                   </td>
                   <td className="nowrap" title={s.schedule}>
                     {cronInWords(s.schedule)}

@@ -1,8 +1,10 @@
-import { useState, type ChangeEvent, type ReactNode } from 'react';
+import { Fragment, useState, type ChangeEvent, type ReactNode } from 'react';
 import { useForm, useWatch, type UseFormRegister } from 'react-hook-form';
 import type { FilterMeta, NumberRange } from '../../../../shared/filterMeta';
 import { searchParam, SEARCH_DEFAULTS } from '../../../../shared/vehicleParams';
+import { LOCAL_FILTER_NOTE } from '../../../../shared/localRefinements';
 import {
+  damageOptions,
   defaultLabel,
   enumOptions,
   labelOf,
@@ -219,7 +221,8 @@ function Range({
 
 /**
  * Checkboxes for a multi parameter; scrolls when the list is long. A choice the specification does not allow is
- * shown disabled with its reason as the title. `saved` are the values the form started with (a saved search's):
+ * shown disabled with its reason as the title; a choice Lotwatch filters itself (`local`) comes after a
+ * "Filtered by Lotwatch" heading, and one line under the list says why and what it costs in pages. `saved` are the values the form started with (a saved search's):
  * one the options do not hold (not listed now, or the metadata is missing) is shown too, first, so every filter
  * the search sends can be seen and unticked. Nothing shows when there is nothing to choose and no error.
  */
@@ -247,14 +250,34 @@ function Checks({
     <fieldset className={options.length > 6 ? 'sf-checks long' : 'sf-checks'} {...invalid(name, errors)}>
       <legend>{label}</legend>
       <div className="sf-check-list">
-        {options.map((o) => (
-          <label key={o.value} className="sf-check" title={o.title}>
-            <input type="checkbox" value={o.value} disabled={o.disabled} title={o.title} {...reg(name)} />
-            <span>{o.label}</span>
-            {o.count !== undefined && <span className="sf-count">{o.count.toLocaleString('en-US')}</span>}
-          </label>
+        {options.map((o, i) => (
+          <Fragment key={o.value}>
+            {o.local && !options[i - 1]?.local && (
+              <p className="sf-local-head" aria-hidden="true">
+                Filtered by Lotwatch
+              </p>
+            )}
+            <label className={o.local ? 'sf-check sf-check-local' : 'sf-check'} title={o.title}>
+              <input
+                type="checkbox"
+                value={o.value}
+                disabled={o.disabled}
+                title={o.title}
+                {...(o.local ? { 'aria-describedby': `sf-${name}-local` } : {})}
+                {...reg(name)}
+              />
+              <span>{o.label}</span>
+              {o.count !== undefined && <span className="sf-count">{o.count.toLocaleString('en-US')}</span>}
+            </label>
+          </Fragment>
         ))}
       </div>
+      {options.some((o) => o.local) && (
+        <p className="sf-local-note" id={`sf-${name}-local`}>
+          {LOCAL_FILTER_NOTE} It keeps the matching lots of each page, so a search reads more pages to find as
+          many.
+        </p>
+      )}
       <FieldError name={name} errors={errors} />
     </fieldset>
   );
@@ -388,7 +411,7 @@ export function FilterPanel({
           saved={initial.damage}
           reg={reg}
           errors={errors}
-          options={enumOptions(meta, 'damage')}
+          options={damageOptions(meta)}
         />
         <fieldset className="sf-range">
           <legend>{searchParam('auction_date_from')?.range?.group}</legend>

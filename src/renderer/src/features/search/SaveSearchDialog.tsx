@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { SavedSearchView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { DEFAULT_NOTIFY_KINDS, DEFAULT_SCHEDULE, SCHEDULE_PRESETS } from '../../../../shared/watch';
+import { isUnrefined, splitSearch } from '../../../../shared/localRefinements';
 import { useCaller } from '../../lib/useCall';
 import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
 import { Modal } from '../../components/Modal';
@@ -25,6 +26,8 @@ export function SaveSearchDialog({
   onClose: () => void;
 }) {
   const call = useCaller();
+  // Damage the service cannot search is saved as the search's local refinement, never as a parameter.
+  const split = splitSearch(params);
   const [name, setName] = useState(() => describeParams(params));
   const [preset, setPreset] = useState<string>(DEFAULT_SCHEDULE);
   const [custom, setCustom] = useState('*/15 * * * *');
@@ -43,7 +46,8 @@ export function SaveSearchDialog({
     const max = budget.trim() === '' ? null : Number(budget);
     const r = await call('searches.create', {
       name,
-      params,
+      params: split.params,
+      ...(isUnrefined(split.refine) ? {} : { refine: split.refine }),
       schedule,
       max_pages: Number(maxPages),
       rules: {
@@ -158,7 +162,11 @@ export function SaveSearchDialog({
         )}
         {err('schedule')}
         {err('max_pages')}
-        <ScheduleCost schedule={preset === 'custom' ? custom : preset} maxPages={Number(maxPages)} />
+        <ScheduleCost
+          schedule={preset === 'custom' ? custom : preset}
+          maxPages={Number(maxPages)}
+          local={split.refine.damage ?? []}
+        />
         <fieldset>
           <legend>Alerts</legend>
           <label className="check">

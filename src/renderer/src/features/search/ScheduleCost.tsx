@@ -37,11 +37,30 @@ export function scheduleCostText(e: Estimate, maxPages: number): { cost: string;
 }
 
 /**
+ * The line on pages a local refinement adds to the cost (src/shared/localRefinements): the damage kinds `local` are
+ * filtered by Lotwatch among the lots each page returns, so pages hold fewer matches and finding as many matches
+ * reads more pages. Null when nothing is filtered locally. Pure.
+ */
+export function localFilterCostText(local: readonly string[]): string | null {
+  if (!local.length) return null;
+  return `Damage ${local.map((d) => `“${d}”`).join(', ')} is filtered by Lotwatch, not by the service: each page of 20 lots holds only those that match, so a run needs more pages to find the same number of matches.`;
+}
+
+/**
  * The cost line of the save-search dialog, asked of core (`searches.estimate`, no request to the service) whenever
  * the schedule or the pages change. Shows nothing while the schedule is not a valid cron expression: the form's own
  * field error says why.
  */
-export function ScheduleCost({ schedule, maxPages }: { schedule: string; maxPages: number }) {
+export function ScheduleCost({
+  schedule,
+  maxPages,
+  local = [],
+}: {
+  schedule: string;
+  maxPages: number;
+  /** Damage kinds the search filters locally (its refinement), said as the pages they cost. */
+  local?: readonly string[];
+}) {
   const call = useCaller();
   const [est, setEst] = useState<{ key: string; value: Estimate } | null>(null);
   const valid = Number.isInteger(maxPages) && maxPages >= 1 && maxPages <= 50 && schedule.trim() !== '';
@@ -56,11 +75,18 @@ export function ScheduleCost({ schedule, maxPages }: { schedule: string; maxPage
       live = false;
     };
   }, [call, schedule, maxPages, valid, key]);
-  if (!valid || !est || est.key !== key || est.value.schedule_error !== null) return null;
+  const localNote = localFilterCostText(local);
+  if (!valid || !est || est.key !== key || est.value.schedule_error !== null)
+    return localNote ? (
+      <div className="ss-cost">
+        <p className="muted small ss-cost-local">{localNote}</p>
+      </div>
+    ) : null;
   const t = scheduleCostText(est.value, maxPages);
   return (
     <div className="ss-cost" aria-live="polite">
       <p className="muted small">{t.cost}</p>
+      {localNote && <p className="muted small ss-cost-local">{localNote}</p>}
       {t.warning && (
         <p className="ss-cost-warning" role="status">
           {t.warning}

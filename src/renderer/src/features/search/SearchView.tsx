@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { MethodOutput } from '../../../../shared/ipc/contract';
+import { isUnrefined, splitSearch } from '../../../../shared/localRefinements';
 import { readFilterMeta } from '../../../../shared/filterMeta';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -63,7 +64,13 @@ export function SearchView({ store }: { store: AppStore }) {
       const my = ++seq.current;
       setLoading(true);
       setError(null);
-      const r = await call('vehicles.search', { params: p, ...(cursor ? { cursor } : {}) });
+      // Damage the service cannot search is never sent: Lotwatch keeps the page's lots that have it.
+      const { params: sent, refine } = splitSearch(p);
+      const r = await call('vehicles.search', {
+        params: sent,
+        ...(isUnrefined(refine) ? {} : { refine }),
+        ...(cursor ? { cursor } : {}),
+      });
       if (my !== seq.current) return;
       setLoading(false);
       if (r.ok) {
@@ -92,7 +99,7 @@ export function SearchView({ store }: { store: AppStore }) {
    */
   const onUpdate = async (f: SearchForm) => {
     if (!draft) return;
-    const p = toParams(f);
+    const { params: p, refine } = splitSearch(toParams(f));
     setUpdating(true);
     setUpdated(null);
     const list = await call('searches.list');
@@ -112,6 +119,7 @@ export function SearchView({ store }: { store: AppStore }) {
             id: current.id,
             name: current.name,
             params: p,
+            refine,
             schedule: current.schedule,
             max_pages: current.max_pages,
             paused: current.paused,
@@ -230,6 +238,13 @@ export function SearchView({ store }: { store: AppStore }) {
           <p className="notice small">
             Some details of these lots came in a form Lotwatch could not read: those show as missing,
             everything else is shown.
+          </p>
+        )}
+        {page?.refined_out !== undefined && page.refined_out > 0 && (
+          <p className="muted small sr-refined" role="status">
+            {page.refined_out} {page.refined_out === 1 ? 'lot' : 'lots'} of this page left out by Lotwatch's
+            own damage filter (the service cannot search that damage)
+            {page.meta?.next_cursor ? '; the next pages may hold more matches.' : '.'}
           </p>
         )}
         {error && Object.keys(fieldErrors(error)).length > 0 && (

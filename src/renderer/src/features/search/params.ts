@@ -5,6 +5,7 @@
  * `year_from`) lands on the field of the same name.
  */
 import { specChoices, type Choice, type FilterMeta, type NumberRange } from '../../../../shared/filterMeta';
+import { LOCAL_DAMAGE_KINDS, LOCAL_FILTER_NOTE, isSendableDamage } from '../../../../shared/localRefinements';
 import { PLATFORMS } from '../../../../shared/vehicle';
 import {
   SEARCH_PARAMS,
@@ -140,6 +141,8 @@ export interface Option {
   count?: number;
   disabled?: boolean;
   title?: string;
+  /** True for a choice Lotwatch filters itself, never sent (src/shared/localRefinements). */
+  local?: boolean;
 }
 
 /** Where each enumerated parameter's listed values sit in FilterMeta (units has no list: the spec's is used). */
@@ -171,6 +174,30 @@ export function enumOptions(meta: FilterMeta, param: SearchEnumParam): Option[] 
           title: `The service lists “${c.label}”, but the specification does not allow sending it as ${param}.`,
         },
   );
+}
+
+/**
+ * The damage field's choices: first the values the specification lets Lotwatch send (as enumOptions gives them),
+ * then, marked `local`, the damage kinds buyers see on lots that the service cannot search: those the metadata
+ * lists but the specification refuses, and LOCAL_DAMAGE_KINDS (the records' primary damage words), without repeats
+ * (case and separators ignored). A local choice is never sent; Lotwatch keeps the lots whose primary damage it is
+ * (splitSearch). Never throws.
+ */
+export function damageOptions(meta: FilterMeta): Option[] {
+  const choices = specChoices('damage', ENUM_META.damage(meta));
+  const sent: Option[] = choices.filter((c) => c.sendable).map(({ sendable: _s, ...c }) => c);
+  const word = (v: string) => v.toLowerCase().replace(/[^a-z0-9]+/g, '');
+  const seen = new Set(sent.map((o) => word(o.value)));
+  const local: Option[] = [];
+  const add = (c: Choice) => {
+    const w = word(c.value);
+    if (!w || seen.has(w) || isSendableDamage(c.value)) return;
+    seen.add(w);
+    local.push({ ...c, local: true, title: LOCAL_FILTER_NOTE });
+  };
+  for (const c of choices) if (!c.sendable) add(c);
+  for (const k of LOCAL_DAMAGE_KINDS) add({ value: k, label: k });
+  return [...sent, ...local];
 }
 
 /** Options of a free-valued parameter (make, type, color, ...) from names or choices the service listed. */
