@@ -29,7 +29,8 @@ it(`facet counts over ${LOTS} lots`, () => {
   const db = openDatabase(join(t.dir, 'lotwatch.sqlite'));
   try {
     const { raw: _raw, ...base } = normalizeVehicle(realFinishedRecord(), []);
-    const ins = db.prepare(`INSERT INTO lots (lot_key, platform, lot_number, title, make, model, location, normalized,
+    const ins =
+      db.prepare(`INSERT INTO lots (lot_key, platform, lot_number, title, make, model, location, normalized,
       raw, raw_hash, first_seen_at, last_observed_at) VALUES (?, 'iaai', ?, ?, 'AUDI', 'S5', 'Dundalk (MD)', ?, '{}',
       'h', 0, ?)`);
     const t0 = performance.now();

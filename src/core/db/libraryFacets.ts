@@ -1,8 +1,8 @@
 import { LIBRARY_FACETS, type FacetSelection, type LibraryFacet } from '../../shared/libraryFacets';
 
 /**
- * The Library's facets in SQL, over the `lots_facets` view (migration 120): one `f_*` column per facet, read from
- * the normalised record. Every statement built here is fixed text keyed by the shape of the selection (which facets
+ * The Library's facets in SQL, over the `lot_facets` table (migration 120): one `f_*` column per facet, read from
+ * the normalised record when it is written. Every statement built here is fixed text keyed by the shape of the selection (which facets
  * have how many picks); every value is a bound parameter.
  */
 
@@ -41,7 +41,7 @@ export function facetFilterSql(sel: FacetSelection | undefined): { where: string
   if (ps.length === 0) return { where: '', params: [] };
   const conds = ps.map(([f, v]) => inList(f, v.length));
   return {
-    where: `lots.rowid IN (SELECT lot_rowid FROM lots_facets WHERE ${conds.join(' AND ')})`,
+    where: `lots.rowid IN (SELECT lot_rowid FROM lot_facets WHERE ${conds.join(' AND ')})`,
     params: ps.flatMap(([, v]) => v),
   };
 }
@@ -67,7 +67,7 @@ export function facetCountsSql(
     const conds = [`${col} IS NOT NULL`, `${col} <> ''`, ...others.map(([g, v]) => inList(g, v.length))];
     return `SELECT ${i} AS k, ${col} AS value, count(*) AS n FROM m WHERE ${conds.join(' AND ')} GROUP BY ${col}`;
   });
-  const sql = `WITH m AS MATERIALIZED (SELECT ${cols} FROM lots_facets${within})
+  const sql = `WITH m AS MATERIALIZED (SELECT ${cols} FROM lot_facets${within})
     SELECT k, value, n FROM (${parts.join(' UNION ALL ')}) ORDER BY k, n DESC, value`;
   return { sql, params };
 }

@@ -214,6 +214,7 @@ describe('library facets', () => {
       db.prepare('DELETE FROM lots WHERE lot_key = ?').run('copart:101');
       expect(keys(lib, 'hail')).toEqual(['copart:104', 'iaai:102']);
       expect(counts(lib.facets('hail', none), 'damage')).toEqual({ Hail: 1, 'Front end': 1 });
+      expect(counts(lib.facets('', none), 'damage')).toEqual({ Hail: 1, 'Front end': 1, Flood: 1 });
       // FTS5's own check throws when the index disagrees with the records it was built from.
       expect(() =>
         db.prepare("INSERT INTO lots_fts(lots_fts) VALUES ('integrity-check')").run(),
