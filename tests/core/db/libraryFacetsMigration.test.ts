@@ -108,16 +108,15 @@ const LOTS: [key: string, facts: Facts][] = [
 
 /** Stores the lots as an older Lotwatch's SQL did (the triggers of the file's version index them). */
 function seed(db: BetterSqlite3.Database): void {
-  const ins =
-    db.prepare(`INSERT INTO lots (lot_key, platform, lot_number, title, make, model, location, normalized,
-    raw, raw_hash, first_seen_at, last_observed_at) VALUES (?, ?, ?, '2019 AUDI S5', 'AUDI', 'S5', 'Dundalk (MD)', ?,
-    '{}', 'h', 0, ?)`);
+  const ins = db.prepare(`INSERT INTO lots (lot_key, platform, lot_number, vin, title, make, model, location,
+    normalized, raw, raw_hash, first_seen_at, last_observed_at) VALUES (?, ?, ?, ?, '2019 AUDI S5', 'AUDI', 'S5',
+    'Dundalk (MD)', ?, '{}', 'h', 0, ?)`);
   LOTS.forEach(([key, facts], i) => {
     const [platform, lot] = key.split(':') as [string, string];
-    ins.run(key, platform, lot, record(platform, lot, facts), i);
+    ins.run(key, platform, lot, `WAUC4CF50KA00010${i}`, record(platform, lot, facts), i);
   });
   // A damaged record reads as no facts and never fails a search.
-  ins.run('iaai:999', 'iaai', '999', 'not json', 9);
+  ins.run('iaai:999', 'iaai', '999', null, 'not json', 9);
 }
 
 const none: LibraryFilters = { repairToValueMax: null, hasAcv: false };
@@ -151,6 +150,11 @@ describe('library facets', () => {
       // The old columns are still searched, the VIN and lot number included.
       expect(keys(lib, 'audi s5')).toHaveLength(5);
       expect(keys(lib, '103')).toEqual(['iaai:103']);
+      // Stemming leaves VINs and typed prefixes alone.
+      expect(keys(lib, 'WAUC4CF50KA000102')).toEqual(['iaai:103']);
+      expect(keys(lib, 'wauc4cf5')).toHaveLength(4);
+      expect(keys(lib, 'aud')).toHaveLength(5);
+      expect(keys(lib, 'salv')).toEqual(['iaai:102', 'iaai:103']);
       expect(lib.find('hail', 100, 0)!.total).toBe(2);
     });
   });
