@@ -1,6 +1,13 @@
 import type { Database, Statement } from 'better-sqlite3';
+import {
+  hasFacetPick,
+  LIBRARY_FACETS,
+  type FacetCounts,
+  type FacetSelection,
+} from '../../shared/libraryFacets';
 import { sqliteCodeOf } from '../errors';
 import { ftsExcludeOnly, ftsQuery, plainFtsQuery } from './ftsQuery';
+import { facetCountsSql, facetFilterSql } from './libraryFacets';
 import type { LotRow } from './lotsRepo';
 import type { CountRow } from './rows';
 
@@ -11,27 +18,45 @@ export const RECENT_LOTS_SQL = 'SELECT * FROM lots ORDER BY last_observed_at DES
  * The Library's filters on a lot's own figures, read from its normalised record (`lots.normalized`,
  * src/shared/vehicle.ts `pricing`): `repairToValueMax`, the most repair to value let through as a ratio (0.4 = repair cost at most 40 % of
  * the ACV; a lot whose ratio is unknown is left out), and `hasAcv`, only lots whose record carries an ACV (records
- * stored before these fields were read got them in migration 110).
+ * stored before these fields were read got them in migration 110); `facets`, the values picked per facet
+ * (src/shared/libraryFacets.ts: damage, title document, run condition, keys, seller type, export, sale result, sale
+ * date), none when missing.
  */
 export interface LibraryFilters {
   repairToValueMax: number | null;
   hasAcv: boolean;
+  facets?: FacetSelection;
 }
+
+/** Prepared statements kept per shape of query; past this many shapes the cache starts afresh. */
+const MAX_SHAPES = 64;
 
 /**
  * The SQL condition on `lots` (AND-ed, '' for none) and its parameters for `f`. The condition is made of fixed text
  * only (every value is a bound parameter), so it can key the prepared statements.
  */
-function filterSql(f: LibraryFilters): { where: string; params: number[] } {
+function filterSql(f: LibraryFilters): { where: string; params: (number | string)[] } {
   const conds: string[] = [];
-  const params: number[] = [];
+  const params: (number | string)[] = [];
   if (f.hasAcv) conds.push("json_extract(lots.normalized, '$.pricing.acv_usd') IS NOT NULL");
   if (f.repairToValueMax !== null) {
     // A NULL ratio (unknown) compares as NULL, so it never passes.
     conds.push("json_extract(lots.normalized, '$.pricing.repair_to_value') <= ?");
     params.push(f.repairToValueMax);
   }
+  const facets = facetFilterSql(f.facets);
+  if (facets.where !== '') {
+    conds.push(facets.where);
+    params.push(...facets.params);
+  }
   return { where: conds.join(' AND '), params };
+}
+
+/** One row of the facet counts: the facet's index in LIBRARY_FACETS, a value, how many lots carry it. */
+interface FacetRow {
+  k: number;
+  value: string | number;
+  n: number;
 }
 
 /** The statements of one filter's shape: the default list, the full-text match and the "only left-out words" list. */
@@ -46,8 +71,9 @@ interface FilteredStatements {
 
 /**
  * The offline library's queries over every stored lot: the most recently seen first (the default list, served by
- * the `lots_last_observed` index), and full-text search through `lots_fts` (title, VIN, lot number, make, model,
- * location, notes) in rank order.
+ * the `lots_last_observed` index), full-text search through `lots_fts` (title, VIN, lot number, make, model,
+ * location, notes, tags, damage, title document, run condition, seller, sale result) in rank order, and the counts
+ * of the facets over the current query.
  */
 export class LibraryRepo {
   private readonly recentLots: Statement<[number, number], LotRow>;
@@ -75,6 +101,7 @@ export class LibraryRepo {
   private statementsFor(where: string): FilteredStatements {
     const hit = this.filteredCache.get(where);
     if (hit) return hit;
+    if (this.filteredCache.size >= MAX_SHAPES) this.filteredCache.clear();
     const db = this.db;
     const fts = `FROM lots_fts JOIN lots ON lots.rowid = lots_fts.rowid WHERE lots_fts MATCH ? AND ${where}`;
     const except = `FROM lots WHERE rowid NOT IN (SELECT rowid FROM lots_fts WHERE lots_fts MATCH ?) AND ${where}`;
@@ -88,6 +115,11 @@ export class LibraryRepo {
     };
     this.filteredCache.set(where, made);
     return made;
+  }
+
+  /** Whether `f` filters anything (else `find` and `recent` serve the list). */
+  static filtersAny(f: LibraryFilters): boolean {
+    return f.repairToValueMax !== null || f.hasAcv || hasFacetPick(f.facets);
   }
 
   /**
@@ -128,6 +160,45 @@ export class LibraryRepo {
     return plain === null
       ? { rows: st.recent.all(...params, limit, offset), total: st.count.get(...params)!.n }
       : run(plain, st.match, st.matchCount);
+  }
+
+  private readonly facetCache = new Map<string, Statement<unknown[], FacetRow>>();
+
+  /**
+   * How many lots carry each value of each facet among the lots of the Library's current query: the text as `find`
+   * reads it (a refused expression as plain words) and the filters `f`; a facet's own picks are not applied to its
+   * own counts (FacetCountsSchema). One pass over the matching records, in SQL. Every facet is listed, an empty one
+   * with no values. Throws SqliteError for a failing file.
+   */
+  facets(text: string, f: LibraryFilters): FacetCounts {
+    const { facets: sel, ...figures } = f;
+    const store = filterSql(figures);
+    const run = (textCond: string, expr: string | null): FacetCounts => {
+      const scope = [textCond, store.where].filter((c) => c !== '').join(' AND ');
+      const { sql, params } = facetCountsSql(scope, sel);
+      let st = this.facetCache.get(sql);
+      if (!st) {
+        if (this.facetCache.size >= MAX_SHAPES) this.facetCache.clear();
+        st = this.db.prepare<unknown[], FacetRow>(sql);
+        this.facetCache.set(sql, st);
+      }
+      const rows = st.all(...(expr === null ? [] : [expr]), ...store.params, ...params);
+      return LIBRARY_FACETS.map((facet, k) => ({
+        facet,
+        values: rows.filter((r) => r.k === k).map((r) => ({ value: String(r.value), count: r.n })),
+      }));
+    };
+    const inFts = 'lots.rowid IN (SELECT rowid FROM lots_fts WHERE lots_fts MATCH ?)';
+    const match = ftsQuery(text);
+    const exclude = match === null ? ftsExcludeOnly(text) : null;
+    if (match === null && exclude === null) return run('', null);
+    try {
+      return match !== null ? run(inFts, match) : run(`NOT ${inFts}`, exclude);
+    } catch (e) {
+      if (sqliteCodeOf(e) !== 'SQLITE_ERROR') throw e;
+    }
+    const plain = plainFtsQuery(text);
+    return plain === null ? run('', null) : run(inFts, plain);
   }
 
   /** A page of lots, most recently seen first. */

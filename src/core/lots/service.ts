@@ -7,7 +7,7 @@ import type { ClientAccess } from '../api/clientOrThrow';
 import { ApiError, IncompleteResponseError } from '../api/errors';
 import type { Clock } from '../clock';
 import type { DeskRepo } from '../db/deskRepo';
-import type { LibraryRepo } from '../db/libraryRepo';
+import { LibraryRepo } from '../db/libraryRepo';
 import type { LotsRepo } from '../db/lotsRepo';
 import type { WatchesRepo } from '../db/watchesRepo';
 import { LotwatchError } from '../errors';
@@ -59,26 +59,34 @@ export class LotsService {
   }
 
   /**
-   * Offline full-text search over every stored lot (title, VIN, lot number, make, model, location, notes, tags):
-   * words as prefixes, `-word` left out, `OR` for either, "quoted phrases" (LibraryRepo.find); an empty query lists
-   * the most recently seen lots. With `repair_to_value_max_percent` or `has_acv`, only the lots whose stored record
-   * passes them (LibraryRepo.filtered; unknown figures never pass), counted in `total`.
+   * Offline full-text search over every stored lot (title, VIN, lot number, make, model, location, notes, tags,
+   * damage, title document, run condition, seller, sale result): words as prefixes, `-word` left out, `OR` for
+   * either, "quoted phrases" (LibraryRepo.find); an empty query lists the most recently seen lots. With
+   * `repair_to_value_max_percent`, `has_acv` or facet picks, only the lots whose stored record passes them
+   * (LibraryRepo.filtered; unknown figures never pass), counted in `total`. With `with_facets`, also every facet's
+   * value counts over the same query (LibraryRepo.facets). Throws SqliteError for a failing file.
    */
   searchLibrary(i: MethodInput<'library.search'>): MethodOutput<'library.search'> {
     const limit = i.limit ?? 100;
     const offset = i.offset ?? 0;
     const pct = i.repair_to_value_max_percent ?? null;
-    if (pct !== null || i.has_acv) {
-      const f = { repairToValueMax: pct === null ? null : pct / 100, hasAcv: i.has_acv ?? false };
-      const page = this.d.library.filtered(i.q ?? '', f, limit, offset);
-      return { lots: page.rows.map(lotSummary), total: page.total };
+    const f = {
+      repairToValueMax: pct === null ? null : pct / 100,
+      hasAcv: i.has_acv ?? false,
+      facets: i.facets ?? {},
+    };
+    const q = i.q ?? '';
+    const facets = i.with_facets ? { facets: this.d.library.facets(q, f) } : {};
+    if (LibraryRepo.filtersAny(f)) {
+      const page = this.d.library.filtered(q, f, limit, offset);
+      return { lots: page.rows.map(lotSummary), total: page.total, ...facets };
     }
-    const found = this.d.library.find(i.q ?? '', limit, offset);
+    const found = this.d.library.find(q, limit, offset);
     if (!found) {
       const rows = this.d.library.recent(limit, offset);
-      return { lots: rows.map(lotSummary), total: this.d.library.count() };
+      return { lots: rows.map(lotSummary), total: this.d.library.count(), ...facets };
     }
-    return { lots: found.rows.map(lotSummary), total: found.total };
+    return { lots: found.rows.map(lotSummary), total: found.total, ...facets };
   }
 
   /** One stored lot with its timeline and bid history; works offline. @throws not_found when never fetched. */

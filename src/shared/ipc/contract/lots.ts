@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FacetCountsSchema, FacetSelectionSchema } from '../../libraryFacets';
 import { SALE_OUTCOMES } from '../../saleOutcome';
 import { ChangeSchema } from '../../watch';
 import { CursorMetaView, LotSummarySchema } from './common';
@@ -107,9 +108,18 @@ export const lotMethods = {
           .default(null),
         /** Only lots whose record carries an ACV (IAAI's actual cash value). */
         has_acv: z.boolean().default(false),
+        /** Only lots carrying one of the picked values of every facet with a pick (src/shared/libraryFacets.ts). */
+        facets: FacetSelectionSchema.default({}),
+        /** Also count the facets' values over this query (`facets` in the answer). */
+        with_facets: z.boolean().default(false),
       })
       .strict(),
-    output: z.object({ lots: z.array(LotSummarySchema), total: z.number().int() }),
+    output: z.object({
+      lots: z.array(LotSummarySchema),
+      total: z.number().int(),
+      /** With `with_facets`: every facet's values and how many lots of the query carry each. */
+      facets: FacetCountsSchema.optional(),
+    }),
   },
   'lots.get': { input: z.object({ lot_key: z.string().min(3) }).strict(), output: LotDetailSchema },
   'photos.get': {

@@ -16,6 +16,8 @@ import { EmptyState, Progress } from '../../components/watch/common';
 import { LwTable, type LwColumnMeta } from '../../components/watch/LwTable';
 import { auctionStatus, bidText, dateTime, platformName, relative, usd } from '../../lib/format';
 import { ratioPercent } from '../../../../shared/estimates';
+import { hasFacetPick, type FacetCounts, type FacetSelection } from '../../../../shared/libraryFacets';
+import { FacetPanel } from './FacetPanel';
 import { useCaller } from '../../lib/useCall';
 import './library.css';
 import { appNow } from '../../lib/clock';
@@ -81,6 +83,10 @@ export function LibraryView() {
   const [titleFilter, setTitleFilter] = useState<TitleFilter>('');
   const [repairText, setRepairText] = useState('');
   const [hasAcv, setHasAcv] = useState(false);
+  // Facet picks and counts run in the store over every stored lot of the search, like the figures' filters.
+  const [picks, setPicks] = useState<FacetSelection>({});
+  const [facetCounts, setFacetCounts] = useState<FacetCounts | null>(null);
+  const picksOn = hasFacetPick(picks);
   const repairMax = repairFilterOf(repairText);
   const repairInvalid = repairMax !== null && Number.isNaN(repairMax);
   // The figures' filters run in the store (library.search), so they count every stored lot, not the loaded page;
@@ -114,16 +120,19 @@ export function LibraryView() {
         offset,
         ...(repairFilter !== null ? { repair_to_value_max_percent: repairFilter } : {}),
         ...(hasAcv ? { has_acv: true } : {}),
+        ...(picksOn ? { facets: picks } : {}),
+        ...(offset === 0 ? { with_facets: true } : {}),
       });
       if (my !== seq.current) return;
       setLoading(false);
       if (r.ok) {
         setError(null);
         setTotal(r.value.total);
+        if (r.value.facets) setFacetCounts(r.value.facets);
         setLots((prev) => (offset === 0 ? r.value.lots : [...prev, ...r.value.lots]));
       } else setError(r.error);
     },
-    [api, repairFilter, hasAcv],
+    [api, repairFilter, hasAcv, picks, picksOn],
   );
   useEffect(() => {
     // The search is the effect's job: it syncs the list with the query.
@@ -321,14 +330,14 @@ export function LibraryView() {
   };
 
   const filtersOn = Boolean(platform || status || hasSale || titleFilter);
-  const storeFiltersOn = repairFilter !== null || hasAcv;
+  const figuresOn = repairFilter !== null || hasAcv;
   const storeFilterParts = [
     repairFilter !== null ? `repair at most ${repairFilter}% of ACV` : null,
     hasAcv ? 'an ACV' : null,
   ].filter(Boolean);
-  const storeFilterText = storeFiltersOn
-    ? ` with ${storeFilterParts.join(' and ')} (unknown figures left out)`
-    : '';
+  const storeFilterText =
+    (figuresOn ? ` with ${storeFilterParts.join(' and ')} (unknown figures left out)` : '') +
+    (picksOn ? ' · refined' : '');
   return (
     <section className="lw-view lib" aria-label="Library">
       <div className="lib-banner" role="note">
@@ -441,49 +450,58 @@ export function LibraryView() {
           </button>
         )}
       </div>
-      {error && <ErrorNotice error={error} onRetry={() => void load(query, 0)} />}
-      {total === 0 && !loading && (
-        <EmptyState
-          title={
-            storeFiltersOn
-              ? 'No stored lot passes the ACV filters'
-              : query
-                ? `Nothing stored matches “${query}”`
-                : 'The library is empty'
-          }
-        >
-          {storeFiltersOn
-            ? 'Only IAAI records carry an ACV and a repair estimate; Copart lots and lots without them are left out. Loosen or clear the repair and ACV filters.'
-            : query
-              ? 'Try fewer words, part of a VIN or a lot number. Only lots Lotwatch has fetched are here.'
-              : 'Every lot Lotwatch fetches — from Search, saved searches and watches — is kept here for offline review.'}
-        </EmptyState>
-      )}
-      {lots.length > 0 && filtered.length === 0 && (
-        <EmptyState title="No loaded lot passes the filters">
-          Loosen the platform, status, title or sale-price filter.
-        </EmptyState>
-      )}
-      {filtered.length > 0 && (
-        <LwTable
-          table={table}
-          label="Library lots"
-          rowHeight={46}
-          maxHeight="calc(100vh - 300px)"
-          virtualizeAbove={40}
-          rowProps={(row) => ({
-            className: selected.has(row.original.lot_key) ? 'lib-selected' : undefined,
-            onDoubleClick: () => openLot(row.original.lot_key),
-          })}
-        />
-      )}
-      {total !== null && lots.length < total && (
-        <div>
-          <button type="button" disabled={loading} onClick={() => void load(query, lots.length)}>
-            Load {Math.min(PAGE, total - lots.length).toLocaleString('en-US')} more
-          </button>
+      <div className="lib-body">
+        <FacetPanel counts={facetCounts} picks={picks} onChange={setPicks} />
+        <div className="lib-main">
+          {error && <ErrorNotice error={error} onRetry={() => void load(query, 0)} />}
+          {total === 0 && !loading && (
+            <EmptyState
+              title={
+                picksOn && !figuresOn
+                  ? 'No stored lot has every ticked value'
+                  : figuresOn
+                    ? 'No stored lot passes the ACV filters'
+                    : query
+                      ? `Nothing stored matches “${query}”`
+                      : 'The library is empty'
+              }
+            >
+              {picksOn && !figuresOn
+                ? 'Untick a value in Refine, or tick another value of the same facet.'
+                : figuresOn
+                  ? 'Only IAAI records carry an ACV and a repair estimate; Copart lots and lots without them are left out. Loosen or clear the repair and ACV filters.'
+                  : query
+                    ? 'Try fewer words, part of a VIN or a lot number. Only lots Lotwatch has fetched are here.'
+                    : 'Every lot Lotwatch fetches — from Search, saved searches and watches — is kept here for offline review.'}
+            </EmptyState>
+          )}
+          {lots.length > 0 && filtered.length === 0 && (
+            <EmptyState title="No loaded lot passes the filters">
+              Loosen the platform, status, title or sale-price filter.
+            </EmptyState>
+          )}
+          {filtered.length > 0 && (
+            <LwTable
+              table={table}
+              label="Library lots"
+              rowHeight={46}
+              maxHeight="calc(100vh - 300px)"
+              virtualizeAbove={40}
+              rowProps={(row) => ({
+                className: selected.has(row.original.lot_key) ? 'lib-selected' : undefined,
+                onDoubleClick: () => openLot(row.original.lot_key),
+              })}
+            />
+          )}
+          {total !== null && lots.length < total && (
+            <div>
+              <button type="button" disabled={loading} onClick={() => void load(query, lots.length)}>
+                Load {Math.min(PAGE, total - lots.length).toLocaleString('en-US')} more
+              </button>
+            </div>
+          )}
         </div>
-      )}
+      </div>
     </section>
   );
 }
