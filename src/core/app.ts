@@ -10,6 +10,7 @@ import { LotwatchError } from './errors';
 import { join } from 'node:path';
 import { RequestBudget } from './watch/budget';
 import { WatchEngine } from './watch/engine';
+import type { DemoLiveBid } from '../shared/demoShowcase';
 import type { AppInfo, ContractEvent, Method, MethodInput, MethodOutput } from '../shared/ipc/contract';
 import type { Result } from '../shared/ipc/errors';
 import type { Clock } from './clock';
@@ -69,7 +70,13 @@ export interface CoreDeps {
    * src/sandbox; core may not (docs/architecture.md "The parts": the sandbox stays an honest stand-in that can catch
    * the client's mistakes instead of sharing them).
    */
-  demoService?: () => Promise<{ baseUrl: string; apiKey: string; ratePerSecond?: number }>;
+  demoService?: () => Promise<{
+    baseUrl: string;
+    apiKey: string;
+    ratePerSecond?: number;
+    /** The Demo market's next bids on the block, for the first start's example watches (DemoService.seed). */
+    liveBids?: () => DemoLiveBid[];
+  }>;
   /** undici dispatcher for the service client (tests); default a pooled keep-alive Agent. */
   dispatcher?: Dispatcher;
   /** The user's UTC offset in minutes at time t; default the system's. */
@@ -284,6 +291,7 @@ export function createCore(deps: CoreDeps): Core {
     demoMode: () => settings.get().demoMode,
     watchlist,
     searches,
+    liveBids: async () => (deps.demoService ? ((await deps.demoService()).liveBids?.() ?? []) : []),
   });
 
   // The unread count is pushed when it may have changed (navigation, title, badge); the count at start is the baseline.
