@@ -10,7 +10,6 @@ import { LotwatchError } from './errors';
 import { join } from 'node:path';
 import { RequestBudget } from './watch/budget';
 import { WatchEngine } from './watch/engine';
-import type { DemoLiveBid } from '../shared/demoShowcase';
 import type { AppInfo, ContractEvent, Method, MethodInput, MethodOutput } from '../shared/ipc/contract';
 import type { Result } from '../shared/ipc/errors';
 import type { Clock } from './clock';
@@ -19,7 +18,7 @@ import { schemaVersion } from './db/migrate';
 import { sqliteVersion } from './db/connection';
 import type { Logger } from './log';
 import { dispatch, type Handlers } from './rpc';
-import { ServiceClient } from './serviceClient';
+import { ServiceClient, type DemoEndpoint } from './serviceClient';
 import { joinHandlers } from './handlerGroups';
 import { LotsService } from './lots/service';
 import { lotSummary } from './lots/views';
@@ -70,13 +69,7 @@ export interface CoreDeps {
    * src/sandbox; core may not (docs/architecture.md "The parts": the sandbox stays an honest stand-in that can catch
    * the client's mistakes instead of sharing them).
    */
-  demoService?: () => Promise<{
-    baseUrl: string;
-    apiKey: string;
-    ratePerSecond?: number;
-    /** The Demo market's next bids on the block, for the first start's example watches (DemoService.seed). */
-    liveBids?: () => DemoLiveBid[];
-  }>;
+  demoService?: () => Promise<DemoEndpoint>;
   /** undici dispatcher for the service client (tests); default a pooled keep-alive Agent. */
   dispatcher?: Dispatcher;
   /** The user's UTC offset in minutes at time t; default the system's. */
