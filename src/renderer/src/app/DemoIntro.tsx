@@ -82,9 +82,9 @@ export function DemoIntro() {
         ))}
       </ul>
       <p>
-        These lots are on the block in the simulated market now. Lotwatch looks at them as their bids move and
-        raises an alert in Alerts (and a notification) when a bid reaches the example rule, then again with
-        the sale result.{' '}
+        These lots go on the block in the simulated market within minutes. Lotwatch looks at them as their
+        bids move and raises an alert in Alerts (and a notification) when a bid reaches the example rule, then
+        again with the sale result.{' '}
         {soon ? (
           <strong>First alert expected {soon}.</strong>
         ) : intro.first_alert_expected_at !== null ? (
