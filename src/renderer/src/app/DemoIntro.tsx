@@ -20,7 +20,8 @@ export function firstAlertWords(at: number | null, now: number): string | null {
  * Demo mode's first-run panel (shown in Demo mode only, above the view, until dismissed for good): which example
  * lots are watched (lot number and vehicle), what alerts and when (from the time the examples' first alert is
  * expected, `examples.intro`), and how to use a real key (Settings). The examples are made just after the app
- * starts, so the panel reads the watchlist again every few seconds until they are there, and after every poll.
+ * starts, so the panel reads the watchlist again every 3 s (for a minute at most) until they are there, and after
+ * every poll.
  */
 export function DemoIntro() {
   const api = useApi();
@@ -44,11 +45,14 @@ export function DemoIntro() {
     [api, runIntro, runList],
   );
 
-  // The examples appear a moment after the start: look again until they do.
-  const waiting = examples !== null && examples.length === 0 && intro?.dismissed === false;
+  // The examples appear a moment after the start: look again until they do, for a minute at most (after that there
+  // are none to show: removed, or never made).
+  const [looks, setLooks] = useState(0);
+  const waiting = examples !== null && examples.length === 0 && intro?.dismissed === false && looks < 20;
   useEffect(() => {
     if (!waiting) return;
     const t = setInterval(() => {
+      setLooks((n) => n + 1);
       void runIntro();
       void runList();
     }, 3_000);
