@@ -183,7 +183,7 @@ export interface DemoService {
   /**
    * Starts the sandbox once (about half a second for 20,000 lots) and returns its base URL and key, and `liveBids`:
    * the market's next bids on the block from now to 3 minutes on (ground truth, at most 30, soonest first), from
-   * which Demo mode picks its first start's example watches.
+   * which Demo mode picks its first start's example watches; none on an accelerated market (`speed` above 1).
    */
   get(): Promise<{ baseUrl: string; apiKey: string; liveBids: () => DemoLiveBid[] }>;
   /** Stops the sandbox if it was started. */
@@ -226,7 +226,9 @@ export function createDemoService(opts: SandboxOptions & { align?: () => number 
           if (ahead > 0) sb.advance(ahead);
         }
         const market = sb;
+        // Only at real speed: on an accelerated market the next minutes pass before a watch's first fetch.
         const liveBids = (): DemoLiveBid[] => {
+          if ((rest.speed ?? 1) > 1) return [];
           const now = market.marketNow();
           return market.market.upcomingLiveBids(now, now + 3 * MIN, 30).map((b) => ({
             lot_number: b.lotNumber,
