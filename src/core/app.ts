@@ -18,7 +18,7 @@ import { schemaVersion } from './db/migrate';
 import { sqliteVersion } from './db/connection';
 import type { Logger } from './log';
 import { dispatch, type Handlers } from './rpc';
-import { ServiceClient } from './serviceClient';
+import { ServiceClient, type DemoEndpoint } from './serviceClient';
 import { joinHandlers } from './handlerGroups';
 import { LotsService } from './lots/service';
 import { lotSummary } from './lots/views';
@@ -69,7 +69,7 @@ export interface CoreDeps {
    * src/sandbox; core may not (docs/architecture.md "The parts": the sandbox stays an honest stand-in that can catch
    * the client's mistakes instead of sharing them).
    */
-  demoService?: () => Promise<{ baseUrl: string; apiKey: string; ratePerSecond?: number }>;
+  demoService?: () => Promise<DemoEndpoint>;
   /** undici dispatcher for the service client (tests); default a pooled keep-alive Agent. */
   dispatcher?: Dispatcher;
   /** The user's UTC offset in minutes at time t; default the system's. */
@@ -284,6 +284,7 @@ export function createCore(deps: CoreDeps): Core {
     demoMode: () => settings.get().demoMode,
     watchlist,
     searches,
+    liveBids: async () => (deps.demoService ? ((await deps.demoService()).liveBids?.() ?? []) : []),
   });
 
   // The unread count is pushed when it may have changed (navigation, title, badge); the count at start is the baseline.

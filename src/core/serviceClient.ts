@@ -1,3 +1,4 @@
+import type { DemoLiveBid } from '../shared/demoShowcase';
 import type { Dispatcher } from 'undici';
 import type { ContractEvent } from '../shared/ipc/contract';
 import type { QuotaSnapshot } from '../shared/vehicle';
@@ -24,7 +25,16 @@ export interface ServiceClientDeps {
   emit: (e: ContractEvent) => void;
   dispatcher?: Dispatcher;
   /** Starts (once) and describes the built-in sandbox for Demo mode (CoreDeps.demoService). */
-  demoService?: () => Promise<{ baseUrl: string; apiKey: string; ratePerSecond?: number }>;
+  demoService?: () => Promise<DemoEndpoint>;
+}
+
+/** The built-in sandbox of Demo mode as a shell starts it: its address and key, and its market's next live bids. */
+export interface DemoEndpoint {
+  baseUrl: string;
+  apiKey: string;
+  ratePerSecond?: number;
+  /** The Demo market's next bids on the block, for the first start's example watches (DemoService.seed). */
+  liveBids?: () => DemoLiveBid[];
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   demoMarketClock,
   demoSteppedClock,
   demoWorldStart,
+  DEMO_WORLD_LEAD_MS,
   type DemoMarketClock,
   type SteppedDemoClock,
 } from '../sandbox/demo';
@@ -145,7 +146,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     speed,
     ...(kept
       ? { startTime: kept.startTime, marketNow: () => kept.now() }
-      : { startTime: demoWorldStart(opts.dataDir, Date.now()) }),
+      : { startTime: demoWorldStart(opts.dataDir, Date.now(), undefined, DEMO_WORLD_LEAD_MS) }),
     // A stepped market moves with the watcher: a step runs the watcher's work that comes due, in time order. Only in
     // Demo mode: with it turned off, the watcher would run on the test's clock against the real service.
     ...(steppedMarket

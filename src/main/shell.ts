@@ -17,7 +17,7 @@ import { stageRestore } from '../core/db/restore';
 import { DatabaseUnavailableError, LotwatchError } from '../core/errors';
 import { acquireDataLock, AlreadyRunningError, type DataLock } from '../core/instanceLock';
 import { createLogger } from '../core/log';
-import { createDemoService, demoWorldStart } from '../sandbox/demo';
+import { createDemoService, demoWorldStart, DEMO_WORLD_LEAD_MS } from '../sandbox/demo';
 import { EVENT_CHANNEL, RPC_CHANNEL } from '../shared/ipc/channels';
 import { err, type Result } from '../shared/ipc/errors';
 import { electronBindingPath, resolveElectronBinding } from './nativeBinding';
@@ -184,7 +184,7 @@ export async function startShell(
   }
   // The Demo world persists across restarts (the same lots, moved on to the present).
   const demo = createDemoService({
-    startTime: demoWorldStart(dataDir, clock.now()),
+    startTime: demoWorldStart(dataDir, clock.now(), undefined, DEMO_WORLD_LEAD_MS),
     align: () => clock.now(),
     // An injected clock (tests) drives the market too, so a lot sells when the watcher's clock says it does.
     ...(opts.clock ? { now: () => clock.now() } : {}),

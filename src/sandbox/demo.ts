@@ -1,5 +1,6 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { DemoLiveBid } from '../shared/demoShowcase';
 import { DEMO_KEY, createSandbox, type Sandbox, type SandboxOptions } from './index';
 import { SteppedClock } from './steppedClock';
 
@@ -46,20 +47,29 @@ function writeWorld(dataDir: string, w: SavedWorld): void {
 }
 
 /**
+ * How long before the first start a new real-time Demo world begins (ms): 30 minutes, so the simulated market has
+ * been running when the user first looks, with lots on the block and bidding, instead of a world whose first live
+ * bid is minutes away (its earliest sales are at least 2 minutes after its start, each lot going on the block some
+ * minutes after its sale time: timing.ts startDelay).
+ */
+export const DEMO_WORLD_LEAD_MS = 30 * MIN;
+
+/**
  * The start time of the Demo market kept in `<dataDir>/demo-market.json`, so that a restarted app finds the same
  * simulated world moved on to the present (the same lots, sold or not) rather than a new world that reuses the
  * old lot numbers. A world older than `maxAgeMs` (7 days by default; advancing costs about half a second a day),
  * an unreadable file, or a world an accelerated run (`demoMarketClock`) took past `now` (real time cannot go back
- * to it without selling its lots again) starts a new world at `now` (ms, floored to the minute) and records it.
+ * to it without selling its lots again) starts a new world `leadMs` before `now` (ms, floored to the minute; the
+ * shells pass DEMO_WORLD_LEAD_MS) and records it.
  *
  * @returns the market start time, ms since the epoch. Throws nothing: a file that cannot be written only means the
  *   next start begins a new world.
  */
-export function demoWorldStart(dataDir: string, now: number, maxAgeMs = 7 * DAY): number {
+export function demoWorldStart(dataDir: string, now: number, maxAgeMs = 7 * DAY, leadMs = 0): number {
   const saved = readWorld(dataDir);
   if (saved && saved.startTime <= now && now - saved.startTime <= maxAgeMs && (saved.reached ?? now) <= now)
     return saved.startTime;
-  const startTime = Math.floor(now / MIN) * MIN;
+  const startTime = Math.floor((now - leadMs) / MIN) * MIN;
   writeWorld(dataDir, { startTime });
   return startTime;
 }
@@ -170,8 +180,12 @@ export function demoSteppedClock(
 
 /** The built-in sandbox as Demo mode uses it: started on first use, on 127.0.0.1 and a free port. */
 export interface DemoService {
-  /** Starts the sandbox once (about half a second for 20,000 lots) and returns its base URL and key. */
-  get(): Promise<{ baseUrl: string; apiKey: string }>;
+  /**
+   * Starts the sandbox once (about half a second for 20,000 lots) and returns its base URL and key, and `liveBids`:
+   * the market's next bids on the block from now to 3 minutes on (ground truth, at most 30, soonest first), from
+   * which Demo mode picks its first start's example watches; none on an accelerated market (`speed` above 1).
+   */
+  get(): Promise<{ baseUrl: string; apiKey: string; liveBids: () => DemoLiveBid[] }>;
   /** Stops the sandbox if it was started. */
   dispose(): Promise<void>;
 }
@@ -200,7 +214,7 @@ export function createDemoService(opts: SandboxOptions & { align?: () => number 
       : {}),
   };
   let sb: Sandbox | undefined;
-  let starting: Promise<{ baseUrl: string; apiKey: string }> | undefined;
+  let starting: Promise<{ baseUrl: string; apiKey: string; liveBids: () => DemoLiveBid[] }> | undefined;
   return {
     get() {
       starting ??= (async () => {
@@ -211,7 +225,21 @@ export function createDemoService(opts: SandboxOptions & { align?: () => number 
           const ahead = align() - sb.marketNow();
           if (ahead > 0) sb.advance(ahead);
         }
-        return { baseUrl: sb.baseUrl as string, apiKey: sb.keys[0] ?? DEMO_KEY };
+        const market = sb;
+        // Only at real speed: on an accelerated market the next minutes pass before a watch's first fetch.
+        const liveBids = (): DemoLiveBid[] => {
+          if ((rest.speed ?? 1) > 1) return [];
+          const now = market.marketNow();
+          return market.market.upcomingLiveBids(now, now + 3 * MIN, 30).map((b) => ({
+            lot_number: b.lotNumber,
+            title: b.title,
+            auction_at: b.auctionAt,
+            bid_at: b.bidAt,
+            bid_usd: b.bidUsd,
+            end_at: b.endAt,
+          }));
+        };
+        return { baseUrl: sb.baseUrl as string, apiKey: sb.keys[0] ?? DEMO_KEY, liveBids };
       })();
       return starting;
     },

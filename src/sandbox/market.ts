@@ -490,6 +490,37 @@ export class Market implements MarketReader {
     return live && end ? { liveAt: live.t, endAt: end.t } : null;
   }
 
+  /**
+   * Ground truth for Demo mode's examples (demo.ts): open lots whose next bid on the block comes `fromMs` to `toMs`
+   * (market ms since epoch) and before their end, soonest first, at most `count`: the lot number, the vehicle title,
+   * the listed sale time, that bid's time (ms) and amount (USD), and the end (ms). The service shows such a bid
+   * 10 to 15 s after it (refresh.ts). Throws nothing.
+   */
+  upcomingLiveBids(
+    fromMs: number,
+    toMs: number,
+    count: number,
+  ): { lotNumber: string; title: string; auctionAt: number; bidAt: number; bidUsd: number; endAt: number }[] {
+    const out: ReturnType<Market['upcomingLiveBids']> = [];
+    for (const lot of this.lots) {
+      if (lot.endedAt !== null || lot.next >= lot.steps.length) continue;
+      const live = lot.steps.find((s) => s.k === Step.Live);
+      const end = lot.steps.find((s) => s.k === Step.End);
+      if (!live || !end || live.t > toMs) continue;
+      const bid = lot.steps.find((s) => s.k === Step.Bid && s.t > live.t && s.t >= fromMs && s.t <= toMs);
+      if (!bid || bid.t >= end.t) continue;
+      out.push({
+        lotNumber: lot.lotNumber,
+        title: lot.title,
+        auctionAt: lot.auctionAt,
+        bidAt: bid.t,
+        bidUsd: bid.v,
+        endAt: end.t,
+      });
+    }
+    return out.sort((a, b) => a.bidAt - b.bidAt).slice(0, Math.max(0, count));
+  }
+
   /** The lot by lot number (either platform) or IAAI item id. */
   findLot(id: string): Lot | undefined {
     return this.byNumber.get(id) ?? this.byItemId.get(id);

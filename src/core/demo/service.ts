@@ -1,3 +1,4 @@
+import type { DemoLiveBid } from '../../shared/demoShowcase';
 import type { MethodOutput } from '../../shared/ipc/contract';
 import type { Vehicle } from '../../shared/vehicle';
 import type { ApiClient } from '../api';
@@ -10,6 +11,11 @@ import type { Logger } from '../log';
 import type { SearchesService } from '../searches/service';
 import type { WatchEngine } from '../watch/engine';
 import type { WatchlistService } from '../watchlist/service';
+import { firstAlertAt, pickShowcase } from './showcase';
+
+/** The cache key of the time (ms) the first Demo example alert is expected, and of the intro panel's dismissal. */
+const FIRST_ALERT_KEY = 'examples:first-alert-at';
+const INTRO_FLAG = 'demo-intro-dismissed';
 
 /** What Demo mode's examples need: the example rows, the one-time flags, the engine, and the two modules they use. */
 export interface DemoDeps {
@@ -30,6 +36,11 @@ export interface DemoDeps {
   demoMode: () => boolean;
   watchlist: Pick<WatchlistService, 'addWatch'>;
   searches: Pick<SearchesService, 'createSearch'>;
+  /**
+   * The Demo market's next bids on the block (its ground truth, from the shell's built-in sandbox), or absent: the
+   * examples are then the soonest sales of the first page.
+   */
+  liveBids?: () => Promise<DemoLiveBid[]>;
 }
 
 /**
@@ -48,16 +59,21 @@ export class DemoService {
     const client = this.d.client();
     if (!client || !this.d.demoMode() || !this.once('demo-examples')) return;
     try {
-      const page = (await client.searchVehicles({ per_page: 20 })).data.filter((v) => v.lot_number);
-      const now = this.d.clock.now();
-      const later = page.filter((v: Vehicle) => {
-        const t = parseAuctionAt(v.auction.auction_at);
-        return t !== null && t > now + 2 * 60_000;
-      });
-      // The soonest auctions at least two minutes away; on a fast demo clock, the latest of the first page.
-      const picks = later.length >= 3 ? later.slice(0, 3) : page.slice(-3);
-      for (const v of picks) {
-        await this.d.watchlist.addWatch({ target: v.lot_number!, label: 'Example', rules: undefined }, true);
+      if (!(await this.seedShowcase())) {
+        const page = (await client.searchVehicles({ per_page: 20 })).data.filter((v) => v.lot_number);
+        const now = this.d.clock.now();
+        const later = page.filter((v: Vehicle) => {
+          const t = parseAuctionAt(v.auction.auction_at);
+          return t !== null && t > now + 2 * 60_000;
+        });
+        // The soonest auctions at least two minutes away; on a fast demo clock, the latest of the first page.
+        const picks = later.length >= 3 ? later.slice(0, 3) : page.slice(-3);
+        for (const v of picks) {
+          await this.d.watchlist.addWatch(
+            { target: v.lot_number!, label: 'Example', rules: undefined },
+            true,
+          );
+        }
       }
       this.d.searches.createSearch(
         {
@@ -71,6 +87,45 @@ export class DemoService {
     } catch (e) {
       this.d.log.warn('the Demo mode examples could not be created', { error: (e as Error).message });
     }
+  }
+
+  /**
+   * The examples from the Demo market's next bids on the block (showcase.ts pickShowcase): each watched with a
+   * "bid reached" rule at its coming bid, so the first alert comes when that bid shows (a bid moving is what a new
+   * user can see within minutes; a sale result waits for the service's refresh of up to 15 minutes). Records when
+   * the first alert is expected (examplesIntro). Returns false when the market offers no such lot (nothing added).
+   */
+  private async seedShowcase(): Promise<boolean> {
+    const picks = pickShowcase((await this.d.liveBids?.()) ?? [], this.d.clock.now());
+    if (!picks.length) return false;
+    for (const p of picks) {
+      await this.d.watchlist.addWatch(
+        { target: p.lot_number, label: 'Example', rules: { bid_above_usd: p.bid_usd } },
+        true,
+      );
+    }
+    const at = firstAlertAt(picks);
+    if (at !== null) this.d.cache.put(FIRST_ALERT_KEY, String(at), this.d.clock.now());
+    return true;
+  }
+
+  /**
+   * What the first-run panel of Demo mode says: when the first example alert is expected (ms since the epoch; null
+   * when unknown, e.g. examples made before this was recorded) and whether the user dismissed the panel.
+   */
+  examplesIntro(): MethodOutput<'examples.intro'> {
+    const r = this.d.cache.get(FIRST_ALERT_KEY);
+    const at = r ? Number(r.value) : NaN;
+    return {
+      first_alert_expected_at: Number.isFinite(at) ? at : null,
+      dismissed: this.d.cache.get(`flag:${INTRO_FLAG}`) !== null,
+    };
+  }
+
+  /** The user closed the first-run panel: it is not shown again for this data folder. */
+  dismissIntro(): MethodOutput<'examples.dismissIntro'> {
+    this.once(INTRO_FLAG);
+    return { ok: true };
   }
 
   /**

@@ -54,6 +54,8 @@ export const METHOD_NAMES = [
   'plan.renewCalendar',
   'library.export',
   'examples.remove',
+  'examples.intro',
+  'examples.dismissIntro',
   'key.set',
   'key.test',
   'key.clear',

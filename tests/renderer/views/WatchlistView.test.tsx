@@ -322,6 +322,13 @@ describe('WatchlistView: lots whose sale is over or due', () => {
         lot_sub_status: 'Open',
         current_bid_usd: 0,
       }),
+      ended(25, '2015 MAZDA 6 JUST PAST', {
+        auction_at: NOW - 5 * 60_000,
+        state: 'open',
+        lot_status: 'Timed',
+        lot_sub_status: 'Open',
+        current_bid_usd: 0,
+      }),
     ];
     installFake({ handlers: { 'watchlist.list': () => okResult([tesla, ...watches]) } });
     render(<WatchlistView />);
@@ -332,6 +339,8 @@ describe('WatchlistView: lots whose sale is over or due', () => {
     expect(sale('2018 FORD ESCAPE UNSOLD')).toContain('Ended unsold');
     expect(sale('2017 KIA SOUL APPROVAL')).toContain('Sold on approval at $3,300');
     expect(sale('2016 MAZDA 3 PAST')).toBe('Sale time passed, waiting for the result');
+    // Minutes after the sale time the lots are going on the block in turn: under way, not yet late.
+    expect(sale('2015 MAZDA 6 JUST PAST')).toBe('Sale under way, result to follow');
     // The open lot still counts down to its sale.
     expect(sale('2019 TESLA MODEL 3')).toBe('in 1d 2h');
 

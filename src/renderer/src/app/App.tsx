@@ -7,6 +7,7 @@ import { VIEWS, type AppStore } from './appStore';
 import { followRoute, openLot, openView, viewHref } from './navigation';
 import { useServiceReachable, useUnreadCount, useUnreadTitle } from './signals';
 import { CurrentView, LotPage } from './views';
+import { DemoIntro } from './DemoIntro';
 
 /** Applies the theme setting to the document: `system` follows prefers-color-scheme through CSS. */
 function useTheme(theme: 'system' | 'light' | 'dark' | undefined) {
@@ -179,6 +180,7 @@ function Frame({ store }: { store: AppStore }) {
           </div>
         )}
         <main className="content" id="content" tabIndex={-1} ref={mainRef}>
+          {info?.mode === 'demo' && <DemoIntro />}
           {lotKey ? <LotPage lotKey={lotKey} /> : <CurrentView view={view} store={store} />}
         </main>
         <SpendNoticeHost store={store} />

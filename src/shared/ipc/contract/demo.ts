@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Void } from './common';
+import { Done, Void } from './common';
 
 /** The Demo examples domain of the contract. */
 
@@ -9,4 +9,10 @@ export const demoMethods = {
     input: Void,
     output: z.object({ searches: z.number().int(), watches: z.number().int() }),
   },
+  /** Demo mode's first-run panel: when the first example alert is expected (ms, null if unknown), and if dismissed. */
+  'examples.intro': {
+    input: Void,
+    output: z.object({ first_alert_expected_at: z.number().nullable(), dismissed: z.boolean() }),
+  },
+  'examples.dismissIntro': { input: Void, output: Done },
 } as const;

@@ -187,8 +187,15 @@ function resultPrice(l: LotSummary): number | null {
 }
 
 /**
- * Where the sale stands now: a live countdown ("in 2d 4h") before the sale time; "Sale time passed, waiting for
- * the result" after it; the sale result ("Sold for $4,250", "Ended unsold") once the auction is over.
+ * How long after its listed sale time a lot's sale reads as under way (ms): lots of one sale go on the block one
+ * after another from that time and the service shows the result within about 15 minutes of the end
+ * (docs/service-contract.md "Sale results"; the watcher assumes 20 minutes in all, planner.ts ASSUMED_LIVE_SPAN).
+ */
+const SALE_UNDER_WAY_MS = 20 * 60_000;
+
+/**
+ * Where the sale stands now: a live countdown ("in 2d 4h") before the sale time; "Sale under way, result to follow"
+ * for the first 20 minutes after it (SALE_UNDER_WAY_MS), then "Sale time passed, waiting for the result"; the sale result ("Sold for $4,250", "Ended unsold") once the auction is over.
  */
 function SaleCell({ lot }: { lot: LotSummary | null }) {
   const now = useNow();
@@ -203,7 +210,14 @@ function SaleCell({ lot }: { lot: LotSummary | null }) {
     );
   }
   if (at === null) return <>Not scheduled</>;
-  if (at <= now) return <div className="wl-sale-words">Sale time passed, waiting for the result</div>;
+  if (at <= now)
+    return (
+      <div className="wl-sale-words">
+        {now - at < SALE_UNDER_WAY_MS
+          ? 'Sale under way, result to follow'
+          : 'Sale time passed, waiting for the result'}
+      </div>
+    );
   const soon = at - now < 3600_000;
   return <span className={soon ? 'wl-soon' : undefined}>in {countdown(at, now)}</span>;
 }
