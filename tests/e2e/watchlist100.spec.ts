@@ -77,14 +77,14 @@ test.describe('a watchlist of 100 lots', () => {
       // Let a layout pass settle the virtualised rows at the new size.
       await expect(table.getByRole('row').nth(12)).toBeVisible();
       const m = await table.evaluate((t) => {
-        const wrap = t.parentElement as HTMLElement;
+        const wrap = t.parentElement!;
         const box = wrap.getBoundingClientRect();
         const headers = [...t.querySelectorAll('thead th')].map((h) => ({
           text: (h.textContent ?? '').trim(),
           cut: h.scrollWidth > h.clientWidth,
         }));
         const lotCells = [...t.querySelectorAll('td.wl-col-lot')].map((c) => {
-          const n = c.querySelector('.wl-lot-number') as HTMLElement | null;
+          const n = c.querySelector('.wl-lot-number');
           return {
             text: n?.textContent ?? '',
             size: n ? `${n.scrollWidth}/${n.clientWidth}` : '',
@@ -104,7 +104,7 @@ test.describe('a watchlist of 100 lots', () => {
           rowsInView,
           tableOverflows: t.scrollWidth > wrap.clientWidth,
           wrapRight: box.right,
-          windowWidth: window.innerWidth,
+          windowWidth: (globalThis as unknown as { innerWidth: number }).innerWidth,
         };
       });
       expect(

@@ -14,7 +14,6 @@ import { parsePollTarget } from '../../../../shared/watch';
 import { openLot } from '../../app/navigation';
 import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
 import { ExportMark } from '../../components/ExportMark';
-import { Photo } from '../../components/Photo';
 import {
   EmptyState,
   ExampleBadge,
