@@ -12,7 +12,6 @@ import {
 import type { ApiClient } from '../api';
 import { checkLotPageUrl, checkVin } from '../api/validate';
 import type { Clock } from '../clock';
-import type { DeskRepo } from '../db/deskRepo';
 import type { LotRow, LotsRepo } from '../db/lotsRepo';
 import type { WatchesRepo, WatchRow } from '../db/watchesRepo';
 import { BadInputError, LotwatchError } from '../errors';
@@ -37,8 +36,14 @@ export interface WatchlistDeps {
   summary: (row: LotRow) => LotSummary;
   /** The buyer's figures for a watched lot (DeskService.figures). */
   figures: (row: LotRow, rules: AlertRules) => LotDesk | null;
-  /** The buyer's notes and tags on stored lots (bulk tagging writes there). */
-  desk: Pick<DeskRepo, 'notes' | 'setNotes'>;
+  /**
+   * The buyer's notes and tags on stored lots (the desk's store, DeskRepo): bulk tagging writes there. `notes` is null
+   * for a lot not stored; `setNotes` takes tags comma-joined and says whether the lot was stored.
+   */
+  desk: {
+    notes(key: string): { notes: string; tags: string } | null;
+    setNotes(key: string, notes: string, tags: string): boolean;
+  };
 }
 
 /**
