@@ -435,44 +435,57 @@ export function WatchlistView() {
           const title =
             w.lot?.title ?? (w.kind === 'vin' ? 'Looking for this VIN' : (w.lot_key ?? 'Unknown lot'));
           const tags = w.desk?.tags ?? [];
+          const label = w.label && w.label !== 'Example' ? w.label : null;
+          // Without badges, tags or a label under it, the title may take both lines.
+          const alone =
+            !w.is_example &&
+            !w.rules.muted &&
+            !w.lot?.export_block &&
+            !w.rules.exportable_only &&
+            !(!w.lot && w.vin) &&
+            !label &&
+            tags.length === 0;
+          const titleClass = alone ? 'wl-title wl-title-2' : 'wl-title';
           return (
             <div className="wl-vehicle">
               <div className="wl-title-line">
                 {key ? (
                   <button
                     type="button"
-                    className="lw-link wl-title"
+                    className={`lw-link ${titleClass}`}
                     title={title}
                     onClick={() => openLot(key)}
                   >
                     {title}
                   </button>
                 ) : (
-                  <strong className="wl-title" title={title}>
+                  <strong className={titleClass} title={title}>
                     {title}
                   </strong>
                 )}
               </div>
-              <div className="lw-sub wl-badges">
-                {w.is_example && <ExampleBadge />}
-                {w.rules.muted && <span className="lw-badge">Muted</span>}
-                <ExportMark block={w.lot?.export_block} />
-                {w.rules.exportable_only && (
-                  <span
-                    className="lw-badge"
-                    title="This watch alerts only while the lot's title lets the car be exported"
-                  >
-                    Exportable only
-                  </span>
-                )}
-                {!w.lot && w.vin ? <span className="wl-vin">{w.vin}</span> : null}
-                {w.label && w.label !== 'Example' ? <span className="wl-label-text">{w.label}</span> : null}
-                {tags.map((t) => (
-                  <span key={t} className="lw-badge tag">
-                    {t}
-                  </span>
-                ))}
-              </div>
+              {!alone && (
+                <div className="lw-sub wl-badges">
+                  {w.is_example && <ExampleBadge />}
+                  {w.rules.muted && <span className="lw-badge">Muted</span>}
+                  <ExportMark block={w.lot?.export_block} />
+                  {w.rules.exportable_only && (
+                    <span
+                      className="lw-badge"
+                      title="This watch alerts only while the lot's title lets the car be exported"
+                    >
+                      Exportable only
+                    </span>
+                  )}
+                  {!w.lot && w.vin ? <span className="wl-vin">{w.vin}</span> : null}
+                  {label ? <span className="wl-label-text">{label}</span> : null}
+                  {tags.map((t) => (
+                    <span key={t} className="lw-badge tag">
+                      {t}
+                    </span>
+                  ))}
+                </div>
+              )}
             </div>
           );
         },
