@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { ViewPage } from './ViewPage';
 
 /**
- * The Watchlist: the add form, the table of watched vehicles, each row's action menu (Check now, Rules, Open lot,
+ * The Watchlist: the add form, the table of watched vehicles, each row's action menu (Check now, Rules, Pause checks, Open lot,
  * Remove…), the grouping by sale day, the bulk actions on selected rows and the examples' removal.
  */
 export class WatchlistPage extends ViewPage {

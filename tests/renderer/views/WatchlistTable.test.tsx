@@ -39,6 +39,13 @@ const watches = [
   lot(3, 'C 2018 KIA SOUL', 2_000, 50),
 ];
 
+/** The table row of the watch titled `title`. */
+function rowOf(title: string): HTMLElement {
+  const row = screen.getByRole('button', { name: title }).closest('tr');
+  if (!row) throw new Error(`no row for ${title}`);
+  return row;
+}
+
 /** The vehicle titles of the table's data rows, top to bottom. */
 function titles(): string[] {
   const table = screen.getByRole('table', { name: 'Watched vehicles' });
@@ -107,12 +114,18 @@ describe('WatchlistView: the table', () => {
     fireEvent.keyDown(button, { key: 'ArrowDown' });
     const menu = screen.getByRole('menu', { name: 'Actions for B 2020 FORD ESCAPE' });
     const items = within(menu).getAllByRole('menuitem');
-    expect(items.map((i) => i.textContent)).toEqual(['Check now', 'Rules', 'Open lot', 'Remove…']);
+    expect(items.map((i) => i.textContent)).toEqual([
+      'Check now',
+      'Rules',
+      'Pause checks',
+      'Open lot',
+      'Remove…',
+    ]);
     expect(document.activeElement).toBe(items[0]);
     fireEvent.keyDown(menu, { key: 'ArrowDown' });
     expect(document.activeElement).toBe(items[1]);
     fireEvent.keyDown(menu, { key: 'End' });
-    expect(document.activeElement).toBe(items[3]);
+    expect(document.activeElement).toBe(items[4]);
     fireEvent.keyDown(menu, { key: 'ArrowDown' });
     expect(document.activeElement).toBe(items[0]);
     fireEvent.keyDown(menu, { key: 'Escape' });
@@ -125,6 +138,31 @@ describe('WatchlistView: the table', () => {
     fireEvent.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Check now' }));
     await screen.findByText('Checked B 2020 FORD ESCAPE: 0 changes.');
     expect(inputsOf(fake, 'watchlist.checkNow')).toEqual([{ id: 2 }]);
+  });
+
+  it("pauses one watch from its menu, and the paused row's menu offers to resume it", async () => {
+    let list = watches;
+    const fake = installFake({
+      handlers: {
+        'watchlist.list': () => okResult(list),
+        'watchlist.bulk': (i) => {
+          const input = i as { action: string; ids: number[] };
+          list = list.map((w) => (input.ids.includes(w.id) ? { ...w, paused: input.action === 'pause' } : w));
+          return okResult({ changed: 1, skipped: 0 });
+        },
+      },
+    });
+    render(<WatchlistView />);
+    await screen.findByRole('table', { name: 'Watched vehicles' });
+    const button = screen.getByRole('button', { name: 'Actions for A 2019 HONDA CIVIC' });
+    fireEvent.click(button);
+    fireEvent.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Pause checks' }));
+    await screen.findByText('Paused 1 watch.');
+    expect(inputsOf(fake, 'watchlist.bulk')).toEqual([{ action: 'pause', ids: [1] }]);
+    await waitFor(() => expect(within(rowOf('A 2019 HONDA CIVIC')).getByText('Paused')).toBeTruthy());
+    fireEvent.click(button);
+    fireEvent.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Resume checks' }));
+    await screen.findByText('Resumed 1 watch.');
   });
 
   it('removes one watch from its menu only after the question is answered', async () => {

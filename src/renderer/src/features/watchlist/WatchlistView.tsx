@@ -574,6 +574,10 @@ export function WatchlistView() {
                   onSelect: () => void checkNow(w),
                 },
                 { label: 'Rules', onSelect: () => setRulesFor(w.id) },
+                {
+                  label: w.paused ? 'Resume checks' : 'Pause checks',
+                  onSelect: () => void bulk(w.paused ? 'resume' : 'pause', [w.id]),
+                },
                 ...(key ? [{ label: 'Open lot', onSelect: () => openLot(key) }] : []),
                 { label: 'Remove…', onSelect: () => askRemove([w.id], `Stop watching ${name}?`) },
               ]}
