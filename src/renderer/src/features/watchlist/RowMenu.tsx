@@ -9,9 +9,9 @@ export interface RowMenuItem {
 
 /**
  * A row's actions behind one button (WAI-ARIA menu button): Enter, Space or ArrowDown opens the menu on its first
- * item, ArrowUp on its last; arrows, Home and End move; Enter or Space picks; Escape or Tab closes it and returns the
- * focus to the button; a click outside closes it. The menu is placed fixed under the button (above it near the
- * window's bottom) so the table's scroll box never clips it.
+ * item, ArrowUp on its last; arrows, Home and End move; Enter or Space picks; Escape closes it and returns the focus
+ * to the button, Tab closes it and moves on from the button; a click outside closes it. The menu is placed fixed
+ * under the button (above it near the window's bottom) so the table's scroll box never clips it.
  */
 export function RowMenu({ label, items }: { label: string; items: readonly RowMenuItem[] }) {
   const [open, setOpen] = useState<null | 'first' | 'last'>(null);
@@ -89,7 +89,8 @@ export function RowMenu({ label, items }: { label: string; items: readonly RowMe
         close(true);
         break;
       case 'Tab':
-        close(false);
+        // Back on the button first, so Tab goes on from the row rather than from a menu that is gone.
+        close(true);
         break;
     }
   };

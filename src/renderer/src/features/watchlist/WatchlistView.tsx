@@ -261,6 +261,16 @@ function nameOf(w: WatchView): string {
   return w.lot?.title ?? w.vin ?? w.lot_key ?? `watch ${w.id}`;
 }
 
+/** What the table's cells read through `table.options.meta` on every render: selection, busy checks, handlers. */
+interface RowMeta {
+  selected: ReadonlySet<number>;
+  shownIds: number[];
+  checking: ReadonlySet<number>;
+  checkNow: (w: WatchView) => void;
+  bulk: (action: 'pause' | 'resume', ids: number[]) => void;
+  askRemove: (ids: number[], question: string) => void;
+}
+
 /** A remove the buyer is asked to confirm: one watch (from its row menu) or the selection. */
 interface PendingRemove {
   ids: number[];
@@ -384,32 +394,48 @@ export function WatchlistView() {
   };
 
   const shownIds = watches.map((w) => w.id);
-  const headState = selectionState(selected, shownIds);
+  // What the cells read on every render through the table's meta: the columns are made once, so a list refresh or
+  // a selection never remounts a row's cells (an open row menu stays open).
+  const meta: RowMeta = {
+    selected,
+    shownIds,
+    checking,
+    checkNow: (w) => void checkNow(w),
+    bulk: (action, ids) => void bulk(action, ids),
+    askRemove,
+  };
 
   const columns = useMemo(
     () => [
       col.display({
         id: 'select',
-        header: () => (
-          <input
-            type="checkbox"
-            aria-label="Select every watch"
-            checked={headState === 'all'}
-            ref={(el) => {
-              if (el) el.indeterminate = headState === 'some';
-            }}
-            onChange={() => setPicked(toggleAll(selected, shownIds))}
-          />
-        ),
+        header: ({ table: t }) => {
+          const m = t.options.meta as RowMeta;
+          const head = selectionState(m.selected, m.shownIds);
+          return (
+            <input
+              type="checkbox"
+              aria-label="Select every watch"
+              checked={head === 'all'}
+              ref={(el) => {
+                if (el) el.indeterminate = head === 'some';
+              }}
+              onChange={() => setPicked(toggleAll(m.selected, m.shownIds))}
+            />
+          );
+        },
         size: 32,
-        cell: ({ row: { original: w } }) => (
-          <input
-            type="checkbox"
-            aria-label={`Select ${nameOf(w)}`}
-            checked={selected.has(w.id)}
-            onChange={() => setPicked(toggleOne(selected, w.id))}
-          />
-        ),
+        cell: ({ row: { original: w }, table: t }) => {
+          const m = t.options.meta as RowMeta;
+          return (
+            <input
+              type="checkbox"
+              aria-label={`Select ${nameOf(w)}`}
+              checked={m.selected.has(w.id)}
+              onChange={() => setPicked(toggleOne(m.selected, w.id))}
+            />
+          );
+        },
       }),
       col.accessor(SORT_KEYS.lot, {
         id: 'lot',
@@ -561,7 +587,8 @@ export function WatchlistView() {
         header: () => <span className="visually-hidden">Actions</span>,
         size: 44,
         meta: { className: 'wl-col-actions' } satisfies LwColumnMeta,
-        cell: ({ row: { original: w } }) => {
+        cell: ({ row: { original: w }, table: t }) => {
+          const m = t.options.meta as RowMeta;
           const key = w.lot?.lot_key ?? w.lot_key;
           const name = nameOf(w);
           return (
@@ -569,26 +596,24 @@ export function WatchlistView() {
               label={`Actions for ${name}`}
               items={[
                 {
-                  label: checking.has(w.id) ? 'Checking…' : `Check now`,
-                  disabled: checking.has(w.id),
-                  onSelect: () => void checkNow(w),
+                  label: m.checking.has(w.id) ? 'Checking…' : 'Check now',
+                  disabled: m.checking.has(w.id),
+                  onSelect: () => m.checkNow(w),
                 },
                 { label: 'Rules', onSelect: () => setRulesFor(w.id) },
                 {
                   label: w.paused ? 'Resume checks' : 'Pause checks',
-                  onSelect: () => void bulk(w.paused ? 'resume' : 'pause', [w.id]),
+                  onSelect: () => m.bulk(w.paused ? 'resume' : 'pause', [w.id]),
                 },
                 ...(key ? [{ label: 'Open lot', onSelect: () => openLot(key) }] : []),
-                { label: 'Remove…', onSelect: () => askRemove([w.id], `Stop watching ${name}?`) },
+                { label: 'Remove…', onSelect: () => m.askRemove([w.id], `Stop watching ${name}?`) },
               ]}
             />
           );
         },
       }),
     ],
-    // The cells read the latest handlers, the selection and busy state.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [checking, rulesFor, selected, headState],
+    [],
   );
 
   // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Table returns fresh functions by design; this component does not memoize them.
@@ -600,6 +625,7 @@ export function WatchlistView() {
     getCoreRowModel: getCoreRowModel(),
     getSortedRowModel: getSortedRowModel(),
     getRowId: (w) => String(w.id),
+    meta,
   });
 
   const editing = watches.find((w) => w.id === rulesFor) ?? null;
