@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { WatchView } from '../../../src/shared/ipc/contract';
 import { WatchlistView } from '../../../src/renderer/src/features/watchlist/WatchlistView';
@@ -163,6 +163,34 @@ describe('WatchlistView: the table', () => {
     fireEvent.click(button);
     fireEvent.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Resume checks' }));
     await screen.findByText('Resumed 1 watch.');
+  });
+
+  it('keeps an open row menu open while the list refreshes after a check', async () => {
+    let loads = 0;
+    const fake = installFake({
+      handlers: {
+        'watchlist.list': () => {
+          loads++;
+          return okResult(watches.map((w) => ({ ...w, last_checked_at: NOW - loads * 1000 })));
+        },
+      },
+    });
+    render(<WatchlistView />);
+    await screen.findByRole('table', { name: 'Watched vehicles' });
+    const button = screen.getByRole('button', { name: 'Actions for C 2018 KIA SOUL' });
+    fireEvent.click(button);
+    const first = within(screen.getByRole('menu')).getAllByRole('menuitem')[0];
+    expect(document.activeElement).toBe(first);
+    act(() =>
+      fake.emit({
+        name: 'poll.finished',
+        payload: { target: 'watch:1', at: NOW, status: 'ok', requests: 1, changes: 0, alerts: 0 },
+      }),
+    );
+    await waitFor(() => expect(loads).toBe(2));
+    expect(screen.getByRole('button', { name: 'Actions for C 2018 KIA SOUL' })).toBe(button);
+    expect(screen.getByRole('menu')).toBeTruthy();
+    expect(document.activeElement).toBe(first);
   });
 
   it('removes one watch from its menu only after the question is answered', async () => {
