@@ -255,6 +255,7 @@ export function createCore(deps: CoreDeps): Core {
     examplesActive: () => settings.get().demoMode,
     summary: lotSummary,
     figures: (row, rules) => desk.figures(row, rules),
+    desk: store.desk,
   });
   const searches = new SearchesService({
     searches: store.searches,

@@ -111,7 +111,7 @@ test.describe('journeys', () => {
       // Rule: tell me when the bid reaches its next step (every bid change would also work, but the cap of six
       // alerts per lot and hour would then hold some back, by design).
       const bid = lot.pricing.current_bid_usd ?? 0;
-      await row.getByRole('button', { name: /^Alert rules for/ }).click();
+      await watchlist.rowAction('Rules', row);
       const rules = page.getByRole('form', { name: /^Alert rules for/ });
       await rules.getByRole('textbox', { name: /Bid rises to/ }).fill(String(bid + 25));
       await rules.getByRole('button', { name: 'Save rules' }).click();
@@ -119,7 +119,7 @@ test.describe('journeys', () => {
 
       // The seller moves the sale 20 market minutes later; "Check now" sees it at once.
       await market.reschedule(lot.lot_number, Date.parse(lot.auction.auction_at) + 20 * 60_000);
-      await watchlist.checkNowButton(row).click();
+      await watchlist.checkNow(row);
       const ofLot = async () =>
         (await notifications(page)).filter(
           (n) => n.title.includes(lot.title) || n.body.includes(lot.lot_number),
@@ -237,7 +237,7 @@ test.describe('journeys', () => {
       // A check of a watched lot meets the same 401: the watch shows it and Lotwatch raises one alert about itself.
       const watchlist = new WatchlistPage(page);
       await watchlist.open();
-      await watchlist.checkNowButton().click();
+      await watchlist.checkNow();
       await continueSpend(page);
       await expect(watchlist.table).toContainText(/key/i);
       await new AlertsPage(page).open();
@@ -261,7 +261,7 @@ test.describe('journeys', () => {
       // Lotwatch knows the quota is spent (from the 429's headers) and does not spend requests it has not got.
       const watchlist = new WatchlistPage(page);
       await watchlist.open();
-      await watchlist.checkNowButton().click();
+      await watchlist.checkNow();
       await continueSpend(page);
       await expect(page.getByText(/Check skipped: the request budget is spent for now/)).toBeVisible();
       await openView(page, 'Usage');

@@ -16,9 +16,15 @@ export interface WatchRow {
   last_checked_at: number | null;
   consecutive_failures: number;
   last_error: string | null;
+  /** Paused by the buyer: the watcher skips it until resumed (Check now still checks it). */
+  paused: boolean;
 }
 
-type WatchDbRow = Omit<WatchRow, 'rules' | 'is_example'> & { rules: string; is_example: number };
+type WatchDbRow = Omit<WatchRow, 'rules' | 'is_example' | 'paused'> & {
+  rules: string;
+  is_example: number;
+  paused: number;
+};
 
 type WatchInsert = Pick<WatchRow, 'kind' | 'vin' | 'lot_key' | 'label'> & {
   rules: string;
@@ -40,6 +46,7 @@ function toWatch(r: WatchDbRow): WatchRow {
     last_checked_at: r.last_checked_at ?? null,
     consecutive_failures: r.consecutive_failures,
     last_error: r.last_error ?? null,
+    paused: bool(r.paused),
   };
 }
 
@@ -53,6 +60,7 @@ export class WatchesRepo {
   private readonly insertOne: Statement<[WatchInsert]>;
   private readonly updateRules: Statement<[string, string, number, number]>;
   private readonly deleteOne: Statement<[number]>;
+  private readonly pauseOne: Statement<[number, number, number]>;
   private readonly checked: Statement<[number, string | null, string | null, number]>;
   private readonly failed: Statement<[number, string, number]>;
   private readonly countExamples: Statement<[], { n: number }>;
@@ -70,6 +78,7 @@ export class WatchesRepo {
       VALUES (@kind, @vin, @lot_key, @label, @rules, @is_example, @now, @now)`);
     this.updateRules = db.prepare('UPDATE watches SET rules = ?, label = ?, updated_at = ? WHERE id = ?');
     this.deleteOne = db.prepare('DELETE FROM watches WHERE id = ?');
+    this.pauseOne = db.prepare('UPDATE watches SET paused = ?, updated_at = ? WHERE id = ?');
     this.checked =
       db.prepare(`UPDATE watches SET last_checked_at = ?, consecutive_failures = 0, last_error = NULL,
       lot_key = COALESCE(?, lot_key), vin = COALESCE(vin, ?) WHERE id = ?`);
@@ -123,6 +132,11 @@ export class WatchesRepo {
   /** Replaces a watch's rules and label. */
   updateWatchRules(id: number, rules: AlertRules, label: string, now: number): void {
     this.updateRules.run(JSON.stringify(rules), label, now, id);
+  }
+
+  /** Pauses (`paused` true) or resumes a watch; returns whether a watch with this id exists. */
+  setPaused(id: number, paused: boolean, now: number): boolean {
+    return this.pauseOne.run(paused ? 1 : 0, now, id).changes > 0;
   }
 
   /** Removes a watch. */

@@ -168,7 +168,8 @@ export class Scheduler {
     const now = this.d.clock.now();
     const states = this.d.store.watches
       .listWatches()
-      .filter((w) => examples || !w.is_example)
+      // A paused watch spends no request until the buyer resumes it.
+      .filter((w) => (examples || !w.is_example) && !w.paused)
       .map((watch) => {
         const lot = watch.lot_key ? this.d.store.lots.getLotState(watch.lot_key) : null;
         // A saved-search page that refreshed the lot counts as a check (no second fetch).

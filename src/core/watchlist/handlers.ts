@@ -14,11 +14,12 @@ type WatchlistMethods =
   | 'watchlist.remove'
   | 'watchlist.setRules'
   | 'watchlist.checkNow'
+  | 'watchlist.bulk'
   | 'watchlist.nextSale';
 
 /**
  * The watchlist: add by VIN, lot number or lot-page URL (one request to fetch the lot), remove, edit rules, check
- * now. Throws BadInputError for junk or duplicates, not_found for an unknown id, ApiError from the service.
+ * now, and pause, resume, remove or tag many at once. Throws BadInputError for junk or duplicates, not_found for an unknown id, ApiError from the service.
  */
 export function watchlistHandlers(c: WatchlistHandlerDeps): HandlerGroup<WatchlistMethods> {
   return {
@@ -29,6 +30,7 @@ export function watchlistHandlers(c: WatchlistHandlerDeps): HandlerGroup<Watchli
       return c.watchlist.addWatch(i);
     },
     'watchlist.remove': (i) => c.watchlist.removeWatch(i.id),
+    'watchlist.bulk': (i) => c.watchlist.bulk(i),
     'watchlist.setRules': (i) => c.watchlist.setWatchRules(i.id, i.rules, i.label),
     'watchlist.checkNow': async (i) => {
       await c.ready;

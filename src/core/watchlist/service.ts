@@ -1,4 +1,6 @@
+import { joinTags, MAX_TAGS, parseTags } from '../../shared/desk';
 import type { LotDesk, LotSummary, MethodInput, MethodOutput, WatchView } from '../../shared/ipc/contract';
+import type { WatchBulkInput } from '../../shared/ipc/contract/watchlist';
 import { VIN_PATTERN } from '../../shared/vehicle';
 import {
   lotKeyOf,
@@ -34,6 +36,14 @@ export interface WatchlistDeps {
   summary: (row: LotRow) => LotSummary;
   /** The buyer's figures for a watched lot (DeskService.figures). */
   figures: (row: LotRow, rules: AlertRules) => LotDesk | null;
+  /**
+   * The buyer's notes and tags on stored lots (the desk's store, DeskRepo): bulk tagging writes there. `notes` is null
+   * for a lot not stored; `setNotes` takes tags comma-joined and says whether the lot was stored.
+   */
+  desk: {
+    notes(key: string): { notes: string; tags: string } | null;
+    setNotes(key: string, notes: string, tags: string): boolean;
+  };
 }
 
 /**
@@ -63,6 +73,7 @@ export class WatchlistService {
           ? null
           : nextCheckAt(lot, lot ? last : null, this.d.clock.now()),
       last_error: w.last_error,
+      paused: w.paused,
       lot: row ? this.d.summary(row) : null,
       desk: row ? this.d.figures(row, w.rules) : null,
     };
@@ -178,6 +189,34 @@ export class WatchlistService {
     this.d.watches.updateWatchRules(id, rules, label ?? w.label, this.d.clock.now());
     this.d.engine.refresh();
     return this.watchView(this.requireWatch(id));
+  }
+
+  /**
+   * One action on many watches (contract `watchlist.bulk`), in one transaction: pause/resume (the watcher skips a
+   * paused watch, see WatchScheduler.watchStates), remove, or tag (the tags join each watched lot's desk tags, each
+   * once). Ids of watches that are gone are counted as skipped, not refused: another window may have removed them.
+   */
+  bulk(i: WatchBulkInput): MethodOutput<'watchlist.bulk'> {
+    const now = this.d.clock.now();
+    let changed = 0;
+    this.d.transaction(() => {
+      for (const id of new Set(i.ids)) {
+        const w = this.d.watches.getWatch(id);
+        if (!w) continue;
+        if (i.action === 'remove') {
+          this.d.watches.deleteWatch(id);
+          changed++;
+        } else if (i.action === 'tag') {
+          const had = w.lot_key ? this.d.desk.notes(w.lot_key) : null;
+          if (!w.lot_key || !had) continue;
+          const tags = parseTags([had.tags, ...i.tags].join(','));
+          if (tags.length > MAX_TAGS) continue;
+          if (this.d.desk.setNotes(w.lot_key, had.notes, joinTags(tags))) changed++;
+        } else if (this.d.watches.setPaused(id, i.action === 'pause', now)) changed++;
+      }
+    });
+    if (i.action !== 'tag') this.d.engine.refresh();
+    return { changed, skipped: new Set(i.ids).size - changed };
   }
 
   /** Checks one watch now (one request), queued behind the job in flight. @throws not_found, unauthorized. */

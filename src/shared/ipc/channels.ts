@@ -66,6 +66,7 @@ export const METHOD_NAMES = [
   'channels.remove',
   'channels.test',
   'watchlist.nextSale',
+  'watchlist.bulk',
 ] as const;
 
 /** Every event name of the contract, `domain.pastTense`. */

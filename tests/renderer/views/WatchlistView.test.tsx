@@ -28,6 +28,22 @@ const sold = watch({
   }),
 });
 
+/** Opens the row menu of the watch titled `title` and picks "Check now". */
+function checkNowFromMenu(title: string): void {
+  fireEvent.click(within(rowOf(title)).getByRole('button', { name: `Actions for ${title}` }));
+  fireEvent.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Check now' }));
+}
+
+/** The text of one cell: the row of the lot, the column of the header. */
+function cell(title: string, header: string): string | null | undefined {
+  const table = screen.getByRole('table', { name: 'Watched vehicles' });
+  const at = within(table)
+    .getAllByRole('columnheader')
+    .findIndex((h) => h.textContent === header);
+  if (at < 0) throw new Error(`no column ${header}`);
+  return rowOf(title).querySelectorAll('td')[at]?.textContent;
+}
+
 function rowOf(title: string): HTMLElement {
   const row = screen.getByRole('button', { name: title }).closest('tr');
   if (!row) throw new Error(`no row for ${title}`);
@@ -228,7 +244,7 @@ describe('WatchlistView: one add, one message', () => {
     });
     fireEvent.click(screen.getByRole('button', { name: 'Watch' }));
     expect(await screen.findByRole('alert')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Check 2019 TESLA MODEL 3 now' }));
+    checkNowFromMenu('2019 TESLA MODEL 3');
     expect(await screen.findByText('Checked 2019 TESLA MODEL 3: 0 changes.')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
   });
@@ -254,7 +270,7 @@ describe('WatchlistView: a check that fails', () => {
     });
     render(<WatchlistView />);
     await screen.findByRole('table', { name: 'Watched vehicles' });
-    fireEvent.click(screen.getByRole('button', { name: 'Check 2019 TESLA MODEL 3 now' }));
+    checkNowFromMenu('2019 TESLA MODEL 3');
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain(
       'Could not check 2019 TESLA MODEL 3: The service refused the API key. Enter a valid key in Settings.',
@@ -278,15 +294,6 @@ describe('WatchlistView: lots whose sale is over or due', () => {
         ...over,
       }),
     });
-  /** The text of one cell: the row of the lot, the column of the header. */
-  const cell = (title: string, header: string) => {
-    const table = screen.getByRole('table', { name: 'Watched vehicles' });
-    const at = within(table)
-      .getAllByRole('columnheader')
-      .findIndex((h) => h.textContent === header);
-    if (at < 0) throw new Error(`no column ${header}`);
-    return rowOf(title).querySelectorAll('td')[at]?.textContent;
-  };
   const sale = (title: string) => cell(title, 'Sale');
   const checked = (title: string) => cell(title, 'Checked');
 
@@ -342,7 +349,7 @@ describe('WatchlistView: lots whose sale is over or due', () => {
     // Minutes after the sale time the lots are going on the block in turn: under way, not yet late.
     expect(sale('2015 MAZDA 6 JUST PAST')).toBe('Sale under way, result to follow');
     // The open lot still counts down to its sale.
-    expect(sale('2019 TESLA MODEL 3')).toBe('in 1d 2h');
+    expect(sale('2019 TESLA MODEL 3')).toMatch(/^in 1d 2h[A-Z][a-z]{2} \d{1,2}, \d{1,2}:\d{2} [AP]M$/);
 
     // After the sale: when it was checked, and no "next in 24 hours" for a sold lot.
     expect(checked('2021 HONDA CIVIC SOLD')).toBe('10 minutes agoafter the sale');
@@ -412,15 +419,18 @@ describe('WatchlistView: landed cost and max bid without shipping', () => {
     render(<WatchlistView />);
     await screen.findByRole('table', { name: 'Watched vehicles' });
     const row = rowOf('2019 TESLA MODEL 3');
-    expect(row.textContent).toContain('$2,070excluding shipping');
-    expect(row.textContent).toContain('Max $3,555 excluding shipping');
+    expect(cell('2019 TESLA MODEL 3', 'Landed')).toBe('$2,070excl. shipping');
+    expect(cell('2019 TESLA MODEL 3', 'Max bid')).toBe('$3,555excl. shipping');
+    expect(
+      within(row).getByTitle(/worked out from your costs in Settings, excluding shipping\.$/),
+    ).toBeTruthy();
     expect(row.textContent).not.toContain('+ship');
     expect(
       within(row).getByTitle('No price for Savannah: the service does not price it for this lot.'),
     ).toBeTruthy();
     const other = rowOf('2020 FORD F-150 XLT');
-    expect(other.textContent).toContain('$2,790');
-    expect(other.textContent).toContain('Max $3,000');
+    expect(cell('2020 FORD F-150 XLT', 'Landed')).toBe('$2,790');
+    expect(cell('2020 FORD F-150 XLT', 'Max bid')).toBe('$3,000from costs');
     expect(other.textContent).not.toContain('excluding');
   });
 });

@@ -11,6 +11,7 @@ import { migration as m0090 } from './0090-storage-retention';
 import { migration as m0100 } from './0100-market-comps';
 import { migration as m0110 } from './0110-record-estimates';
 import { migration as m0120 } from './0120-library-facets';
+import { migration as m0130 } from './0130-watch-pause';
 
 /** Every migration in order. Numbers go up in steps of 10 (docs/architecture.md "SQLite"). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0100,
   m0110,
   m0120,
+  m0130,
 ];

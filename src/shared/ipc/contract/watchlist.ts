@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TagsSchema } from '../../desk';
 import { AlertRulesPatchSchema, AlertRulesSchema } from '../../watch';
 import { Done, Id, LotDeskSchema, LotSummarySchema, RunOutcomeSchema, Void } from './common';
 
@@ -15,12 +16,38 @@ export const WatchViewSchema = z.object({
   last_checked_at: z.number().nullable(),
   next_check_at: z.number().nullable(),
   last_error: z.string().nullable(),
+  /** Paused by the buyer: the watcher does not check it (no request spent) until it is resumed. */
+  paused: z.boolean().default(false),
   lot: LotSummarySchema.nullable(),
   /** The buyer's figures for the watched lot; null before it was first fetched. */
   desk: LotDeskSchema.nullable().default(null),
 });
 
 export type WatchView = z.infer<typeof WatchViewSchema>;
+
+/** The most watches one bulk action names (the watchlist's selection; far above any real watchlist). */
+export const MAX_BULK_WATCHES = 1000;
+
+/**
+ * One action on many watches at once (the watchlist's selection): pause or resume their checks, remove them, or add
+ * tags to their lots (the buyer's desk tags, merged with the tags a lot has).
+ */
+export const WatchBulkInputSchema = z.discriminatedUnion('action', [
+  z
+    .object({
+      action: z.enum(['pause', 'resume', 'remove']),
+      ids: z.array(z.number().int()).min(1, 'Select at least one watch.').max(MAX_BULK_WATCHES),
+    })
+    .strict(),
+  z
+    .object({
+      action: z.literal('tag'),
+      ids: z.array(z.number().int()).min(1, 'Select at least one watch.').max(MAX_BULK_WATCHES),
+      tags: TagsSchema.refine((t) => t.length > 0, 'Enter at least one tag.'),
+    })
+    .strict(),
+]);
+export type WatchBulkInput = z.infer<typeof WatchBulkInputSchema>;
 
 /** The methods of this domain; contract.ts joins every domain into the one contract. */
 export const watchlistMethods = {
@@ -45,6 +72,14 @@ export const watchlistMethods = {
     output: WatchViewSchema,
   },
   'watchlist.checkNow': { input: Id, output: RunOutcomeSchema },
+  /**
+   * A bulk action on the selected watches. `changed`: watches it applied to; `skipped`: ids that are gone, and for
+   * `tag` watches with no stored lot yet (a VIN watch before its lot is found) or whose lot would pass MAX_TAGS.
+   */
+  'watchlist.bulk': {
+    input: WatchBulkInputSchema,
+    output: z.object({ changed: z.number().int(), skipped: z.number().int() }),
+  },
   'watchlist.nextSale': {
     input: Void,
     output: z.object({ lot_key: z.string(), title: z.string(), auction_at: z.number() }).nullable(),

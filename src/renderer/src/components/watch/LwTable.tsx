@@ -7,10 +7,22 @@ export interface LwColumnMeta {
   className?: string;
 }
 
+/** A heading row over some of the table's rows (e.g. one sale day): its key, its words and its rows. */
+export interface LwRowGroup<T> {
+  key: string;
+  label: string;
+  rows: Row<T>[];
+}
+
+/** What the table lays out, in order: a group's heading or one data row (`at`: its place among all body rows). */
+type Entry<T> =
+  { kind: 'group'; group: LwRowGroup<T>; at: number } | { kind: 'row'; row: Row<T>; at: number };
+
 /**
  * A react-table instance as an HTML table with a sticky header and sortable column buttons. Long lists
  * (over `virtualizeAbove` rows) are virtualized: only the rows in view are in the DOM, with spacer rows
- * keeping the scroll height honest.
+ * keeping the scroll height honest. `groupRows`, when given, splits the sorted rows under heading rows (one cell
+ * across the table, `groupHeight` px high); `className` is added to the table element.
  */
 export function LwTable<T>({
   table,
@@ -19,6 +31,9 @@ export function LwTable<T>({
   maxHeight,
   virtualizeAbove = 60,
   rowProps,
+  groupRows,
+  groupHeight = 28,
+  className,
 }: {
   table: Table<T>;
   label: string;
@@ -26,32 +41,46 @@ export function LwTable<T>({
   maxHeight: string;
   virtualizeAbove?: number;
   rowProps?: (row: Row<T>) => HTMLAttributes<HTMLTableRowElement>;
+  groupRows?: (rows: Row<T>[]) => LwRowGroup<T>[];
+  groupHeight?: number;
+  className?: string;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const rows = table.getRowModel().rows;
   const virtual = rows.length > virtualizeAbove;
+  const entries: Entry<T>[] = [];
+  if (groupRows) {
+    for (const group of groupRows(rows)) {
+      entries.push({ kind: 'group', group, at: entries.length });
+      for (const row of group.rows) entries.push({ kind: 'row', row, at: entries.length });
+    }
+  } else rows.forEach((row, at) => entries.push({ kind: 'row', row, at }));
   // The virtualizer is a stateful helper object by design; it is not memoised by the React Compiler.
   // eslint-disable-next-line react-hooks/incompatible-library
   const v = useVirtualizer({
-    count: virtual ? rows.length : 0,
+    count: virtual ? entries.length : 0,
     getScrollElement: () => scroller.current,
-    estimateSize: () => rowHeight,
+    estimateSize: (i) => (entries[i]?.kind === 'group' ? groupHeight : rowHeight),
     overscan: 10,
     initialRect: { width: 1000, height: 700 },
   });
   const items = virtual ? v.getVirtualItems() : [];
   const shown = virtual
     ? items.flatMap((i) => {
-        const r = rows[i.index];
-        return r ? [{ row: r, at: i.index }] : [];
+        const e = entries[i.index];
+        return e ? [e] : [];
       })
-    : rows.map((row, at) => ({ row, at }));
+    : entries;
   const padTop = virtual ? (items[0]?.start ?? 0) : 0;
   const padBottom = virtual ? v.getTotalSize() - (items[items.length - 1]?.end ?? 0) : 0;
   const cols = table.getVisibleLeafColumns().length;
   return (
     <div className="lw-table-wrap" ref={scroller} style={{ maxHeight }}>
-      <table className="lw-table" aria-label={label} aria-rowcount={rows.length + 1}>
+      <table
+        className={className ? `lw-table ${className}` : 'lw-table'}
+        aria-label={label}
+        aria-rowcount={entries.length + 1}
+      >
         <thead>
           {table.getHeaderGroups().map((hg) => (
             <tr key={hg.id}>
@@ -87,18 +116,36 @@ export function LwTable<T>({
               <td colSpan={cols} style={{ height: padTop, padding: 0, border: 'none' }} />
             </tr>
           )}
-          {shown.map(({ row, at }) => (
-            <tr key={row.id} aria-rowindex={at + 2} style={{ height: rowHeight }} {...rowProps?.(row)}>
-              {row.getVisibleCells().map((c) => {
-                const meta = c.column.columnDef.meta as LwColumnMeta | undefined;
-                return (
-                  <td key={c.id} className={meta?.className}>
-                    {flexRender(c.column.columnDef.cell, c.getContext())}
-                  </td>
-                );
-              })}
-            </tr>
-          ))}
+          {shown.map((e) =>
+            e.kind === 'group' ? (
+              <tr
+                key={`group:${e.group.key}`}
+                aria-rowindex={e.at + 2}
+                className="lw-group-row"
+                style={{ height: groupHeight }}
+              >
+                <th colSpan={cols} scope="colgroup">
+                  {e.group.label}
+                </th>
+              </tr>
+            ) : (
+              <tr
+                key={e.row.id}
+                aria-rowindex={e.at + 2}
+                style={{ height: rowHeight }}
+                {...rowProps?.(e.row)}
+              >
+                {e.row.getVisibleCells().map((c) => {
+                  const meta = c.column.columnDef.meta as LwColumnMeta | undefined;
+                  return (
+                    <td key={c.id} className={meta?.className}>
+                      {flexRender(c.column.columnDef.cell, c.getContext())}
+                    </td>
+                  );
+                })}
+              </tr>
+            ),
+          )}
           {padBottom > 0 && (
             <tr aria-hidden="true">
               <td colSpan={cols} style={{ height: padBottom, padding: 0, border: 'none' }} />

@@ -7,15 +7,14 @@ import {
 } from '@tanstack/react-table';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { LotSummary, WatchView } from '../../../../shared/ipc/contract';
-import { costQualifier, gapSentence, qualified } from '../../../../shared/shipping';
+import { parseTags } from '../../../../shared/desk';
+import { costQualifier, gapSentence } from '../../../../shared/shipping';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { parsePollTarget } from '../../../../shared/watch';
 import { openLot } from '../../app/navigation';
 import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
 import { ExportMark } from '../../components/ExportMark';
-import { Photo } from '../../components/Photo';
 import {
-  ConfirmAction,
   EmptyState,
   ExampleBadge,
   Progress,
@@ -36,6 +35,19 @@ import {
   usd,
 } from '../../lib/format';
 import { useCall, useCaller } from '../../lib/useCall';
+import { RowMenu } from './RowMenu';
+import {
+  groupBySaleDay,
+  landedUnknownReason,
+  maxBidOf,
+  pastMax,
+  pruneSelection,
+  selectionState,
+  SORT_KEYS,
+  toggleAll,
+  toggleOne,
+  watchesWord,
+} from './watchTable';
 import './watchlist.css';
 import { runErrorPayload } from '../../lib/runError';
 
@@ -219,7 +231,12 @@ function SaleCell({ lot }: { lot: LotSummary | null }) {
       </div>
     );
   const soon = at - now < 3600_000;
-  return <span className={soon ? 'wl-soon' : undefined}>in {countdown(at, now)}</span>;
+  return (
+    <>
+      <div className={soon ? 'wl-soon' : undefined}>in {countdown(at, now)}</div>
+      <div className="lw-sub">{dateTime(at)}</div>
+    </>
+  );
 }
 
 /**
@@ -253,7 +270,32 @@ function CheckedCell({ w }: { w: WatchView }) {
 
 const col = createColumnHelper<WatchView>();
 
-/** Follow VINs and lots: current bid, buy now, state and a live countdown to the auction. */
+/** A watch's name in words for labels and messages: the lot's title, else the VIN or lot key. */
+function nameOf(w: WatchView): string {
+  return w.lot?.title ?? w.vin ?? w.lot_key ?? `watch ${w.id}`;
+}
+
+/** What the table's cells read through `table.options.meta` on every render: selection, busy checks, handlers. */
+interface RowMeta {
+  selected: ReadonlySet<number>;
+  shownIds: number[];
+  checking: ReadonlySet<number>;
+  checkNow: (w: WatchView) => void;
+  bulk: (action: 'pause' | 'resume', ids: number[]) => void;
+  askRemove: (ids: number[], question: string) => void;
+}
+
+/** A remove the buyer is asked to confirm: one watch (from its row menu) or the selection. */
+interface PendingRemove {
+  ids: number[];
+  question: string;
+}
+
+/**
+ * Follow VINs and lots in a dense table that keeps every column at 1024 px: lot, vehicle, sale, bid, max bid,
+ * landed cost, status, last check, and each row's actions behind one menu button. Sort by any column, group by sale
+ * day, select rows to pause, resume, tag or remove them together; long lists are virtualised.
+ */
 export function WatchlistView() {
   const call = useCaller();
   const list = useCall('watchlist.list');
@@ -264,11 +306,25 @@ export function WatchlistView() {
   const [note, setNote] = useState<string | null>(null);
   const [addError, setAddError] = useState<ErrorPayload | null>(null);
   const [sorting, setSorting] = useState<SortingState>([]);
+  const [grouped, setGrouped] = useState(false);
+  const [picked, setPicked] = useState<Set<number>>(new Set());
+  const [pendingRemove, setPendingRemove] = useState<PendingRemove | null>(null);
+  const [tagging, setTagging] = useState(false);
+  const [tagText, setTagText] = useState('');
+  const [bulkBusy, setBulkBusy] = useState(false);
+  const returnFocus = useRef<HTMLElement | null>(null);
+  const confirmYes = useRef<HTMLButtonElement>(null);
   const watches = useMemo(() => list.data ?? [], [list.data]);
+  // A watch removed elsewhere (or by a bulk remove) leaves the selection.
+  const selected = useMemo(() => pruneSelection(picked, watches), [picked, watches]);
 
   useContractEvents((e) => {
     if (e.name === 'poll.finished' && parsePollTarget(e.payload.target)?.kind === 'watch') void run();
   });
+
+  useEffect(() => {
+    if (pendingRemove) confirmYes.current?.focus();
+  }, [pendingRemove]);
 
   /** A new action clears every earlier action's message: a result never stands beside an error it contradicts. */
   const startAction = () => {
@@ -300,206 +356,278 @@ export function WatchlistView() {
     } else setActionError(r.error);
     void run();
   };
-  const remove = async (w: WatchView) => {
+
+  /** Asks before removing: the question stands above the table with its Remove button focused. */
+  const askRemove = (ids: number[], question: string) => {
+    returnFocus.current = document.activeElement as HTMLElement | null;
+    setPendingRemove({ ids, question });
+  };
+  const cancelRemove = () => {
+    setPendingRemove(null);
+    requestAnimationFrame(() => returnFocus.current?.focus());
+  };
+  const confirmRemove = async (p: PendingRemove) => {
+    setPendingRemove(null);
     startAction();
-    const r = await call('watchlist.remove', { id: w.id });
+    const first = p.ids[0];
+    if (p.ids.length === 1 && first !== undefined) {
+      const r = await call('watchlist.remove', { id: first });
+      if (r.ok) {
+        if (rulesFor === first) setRulesFor(null);
+      } else setActionError(r.error);
+    } else {
+      await bulk('remove', p.ids);
+      return;
+    }
+    void run();
+  };
+
+  /** One bulk action on the selected watches; says what it did, or the error. */
+  const bulk = async (action: 'pause' | 'resume' | 'remove' | 'tag', ids: number[], tags?: string[]) => {
+    startAction();
+    setBulkBusy(true);
+    const r = await call(
+      'watchlist.bulk',
+      action === 'tag' ? { action, ids, tags: tags ?? [] } : { action, ids },
+    );
+    setBulkBusy(false);
     if (r.ok) {
-      setActionError(null);
-      if (rulesFor === w.id) setRulesFor(null);
+      const done = { pause: 'Paused', resume: 'Resumed', remove: 'Removed', tag: 'Tagged' }[action];
+      const skipped =
+        r.value.skipped > 0
+          ? ` ${watchesWord(r.value.skipped)} left as ${r.value.skipped === 1 ? 'it was' : 'they were'}${action === 'tag' ? ' (no stored lot yet, or too many tags)' : ''}.`
+          : '';
+      setNote(`${done} ${watchesWord(r.value.changed)}.${skipped}`);
+      if (action === 'tag') {
+        setTagging(false);
+        setTagText('');
+      }
+      if (action === 'remove') setPicked(new Set());
     } else setActionError(r.error);
     void run();
+  };
+
+  const shownIds = watches.map((w) => w.id);
+  // What the cells read on every render through the table's meta: the columns are made once, so a list refresh or
+  // a selection never remounts a row's cells (an open row menu stays open).
+  const meta: RowMeta = {
+    selected,
+    shownIds,
+    checking,
+    checkNow: (w) => void checkNow(w),
+    bulk: (action, ids) => void bulk(action, ids),
+    askRemove,
   };
 
   const columns = useMemo(
     () => [
       col.display({
-        id: 'photo',
-        header: () => <span className="visually-hidden">Photo</span>,
-        size: 72,
-        cell: ({ row: { original: w } }) => (
-          <Photo
-            url={w.lot?.photo ?? null}
-            lotKey={w.lot_key ?? undefined}
-            alt={w.lot?.title ?? 'Vehicle'}
-            className="wl-thumb"
-          />
-        ),
+        id: 'select',
+        header: ({ table: t }) => {
+          const m = t.options.meta as RowMeta;
+          const head = selectionState(m.selected, m.shownIds);
+          return (
+            <input
+              type="checkbox"
+              aria-label="Select every watch"
+              checked={head === 'all'}
+              ref={(el) => {
+                if (el) el.indeterminate = head === 'some';
+              }}
+              onChange={() => setPicked(toggleAll(m.selected, m.shownIds))}
+            />
+          );
+        },
+        size: 32,
+        cell: ({ row: { original: w }, table: t }) => {
+          const m = t.options.meta as RowMeta;
+          return (
+            <input
+              type="checkbox"
+              aria-label={`Select ${nameOf(w)}`}
+              checked={m.selected.has(w.id)}
+              onChange={() => setPicked(toggleOne(m.selected, w.id))}
+            />
+          );
+        },
       }),
-      col.accessor((w) => w.lot?.title ?? w.label ?? w.vin ?? '', {
+      col.accessor(SORT_KEYS.lot, {
+        id: 'lot',
+        header: 'Lot',
+        size: 104,
+        meta: { className: 'wl-col-lot' } satisfies LwColumnMeta,
+        cell: ({ row: { original: w } }) =>
+          w.lot ? (
+            <>
+              <div className="wl-lot-number">#{w.lot.lot_number}</div>
+              <div className="lw-sub">{platformName(w.lot.platform)}</div>
+            </>
+          ) : (
+            <span className="lw-sub">{w.kind === 'vin' ? 'No lot yet' : '–'}</span>
+          ),
+      }),
+      col.accessor(SORT_KEYS.vehicle, {
         id: 'vehicle',
         header: 'Vehicle',
-        meta: { className: 'wrap' } satisfies LwColumnMeta,
+        meta: { className: 'wl-col-vehicle' } satisfies LwColumnMeta,
         cell: ({ row: { original: w } }) => {
           const key = w.lot?.lot_key ?? w.lot_key;
           const title =
-            w.lot?.title ?? (w.kind === 'vin' ? `VIN ${w.vin ?? ''}` : (w.lot_key ?? 'Unknown lot'));
+            w.lot?.title ?? (w.kind === 'vin' ? 'Looking for this VIN' : (w.lot_key ?? 'Unknown lot'));
+          const tags = w.desk?.tags ?? [];
+          const label = w.label && w.label !== 'Example' ? w.label : null;
+          // Without badges, tags or a label under it, the title may take both lines.
+          const alone =
+            !w.is_example &&
+            !w.rules.muted &&
+            !w.lot?.export_block &&
+            !w.rules.exportable_only &&
+            !(!w.lot && w.vin) &&
+            !label &&
+            tags.length === 0;
+          const titleClass = alone ? 'wl-title wl-title-2' : 'wl-title';
           return (
             <div className="wl-vehicle">
               <div className="wl-title-line">
                 {key ? (
-                  <button type="button" className="lw-link" onClick={() => openLot(key)}>
+                  <button
+                    type="button"
+                    className={`lw-link ${titleClass}`}
+                    title={title}
+                    onClick={() => openLot(key)}
+                  >
                     {title}
                   </button>
                 ) : (
-                  <strong>{title}</strong>
-                )}
-                {w.is_example && <ExampleBadge />}
-                {w.rules.muted && <span className="lw-badge">Muted</span>}
-                <ExportMark block={w.lot?.export_block} />
-                {w.rules.exportable_only && (
-                  <span
-                    className="lw-badge"
-                    title="This watch alerts only while the lot's title lets the car be exported"
-                  >
-                    Exportable title only
-                  </span>
+                  <strong className={titleClass} title={title}>
+                    {title}
+                  </strong>
                 )}
               </div>
-              <div className="lw-sub">
-                {w.label && w.label !== 'Example' ? (
-                  <span className="wl-label-text">{w.label} · </span>
-                ) : null}
-                {w.vin ? `VIN ${w.vin}` : 'No VIN yet'}
-                {!w.lot && w.kind === 'vin' ? ' · no lot found yet' : ''}
-              </div>
-              {w.desk && (w.desk.tags.length > 0 || w.desk.notes) ? (
-                <div className="lw-sub wl-notes" title={w.desk.notes}>
-                  {w.desk.tags.map((t) => (
+              {!alone && (
+                <div className="lw-sub wl-badges">
+                  {w.is_example && <ExampleBadge />}
+                  {w.rules.muted && <span className="lw-badge">Muted</span>}
+                  <ExportMark block={w.lot?.export_block} />
+                  {w.rules.exportable_only && (
+                    <span
+                      className="lw-badge"
+                      title="This watch alerts only while the lot's title lets the car be exported"
+                    >
+                      Exportable only
+                    </span>
+                  )}
+                  {!w.lot && w.vin ? <span className="wl-vin">{w.vin}</span> : null}
+                  {label ? <span className="wl-label-text">{label}</span> : null}
+                  {tags.map((t) => (
                     <span key={t} className="lw-badge tag">
                       {t}
                     </span>
                   ))}
-                  {w.desk.notes ? <span className="wl-note-text">{w.desk.notes}</span> : null}
                 </div>
-              ) : null}
+              )}
             </div>
           );
         },
       }),
-      col.accessor((w) => w.lot?.lot_number ?? '', {
-        id: 'lot',
-        header: 'Lot',
-        meta: { className: 'nowrap' } satisfies LwColumnMeta,
-        cell: ({ row: { original: w } }) =>
-          w.lot ? (
-            <>
-              <div>{platformName(w.lot.platform)}</div>
-              <div className="lw-sub">#{w.lot.lot_number}</div>
-            </>
-          ) : (
-            '–'
-          ),
+      col.accessor(SORT_KEYS.sale, {
+        id: 'auction',
+        header: 'Sale',
+        size: 116,
+        meta: { className: 'wl-col-sale' } satisfies LwColumnMeta,
+        cell: ({ row: { original: w } }) => <SaleCell lot={w.lot} />,
       }),
-      col.accessor((w) => w.lot?.current_bid_usd ?? -1, {
+      col.accessor(SORT_KEYS.bid, {
         id: 'bid',
         header: 'Bid',
+        size: 84,
         meta: { className: 'num' } satisfies LwColumnMeta,
-        // The buy-now price, when there is one, under the bid: one column less keeps the actions in a small window.
         cell: ({ row: { original: w } }) => (
           <>
             <div>
               {w.lot ? bidText(w.lot.sale_price_usd ?? w.lot.current_bid_usd, w.lot.outcome !== 'open') : '–'}
             </div>
-            {w.lot?.buy_now_usd != null && <div className="lw-sub">Buy now {usd(w.lot.buy_now_usd)}</div>}
+            {w.lot?.buy_now_usd != null && (
+              <div className="lw-sub" title={`Buy now ${usd(w.lot.buy_now_usd)}`}>
+                BN {usd(w.lot.buy_now_usd)}
+              </div>
+            )}
           </>
         ),
       }),
-      col.accessor((w) => w.desk?.landed_cost_usd ?? -1, {
+      col.accessor(SORT_KEYS.max, {
+        id: 'max',
+        header: 'Max bid',
+        size: 90,
+        meta: { className: 'num' } satisfies LwColumnMeta,
+        cell: ({ row: { original: w } }) => <MaxBidCell w={w} />,
+      }),
+      col.accessor(SORT_KEYS.landed, {
         id: 'landed',
         header: 'Landed',
+        size: 90,
         meta: { className: 'num' } satisfies LwColumnMeta,
-        // Landed cost at the current bid (bid, buyer fees, shipping to the port, the user's own lines) and the max bid.
-        cell: ({ row: { original: w } }) => {
-          const d = w.desk;
-          const over = d && d.max_bid_usd !== null && (w.lot?.current_bid_usd ?? 0) > d.max_bid_usd;
-          return (
-            <>
-              <div
-                title={d?.landed_excludes.length ? d.landed_excludes.map(gapSentence).join(' ') : undefined}
-              >
-                {d?.landed_cost_usd != null ? usd(d.landed_cost_usd) : '–'}
-                {d && d.landed_cost_usd != null && costQualifier(d.landed_excludes) ? (
-                  <div className="lw-sub">{costQualifier(d.landed_excludes)}</div>
-                ) : null}
-              </div>
-              {d?.max_bid_usd != null && (
-                <div className={over ? 'lw-sub lw-error-text' : 'lw-sub'}>
-                  {over ? 'Past max ' : 'Max '}
-                  {qualified(usd(d.max_bid_usd), d.max_bid_excludes)}
-                </div>
-              )}
-            </>
-          );
-        },
+        cell: ({ row: { original: w } }) => <LandedCell w={w} />,
       }),
-      col.accessor((w) => (w.lot ? auctionStatus(w.lot).label : ''), {
+      col.accessor((w) => (w.paused ? 'Paused' : w.lot ? auctionStatus(w.lot).label : ''), {
         id: 'state',
-        header: 'State',
-        cell: ({ row: { original: w } }) =>
-          w.lot ? (
-            <>
-              <div className="wl-state">{auctionStatus(w.lot).label}</div>
-              <div className="lw-sub">{auctionStatus(w.lot).saleType ?? ''}</div>
-            </>
-          ) : (
-            '–'
-          ),
+        header: 'Status',
+        size: 76,
+        cell: ({ row: { original: w } }) => (
+          <>
+            <div className="wl-state">
+              {w.paused ? <span className="lw-badge wl-paused">Paused</span> : null}
+              {w.lot ? auctionStatus(w.lot).label : w.paused ? '' : '–'}
+            </div>
+            {w.last_error ? (
+              <div className="lw-sub lw-error-text wl-err" title={w.last_error}>
+                ⚠ {w.last_error}
+              </div>
+            ) : (
+              <div className="lw-sub">{w.lot ? (auctionStatus(w.lot).saleType ?? '') : ''}</div>
+            )}
+          </>
+        ),
       }),
-      col.accessor((w) => w.lot?.auction_at ?? Number.MAX_SAFE_INTEGER, {
-        id: 'auction',
-        header: 'Sale',
-        meta: { className: 'num' } satisfies LwColumnMeta,
-        cell: ({ row: { original: w } }) => <SaleCell lot={w.lot} />,
-      }),
-      col.accessor((w) => w.last_checked_at ?? 0, {
+      col.accessor(SORT_KEYS.checked, {
         id: 'checked',
         header: 'Checked',
-        meta: { className: 'nowrap' } satisfies LwColumnMeta,
+        size: 104,
+        meta: { className: 'wl-col-checked' } satisfies LwColumnMeta,
         cell: ({ row: { original: w } }) => <CheckedCell w={w} />,
       }),
       col.display({
         id: 'actions',
         header: () => <span className="visually-hidden">Actions</span>,
-        cell: ({ row: { original: w } }) => (
-          <div className="wl-actions">
-            {w.last_error && (
-              <span className="lw-error-text wl-err" title={w.last_error}>
-                ⚠ {w.last_error}
-              </span>
-            )}
-            <div className="wl-buttons">
-              <button
-                type="button"
-                className="lw-small"
-                onClick={() => void checkNow(w)}
-                disabled={checking.has(w.id)}
-                aria-label={`Check ${w.lot?.title ?? w.vin ?? 'watch'} now`}
-              >
-                {checking.has(w.id) ? 'Checking…' : 'Check now'}
-              </button>
-              <button
-                type="button"
-                className="lw-small"
-                aria-pressed={rulesFor === w.id}
-                aria-label={`Alert rules for ${w.lot?.title ?? w.vin ?? 'watch'}`}
-                onClick={() => setRulesFor(rulesFor === w.id ? null : w.id)}
-              >
-                Rules
-              </button>
-              <ConfirmAction
-                label="Remove"
-                question="Stop watching?"
-                confirmLabel="Remove"
-                onConfirm={() => void remove(w)}
-              />
-            </div>
-          </div>
-        ),
+        size: 44,
+        meta: { className: 'wl-col-actions' } satisfies LwColumnMeta,
+        cell: ({ row: { original: w }, table: t }) => {
+          const m = t.options.meta as RowMeta;
+          const key = w.lot?.lot_key ?? w.lot_key;
+          const name = nameOf(w);
+          return (
+            <RowMenu
+              label={`Actions for ${name}`}
+              items={[
+                {
+                  label: m.checking.has(w.id) ? 'Checking…' : 'Check now',
+                  disabled: m.checking.has(w.id),
+                  onSelect: () => m.checkNow(w),
+                },
+                { label: 'Rules', onSelect: () => setRulesFor(w.id) },
+                {
+                  label: w.paused ? 'Resume checks' : 'Pause checks',
+                  onSelect: () => m.bulk(w.paused ? 'resume' : 'pause', [w.id]),
+                },
+                ...(key ? [{ label: 'Open lot', onSelect: () => openLot(key) }] : []),
+                { label: 'Remove…', onSelect: () => m.askRemove([w.id], `Stop watching ${name}?`) },
+              ]}
+            />
+          );
+        },
       }),
     ],
-    // The cells read the latest handlers and busy state.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [checking, rulesFor],
+    [],
   );
 
   // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Table returns fresh functions by design; this component does not memoize them.
@@ -511,10 +639,12 @@ export function WatchlistView() {
     getCoreRowModel: getCoreRowModel(),
     getSortedRowModel: getSortedRowModel(),
     getRowId: (w) => String(w.id),
+    meta,
   });
 
   const editing = watches.find((w) => w.id === rulesFor) ?? null;
   const examples = watches.filter((w) => w.is_example).length;
+  const pickedIds = [...selected];
 
   return (
     <section className="lw-view wl" aria-label="Watchlist">
@@ -541,6 +671,16 @@ export function WatchlistView() {
           </span>
         )}
         <span className="spacer" />
+        {watches.length > 0 && (
+          <button
+            type="button"
+            className="lw-small"
+            aria-pressed={grouped}
+            onClick={() => setGrouped((g) => !g)}
+          >
+            Group by sale day
+          </button>
+        )}
         <RemoveExamples
           count={examples}
           lead="watches"
@@ -558,6 +698,97 @@ export function WatchlistView() {
       </div>
       {list.error && <ErrorNotice error={list.error} onRetry={() => void run()} />}
       {actionError && <ErrorNotice error={actionError} />}
+      {pendingRemove && (
+        <div
+          className="lw-confirm wl-confirm-bar"
+          role="group"
+          aria-label={pendingRemove.question}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.stopPropagation();
+              cancelRemove();
+            }
+          }}
+        >
+          <span className="lw-confirm-q">{pendingRemove.question}</span>
+          <button
+            type="button"
+            ref={confirmYes}
+            className="lw-small danger"
+            onClick={() => void confirmRemove(pendingRemove)}
+          >
+            Remove
+          </button>
+          <button type="button" className="lw-small" onClick={cancelRemove}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {selected.size > 0 && (
+        <div className="wl-bulk" role="group" aria-label="Selected watches">
+          <strong>{selected.size} selected</strong>
+          <button
+            type="button"
+            className="lw-small"
+            disabled={bulkBusy}
+            onClick={() => void bulk('pause', pickedIds)}
+          >
+            Pause
+          </button>
+          <button
+            type="button"
+            className="lw-small"
+            disabled={bulkBusy}
+            onClick={() => void bulk('resume', pickedIds)}
+          >
+            Resume
+          </button>
+          {tagging ? (
+            <form
+              className="wl-tag-form"
+              aria-label="Tag the selected watches"
+              onSubmit={(e) => {
+                e.preventDefault();
+                void bulk('tag', pickedIds, parseTags(tagText));
+              }}
+            >
+              <input
+                type="text"
+                aria-label="Tags (comma-separated)"
+                placeholder="export, auction day"
+                value={tagText}
+                autoFocus
+                onChange={(e) => setTagText(e.target.value)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Escape') setTagging(false);
+                }}
+              />
+              <button
+                type="submit"
+                className="lw-small"
+                disabled={bulkBusy || parseTags(tagText).length === 0}
+              >
+                Add tags
+              </button>
+            </form>
+          ) : (
+            <button type="button" className="lw-small" onClick={() => setTagging(true)}>
+              Tag…
+            </button>
+          )}
+          <button
+            type="button"
+            className="lw-small danger"
+            disabled={bulkBusy}
+            onClick={() => askRemove(pickedIds, `Stop watching ${watchesWord(pickedIds.length)}?`)}
+          >
+            Remove…
+          </button>
+          <button type="button" className="lw-small" onClick={() => setPicked(new Set())}>
+            Clear selection
+          </button>
+        </div>
+      )}
       {editing && (
         <RulesPanel
           key={editing.id}
@@ -578,8 +809,77 @@ export function WatchlistView() {
         </EmptyState>
       )}
       {watches.length > 0 && (
-        <LwTable table={table} label="Watched vehicles" rowHeight={60} maxHeight="calc(100vh - 290px)" />
+        <LwTable
+          table={table}
+          label="Watched vehicles"
+          className="wl-table"
+          rowHeight={ROW_HEIGHT}
+          virtualizeAbove={30}
+          maxHeight="calc(100vh - 250px)"
+          rowProps={(r) => (r.original.paused ? { className: 'wl-row-paused' } : {})}
+          groupRows={
+            grouped
+              ? (rows) =>
+                  groupBySaleDay(rows, (r) => r.original.lot?.auction_at ?? null).map((g) => ({
+                    key: String(g.key),
+                    label: `${g.label} · ${watchesWord(g.items.length)}`,
+                    rows: g.items,
+                  }))
+              : undefined
+          }
+        />
       )}
     </section>
+  );
+}
+
+/** Row height of the table (px): two short lines per cell, so 12 or more rows fit a 768 px high window. */
+const ROW_HEIGHT = 36;
+
+/**
+ * The max bid: the watch's own rule, else the desk's (from the buyer's costs, with what it leaves out). Red and
+ * "past" once the current bid is over it; "–" with a title when neither exists.
+ */
+function MaxBidCell({ w }: { w: WatchView }) {
+  const max = maxBidOf(w);
+  if (!max) {
+    return <span title="No max bid: set one in the watch's rules, or your costs in Settings.">–</span>;
+  }
+  const over = pastMax(w);
+  const excludes = max.source === 'desk' ? (w.desk?.max_bid_excludes ?? []) : [];
+  const why =
+    max.source === 'rule'
+      ? 'Your max bid, from this watch\u2019s rules.'
+      : `The most you can bid for your costs to fit, worked out from your costs in Settings${costQualifier(excludes) ? `, ${costQualifier(excludes)}` : ''}.`;
+  return (
+    <div title={over ? `${why} The bid is past it.` : why}>
+      <div className={over ? 'lw-error-text' : undefined}>{usd(max.usd)}</div>
+      <div className={over ? 'lw-sub lw-error-text' : 'lw-sub'}>
+        {over ? 'past max' : max.source === 'rule' ? 'your rule' : (shortQualifier(excludes) ?? 'from costs')}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * What a figure leaves out in the few words a narrow cell holds ("excl. shipping"), from costQualifier's
+ * "excluding shipping"; the cell's title has the whole sentence. Null when nothing is left out.
+ */
+function shortQualifier(excludes: Parameters<typeof costQualifier>[0]): string | null {
+  const q = costQualifier(excludes);
+  return q ? q.replace(/^excluding /, 'excl. ') : null;
+}
+
+/** The landed cost at the current bid, with what it leaves out; "–" titled with why when it is unknown. */
+function LandedCell({ w }: { w: WatchView }) {
+  const d = w.desk;
+  const unknown = landedUnknownReason(w);
+  if (unknown || !d || d.landed_cost_usd == null) return <span title={unknown ?? undefined}>–</span>;
+  const q = shortQualifier(d.landed_excludes);
+  return (
+    <div title={d.landed_excludes.length ? d.landed_excludes.map(gapSentence).join(' ') : undefined}>
+      <div>{usd(d.landed_cost_usd)}</div>
+      {q ? <div className="lw-sub">{q}</div> : null}
+    </div>
   );
 }
