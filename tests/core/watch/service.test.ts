@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Result } from '../../../src/shared/ipc/errors';
 import { coresPerTest } from '../../helpers/core';
 import { FakeClock } from '../../helpers/fakeClock';
+import { lotPageUrl } from '../../../src/shared/vehicle';
 import { DEMO_KEY, sandboxPerFile, type Sandbox } from '../../helpers/sandbox';
 
 // The contract methods of the watch engine through core.invoke, against the sandbox over HTTP.
@@ -168,6 +169,30 @@ describe('watchlist', () => {
       value(await call('alerts.snooze', { lot_key: byLot['lot_key'], until: START + 3_600_000 })),
     ).toMatchObject({ rules: { snooze_until: START + 3_600_000 } });
     expect(value(await call('watchlist.remove', { id: byLot['id'] }))).toEqual({ ok: true });
+  });
+});
+
+describe('watching a lot from a link Lotwatch gave out', () => {
+  it('adds by the IAAI link of a lot view or calendar event and by a Copart URL without https://', async () => {
+    const { call } = await makeCore();
+    const lots = sb.market.sorted.filter((l) => l.subStatus === 'Open');
+    const copart = lots.find((l) => l.platform === 'copart')!;
+    const iaai = lots.find((l) => l.platform === 'iaai')!;
+    const byIaai = value(
+      await call('watchlist.add', { target: lotPageUrl('iaai', iaai.lotNumber) as string }),
+    );
+    expect(byIaai).toMatchObject({ kind: 'lot', lot_key: `iaai:${iaai.lotNumber}` });
+    const byCopart = value(await call('watchlist.add', { target: `www.copart.com/lot/${copart.lotNumber}` }));
+    expect(byCopart).toMatchObject({ kind: 'lot', lot_key: `copart:${copart.lotNumber}` });
+    // The same lot by its bare number is already there; a Copart link to an IAAI lot number is not that lot.
+    expect(await call('watchlist.add', { target: iaai.lotNumber })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_input' },
+    });
+    expect(await call('watchlist.add', { target: `copart.com/lot/${iaai.lotNumber}` })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
   });
 });
 
