@@ -196,6 +196,33 @@ describe('watching a lot from a link Lotwatch gave out', () => {
   });
 });
 
+describe('a watch added by lot number', () => {
+  it('is named in its alerts by that lot number, not by the VIN it learned', async () => {
+    const { call, clock } = await makeCore();
+    const lot = sb.market.sorted.find(
+      (l) => l.subStatus === 'Open' && l.auctionAt > START + 3_600_000 && l.v.vin,
+    )!;
+    const w = value(
+      await call('watchlist.add', {
+        target: lot.lotNumber,
+        rules: { kinds: ['status_changed', 'sale_result'] },
+      }),
+    );
+    expect(w).toMatchObject({ kind: 'lot', vin: lot.v.vin });
+    const checkAt = sb.market.timeline(lot.lotNumber)!.endAt + 10 * 60_000;
+    clock.advanceTo(checkAt);
+    sb.advance(checkAt - sb.marketNow());
+    value(await call('watchlist.checkNow', { id: w['id'] }));
+    const inbox = value(await call<{ alerts: { kind: string; body: string }[] }>('alerts.list'));
+    const own = inbox.alerts.filter((a) => a.kind === 'sale_result' || a.kind === 'status_changed');
+    expect(own.length).toBeGreaterThan(0);
+    for (const a of own) {
+      expect(a.body).toContain(`Watch “lot ${lot.lotNumber}”`);
+      expect(a.body).not.toContain(lot.v.vin);
+    }
+  });
+});
+
 describe('library, lot detail, alerts inbox', () => {
   it('finds stored lots offline and shows a lot with its timeline', async () => {
     const { call, clock, core } = await makeCore();
