@@ -327,6 +327,28 @@ describe('API key and status', () => {
   });
 });
 
+describe('usage of the current key', () => {
+  it('counts only the requests sent with the current key, not Demo mode’s from before it, and never stores the key', async () => {
+    const { call, core } = await makeCore();
+    const lot = sb.market.sorted.find((l) => l.subStatus === 'Open')!;
+    value(await call('watchlist.add', { target: lot.lotNumber }));
+    const demo = value(await call<{ rows: unknown[]; last24h: number }>('requests.list', { limit: 100 }));
+    expect(demo.last24h).toBeGreaterThan(0);
+    value(await call('settings.update', { demoMode: false, serviceUrl: sb.baseUrl }));
+    value(await call('key.set', { key: DEMO_KEY }));
+    value(await call('key.test'));
+    const live = value(await call<{ rows: unknown[]; last24h: number }>('requests.list', { limit: 100 }));
+    // The log still lists every request; the count is the key's one GET /usage.
+    expect(live.rows).toHaveLength(demo.rows.length + 1);
+    expect(live.last24h).toBe(1);
+    expect(value(await call<{ budget: { spentLast24h: number } }>('status.get')).budget.spentLast24h).toBe(1);
+    // Back in Demo mode, Demo's own requests count again, the key's do not.
+    value(await call('settings.update', { demoMode: true }));
+    expect(value(await call<{ last24h: number }>('requests.list', { limit: 1 })).last24h).toBe(demo.last24h);
+    void core;
+  });
+});
+
 describe('photo cache', () => {
   it('fetches a photo once through the image proxy, then serves it from disk, also offline', async () => {
     const { call } = await makeCore();

@@ -10,6 +10,7 @@ import { migration as m0080 } from './0080-alert-channels';
 import { migration as m0090 } from './0090-storage-retention';
 import { migration as m0100 } from './0100-market-comps';
 import { migration as m0110 } from './0110-record-estimates';
+import { migration as m0120 } from './0120-request-quota';
 
 /** Every migration in order. Numbers go up in steps of 10 (docs/architecture.md "SQLite"). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0090,
   m0100,
   m0110,
+  m0120,
 ];
