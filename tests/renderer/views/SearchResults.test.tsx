@@ -178,6 +178,37 @@ describe('Search results: the current bid', () => {
   });
 });
 
+describe('Search results: the sale time', () => {
+  it('an open lot whose sale time has passed reads "Sale time passed", not "Open · 7 minutes ago"', async () => {
+    const rows = [
+      vehicleRow({
+        lot_key: 'copart:50000001',
+        lot_number: '50000001',
+        title: 'PAST OPEN',
+        auction_at: NOW - 7 * 60_000,
+      }),
+      vehicleRow({
+        lot_key: 'copart:50000002',
+        lot_number: '50000002',
+        title: 'STILL AHEAD',
+        auction_at: NOW + 2 * HOUR,
+      }),
+    ];
+    vi.spyOn(Element.prototype, 'clientHeight', 'get').mockImplementation(function (this: Element) {
+      return this.classList.contains('rt-scroll') ? 600 : 0;
+    });
+    const fake = answering(okResult({ lots: rows, meta: null, warnings: [] }));
+    render(<SearchView store={testStore()} />);
+    await searchAndWait(fake, 1);
+    const table = within(results()).getByRole('table', { name: 'Search results' });
+    const sale = (title: string) =>
+      within(table).getByText(title).closest('tr')?.querySelector('.rt-sale time')?.textContent;
+    expect(sale('PAST OPEN')).toBe('Sale time passed');
+    expect(sale('STILL AHEAD')).toBe('in 2 hours');
+    expect(table.textContent).not.toContain('ago');
+  });
+});
+
 describe('Search results: records the parser could only partly read', () => {
   it("say so in one plain line, never with the parser's record paths", async () => {
     const fake = answering(

@@ -10,7 +10,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { VehicleRow } from '../../../../shared/ipc/contract';
 import { openLot } from '../../app/navigation';
-import { bidText, miles, platformName, relative, usd } from '../../lib/format';
+import { bidText, miles, platformName, relative, saleWhen, usd } from '../../lib/format';
 import { ExportMark } from '../../components/ExportMark';
 import { Photo } from '../../components/Photo';
 import { StatusPill } from '../../components/StatusPill';
@@ -153,15 +153,16 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
         sortingFn: (a, b) => nullsLast(a.original.auction_at, b.original.auction_at),
         cell: (c) => {
           const t = c.row.original.auction_at;
+          const when = saleWhen(t, now, c.row.original.outcome);
           return (
             <div className="rt-stack rt-sale">
               <StatusPill lot={c.row.original} />
               <time
                 className="rt-sub"
                 dateTime={t ? new Date(t).toISOString() : undefined}
-                title={t ? new Date(t).toLocaleString() : undefined}
+                title={t ? `${new Date(t).toLocaleString()} (${relative(t, now)})` : undefined}
               >
-                {relative(t, now)}
+                {when}
               </time>
             </div>
           );
