@@ -209,6 +209,23 @@ describe('Search results: the sale time', () => {
   });
 });
 
+describe('Search results: keyboard', () => {
+  it('Alt+R jumps from the search form to the first result, and the page says so', async () => {
+    vi.spyOn(Element.prototype, 'clientHeight', 'get').mockImplementation(function (this: Element) {
+      return this.classList.contains('rt-scroll') ? 600 : 0;
+    });
+    const fake = answering(okResult(page(3)));
+    render(<SearchView store={testStore()} />);
+    await searchAndWait(fake, 1);
+    const table = within(results()).getByRole('table', { name: 'Search results' });
+    await within(table).findByText('2020 TOYOTA CAMRY 1');
+    screen.getByRole('button', { name: 'Search' }).focus();
+    fireEvent.keyDown(document.activeElement!, { key: 'r', code: 'KeyR', altKey: true });
+    expect(document.activeElement?.textContent).toContain('2020 TOYOTA CAMRY 1');
+    expect(results().textContent).toContain('Alt+R jumps to the results');
+  });
+});
+
 describe('Search results: records the parser could only partly read', () => {
   it("say so in one plain line, never with the parser's record paths", async () => {
     const fake = answering(

@@ -15,6 +15,7 @@ import { ExportMark } from '../../components/ExportMark';
 import { Photo } from '../../components/Photo';
 import { StatusPill } from '../../components/StatusPill';
 import { useNow } from '../../lib/useNow';
+import { isResultsShortcut } from '../../lib/focus';
 
 const nullsLast = (a: number | string | null, b: number | string | null): number => {
   if (a === null && b === null) return 0;
@@ -43,14 +44,26 @@ function useNarrow(ref: RefObject<HTMLElement | null>, below: number): boolean {
 
 /**
  * One page of search results in a virtualized table: sortable on the loaded rows (click a header), a row click
- * or Enter opens the lot, arrow keys move between rows. Thumbnails only when `photos` is on (each costs a
- * request on a real key).
+ * or Enter opens the lot, arrow keys move between rows, Alt+R (from anywhere in the Search view) jumps to the
+ * first row. Thumbnails only when `photos` is on (each costs a request on a real key).
  */
 export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boolean }) {
   const [sorting, setSorting] = useState<SortingState>([]);
   const now = useNow(30_000);
   const scrollRef = useRef<HTMLDivElement>(null);
   const compact = useNarrow(scrollRef, COMPACT_BELOW);
+  // Alt+R: from the search box to the first result in one key, not 40 Tabs through the filters.
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (!isResultsShortcut(e)) return;
+      const first = scrollRef.current?.querySelector<HTMLElement>('tr.rt-row');
+      if (!first) return;
+      e.preventDefault();
+      first.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
   const columns = useMemo<ColumnDef<VehicleRow>[]>(
     () => [
       ...(photos
