@@ -85,7 +85,7 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
         cell: ({ row }) => {
           const r = row.original;
           const title = r.title ?? ([r.year, r.make, r.model].filter(Boolean).join(' ') || 'Untitled lot');
-          // The title may be cut (the tooltip has it whole); the VIN never is: a buyer copies and checks it.
+          // The title and damage wrap (never cut); the VIN stays whole on its line: a buyer copies and checks it.
           return (
             <div className="rt-vehicle">
               <span className="rt-title" title={title}>
@@ -276,6 +276,7 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
               <tr
                 key={row.id}
                 data-index={vi.index}
+                ref={virtualizer.measureElement}
                 tabIndex={0}
                 className="rt-row"
                 style={{ height: rowHeight }}
