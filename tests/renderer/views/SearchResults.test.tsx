@@ -222,7 +222,7 @@ describe('Search results: keyboard', () => {
     screen.getByRole('button', { name: 'Search' }).focus();
     fireEvent.keyDown(document.activeElement!, { key: 'r', code: 'KeyR', altKey: true });
     expect(document.activeElement?.textContent).toContain('2020 TOYOTA CAMRY 1');
-    expect(results().textContent).toContain('Alt+R jumps to the results');
+    expect(results().textContent).toContain('Alt+R to the results');
   });
 });
 

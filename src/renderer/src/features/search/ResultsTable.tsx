@@ -95,7 +95,6 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
                 {r.vin && <span className="rt-vin">{r.vin}</span>}
                 {r.damage && (
                   <span className="rt-damage" title={`${r.damage} damage`}>
-                    {r.vin ? '\u00a0· ' : ''}
                     {r.damage} damage
                   </span>
                 )}

@@ -194,7 +194,7 @@ export function SearchView({ store }: { store: AppStore }) {
           </span>
           {rows.length > 0 && (
             <span className="muted small sr-jump">
-              <kbd>Alt</kbd>+<kbd>R</kbd> jumps to the results
+              <kbd>Alt</kbd>+<kbd>R</kbd> to the results
             </span>
           )}
           <label className="sr-photos">
