@@ -166,8 +166,9 @@ export function createCore(deps: CoreDeps): Core {
   });
   const access = { client: () => serviceClient.client(), clientOrThrow: () => serviceClient.clientOrThrow() };
   const budget = new RequestBudget({
-    spentSince: (t) => store.requests.requestsSince(t),
-    sentSince: (t) => store.requests.sentSince(t),
+    // Only what the current key (or Demo mode) sent spends its quota: another key's or Demo's requests do not.
+    spentSince: (t) => store.requests.requestsSinceFor(serviceClient.quotaId(), t),
+    sentSince: (t) => store.requests.sentSinceFor(serviceClient.quotaId(), t),
     quota: () => store.requests.loadQuota(),
     userPerDay: () => settings.get().requestsPerDay,
   });
@@ -231,6 +232,7 @@ export function createCore(deps: CoreDeps): Core {
     transaction,
     clock,
     source: () => (settings.get().demoMode ? 'demo' : settings.get().serviceUrl),
+    quotaId: () => serviceClient.quotaId(),
   });
   const apiConsole = new ApiConsole(store.requests, access.clientOrThrow);
   const desk = new DeskService({

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { DemoLiveBid } from '../shared/demoShowcase';
 import type { Dispatcher } from 'undici';
 import type { ContractEvent } from '../shared/ipc/contract';
@@ -35,6 +36,22 @@ export interface DemoEndpoint {
   ratePerSecond?: number;
   /** The Demo market's next bids on the block, for the first start's example watches (DemoService.seed). */
   liveBids?: () => DemoLiveBid[];
+}
+
+/**
+ * Whose quota a request spends, as the request log stores it: `demo` for Demo mode's simulated service, else
+ * `key:` and the first 16 hex digits of a SHA-256 of the service URL and the key, so two keys (or one key on two
+ * services) are told apart without the key ever being stored in the log. Null without a key. Throws nothing.
+ */
+export function quotaIdOf(
+  demoMode: boolean,
+  serviceUrl: string,
+  key: string | null | undefined,
+): string | null {
+  if (demoMode) return 'demo';
+  if (!key) return null;
+  const h = createHash('sha256').update(`lotwatch-quota\0${serviceUrl}\0${key}`).digest('hex');
+  return `key:${h.slice(0, 16)}`;
 }
 
 /**
@@ -78,12 +95,22 @@ export class ServiceClient implements ClientAccess {
     return () => this.rebuiltListeners.delete(l);
   }
 
-  private readonly options = () => ({
+  /**
+   * Whose quota the current client's requests spend (quotaIdOf): `demo`, `key:<fingerprint>`, or null when no
+   * client is built. Usage counts the request log by it.
+   */
+  quotaId(): string | null {
+    if (!this.current) return null;
+    const s = this.d.settings.get();
+    return quotaIdOf(s.demoMode, s.serviceUrl, s.demoMode ? null : this.d.apiKey.keyFor(s.serviceUrl));
+  }
+
+  private readonly options = (quotaId: () => string | null) => ({
     clock: this.d.clientClock,
     log: this.d.log,
     ...(this.d.dispatcher ? { dispatcher: this.d.dispatcher } : {}),
     sink: (r: Parameters<NonNullable<Parameters<typeof createApiClient>[0]['sink']>>[0]) => {
-      if (this.d.dbOpen()) this.d.requests.logRequest(r);
+      if (this.d.dbOpen()) this.d.requests.logRequest({ ...r, quotaId: quotaId() });
       const now = r.status !== null;
       if (now !== this.reach) {
         this.reach = now;
@@ -123,7 +150,7 @@ export class ServiceClient implements ClientAccess {
       if (!this.d.demoService) return;
       const demo = await this.d.demoService();
       this.current = createApiClient({
-        ...this.options(),
+        ...this.options(() => 'demo'),
         baseUrl: demo.baseUrl,
         apiKey: () => demo.apiKey,
         ratePerSecond: demo.ratePerSecond ?? 10,
@@ -136,7 +163,7 @@ export class ServiceClient implements ClientAccess {
       // reaches this one (a retry in flight, say).
       const baseUrl = s.serviceUrl;
       this.current = createApiClient({
-        ...this.options(),
+        ...this.options(() => quotaIdOf(false, baseUrl, this.d.apiKey.keyFor(baseUrl))),
         baseUrl,
         apiKey: () => this.d.apiKey.keyFor(baseUrl),
       });

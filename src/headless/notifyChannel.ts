@@ -20,13 +20,21 @@ export interface PageStreams {
  * notification would be lost, so the channel keeps it, and the next tab that opens gets one summary
  * ("3 alerts while no Lotwatch tab was open") instead of a burst. The alerts themselves are in the inbox either way;
  * what is kept here is only the notification, in memory: a restart before a tab opens drops the summary, never an
- * alert, and nothing is ever shown twice.
+ * alert, and nothing is ever shown twice. Settings' notification switch covers the summary too: with notifications
+ * off when the tab opens, the kept ones are dropped unshown.
  */
 export class BrowserNotifyChannel {
   private missed: ChannelNotification[] = [];
   private seq = 0;
 
-  constructor(private readonly pages: PageStreams) {}
+  /**
+   * @param pages where notifications go.
+   * @param notificationsOn whether Settings' notifications are on now (read when a tab opens); on when absent.
+   */
+  constructor(
+    private readonly pages: PageStreams,
+    private readonly notificationsOn: () => boolean = () => true,
+  ) {}
 
   /** Shows one notification on the open tabs, or keeps it for the next tab. Throws nothing. */
   notify(n: ChannelNotification): void {
@@ -35,13 +43,14 @@ export class BrowserNotifyChannel {
 
   /**
    * A tab connected: returns the one summary notification of what was missed while no tab was open (and forgets
-   * them), or null when nothing was missed. The single missed notification is passed on as it was. The summary
-   * lists titles as the quiet hours digest does (buildDigest).
+   * them), or null when nothing was missed or notifications are now off in Settings (then they are forgotten: the
+   * alerts are in the inbox). The single missed notification is passed on as it was. The summary lists titles as the
+   * quiet hours digest does (buildDigest).
    */
   takeMissed(): ContractEvent | null {
     const missed = this.missed;
-    if (missed.length === 0) return null;
     this.missed = [];
+    if (missed.length === 0 || !this.notificationsOn()) return null;
     if (missed.length === 1) return this.posted('missed', missed[0]!);
     return this.posted('missed', {
       title: `${missed.length} alerts while no Lotwatch tab was open`,

@@ -168,7 +168,10 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   });
   // The browser shell's notification channel: open tabs show what core decided to notify; a closed browser gets a
   // summary when a tab next opens.
-  const channel = new BrowserNotifyChannel({ broadcast: (e) => server.broadcast(e) });
+  const channel = new BrowserNotifyChannel(
+    { broadcast: (e) => server.broadcast(e) },
+    () => settingsRepo.get().notificationsEnabled,
+  );
   // The calendar subscription's own secret, kept in the data folder: its address survives a restart (on the same
   // port) and opens the calendar only. Known once the server listens: the server's origin.
   const secrets = new FileSecretBox(join(opts.dataDir, 'secret.key'));

@@ -24,6 +24,49 @@ export function lotPageUrl(platform: string, lotNumber: string): string | null {
   return null;
 }
 
+/**
+ * What a buyer typed or pasted to watch a lot, taken apart:
+ * - `vin`: a 17-character VIN (upper-cased);
+ * - `lot`: a lot number, bare (`platform` null) or read from a lot URL whose path or query names it: every URL
+ *   lotPageUrl emits (`copart.com/lot/{n}[/{slug}]`, `iaai.com/Search?Keyword={n}`), so a link Lotwatch itself
+ *   gave out (lot view, calendar event, alert) watches its lot;
+ * - `page`: an IAAI `VehicleDetail/{item id}~US` page, named by IAAI's item id rather than the lot number, which
+ *   only the service's urltodetails can resolve (spec GET /vehicles/urltodetails); `url` is its https form.
+ * A URL may come without its scheme (`www.copart.com/lot/45416833`) or with http; hosts are copart.com and
+ * iaai.com, with or without `www.`.
+ *
+ * @returns the target, or null for anything else (a foreign host, a page that names no lot, junk). Throws nothing.
+ */
+export function parseLotTarget(
+  input: string,
+):
+  | { kind: 'vin'; vin: string }
+  | { kind: 'lot'; lot_number: string; platform: Platform | null }
+  | { kind: 'page'; url: string; platform: Platform }
+  | null {
+  const t = input.trim();
+  if (VIN_PATTERN.test(t.toUpperCase())) return { kind: 'vin', vin: t.toUpperCase() };
+  if (/^\d{1,12}$/.test(t)) return { kind: 'lot', lot_number: t, platform: null };
+  if (t.length > 2000 || /\s/.test(t)) return null;
+  const withScheme = /^https?:\/\//i.test(t) ? t : /^[a-z][a-z0-9+.-]*:/i.test(t) ? null : `https://${t}`;
+  if (withScheme === null || !URL.canParse(withScheme)) return null;
+  const u = new URL(withScheme);
+  if (u.username || u.password || u.port) return null;
+  const host = u.hostname.toLowerCase().replace(/^www\./, '');
+  if (host === 'copart.com') {
+    const m = /^\/lot\/(\d{1,12})(?:\/[^/]*)?\/?$/.exec(u.pathname);
+    return m ? { kind: 'lot', lot_number: m[1] as string, platform: 'copart' } : null;
+  }
+  if (host === 'iaai.com') {
+    const keyword = u.searchParams.get('Keyword') ?? u.searchParams.get('keyword');
+    if (/^\/search\/?$/i.test(u.pathname) && keyword !== null && /^\d{1,12}$/.test(keyword.trim()))
+      return { kind: 'lot', lot_number: keyword.trim(), platform: 'iaai' };
+    const m = /^\/VehicleDetail\/(\d{1,12})~US\/?$/i.exec(u.pathname);
+    if (m) return { kind: 'page', url: `https://www.iaai.com/VehicleDetail/${m[1]}~US`, platform: 'iaai' };
+  }
+  return null;
+}
+
 const s = z.string().nullable();
 const n = z.number().nullable();
 

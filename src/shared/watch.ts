@@ -36,6 +36,24 @@ export function parseLotKey(s: string): ParsedLotKey | null {
 }
 
 /**
+ * The name a watch goes by in its alerts ("Watch “…”"): the buyer's label; else what the buyer watched it by, the
+ * VIN for a VIN watch and `lot <number>` for a lot watch (added by lot number or lot link), so an alert names the
+ * watch as the buyer knows it; `Watched lot` when neither is known. Throws nothing.
+ */
+export function watchName(w: {
+  kind: 'vin' | 'lot';
+  label: string | null;
+  vin: string | null;
+  lot_key: string | null;
+}): string {
+  const label = w.label?.trim() ?? '';
+  if (label !== '') return label;
+  const lotNumber = w.lot_key !== null ? parseLotKey(w.lot_key)?.lot_number : undefined;
+  if (w.kind === 'lot' && lotNumber) return `lot ${lotNumber}`;
+  return w.vin || (lotNumber ? `lot ${lotNumber}` : '') || 'Watched lot';
+}
+
+/**
  * What one poll run is about: a saved search run or a watch check. Stored in `poll_runs.target`, carried by the
  * `poll.started`/`poll.finished` events and used as an alert's `source`, always as its wire string (see
  * pollTargetKey), so stored data and the renderer keep reading `search:<id>` and `watch:<id>`.

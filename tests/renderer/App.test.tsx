@@ -96,6 +96,19 @@ describe('App frame', () => {
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Settings');
   });
 
+  it('gives the chosen view the focus after Ctrl+number, never the page body', async () => {
+    setup();
+    const input = document.createElement('input');
+    document.getElementById('content')!.appendChild(input);
+    input.focus();
+    fireEvent.keyDown(window, { key: '2', ctrlKey: true });
+    act(() => {
+      window.dispatchEvent(new HashChangeEvent('hashchange'));
+    });
+    input.remove();
+    expect(document.activeElement).toBe(document.getElementById('content'));
+  });
+
   it('applies the theme setting to the document', async () => {
     setup({ settings: { theme: 'dark' } });
     await waitFor(() => expect(document.documentElement.dataset['theme']).toBe('dark'));

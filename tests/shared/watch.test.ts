@@ -5,6 +5,7 @@ import {
   parsePollTarget,
   pollTargetKey,
   type PollTarget,
+  watchName,
 } from '../../src/shared/watch';
 
 describe('lot keys', () => {
@@ -36,5 +37,15 @@ describe('poll targets', () => {
     for (const t of targets) expect(parsePollTarget(pollTargetKey(t))).toEqual(t);
     for (const s of ['explore', 'search:', 'watch:x', 'lot:1', 'search:1:2', ''])
       expect(parsePollTarget(s)).toBeNull();
+  });
+});
+
+describe('a watch’s name in its alerts', () => {
+  it('is the label, else the lot number for a lot watch and the VIN for a VIN watch', () => {
+    const vin = '1HGCM82633A004352';
+    expect(watchName({ kind: 'lot', label: 'My S5', vin, lot_key: 'copart:45416833' })).toBe('My S5');
+    expect(watchName({ kind: 'lot', label: '', vin, lot_key: 'copart:45416833' })).toBe('lot 45416833');
+    expect(watchName({ kind: 'vin', label: ' ', vin, lot_key: 'copart:45416833' })).toBe(vin);
+    expect(watchName({ kind: 'vin', label: '', vin: null, lot_key: null })).toBe('Watched lot');
   });
 });

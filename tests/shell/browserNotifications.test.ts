@@ -131,6 +131,26 @@ describe('browser shell notifications', () => {
     }
   });
 
+  it('shows no missed-alerts summary when notifications were turned off before a tab opened', async () => {
+    const h = await start();
+    await raise(h.core, 0, Date.UTC(2030, 0, 1));
+    await raise(h.core, 5, Date.UTC(2030, 1, 1));
+    expect((await h.core.invoke('settings.update', { notificationsEnabled: false })).ok).toBe(true);
+    const page = await openPage(h.url);
+    try {
+      await new Promise((r) => setImmediate(r));
+      expect(posted(page.events)).toEqual([]);
+      // Turned on again, a later tab still gets nothing: the kept ones were dropped, never shown late.
+      expect((await h.core.invoke('settings.update', { notificationsEnabled: true })).ok).toBe(true);
+      const second = await openPage(h.url);
+      await new Promise((r) => setImmediate(r));
+      expect(posted(second.events)).toEqual([]);
+      second.close();
+    } finally {
+      page.close();
+    }
+  });
+
   it('sends the quiet hours digest once when they end: one inbox entry, one notification', async () => {
     const clock = new FakeClock(Math.floor(Date.now() / 60_000) * 60_000);
     const h = await start(clock);

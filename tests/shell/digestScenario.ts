@@ -71,7 +71,7 @@ export async function digestAfterQuietHours(s: ShellUnderTest): Promise<void> {
   await s.runDue();
   const shown = s.shown().slice(before);
   expect(shown).toHaveLength(1);
-  expect(shown[0]).toMatch(/^\d+ alerts? while you were away$/);
+  expect(shown[0]).toMatch(/^\d+ alerts? during quiet hours$/);
   const inbox = (await s.call('alerts.list', {})).alerts;
   const digests = inbox.filter((a) => a.kind === 'digest');
   expect(digests).toHaveLength(1);

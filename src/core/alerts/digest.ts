@@ -3,7 +3,7 @@ export const DIGEST_TITLES = 3;
 
 /**
  * One notification summarising the alerts held during quiet hours (QuietHoursSchema: "delivered as one digest
- * when it ends"). Title `7 alerts while you were away`; body the first DIGEST_TITLES titles, one a line, then
+ * when it ends"). Title `7 alerts during quiet hours`; body the first DIGEST_TITLES titles, one a line, then
  * `and N more`. dedup_key `digest:<now>`.
  *
  * @param alerts the held alerts, in the order to list them.
@@ -16,7 +16,7 @@ export function buildDigest(
 ): { title: string; body: string; dedup_key: string } {
   const n = alerts.length;
   const title =
-    n === 0 ? 'No alerts while you were away' : `${n} alert${n === 1 ? '' : 's'} while you were away`;
+    n === 0 ? 'No alerts during quiet hours' : `${n} alert${n === 1 ? '' : 's'} during quiet hours`;
   const lines = alerts.slice(0, DIGEST_TITLES).map((a) => a.title);
   if (n > DIGEST_TITLES) lines.push(`and ${n - DIGEST_TITLES} more`);
   return { title, body: lines.join('\n'), dedup_key: `digest:${now}` };

@@ -84,7 +84,7 @@ function lotUrl(lotKey: string | null): string | null {
 
 /**
  * The message that carries `alerts` to a channel: one alert as itself, several (held through quiet hours) as one
- * digest titled like the inbox's ("3 alerts while you were away") listing each alert's title and text. The key is
+ * digest titled like the inbox's ("3 alerts during quiet hours") listing each alert's title and text. The key is
  * the message's id on every attempt, so a resend after a stop is recognisable as the same message. Pure.
  *
  * @param key the stable message id (see ChannelMessage.key).

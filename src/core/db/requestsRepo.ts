@@ -11,6 +11,11 @@ export interface RequestLogEntry {
   bytes: number;
   attempt: number;
   errorCode: string | null;
+  /**
+   * Whose quota the request spent: `demo`, or `key:<fingerprint>` for a live key (ServiceClient quotaIdOf; never
+   * the key itself); absent or null when unknown.
+   */
+  quotaId?: string | null;
 }
 
 /** A request log row as the Usage page lists it. */
@@ -29,9 +34,13 @@ export interface RequestLogRow {
  * last quota snapshot from the service's headers, and the encrypted secrets (the API key).
  */
 export class RequestsRepo {
-  private readonly log: Statement<[number, string, number | null, number, number, number, string | null]>;
+  private readonly log: Statement<
+    [number, string, number | null, number, number, number, string | null, string | null]
+  >;
   private readonly since: Statement<[number], CountRow>;
+  private readonly sinceFor: Statement<[string, number], CountRow>;
   private readonly timesSince: Statement<[number], { at: number }>;
+  private readonly timesSinceFor: Statement<[string, number], { at: number }>;
   private readonly recentRows: Statement<[number], RequestLogRow>;
   private readonly countAll: Statement<[], CountRow>;
   private readonly saveSnapshot: Statement<[string, number]>;
@@ -43,10 +52,12 @@ export class RequestsRepo {
 
   constructor(db: Database) {
     this.log =
-      db.prepare(`INSERT INTO request_log (at, endpoint, status, duration_ms, bytes, attempt, error_code)
-      VALUES (?, ?, ?, ?, ?, ?, ?)`);
+      db.prepare(`INSERT INTO request_log (at, endpoint, status, duration_ms, bytes, attempt, error_code, quota_id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
     this.since = db.prepare('SELECT count(*) AS n FROM request_log WHERE at >= ?');
+    this.sinceFor = db.prepare('SELECT count(*) AS n FROM request_log WHERE quota_id = ? AND at >= ?');
     this.timesSince = db.prepare('SELECT at FROM request_log WHERE at >= ? ORDER BY at');
+    this.timesSinceFor = db.prepare('SELECT at FROM request_log WHERE quota_id = ? AND at >= ? ORDER BY at');
     this.recentRows = db.prepare(
       'SELECT at, endpoint, status, duration_ms, bytes, attempt, error_code FROM request_log ORDER BY id DESC LIMIT ?',
     );
@@ -63,7 +74,16 @@ export class RequestsRepo {
 
   /** Logs one request sent (or tried) to the service. */
   logRequest(r: RequestLogEntry): void {
-    this.log.run(r.at, r.endpoint, r.status, r.durationMs, r.bytes, r.attempt, r.errorCode);
+    this.log.run(
+      r.at,
+      r.endpoint,
+      r.status,
+      r.durationMs,
+      r.bytes,
+      r.attempt,
+      r.errorCode,
+      r.quotaId ?? null,
+    );
   }
 
   /** Requests logged at or after `since` (ms). */
@@ -71,9 +91,22 @@ export class RequestsRepo {
     return this.since.get(since)!.n;
   }
 
+  /**
+   * Requests logged at or after `since` (ms) that spent the quota `quotaId` (`demo` or `key:<fingerprint>`); 0 for
+   * a null quotaId (no key: nothing was spent on one).
+   */
+  requestsSinceFor(quotaId: string | null, since: number): number {
+    return quotaId === null ? 0 : this.sinceFor.get(quotaId, since)!.n;
+  }
+
   /** When each request logged at or after `since` (ms) was sent, oldest first (ms). */
   sentSince(since: number): number[] {
     return this.timesSince.all(since).map((r) => r.at);
+  }
+
+  /** When each request logged at or after `since` (ms) on the quota `quotaId` was sent, oldest first; [] for null. */
+  sentSinceFor(quotaId: string | null, since: number): number[] {
+    return quotaId === null ? [] : this.timesSinceFor.all(quotaId, since).map((r) => r.at);
   }
 
   /** The last `limit` requests, newest first. */

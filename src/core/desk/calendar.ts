@@ -1,4 +1,4 @@
-import ical, { escape as escapeText } from 'ical-generator';
+import ical, { escape as escapeText, ICalAlarmType } from 'ical-generator';
 import type { Platform } from '../../shared/vehicle';
 import type { LotKey } from '../../shared/watch';
 import { usd } from '../alerts/format';
@@ -41,6 +41,11 @@ export interface CalendarSale {
   url: string | null;
   /** When Lotwatch last saw this sale time or the lot change (ms since the epoch): LAST-MODIFIED and SEQUENCE. */
   updated_at: number;
+  /**
+   * The watch's reminders (its rules' `remind_minutes_before`, whole minutes before the sale, 1..10080): one VALARM
+   * each, so the buyer's calendar reminds them as Lotwatch would. Absent or empty: no alarm.
+   */
+  remind_minutes_before?: readonly number[];
 }
 
 /** Options of watchedSalesCalendar. */
@@ -105,6 +110,20 @@ function uriPropertyOf(url: string): string | null {
   return /[,;\\]/.test(parsed.href) ? null : parsed.href;
 }
 
+/** The alarms' minutes before the sale: whole, positive, each once, longest first (as the watch's rules allow). */
+function alarmMinutes(sale: CalendarSale): number[] {
+  const ok = (sale.remind_minutes_before ?? []).filter((m) => Number.isInteger(m) && m >= 1 && m <= 10_080);
+  return [...new Set(ok)].sort((a, b) => b - a);
+}
+
+/** `60` → `1 hour`, `15` → `15 minutes`, `1440` → `1 day`: how long before the sale an alarm rings. */
+function leadText(m: number): string {
+  const unit = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+  if (m % 1440 === 0) return unit(m / 1440, 'day');
+  if (m % 60 === 0) return unit(m / 60, 'hour');
+  return unit(m, 'minute');
+}
+
 /** `2018 HONDA CIVIC` → `Sale: 2018 HONDA CIVIC · copart lot 45416833`. */
 function summaryOf(sale: CalendarSale): string {
   const lot = `${sale.platform} lot ${sale.lot_number}`;
@@ -153,6 +172,8 @@ export function calendarSkipped(sales: readonly CalendarSale[]): CalendarSale[] 
  *   URL and the notes; an absent fact is left out. Text round-trips through the RFC's escaping (`,` `;` `\` and line
  *   breaks), except that a CRLF or CR line break comes back as LF;
  * - URL the lot's page when it is an http(s) URL that needs no escaping;
+ * - one VALARM (ACTION:DISPLAY, TRIGGER that many minutes before DTSTART) per minute count in
+ *   `remind_minutes_before`, the watch's own reminders, longest first; counts outside 1..10080 are left out;
  * - DTSTAMP `opts.now`, LAST-MODIFIED `updated_at`, SEQUENCE whole seconds from 2020-01-01 to `updated_at`, so a
  *   moved sale (whose updated_at grew) wins over the version a client already has.
  * The calendar carries PRODID `-//Lotwatch//Lotwatch//EN` and NAME / X-WR-CALNAME `opts.name`. Lines end in CRLF and
@@ -186,7 +207,7 @@ export function watchedSalesCalendar(sales: readonly CalendarSale[], opts: Calen
     seen.add(sale.lot_key);
     const start = checkTime(sale.auction_at, `auction_at of ${sale.lot_key}`);
     const updated = checkTime(sale.updated_at, `updated_at of ${sale.lot_key}`);
-    calendar.createEvent({
+    const event = calendar.createEvent({
       id: escapeText(`${sale.lot_key}@lotwatch`, false),
       sequence: sequenceOf(sale.updated_at),
       stamp,
@@ -198,6 +219,14 @@ export function watchedSalesCalendar(sales: readonly CalendarSale[], opts: Calen
       description: descriptionOf(sale),
       url: sale.url === null ? null : uriPropertyOf(sale.url),
     });
+    // RFC 5545 §3.6.6: a DISPLAY alarm needs a DESCRIPTION; TRIGGER -PT<m>M is relative to the sale's start.
+    for (const m of alarmMinutes(sale)) {
+      event.createAlarm({
+        type: ICalAlarmType.display,
+        triggerBefore: m * 60,
+        description: `${summaryOf(sale)} starts in ${leadText(m)}`,
+      });
+    }
   }
   // ical-generator ends the text without the CRLF that closes every content line, END:VCALENDAR included (§3.1).
   return calendar.toString() + '\r\n';

@@ -103,7 +103,9 @@ export function csvRow(r: LotRow, f: LotDesk, fees: number | null): (string | nu
     seller: v.seller?.name,
     seller_type: v.seller?.type,
     location: r.location,
-    yard: v.yard?.name,
+    // The real service leaves `facility.office_name` empty: the yard is then the one its location names
+    // ("Boston - Shirley (MA)", IAAI's branch), from the record or, for an unreadable one, the row.
+    yard: v.yard?.name || v.location?.display || r.location,
     yard_zip: v.yard?.zip,
     ships_from: v.location?.ship_from,
     engine: v.engine?.raw,

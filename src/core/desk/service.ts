@@ -316,6 +316,7 @@ export class DeskService {
         notes: row.notes,
         url: lotPageUrl(row.platform, row.lot_number),
         updated_at: this.d.store.lots.lastChangeAt(row.lot_key) ?? row.first_seen_at,
+        remind_minutes_before: w.rules.remind_minutes_before,
       });
     }
     const skipped = calendarSkipped(sales).length;

@@ -19,7 +19,9 @@ export const FILTERS_MAX_AGE_MS = DAY;
 /** What live search needs: the cache and request log, the engine's store path, the lots module's rows, the client. */
 export interface ExploreDeps extends ClientAccess {
   cache: CacheRepo;
-  requests: Pick<RequestsRepo, 'recent' | 'requestsSince'>;
+  requests: Pick<RequestsRepo, 'recent' | 'requestsSinceFor'>;
+  /** Whose quota the current client spends (ServiceClient.quotaId): Usage counts only its requests. */
+  quotaId: () => string | null;
   /** Every fetched record is stored like a poll's (observation, timeline, alerts). */
   engine: Pick<WatchEngine, 'ingest'>;
   /** A fetched record as a results row (LotsService.row). */
@@ -132,11 +134,14 @@ export class ExploreService {
     return { usage: (await this.d.clientOrThrow().getUsage()).data };
   }
 
-  /** The last `limit` requests sent, newest first, and how many went out in the last 24 hours. */
+  /**
+   * The last `limit` requests sent, newest first, and how many went out in the last 24 hours on the current quota
+   * (the current key's, or Demo mode's): requests made in Demo mode or with another key are not counted for it.
+   */
   requests(limit: number): MethodOutput<'requests.list'> {
     return {
       rows: this.d.requests.recent(limit),
-      last24h: this.d.requests.requestsSince(this.d.clock.now() - 86_400_000),
+      last24h: this.d.requests.requestsSinceFor(this.d.quotaId(), this.d.clock.now() - 86_400_000),
     };
   }
 }

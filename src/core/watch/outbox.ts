@@ -58,7 +58,7 @@ export class Outbox {
 
   /**
    * Delivers the outbox. First the held (digest) alerts whose quiet hours have ended become one digest: in one
-   * transaction they are marked delivered and one inbox entry of kind `digest` ("7 alerts while you were away") is
+   * transaction they are marked delivered and one inbox entry of kind `digest` ("7 alerts during quiet hours") is
    * written, pending. Then each pending alert (the digest among them) is claimed, shown through the notifier when
    * notifications are on, and marked delivered. A crash between claim and mark leaves the row claimed: the next
    * start names it in a recovery notice (`recover`), never shows it twice. Emits `alert.raised` for each alert that lands.

@@ -24,6 +24,7 @@ import {
   type Change,
   type LotState,
   type QuietHours,
+  watchName,
 } from '../../shared/watch';
 
 const HOUR = 3_600_000;
@@ -82,7 +83,7 @@ export class Recorder {
       if (!rules) continue;
       const source =
         w && rules === w.rules
-          ? { kind: 'watch' as const, name: w.label || w.vin || w.lot_key || 'Watched lot' }
+          ? { kind: 'watch' as const, name: watchName(w) }
           : { kind: 'search' as const, name: search?.name ?? '' };
       const record = this.d.store.lots.getLotRecord(c.lot_key);
       const title =

@@ -1,7 +1,7 @@
 import { joinTags, MAX_TAGS, parseTags } from '../../shared/desk';
 import type { LotDesk, LotSummary, MethodInput, MethodOutput, WatchView } from '../../shared/ipc/contract';
 import type { WatchBulkInput } from '../../shared/ipc/contract/watchlist';
-import { VIN_PATTERN } from '../../shared/vehicle';
+import { parseLotTarget } from '../../shared/vehicle';
 import {
   lotKeyOf,
   parseLotKey,
@@ -10,7 +10,7 @@ import {
   type AlertRulesPatch,
 } from '../../shared/watch';
 import type { ApiClient } from '../api';
-import { checkLotPageUrl, checkVin } from '../api/validate';
+import { checkVin } from '../api/validate';
 import type { Clock } from '../clock';
 import type { LotRow, LotsRepo } from '../db/lotsRepo';
 import type { WatchesRepo, WatchRow } from '../db/watchesRepo';
@@ -90,43 +90,31 @@ export class WatchlistService {
   }
 
   /**
-   * Adds a watch from what the user typed or pasted: a lot-page URL (resolved through urltodetails), a 17-character
-   * VIN (a VIN watch, which follows relists), or a lot number. Fetches the lot once so the list shows it at once.
+   * Adds a watch from what the user typed or pasted (parseLotTarget): a 17-character VIN (a VIN watch, which follows
+   * relists), a lot number, a lot URL that names its lot number (every link Lotwatch gives out, with or without
+   * https://; the lot must be on that URL's platform), or an IAAI VehicleDetail page (resolved through urltodetails). Fetches the lot once so the list shows it at once.
    * @throws BadInputError (field `target`) for anything else; ApiError from the service.
    */
   async addWatch(i: MethodInput<'watchlist.add'>, isExample = false): Promise<WatchView> {
     const target = i.target.trim();
     const rules = parseRules(i.rules, DEFAULT_WATCH_RULES);
     const now = this.d.clock.now();
-    const isUrl = /^https?:\/\//i.test(target);
-    const isVin = VIN_PATTERN.test(target.toUpperCase());
-    const isLot = /^\d{1,12}$/.test(target);
-    if (!isUrl && !isVin && !isLot) {
-      throw new BadInputError(
-        'Enter a VIN (17 characters), a lot number, or a Copart or IAAI lot-page URL.',
-        {
-          target: ['Enter a VIN (17 characters), a lot number, or a Copart or IAAI lot-page URL.'],
-        },
-      );
+    const parsed = parseLotTarget(target);
+    if (!parsed) {
+      const msg = /^(https?:\/\/)?[\w.-]+\.[a-z]{2,}\//i.test(target)
+        ? 'Not a lot page: paste a Copart lot link (copart.com/lot/…) or an IAAI one (iaai.com/VehicleDetail/… or iaai.com/Search?Keyword=…).'
+        : 'Enter a VIN (17 characters), a lot number, or a Copart or IAAI lot-page URL.';
+      throw new BadInputError(msg, { target: [msg] });
     }
-    if (isUrl) {
-      try {
-        checkLotPageUrl(target);
-      } catch (e) {
-        throw new BadInputError((e as LotwatchError).fields?.['url']?.[0] ?? 'Not a lot page URL.', {
-          target: (e as LotwatchError).fields?.['url'] ?? ['Not a lot page URL.'],
-        });
-      }
-    }
-    const vin = isVin ? checkVin(target).vin : null;
+    const vin = parsed.kind === 'vin' ? checkVin(parsed.vin).vin : null;
+    const lotNumber = parsed.kind === 'lot' ? parsed.lot_number : null;
     const client = this.d.clientOrThrow();
-    const existing = this.d.watches
-      .listWatches()
-      .find(
-        (w) =>
-          (vin && w.vin === vin) ||
-          (isLot && w.lot_key !== null && parseLotKey(w.lot_key)?.lot_number === target),
-      );
+    const existing = this.d.watches.listWatches().find((w) => {
+      if (vin) return w.vin === vin;
+      const p = w.lot_key !== null ? parseLotKey(w.lot_key) : null;
+      if (!p || parsed.kind !== 'lot') return false;
+      return p.lot_number === lotNumber && (parsed.platform === null || p.platform === parsed.platform);
+    });
     if (existing) {
       throw new BadInputError('That vehicle is already on your watchlist.', {
         target: ['Already on your watchlist.'],
@@ -134,12 +122,20 @@ export class WatchlistService {
     }
     let vehicle;
     try {
-      vehicle = isUrl
-        ? (await client.resolveUrl(target)).data
-        : (await client.getVehicle(vin ?? target)).data;
+      vehicle =
+        parsed.kind === 'page'
+          ? (await client.resolveUrl(parsed.url)).data
+          : (await client.getVehicle(vin ?? (lotNumber as string))).data;
     } catch (e) {
       if ((e as LotwatchError).code === 'not_found' && vin) vehicle = null;
       else throw e;
+    }
+    // A lot link names its platform: a lot of the same number on the other platform is not the one asked for.
+    if (parsed.kind === 'lot' && parsed.platform !== null && vehicle?.platform !== parsed.platform) {
+      throw new LotwatchError(
+        'not_found',
+        `There is no ${parsed.platform === 'copart' ? 'Copart' : 'IAAI'} lot ${lotNumber}.`,
+      );
     }
     const lotKey =
       vehicle?.platform && vehicle.lot_number ? lotKeyOf(vehicle.platform, vehicle.lot_number) : null;

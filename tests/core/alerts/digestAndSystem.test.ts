@@ -23,16 +23,16 @@ describe('buildDigest', () => {
 
   it('summarises N alerts with the first few titles', () => {
     expect(buildDigest(alerts, T0)).toEqual({
-      title: '7 alerts while you were away',
+      title: '7 alerts during quiet hours',
       body: 'Car 1 · bid $0\nCar 2 · bid $1\nCar 3 · bid $2\nand 4 more',
       dedup_key: `digest:${T0}`,
     });
   });
 
   it('handles one and a few alerts', () => {
-    expect(buildDigest(alerts.slice(0, 1), T0).title).toBe('1 alert while you were away');
+    expect(buildDigest(alerts.slice(0, 1), T0).title).toBe('1 alert during quiet hours');
     expect(buildDigest(alerts.slice(0, 3), T0).body).toBe('Car 1 · bid $0\nCar 2 · bid $1\nCar 3 · bid $2');
-    expect(buildDigest([], T0).title).toBe('No alerts while you were away');
+    expect(buildDigest([], T0).title).toBe('No alerts during quiet hours');
   });
 });
 

@@ -146,4 +146,26 @@ describe("the buyer's desk", () => {
       expect(e.description).toContain('Max bid: $5,000');
     }
   });
+
+  it('gives each watched sale a calendar alarm per reminder of its watch', async () => {
+    const { value } = await makeCore();
+    const [a, b] = sb.market.sorted
+      .filter((l) => l.subStatus === 'Open' && l.auctionAt > sb.marketNow() + 3_600_000)
+      .slice(0, 2);
+    await value('watchlist.add', { target: a!.lotNumber, rules: { remind_minutes_before: [15, 60] } });
+    await value('watchlist.add', { target: b!.lotNumber });
+    const cal = await value<{ ics: string }>('plan.calendar');
+    const events = new ICAL.Component(ICAL.parse(cal.ics)).getAllSubcomponents('vevent');
+    const alarmsOf = (l: typeof a) =>
+      events
+        .find((v) => v.getFirstPropertyValue('uid') === `${l!.platform}:${l!.lotNumber}@lotwatch`)!
+        .getAllSubcomponents('valarm');
+    const alarms = alarmsOf(a);
+    expect(alarms.map((x) => String(x.getFirstPropertyValue('trigger')))).toEqual(['-PT1H', '-PT15M']);
+    for (const x of alarms) {
+      expect(x.getFirstPropertyValue('action')).toBe('DISPLAY');
+      expect(String(x.getFirstPropertyValue('description'))).toContain(a!.lotNumber);
+    }
+    expect(alarmsOf(b)).toEqual([]);
+  });
 });

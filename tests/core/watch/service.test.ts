@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Result } from '../../../src/shared/ipc/errors';
 import { coresPerTest } from '../../helpers/core';
 import { FakeClock } from '../../helpers/fakeClock';
+import { lotPageUrl } from '../../../src/shared/vehicle';
 import { DEMO_KEY, sandboxPerFile, type Sandbox } from '../../helpers/sandbox';
 
 // The contract methods of the watch engine through core.invoke, against the sandbox over HTTP.
@@ -171,6 +172,57 @@ describe('watchlist', () => {
   });
 });
 
+describe('watching a lot from a link Lotwatch gave out', () => {
+  it('adds by the IAAI link of a lot view or calendar event and by a Copart URL without https://', async () => {
+    const { call } = await makeCore();
+    const lots = sb.market.sorted.filter((l) => l.subStatus === 'Open');
+    const copart = lots.find((l) => l.platform === 'copart')!;
+    const iaai = lots.find((l) => l.platform === 'iaai')!;
+    const byIaai = value(
+      await call('watchlist.add', { target: lotPageUrl('iaai', iaai.lotNumber) as string }),
+    );
+    expect(byIaai).toMatchObject({ kind: 'lot', lot_key: `iaai:${iaai.lotNumber}` });
+    const byCopart = value(await call('watchlist.add', { target: `www.copart.com/lot/${copart.lotNumber}` }));
+    expect(byCopart).toMatchObject({ kind: 'lot', lot_key: `copart:${copart.lotNumber}` });
+    // The same lot by its bare number is already there; a Copart link to an IAAI lot number is not that lot.
+    expect(await call('watchlist.add', { target: iaai.lotNumber })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_input' },
+    });
+    expect(await call('watchlist.add', { target: `copart.com/lot/${iaai.lotNumber}` })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+  });
+});
+
+describe('a watch added by lot number', () => {
+  it('is named in its alerts by that lot number, not by the VIN it learned', async () => {
+    const { call, clock } = await makeCore();
+    const lot = sb.market.sorted.find(
+      (l) => l.subStatus === 'Open' && l.auctionAt > START + 3_600_000 && l.v.vin,
+    )!;
+    const w = value(
+      await call('watchlist.add', {
+        target: lot.lotNumber,
+        rules: { kinds: ['status_changed', 'sale_result'] },
+      }),
+    );
+    expect(w).toMatchObject({ kind: 'lot', vin: lot.v.vin });
+    const checkAt = sb.market.timeline(lot.lotNumber)!.endAt + 10 * 60_000;
+    clock.advanceTo(checkAt);
+    sb.advance(checkAt - sb.marketNow());
+    value(await call('watchlist.checkNow', { id: w['id'] }));
+    const inbox = value(await call<{ alerts: { kind: string; body: string }[] }>('alerts.list'));
+    const own = inbox.alerts.filter((a) => a.kind === 'sale_result' || a.kind === 'status_changed');
+    expect(own.length).toBeGreaterThan(0);
+    for (const a of own) {
+      expect(a.body).toContain(`Watch “lot ${lot.lotNumber}”`);
+      expect(a.body).not.toContain(lot.v.vin);
+    }
+  });
+});
+
 describe('library, lot detail, alerts inbox', () => {
   it('finds stored lots offline and shows a lot with its timeline', async () => {
     const { call, clock, core } = await makeCore();
@@ -271,6 +323,28 @@ describe('API key and status', () => {
     expect(everything).not.toContain(DEMO_KEY);
     value(await call('key.clear'));
     expect(value(await call('status.get'))).toMatchObject({ key: { set: false }, running: false });
+    void core;
+  });
+});
+
+describe('usage of the current key', () => {
+  it('counts only the requests sent with the current key, not Demo mode’s from before it, and never stores the key', async () => {
+    const { call, core } = await makeCore();
+    const lot = sb.market.sorted.find((l) => l.subStatus === 'Open')!;
+    value(await call('watchlist.add', { target: lot.lotNumber }));
+    const demo = value(await call<{ rows: unknown[]; last24h: number }>('requests.list', { limit: 100 }));
+    expect(demo.last24h).toBeGreaterThan(0);
+    value(await call('settings.update', { demoMode: false, serviceUrl: sb.baseUrl }));
+    value(await call('key.set', { key: DEMO_KEY }));
+    value(await call('key.test'));
+    const live = value(await call<{ rows: unknown[]; last24h: number }>('requests.list', { limit: 100 }));
+    // The log still lists every request; the count is the key's one GET /usage.
+    expect(live.rows).toHaveLength(demo.rows.length + 1);
+    expect(live.last24h).toBe(1);
+    expect(value(await call<{ budget: { spentLast24h: number } }>('status.get')).budget.spentLast24h).toBe(1);
+    // Back in Demo mode, Demo's own requests count again, the key's do not.
+    value(await call('settings.update', { demoMode: true }));
+    expect(value(await call<{ last24h: number }>('requests.list', { limit: 1 })).last24h).toBe(demo.last24h);
     void core;
   });
 });

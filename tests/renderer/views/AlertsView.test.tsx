@@ -118,7 +118,7 @@ describe('AlertsView', () => {
         id: 13,
         lot_key: null,
         kind: 'digest',
-        title: '2 alerts while you were away',
+        title: '2 alerts during quiet hours',
         source: '',
         status: 'delivered',
       }),
@@ -132,7 +132,7 @@ describe('AlertsView', () => {
     );
     expect(row('Tesla sold at night')).toContain(' · Sent in the quiet-hours summary');
     expect(row('Tesla sold at night')).not.toContain('Held');
-    expect(row('2 alerts while you were away')).toContain('Summary');
+    expect(row('2 alerts during quiet hours')).toContain('Summary');
     // No reason code, and the summary is never a "digest" (docs/writing-guide.md rule 1).
     expect(document.body.textContent).not.toMatch(/quiet_hours|digest/i);
   });

@@ -68,6 +68,18 @@ describe('SavedSearchesView', () => {
     expect(never[6]).toBe('Not run yet');
   });
 
+  it('gives the focus back to the Edit button when the edit panel closes with Escape', async () => {
+    installFake({ handlers: { 'searches.list': () => okResult([tesla, trucks]) } });
+    render(<SavedSearchesView store={testStore()} />);
+    const edit = await screen.findByRole('button', { name: 'Edit Ford trucks daily' });
+    edit.focus();
+    fireEvent.click(edit);
+    const panel = await screen.findByRole('form', { name: 'Edit Ford trucks daily' });
+    fireEvent.keyDown(within(panel).getByRole('textbox', { name: 'Name' }), { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'Edit Ford trucks daily' })).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(edit));
+  });
+
   it('"Run <name> now" calls searches.runNow with the id and reports the outcome', async () => {
     const fake = installFake({
       handlers: {

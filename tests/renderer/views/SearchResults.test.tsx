@@ -178,6 +178,94 @@ describe('Search results: the current bid', () => {
   });
 });
 
+describe('Search results: the sale time', () => {
+  it('an open lot whose sale time has passed reads "Sale time passed", not "Open · 7 minutes ago"', async () => {
+    const rows = [
+      vehicleRow({
+        lot_key: 'copart:50000001',
+        lot_number: '50000001',
+        title: 'PAST OPEN',
+        auction_at: NOW - 7 * 60_000,
+      }),
+      vehicleRow({
+        lot_key: 'copart:50000002',
+        lot_number: '50000002',
+        title: 'STILL AHEAD',
+        auction_at: NOW + 2 * HOUR,
+      }),
+    ];
+    vi.spyOn(Element.prototype, 'clientHeight', 'get').mockImplementation(function (this: Element) {
+      return this.classList.contains('rt-scroll') ? 600 : 0;
+    });
+    const fake = answering(okResult({ lots: rows, meta: null, warnings: [] }));
+    render(<SearchView store={testStore()} />);
+    await searchAndWait(fake, 1);
+    const table = within(results()).getByRole('table', { name: 'Search results' });
+    const sale = (title: string) =>
+      within(table).getByText(title).closest('tr')?.querySelector('.rt-sale time')?.textContent;
+    expect(sale('PAST OPEN')).toBe('Sale time passed');
+    expect(sale('STILL AHEAD')).toBe('in 2 hours');
+    expect(table.textContent).not.toContain('ago');
+  });
+});
+
+describe('Search results: keyboard', () => {
+  it('Alt+R jumps from the search form to the first result, and the page says so', async () => {
+    vi.spyOn(Element.prototype, 'clientHeight', 'get').mockImplementation(function (this: Element) {
+      return this.classList.contains('rt-scroll') ? 600 : 0;
+    });
+    const fake = answering(okResult(page(3)));
+    render(<SearchView store={testStore()} />);
+    await searchAndWait(fake, 1);
+    const table = within(results()).getByRole('table', { name: 'Search results' });
+    await within(table).findByText('2020 TOYOTA CAMRY 1');
+    screen.getByRole('button', { name: 'Search' }).focus();
+    fireEvent.keyDown(document.activeElement!, { key: 'r', code: 'KeyR', altKey: true });
+    expect(document.activeElement?.textContent).toContain('2020 TOYOTA CAMRY 1');
+    expect(results().textContent).toContain('Alt+R to the results');
+  });
+});
+
+describe('Search results: whole words', () => {
+  it('wraps a long title and damage instead of cutting them with "…"; the VIN and lot number stay whole', async () => {
+    const style = document.createElement('style');
+    style.dataset['test'] = '';
+    style.textContent = await searchCss();
+    document.head.append(style);
+    vi.spyOn(Element.prototype, 'clientHeight', 'get').mockImplementation(function (this: Element) {
+      return this.classList.contains('rt-scroll') ? 600 : 0;
+    });
+    const title = '2021 MERCEDES-BENZ GLE-CLASS GLE 350 4MATIC SPORT UTILITY 4D WITH A VERY LONG TRIM NAME';
+    const row = vehicleRow({
+      lot_key: 'copart:50000001',
+      lot_number: '50000001',
+      title,
+      vin: '4JGFB4KB1MA123456',
+      damage: 'FRONT END AND UNDERCARRIAGE, MECHANICAL',
+      auction_at: NOW + 2 * HOUR,
+    });
+    const fake = answering(okResult({ lots: [row], meta: null, warnings: [] }));
+    render(<SearchView store={testStore()} />);
+    await searchAndWait(fake, 1);
+    const table = within(results()).getByRole('table', { name: 'Search results' });
+    const cell = (await within(table).findByText(title)).closest('td')!;
+    for (const el of [
+      cell,
+      cell.querySelector('.rt-title')!,
+      cell.querySelector('.rt-damage')!,
+      cell.querySelector('.rt-sub')!,
+    ]) {
+      const cs = getComputedStyle(el);
+      expect(cs.textOverflow).not.toBe('ellipsis');
+      expect(cs.whiteSpace).not.toBe('nowrap');
+      expect(cs.overflow).not.toBe('hidden');
+    }
+    expect(getComputedStyle(cell.querySelector('.rt-vin')!).whiteSpace).toBe('nowrap');
+    const lot = within(table).getByText('50000001').closest('td')!;
+    expect(getComputedStyle(lot).textOverflow).not.toBe('ellipsis');
+  });
+});
+
 describe('Search results: records the parser could only partly read', () => {
   it("say so in one plain line, never with the parser's record paths", async () => {
     const fake = answering(

@@ -83,6 +83,23 @@ describe('SettingsView · API key', () => {
     for (const el of document.querySelectorAll('input')) expect(el.value).not.toContain(SECRET);
   });
 
+  it('"Test key" shows the quota period as dates, not raw ISO times', async () => {
+    await mount({
+      'status.get': () => okResult(status(true)),
+      'key.test': () =>
+        okResult({
+          ok: true,
+          usage: { period: { from: '2026-11-01T12:00:00Z', to: '2026-12-01T12:00:00Z' }, used: 3 },
+        }),
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Test key' }));
+    const result = await screen.findByText('The service accepted the key.');
+    const box = result.closest('.key-result') as HTMLElement;
+    expect(box.textContent).toContain('Nov 1, 2026');
+    expect(box.textContent).toContain('Dec 1, 2026');
+    expect(box.textContent).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+  });
+
   it('keeps a refused key in the field and shows the field message', async () => {
     const fake = await mount({
       'status.get': () => okResult(status(false)),

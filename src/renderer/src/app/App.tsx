@@ -30,6 +30,8 @@ function useViewRouting(store: AppStore) {
       if (Number.isInteger(n) && v) {
         e.preventDefault();
         openView(v.id);
+        // The view takes the focus, as a click in the navigation gives it, not the page's body.
+        document.getElementById('content')?.focus({ preventScroll: true });
       }
     };
     window.addEventListener('keydown', onKey);

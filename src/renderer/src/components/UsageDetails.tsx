@@ -1,5 +1,9 @@
 import './usageDetails.css';
+import { day } from '../lib/format';
 import { integer } from '../lib/quantity';
+
+/** An ISO 8601 date-time as the service sends a quota period's ends (`2026-12-01T00:00:00Z`). */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
 
 /** "requests_used" -> "Requests used". */
 function humanize(key: string): string {
@@ -16,6 +20,9 @@ function show(v: unknown): string {
   if (typeof v === 'number') return integer(v);
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   if (Array.isArray(v)) return v.map(show).join(', ');
+  // A period's start or end reads as a local date ("Dec 1, 2026"), never as the raw ISO time.
+  if (typeof v === 'string' && ISO_DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)))
+    return day(Date.parse(v));
   return String(v);
 }
 

@@ -84,6 +84,16 @@ export function relative(t: number | null | undefined, now: number): string {
   return t >= now ? `in ${d}` : `${d} ago`;
 }
 
+/**
+ * When a lot sells, as a results row says it: "in 2 hours" before its sale time; once that time has passed on a lot
+ * with no result yet (still open), "Sale time passed", never "7 minutes ago" beside "Open", which reads as if it
+ * were still for sale; for an ended lot, how long ago it sold ("3 days ago"). `t` and `now` in ms since the epoch.
+ */
+export function saleWhen(t: number | null | undefined, now: number, outcome: LotSummary['outcome']): string {
+  if (outcome === 'open' && t !== null && t !== undefined && t <= now) return 'Sale time passed';
+  return relative(t, now);
+}
+
 /** A live countdown "2d 4h", "3h 12m", "4m 05s", or "started". */
 export function countdown(t: number | null | undefined, now: number): string {
   if (t === null || t === undefined) return '–';

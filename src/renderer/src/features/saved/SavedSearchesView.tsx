@@ -21,6 +21,7 @@ import type { LocalRefinements } from '../../../../shared/localRefinements';
 import type { AppStore } from '../../app/appStore';
 import './saved.css';
 import { runErrorPayload } from '../../lib/runError';
+import { useReturnFocus } from '../../lib/focus';
 
 /**
  * A saved search's filters in a line, from the phrases of SEARCH_PARAMS (src/shared/vehicleParams): "TESLA MODEL
@@ -73,6 +74,7 @@ function EditPanel({
     if (r.ok) onSaved();
     else setError(r.error);
   };
+  useReturnFocus();
   const err = (f: string) => fieldMessage(error, f);
   return (
     <form

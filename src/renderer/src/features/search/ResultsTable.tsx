@@ -10,11 +10,12 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { VehicleRow } from '../../../../shared/ipc/contract';
 import { openLot } from '../../app/navigation';
-import { bidText, miles, platformName, relative, usd } from '../../lib/format';
+import { bidText, miles, platformName, relative, saleWhen, usd } from '../../lib/format';
 import { ExportMark } from '../../components/ExportMark';
 import { Photo } from '../../components/Photo';
 import { StatusPill } from '../../components/StatusPill';
 import { useNow } from '../../lib/useNow';
+import { isResultsShortcut } from '../../lib/focus';
 
 const nullsLast = (a: number | string | null, b: number | string | null): number => {
   if (a === null && b === null) return 0;
@@ -43,14 +44,26 @@ function useNarrow(ref: RefObject<HTMLElement | null>, below: number): boolean {
 
 /**
  * One page of search results in a virtualized table: sortable on the loaded rows (click a header), a row click
- * or Enter opens the lot, arrow keys move between rows. Thumbnails only when `photos` is on (each costs a
- * request on a real key).
+ * or Enter opens the lot, arrow keys move between rows, Alt+R (from anywhere in the Search view) jumps to the
+ * first row. Thumbnails only when `photos` is on (each costs a request on a real key).
  */
 export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boolean }) {
   const [sorting, setSorting] = useState<SortingState>([]);
   const now = useNow(30_000);
   const scrollRef = useRef<HTMLDivElement>(null);
   const compact = useNarrow(scrollRef, COMPACT_BELOW);
+  // Alt+R: from the search box to the first result in one key, not 40 Tabs through the filters.
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (!isResultsShortcut(e)) return;
+      const first = scrollRef.current?.querySelector<HTMLElement>('tr.rt-row');
+      if (!first) return;
+      e.preventDefault();
+      first.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
   const columns = useMemo<ColumnDef<VehicleRow>[]>(
     () => [
       ...(photos
@@ -72,7 +85,7 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
         cell: ({ row }) => {
           const r = row.original;
           const title = r.title ?? ([r.year, r.make, r.model].filter(Boolean).join(' ') || 'Untitled lot');
-          // The title may be cut (the tooltip has it whole); the VIN never is: a buyer copies and checks it.
+          // The title and damage wrap (never cut); the VIN stays whole on its line: a buyer copies and checks it.
           return (
             <div className="rt-vehicle">
               <span className="rt-title" title={title}>
@@ -82,7 +95,6 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
                 {r.vin && <span className="rt-vin">{r.vin}</span>}
                 {r.damage && (
                   <span className="rt-damage" title={`${r.damage} damage`}>
-                    {r.vin ? '\u00a0· ' : ''}
                     {r.damage} damage
                   </span>
                 )}
@@ -153,15 +165,16 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
         sortingFn: (a, b) => nullsLast(a.original.auction_at, b.original.auction_at),
         cell: (c) => {
           const t = c.row.original.auction_at;
+          const when = saleWhen(t, now, c.row.original.outcome);
           return (
             <div className="rt-stack rt-sale">
               <StatusPill lot={c.row.original} />
               <time
                 className="rt-sub"
                 dateTime={t ? new Date(t).toISOString() : undefined}
-                title={t ? new Date(t).toLocaleString() : undefined}
+                title={t ? `${new Date(t).toLocaleString()} (${relative(t, now)})` : undefined}
               >
-                {relative(t, now)}
+                {when}
               </time>
             </div>
           );
@@ -262,6 +275,7 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
               <tr
                 key={row.id}
                 data-index={vi.index}
+                ref={virtualizer.measureElement}
                 tabIndex={0}
                 className="rt-row"
                 style={{ height: rowHeight }}

@@ -200,6 +200,11 @@ export function SearchView({ store }: { store: AppStore }) {
                   : 'No lots'
                 : 'Set filters and press Search'}
           </span>
+          {rows.length > 0 && (
+            <span className="muted small sr-jump">
+              <kbd>Alt</kbd>+<kbd>R</kbd> to the results
+            </span>
+          )}
           <label className="sr-photos">
             <input type="checkbox" checked={photos} onChange={(e) => setPhotoChoice(e.target.checked)} />
             <span>Show photos</span>

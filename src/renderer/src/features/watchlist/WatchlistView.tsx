@@ -50,6 +50,7 @@ import {
 } from './watchTable';
 import './watchlist.css';
 import { runErrorPayload } from '../../lib/runError';
+import { useReturnFocus } from '../../lib/focus';
 
 /**
  * Adds a watch by VIN, lot number or lot-page URL; shows progress while the service resolves it. The view keeps
@@ -160,6 +161,7 @@ function RulesPanel({
       onSaved(r.value);
     } else setError(r.error);
   };
+  useReturnFocus();
   const name = watch.lot?.title ?? watch.vin ?? watch.lot_key ?? `Watch ${watch.id}`;
   return (
     <form
