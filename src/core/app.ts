@@ -210,7 +210,7 @@ export function createCore(deps: CoreDeps): Core {
 
   serviceClient.onQuota((q) => engine.onQuota(q));
   serviceClient.onRebuilt(() => engine.resetPause());
-  const watching = followWatching({ clock, emit, listeners, service: serviceClient, engine });
+  const watching = followWatching({ clock, emit, listeners, service: serviceClient, engine, store });
   const keyFor = (url: string): string | undefined => apiKey.keyFor(url);
   const rebuildClient = () => serviceClient.rebuild();
 

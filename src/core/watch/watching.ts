@@ -1,3 +1,4 @@
+import { UNREACHABLE_MESSAGES } from '../api/errors';
 import type { Clock } from '../clock';
 import type { ContractEvent } from '../../shared/ipc/contract';
 import { sameWatchingState, type WatchingState } from '../../shared/watching';
@@ -106,13 +107,16 @@ export interface WatchingSources {
     onAnswer(l: () => void): unknown;
     onRebuilt(l: () => void): unknown;
   };
+  /** The store: a watch's stale "could not reach the service" error is forgotten once the service answers. */
+  store: { watches: { clearErrorsStartingWith(prefixes: readonly string[]): number } };
   /** The watcher (WatchEngine): its pause, until when and why. */
   engine: { pause(): { until: number | null; kind: PauseKind | null } };
 }
 
 /**
  * Builds the tracker of the state of watching and hooks it to its sources: core's events, every answer of the
- * service and every new client. Throws nothing.
+ * service and every new client; when the service answers again, clears the watches' stale "could not reach" errors.
+ * Throws nothing but the database's errors.
  */
 export function followWatching(s: WatchingSources): WatchingTracker {
   const tracker = new WatchingTracker({
@@ -126,7 +130,12 @@ export function followWatching(s: WatchingSources): WatchingTracker {
       pause: s.engine.pause(),
     }),
   });
-  s.listeners.add((e) => tracker.onEvent(e));
+  s.listeners.add((e) => {
+    tracker.onEvent(e);
+    // Back online: a row's "could not reach the service" no longer holds; the watchlist refreshes on the event.
+    if (e.name === 'reachability.changed' && e.payload.reachable)
+      s.store.watches.clearErrorsStartingWith(UNREACHABLE_MESSAGES);
+  });
   s.service.onAnswer(() => tracker.refresh());
   s.service.onRebuilt(() => tracker.refresh());
   return tracker;

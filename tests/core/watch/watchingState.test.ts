@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QuotaSpentError } from '../../../src/core/api/errors';
+import { QuotaSpentError, UNREACHABLE_MESSAGES } from '../../../src/core/api/errors';
 import { PauseGate } from '../../../src/core/watch/pause';
 import { deriveWatchingState, followWatching, type WatchingInputs } from '../../../src/core/watch/watching';
 import type { ContractEvent } from '../../../src/shared/ipc/contract';
@@ -102,15 +102,15 @@ describe('WatchingTracker (followWatching)', () => {
       listeners.forEach((l) => l(e));
     };
     const service = fakeService();
-    const tracker = followWatching({
-      clock,
-      emit,
-      listeners,
-      service,
-      engine: { pause: () => gate.state() },
-    });
+    const cleared: (readonly string[])[] = [];
+    const store = {
+      watches: { clearErrorsStartingWith: (p: readonly string[]) => (cleared.push(p), 0) },
+    };
+    const engine = { pause: () => gate.state() };
+    const tracker = followWatching({ clock, emit, listeners, service, engine, store });
     const states = () => sent.filter((e) => e.name === 'watching.changed').map((e) => e.payload);
     return {
+      cleared,
       clock,
       gate,
       emit,
@@ -179,7 +179,12 @@ describe('WatchingTracker (followWatching)', () => {
     t.service.reach = false;
     t.emit({ name: 'reachability.changed', payload: { reachable: false, at: NOW } });
     expect(t.states().at(-1)).toEqual({ kind: 'offline' });
+    expect(t.cleared).toEqual([]);
     t.service.reach = true;
+    t.emit({ name: 'reachability.changed', payload: { reachable: true, at: NOW } });
+    // Back online: the watches' stale "could not reach the service" errors are forgotten.
+    expect(t.cleared).toEqual([UNREACHABLE_MESSAGES]);
+    expect(t.states().at(-1)).toEqual({ kind: 'running' });
     t.service.rejected = true;
     t.service.answered();
     expect(t.states().at(-1)).toEqual({ kind: 'key_rejected' });
