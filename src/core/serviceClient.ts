@@ -63,7 +63,10 @@ export class ServiceClient implements ClientAccess {
     return this.rejected;
   }
 
-  /** Calls `l` after every request, answered or not (the state of watching follows). Returns the unsubscribe. */
+  /**
+   * Calls `l` after every request, answered or not, and after every rebuild (the state of watching follows).
+   * Returns the unsubscribe.
+   */
   onAnswer(l: () => void): () => void {
     this.answerListeners.add(l);
     return () => this.answerListeners.delete(l);
@@ -116,6 +119,16 @@ export class ServiceClient implements ClientAccess {
    * client throws.
    */
   async rebuild(): Promise<void> {
+    try {
+      await this.replace();
+    } finally {
+      // The state of watching follows the new client (or its absence) at once.
+      for (const l of this.answerListeners) l();
+    }
+  }
+
+  /** rebuild's work: closes the old client and builds the one the settings call for. */
+  private async replace(): Promise<void> {
     const old = this.current;
     this.current = null;
     this.rejected = false;

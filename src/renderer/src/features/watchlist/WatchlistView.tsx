@@ -38,6 +38,7 @@ import {
 import { useCall, useCaller } from '../../lib/useCall';
 import './watchlist.css';
 import { runErrorPayload } from '../../lib/runError';
+import { WatchingBanner } from '../../components/WatchingState';
 
 /**
  * Adds a watch by VIN, lot number or lot-page URL; shows progress while the service resolves it. The view keeps
@@ -504,6 +505,7 @@ export function WatchlistView() {
 
   return (
     <section className="lw-view wl" aria-label="Watchlist">
+      <WatchingBanner />
       <AddWatchForm
         error={addError}
         onStart={startAction}
