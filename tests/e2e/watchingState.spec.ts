@@ -22,6 +22,7 @@ test.describe('the state of watching', () => {
     app,
   }) => {
     const { page } = app;
+    await page.setViewportSize({ width: 1366, height: 800 });
     const frame = new AppFrame(page);
     // Two requests a period: the key test spends them.
     const sb = await startSandbox([
