@@ -44,6 +44,7 @@ import { inboxHandlers } from './inbox/handlers';
 import { DemoService } from './demo/service';
 import { demoHandlers } from './demo/handlers';
 import { appHandlers } from './settings/appHandlers';
+import { followWatching } from './watch/watching';
 import { backupHandlers } from './settings/backupHandlers';
 import { settingsHandlers } from './settings/handlers';
 import type { Notifier } from './alerts/notifier';
@@ -210,6 +211,7 @@ export function createCore(deps: CoreDeps): Core {
 
   serviceClient.onQuota((q) => engine.onQuota(q));
   serviceClient.onRebuilt(() => engine.resetPause());
+  const watching = followWatching({ clock, emit, listeners, service: serviceClient, engine, store });
   const keyFor = (url: string): string | undefined => apiKey.keyFor(url);
   const rebuildClient = () => serviceClient.rebuild();
 
@@ -360,6 +362,7 @@ export function createCore(deps: CoreDeps): Core {
       hasKey: () => keyFor(settings.get().serviceUrl) !== undefined,
       keyStoredFor: () => apiKey.storedForOther(settings.get().serviceUrl),
       reachable: () => serviceClient.reachable(),
+      watching: () => watching.current(),
     }),
     settingsHandlers({
       settings,
@@ -433,6 +436,7 @@ export function createCore(deps: CoreDeps): Core {
     dispose() {
       disposed ??= (async () => {
         await ready;
+        watching.stop();
         await engine.dispose();
         await channelOutbox.dispose().then(() => reach.close());
         await backups?.dispose();

@@ -63,6 +63,8 @@ export function quotaIdOf(
 export class ServiceClient implements ClientAccess {
   private current: ApiClient | null = null;
   private reach: boolean | null = null;
+  private rejected = false;
+  private readonly answerListeners = new Set<() => void>();
   private readonly quotaListeners = new Set<(q: QuotaSnapshot) => void>();
   private readonly rebuiltListeners = new Set<() => void>();
 
@@ -81,6 +83,20 @@ export class ServiceClient implements ClientAccess {
   /** Whether the service answered the last request (null before the first): the header's "Offline". */
   reachable(): boolean | null {
     return this.reach;
+  }
+
+  /** Whether the service answered the last answered request 401 (the key was refused); a later success clears it. */
+  keyRejected(): boolean {
+    return this.rejected;
+  }
+
+  /**
+   * Calls `l` after every request, answered or not, and after every rebuild (the state of watching follows).
+   * Returns the unsubscribe.
+   */
+  onAnswer(l: () => void): () => void {
+    this.answerListeners.add(l);
+    return () => this.answerListeners.delete(l);
   }
 
   /** Calls `l` with every merged quota snapshot, after it is stored. Returns the unsubscribe function. */
@@ -116,6 +132,9 @@ export class ServiceClient implements ClientAccess {
         this.reach = now;
         this.d.emit({ name: 'reachability.changed', payload: { reachable: now, at: r.at } });
       }
+      if (r.status === 401) this.rejected = true;
+      else if (r.status !== null && r.status < 400) this.rejected = false;
+      for (const l of this.answerListeners) l();
     },
     // Every answer's quota headers, whoever asked (a poll, a search in the UI, the console), feed the budget.
     onQuota: (q: QuotaSnapshot) => {
@@ -137,8 +156,19 @@ export class ServiceClient implements ClientAccess {
    * client throws.
    */
   async rebuild(): Promise<void> {
+    try {
+      await this.replace();
+    } finally {
+      // The state of watching follows the new client (or its absence) at once.
+      for (const l of this.answerListeners) l();
+    }
+  }
+
+  /** rebuild's work: closes the old client and builds the one the settings call for. */
+  private async replace(): Promise<void> {
     const old = this.current;
     this.current = null;
+    this.rejected = false;
     await old?.close();
     // Another key, service or mode has its own quota: the old one's numbers and pause no longer apply.
     if (old) {

@@ -37,7 +37,14 @@ describe('createCore', () => {
     t.core.on((e) => seen.push(e));
     const r = await t.core.invoke('settings.update', { theme: 'dark', demoMode: false });
     expect(r).toMatchObject({ ok: true, value: { theme: 'dark', demoMode: false } });
-    expect(seen).toEqual([{ name: 'settings.changed', payload: expect.objectContaining({ theme: 'dark' }) }]);
+    // Demo mode off and no key: nothing is watched any more, and the state of watching says so at once.
+    expect(seen).toEqual([
+      { name: 'watching.changed', payload: { kind: 'no_key' } },
+      { name: 'settings.changed', payload: expect.objectContaining({ theme: 'dark' }) },
+    ]);
+    expect(await t.core.invoke('status.get', undefined)).toMatchObject({
+      value: { watching: { kind: 'no_key' } },
+    });
     expect(await t.core.invoke('settings.get', null)).toMatchObject({ value: { theme: 'dark' } });
     expect(await t.core.invoke('app.info', undefined)).toMatchObject({ value: { mode: 'live' } });
   });

@@ -207,6 +207,7 @@ describe('Offline in the header', () => {
       paused_until: null,
       pause_reason: null,
       service_reachable: reachable,
+      watching: reachable === false ? { kind: 'offline' } : { kind: 'running' },
     });
 
   it('says Offline, with why, while the service cannot be reached, and drops it when it is back', async () => {
@@ -217,9 +218,9 @@ describe('Offline in the header', () => {
       /cannot be reached; Lotwatch shows what it has stored and tries again/,
     );
     expect(badge.textContent).toMatch(/cannot be reached/);
-    act(() => fake.emit({ name: 'reachability.changed', payload: { reachable: true, at: Date.now() } }));
+    act(() => fake.emit({ name: 'watching.changed', payload: { kind: 'running' } }));
     expect(within(banner).queryByText('Offline')).toBeNull();
-    act(() => fake.emit({ name: 'reachability.changed', payload: { reachable: false, at: Date.now() } }));
+    act(() => fake.emit({ name: 'watching.changed', payload: { kind: 'offline' } }));
     expect(within(banner).getByText('Offline')).toBeTruthy();
   });
 

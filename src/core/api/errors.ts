@@ -179,10 +179,19 @@ export class ServerError extends ApiError {
   }
 }
 
+/**
+ * How the two "no answer" failures begin (NetworkError, TimeoutError): a watch's stored error that starts so is
+ * stale once the service answers again.
+ */
+export const UNREACHABLE_MESSAGES = [
+  'Lotwatch could not reach the auction data service.',
+  `${SERVICE} did not answer within `,
+] as const;
+
 /** The service could not be reached (DNS, refused or reset connection, TLS). */
 export class NetworkError extends ApiError {
   constructor(endpoint: string, cause: unknown) {
-    super('network', `Lotwatch could not reach the auction data service.`, {
+    super('network', UNREACHABLE_MESSAGES[0], {
       endpoint,
       retryable: true,
       cause,
@@ -193,7 +202,7 @@ export class NetworkError extends ApiError {
 /** No complete answer within the time limit (`timeoutMs`). */
 export class TimeoutError extends ApiError {
   constructor(endpoint: string, timeoutMs: number) {
-    super('timeout', `${SERVICE} did not answer within ${waitWords(timeoutMs)}.`, {
+    super('timeout', `${UNREACHABLE_MESSAGES[1]}${waitWords(timeoutMs)}.`, {
       endpoint,
       retryable: true,
     });

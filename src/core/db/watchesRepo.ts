@@ -65,6 +65,7 @@ export class WatchesRepo {
   private readonly failed: Statement<[number, string, number]>;
   private readonly countExamples: Statement<[], { n: number }>;
   private readonly deleteExamples: Statement<[]>;
+  private readonly clearErrors: Statement<[number, string]>;
   private readonly soonest: Statement<
     [number],
     { lot_key: string; title: string | null; auction_at: number }
@@ -85,6 +86,7 @@ export class WatchesRepo {
     this.failed =
       db.prepare(`UPDATE watches SET last_checked_at = ?, consecutive_failures = consecutive_failures + 1,
       last_error = ? WHERE id = ?`);
+    this.clearErrors = db.prepare('UPDATE watches SET last_error = NULL WHERE substr(last_error, 1, ?) = ?');
     this.countExamples = db.prepare('SELECT count(*) AS n FROM watches WHERE is_example = 1');
     this.deleteExamples = db.prepare('DELETE FROM watches WHERE is_example = 1');
     this.soonest =
@@ -152,6 +154,16 @@ export class WatchesRepo {
   /** Records a failed check: one more failure in a row, with the error's message. */
   watchFailed(id: number, now: number, message: string): void {
     this.failed.run(now, message, id);
+  }
+
+  /**
+   * Forgets each watch's stored error that begins with one of `prefixes` (the "could not reach the service" kind),
+   * once the service answers again: a warning that no longer holds is not left on a row. Returns how many.
+   */
+  clearErrorsStartingWith(prefixes: readonly string[]): number {
+    let n = 0;
+    for (const p of prefixes) n += this.clearErrors.run(p.length, p).changes;
+    return n;
   }
 
   /** How many example watches there are. */

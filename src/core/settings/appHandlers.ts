@@ -1,4 +1,5 @@
 import type { AppInfo } from '../../shared/ipc/contract';
+import type { WatchingState } from '../../shared/watching';
 import type { QuotaSnapshot } from '../../shared/vehicle';
 import type { ApiClient } from '../api';
 import type { Clock } from '../clock';
@@ -35,6 +36,8 @@ export interface AppHandlerDeps {
   keyStoredFor(): string | null;
   /** Whether the service answered the last request (null before the first). */
   reachable(): boolean | null;
+  /** The one state of watching (WatchingTracker.current). */
+  watching(): WatchingState;
 }
 
 /**
@@ -73,6 +76,7 @@ export function appHandlers(c: AppHandlerDeps): HandlerGroup<'app.info' | 'statu
         pause_reason: c.engine.pause().reason,
         pause_kind: c.engine.pause().kind,
         service_reachable: c.reachable(),
+        watching: c.watching(),
       };
     },
   };

@@ -179,9 +179,10 @@ export class WatchEngine {
     return this.scheduler.plan();
   }
 
-  /** Raises the quota alerts of a snapshot, whoever's request brought it (see Recorder.onQuota). */
+  /** Raises the quota alerts of a snapshot, whoever's request brought it (see Recorder.onQuota); requests left again end a spent quota's pause. */
   onQuota(q: QuotaSnapshot | null): void {
     this.recorder.onQuota(q);
+    if (this.gate.onQuota(q)) this.scheduler.wake();
   }
 
   /** Whether polling is paused after a 429 (quota spent or rate limit), until when (ms) and why. */

@@ -99,6 +99,16 @@ export class PauseGate {
       : { until: null, reason: null, kind: null };
   }
 
+  /**
+   * Ends a spent quota's hold when a newer snapshot says requests remain (the period rolled over, or the plan was
+   * raised). Returns whether a hold ended, so the loop can be woken.
+   */
+  onQuota(q: QuotaSnapshot | null): boolean {
+    if (this.kind !== 'quota_spent' || q === null || q.remaining === null || q.remaining <= 0) return false;
+    this.reset();
+    return true;
+  }
+
   /** Ends a pause after a 429 (a new key, service or mode has its own quota). */
   reset(): void {
     this.until = 0;

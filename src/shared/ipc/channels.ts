@@ -81,6 +81,7 @@ export const EVENT_NAMES = [
   'notification.posted',
   'reachability.changed',
   'deliveries.changed',
+  'watching.changed',
 ] as const;
 
 export type MethodName = (typeof METHOD_NAMES)[number];

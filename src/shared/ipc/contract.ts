@@ -2,6 +2,7 @@ import { z } from 'zod';
 import '../zodMessages';
 import { SettingsSchema } from '../settings';
 import { QuotaSnapshotSchema } from '../vehicle';
+import { WatchingStateSchema } from '../watching';
 import type { EventName, MethodName } from './channels';
 import { lotMethods } from './contract/lots';
 import { exploreMethods } from './contract/explore';
@@ -95,6 +96,8 @@ export const events = {
   'reachability.changed': z.object({ reachable: z.boolean(), at: z.number() }),
   /** A delivery to an alert channel was queued, sent, retried or given up (Settings and the inbox refresh). */
   'deliveries.changed': z.object({ at: z.number() }),
+  /** The one state of watching changed (running, paused by the buyer or a spent quota, offline, key refused). */
+  'watching.changed': WatchingStateSchema,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type Contract = typeof contract;

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { format, isSameDay } from 'date-fns';
 import { describe, expect, it } from 'vitest';
 import { UsageView } from '../../../src/renderer/src/features/usage/UsageView';
@@ -123,6 +123,7 @@ describe('UsageView · pausing watching', () => {
               paused_until: until,
               pause_reason: until === null ? null : 'You paused watching.',
               pause_kind: until === null ? null : 'user',
+              watching: until === null ? { kind: 'running' } : { kind: 'paused_by_buyer', until },
             }),
           );
         },
@@ -139,14 +140,21 @@ describe('UsageView · pausing watching', () => {
     await waitFor(() =>
       expect(inputsOf(fake, 'settings.update')).toEqual([{ watchPausedUntil: NOW + HOUR }]),
     );
+    // Core sends the new state of watching the moment the pause is set.
+    act(() =>
+      fake.emit({ name: 'watching.changed', payload: { kind: 'paused_by_buyer', until: NOW + HOUR } }),
+    );
     const said = await screen.findByText(/^You paused watching until/);
-    expect(said.textContent).toBe(`You paused watching until ${format(NOW + HOUR, 'MMM d, h:mm a')}.`);
+    expect(said.textContent).toBe(
+      `You paused watching until ${format(NOW + HOUR, 'MMM d, h:mm a')}. No check runs until then.`,
+    );
     // Said once: not again as "Polling is paused" in the budget.
     expect(screen.queryByText(/Polling is paused/)).toBeNull();
 
     fireEvent.click(screen.getByRole('button', { name: 'Resume watching' }));
     await waitFor(() => expect(inputsOf(fake, 'settings.update')).toHaveLength(2));
     expect(inputsOf(fake, 'settings.update')[1]).toEqual({ watchPausedUntil: null });
+    act(() => fake.emit({ name: 'watching.changed', payload: { kind: 'running' } }));
     expect(await screen.findByRole('button', { name: 'Pause for 1 hour' })).toBeTruthy();
     expect(screen.queryByText(/You paused watching/)).toBeNull();
   });

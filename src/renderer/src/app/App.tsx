@@ -5,7 +5,8 @@ import { ApiProvider, useApi } from '../api/ApiContext';
 import { SpendNoticeHost } from '../components/SpendNotice';
 import { VIEWS, type AppStore } from './appStore';
 import { followRoute, openLot, openView, viewHref } from './navigation';
-import { useServiceReachable, useUnreadCount, useUnreadTitle } from './signals';
+import { useUnreadCount, useUnreadTitle } from './signals';
+import { WatchingStateNotice, useWatchingState } from '../components/WatchingState';
 import { CurrentView, LotPage } from './views';
 import { DemoIntro } from './DemoIntro';
 
@@ -42,10 +43,6 @@ function useViewRouting(store: AppStore) {
   }, [store]);
 }
 
-/** What the Offline badge explains, on hover and to a screen reader. */
-export const OFFLINE_EXPLANATION =
-  'The auction data service cannot be reached; Lotwatch shows what it has stored and tries again on its schedule';
-
 /**
  * The app: hands the bridge to core down to every view (ApiProvider) and draws the frame. The entry point and the
  * tests choose the bridge; nothing below reads it from a module.
@@ -60,7 +57,8 @@ export function App({ store, api }: { store: AppStore; api: Bridge }) {
 
 /**
  * The app frame: a skip link, the navigation (with the unread count on Alerts), the header with the Demo/Live
- * label and an Offline badge while the service cannot be reached, and the current view.
+ * label and the state of watching whenever it is not plainly running (paused, offline, key refused), and the
+ * current view.
  */
 function Frame({ store }: { store: AppStore }) {
   const api = useApi();
@@ -70,7 +68,7 @@ function Frame({ store }: { store: AppStore }) {
   const settings = useStore(store, (s) => s.settings);
   const loadError = useStore(store, (s) => s.loadError);
   const unread = useUnreadCount();
-  const reachable = useServiceReachable();
+  const watching = useWatchingState();
   const mainRef = useRef<HTMLElement>(null);
   useTheme(settings?.theme);
   useViewRouting(store);
@@ -158,12 +156,7 @@ function Frame({ store }: { store: AppStore }) {
         <header className="topbar">
           <h1>{lotKey ? 'Lot' : current.label}</h1>
           <span className="topbar-badges">
-            {reachable === false && (
-              <span className="service-offline-badge" role="status" title={OFFLINE_EXPLANATION}>
-                Offline
-                <span className="visually-hidden">: {OFFLINE_EXPLANATION}.</span>
-              </span>
-            )}
+            <WatchingStateNotice state={watching} variant="pill" hideRunning />
             {info?.mode === 'demo' && (
               <span
                 className="demo-badge"

@@ -29,33 +29,6 @@ export function useUnreadCount(): number | null {
   return count;
 }
 
-/**
- * Whether the auction data service can be reached: true, false, or null while nobody knows yet (no request has
- * been made). Read from `status.get`, then followed through `reachability.changed`, so the header can say
- * "Offline" while the service is gone and drop it when it comes back.
- */
-export function useServiceReachable(): boolean | null {
-  const api = useApi();
-  const [reachable, setReachable] = useState<boolean | null>(null);
-  useEffect(() => {
-    let live = true;
-    let heard = false;
-    const off = api.on((e) => {
-      if (e.name !== 'reachability.changed') return;
-      heard = true;
-      setReachable(e.payload.reachable);
-    });
-    void api.invoke('status.get').then((r) => {
-      if (live && !heard && r.ok) setReachable(r.value.service_reachable ?? null);
-    });
-    return () => {
-      live = false;
-      off();
-    };
-  }, [api]);
-  return reachable;
-}
-
 /** The document title with the unread count in front ("(3) Lotwatch"), so the window's tab and task bar show it. */
 export function titleWithUnread(count: number | null): string {
   return count && count > 0 ? `(${count}) Lotwatch` : 'Lotwatch';

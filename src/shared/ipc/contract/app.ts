@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WatchingStateSchema } from '../../watching';
 import { SettingsPatchSchema, SettingsSchema } from '../../settings';
 import { QuotaSnapshotSchema } from '../../vehicle';
 import { Done, Void } from './common';
@@ -57,6 +58,8 @@ export const StatusSchema = z.object({
    * connection, DNS failure or timeout does not); null before the first request. The header says "Offline" on false.
    */
   service_reachable: z.boolean().nullable().default(null),
+  /** The one state of watching every view shows (src/shared/watching.ts); `watching.changed` follows it. */
+  watching: WatchingStateSchema.default({ kind: 'running' }),
 });
 
 export type Status = z.infer<typeof StatusSchema>;

@@ -5,8 +5,9 @@ import type { MethodOutput, Status } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { useApi } from '../../api/ApiContext';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { WatchingStateNotice, useWatchingState } from '../../components/WatchingState';
 import { UsageDetails } from '../../components/UsageDetails';
-import { dateTime, relative } from '../../lib/format';
+import { relative } from '../../lib/format';
 import { bytes, integer, requests } from '../../lib/quantity';
 import { useCall, useCaller } from '../../lib/useCall';
 import '../../components/lwTable.css';
@@ -220,15 +221,17 @@ export function nextMorning(now: number): number {
 }
 
 /**
- * Pausing watching by hand (the tray offers the same): for an hour or until the morning, and resuming. No check
- * runs while paused; alerts already raised still go out.
+ * Usage's top card: the one state of watching (the same words as the header and the watchlist), and pausing by
+ * hand (the tray offers the same) for an hour or until the morning, or resuming. The Pause buttons show only while
+ * watching runs: a spent quota, a refused key or an offline service is not something a pause or a resume changes.
+ * No check runs while paused; alerts already raised still go out.
  */
-function WatchingRow({ status, onChanged }: { status: Status; onChanged: () => void }) {
+function WatchingRow({ onChanged }: { onChanged: () => void }) {
   const call = useCaller();
   const now = useNow(60_000);
+  const watching = useWatchingState();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorPayload | null>(null);
-  const pausedUntil = status.pause_kind === 'user' ? status.paused_until : null;
   const morning = nextMorning(now);
   const setPause = async (until: number | null) => {
     setBusy(true);
@@ -240,20 +243,14 @@ function WatchingRow({ status, onChanged }: { status: Status; onChanged: () => v
   return (
     <section className="usage-watching" aria-labelledby="usage-watching">
       <h2 id="usage-watching">Watching</h2>
-      {pausedUntil !== null ? (
+      <WatchingStateNotice state={watching} variant="panel" />
+      {watching?.kind === 'paused_by_buyer' && (
+        <button type="button" className="primary" disabled={busy} onClick={() => void setPause(null)}>
+          Resume watching
+        </button>
+      )}
+      {watching?.kind === 'running' && (
         <>
-          <p className="usage-watching-state" role="status">
-            You paused watching until {dateTime(pausedUntil)}.
-          </p>
-          <button type="button" className="primary" disabled={busy} onClick={() => void setPause(null)}>
-            Resume watching
-          </button>
-        </>
-      ) : (
-        <>
-          <p className="usage-watching-state muted">
-            Saved searches and watched lots are checked on their schedules.
-          </p>
           <button type="button" disabled={busy} onClick={() => void setPause(appNow() + HOUR)}>
             Pause for 1 hour
           </button>
@@ -334,7 +331,6 @@ export function UsageView() {
     <div className="usage">
       {s && (
         <WatchingRow
-          status={s}
           onChanged={() => {
             setNow(appNow());
             void refreshStatus();

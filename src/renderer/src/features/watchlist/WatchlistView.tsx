@@ -51,6 +51,7 @@ import {
 import './watchlist.css';
 import { runErrorPayload } from '../../lib/runError';
 import { useReturnFocus } from '../../lib/focus';
+import { WatchingBanner } from '../../components/WatchingState';
 
 /**
  * Adds a watch by VIN, lot number or lot-page URL; shows progress while the service resolves it. The view keeps
@@ -650,6 +651,7 @@ export function WatchlistView() {
 
   return (
     <section className="lw-view wl" aria-label="Watchlist">
+      <WatchingBanner />
       <AddWatchForm
         error={addError}
         onStart={startAction}
