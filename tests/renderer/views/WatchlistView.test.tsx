@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { WatchView } from '../../../src/shared/ipc/contract';
 import { WatchlistView } from '../../../src/renderer/src/features/watchlist/WatchlistView';
@@ -376,6 +376,29 @@ describe('WatchlistView: lots whose sale is over or due', () => {
     render(<WatchlistView />);
     await screen.findByRole('table', { name: 'Watched vehicles' });
     expect(checked('2019 TESLA MODEL 3')).toBe('Not checked yetnext check due now');
+  });
+
+  it('promises no next check while watching is on hold, and reloads the rows when the state changes', async () => {
+    let lists = 0;
+    const fake = installFake({
+      handlers: {
+        'watchlist.list': () => {
+          lists++;
+          return okResult([watch({ next_check_at: NOW + 5 * 60_000, last_checked_at: null })]);
+        },
+      },
+    });
+    render(<WatchlistView />);
+    await screen.findByRole('table', { name: 'Watched vehicles' });
+    expect(checked('2019 TESLA MODEL 3')).toBe('Not checked yetnext in 5 minutes');
+    const before = lists;
+    act(() =>
+      fake.emit({ name: 'watching.changed', payload: { kind: 'quota_spent', until: NOW + 86_400_000 } }),
+    );
+    await waitFor(() => expect(checked('2019 TESLA MODEL 3')).toBe('Not checked yetchecks on hold'));
+    expect(lists).toBeGreaterThan(before);
+    act(() => fake.emit({ name: 'watching.changed', payload: { kind: 'running' } }));
+    await waitFor(() => expect(checked('2019 TESLA MODEL 3')).toBe('Not checked yetnext in 5 minutes'));
   });
 });
 

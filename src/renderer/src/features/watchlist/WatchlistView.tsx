@@ -51,7 +51,7 @@ import {
 import './watchlist.css';
 import { runErrorPayload } from '../../lib/runError';
 import { useReturnFocus } from '../../lib/focus';
-import { WatchingBanner } from '../../components/WatchingState';
+import { useWatchingState, WatchingBanner } from '../../components/WatchingState';
 
 /**
  * Adds a watch by VIN, lot number or lot-page URL; shows progress while the service resolves it. The view keeps
@@ -247,7 +247,7 @@ function SaleCell({ lot }: { lot: LotSummary | null }) {
  * auction is over, "after the sale" and, for a lot that may come back (ended unsold, sold on approval), when it
  * next looks for a relist. Never a "next" time in the past.
  */
-function CheckedCell({ w }: { w: WatchView }) {
+function CheckedCell({ w, held }: { w: WatchView; held: boolean }) {
   const now = useNow();
   const last = w.last_checked_at;
   const next = w.next_check_at;
@@ -261,7 +261,14 @@ function CheckedCell({ w }: { w: WatchView }) {
         : null;
     sub = [afterSale ? 'after the sale' : null, relist].filter(Boolean).join(' · ') || null;
   } else {
-    sub = next === null ? null : next > now ? `next ${relative(next, now)}` : 'next check due now';
+    // While watching is held (the buyer's pause, a spent quota, no service), no check is coming: the banner says why.
+    sub = held
+      ? 'checks on hold'
+      : next === null
+        ? null
+        : next > now
+          ? `next ${relative(next, now)}`
+          : 'next check due now';
   }
   return (
     <>
@@ -286,6 +293,8 @@ interface RowMeta {
   checkNow: (w: WatchView) => void;
   bulk: (action: 'pause' | 'resume', ids: number[]) => void;
   askRemove: (ids: number[], question: string) => void;
+  /** Watching is not running (watching state): no row promises a next check. */
+  held: boolean;
 }
 
 /** A remove the buyer is asked to confirm: one watch (from its row menu) or the selection. */
@@ -321,8 +330,11 @@ export function WatchlistView() {
   // A watch removed elsewhere (or by a bulk remove) leaves the selection.
   const selected = useMemo(() => pruneSelection(picked, watches), [picked, watches]);
 
+  const watching = useWatchingState();
+  // A change of the watching state reloads the rows: back online clears their stale "could not reach" errors.
   useContractEvents((e) => {
     if (e.name === 'poll.finished' && parsePollTarget(e.payload.target)?.kind === 'watch') void run();
+    if (e.name === 'watching.changed') void run();
   });
 
   useEffect(() => {
@@ -420,6 +432,7 @@ export function WatchlistView() {
     checkNow: (w) => void checkNow(w),
     bulk: (action, ids) => void bulk(action, ids),
     askRemove,
+    held: watching !== null && watching.kind !== 'running',
   };
 
   const columns = useMemo(
@@ -597,7 +610,9 @@ export function WatchlistView() {
         header: 'Checked',
         size: 104,
         meta: { className: 'wl-col-checked' } satisfies LwColumnMeta,
-        cell: ({ row: { original: w } }) => <CheckedCell w={w} />,
+        cell: ({ row: { original: w }, table: t }) => (
+          <CheckedCell w={w} held={(t.options.meta as RowMeta).held} />
+        ),
       }),
       col.display({
         id: 'actions',
