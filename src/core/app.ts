@@ -167,9 +167,7 @@ export function createCore(deps: CoreDeps): Core {
   });
   const access = { client: () => serviceClient.client(), clientOrThrow: () => serviceClient.clientOrThrow() };
   const budget = new RequestBudget({
-    // Only what the current key (or Demo mode) sent spends its quota: another key's or Demo's requests do not.
-    spentSince: (t) => store.requests.requestsSinceFor(serviceClient.quotaId(), t),
-    sentSince: (t) => store.requests.sentSinceFor(serviceClient.quotaId(), t),
+    ...store.requests.spendOf(() => serviceClient.quotaId()),
     quota: () => store.requests.loadQuota(),
     userPerDay: () => settings.get().requestsPerDay,
   });
@@ -208,7 +206,6 @@ export function createCore(deps: CoreDeps): Core {
         );
     },
   });
-
   serviceClient.onQuota((q) => engine.onQuota(q));
   serviceClient.onRebuilt(() => engine.resetPause());
   const watching = followWatching({ clock, emit, listeners, service: serviceClient, engine, store });

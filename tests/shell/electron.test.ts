@@ -51,8 +51,11 @@ beforeEach(() => {
   vi.resetModules();
 });
 afterEach(async () => {
-  // Quit the app so core closes the database before the folder goes.
+  // Quit the app and wait for the shell's quit sequence to end (core disposed: no backup still writing) before the
+  // folder goes.
+  const running = fake.app.listenerCount('before-quit') > 0;
   fake.app.emit('before-quit', { preventDefault() {} });
+  if (running) await vi.waitFor(() => expect(fake.app.quit).toHaveBeenCalled(), { timeout: 20_000 });
   await new Promise((r) => setImmediate(r));
   dir.cleanup();
 });
@@ -199,7 +202,10 @@ describe('Electron shell (electron mocked)', () => {
     await start();
     const h = fake.ipcMain.handlers.get(RPC_CHANNEL)!;
     await h({ senderFrame: { url: APP_URL } }, 'settings.update', { theme: 'dark' });
-    const sent = FakeBrowserWindow.instances[0]!.webContents.sent;
+    // The state of watching may follow the settings change (watching.changed); the settings event itself goes once.
+    const sent = FakeBrowserWindow.instances[0]!.webContents.sent.filter(
+      (x: { payload: { name: string } }) => x.payload.name !== 'watching.changed',
+    );
     expect(sent).toEqual([
       {
         channel: EVENT_CHANNEL,
@@ -272,7 +278,8 @@ describe('Electron shell (electron mocked)', () => {
     const status = await s!.core.call('status.get', undefined);
     expect(status.paused_until).toBeGreaterThanOrEqual(before + 3_600_000);
     expect(status.paused_until).toBeLessThanOrEqual(Date.now() + 3_600_000);
-    expect(tray.tooltip).toMatch(/\nWatching paused until \d{1,2}:\d{2} [AP]M$/);
+    // A pause that ends on another day names the day ("Fri 12:24 AM").
+    expect(tray.tooltip).toMatch(/\nWatching paused until (\w{3} )?\d{1,2}:\d{2} [AP]M$/);
     const resume = tray.menu!.items.find((i) => i.label?.startsWith('Resume watching (paused until'));
     expect(tray.menu!.items.some((i) => i.label === 'Pause watching for 1 hour')).toBe(false);
     resume!.click!();

@@ -109,6 +109,20 @@ export class RequestsRepo {
     return quotaId === null ? [] : this.timesSinceFor.all(quotaId, since).map((r) => r.at);
   }
 
+  /**
+   * The request log as the request budget reads it: only what the current key (or Demo mode) sent spends its quota,
+   * never another key's or Demo mode's requests. `quotaId` is read at each call (the key can change).
+   */
+  spendOf(quotaId: () => string | null): {
+    spentSince: (since: number) => number;
+    sentSince: (since: number) => number[];
+  } {
+    return {
+      spentSince: (since) => this.requestsSinceFor(quotaId(), since),
+      sentSince: (since) => this.sentSinceFor(quotaId(), since),
+    };
+  }
+
   /** The last `limit` requests, newest first. */
   recent(limit: number): RequestLogRow[] {
     return this.recentRows.all(limit);

@@ -7,7 +7,7 @@ const files = migrationFiles();
 
 describe('migration 130: paused watches', () => {
   it('keeps every watch of an older file active, and a pause is stored', () => {
-    const path = files.at(110, (db) => {
+    const path = files.at(120, (db) => {
       db.prepare(
         `INSERT INTO watches (kind, vin, lot_key, label, rules, is_example, created_at, updated_at)
          VALUES ('lot', NULL, 'copart:45416833', 'Blue Tesla', '{}', 0, 1, 1)`,
