@@ -60,12 +60,15 @@ test.describe('app frame', () => {
     await expect(frame.nav).toBeVisible();
     await page.keyboard.press('Control+5');
     await expect(page.getByRole('heading', { level: 1, name: 'Alerts' })).toBeVisible();
-    // The first stop of Tab is the skip link (shown on focus); the navigation follows.
+    // The chosen view takes the focus (never <body>), so the next Tab goes on inside it.
+    await expect(page.getByRole('main')).toBeFocused();
     await page.keyboard.press('Tab');
+    await expect(page.getByRole('main').locator(':focus')).toHaveCount(1);
+    // Back up the page: the navigation's links are focusable, the skip link first of all.
+    await frame.navLink('Search').focus();
+    await page.keyboard.press('Shift+Tab');
     await expect(frame.skipLink).toBeFocused();
     await expect(frame.skipLink).toBeInViewport();
-    await page.keyboard.press('Tab');
-    await expect(frame.navLink('Search')).toBeFocused();
   });
 
   test('keyboard: the skip link is the first stop of Tab and lands in the view', async ({ app }) => {

@@ -354,7 +354,7 @@ describe('WatchlistView: lots whose sale is over or due', () => {
     // After the sale: when it was checked, and no "next in 24 hours" for a sold lot.
     expect(checked('2021 HONDA CIVIC SOLD')).toBe('10 minutes agoafter the sale');
     expect(checked('2018 FORD ESCAPE UNSOLD')).toBe(
-      '10 minutes agoafter the sale · looks for a relist in 1 day',
+      '10 minutes agoafter the sale · looks for a relist in 1 d',
     );
     for (const t of ['2021 HONDA CIVIC SOLD', '2018 FORD ESCAPE UNSOLD', '2017 KIA SOUL APPROVAL']) {
       expect(rowOf(t).textContent).not.toMatch(/started|next in/);
@@ -364,7 +364,7 @@ describe('WatchlistView: lots whose sale is over or due', () => {
     // A lot nobody bid on reads "No bids yet" (open) or "No bids" (ended), never "$0".
     expect(cell('2016 MAZDA 3 PAST', 'Bid')).toBe('No bids yet');
     expect(table.textContent).not.toContain('$0');
-    expect(checked('2019 TESLA MODEL 3')).toBe('10 minutes agonext in 20 minutes');
+    expect(checked('2019 TESLA MODEL 3')).toBe('10 minutes agonext in 20 min');
   });
 
   it('a check that is overdue says so, never "next 5 minutes ago"', async () => {
@@ -390,7 +390,7 @@ describe('WatchlistView: lots whose sale is over or due', () => {
     });
     render(<WatchlistView />);
     await screen.findByRole('table', { name: 'Watched vehicles' });
-    expect(checked('2019 TESLA MODEL 3')).toBe('Not checked yetnext in 5 minutes');
+    expect(checked('2019 TESLA MODEL 3')).toBe('Not checked yetnext in 5 min');
     const before = lists;
     act(() =>
       fake.emit({ name: 'watching.changed', payload: { kind: 'quota_spent', until: NOW + 86_400_000 } }),
@@ -398,7 +398,7 @@ describe('WatchlistView: lots whose sale is over or due', () => {
     await waitFor(() => expect(checked('2019 TESLA MODEL 3')).toBe('Not checked yetchecks on hold'));
     expect(lists).toBeGreaterThan(before);
     act(() => fake.emit({ name: 'watching.changed', payload: { kind: 'running' } }));
-    await waitFor(() => expect(checked('2019 TESLA MODEL 3')).toBe('Not checked yetnext in 5 minutes'));
+    await waitFor(() => expect(checked('2019 TESLA MODEL 3')).toBe('Not checked yetnext in 5 min'));
   });
 });
 

@@ -84,6 +84,21 @@ export function relative(t: number | null | undefined, now: number): string {
   return t >= now ? `in ${d}` : `${d} ago`;
 }
 
+/** Units of `relative` said short for a narrow cell: "in 4 min", "2 h ago", "in 3 d". */
+const SHORT_UNITS: [RegExp, string][] = [
+  [/ seconds?\b/, ' s'],
+  [/ minutes?\b/, ' min'],
+  [/ hours?\b/, ' h'],
+  [/ days?\b/, ' d'],
+  [/ months?\b/, ' mo'],
+  [/ years?\b/, ' y'],
+];
+
+/** `relative` with its unit abbreviated ("in 4 min", "2 h ago") for a narrow table cell; its title says it whole. */
+export function shortRelative(t: number | null | undefined, now: number): string {
+  return SHORT_UNITS.reduce((text, [unit, short]) => text.replace(unit, short), relative(t, now));
+}
+
 /**
  * When a lot sells, as a results row says it: "in 2 hours" before its sale time; once that time has passed on a lot
  * with no result yet (still open), "Sale time passed", never "7 minutes ago" beside "Open", which reads as if it

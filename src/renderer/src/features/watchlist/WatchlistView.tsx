@@ -31,6 +31,7 @@ import {
   dateTime,
   platformName,
   relative,
+  shortRelative,
   saleResultWords,
   usd,
 } from '../../lib/format';
@@ -257,7 +258,7 @@ function CheckedCell({ w, held }: { w: WatchView; held: boolean }) {
     const afterSale = last !== null && (lot.auction_at === null || last >= lot.auction_at);
     const relist =
       lot.outcome !== 'sold' && next !== null && next > now
-        ? `looks for a relist ${relative(next, now)}`
+        ? `looks for a relist ${shortRelative(next, now)}`
         : null;
     sub = [afterSale ? 'after the sale' : null, relist].filter(Boolean).join(' · ') || null;
   } else {
@@ -267,13 +268,17 @@ function CheckedCell({ w, held }: { w: WatchView; held: boolean }) {
       : next === null
         ? null
         : next > now
-          ? `next ${relative(next, now)}`
+          ? `next ${shortRelative(next, now)}`
           : 'next check due now';
   }
   return (
     <>
       <div>{last === null ? 'Not checked yet' : relative(last, now)}</div>
-      {sub && <div className="lw-sub">{sub}</div>}
+      {sub && (
+        <div className="lw-sub" title={sub}>
+          {sub}
+        </div>
+      )}
     </>
   );
 }
