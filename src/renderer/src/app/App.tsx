@@ -175,7 +175,9 @@ function Frame({ store }: { store: AppStore }) {
           </div>
         )}
         <main className="content" id="content" tabIndex={-1} ref={mainRef}>
-          {info?.mode === 'demo' && <DemoIntro />}
+          {/* The first-run panel belongs to the first screens (Search, where the app opens, and the Watchlist it
+              points to), not above every view's own work. */}
+          {info?.mode === 'demo' && !lotKey && (view === 'search' || view === 'watchlist') && <DemoIntro />}
           {lotKey ? <LotPage lotKey={lotKey} /> : <CurrentView view={view} store={store} />}
         </main>
         <SpendNoticeHost store={store} />

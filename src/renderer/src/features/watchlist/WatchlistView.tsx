@@ -273,7 +273,9 @@ function CheckedCell({ w, held }: { w: WatchView; held: boolean }) {
   }
   return (
     <>
-      <div>{last === null ? 'Not checked yet' : relative(last, now)}</div>
+      <div title={last === null ? undefined : relative(last, now)}>
+        {last === null ? 'Not checked yet' : shortRelative(last, now)}
+      </div>
       {sub && (
         <div className="lw-sub" title={sub}>
           {sub}
