@@ -204,7 +204,7 @@ describe('Electron shell (electron mocked)', () => {
     await h({ senderFrame: { url: APP_URL } }, 'settings.update', { theme: 'dark' });
     // The state of watching may follow the settings change (watching.changed); the settings event itself goes once.
     const sent = FakeBrowserWindow.instances[0]!.webContents.sent.filter(
-      (x: { payload: { name: string } }) => x.payload.name !== 'watching.changed',
+      (x) => (x.payload as { name: string }).name !== 'watching.changed',
     );
     expect(sent).toEqual([
       {
