@@ -60,7 +60,10 @@ test.describe('app frame', () => {
     await expect(frame.nav).toBeVisible();
     await page.keyboard.press('Control+5');
     await expect(page.getByRole('heading', { level: 1, name: 'Alerts' })).toBeVisible();
-    // The chosen view takes the focus (never <body>), so the next Tab goes on inside it.
+    // The chosen view takes the focus (never <body>), so the next Tab goes on inside it (Search: its fields).
+    await expect(page.getByRole('main')).toBeFocused();
+    await page.keyboard.press('Control+1');
+    await expect(page.getByRole('heading', { level: 1, name: 'Search' })).toBeVisible();
     await expect(page.getByRole('main')).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(page.getByRole('main').locator(':focus')).toHaveCount(1);
