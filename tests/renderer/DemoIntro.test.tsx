@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../src/renderer/src/app/App';
 import { createAppStore } from '../../src/renderer/src/app/appStore';
@@ -67,6 +67,16 @@ describe("Demo mode's first-run panel", () => {
     fireEvent.click(within(panel).getByRole('button', { name: 'Got it, hide this' }));
     await waitFor(() => expect(screen.queryByRole('region', { name: /example lots/ })).toBeNull());
     expect(fake.calls.some((c) => c.method === 'examples.dismissIntro')).toBe(true);
+  });
+
+  it('stops promising the first alert once one is in, and points to Alerts', async () => {
+    const fake = setup(true);
+    const panel = await screen.findByRole('region', { name: /watching 3 example lots/ });
+    expect(panel.textContent).toContain('First alert expected within about 2 minutes.');
+    act(() => fake.setUnread(1));
+    await waitFor(() => expect(panel.textContent).toContain('Your first alerts are in Alerts.'));
+    expect(panel.textContent).not.toContain('First alert expected');
+    expect(within(panel).getByRole('link', { name: 'Alerts' }).getAttribute('href')).toBe('#/alerts');
   });
 
   it('is not shown with a real key, nor once dismissed', async () => {

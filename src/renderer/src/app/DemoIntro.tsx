@@ -4,6 +4,7 @@ import { platformName, usd } from '../lib/format';
 import { useCall } from '../lib/useCall';
 import { useNow } from '../lib/useNow';
 import { openView, viewHref } from './navigation';
+import { useUnreadCount } from './signals';
 
 /**
  * When the first example alert is expected, in words: "within about 2 minutes" (whole minutes, rounded up, at
@@ -59,6 +60,8 @@ export function DemoIntro() {
     return () => clearInterval(t);
   }, [waiting, runIntro, runList]);
 
+  // Once an alert is in, the panel stops promising one: it points to where they are.
+  const unread = useUnreadCount();
   if (closed || !intro || intro.dismissed || !examples || examples.length === 0) return null;
 
   const dismiss = async () => {
@@ -89,7 +92,11 @@ export function DemoIntro() {
         These lots go on the block in the simulated market within minutes. Lotwatch looks at them as their
         bids move and raises an alert in Alerts (and a notification) when a bid reaches the example rule, then
         again with the sale result.{' '}
-        {soon ? (
+        {unread !== null && unread > 0 ? (
+          <strong>
+            Your first alerts are in <a href={viewHref('alerts')}>Alerts</a>.
+          </strong>
+        ) : soon ? (
           <strong>First alert expected {soon}.</strong>
         ) : intro.first_alert_expected_at !== null ? (
           <strong>
