@@ -229,15 +229,7 @@ export function createDemoService(opts: SandboxOptions & { align?: () => number 
         // Only at real speed: on an accelerated market the next minutes pass before a watch's first fetch.
         const liveBids = (): DemoLiveBid[] => {
           if ((rest.speed ?? 1) > 1) return [];
-          const now = market.marketNow();
-          return market.market.upcomingLiveBids(now, now + 3 * MIN, 30).map((b) => ({
-            lot_number: b.lotNumber,
-            title: b.title,
-            auction_at: b.auctionAt,
-            bid_at: b.bidAt,
-            bid_usd: b.bidUsd,
-            end_at: b.endAt,
-          }));
+          return demoLiveBids(market);
         };
         return { baseUrl: sb.baseUrl as string, apiKey: sb.keys[0] ?? DEMO_KEY, liveBids };
       })();
@@ -248,4 +240,21 @@ export function createDemoService(opts: SandboxOptions & { align?: () => number 
       await sb?.dispose();
     },
   };
+}
+
+/**
+ * The Demo market's next bids on the block in the 3 minutes from its present (at most 30, soonest first), as core's
+ * first start picks its example watches from them (DemoLiveBid: lot number, title, sale time, and when the bid of
+ * how many USD comes). Ground truth from the simulated market's own plan (Market.upcomingLiveBids); throws nothing.
+ */
+export function demoLiveBids(sb: Sandbox): DemoLiveBid[] {
+  const now = sb.marketNow();
+  return sb.market.upcomingLiveBids(now, now + 3 * MIN, 30).map((b) => ({
+    lot_number: b.lotNumber,
+    title: b.title,
+    auction_at: b.auctionAt,
+    bid_at: b.bidAt,
+    bid_usd: b.bidUsd,
+    end_at: b.endAt,
+  }));
 }

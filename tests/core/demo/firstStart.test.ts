@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/core/app';
-import { DEMO_WORLD_LEAD_MS } from '../../../src/sandbox/demo';
+import { DEMO_WORLD_LEAD_MS, demoLiveBids } from '../../../src/sandbox/demo';
 import { createSandbox, DEMO_KEY, type Sandbox } from '../../../src/sandbox/index';
 import { FakeClock } from '../../helpers/fakeClock';
 import { makeCore } from '../../helpers/buildCore';
@@ -43,15 +43,7 @@ describe("Demo mode's first start", () => {
         baseUrl: sb.baseUrl!,
         apiKey: DEMO_KEY,
         ratePerSecond: 1e9,
-        liveBids: () =>
-          sb.market.upcomingLiveBids(sb.marketNow(), sb.marketNow() + 3 * MIN, 30).map((b) => ({
-            lot_number: b.lotNumber,
-            title: b.title,
-            auction_at: b.auctionAt,
-            bid_at: b.bidAt,
-            bid_usd: b.bidUsd,
-            end_at: b.endAt,
-          })),
+        liveBids: () => demoLiveBids(sb),
       }),
     });
     core = made.core;

@@ -61,6 +61,20 @@ async function searchAndWait(fake: ReturnType<typeof answering>, count: number) 
   await waitFor(() => expect(results().getAttribute('aria-busy')).toBe('false'));
 }
 
+/**
+ * Searches once with `rows` as the answer and returns the results table. jsdom lays nothing out, so the table's
+ * scroller is given a height for its virtualized rows to render.
+ */
+async function showRows(rows: Page['lots']): Promise<HTMLElement> {
+  vi.spyOn(Element.prototype, 'clientHeight', 'get').mockImplementation(function (this: Element) {
+    return this.classList.contains('rt-scroll') ? 600 : 0;
+  });
+  const fake = answering(okResult({ lots: rows, meta: null, warnings: [] }));
+  render(<SearchView store={testStore()} />);
+  await searchAndWait(fake, 1);
+  return within(results()).getByRole('table', { name: 'Search results' });
+}
+
 const serverError = errResult('server', 'The auction data service had a problem (HTTP 502).', {
   retryable: true,
 });
@@ -161,14 +175,7 @@ describe('Search results: the current bid', () => {
         auction_at: NOW + 2 * HOUR,
       }),
     ];
-    // jsdom lays nothing out: give the table's scroller a height so the virtualized rows render.
-    vi.spyOn(Element.prototype, 'clientHeight', 'get').mockImplementation(function (this: Element) {
-      return this.classList.contains('rt-scroll') ? 600 : 0;
-    });
-    const fake = answering(okResult({ lots: rows, meta: null, warnings: [] }));
-    render(<SearchView store={testStore()} />);
-    await searchAndWait(fake, 1);
-    const table = within(results()).getByRole('table', { name: 'Search results' });
+    const table = await showRows(rows);
     const bid = (title: string) =>
       within(table).getByText(title).closest('tr')?.querySelector('.rt-c-bid')?.textContent;
     expect(bid('NO BID ZERO')).toBe('No bids yet');
@@ -194,13 +201,7 @@ describe('Search results: the sale time', () => {
         auction_at: NOW + 2 * HOUR,
       }),
     ];
-    vi.spyOn(Element.prototype, 'clientHeight', 'get').mockImplementation(function (this: Element) {
-      return this.classList.contains('rt-scroll') ? 600 : 0;
-    });
-    const fake = answering(okResult({ lots: rows, meta: null, warnings: [] }));
-    render(<SearchView store={testStore()} />);
-    await searchAndWait(fake, 1);
-    const table = within(results()).getByRole('table', { name: 'Search results' });
+    const table = await showRows(rows);
     const sale = (title: string) =>
       within(table).getByText(title).closest('tr')?.querySelector('.rt-sale time')?.textContent;
     expect(sale('PAST OPEN')).toBe('Sale time passed');
@@ -211,13 +212,7 @@ describe('Search results: the sale time', () => {
 
 describe('Search results: keyboard', () => {
   it('Alt+R jumps from the search form to the first result, and the page says so', async () => {
-    vi.spyOn(Element.prototype, 'clientHeight', 'get').mockImplementation(function (this: Element) {
-      return this.classList.contains('rt-scroll') ? 600 : 0;
-    });
-    const fake = answering(okResult(page(3)));
-    render(<SearchView store={testStore()} />);
-    await searchAndWait(fake, 1);
-    const table = within(results()).getByRole('table', { name: 'Search results' });
+    const table = await showRows(page(3).lots);
     await within(table).findByText('2020 TOYOTA CAMRY 1');
     screen.getByRole('button', { name: 'Search' }).focus();
     fireEvent.keyDown(document.activeElement!, { key: 'r', code: 'KeyR', altKey: true });
@@ -232,9 +227,6 @@ describe('Search results: whole words', () => {
     style.dataset['test'] = '';
     style.textContent = await searchCss();
     document.head.append(style);
-    vi.spyOn(Element.prototype, 'clientHeight', 'get').mockImplementation(function (this: Element) {
-      return this.classList.contains('rt-scroll') ? 600 : 0;
-    });
     const title = '2021 MERCEDES-BENZ GLE-CLASS GLE 350 4MATIC SPORT UTILITY 4D WITH A VERY LONG TRIM NAME';
     const row = vehicleRow({
       lot_key: 'copart:50000001',
@@ -244,10 +236,7 @@ describe('Search results: whole words', () => {
       damage: 'FRONT END AND UNDERCARRIAGE, MECHANICAL',
       auction_at: NOW + 2 * HOUR,
     });
-    const fake = answering(okResult({ lots: [row], meta: null, warnings: [] }));
-    render(<SearchView store={testStore()} />);
-    await searchAndWait(fake, 1);
-    const table = within(results()).getByRole('table', { name: 'Search results' });
+    const table = await showRows([row]);
     const cell = (await within(table).findByText(title)).closest('td')!;
     for (const el of [
       cell,

@@ -2,7 +2,7 @@
 import { act, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import {
-  WatchingBanner,
+  useWatchingState,
   WatchingStateNotice,
   watchingWords,
 } from '../../../src/renderer/src/components/WatchingState';
@@ -14,6 +14,12 @@ import { HOUR, NOW, statusView } from './fixtures';
 
 const END = Date.UTC(2026, 11, 26, 0, 0, 0);
 
+/** The watchlist's banner as the view draws it: the live state, hidden while watching plainly runs. */
+function Banner() {
+  const state = useWatchingState();
+  return <WatchingStateNotice state={state} variant="panel" hideRunning />;
+}
+
 describe('the state of watching, drawn', () => {
   it('the banner says a spent quota with its date, and is gone the moment core says watching runs again', async () => {
     const fake = installFake({
@@ -21,7 +27,7 @@ describe('the state of watching, drawn', () => {
         'status.get': () => okResult(statusView({ watching: { kind: 'quota_spent', until: END } })),
       },
     });
-    const { container } = render(<WatchingBanner />);
+    const { container } = render(<Banner />);
     expect(await screen.findByText('Paused: quota used up')).toBeTruthy();
     expect(container.textContent).toContain(quotaSpentSentence(END));
     act(() => fake.emit({ name: 'watching.changed', payload: { kind: 'running' } }));

@@ -128,9 +128,3 @@ export function WatchingStateNotice({
     </div>
   );
 }
-
-/** The watchlist's banner: the state of watching whenever it is not plainly running. */
-export function WatchingBanner() {
-  const state = useWatchingState();
-  return <WatchingStateNotice state={state} variant="panel" hideRunning />;
-}

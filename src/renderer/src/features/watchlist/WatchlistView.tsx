@@ -52,7 +52,7 @@ import {
 import './watchlist.css';
 import { runErrorPayload } from '../../lib/runError';
 import { useReturnFocus } from '../../lib/focus';
-import { useWatchingState, WatchingBanner } from '../../components/WatchingState';
+import { useWatchingState, WatchingStateNotice } from '../../components/WatchingState';
 
 /**
  * Adds a watch by VIN, lot number or lot-page URL; shows progress while the service resolves it. The view keeps
@@ -673,7 +673,7 @@ export function WatchlistView() {
 
   return (
     <section className="lw-view wl" aria-label="Watchlist">
-      <WatchingBanner />
+      <WatchingStateNotice state={watching} variant="panel" hideRunning />
       <AddWatchForm
         error={addError}
         onStart={startAction}
