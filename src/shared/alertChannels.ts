@@ -31,6 +31,7 @@ export const SYSTEM_ALERT_KINDS: readonly AlertKind[] = [
   'search_failing',
   'search_empty',
   'channel_failing',
+  'call_failing',
 ];
 
 /** What a new channel sends: every change that matters, and Lotwatch's own problems; bid ticks and drop-outs only on request. */

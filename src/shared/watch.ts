@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SALE_OUTCOMES } from './saleOutcome';
 import { COST_PARTS } from './shipping';
+import { CALL_ALERT_KINDS } from './callWatch';
 
 /**
  * The watch domain (docs/architecture.md "The domain"): lots as the diff sees them, typed changes, alert rules and
@@ -144,6 +145,8 @@ export const ALERT_KINDS = [
   /** An alert channel (email, phone, webhook) keeps failing: what to fix. */
   'channel_failing',
   'digest',
+  /** A call watch's changes and troubles (src/shared/callWatch.ts). */
+  ...CALL_ALERT_KINDS,
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 

@@ -9,6 +9,7 @@ import { exploreMethods } from './contract/explore';
 import { deskMethods } from './contract/desk';
 import { watchlistMethods } from './contract/watchlist';
 import { searchMethods } from './contract/searches';
+import { callWatchMethods } from './contract/callWatches';
 import { channelMethods } from './contract/channels';
 import { inboxMethods } from './contract/inbox';
 import { demoMethods } from './contract/demo';
@@ -34,6 +35,7 @@ export {
 } from './contract/desk';
 export { WatchViewSchema, type WatchView } from './contract/watchlist';
 export { SavedSearchViewSchema, type SavedSearchView } from './contract/searches';
+export { CallWatchViewSchema, type CallWatchView } from './contract/callWatches';
 export { AlertViewSchema, type AlertView } from './contract/inbox';
 export { AppInfoSchema, StatusSchema, type Status, BackupSchema, type Backup } from './contract/app';
 
@@ -49,6 +51,7 @@ export const contract = {
   ...deskMethods,
   ...watchlistMethods,
   ...searchMethods,
+  ...callWatchMethods,
   ...channelMethods,
   ...inboxMethods,
   ...demoMethods,
