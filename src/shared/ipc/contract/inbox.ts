@@ -14,6 +14,8 @@ export const AlertViewSchema = z.object({
   title: z.string(),
   body: z.string(),
   source: z.string(),
+  /** A link the alert names (a call watch's new video, say): http(s) only, opened outside the app; null: none. */
+  url: z.string().nullable().default(null),
   reason: z.string().nullable(),
   created_at: z.number(),
   delivery: z.enum(['now', 'digest', 'suppressed']),
