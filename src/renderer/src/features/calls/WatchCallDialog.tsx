@@ -297,9 +297,14 @@ export function WatchCallDialog({
                     ))}
                 </select>
               </div>
-              <label className="field cw-key">
-                <span>Keyed by</span>
-                <select value={keyChoice} onChange={(e) => setKeyChoice(e.target.value)}>
+              <div className="field cw-key">
+                <label htmlFor="cw-key">Keyed by</label>
+                <select
+                  id="cw-key"
+                  value={keyChoice}
+                  aria-describedby="cw-key-hint"
+                  onChange={(e) => setKeyChoice(e.target.value)}
+                >
                   <option value={AUTO}>Automatic ({auto ?? 'the whole item'})</option>
                   {keys.map((k) => (
                     <option key={k} value={k}>
@@ -307,10 +312,10 @@ export function WatchCallDialog({
                     </option>
                   ))}
                 </select>
-                <span className="muted small">
+                <span className="muted small" id="cw-key-hint">
                   What tells one item from another; an item whose key is new alerts as new.
                 </span>
-              </label>
+              </div>
               <label className="check">
                 <input
                   type="checkbox"
@@ -381,7 +386,8 @@ export function WatchCallDialog({
         <JsonViewer
           value={json}
           label={existing ? 'Last stored answer' : 'Answer'}
-          openDepth={3}
+          // Open down to the list's items, so their values can be picked without expanding each.
+          openDepth={Math.max(3, (list?.length ?? 0) + 2)}
           picking={{ onPick: pick, isPicked, verb: 'Watch' }}
         />
         {error?.fields && otherLines.length === 0 && (
