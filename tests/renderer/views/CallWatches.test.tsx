@@ -233,7 +233,7 @@ describe('Watched calls list', () => {
     expect(row.textContent).toContain(
       'Paused: the service refused it 3 times — The service has no such video (HTTP 404).',
     );
-    expect(row.textContent).toContain('GET /api/v1/vp/vp/video/playability · videoId=dQw4w9WgXcQ');
+    expect(row.textContent).toContain('GET /api/v1/vp/vp/video/playabilityvideoId=dQw4w9WgXcQ');
     expect(row.textContent).toContain('24 requests a day');
     const first = within(table).getByRole('row', { name: `Channel videos · channel_id=${CHANNEL}` });
     expect(first.textContent).toContain('48 requests a day');

@@ -18,12 +18,12 @@ import { pathText } from './answerPaths';
 import { WatchCallDialog } from './WatchCallDialog';
 import './calls.css';
 
-/** A call's parameters in a line, whole (ids are never shortened): `channel_id=UC… · sort=newest`; empty when none. */
-export function callParams(t: CallTarget): string {
+/** A call's parameters, whole (ids are never shortened): `['channel_id=UC…', 'sort=newest']`; empty when none. */
+export function callParams(t: CallTarget): string[] {
   return [
     ...Object.entries(t.path).map(([k, v]) => `${k}=${v}`),
     ...Object.entries(t.query).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(', ') : v}`),
-  ].join(' · ');
+  ];
 }
 
 /** A schedule's daily cost in words, as the saved searches' cost line counts it: "48 requests a day". */
@@ -160,8 +160,7 @@ export function CallWatchesSection() {
                 <th>Call</th>
                 <th>Schedule</th>
                 <th className="num">Cost</th>
-                <th>Last run</th>
-                <th>Next run</th>
+                <th>Runs</th>
                 <th className="num">Items</th>
                 <th>Status</th>
                 <th>
@@ -181,8 +180,10 @@ export function CallWatchesSection() {
                         {w.rules.muted && <span className="lw-badge">Muted</span>}
                       </div>
                       <div className="lw-sub lw-mono cw-call">
-                        {w.target.endpoint}
-                        {params && ` · ${params}`}
+                        <div>{w.target.endpoint}</div>
+                        {params.map((p) => (
+                          <div key={p}>{p}</div>
+                        ))}
                       </div>
                       {w.refused_params.length > 0 && (
                         <div className="lw-sub cw-refused">
@@ -193,12 +194,14 @@ export function CallWatchesSection() {
                     <td className="nowrap" title={w.schedule}>
                       {cronInWords(w.schedule)}
                     </td>
-                    <td className="num">{costPerDay(w.requests_per_day)}</td>
-                    <td className="nowrap" title={w.last_run_at ? dateTime(w.last_run_at) : undefined}>
-                      {w.last_run_at ? relative(w.last_run_at, now) : 'Never'}
-                    </td>
-                    <td className="nowrap" title={w.next_run_at ? dateTime(w.next_run_at) : undefined}>
-                      {w.paused ? 'Paused' : w.next_run_at ? relative(w.next_run_at, now) : '–'}
+                    <td className="num cw-cost">{costPerDay(w.requests_per_day)}</td>
+                    <td className="cw-runs">
+                      <div title={w.last_run_at ? dateTime(w.last_run_at) : undefined}>
+                        Last: {w.last_run_at ? relative(w.last_run_at, now) : 'never'}
+                      </div>
+                      <div className="lw-sub" title={w.next_run_at ? dateTime(w.next_run_at) : undefined}>
+                        Next: {w.paused ? 'paused' : w.next_run_at ? relative(w.next_run_at, now) : '–'}
+                      </div>
                     </td>
                     <td className="num">{itemsCell(w)}</td>
                     <td>
