@@ -60,7 +60,7 @@ function itemsCell(w: CallWatchView) {
   return (
     <>
       {integer(w.items)}
-      {w.list_path && <div className="lw-sub lw-mono">in {pathText(w.list_path)}</div>}
+      {w.list_path && <div className="lw-sub cw-mono nowrap">in {pathText(w.list_path)}</div>}
     </>
   );
 }
@@ -179,7 +179,7 @@ export function CallWatchesSection() {
                         <strong>{w.name}</strong>
                         {w.rules.muted && <span className="lw-badge">Muted</span>}
                       </div>
-                      <div className="lw-sub lw-mono cw-call">
+                      <div className="lw-sub cw-mono cw-call">
                         <div>{w.target.endpoint}</div>
                         {params.map((p) => (
                           <div key={p}>{p}</div>
@@ -191,9 +191,7 @@ export function CallWatchesSection() {
                         </div>
                       )}
                     </td>
-                    <td className="nowrap" title={w.schedule}>
-                      {cronInWords(w.schedule)}
-                    </td>
+                    <td title={w.schedule}>{cronInWords(w.schedule)}</td>
                     <td className="num cw-cost">{costPerDay(w.requests_per_day)}</td>
                     <td className="cw-runs">
                       <div title={w.last_run_at ? dateTime(w.last_run_at) : undefined}>

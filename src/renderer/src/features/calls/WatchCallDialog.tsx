@@ -225,7 +225,7 @@ export function WatchCallDialog({
           Lotwatch repeats this call on a schedule, compares each answer with the last one and alerts you
           about what changed. Each run is one request.
         </p>
-        <p className="cw-target lw-mono" aria-label="Call">
+        <p className="cw-target cw-mono" aria-label="Call">
           {target.endpoint}
           {Object.entries(target.path).map(([k, v]) => (
             <span key={`p-${k}`}>
@@ -340,7 +340,7 @@ export function WatchCallDialog({
                   const shown = f.inItems && f.item ? pathText(f.item) : pathText(f.root);
                   return (
                     <li key={f.id} className="cw-field">
-                      <span className="lw-mono cw-field-path">
+                      <span className="cw-mono cw-field-path">
                         {shown}
                         {f.inItems && f.item && <span className="muted"> in every item</span>}
                       </span>
