@@ -263,7 +263,12 @@ export function WatchCallDialog({
 
         <fieldset className="cw-what">
           <legend>What to watch</legend>
-          {lists.length === 0 ? (
+          {existing && (json === null || json === undefined) ? (
+            <p className="muted small">
+              No answer is stored yet: Lotwatch has not had a good answer to this call. Once it has, edit it
+              again to pick a list and values.
+            </p>
+          ) : lists.length === 0 ? (
             <p className="muted small">
               This answer holds no list. Click the values you want to watch in the answer below.
             </p>
@@ -383,13 +388,15 @@ export function WatchCallDialog({
             )}
           </div>
         </fieldset>
-        <JsonViewer
-          value={json}
-          label={existing ? 'Last stored answer' : 'Answer'}
-          // Open down to the list's items, so their values can be picked without expanding each.
-          openDepth={Math.max(3, (list?.length ?? 0) + 2)}
-          picking={{ onPick: pick, isPicked, verb: 'Watch' }}
-        />
+        {(json !== null && json !== undefined) || !existing ? (
+          <JsonViewer
+            value={json}
+            label={existing ? 'Last stored answer' : 'Answer'}
+            // Open down to the list's items, so their values can be picked without expanding each.
+            openDepth={Math.max(3, (list?.length ?? 0) + 2)}
+            picking={{ onPick: pick, isPicked, verb: 'Watch' }}
+          />
+        ) : null}
         {error?.fields && otherLines.length === 0 && (
           <p className="field-error" role="alert">
             Nothing was saved. Correct the marked fields above.
