@@ -309,3 +309,26 @@ describe('Inbox · watched calls', () => {
     expect(screen.getByText('New item')).toBeTruthy();
   });
 });
+
+describe('Watch this call · a refused value', () => {
+  it("a number the contract refuses is said at its watched value, in the dialog's words", async () => {
+    const { dialog } = await openDialog({
+      'callWatches.create': () =>
+        errResult('bad_input', 'Check the fields.', {
+          fields: { 'config.fields.0.crosses': ['Invalid input: expected number, received string'] },
+        }),
+    });
+    const d = within(dialog);
+    fireEvent.click(d.getByRole('button', { name: 'Watch data.items[1].viewCount: 400' }));
+    fireEvent.click(d.getByRole('button', { name: 'Watch this call' }));
+    const item = (await d.findByText('Enter a number, or leave it empty to alert on any change.')).closest(
+      'li',
+    )!;
+    expect(item.textContent).toContain('viewCount');
+    expect(
+      within(item)
+        .getByRole('spinbutton', { name: 'Alert only when viewCount crosses' })
+        .getAttribute('aria-invalid'),
+    ).toBe('true');
+  });
+});

@@ -64,12 +64,18 @@ function draftsOf(config: CallWatchConfig, list: JsonPath | null, json: unknown)
   });
 }
 
-/** The contract's field keys that belong to a watched value `i` (core reports zod paths joined with dots). */
+/**
+ * The message for watched value `i` from the contract's field map (core reports zod paths joined with dots,
+ * `config.fields.0.crosses`): a refused number in the dialog's words, anything else as core said it.
+ */
 function fieldErrorOf(error: ErrorPayload | null, i: number): string | undefined {
   const f = error?.fields;
   if (!f) return undefined;
-  const k = Object.keys(f).find((key) => key.startsWith(`config.fields.${i}`));
-  return k ? f[k]?.[0] : undefined;
+  const k = Object.keys(f).find(
+    (key) => key.startsWith(`config.fields.${i}.`) || key === `config.fields.${i}`,
+  );
+  if (!k) return undefined;
+  return k.endsWith('.crosses') ? 'Enter a number, or leave it empty to alert on any change.' : f[k]?.[0];
 }
 
 /**
