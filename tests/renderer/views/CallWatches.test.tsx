@@ -4,7 +4,11 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ConsoleView } from '../../../src/renderer/src/features/console/ConsoleView';
 import { CallWatchesSection } from '../../../src/renderer/src/features/calls/CallWatchesSection';
-import { callWatchName, largestList } from '../../../src/renderer/src/features/calls/answerPaths';
+import {
+  autoItemKey,
+  callWatchName,
+  largestList,
+} from '../../../src/renderer/src/features/calls/answerPaths';
 import { AlertsView } from '../../../src/renderer/src/features/alerts/AlertsView';
 import { CallWatchViewSchema } from '../../../src/shared/ipc/contract/callWatches';
 import type { CallWatchView } from '../../../src/shared/ipc/contract';
@@ -103,11 +107,23 @@ async function openDialog(handlers: FakeHandlers = {}) {
 }
 
 describe('answer paths', () => {
-  it('the largest list wins; ties go to the shallower; an answer without a non-empty list has none', () => {
+  it('as core finds it: the largest list of records, else the largest array; ties to the shallower', () => {
     expect(largestList(answer)).toEqual({ path: ['data', 'items'], count: 3 });
-    expect(largestList({ a: { b: [1, 2] }, c: [3, 4] })).toEqual({ path: ['c'], count: 2 });
+    expect(largestList({ a: { b: [{}, {}] }, c: [{}, {}] })).toEqual({ path: ['c'], count: 2 });
+    // Tags (strings) are no list of records while a list of records exists, however long.
+    expect(largestList({ tags: ['a', 'b', 'c', 'd'], items: [{ id: 1 }] })).toEqual({
+      path: ['items'],
+      count: 1,
+    });
     expect(largestList([1, 2])).toEqual({ path: [], count: 2 });
-    expect(largestList({ playable: true, items: [] })).toBeNull();
+    expect(largestList({ playable: true, items: [] })).toEqual({ path: ['items'], count: 0 });
+    expect(largestList({ playable: true })).toBeNull();
+  });
+
+  it('the automatic key is the first of id, videoId, url that most items carry', () => {
+    expect(autoItemKey([{ videoId: 'a', id: null }, { videoId: 'b' }])).toBe('videoId');
+    expect(autoItemKey([{ id: 1 }, { url: 'u' }, { url: 'v' }])).toBe('url');
+    expect(autoItemKey([{ title: 'x' }])).toBeNull();
   });
 
   it('names a watch by the endpoint and its first parameter, the id whole', () => {

@@ -14,10 +14,10 @@ import { SchedulePicker } from '../search/SchedulePicker';
 import {
   autoItemKey,
   callWatchName,
+  choosableLists,
   inItem,
   itemFields,
   largestList,
-  listsIn,
   pathText,
   samePath,
   valueAt,
@@ -99,7 +99,7 @@ export function WatchCallDialog({
   onSaved?: (v: CallWatchView) => void;
 }) {
   const call = useCaller();
-  const lists = useMemo(() => listsIn(json).filter((l) => l.count > 0), [json]);
+  const lists = useMemo(() => choosableLists(json), [json]);
   const largest = useMemo(() => largestList(json), [json]);
   const [name, setName] = useState(
     () => existing?.name ?? callWatchName(target.endpoint, target.path, target.query),
@@ -274,7 +274,7 @@ export function WatchCallDialog({
               No answer is stored yet: Lotwatch has not had a good answer to this call. Once it has, edit it
               again to pick a list and values.
             </p>
-          ) : lists.length === 0 ? (
+          ) : largest === null ? (
             <p className="muted small">
               This answer holds no list. Click the values you want to watch in the answer below.
             </p>

@@ -5,9 +5,9 @@ import { AUTO_ITEM_KEYS, type JsonPath } from '../../../../shared/callWatch';
  * the automatic key. Pure. The video-platform specification shows no fields ("Resources and their fields: not
  * shown"), so nothing here assumes a schema.
  *
- * DUPLICATE: core's src/core/calls/answer.ts decides the same "largest array" and automatic key when it diffs; the
- * renderer may not import src/core (tests/shared/boundaries.test.ts), so these belong in src/shared/callWatch.ts
- * where both can use one copy.
+ * DUPLICATE of core's src/core/calls/answer.ts (autoListPath/largestArray, its automatic item key, pathText, readPath),
+ * so the dialog shows what core will read: the renderer may not import src/core (tests/shared/boundaries.test.ts).
+ * They belong in src/shared/callWatch.ts, one copy for both.
  */
 
 /** A list found in an answer: where it is, and how many items it holds. */
@@ -16,43 +16,68 @@ export interface FoundList {
   count: number;
 }
 
-/** Deepest path searched for lists (JsonPathSchema allows 20 steps). */
+/** Paths a buyer can store (JsonPathSchema): at most 20 steps, keys up to 200 characters, indexes up to 100,000. */
 const MAX_DEPTH = 20;
+const KEY_MAX = 200;
+const INDEX_MAX = 100_000;
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** More than half of the array's elements are objects (a list of records rather than of tags or numbers). */
+function mostlyObjects(a: unknown[]): boolean {
+  let n = 0;
+  for (const e of a) if (isObject(e)) n++;
+  return n * 2 > a.length;
+}
+
 /**
- * Every array in an answer reached through object keys from the root (the root itself when it is an array), in
- * document order; arrays inside list items (a video's tags) are not lists of the answer and are left out. Never
- * throws; depth bounded by MAX_DEPTH.
+ * Every array in an answer, breadth first (shallowest first, then in the answer's key and index order), the root
+ * included, at paths a buyer can store; with whether it is a list of records. Never throws.
  */
-export function listsIn(json: unknown): FoundList[] {
-  const out: FoundList[] = [];
-  const walk = (v: unknown, path: JsonPath) => {
-    if (Array.isArray(v)) {
-      out.push({ path, count: v.length });
-      return;
+export function listsIn(json: unknown): (FoundList & { records: boolean })[] {
+  const out: (FoundList & { records: boolean })[] = [];
+  const queue: { path: JsonPath; value: unknown }[] = [{ path: [], value: json }];
+  for (let head = 0; head < queue.length; head++) {
+    const { path, value } = queue[head]!;
+    if (Array.isArray(value)) out.push({ path, count: value.length, records: mostlyObjects(value) });
+    if (path.length >= MAX_DEPTH) continue;
+    if (Array.isArray(value)) {
+      const n = Math.min(value.length, INDEX_MAX + 1);
+      for (let i = 0; i < n; i++) {
+        const e: unknown = value[i];
+        if (typeof e === 'object' && e !== null) queue.push({ path: [...path, i], value: e });
+      }
+    } else if (isObject(value)) {
+      for (const [k, e] of Object.entries(value))
+        if (k.length <= KEY_MAX && typeof e === 'object' && e !== null)
+          queue.push({ path: [...path, k], value: e });
     }
-    if (!isObject(v) || path.length >= MAX_DEPTH) return;
-    for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
-  };
-  walk(json, []);
+  }
   return out;
 }
 
 /**
- * The list a call watch reads by default: the array with the most items (ties: the shallower, then the first in
- * the answer); null when the answer holds no non-empty array. Never throws.
+ * The list a call watch reads when the buyer chose none, as core finds it: the largest array of mostly objects (a
+ * list of records), else the largest array of any kind; ties go to the shallowest, then the first in the answer.
+ * Null when the answer holds no array (a single record, such as playability). Never throws.
  */
 export function largestList(json: unknown): FoundList | null {
-  let best: FoundList | null = null;
-  for (const l of listsIn(json)) {
-    if (l.count === 0) continue;
-    if (!best || l.count > best.count || (l.count === best.count && l.path.length < best.path.length))
-      best = l;
-  }
-  return best;
+  const all = listsIn(json);
+  const pick = (xs: FoundList[]) =>
+    xs.reduce<FoundList | null>((best, l) => (best === null || l.count > best.count ? l : best), null);
+  const found = pick(all.filter((l) => l.records)) ?? pick(all);
+  return found ? { path: found.path, count: found.count } : null;
+}
+
+/**
+ * The lists the buyer can choose from: those reached through object keys only (not a list inside each item),
+ * non-empty. Never throws.
+ */
+export function choosableLists(json: unknown): FoundList[] {
+  return listsIn(json)
+    .filter((l) => l.count > 0 && l.path.every((s) => typeof s === 'string'))
+    .map(({ path, count }) => ({ path, count }));
 }
 
 /** The value at `path` in `json`, or undefined when a step is missing. Never throws. */
@@ -97,15 +122,21 @@ export function itemFields(items: unknown): string[] {
   return [...seen];
 }
 
+/** An item's key field value: a non-empty string or a finite number; anything else is no key. */
+function hasKey(item: unknown, field: string): boolean {
+  if (!isObject(item) || !Object.hasOwn(item, field)) return false;
+  const v = item[field];
+  return (typeof v === 'string' && v !== '') || (typeof v === 'number' && Number.isFinite(v));
+}
+
 /**
- * The key core picks when the buyer picks none: the first of AUTO_ITEM_KEYS (`id`, `videoId`, `url`) that the
- * first item has as a string or number; null: items are told apart by their whole content. Never throws.
+ * The key core picks when the buyer picks none: the first of AUTO_ITEM_KEYS (`id`, `videoId`, `url`) that more
+ * than half of the items carry as a string or number; null: items are told apart by their whole content. Never
+ * throws.
  */
 export function autoItemKey(items: unknown): string | null {
-  if (!Array.isArray(items)) return null;
-  const first: unknown = items[0];
-  if (!isObject(first)) return null;
-  return AUTO_ITEM_KEYS.find((k) => typeof first[k] === 'string' || typeof first[k] === 'number') ?? null;
+  if (!Array.isArray(items) || items.length === 0) return null;
+  return AUTO_ITEM_KEYS.find((k) => items.filter((it) => hasKey(it, k)).length * 2 > items.length) ?? null;
 }
 
 /**
