@@ -3,7 +3,12 @@ import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ConsoleView } from '../../../src/renderer/src/features/console/ConsoleView';
-import { CallWatchesSection } from '../../../src/renderer/src/features/calls/CallWatchesSection';
+import {
+  callStatusText,
+  CallWatchesSection,
+  costPerDay,
+} from '../../../src/renderer/src/features/calls/CallWatchesSection';
+import { scheduleCostText } from '../../../src/renderer/src/features/search/ScheduleCost';
 import {
   autoItemKey,
   callWatchName,
@@ -11,7 +16,7 @@ import {
 } from '../../../src/renderer/src/features/calls/answerPaths';
 import { AlertsView } from '../../../src/renderer/src/features/alerts/AlertsView';
 import { CallWatchViewSchema } from '../../../src/shared/ipc/contract/callWatches';
-import type { CallWatchView } from '../../../src/shared/ipc/contract';
+import type { CallWatchView, MethodOutput } from '../../../src/shared/ipc/contract';
 import { errResult, okResult, type FakeHandlers } from '../fakeBridge';
 import { alert, MINUTE, NOW } from './fixtures';
 
@@ -43,16 +48,16 @@ const answer = {
 };
 
 /** searches.estimate as core answers it: 48 runs a day of a 1,000-a-day share. */
-const estimate = () =>
-  okResult({
-    runs_per_week: 336,
-    runs_per_day: 48,
-    requests_per_day: 48,
-    allowed_per_day: 1000,
-    planned_per_day: 0,
-    basis: 'quota' as const,
-    schedule_error: null,
-  });
+const EVERY_30_MIN: MethodOutput<'searches.estimate'> = {
+  runs_per_week: 336,
+  runs_per_day: 48,
+  requests_per_day: 48,
+  allowed_per_day: 1000,
+  planned_per_day: 0,
+  basis: 'quota',
+  schedule_error: null,
+};
+const estimate = () => okResult(EVERY_30_MIN);
 
 function watchView(over: Partial<CallWatchView> = {}): CallWatchView {
   return CallWatchViewSchema.parse({
@@ -219,6 +224,23 @@ describe('Watch this call', () => {
 });
 
 describe('Watched calls list', () => {
+  it('says each state in words, and the cost a day as requests', () => {
+    expect(callStatusText(watchView()).text).toBe('Running');
+    expect(callStatusText(watchView({ paused: true, paused_reason: 'buyer' })).text).toBe('Paused by you');
+    expect(callStatusText(watchView({ last_run_at: null })).text).toBe('Not run yet');
+    expect(callStatusText(watchView({ consecutive_failures: 2, last_error: 'HTTP 503.' }))).toEqual({
+      text: 'Failed 2 times in a row — HTTP 503.',
+      tone: 'danger',
+    });
+    expect(costPerDay(48)).toBe('48 requests a day');
+    expect(costPerDay(1)).toBe('1 request a day');
+    expect(costPerDay(5 / 7)).toBe('0.7 requests a day');
+    const e = { ...EVERY_30_MIN, runs_per_week: 5, runs_per_day: 5 / 7, requests_per_day: 5 / 7 };
+    expect(scheduleCostText(e, 1, 'call').cost).toBe(
+      'About 5 requests a week (1 call × 5 runs), about 1 a day, of your 1,000-a-day share.',
+    );
+  });
+
   it('shows the call whole, its cost a day, and a watch that paused itself with the reason and Resume', async () => {
     const failing = watchView({
       id: 9,

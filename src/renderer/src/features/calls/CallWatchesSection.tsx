@@ -26,10 +26,12 @@ export function callParams(t: CallTarget): string[] {
   ];
 }
 
-/** A schedule's daily cost in words, as the saved searches' cost line counts it: "48 requests a day". */
+/** A schedule's daily cost in words, as the saved searches' cost line counts it: "48 requests a day", "0.7 requests a day". */
 export function costPerDay(requestsPerDay: number): string {
+  // Under 10 a day, one decimal (a weekly schedule costs 0.1 a day); whole requests beyond.
   const n = requestsPerDay >= 10 ? Math.round(requestsPerDay) : Math.round(requestsPerDay * 10) / 10;
-  return `${integer(n)} request${n === 1 ? '' : 's'} a day`;
+  const text = Number.isInteger(n) ? integer(n) : n.toFixed(1);
+  return `${text} request${n === 1 ? '' : 's'} a day`;
 }
 
 /**

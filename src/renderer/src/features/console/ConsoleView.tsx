@@ -384,7 +384,7 @@ function EndpointForm({
               <span>spent {requests(result.requests)}</span>
               {result.remaining !== null && <span>{integer(result.remaining)} left</span>}
             </p>
-            {sent && result.status < 400 && result.json !== null && result.json !== undefined && (
+            {sent && result.status < 400 && typeof result.json === 'object' && result.json !== null && (
               <button type="button" className="console-watch" onClick={() => setWatching(true)}>
                 Watch this call
               </button>
