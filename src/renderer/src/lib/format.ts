@@ -147,6 +147,11 @@ export const KIND_SHORT: Readonly<Record<string, string>> = {
   search_failing: 'Search failing',
   search_empty: 'Search empty',
   channel_failing: 'Channel failing',
+  call_new_item: 'New item',
+  call_removed_item: 'Item gone',
+  call_value_changed: 'Value changed',
+  call_shape_changed: 'Answer changed shape',
+  call_failing: 'Call paused',
   digest: 'Digest',
 };
 

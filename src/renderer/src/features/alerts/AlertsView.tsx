@@ -13,22 +13,35 @@ import './alerts.css';
 import { appNow } from '../../lib/clock';
 import { deliveryTrouble, deliveryWords } from '../settings/ChannelsSection';
 
-/** Alerts of one lot (or of Lotwatch itself when `lotKey` is null), newest first. */
+/** Alerts of one lot, of one watched call (`callSource`), or of Lotwatch itself (both null), newest first. */
 export interface AlertGroup {
   lotKey: string | null;
+  /** The source `call:<id>` of a watched call's alerts; null for a lot's or Lotwatch's. */
+  callSource?: string | null;
   alerts: AlertView[];
   unread: number;
   newest: number;
 }
 
-/** Groups alerts by lot: groups with unread alerts first, then by their newest alert; each group newest first. */
+/** The id of a watched call from an alert's source `call:<id>`, or null for any other source. */
+export function callIdOf(source: string): number | null {
+  const m = /^call:(\d{1,15})$/.exec(source);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * Groups alerts by lot, and a watched call's alerts (no lot, source `call:<id>`) by call: groups with unread alerts
+ * first, then by their newest alert; each group newest first.
+ */
 export function groupAlerts(alerts: AlertView[]): AlertGroup[] {
   const by = new Map<string, AlertGroup>();
   for (const a of alerts) {
-    const k = a.lot_key ?? '';
+    const call = a.lot_key === null && callIdOf(a.source) !== null ? a.source : null;
+    const k = a.lot_key ?? call ?? '';
     let g = by.get(k);
     if (!g) {
       g = { lotKey: a.lot_key, alerts: [], unread: 0, newest: 0 };
+      if (call) g.callSource = call;
       by.set(k, g);
     }
     g.alerts.push(a);
@@ -48,7 +61,7 @@ export function groupAlerts(alerts: AlertView[]): AlertGroup[] {
  * of alerts per lot in the rules that decided (null when unknown). Null for an alert delivered at once. Pure.
  */
 export function deliveryPhrase(
-  a: Pick<AlertView, 'delivery' | 'status' | 'reason' | 'lot_key'>,
+  a: Pick<AlertView, 'delivery' | 'status' | 'reason' | 'lot_key'> & { source?: string },
   cap: number | null,
 ): string | null {
   if (a.delivery === 'digest') {
@@ -57,7 +70,12 @@ export function deliveryPhrase(
       : 'Sent in the quiet-hours summary';
   }
   if (a.delivery !== 'suppressed') return null;
-  const lot = a.lot_key === null ? 'Lotwatch' : 'this lot';
+  const lot =
+    a.lot_key !== null
+      ? 'this lot'
+      : a.source !== undefined && callIdOf(a.source) !== null
+        ? 'this watched call'
+        : 'Lotwatch';
   switch (a.reason) {
     case 'muted':
       return `Kept quiet: ${lot} was muted`;
@@ -109,6 +127,32 @@ function useCaps(alerts: AlertView[]): Map<string, number> {
     };
   }, [call, need]);
   return caps;
+}
+
+/**
+ * The names of the watched calls whose alerts are shown (`callWatches.list`, no request to the service), by source
+ * `call:<id>`; empty until read, or when no alert comes from a watched call.
+ */
+function useCallNames(alerts: AlertView[]): Map<string, string> {
+  const call = useCaller();
+  const need = alerts.some((a) => callIdOf(a.source) !== null);
+  const [names, setNames] = useState<Map<string, string>>(new Map());
+  useEffect(() => {
+    if (!need) return;
+    let live = true;
+    void call('callWatches.list').then((r) => {
+      if (live && r.ok) setNames(new Map(r.value.map((w) => [`call:${w.id}`, w.name])));
+    });
+    return () => {
+      live = false;
+    };
+  }, [call, need]);
+  return names;
+}
+
+/** Whether a link an alert carries may open outside the app (http or https only). */
+function isWebLink(url: string | null): url is string {
+  return url !== null && /^https?:\/\//i.test(url);
 }
 
 /** Lot titles for group headings, read from stored data (`lots.get` works offline); cached per session. */
@@ -264,6 +308,7 @@ export function AlertsView() {
   const order = useMemo(() => groups.flatMap((g) => g.alerts.map((a) => a.id)), [groups]);
   const titles = useLotTitles(groups.flatMap((g) => (g.lotKey ? [g.lotKey] : [])));
   const caps = useCaps(alerts);
+  const callNames = useCallNames(alerts);
   const unread = list.data?.unread ?? 0;
   const focusId = active !== null && order.includes(active) ? active : (order[0] ?? null);
 
@@ -375,10 +420,15 @@ export function AlertsView() {
       <div className="al-groups" ref={listRef}>
         {groups.map((g) => {
           const key = g.lotKey;
-          const title = key ? (titles.get(key) ?? null) : null;
-          const headingId = `al-g-${key ?? 'lotwatch'}`.replace(/[^a-zA-Z0-9_-]/g, '-');
+          const callSource = g.callSource ?? null;
+          const title = key
+            ? (titles.get(key) ?? null)
+            : callSource
+              ? (callNames.get(callSource) ?? `Watched call ${callIdOf(callSource) ?? ''}`)
+              : null;
+          const headingId = `al-g-${key ?? callSource ?? 'lotwatch'}`.replace(/[^a-zA-Z0-9_-]/g, '-');
           return (
-            <section key={key ?? ''} className="al-group lw-panel" aria-labelledby={headingId}>
+            <section key={key ?? callSource ?? ''} className="al-group lw-panel" aria-labelledby={headingId}>
               <header className="al-group-head">
                 <h2 id={headingId}>
                   {key ? (
@@ -386,10 +436,12 @@ export function AlertsView() {
                       {title ?? lotLabel(key)}
                     </button>
                   ) : (
-                    'Lotwatch'
+                    (title ?? 'Lotwatch')
                   )}
                 </h2>
-                <span className="lw-sub">{key ? (title ? lotLabel(key) : '') : 'About Lotwatch itself'}</span>
+                <span className="lw-sub">
+                  {key ? (title ? lotLabel(key) : '') : callSource ? 'Watched call' : 'About Lotwatch itself'}
+                </span>
                 <ExportMark block={g.alerts[0]?.lot_export_block} />
                 {g.unread > 0 && <span className="lw-badge accent">{g.unread} unread</span>}
                 <span className="spacer" />
@@ -420,7 +472,7 @@ export function AlertsView() {
                     onFocus={() => setActive(a.id)}
                     onKeyDown={(e) => onKey(e, a)}
                     onClick={(e) => {
-                      if ((e.target as HTMLElement).closest('button')) return;
+                      if ((e.target as HTMLElement).closest('button, a')) return;
                       open(a);
                     }}
                   >
@@ -444,6 +496,22 @@ export function AlertsView() {
                       <div className="lw-sub">
                         <span title={dateTime(a.created_at)}>{relative(a.created_at, now)}</span>
                         {dotted(deliveryPhrase(a, caps.get(a.source) ?? null))}
+                        {isWebLink(a.url) && (
+                          <>
+                            {' · '}
+                            {/* Opened outside the app, as a lot's page on the auction site is (main/shell.ts). */}
+                            <a
+                              className="al-open"
+                              href={a.url}
+                              target="_blank"
+                              rel="noreferrer noopener"
+                              title={a.url}
+                              aria-label={`Open ${a.title} (${a.url})`}
+                            >
+                              Open ↗
+                            </a>
+                          </>
+                        )}
                       </div>
                       {a.deliveries.length > 0 && (
                         <ul className="al-deliveries" aria-label="Sent to alert channels">

@@ -8,6 +8,8 @@ import { JsonViewer } from '../../components/JsonViewer';
 import { searchParam, type SearchParamDef } from '../../../../shared/vehicleParams';
 import { integer, requests } from '../../lib/quantity';
 import { useCall, useCaller } from '../../lib/useCall';
+import type { CallTarget } from '../../../../shared/callWatch';
+import { WatchCallDialog } from '../calls/WatchCallDialog';
 import '../../components/lwTable.css';
 import './console.css';
 
@@ -132,6 +134,9 @@ function EndpointForm({
   const [confirming, setConfirming] = useState(false);
   const [running, setRunning] = useState(false);
   const [result, setResult] = useState<CallResult | null>(null);
+  // The call exactly as it was sent, for "Watch this call" (the form may have changed since).
+  const [sent, setSent] = useState<CallTarget | null>(null);
+  const [watching, setWatching] = useState(false);
   const [error, setError] = useState<ErrorPayload | null>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
   const query = buildQuery(listed, free);
@@ -147,14 +152,16 @@ function EndpointForm({
   const send = async () => {
     setConfirming(false);
     setRunning(true);
-    const r = await call('console.call', {
-      name: ep.name,
+    const target: CallTarget = {
+      endpoint: ep.name,
       path: Object.fromEntries(ep.path_params.map((p) => [p, (path[p] ?? '').trim()])),
       query,
-    });
+    };
+    const r = await call('console.call', { name: target.endpoint, path: target.path, query: target.query });
     setRunning(false);
     if (r.ok) {
       setResult(r.value);
+      setSent(target);
       setError(null);
     } else {
       setResult(null);
@@ -370,14 +377,24 @@ function EndpointForm({
       )}
       {result && (
         <section className="console-result" aria-label="Response">
-          <p className="console-meta" role="status">
-            <span className={`status-chip ${result.status >= 400 ? 'bad' : 'good'}`}>{result.status}</span>
-            <span>{integer(result.duration_ms)} ms</span>
-            <span>spent {requests(result.requests)}</span>
-            {result.remaining !== null && <span>{integer(result.remaining)} left</span>}
-          </p>
+          <div className="console-result-head">
+            <p className="console-meta" role="status">
+              <span className={`status-chip ${result.status >= 400 ? 'bad' : 'good'}`}>{result.status}</span>
+              <span>{integer(result.duration_ms)} ms</span>
+              <span>spent {requests(result.requests)}</span>
+              {result.remaining !== null && <span>{integer(result.remaining)} left</span>}
+            </p>
+            {sent && result.status < 400 && typeof result.json === 'object' && result.json !== null && (
+              <button type="button" className="console-watch" onClick={() => setWatching(true)}>
+                Watch this call
+              </button>
+            )}
+          </div>
           <JsonViewer value={result.json} label="Response JSON" />
         </section>
+      )}
+      {watching && sent && result && (
+        <WatchCallDialog target={sent} json={result.json} onClose={() => setWatching(false)} />
       )}
     </>
   );

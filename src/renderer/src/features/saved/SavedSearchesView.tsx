@@ -22,6 +22,7 @@ import type { AppStore } from '../../app/appStore';
 import './saved.css';
 import { runErrorPayload } from '../../lib/runError';
 import { useReturnFocus } from '../../lib/focus';
+import { CallWatchesSection } from '../calls/CallWatchesSection';
 
 /**
  * A saved search's filters in a line, from the phrases of SEARCH_PARAMS (src/shared/vehicleParams): "TESLA MODEL
@@ -422,6 +423,7 @@ export function SavedSearchesView({ store }: { store: AppStore }) {
           </table>
         </div>
       )}
+      <CallWatchesSection />
     </section>
   );
 }

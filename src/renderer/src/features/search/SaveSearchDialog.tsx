@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { SavedSearchView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { DEFAULT_NOTIFY_KINDS, DEFAULT_SCHEDULE, SCHEDULE_PRESETS } from '../../../../shared/watch';
+import { SchedulePicker } from './SchedulePicker';
 import { isUnrefined, splitSearch } from '../../../../shared/localRefinements';
 import { useCaller } from '../../lib/useCall';
 import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
@@ -29,8 +30,7 @@ export function SaveSearchDialog({
   // Damage the service cannot search is saved as the search's local refinement, never as a parameter.
   const split = splitSearch(params);
   const [name, setName] = useState(() => describeParams(params));
-  const [preset, setPreset] = useState<string>(DEFAULT_SCHEDULE);
-  const [custom, setCustom] = useState('*/15 * * * *');
+  const [schedule, setSchedule] = useState<string>(DEFAULT_SCHEDULE);
   const [maxPages, setMaxPages] = useState('5');
   const [newMatches, setNewMatches] = useState(true);
   const [budget, setBudget] = useState('');
@@ -42,7 +42,6 @@ export function SaveSearchDialog({
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
-    const schedule = preset === 'custom' ? custom : preset;
     const max = budget.trim() === '' ? null : Number(budget);
     const r = await call('searches.create', {
       name,
@@ -120,53 +119,27 @@ export function SaveSearchDialog({
           />
           {err('name')}
         </label>
-        <div className="ss-row">
-          <label className="field">
-            <span>Schedule</span>
-            <select value={preset} onChange={(e) => setPreset(e.target.value)} {...inv('schedule')}>
-              {SCHEDULE_PRESETS.map((s) => (
-                <option key={s.cron} value={s.cron}>
-                  {s.label}
-                </option>
-              ))}
-              <option value="custom">Custom (cron)…</option>
-            </select>
-          </label>
-          <label className="field">
-            <span>Pages per run</span>
-            <input
-              type="number"
-              min={1}
-              max={50}
-              value={maxPages}
-              onChange={(e) => setMaxPages(e.target.value)}
-              {...inv('max_pages')}
-            />
-          </label>
-        </div>
-        {preset === 'custom' && (
-          <label className="field">
-            <span>Cron expression</span>
-            <input
-              type="text"
-              className="mono"
-              value={custom}
-              onChange={(e) => setCustom(e.target.value)}
-              placeholder="*/15 * * * *"
-              {...inv('schedule')}
-            />
-            <span className="muted small">
-              minute hour day-of-month month day-of-week, e.g. */15 * * * * for every 15 minutes
-            </span>
-          </label>
-        )}
-        {err('schedule')}
-        {err('max_pages')}
-        <ScheduleCost
-          schedule={preset === 'custom' ? custom : preset}
-          maxPages={Number(maxPages)}
-          local={split.refine.damage ?? []}
+        <SchedulePicker
+          value={schedule}
+          onChange={setSchedule}
+          error={msg('schedule')}
+          idPrefix="ss"
+          beside={
+            <label className="field">
+              <span>Pages per run</span>
+              <input
+                type="number"
+                min={1}
+                max={50}
+                value={maxPages}
+                onChange={(e) => setMaxPages(e.target.value)}
+                {...inv('max_pages')}
+              />
+            </label>
+          }
         />
+        {err('max_pages')}
+        <ScheduleCost schedule={schedule} maxPages={Number(maxPages)} local={split.refine.damage ?? []} />
         <fieldset>
           <legend>Alerts</legend>
           <label className="check">

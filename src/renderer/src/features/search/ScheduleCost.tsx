@@ -11,25 +11,29 @@ const plural = (n: number, one: string, many: string) => `${integer(n)} ${n === 
  * What a saved search's schedule costs, in words: requests per run are up to `maxPages` pages, times the runs of
  * the cron schedule (a day, or a week when it does not run every day), against the budget's daily allowance; and a
  * warning when that, alone or with what is already scheduled, exceeds the allowance. Pure; amounts are requests.
- * E.g. "About 240 requests a day (up to 5 pages × 48 runs) of your 1,000-a-day share."
+ * E.g. "About 240 requests a day (up to 5 pages × 48 runs) of your 1,000-a-day share." `per` 'call': a call watch,
+ * one request a run ("About 48 requests a day (1 call × 48 runs)").
  */
-export function scheduleCostText(e: Estimate, maxPages: number): { cost: string; warning: string | null } {
+export function scheduleCostText(
+  e: Estimate,
+  maxPages: number,
+  per: 'pages' | 'call' = 'pages',
+): { cost: string; warning: string | null } {
   const share = `your ${integer(e.allowed_per_day)}-a-day share`;
-  const pages = plural(maxPages, 'page', 'pages');
+  const pages = per === 'call' ? '1 call' : plural(maxPages, 'page', 'pages');
   let cost: string;
   if (e.runs_per_week === 0) {
     cost = 'This schedule does not run in the coming week, so it costs nothing for now.';
   } else if (e.runs_per_week % 7 === 0) {
     const runs = e.runs_per_week / 7;
-    cost = `About ${plural(runs * maxPages, 'request', 'requests')} a day (up to ${pages} × ${plural(runs, 'run', 'runs')}) of ${share}.`;
+    cost = `About ${plural(runs * maxPages, 'request', 'requests')} a day (${per === 'call' ? '' : 'up to '}${pages} × ${plural(runs, 'run', 'runs')}) of ${share}.`;
   } else {
     const perWeek = e.runs_per_week * maxPages;
-    cost = `About ${plural(perWeek, 'request', 'requests')} a week (up to ${pages} × ${plural(e.runs_per_week, 'run', 'runs')}), about ${integer(Math.ceil(e.requests_per_day))} a day, of ${share}.`;
+    cost = `About ${plural(perWeek, 'request', 'requests')} a week (${per === 'call' ? '' : 'up to '}${pages} × ${plural(e.runs_per_week, 'run', 'runs')}), about ${integer(Math.ceil(e.requests_per_day))} a day, of ${share}.`;
   }
   let warning: string | null = null;
   if (e.requests_per_day > e.allowed_per_day) {
-    warning =
-      'That is more than your daily share: Lotwatch would skip runs to stay within it. Choose a less frequent schedule or fewer pages.';
+    warning = `That is more than your daily share: Lotwatch would skip runs to stay within it. Choose a less frequent schedule${per === 'call' ? '' : ' or fewer pages'}.`;
   } else if (e.requests_per_day + e.planned_per_day > e.allowed_per_day) {
     warning = `With what your saved searches and watches already need (about ${integer(e.planned_per_day)} a day), that goes over your daily share: Lotwatch would check less often and skip runs to stay within it.`;
   }
@@ -55,9 +59,12 @@ export function ScheduleCost({
   schedule,
   maxPages,
   local = [],
+  per = 'pages',
 }: {
   schedule: string;
   maxPages: number;
+  /** 'call': a call watch's cost, one request a run (maxPages 1). */
+  per?: 'pages' | 'call';
   /** Damage kinds the search filters locally (its refinement), said as the pages they cost. */
   local?: readonly string[];
 }) {
@@ -82,7 +89,7 @@ export function ScheduleCost({
         <p className="muted small ss-cost-local">{localNote}</p>
       </div>
     ) : null;
-  const t = scheduleCostText(est.value, maxPages);
+  const t = scheduleCostText(est.value, maxPages, per);
   return (
     <div className="ss-cost" aria-live="polite">
       <p className="muted small">{t.cost}</p>

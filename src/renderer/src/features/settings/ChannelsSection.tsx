@@ -129,8 +129,16 @@ const KIND_WORDS: Record<ChannelAlertKind, string> = {
   search_failing: 'A saved search keeps failing',
   search_empty: 'A saved search finds nothing',
   channel_failing: 'Another channel keeps failing',
+  call_new_item: 'New item in a watched call',
+  call_removed_item: 'Item gone from a watched call',
+  call_value_changed: 'Watched value changed',
+  call_shape_changed: 'Call answer changed shape',
+  call_failing: 'Call watch paused itself',
 };
-const LOT_KINDS = CHANNEL_ALERT_KINDS.filter((k) => !SYSTEM_ALERT_KINDS.includes(k));
+const isCallKind = (k: string) => k.startsWith('call_');
+const LOT_KINDS = CHANNEL_ALERT_KINDS.filter((k) => !SYSTEM_ALERT_KINDS.includes(k) && !isCallKind(k));
+/** A watched call's own alerts; its failing alert is Lotwatch's own (SYSTEM_ALERT_KINDS) and sits there. */
+const CALL_KINDS = CHANNEL_ALERT_KINDS.filter((k) => !SYSTEM_ALERT_KINDS.includes(k) && isCallKind(k));
 const OWN_KINDS = CHANNEL_ALERT_KINDS.filter((k) => SYSTEM_ALERT_KINDS.includes(k));
 
 const QUIET_LABEL: Record<ChannelQuietMode, string> = {
@@ -743,6 +751,12 @@ function ChannelForm({
             <span className="muted small">About lots</span>
             {LOT_KINDS.map(kindBox)}
           </div>
+          {CALL_KINDS.length > 0 && (
+            <div className="ch-kind-col">
+              <span className="muted small">About watched calls</span>
+              {CALL_KINDS.map(kindBox)}
+            </div>
+          )}
           <div className="ch-kind-col">
             <span className="muted small">About Lotwatch itself (sent at once, even in quiet hours)</span>
             {OWN_KINDS.map(kindBox)}
