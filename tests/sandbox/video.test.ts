@@ -7,6 +7,7 @@ import {
   unplayableAt,
   viewsAt,
 } from '../../src/sandbox/video';
+import { SteppedClock } from '../../src/sandbox/steppedClock';
 import { START, startHarness, type Harness, type Rec } from './harness';
 
 // The video-platform endpoints move with market time: channels upload, videos go private, views and comments grow.
@@ -97,6 +98,42 @@ describe('a channel uploads over market time', () => {
         path: {},
         query: { channel_id: DEMO_CHANNEL_ID },
       });
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('on a stepped Demo market (the clock the app and the tests step)', () => {
+  it('a call made by a timer mid-step sees the channel as of that market time; the playability flips with the step', async () => {
+    const clock = new SteppedClock(START);
+    let inFlight: Promise<unknown> = Promise.resolve();
+    const s = await startHarness({
+      lots: 200,
+      speed: 0,
+      marketNow: () => clock.now(),
+      step: async (ms) => void (await clock.step(ms, () => inFlight)),
+    });
+    try {
+      const path = `/channel/videos?channel_id=${DEMO_CHANNEL_ID}`;
+      const first = items((await vp(s, path)).body);
+      // A call watch's run at +40 min, as the watcher's timer would make it while the step passes.
+      let seen: Rec[] = [];
+      clock.setTimeout(() => {
+        inFlight = vp(s, path).then((r) => (seen = items(r.body)));
+      }, 40 * MIN);
+      const res = await fetch(`${s.url}/__sandbox/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ advance_ms: 2 * HOUR }),
+      });
+      expect(res.status).toBe(200);
+      expect(seen).toHaveLength(20);
+      for (const v of seen) expect(Date.parse(v.published_at)).toBeLessThanOrEqual(START + 40 * MIN);
+      expect(seen[0]!.id).not.toBe(first[0]!.id);
+      const now = items((await vp(s, path)).body);
+      expect(Date.parse(now[0]!.published_at)).toBeGreaterThan(START + 40 * MIN);
+      expect((await vp(s, '/youtube/video/playability?id=gone-demo')).body['data']['playable']).toBe(false);
     } finally {
       await s.close();
     }
