@@ -107,7 +107,7 @@ describe('a channel uploads over market time', () => {
 describe('on a stepped Demo market (the clock the app and the tests step)', () => {
   it('a call made by a timer mid-step sees the channel as of that market time; the playability flips with the step', async () => {
     const clock = new SteppedClock(START);
-    let inFlight: Promise<unknown> = Promise.resolve();
+    let inFlight: Promise<void> = Promise.resolve();
     const s = await startHarness({
       lots: 200,
       speed: 0,
@@ -120,7 +120,7 @@ describe('on a stepped Demo market (the clock the app and the tests step)', () =
       // A call watch's run at +40 min, as the watcher's timer would make it while the step passes.
       let seen: Rec[] = [];
       clock.setTimeout(() => {
-        inFlight = vp(s, path).then((r) => (seen = items(r.body)));
+        inFlight = vp(s, path).then((r) => void (seen = items(r.body)));
       }, 40 * MIN);
       const res = await fetch(`${s.url}/__sandbox/clock`, {
         method: 'POST',
