@@ -29,6 +29,8 @@ export interface AlertDecision {
   body: string;
   dedup_key: string;
   lot_key: string | null;
+  /** The link the alert carries (a call watch's new item); absent or null for lot alerts. */
+  url?: string | null;
   /**
    * Present (true) when this change is the event the rules were snoozed until (`snooze_until_event`): the
    * snooze is over and the caller should clear `snooze_until_event` and `snooze_until` of the rules.
