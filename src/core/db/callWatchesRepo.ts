@@ -66,7 +66,10 @@ interface RawCallWatch {
 }
 
 /** What create and update write. */
-export type CallWatchWrite = Pick<CallWatchRow, 'name' | 'target' | 'config' | 'schedule' | 'rules' | 'paused'> & {
+export type CallWatchWrite = Pick<
+  CallWatchRow,
+  'name' | 'target' | 'config' | 'schedule' | 'rules' | 'paused'
+> & {
   paused_reason: CallPauseReason | null;
 };
 
@@ -160,7 +163,18 @@ export class CallWatchesRepo {
   private readonly pausedSet: Statement<[number, string | null, number, number]>;
   private readonly ended: Statement<[Record<string, unknown>]>;
   private readonly insertAnswer: Statement<[number, number, number, string | null, string, number]>;
-  private readonly lastGood: Statement<[number], { id: number; watch_id: number; at: number; status: number; body: string | null; extract: string; good: number }>;
+  private readonly lastGood: Statement<
+    [number],
+    {
+      id: number;
+      watch_id: number;
+      at: number;
+      status: number;
+      body: string | null;
+      extract: string;
+      good: number;
+    }
+  >;
   private readonly lastAnswer: Statement<[number], { good: number }>;
   private readonly trimBodies: Statement<[number, number, number]>;
   private readonly deleteExamples: Statement<[]>;
