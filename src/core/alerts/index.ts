@@ -16,5 +16,14 @@ export {
   channelFailingAlert,
   CHANNEL_FAILING_AFTER,
 } from './system';
+export {
+  callChangeAlerts,
+  callFailingAlert,
+  callShapeAlert,
+  itemNoun,
+  valueText,
+  type CallAlertDecision,
+  type CallWatchRef,
+} from './callAlerts';
 export type { Notifier } from './notifier';
 export { usd } from './format';
