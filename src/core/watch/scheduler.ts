@@ -9,7 +9,7 @@ import type { Outbox } from './outbox';
 import { nextReminderAt } from './planner';
 import { CRITICAL_VALUE, orderQueue, type QueuedRequest } from './value';
 import { bidWatchOf, dueValue, watchDue } from './due';
-import { MAX_SLEEP, wakeWhenFits, watchWakeAt, type WakeContext } from './wake';
+import { MAX_SLEEP, watchWakeAt, type WakeContext } from './wake';
 import { ScheduledRuns, type CallRunner, type RunItem } from './runs';
 import { bidLookGap } from './bidPlan';
 import type { Polls, RunOutcome } from './polls';
@@ -229,7 +229,6 @@ export class Scheduler {
     // the budget held it back (or there was nothing to send it with): if a request fits already, nothing will
     // change by itself.
     const first = Math.max(this.d.pause.end(now), this.d.budget.nextFitAt(1, now) ?? Infinity);
-    const blocked = (fit: number | null) => wakeWhenFits(fit, now);
     const onQuota = this.d.budget.allowance(now).basis === 'quota';
     let kept: number | null = null;
     let lookKept: number | null = null;
