@@ -32,7 +32,8 @@ import { WatchlistService } from './watchlist/service';
 import { watchlistHandlers } from './watchlist/handlers';
 import { SearchesService } from './searches/service';
 import { searchHandlers } from './searches/handlers';
-import { callRunnerOf, callWatchGroup } from './calls/factory';
+import { callRunnerOf, callWatchService } from './calls/factory';
+import { callWatchHandlers } from './calls/handlers';
 import { ChannelOutbox } from './channels/outbox';
 import { ChannelService } from './channels/service';
 import { SENDERS } from './channels/senders';
@@ -276,7 +277,11 @@ export function createCore(deps: CoreDeps): Core {
     reach,
   });
   const inbox = new InboxService({ repos: store, transaction, clock });
+  const callWatches = callWatchService({ store, engine, clock, apiConsole, ...access });
   const demo = new DemoService({
+    callRows: store.calls,
+    calls: callWatches,
+    callExample: async () => (deps.demoService ? ((await deps.demoService()).callExample ?? null) : null),
     searchRows: store.searches,
     watchRows: store.watches,
     cache: store.cache,
@@ -368,7 +373,7 @@ export function createCore(deps: CoreDeps): Core {
       emit,
     }),
     searchHandlers({ searches, ready }),
-    callWatchGroup({ store, engine, clock, clientOrThrow: access.clientOrThrow, apiConsole, ready }).handlers,
+    callWatchHandlers({ calls: callWatches, ready }),
     watchlistHandlers({ watchlist, ready }),
     inboxHandlers({ inbox, watchlist, deliveriesOf: (id) => channels.deliveriesOf(id), pushUnread }),
     lotHandlers({

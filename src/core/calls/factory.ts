@@ -6,7 +6,6 @@ import type { RequestBudget } from '../watch/budget';
 import type { EngineDeps, WatchEngine } from '../watch/engine';
 import type { ContractEvent } from '../../shared/ipc/contract';
 import type { QuietHours } from '../../shared/watch';
-import { callWatchHandlers } from './handlers';
 import { CallRuns } from './runner';
 import { CallWatchService } from './service';
 
@@ -26,21 +25,19 @@ export function callRunnerOf(d: {
   return (parts) => new CallRuns({ ...d, ...parts });
 }
 
-/** The call-watch service and its handler group (the `callWatches.*` methods), built from what app.ts holds. */
-export function callWatchGroup(d: {
+/** The call-watch service, built from what app.ts holds (its handlers: handlers.ts callWatchHandlers). */
+export function callWatchService(d: {
   store: Store;
   engine: WatchEngine;
   clock: Clock;
   clientOrThrow: () => ApiClient;
   apiConsole: ApiConsole;
-  ready: Promise<void>;
-}): { service: CallWatchService; handlers: ReturnType<typeof callWatchHandlers> } {
-  const service = new CallWatchService({
+}): CallWatchService {
+  return new CallWatchService({
     calls: d.store.calls,
     engine: d.engine,
     clock: d.clock,
     clientOrThrow: d.clientOrThrow,
     endpoints: () => d.apiConsole.endpoints().map((e) => e.name),
   });
-  return { service, handlers: callWatchHandlers({ calls: service, ready: d.ready }) };
 }

@@ -39,11 +39,7 @@ const escapeHtml = (s: string): string =>
  * the tests.
  */
 export function emailText(msg: ChannelMessage): string {
-  const lot = msg.lot_url
-    ? `\n\nLot page: ${msg.lot_url}`
-    : msg.url
-      ? `\n\nLink: ${msg.url}`
-      : '';
+  const lot = msg.lot_url ? `\n\nLot page: ${msg.lot_url}` : msg.url ? `\n\nLink: ${msg.url}` : '';
   return `${msg.body}${lot}\n\n-- \n${EMAIL_FOOTER}\n`;
 }
 

@@ -108,11 +108,7 @@ export function messageFor(key: string, alerts: readonly MessageAlert[]): Channe
   }
   const lines = alerts.slice(0, DIGEST_LINES).map((a) => {
     const url = lotUrl(a.lot_key);
-    const lot = a.lot_key
-      ? ` (${lotLabel(a.lot_key)}${url ? `: ${url}` : ''})`
-      : a.url
-        ? ` (${a.url})`
-        : '';
+    const lot = a.lot_key ? ` (${lotLabel(a.lot_key)}${url ? `: ${url}` : ''})` : a.url ? ` (${a.url})` : '';
     return `• ${a.title}${lot}\n  ${a.body.replace(/\n/g, '\n  ')}`;
   });
   if (alerts.length > DIGEST_LINES)
