@@ -3,6 +3,9 @@ import { coresPerTest, type TestCore } from '../../helpers/core';
 import { sandboxPerFile, type Sandbox } from '../../helpers/sandbox';
 import { CALL_FAILURES_BEFORE_PAUSE } from '../../../src/shared/callWatch';
 import type { AlertView, CallWatchView } from '../../../src/shared/ipc/contract';
+import { clientClockOf, FakeClock } from '../../helpers/fakeClock';
+import { DEMO_KEY } from '../../helpers/sandbox';
+import { startMovingChannel } from './movingChannel';
 
 // Call watches against the sandbox over real HTTP, on a stepped fake clock: the engine is driven by runDue.
 let sb: Sandbox;
@@ -128,5 +131,50 @@ describe('call watches', () => {
     // Resuming clears the count the watch paused itself on.
     const resumed = await t.value<CallWatchView>('callWatches.setPaused', { id: w.id, paused: false });
     expect(resumed).toMatchObject({ paused: false, paused_reason: null, consecutive_failures: 0 });
+  });
+
+  it('alerts each new video of a channel exactly once over simulated days, across a restart, with its link', async () => {
+    const channel = await startMovingChannel(12);
+    try {
+      const clock = new FakeClock();
+      const t = await startCore({
+        clock,
+        demoService: async () => ({ baseUrl: channel.baseUrl, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
+        clientClock: clientClockOf(clock),
+        autoStart: false,
+        demoExamples: false,
+        tzOffsetMinutes: () => 0,
+      });
+      // A service without quota headers: the buyer's own daily limit is the allowance (24 runs a day fit in 100).
+      await t.value('settings.update', { requestsPerDay: 100 });
+      const w = await t.value<CallWatchView>('callWatches.create', {
+        name: 'Auction Garage',
+        target: { endpoint: VIDEOS, query: { channel: 'auction-garage' } },
+        schedule: '0 * * * *',
+        // A day's worth of new videos may all notify: the cap is the lots' rule, tested with them.
+        rules: { cap_per_lot_per_hour: 60 },
+      });
+      await t.core.engine.runDue(); // the baseline: the 12 videos there already never alert
+      const fresh: string[] = [];
+      // Three simulated days, a few videos every few hours; a restart (a new core on the same file) half-way.
+      for (let hour = 1; hour <= 72; hour++) {
+        if (hour % 5 === 0) fresh.push(...channel.publish(1 + (hour % 3)));
+        if (hour === 36) {
+          await t.restart();
+          t.core.engine.refresh(); // what a started engine does first: read the schedules
+        }
+        await step(t, 60 * 60_000);
+      }
+      const alerts = (await alertsOf(t, w.id)).filter((a) => a.kind === 'call_new_item');
+      const urls = alerts.map((a) => a.url);
+      // Every new video exactly once, none of the baseline's, each with its link.
+      expect(urls.length).toBe(fresh.length);
+      expect(new Set(urls)).toEqual(new Set(fresh.map((id) => `https://www.youtube.com/watch?v=${id}`)));
+      expect(alerts.every((a) => a.title.includes('copart haul #'))).toBe(true);
+      // One request a run, from the same request log as every other request.
+      expect(requestsTo(t, 'channel/videos')).toBe(73);
+    } finally {
+      await channel.close();
+    }
   });
 });
