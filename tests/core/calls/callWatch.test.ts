@@ -177,4 +177,41 @@ describe('call watches', () => {
       await channel.close();
     }
   });
+
+  it('a 422 marks the parameters it names, or every typed parameter when it names none', async () => {
+    const channel = await startMovingChannel(3);
+    try {
+      const clock = new FakeClock();
+      const t = await startCore({
+        clock,
+        demoService: async () => ({ baseUrl: channel.baseUrl, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
+        clientClock: clientClockOf(clock),
+        autoStart: false,
+        demoExamples: false,
+        tzOffsetMinutes: () => 0,
+      });
+      const named = await t.value<CallWatchView>('callWatches.create', {
+        name: 'Sorted',
+        target: { endpoint: VIDEOS, query: { channel: 'garage', sort: 'newest' } },
+      });
+      const unnamed = await t.value<CallWatchView>('callWatches.create', {
+        name: 'Bogus',
+        target: { endpoint: VIDEOS, query: { channel: 'garage', bogus: '1' } },
+      });
+      await t.value('callWatches.runNow', { id: named.id });
+      const out = await t.value<{ status: string; error: { code: string } }>('callWatches.runNow', {
+        id: unnamed.id,
+      });
+      expect(out.status).toBe('error');
+      expect(await watchOf(t, named.id)).toMatchObject({
+        last_status: 422,
+        consecutive_failures: 1,
+        refused_params: ['sort'],
+        paused: false,
+      });
+      expect((await watchOf(t, unnamed.id)).refused_params.sort()).toEqual(['bogus', 'channel']);
+    } finally {
+      await channel.close();
+    }
+  });
 });

@@ -4,7 +4,8 @@ import { createServer, type Server } from 'node:http';
  * A video channel whose list of videos grows when the test says so, served over real HTTP at the video-platform
  * path the client calls (`/api/v1/youtube/channel/videos`, src/core/api/video.ts): newest first, the last 30, each
  * with an `id`, a `title` and a `url`, in the sandbox's body shape (`{ ok, data: { items }, meta }`). It stands in for
- * a channel that moves on its own, so a test decides exactly which videos are new between two runs.
+ * a channel that moves on its own, so a test decides exactly which videos are new between two runs. A query with
+ * `sort` is refused with a 422 naming it, one with `bogus` with a 422 that names nothing.
  */
 export interface MovingChannel {
   /** The vehicle-auction base URL a core's Demo service points at (the video paths are on the same host). */
@@ -37,6 +38,22 @@ export async function startMovingChannel(initial: number): Promise<MovingChannel
     if (!req.url?.startsWith('/api/v1/youtube/channel/videos')) {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ ok: false, status: 404, message: 'Not Found.' }));
+      return;
+    }
+    // A validator that refuses `sort` by name, and `bogus` without naming what it refused.
+    if (/[?&]sort=/.test(req.url)) {
+      res.writeHead(422, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          message: 'The selected sort is invalid.',
+          errors: { sort: ['The selected sort is invalid.'] },
+        }),
+      );
+      return;
+    }
+    if (/[?&]bogus=/.test(req.url)) {
+      res.writeHead(422, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: 'The given data was invalid.' }));
       return;
     }
     const items = ids
