@@ -214,4 +214,35 @@ describe('call watches', () => {
       await channel.close();
     }
   });
+
+  it('a watched value (a video turning unplayable) alerts once when it changes, not while it stays', async () => {
+    const channel = await startMovingChannel(1);
+    try {
+      const clock = new FakeClock();
+      const t = await startCore({
+        clock,
+        demoService: async () => ({ baseUrl: channel.baseUrl, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
+        clientClock: clientClockOf(clock),
+        autoStart: false,
+        demoExamples: false,
+        tzOffsetMinutes: () => 0,
+      });
+      await t.value('settings.update', { requestsPerDay: 100 });
+      const w = await t.value<CallWatchView>('callWatches.create', {
+        name: 'Haul #1 playable',
+        target: { endpoint: 'GET /api/v1/vp/vp/video/playability', query: { id: 'vid00000001' } },
+        config: { fields: [{ path: ['data', 'playable'], label: 'playable' }] },
+        schedule: '0 * * * *',
+      });
+      await t.core.engine.runDue();
+      await step(t, 60 * 60_000);
+      channel.setPlayable(false);
+      for (let i = 0; i < 3; i++) await step(t, 60 * 60_000);
+      const alerts = await alertsOf(t, w.id);
+      expect(alerts.map((a) => a.kind)).toEqual(['call_value_changed']);
+      expect(alerts[0]!.title).toContain('playable');
+    } finally {
+      await channel.close();
+    }
+  });
 });

@@ -5,7 +5,8 @@ import { createServer, type Server } from 'node:http';
  * path the client calls (`/api/v1/youtube/channel/videos`, src/core/api/video.ts): newest first, the last 30, each
  * with an `id`, a `title` and a `url`, in the sandbox's body shape (`{ ok, data: { items }, meta }`). It stands in for
  * a channel that moves on its own, so a test decides exactly which videos are new between two runs. A query with
- * `sort` is refused with a 422 naming it, one with `bogus` with a 422 that names nothing.
+ * `sort` is refused with a 422 naming it, one with `bogus` with a 422 that names nothing. Its one video's
+ * playability (the `…/video/playability` path) turns when the test says so.
  */
 export interface MovingChannel {
   /** The vehicle-auction base URL a core's Demo service points at (the video paths are on the same host). */
@@ -14,6 +15,8 @@ export interface MovingChannel {
   publish(n: number): string[];
   /** Every video id published so far, oldest first. */
   readonly published: readonly string[];
+  /** Sets what the playability endpoint answers for `data.playable`. */
+  setPlayable(playable: boolean): void;
   /** Requests the channel answered. */
   readonly requests: number;
   close(): Promise<void>;
@@ -23,6 +26,7 @@ export interface MovingChannel {
 export async function startMovingChannel(initial: number): Promise<MovingChannel> {
   const ids: string[] = [];
   let requests = 0;
+  let playable = true;
   const publish = (n: number) => {
     const made: string[] = [];
     for (let i = 0; i < n; i++) {
@@ -35,6 +39,16 @@ export async function startMovingChannel(initial: number): Promise<MovingChannel
   publish(initial);
   const server: Server = createServer((req, res) => {
     requests++;
+    if (req.url?.includes('/video/playability')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          ok: true,
+          data: { id: 'vid00000001', playable, status: playable ? 'OK' : 'UNPLAYABLE' },
+        }),
+      );
+      return;
+    }
     if (!req.url?.startsWith('/api/v1/youtube/channel/videos')) {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ ok: false, status: 404, message: 'Not Found.' }));
@@ -73,6 +87,7 @@ export async function startMovingChannel(initial: number): Promise<MovingChannel
   return {
     baseUrl: `http://127.0.0.1:${port}/api/v1/vehicle-auction`,
     publish,
+    setPlayable: (p) => void (playable = p),
     get published() {
       return ids;
     },
