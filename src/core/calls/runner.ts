@@ -46,7 +46,9 @@ type Sent =
   | { kind: 'json'; status: number; json: unknown }
   | { kind: 'not_json'; status: number; message: string }
   | { kind: 'refused'; status: number; code: string; message: string; refused: string[] | null }
-  | { kind: 'failed'; code: string; message: string };
+  | { kind: 'failed'; code: string; message: string }
+  /** Refused by Lotwatch before sending (a parameter name the client will not send): no request spent. */
+  | { kind: 'unsent'; code: string; message: string; refused: string[] };
 
 /**
  * One run of a call watch (docs/architecture.md "Call watches"): the call sent once, exactly as the API console sends
@@ -85,7 +87,7 @@ export class CallRuns {
     }
     this.d.recorder.onQuota(client.quota());
     const now = this.d.clock.now();
-    const requests = sent.kind === 'failed' && sent.code === 'bad_input' ? 0 : 1;
+    const requests = sent.kind === 'unsent' ? 0 : 1;
     let alerts = 0;
     let changes = 0;
     this.d.store.transaction(() => {
@@ -148,7 +150,7 @@ export class CallRuns {
       }
       // Refused before sending (a parameter name the client will not send): no request, the call's own fault.
       if (e instanceof ApiInputError)
-        return { kind: 'refused', status: 400, code: e.code, message: e.message, refused: null };
+        return { kind: 'unsent', code: e.code, message: e.message, refused: Object.keys(e.fields ?? {}) };
       // Not the call's fault (a 401, a 429, the network, a 5xx): paused and alerted as a saved search's run.
       if (e instanceof Error && 'code' in e)
         return { kind: 'failed', ...runFailed(this.d, e, this.d.clock.now()) };
@@ -167,7 +169,9 @@ export class CallRuns {
     const store = (decisions: AlertDecision[]) => this.d.recorder.storeAlerts(decisions, now, null, source);
     const ref = { id: w.id, name: w.name, endpoint: w.target.endpoint };
     const kept = { refused_params: w.refused_params, paused_reason: null };
-    if (sent.kind === 'failed') {
+    if (sent.kind === 'failed' || sent.kind === 'unsent') {
+      // Not counted towards the pause: a 401, a 429 or the network is not the call's fault, and a call Lotwatch did
+      // not send spends nothing; the parameters the client refused are marked.
       calls.runEnded(w.id, {
         at: now,
         status: null,
@@ -175,6 +179,7 @@ export class CallRuns {
         consecutive_failures: w.consecutive_failures,
         last_error: sent.message,
         ...kept,
+        ...(sent.kind === 'unsent' ? { refused_params: sent.refused } : {}),
       });
       return { alerts: 0, changes: 0 };
     }
@@ -256,7 +261,7 @@ export class CallRuns {
 
 /** The run row's error code of an answer that did not serve. */
 function codeOf(sent: Exclude<Sent, { kind: 'json' }>): string {
-  return sent.kind === 'not_json' ? 'bad_response' : sent.kind === 'refused' ? sent.code : sent.code;
+  return sent.kind === 'not_json' ? 'bad_response' : sent.code;
 }
 
 /** A stored extract, or null when the text is damaged (the next answer is then a baseline again). */

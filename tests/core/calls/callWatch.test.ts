@@ -210,6 +210,19 @@ describe('call watches', () => {
         paused: false,
       });
       expect((await watchOf(t, unnamed.id)).refused_params.sort()).toEqual(['bogus', 'channel']);
+      // A name the client will not send is refused before sending: marked, no request spent, no failure counted.
+      const unsent = await t.value<CallWatchView>('callWatches.create', {
+        name: 'Unsendable',
+        target: { endpoint: VIDEOS, query: { 'bad name!': 'x' } },
+      });
+      const before = channel.requests;
+      const r = await t.value<{ status: string; requests: number }>('callWatches.runNow', { id: unsent.id });
+      expect(r).toMatchObject({ status: 'error', requests: 0 });
+      expect(channel.requests).toBe(before);
+      expect(await watchOf(t, unsent.id)).toMatchObject({
+        refused_params: ['bad name!'],
+        consecutive_failures: 0,
+      });
     } finally {
       await channel.close();
     }
