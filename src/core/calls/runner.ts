@@ -90,31 +90,37 @@ export class CallRuns {
     const requests = sent.kind === 'unsent' ? 0 : 1;
     let alerts = 0;
     let changes = 0;
-    this.d.store.transaction(() => {
-      const r = this.record(w, sent, now, target);
-      alerts = r.alerts;
-      changes = r.changes;
-      const error = 'message' in sent ? { code: codeOf(sent), message: sent.message } : null;
-      this.d.store.searches.finishRun(runId, now, {
-        status: error ? 'error' : 'ok',
-        requests,
-        records: sent.kind === 'json' ? 1 : 0,
-        changes,
-        complete: null,
-        error_code: error?.code ?? null,
-        error_message: error?.message ?? null,
+    let error: { code: string; message: string } | null = null;
+    try {
+      this.d.store.transaction(() => {
+        const r = this.record(w, sent, now, target);
+        alerts = r.alerts;
+        changes = r.changes;
+        // A JSON answer without what the watch reads did not serve either.
+        error = 'message' in sent ? { code: codeOf(sent), message: sent.message } : r.missing;
+        this.d.store.searches.finishRun(runId, now, {
+          status: error ? 'error' : 'ok',
+          requests,
+          records: sent.kind === 'json' ? 1 : 0,
+          changes,
+          complete: null,
+          error_code: error?.code ?? null,
+          error_message: error?.message ?? null,
+        });
       });
-    });
-    const status: RunOutcome['status'] = sent.kind === 'json' ? 'ok' : 'error';
+    } catch (e) {
+      // The store failed (a full disk, a damaged file): the end is announced as failed before the error goes on;
+      // the run row stays open until the next start marks it interrupted.
+      this.d.emit({
+        name: 'poll.finished',
+        payload: { target, at: now, status: 'error', requests, changes: 0, alerts: 0 },
+      });
+      throw e;
+    }
+    const status: RunOutcome['status'] = error ? 'error' : 'ok';
     this.d.emit({ name: 'poll.finished', payload: { target, at: now, status, requests, changes, alerts } });
     this.d.outbox.deliver();
-    return {
-      status,
-      requests,
-      changes,
-      alerts,
-      error: 'message' in sent ? { code: codeOf(sent), message: sent.message } : null,
-    };
+    return { status, requests, changes, alerts, error };
   }
 
   /** Sends the call and sorts how it ended. Throws only for a fault of Lotwatch's own. */
@@ -164,7 +170,7 @@ export class CallRuns {
     sent: Sent,
     now: number,
     source: string,
-  ): { alerts: number; changes: number } {
+  ): { alerts: number; changes: number; missing: { code: string; message: string } | null } {
     const calls = this.d.store.calls;
     const store = (decisions: AlertDecision[]) => this.d.recorder.storeAlerts(decisions, now, null, source);
     const ref = { id: w.id, name: w.name, endpoint: w.target.endpoint };
@@ -181,7 +187,7 @@ export class CallRuns {
         ...kept,
         ...(sent.kind === 'unsent' ? { refused_params: sent.refused } : {}),
       });
-      return { alerts: 0, changes: 0 };
+      return { alerts: 0, changes: 0, missing: null };
     }
     if (sent.kind === 'refused') {
       const failures = w.consecutive_failures + 1;
@@ -196,7 +202,7 @@ export class CallRuns {
         paused_reason: pause ? 'failing' : null,
       });
       const alerts = pause ? store([callFailingAlert(ref, failures, sent.status, sent.message, now)]) : 0;
-      return { alerts, changes: 0 };
+      return { alerts, changes: 0, missing: null };
     }
     const extract = sent.kind === 'json' ? extractAnswer(sent.json, w.config) : null;
     if (!extract || extract.missing.length > 0) {
@@ -217,7 +223,8 @@ export class CallRuns {
         last_error: sent.kind === 'not_json' ? sent.message : (extract?.missing.join(' ') ?? null),
         ...kept,
       });
-      return { alerts, changes: 0 };
+      const message = extract ? extract.missing.join(' ') : '';
+      return { alerts, changes: 0, missing: extract ? { code: 'bad_response', message } : null };
     }
     const prevRow = calls.lastGoodAnswer(w.id);
     const prev = prevRow ? parseExtract(prevRow.extract) : null;
@@ -255,7 +262,7 @@ export class CallRuns {
       refused_params: [],
       paused_reason: null,
     });
-    return { alerts, changes: diff.length };
+    return { alerts, changes: diff.length, missing: null };
   }
 }
 
