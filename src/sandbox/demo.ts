@@ -4,6 +4,9 @@ import type { DemoLiveBid } from '../shared/demoShowcase';
 import { DEMO_KEY, createSandbox, type Sandbox, type SandboxOptions } from './index';
 import { SteppedClock } from './steppedClock';
 
+/** The Demo's example call watch (a channel that uploads every few minutes) and its channel: see video.ts. */
+export { DEMO_CALL_EXAMPLE, DEMO_CHANNEL_ID } from './video';
+
 const DAY = 86_400_000;
 const MIN = 60_000;
 

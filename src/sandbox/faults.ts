@@ -21,7 +21,14 @@ export type FaultKind =
   /** The connection is closed without any response. */
   | 'drop'
   /** 502 with the real service's JSON `{ "ok": false, "message": "Vehicle API request failed." }` (an upstream failure). */
-  | 'error_502';
+  | 'error_502'
+  /** 200 with an HTML page (a consent page in front of the service) instead of JSON: an answer that is not JSON. */
+  | 'html_200'
+  /**
+   * 200 with the JSON envelope `{ ok: true, data: { renderer, message }, meta: null }` and none of the endpoint's
+   * fields or lists (no `data.items`): an answer whose shape changed.
+   */
+  | 'reshaped';
 
 /** Every fault kind. New kinds go last: `rates` draws walk this order, so a seed keeps its earlier faults. */
 export const FAULT_KINDS: readonly FaultKind[] = [
@@ -33,6 +40,8 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   'html',
   'drop',
   'error_502',
+  'html_200',
+  'reshaped',
 ];
 
 export interface FaultSettings {

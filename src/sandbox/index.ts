@@ -17,6 +17,16 @@ export { DEFAULT_TIMING } from './timing';
 export type { WireShape } from './records';
 export { Market, VENDOR_SAMPLES } from './market';
 export { CONTROL_PREFIX, VA_PREFIX, VP_PREFIX } from './server';
+export {
+  DEMO_CALL_EXAMPLE,
+  DEMO_CHANNEL_ID,
+  GONE_PREFIX,
+  VIDEO_PATHS,
+  unplayableAt,
+  videoIdOf,
+  viewsAt,
+  type VideoClock,
+} from './video';
 
 /** The key the sandbox accepts when no keys are given (Demo mode). Not a secret. */
 export const DEMO_KEY = 'lotwatch-demo-key';

@@ -294,7 +294,8 @@ export function buildServer(d: ServerDeps): FastifyInstance {
   for (const p of VIDEO_PATHS) {
     app.get(
       `${VP_PREFIX}${p}`,
-      api((_c, r) => videoBody(d.seed, p, q(r))),
+      // The market was just brought to now (api), so its clock is the answer's time.
+      api((_c, r) => videoBody({ seed: d.seed, startTime: d.market.startTime, now: d.market.now }, p, q(r))),
     );
   }
 
@@ -348,6 +349,19 @@ function sendFault(
         .send(
           '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
         );
+    case 'html_200':
+      return reply
+        .code(200)
+        .type('text/html; charset=utf-8')
+        .send(
+          '<!DOCTYPE html>\n<html><head><title>Before you continue</title></head>\n<body><h1>Before you continue</h1><p>We use cookies and data to deliver and maintain services.</p></body></html>\n',
+        );
+    case 'reshaped':
+      return reply.code(200).send({
+        ok: true,
+        data: { renderer: 'unavailable', message: 'This content is not available in this format.' },
+        meta: null,
+      });
     case 'drop':
       reply.hijack();
       req.raw.socket.destroy();
