@@ -82,4 +82,31 @@ describe('call watches on the sandbox video platform', () => {
     const mine = alerts.filter((a) => a.source === `call:${w.id}`);
     expect(mine.map((a) => a.kind)).toEqual(['call_value_changed']);
   });
+
+  it("Demo mode's first start makes the example call watch with the other examples; removing them removes it", async () => {
+    const clock = new FakeClock();
+    sb = await startSandbox({ lots: 40, now: () => clock.now(), startTime: clock.now(), speed: 1 });
+    const url = sb.baseUrl!;
+    const t = await startCore({
+      sandbox: sb,
+      clock,
+      demoExamples: true,
+      autoStart: true,
+      demoService: async () => ({
+        baseUrl: url,
+        apiKey: 'lotwatch-demo-key',
+        ratePerSecond: 1e9,
+        callExample: DEMO_CALL_EXAMPLE,
+      }),
+    });
+    const listed = await t.value<CallWatchView[]>('callWatches.list');
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({
+      name: DEMO_CALL_EXAMPLE.name,
+      is_example: true,
+      target: DEMO_CALL_EXAMPLE.target,
+    });
+    await t.value('examples.remove');
+    expect(await t.value<CallWatchView[]>('callWatches.list')).toEqual([]);
+  });
 });
