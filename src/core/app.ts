@@ -1,8 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { Dispatcher } from 'undici';
-import { BackupScheduler } from './db/backup';
-import { RetentionScheduler } from './db/retention';
-import { closeDatabase, markSuspect, nativeBindingOf } from './db/connection';
+import { dataSafety } from './db/dataSafety';
+import { closeDatabase, markSuspect } from './db/connection';
 import { PhotoCache } from './db/photoCache';
 import { Store } from './db/store';
 import { ApiKeyStore } from './apiKey';
@@ -33,6 +32,8 @@ import { WatchlistService } from './watchlist/service';
 import { watchlistHandlers } from './watchlist/handlers';
 import { SearchesService } from './searches/service';
 import { searchHandlers } from './searches/handlers';
+import { callRunnerOf, callWatchService } from './calls/factory';
+import { callWatchHandlers } from './calls/handlers';
 import { ChannelOutbox } from './channels/outbox';
 import { ChannelService } from './channels/service';
 import { SENDERS } from './channels/senders';
@@ -144,6 +145,7 @@ export function createCore(deps: CoreDeps): Core {
   const store = new Store(db);
   const transaction = <T>(fn: () => T): T => store.transaction(fn);
   const tz = deps.tzOffsetMinutes ?? ((t: number) => -new Date(t).getTimezoneOffset());
+  const quiet = () => settings.get().quietHours;
 
   // ---- the service client, then the watcher: budget, engine, and the alert channels' outbox beside it ----------
   const apiKey = new ApiKeyStore({
@@ -180,10 +182,11 @@ export function createCore(deps: CoreDeps): Core {
     notifier: deps.notifier,
     notificationsEnabled: () => settings.get().notificationsEnabled,
     emit,
-    quiet: () => settings.get().quietHours,
+    quiet,
     tzOffsetMinutes: tz,
     examplesActive: () => settings.get().demoMode,
     userPausedUntil: () => settings.value('watchPausedUntil'),
+    calls: callRunnerOf({ store, client: access.client, clock, budget, emit, quiet, tzOffsetMinutes: tz }),
   });
   const senders = deps.senders ?? SENDERS;
   const reach = channelReach({ ownPorts: deps.ownPorts, lookup: deps.channelLookup }); // connects to checked addresses only
@@ -274,7 +277,11 @@ export function createCore(deps: CoreDeps): Core {
     reach,
   });
   const inbox = new InboxService({ repos: store, transaction, clock });
+  const callWatches = callWatchService({ store, engine, clock, apiConsole, ...access });
   const demo = new DemoService({
+    callRows: store.calls,
+    calls: callWatches,
+    callExample: async () => (deps.demoService ? ((await deps.demoService()).callExample ?? null) : null),
     searchRows: store.searches,
     watchRows: store.watches,
     cache: store.cache,
@@ -304,21 +311,10 @@ export function createCore(deps: CoreDeps): Core {
     channelOutbox.kick();
   });
 
-  // The daily copy of a file database (docs/architecture.md "Data safety"); started with the engine.
-  const binding = nativeBindingOf(db);
-  const backups = db.memory
-    ? null
-    : new BackupScheduler({
-        db,
-        dataDir: deps.dataDir,
-        clock,
-        log,
-        ...(binding ? { nativeBinding: binding } : {}),
-        onDamaged: () => markSuspect(db),
-      });
-  // The daily retention pass (docs/architecture.md "Retention"): old observations, logs and read alerts, in small steps.
-  const retention = new RetentionScheduler({
+  // The daily copy of a file database and the daily retention pass (docs/architecture.md "Data safety").
+  const { binding, backups, retention } = dataSafety({
     db,
+    dataDir: deps.dataDir,
     clock,
     log,
     fullRecordDays: () => settings.get().retentionDays,
@@ -377,6 +373,7 @@ export function createCore(deps: CoreDeps): Core {
       emit,
     }),
     searchHandlers({ searches, ready }),
+    callWatchHandlers({ calls: callWatches, ready }),
     watchlistHandlers({ watchlist, ready }),
     inboxHandlers({ inbox, watchlist, deliveriesOf: (id) => channels.deliveriesOf(id), pushUnread }),
     lotHandlers({

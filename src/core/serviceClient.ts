@@ -1,3 +1,4 @@
+import type { CallTarget } from '../shared/callWatch';
 import { createHash } from 'node:crypto';
 import type { DemoLiveBid } from '../shared/demoShowcase';
 import type { Dispatcher } from 'undici';
@@ -36,6 +37,11 @@ export interface DemoEndpoint {
   ratePerSecond?: number;
   /** The Demo market's next bids on the block, for the first start's example watches (DemoService.seed). */
   liveBids?: () => DemoLiveBid[];
+  /**
+   * The example call watch of Demo mode (a video-platform call whose answer moves in the Demo service), made with
+   * the other examples on the first start; absent: none.
+   */
+  callExample?: { name: string; target: CallTarget };
 }
 
 /**

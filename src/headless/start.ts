@@ -17,6 +17,7 @@ import {
   DEMO_WORLD_LEAD_MS,
   type DemoMarketClock,
   type SteppedDemoClock,
+  DEMO_CALL_EXAMPLE,
 } from '../sandbox/demo';
 import { CalendarFeed } from './calendarFeed';
 import { BrowserNotifyChannel } from './notifyChannel';
@@ -196,7 +197,8 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
       portFixed: () => (opts.port ?? 0) !== 0,
       renew: () => calendarAt(feed.renew()),
     },
-    demoService: () => demo.get(),
+    // Demo mode's example call watch is one of the Demo service's own video calls.
+    demoService: async () => ({ ...(await demo.get()), callExample: DEMO_CALL_EXAMPLE }),
     // The network is not accelerated nor faked: the client's own waits (timeouts, backoff) run on real timers.
     // A stepped market's client reads market time moved on by the wall time since the last step, so its rate spacing
     // waits real milliseconds instead of piling up on a clock that stands still between steps.

@@ -17,7 +17,7 @@ import { stageRestore } from '../core/db/restore';
 import { DatabaseUnavailableError, LotwatchError } from '../core/errors';
 import { acquireDataLock, AlreadyRunningError, type DataLock } from '../core/instanceLock';
 import { createLogger } from '../core/log';
-import { createDemoService, demoWorldStart, DEMO_WORLD_LEAD_MS } from '../sandbox/demo';
+import { createDemoService, demoWorldStart, DEMO_CALL_EXAMPLE, DEMO_WORLD_LEAD_MS } from '../sandbox/demo';
 import { EVENT_CHANNEL, RPC_CHANNEL } from '../shared/ipc/channels';
 import { err, type Result } from '../shared/ipc/errors';
 import { electronBindingPath, resolveElectronBinding } from './nativeBinding';
@@ -193,7 +193,8 @@ export async function startShell(
     const db = await openOrOfferRestore(dbPath, nativeBinding);
     core = createCore({
       marketAuto: true,
-      demoService: () => demo.get(),
+      // Demo mode's example call watch is one of the Demo service's own video calls.
+      demoService: async () => ({ ...(await demo.get()), callExample: DEMO_CALL_EXAMPLE }),
       db,
       dbPath,
       dataDir,

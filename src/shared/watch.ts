@@ -59,7 +59,11 @@ export function watchName(w: {
  * `poll.started`/`poll.finished` events and used as an alert's `source`, always as its wire string (see
  * pollTargetKey), so stored data and the renderer keep reading `search:<id>` and `watch:<id>`.
  */
-export type PollTarget = { kind: 'search'; id: number } | { kind: 'watch'; id: number };
+export type PollTarget =
+  | { kind: 'search'; id: number }
+  | { kind: 'watch'; id: number }
+  /** A call watch's run (src/shared/callWatch.ts): `call:<id>`. */
+  | { kind: 'call'; id: number };
 
 /** The wire string of a poll target: `search:12` or `watch:3`. Throws nothing. */
 export function pollTargetKey(t: PollTarget): string {
@@ -72,7 +76,7 @@ export function pollTargetKey(t: PollTarget): string {
  *   throws, because stored rows and event payloads come from older versions too.
  */
 export function parsePollTarget(s: string): PollTarget | null {
-  const m = /^(search|watch):(\d{1,15})$/.exec(s);
+  const m = /^(search|watch|call):(\d{1,15})$/.exec(s);
   if (!m) return null;
   return { kind: m[1] as PollTarget['kind'], id: Number(m[2]) };
 }

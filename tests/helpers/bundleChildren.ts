@@ -12,6 +12,8 @@ export const CHILD_ENTRIES = {
   'crash-child': 'tests/core/watch/crash/child.ts',
   /** A core that sends the alert channels' outbox, for the channel kill test. */
   'kill-child': 'tests/core/channels/kill/child.ts',
+  /** A core running a call watch, for the call watches' kill -9 test. */
+  'call-kill-child': 'tests/core/calls/kill/child.ts',
 } as const;
 
 /**

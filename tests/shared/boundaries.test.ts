@@ -321,7 +321,7 @@ const MODULES: readonly (readonly [name: string, repos: readonly string[]])[] = 
   ['searches', ['searchesRepo', 'alertsRepo']],
   ['channels', ['channelsRepo', 'alertsRepo', 'requestsRepo']],
   ['inbox', ['alertsRepo', 'deskRepo', 'lotsRepo']],
-  ['demo', ['searchesRepo', 'watchesRepo', 'cacheRepo']],
+  ['demo', ['searchesRepo', 'watchesRepo', 'cacheRepo', 'callWatchesRepo']],
   ['settings', ['settingsRepo']],
 ];
 const BELOW_MODULES = [

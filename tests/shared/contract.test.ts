@@ -14,7 +14,7 @@ describe('contract and channel list', () => {
   });
 
   it('names methods domain.verb and events domain.pastTense', () => {
-    for (const m of METHOD_NAMES) expect(m).toMatch(/^[a-z]+\.[a-z][A-Za-z]*$/);
+    for (const m of METHOD_NAMES) expect(m).toMatch(/^[a-z][A-Za-z]*\.[a-z][A-Za-z]*$/);
     for (const e of EVENT_NAMES) expect(e).toMatch(/^[a-z]+\.[a-z]+ed$/);
   });
 

@@ -39,7 +39,7 @@ const escapeHtml = (s: string): string =>
  * the tests.
  */
 export function emailText(msg: ChannelMessage): string {
-  const lot = msg.lot_url ? `\n\nLot page: ${msg.lot_url}` : '';
+  const lot = msg.lot_url ? `\n\nLot page: ${msg.lot_url}` : msg.url ? `\n\nLink: ${msg.url}` : '';
   return `${msg.body}${lot}\n\n-- \n${EMAIL_FOOTER}\n`;
 }
 
@@ -49,7 +49,11 @@ export function emailHtml(msg: ChannelMessage): string {
     .split(/\n{2,}/)
     .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
     .join('\n');
-  const lot = msg.lot_url ? `\n<p><a href="${escapeHtml(msg.lot_url)}">Open the lot page</a></p>` : '';
+  const lot = msg.lot_url
+    ? `\n<p><a href="${escapeHtml(msg.lot_url)}">Open the lot page</a></p>`
+    : msg.url
+      ? `\n<p><a href="${escapeHtml(msg.url)}">Open the link</a></p>`
+      : '';
   return (
     `<!doctype html>\n<html><body style="font-family: sans-serif">\n${paragraphs}${lot}\n` +
     `<p style="color: #666; font-size: 12px">${escapeHtml(EMAIL_FOOTER)}</p>\n</body></html>\n`

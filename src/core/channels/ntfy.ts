@@ -65,7 +65,8 @@ export function ntfyPriority(kind: string, configured: number): number {
  * text.
  */
 export function ntfyMessageText(msg: ChannelMessage): string {
-  const tail = msg.lot_url ? `\n${msg.lot_url}` : '';
+  const link = msg.lot_url ?? msg.url;
+  const tail = link ? `\n${link}` : '';
   const room = MAX_MESSAGE_BYTES - Buffer.byteLength(tail);
   let body = msg.body;
   if (Buffer.byteLength(body) > room) {
@@ -83,7 +84,7 @@ export function ntfyPayload(config: NtfyConfig, msg: ChannelMessage): Record<str
     message: ntfyMessageText(msg),
     priority: ntfyPriority(msg.kind, config.priority),
     tags: [ntfyTag(msg.kind)],
-    ...(msg.lot_url ? { click: msg.lot_url } : {}),
+    ...((msg.lot_url ?? msg.url) ? { click: msg.lot_url ?? msg.url } : {}),
     sequence_id: msg.key,
   };
 }

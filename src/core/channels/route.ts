@@ -101,13 +101,14 @@ export function messageFor(key: string, alerts: readonly MessageAlert[]): Channe
       kind: first.kind,
       lot_key: first.lot_key,
       lot_url: lotUrl(first.lot_key),
+      url: first.url,
       created_at: first.created_at,
       alerts: [...alerts],
     };
   }
   const lines = alerts.slice(0, DIGEST_LINES).map((a) => {
     const url = lotUrl(a.lot_key);
-    const lot = a.lot_key ? ` (${lotLabel(a.lot_key)}${url ? `: ${url}` : ''})` : '';
+    const lot = a.lot_key ? ` (${lotLabel(a.lot_key)}${url ? `: ${url}` : ''})` : a.url ? ` (${a.url})` : '';
     return `• ${a.title}${lot}\n  ${a.body.replace(/\n/g, '\n  ')}`;
   });
   if (alerts.length > DIGEST_LINES)
@@ -119,6 +120,7 @@ export function messageFor(key: string, alerts: readonly MessageAlert[]): Channe
     kind: 'digest',
     lot_key: null,
     lot_url: null,
+    url: null,
     created_at: alerts[alerts.length - 1]!.created_at,
     alerts: [...alerts],
   };
@@ -133,6 +135,7 @@ export function testMessage(channelId: number, now: number): ChannelMessage {
     kind: 'test',
     lot_key: null,
     lot_url: null,
+    url: null,
     created_at: now,
     alerts: [],
   };

@@ -20,6 +20,7 @@ export function messageAlert(r: DeliveryRow): MessageAlert {
     title: r.title,
     body: r.body,
     lot_key: r.lot_key,
+    url: r.url ?? null,
     created_at: r.alert_created_at,
   };
 }

@@ -13,6 +13,8 @@ export interface MessageAlert {
   title: string;
   body: string;
   lot_key: string | null;
+  /** The alert's own link (a call watch's new item), or null. */
+  url: string | null;
   created_at: number;
 }
 
@@ -31,6 +33,8 @@ export interface ChannelMessage {
   lot_key: string | null;
   /** The lot's page on the auction's site (Copart, IAAI), or null. */
   lot_url: string | null;
+  /** The alert's own link (a call watch's item: a video's page), or null; a digest carries none. */
+  url: string | null;
   created_at: number;
   /** The alerts it carries, oldest first (one, or several for a digest; none for a test). */
   alerts: MessageAlert[];

@@ -64,7 +64,8 @@ function discordColor(kind: string): number {
 /**
  * The JSON body of one message in a webhook format (pure; the tests and the Settings page's note use it):
  * - `json`: Lotwatch's own shape, `{ id (the message key), type: 'lotwatch.alert', kind, title, body,
- *   lot_key, lot_url, created_at (ISO 8601), alerts: [{ id, kind, title, body, lot_key, created_at }] }`;
+ *   lot_key, lot_url, url (the alert's own link, a call watch's item), created_at (ISO 8601), alerts: [{ id, kind,
+ *   title, body, lot_key, url, created_at }] }`;
  * - `discord`: one embed (title up to 256 characters, description up to 4,000), no mentions;
  * - `slack`: a fallback `text` and Block Kit blocks in mrkdwn, user text escaped the Slack way;
  * - `telegram`: a Bot API sendMessage body for `chatId`, HTML-escaped, without a link preview.
@@ -80,6 +81,7 @@ export function webhookBody(format: WebhookFormat, msg: ChannelMessage, chatId: 
         body: msg.body,
         lot_key: msg.lot_key,
         lot_url: msg.lot_url,
+        url: msg.url,
         created_at: iso(msg.created_at),
         alerts: msg.alerts.map((a) => ({
           id: a.id,
@@ -87,6 +89,7 @@ export function webhookBody(format: WebhookFormat, msg: ChannelMessage, chatId: 
           title: a.title,
           body: a.body,
           lot_key: a.lot_key,
+          url: a.url,
           created_at: iso(a.created_at),
         })),
       };
@@ -98,7 +101,7 @@ export function webhookBody(format: WebhookFormat, msg: ChannelMessage, chatId: 
           {
             title: cut(msg.title, 256),
             description: cut(msg.body, 4000),
-            ...(msg.lot_url ? { url: msg.lot_url } : {}),
+            ...((msg.lot_url ?? msg.url) ? { url: msg.lot_url ?? msg.url } : {}),
             timestamp: iso(msg.created_at),
             color: discordColor(msg.kind),
             footer: { text: 'Lotwatch' },
@@ -117,16 +120,22 @@ export function webhookBody(format: WebhookFormat, msg: ChannelMessage, chatId: 
           },
         },
       ];
-      if (msg.lot_url) {
+      const link = msg.lot_url ?? msg.url;
+      if (link) {
+        const label = msg.lot_url ? 'Open the lot page' : 'Open the link';
         blocks.push({
           type: 'context',
-          elements: [{ type: 'mrkdwn', text: `<${slackUrl(msg.lot_url)}|Open the lot page>` }],
+          elements: [{ type: 'mrkdwn', text: `<${slackUrl(link)}|${label}>` }],
         });
       }
       return { text: fitEscaped(`${msg.title}: ${firstLine}`, slackEscape, 1000), blocks };
     }
     case 'telegram': {
-      const link = msg.lot_url ? `\n<a href="${htmlEscape(msg.lot_url)}">Open the lot page</a>` : '';
+      const link = msg.lot_url
+        ? `\n<a href="${htmlEscape(msg.lot_url)}">Open the lot page</a>`
+        : msg.url
+          ? `\n<a href="${htmlEscape(msg.url)}">Open the link</a>`
+          : '';
       return {
         chat_id: chatId,
         text: `<b>${htmlEscape(cut(msg.title, 256))}</b>\n${htmlEscape(cut(msg.body, 3500))}${link}`,

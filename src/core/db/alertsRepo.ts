@@ -23,6 +23,8 @@ export interface AlertRow {
   deliver_after: number | null;
   delivered_at: number | null;
   read_at: number | null;
+  /** The link the alert carries (a call watch's new item), or null (lot alerts link their lot by lot_key). */
+  url: string | null;
 }
 
 /** What an alert decision needs to be stored. */
@@ -37,6 +39,8 @@ export interface NewAlert {
   reason: string | null;
   delivery: Delivery;
   deliver_after: number | null;
+  /** The link the alert carries (a call watch's item), or null. */
+  url?: string | null;
 }
 
 /**
@@ -61,8 +65,8 @@ export class AlertsRepo {
   constructor(db: Database) {
     this.insertOne =
       db.prepare(`INSERT OR IGNORE INTO alerts (dedup_key, kind, lot_key, change_id, source, title, body, reason,
-      created_at, delivery, status, deliver_after) VALUES (@dedup_key, @kind, @lot_key, @change_id, @source, @title,
-      @body, @reason, @created_at, @delivery, @status, @deliver_after)`);
+      created_at, delivery, status, deliver_after, url) VALUES (@dedup_key, @kind, @lot_key, @change_id, @source, @title,
+      @body, @reason, @created_at, @delivery, @status, @deliver_after, @url)`);
     this.forLotSince = db.prepare(
       "SELECT count(*) AS n FROM alerts WHERE lot_key = ? AND created_at > ? AND status <> 'suppressed'",
     );
@@ -93,7 +97,7 @@ export class AlertsRepo {
    */
   insertAlert(a: NewAlert, now: number): number | null {
     const status = a.delivery === 'now' ? 'pending' : a.delivery === 'digest' ? 'digest' : 'suppressed';
-    const r = this.insertOne.run({ ...a, created_at: now, status });
+    const r = this.insertOne.run({ ...a, url: a.url ?? null, created_at: now, status });
     return r.changes === 1 ? insertedId(r) : null;
   }
 

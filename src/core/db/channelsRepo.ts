@@ -35,6 +35,8 @@ export interface DeliveryRow {
   kind: string;
   title: string;
   body: string;
+  /** The alert's own link (a call watch's item), or null. */
+  url: string | null;
   lot_key: string | null;
   alert_created_at: number;
 }
@@ -44,9 +46,9 @@ export interface DeliveryLogRow extends DeliveryRow {
   channel_name: string;
 }
 
-const WITH_ALERT = `SELECT d.*, a.kind, a.title, a.body, a.lot_key, a.created_at AS alert_created_at
+const WITH_ALERT = `SELECT d.*, a.kind, a.title, a.body, a.lot_key, a.url, a.created_at AS alert_created_at
   FROM deliveries d JOIN alerts a ON a.id = d.alert_id`;
-const WITH_CHANNEL = `SELECT d.*, a.kind, a.title, a.body, a.lot_key, a.created_at AS alert_created_at,
+const WITH_CHANNEL = `SELECT d.*, a.kind, a.title, a.body, a.lot_key, a.url, a.created_at AS alert_created_at,
   coalesce(json_extract(c.settings, '$.name'), '') AS channel_name
   FROM deliveries d JOIN alerts a ON a.id = d.alert_id JOIN channels c ON c.id = d.channel_id`;
 

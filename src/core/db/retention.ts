@@ -69,6 +69,7 @@ export class Pruner {
   private readonly dropRequests: Statement<[number, number]>;
   private readonly dropRuns: Statement<[number, number]>;
   private readonly dropAlerts: Statement<[number, number]>;
+  private readonly dropCallAnswers: Statement<[number, number]>;
   private cursor = { collapse: '', slim: '' };
 
   constructor(private readonly db: Database) {
@@ -109,6 +110,11 @@ export class Pruner {
     this.dropRuns = db.prepare(
       "DELETE FROM poll_runs WHERE id IN (SELECT id FROM poll_runs WHERE started_at < ? AND status <> 'running' LIMIT ?)",
     );
+    // A call watch's old answers (their extracts: the bodies are bounded as they are stored), past the log's days;
+    // the last answer and the last good one (the diff's base) always stay.
+    this.dropCallAnswers = db.prepare(`DELETE FROM call_answers WHERE id IN (SELECT a.id FROM call_answers a
+      WHERE a.at < ? AND a.id <> (SELECT max(l.id) FROM call_answers l WHERE l.watch_id = a.watch_id)
+      AND a.id IS NOT (SELECT max(g.id) FROM call_answers g WHERE g.watch_id = a.watch_id AND g.good = 1) LIMIT ?)`);
     // Channel deliveries go with their alert (deliveries.alert_id ON DELETE CASCADE).
     this.dropAlerts =
       db.prepare(`DELETE FROM alerts WHERE id IN (SELECT id FROM alerts WHERE read_at IS NOT NULL
@@ -149,7 +155,9 @@ export class Pruner {
       const requestLog = this.dropRequests.run(now - policy.logDays * DAY, PRUNE_BATCH).changes;
       const pollRuns = this.dropRuns.run(now - policy.logDays * DAY, PRUNE_BATCH).changes;
       const alerts = this.dropAlerts.run(now - policy.readAlertDays * DAY, PRUNE_BATCH).changes;
+      const callAnswers = this.dropCallAnswers.run(now - policy.logDays * DAY, PRUNE_BATCH).changes;
       const more =
+        callAnswers === PRUNE_BATCH ||
         lots.length === LOT_BATCH ||
         slim.length === LOT_BATCH ||
         requestLog === PRUNE_BATCH ||

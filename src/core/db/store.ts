@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { AlertsRepo } from './alertsRepo';
 import { CacheRepo } from './cacheRepo';
+import { CallWatchesRepo } from './callWatchesRepo';
 import { ChannelsRepo } from './channelsRepo';
 import { CompsRepo } from './compsRepo';
 import { DeskRepo } from './deskRepo';
@@ -15,6 +16,7 @@ export type { AlertRow, NewAlert } from './alertsRepo';
 export type { LotRow, ChangeRow, LotRecord, ObservedLot } from './lotsRepo';
 export type { SavedSearchRow, RunResult } from './searchesRepo';
 export type { WatchRow } from './watchesRepo';
+export type { CallWatchRow } from './callWatchesRepo';
 
 /**
  * The watch store: one repository per table group over one better-sqlite3
@@ -33,6 +35,7 @@ export class Store {
   readonly comps: CompsRepo;
   readonly market: MarketCompsRepo;
   readonly channels: ChannelsRepo;
+  readonly calls: CallWatchesRepo;
 
   constructor(readonly db: Database) {
     this.lots = new LotsRepo(db);
@@ -46,6 +49,7 @@ export class Store {
     this.comps = new CompsRepo(db);
     this.market = new MarketCompsRepo(db);
     this.channels = new ChannelsRepo(db);
+    this.calls = new CallWatchesRepo(db);
   }
 
   /** Runs `fn` in one transaction (no awaits inside); nested calls join the outer one. Rethrows what `fn` throws. */

@@ -1,3 +1,6 @@
+import type { CallWatchesRepo } from '../db/callWatchesRepo';
+import type { CallWatchService } from '../calls/service';
+import type { CallTarget } from '../../shared/callWatch';
 import type { DemoLiveBid } from '../../shared/demoShowcase';
 import type { MethodOutput } from '../../shared/ipc/contract';
 import type { Vehicle } from '../../shared/vehicle';
@@ -24,6 +27,11 @@ export interface DemoDeps {
     'deleteExampleSearches' | 'activeExampleIds' | 'setExamplePaused' | 'exampleCount'
   >;
   watchRows: Pick<WatchesRepo, 'deleteExampleWatches' | 'exampleCount'>;
+  /** Demo mode's example call watch: made with the other examples, removed with them. */
+  callRows?: Pick<CallWatchesRepo, 'removeExamples'>;
+  calls?: Pick<CallWatchService, 'create'>;
+  /** The Demo service's example call (DemoEndpoint.callExample), or null when it offers none. */
+  callExample?: () => Promise<{ name: string; target: CallTarget } | null>;
   cache: CacheRepo;
   /** Runs `fn` in one transaction (Store.transaction). */
   transaction: <T>(fn: () => T) => T;
@@ -84,6 +92,9 @@ export class DemoService {
         },
         true,
       );
+      const call = (await this.d.callExample?.()) ?? null;
+      if (call && this.d.calls)
+        this.d.calls.create({ name: call.name, target: call.target, schedule: '*/10 * * * *' }, true);
     } catch (e) {
       this.d.log.warn('the Demo mode examples could not be created', { error: (e as Error).message });
     }
@@ -137,6 +148,7 @@ export class DemoService {
     this.d.transaction(() => {
       this.d.searchRows.deleteExampleSearches();
       this.d.watchRows.deleteExampleWatches();
+      this.d.callRows?.removeExamples();
       this.d.cache.delete('examples:paused');
     });
     this.d.engine.refresh();

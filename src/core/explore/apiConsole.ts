@@ -115,6 +115,92 @@ function coerce(query: Record<string, string | string[]>): Record<string, QueryV
   return out;
 }
 
+/** One console call as typed: the endpoint's console name, its path parameters and its query (form strings). */
+export interface ConsoleCall {
+  name: string;
+  path?: Record<string, string> | undefined;
+  query?: Record<string, string | string[]> | undefined;
+}
+
+/**
+ * Sends one console call through the client, exactly as the API console sends it (parameters the buyer typed are
+ * sent as typed, numbers and booleans read where the vehicle-auction specification says so): the one dispatch from
+ * an endpoint name to a client call, shared by the console and call watches (src/core/calls).
+ * @returns the HTTP status and the JSON as received (an image's type and size for GET /image-proxy).
+ * @throws ApiInputError / LotwatchError `bad_input` for bad input or an unknown endpoint (no request), ApiError.
+ */
+export async function sendConsoleCall(
+  c: ApiClient,
+  i: ConsoleCall,
+): Promise<{ status: number; json: unknown }> {
+  const q = coerce(i.query ?? {});
+  const path = i.path ?? {};
+  const slug = path['slugVin'] ?? '';
+  let json: unknown;
+  let status = 200;
+  switch (i.name) {
+    case 'GET /vehicles':
+      json = (await c.searchVehicles(check(SearchParamsSchema, q))).raw;
+      break;
+    case 'GET /vehicles/{slugVin}':
+      json = (await c.getVehicle(slug)).raw;
+      break;
+    case 'GET /vehicles/{slugVin}/history':
+      json = (await c.getHistory(slug, check(HistoryParamsSchema, q))).raw;
+      break;
+    case 'GET /vehicles/{slugVin}/related':
+      json = (await c.getRelated(slug)).raw;
+      break;
+    case 'GET /vehicles/filters':
+      json = (await c.getFilters()).raw;
+      break;
+    case 'GET /vehicles/{slugVin}/shipping':
+      json = (
+        await c.getVehicleShipping(
+          slug,
+          typeof q['ports'] === 'string' ? { ports: String(q['ports']).split(',') } : {},
+        )
+      ).raw;
+      break;
+    case 'GET /locations':
+      json = (await c.listLocations(check(LocationParamsSchema, q))).raw;
+      break;
+    case 'GET /shipping/auction-to-port':
+      json = (
+        await c.getAuctionToPortShipping({
+          ...(q['vin'] ? { vin: String(q['vin']) } : {}),
+          ...(q['lot_number'] !== undefined ? { lot_number: String(q['lot_number']) } : {}),
+          ...(typeof q['ports'] === 'string' ? { ports: String(q['ports']).split(',') } : {}),
+        })
+      ).raw;
+      break;
+    case 'GET /vehicles/urltodetails':
+      json = (await c.resolveUrl(String(q['url'] ?? ''))).raw;
+      break;
+    case 'GET /usage':
+      json = (await c.getUsage()).raw;
+      break;
+    case 'GET /image-proxy': {
+      const img = await c.fetchImage(String(q['url'] ?? ''));
+      json = { content_type: img.contentType, bytes: img.bytes.length };
+      break;
+    }
+    default: {
+      const m = /^GET \/api\/v1\/vp\/(.+)$/.exec(i.name);
+      const ep = m?.[1] as VideoEndpoint | undefined;
+      if (!ep || !Object.hasOwn(VIDEO_ENDPOINTS, ep)) {
+        throw new LotwatchError('bad_input', `There is no endpoint "${i.name}".`, {
+          fields: { name: ['Choose an endpoint from the list.'] },
+        });
+      }
+      const r = await c.callVideo(ep, q);
+      json = r.data;
+      status = r.status;
+    }
+  }
+  return { status, json };
+}
+
 /**
  * The API console: any endpoint of either specification called with the form's values, answered with the JSON as
  * received, the time it took and the requests it spent, so a user can see exactly what the service says.
@@ -147,71 +233,7 @@ export class ApiConsole {
     const c = this.requireClient();
     const before = this.requests.count();
     const t0 = performance.now();
-    const q = coerce(i.query ?? {});
-    const path = i.path ?? {};
-    const slug = path['slugVin'] ?? '';
-    let json: unknown;
-    let status = 200;
-    switch (i.name) {
-      case 'GET /vehicles':
-        json = (await c.searchVehicles(check(SearchParamsSchema, q))).raw;
-        break;
-      case 'GET /vehicles/{slugVin}':
-        json = (await c.getVehicle(slug)).raw;
-        break;
-      case 'GET /vehicles/{slugVin}/history':
-        json = (await c.getHistory(slug, check(HistoryParamsSchema, q))).raw;
-        break;
-      case 'GET /vehicles/{slugVin}/related':
-        json = (await c.getRelated(slug)).raw;
-        break;
-      case 'GET /vehicles/filters':
-        json = (await c.getFilters()).raw;
-        break;
-      case 'GET /vehicles/{slugVin}/shipping':
-        json = (
-          await c.getVehicleShipping(
-            slug,
-            typeof q['ports'] === 'string' ? { ports: String(q['ports']).split(',') } : {},
-          )
-        ).raw;
-        break;
-      case 'GET /locations':
-        json = (await c.listLocations(check(LocationParamsSchema, q))).raw;
-        break;
-      case 'GET /shipping/auction-to-port':
-        json = (
-          await c.getAuctionToPortShipping({
-            ...(q['vin'] ? { vin: String(q['vin']) } : {}),
-            ...(q['lot_number'] !== undefined ? { lot_number: String(q['lot_number']) } : {}),
-            ...(typeof q['ports'] === 'string' ? { ports: String(q['ports']).split(',') } : {}),
-          })
-        ).raw;
-        break;
-      case 'GET /vehicles/urltodetails':
-        json = (await c.resolveUrl(String(q['url'] ?? ''))).raw;
-        break;
-      case 'GET /usage':
-        json = (await c.getUsage()).raw;
-        break;
-      case 'GET /image-proxy': {
-        const img = await c.fetchImage(String(q['url'] ?? ''));
-        json = { content_type: img.contentType, bytes: img.bytes.length };
-        break;
-      }
-      default: {
-        const m = /^GET \/api\/v1\/vp\/(.+)$/.exec(i.name);
-        const ep = m?.[1] as VideoEndpoint | undefined;
-        if (!ep || !Object.hasOwn(VIDEO_ENDPOINTS, ep)) {
-          throw new LotwatchError('bad_input', `There is no endpoint "${i.name}".`, {
-            fields: { name: ['Choose an endpoint from the list.'] },
-          });
-        }
-        const r = await c.callVideo(ep, q);
-        json = r.data;
-        status = r.status;
-      }
-    }
+    const { status, json } = await sendConsoleCall(c, { name: i.name, path: i.path, query: i.query });
     const after = this.requests.count();
     return {
       status,

@@ -67,6 +67,7 @@ export class InboxService {
       delivery: r.delivery,
       status: r.status,
       read: r.read_at !== null,
+      url: r.url ?? null,
     }));
     return { alerts, unread: this.d.repos.alerts.unreadCount() };
   }

@@ -12,6 +12,7 @@ import { Polls, type RunOutcome } from './polls';
 import { Recorder } from './recorder';
 import { PauseGate, type PauseKind } from './pause';
 import { Scheduler, type SchedulePlan } from './scheduler';
+import type { CallRunner } from './runs';
 
 export type { PauseKind, RunOutcome, SchedulePlan };
 
@@ -40,6 +41,11 @@ export interface EngineDeps {
   examplesActive?: () => boolean;
   /** Until when the buyer paused watching (ms; Settings.watchPausedUntil), or null; default never paused. */
   userPausedUntil?: () => number | null;
+  /**
+   * Builds the call watches' runner from the engine's own parts (its pause gate, recorder and outbox), so a call
+   * watch's failures, alerts and delivery are a saved search's (src/core/calls/runner.ts); absent: none run.
+   */
+  calls?: (parts: { pause: PauseGate; recorder: Recorder; outbox: Outbox }) => CallRunner;
 }
 
 /**
@@ -58,6 +64,7 @@ export class WatchEngine {
   private readonly delivered = new Set<() => void>();
   private readonly budget: RequestBudget;
   private readonly clock: EngineDeps['clock'];
+  private readonly calls: CallRunner | undefined;
 
   constructor(d: EngineDeps) {
     this.store = d.store;
@@ -90,8 +97,10 @@ export class WatchEngine {
       outbox,
       watchReserve: (now) => this.scheduler.watchReserve(now),
     });
+    this.calls = d.calls?.({ pause: this.gate, recorder: this.recorder, outbox });
     this.scheduler = new Scheduler({
       ...d,
+      calls: this.calls,
       pause: this.gate,
       polls: this.polls,
       recorder: this.recorder,
@@ -127,6 +136,22 @@ export class WatchEngine {
   /** Runs a saved search now, queued behind the job in flight (never overlapping). Paused searches run too. */
   runSearchNow(id: number): Promise<RunOutcome> {
     return this.scheduler.enqueue(() => this.polls.runSearch(id, true));
+  }
+
+  /** Runs a call watch now, queued like a search run (a paused one too); `skipped` without call watches. */
+  runCallNow(id: number): Promise<RunOutcome> {
+    return this.scheduler.enqueue(async () =>
+      this.calls
+        ? this.calls.run(id, true)
+        : { status: 'skipped', requests: 0, changes: 0, alerts: 0, error: null },
+    );
+  }
+
+  /** A call watch's next scheduled run (ms) and its runs a day (null without a valid schedule or while paused). */
+  callSchedule(id: number, paused: boolean): { next: number | null; runsPerDay: number | null } {
+    const now = this.clock.now();
+    const s = this.scheduler.scheduled();
+    return { next: s.nextRunAt('call', id, paused, now), runsPerDay: s.runsPerDay('call', id, now) };
   }
 
   /** Checks one watch now, queued like a search run; `skipped` when the watch is gone. */

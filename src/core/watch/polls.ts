@@ -56,6 +56,25 @@ export interface PollsDeps {
 }
 
 /**
+ * What every scheduled run does with a request that failed (a saved search's page, a watch check, a call watch's
+ * call): a 429 pauses all polling (pause.ts), a spent quota and a rejected key raise their system alerts once, and
+ * the error's code and the buyer's words are returned for the run row. Throws only database errors.
+ */
+export function runFailed(
+  d: { pause: PauseGate; recorder: Recorder },
+  e: unknown,
+  now: number,
+): { code: string; message: string } {
+  d.pause.hold(e, now);
+  if (e instanceof QuotaSpentError) d.recorder.quotaSpent(e.periodEnd, now);
+  if (e instanceof UnauthorizedError) d.recorder.keyRejected(now);
+  if (e instanceof ApiError || (e instanceof Error && 'code' in e)) {
+    return { code: String((e as { code: unknown }).code), message: (e as Error).message };
+  }
+  return { code: 'internal', message: (e as Error)?.message ?? String(e) };
+}
+
+/**
  * The polls: one run of a saved search, one check of a watch, and the storing of records fetched outside the
  * schedule. Each poll's writes (observations, changes, alerts, run row) are one transaction, so a crash keeps all
  * of a poll or none; its alerts are then handed to the outbox.
@@ -89,13 +108,7 @@ export class Polls {
 
   /** Pauses on a 429, raises the alert a failure calls for, and returns its code and message for the run row. */
   private failed(e: unknown, now: number): { code: string; message: string } {
-    this.d.pause.hold(e, now);
-    if (e instanceof QuotaSpentError) this.d.recorder.quotaSpent(e.periodEnd, now);
-    if (e instanceof UnauthorizedError) this.d.recorder.keyRejected(now);
-    if (e instanceof ApiError || (e instanceof Error && 'code' in e)) {
-      return { code: String((e as { code: unknown }).code), message: (e as Error).message };
-    }
-    return { code: 'internal', message: (e as Error)?.message ?? String(e) };
+    return runFailed(this.d, e, now);
   }
 
   /**

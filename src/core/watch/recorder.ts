@@ -183,6 +183,7 @@ export class Recorder {
         body: a.body,
         reason: a.reason,
         delivery: a.delivery,
+        url: a.url ?? null,
         deliver_after:
           a.delivery === 'digest' ? quietHoursEnd(now, this.d.quiet(), this.d.tzOffsetMinutes(now)) : null,
       };

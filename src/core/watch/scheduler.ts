@@ -3,23 +3,14 @@ import { markSuspect } from '../db/connection';
 import { databaseErrorOf } from '../errors';
 import type { WatchRow, Store } from '../db/store';
 import type { Logger } from '../log';
-import {
-  pagesPerRun,
-  projectedDay,
-  reserveHorizon,
-  scaleToFit,
-  searchDemandPerDay,
-  watchReserve,
-  type RequestBudget,
-  type SearchLoad,
-} from './budget';
+import { projectedDay, reserveHorizon, scaleToFit, watchReserve, type RequestBudget } from './budget';
 import { failureBackoff, tickBackoff, type SchedulePlan, type WatchState } from './backoff';
-import { CronTrigger } from './cron';
 import type { Outbox } from './outbox';
 import { nextReminderAt } from './planner';
-import { CRITICAL_VALUE, orderQueue, searchValue, type QueuedRequest } from './value';
+import { CRITICAL_VALUE, orderQueue, type QueuedRequest } from './value';
 import { bidWatchOf, dueValue, watchDue } from './due';
-import { MAX_SLEEP, wakeWhenFits, watchWakeAt, type WakeContext } from './wake';
+import { MAX_SLEEP, watchWakeAt, type WakeContext } from './wake';
+import { ScheduledRuns, type CallRunner, type RunItem } from './runs';
 import { bidLookGap } from './bidPlan';
 import type { Polls, RunOutcome } from './polls';
 import type { PauseGate } from './pause';
@@ -38,6 +29,8 @@ export interface SchedulerDeps {
   outbox: Outbox;
   /** Whether Demo mode's example watches may be polled; default always. */
   examplesActive?: () => boolean;
+  /** Runs call watches on their schedules (runs.ts); absent: none run. */
+  calls?: CallRunner | undefined;
 }
 
 /**
@@ -46,7 +39,7 @@ export interface SchedulerDeps {
  * A run missed while the app was closed runs once on the next tick (catch-up); a 429 pauses everything.
  */
 export class Scheduler {
-  private triggers = new Map<number, CronTrigger>();
+  private readonly runs: ScheduledRuns;
   private chain: Promise<unknown> = Promise.resolve();
   private cancelTimer: (() => void) | null = null;
   private lastTick = 0;
@@ -58,7 +51,9 @@ export class Scheduler {
   private failures = 0;
   private retryAt = 0;
 
-  constructor(private readonly d: SchedulerDeps) {}
+  constructor(private readonly d: SchedulerDeps) {
+    this.runs = new ScheduledRuns(d);
+  }
 
   /**
    * Recovers from a crash (runs left 'running' become 'interrupted'; alerts left claimed get a recovery notice),
@@ -92,8 +87,7 @@ export class Scheduler {
     this.cancelTimer?.();
     this.cancelTimer = null;
     await this.chain.catch(() => undefined);
-    for (const t of this.triggers.values()) t.dispose();
-    this.triggers.clear();
+    this.runs.dispose();
   }
 
   /** Re-reads saved searches after a change (create, edit, pause, delete) and reschedules. */
@@ -134,13 +128,13 @@ export class Scheduler {
     const now = this.d.clock.now();
     const watches = this.watchStates();
     const searches = this.d.store.searches.listSearches();
-    const nextSearchRuns: SchedulePlan['nextSearchRuns'] = searches.map((s) => {
-      const t = this.triggers.get(s.id);
-      return { id: s.id, at: s.paused || !t ? null : t.nextAfter(now) };
-    });
+    const nextSearchRuns: SchedulePlan['nextSearchRuns'] = searches.map((s) => ({
+      id: s.id,
+      at: this.runs.nextRunAt('search', s.id, s.paused, now),
+    }));
     return {
       scale: this.scale,
-      projectedNext24h: projectedDay(watches, now, this.scale, this.searchDemand(searches, now)),
+      projectedNext24h: projectedDay(watches, now, this.scale, this.runs.demand(now)),
       nextSearchRuns,
       nextWatchChecks: watches.map((w) => ({ id: w.watch.id, at: watchDue(w, now, this.scale).at })),
     };
@@ -191,34 +185,13 @@ export class Scheduler {
     return states.map((w) => (w.bids ? { ...w, bids: { ...w.bids, maxGap } } : w));
   }
 
-  private searchDemand(searches: SearchLoad[], now: number): number {
-    return searchDemandPerDay(searches, (id) => this.triggers.get(id)?.runsPerDay(now) ?? null);
+  /** The scheduled runs (saved searches and call watches): next runs and runs a day, for the views. */
+  scheduled(): Pick<ScheduledRuns, 'nextRunAt' | 'runsPerDay'> {
+    return this.runs;
   }
 
   private syncTriggers(): void {
-    const searches = this.d.store.searches.listSearches();
-    const ids = new Set(searches.map((s) => s.id));
-    for (const [id, t] of this.triggers) {
-      const s = searches.find((x) => x.id === id);
-      if (!ids.has(id) || s?.schedule !== t.expression) {
-        t.dispose();
-        this.triggers.delete(id);
-      }
-    }
-    for (const s of searches) {
-      if (this.triggers.has(s.id)) continue;
-      try {
-        this.triggers.set(
-          s.id,
-          new CronTrigger(s.schedule, async () => void (await this.d.polls.runSearch(s.id, false))),
-        );
-      } catch (e) {
-        this.d.log.warn('watch: saved search has an invalid schedule', {
-          id: s.id,
-          error: (e as Error).message,
-        });
-      }
-    }
+    this.runs.sync();
   }
 
   /** The next due time of a watch (ms): its planned check or bid look, not before its failure backoff ends. */
@@ -256,7 +229,6 @@ export class Scheduler {
     // the budget held it back (or there was nothing to send it with): if a request fits already, nothing will
     // change by itself.
     const first = Math.max(this.d.pause.end(now), this.d.budget.nextFitAt(1, now) ?? Infinity);
-    const blocked = (fit: number | null) => wakeWhenFits(fit, now);
     const onQuota = this.d.budget.allowance(now).basis === 'quota';
     let kept: number | null = null;
     let lookKept: number | null = null;
@@ -272,19 +244,8 @@ export class Scheduler {
     };
     for (const w of watches)
       next = Math.min(next, watchWakeAt(w, ctx, tickStart === null ? Infinity : this.dueAt(w, tickStart)));
-    for (const s of this.d.store.searches.listSearches()) {
-      const trigger = this.triggers.get(s.id);
-      if (s.paused || !trigger) continue;
-      const since = s.last_run_at ?? s.created_at;
-      let t = trigger.dueBetween(since, now) ? now : (trigger.nextAfter(now) ?? Infinity);
-      if (tickStart !== null && trigger.dueBetween(since, tickStart)) {
-        const keep = (kept ??= this.searchKeep(now, watches));
-        const run = pagesPerRun(s) + keep;
-        t = blocked(this.d.budget.nextFitAt(1, now, keep, run));
-        if (onQuota && s.baseline_done) t = Math.max(t, this.d.budget.paidAt(run, now));
-      }
-      next = Math.min(next, Math.max(t, first));
-    }
+    const keep = () => (kept ??= this.searchKeep(now, watches));
+    next = Math.min(next, this.runs.wakeAt(this.d.budget, now, tickStart, first, onQuota, keep));
     return next;
   }
 
@@ -325,7 +286,7 @@ export class Scheduler {
       // One queue: watch checks and saved-search runs that are due, by value per request (value.ts). Sale-critical
       // checks go first and may spend the requests kept back for them; the rest go while the pace allows after
       // keeping back what the watchlist needs before the bucket could refill (docs/architecture.md "Request budget").
-      const queue: QueuedRequest<{ watch: WatchRow } | { search: number; baseline: boolean }>[] = [];
+      const queue: QueuedRequest<{ watch: WatchRow } | RunItem>[] = [];
       const states = paused ? [] : this.watchStates();
       if (!paused) {
         for (const w of states) {
@@ -341,22 +302,8 @@ export class Scheduler {
             critical: value >= CRITICAL_VALUE,
           });
         }
-        // From the last run, not the last tick: a run missed while the app was closed, the machine slept or the
-        // budget held it back runs once when it can (catch-up), never once per missed minute.
-        for (const s of this.d.store.searches.listSearches()) {
-          const since = s.last_run_at ?? s.created_at;
-          const trigger = this.triggers.get(s.id);
-          if (s.paused || !trigger?.dueBetween(since, now)) continue;
-          const cost = pagesPerRun(s);
-          const value = searchValue(now - since, 86_400_000 / Math.max(1, trigger.runsPerDay(now)), cost);
-          queue.push({
-            item: { search: s.id, baseline: s.baseline_done },
-            value,
-            cost,
-            dueAt: since,
-            critical: false,
-          });
-        }
+        // Saved searches and call watches due on their schedules, with their catch-up (runs.ts due).
+        queue.push(...this.runs.due(now));
       }
       // The tokens kept back for the watchlist, worked out once a tick (a projection over every watched lot).
       let kept: number | null = null;
@@ -392,7 +339,7 @@ export class Scheduler {
           break;
         }
         if ('watch' in q.item) await this.d.polls.pollWatch(q.item.watch, q.critical ? Infinity : 0);
-        else await this.triggers.get(q.item.search)?.execute();
+        else await this.runs.execute(q.item);
       }
       this.d.recorder.reminders(from, this.d.clock.now(), () => this.watchStates());
       this.d.outbox.deliver();
@@ -438,7 +385,7 @@ export class Scheduler {
     if (now - this.scaledAt < 10 * 60_000) return;
     this.scaledAt = now;
     const allowance = this.d.budget.allowance(now).perDay;
-    const searching = this.d.store.searches.listSearches().some((s) => !s.paused);
+    const searching = this.runs.anyActive();
     // Bid looks are left out: their own widest gap already fits them to the allowance (bidPlan.ts bidLookGap).
     this.scale = scaleToFit(this.watchStates(false), now, 0, searching ? allowance / 3 : allowance);
   }

@@ -148,8 +148,11 @@ describe('answer properties', () => {
   });
 });
 
+/** The sandbox's video answers at its market's start (seed 7): the channel as it is before any upload. */
+const AT_START = { seed: 7, startTime: Date.UTC(2026, 10, 22, 12), now: Date.UTC(2026, 10, 22, 12) };
+
 describe('extractAnswer on the sandbox video bodies', () => {
-  const videos = videoBody(7, '/channel/videos', { channel_id: 'UCx' });
+  const videos = videoBody(AT_START, '/channel/videos', { channel_id: 'UCx' });
   const items = (videos['data'] as { items: Record<string, unknown>[] }).items;
 
   it('finds the list of videos, keys them by id, names and links them', () => {
@@ -157,7 +160,7 @@ describe('extractAnswer on the sandbox video bodies', () => {
     expect(e.list_path).toEqual(['data', 'items']);
     expect(e.item_key).toBe('id');
     expect(e.missing).toEqual([]);
-    expect(e.items).toHaveLength(5);
+    expect(e.items).toHaveLength(items.length);
     expect(e.items![0]).toEqual({
       key: items[0]!['id'],
       title: items[0]!['title'],
@@ -173,7 +176,7 @@ describe('extractAnswer on the sandbox video bodies', () => {
       title: 'copart haul #212',
       url: 'https://youtu.be/NEWVIDEO001',
     };
-    const next = { ...videos, data: { items: [newer, ...items.slice(0, 4)], continuation: null } };
+    const next = { ...videos, data: { items: [newer, ...items.slice(0, -1)], continuation: null } };
     const changes = run(videos, next, config({ alert_removed: true }));
     expect(changes).toEqual([
       {
@@ -185,7 +188,7 @@ describe('extractAnswer on the sandbox video bodies', () => {
           values: {},
         },
       },
-      { kind: 'removed_item', item: expect.objectContaining({ key: items[4]!['id'] }) },
+      { kind: 'removed_item', item: expect.objectContaining({ key: items.at(-1)!['id'] }) },
     ]);
     expect(run(videos, next, config()).map((c) => c.kind)).toEqual(['new_item']);
     expect(run(videos, next, config({ alert_new: false }))).toEqual([]);
@@ -214,7 +217,7 @@ describe('extractAnswer on the sandbox video bodies', () => {
   });
 
   it('playability: no list of records, the watched values read from the root', () => {
-    const body = videoBody(7, '/youtube/video/playability', { video_id: 'abc' });
+    const body = videoBody(AT_START, '/youtube/video/playability', { video_id: 'abc' });
     const c = config({ fields: [{ path: ['data', 'playable'] }, { path: ['data', 'status'] }] });
     const e = extractAnswer(body, c);
     expect(e.values).toEqual({ 0: true, 1: 'OK' });
@@ -232,7 +235,7 @@ describe('extractAnswer on the sandbox video bodies', () => {
   });
 
   it('a watched value or chosen list gone is a missing sentence, and no change', () => {
-    const body = videoBody(7, '/youtube/video/playability', { video_id: 'abc' });
+    const body = videoBody(AT_START, '/youtube/video/playability', { video_id: 'abc' });
     const c = config({ list_path: ['data', 'items'], fields: [{ path: ['data', 'playable'] }] });
     const gone = { ok: true, data: { status: 'OK' } };
     const e = extractAnswer(gone, c);

@@ -21,6 +21,7 @@ function message(over: Partial<ChannelMessage> = {}): ChannelMessage {
     kind: 'sale_result',
     lot_key: 'copart:50313411',
     lot_url: LOT_URL,
+    url: null,
     created_at: Date.UTC(2025, 4, 6, 15, 30),
     alerts: [
       {
@@ -29,6 +30,7 @@ function message(over: Partial<ChannelMessage> = {}): ChannelMessage {
         title: 'Sold: 2018 Toyota Camry SE',
         body: 'Sold for $4,250 (your max was $5,000).\nCopart Dallas, TX',
         lot_key: 'copart:50313411',
+        url: null,
         created_at: Date.UTC(2025, 4, 6, 15, 30),
       },
     ],
@@ -250,6 +252,7 @@ describe('webhook', () => {
       body: msg.body,
       lot_key: 'copart:50313411',
       lot_url: LOT_URL,
+      url: null,
       created_at: '2025-05-06T15:30:00.000Z',
       alerts: [
         {
@@ -258,6 +261,7 @@ describe('webhook', () => {
           title: msg.title,
           body: msg.body,
           lot_key: 'copart:50313411',
+          url: null,
           created_at: '2025-05-06T15:30:00.000Z',
         },
       ],

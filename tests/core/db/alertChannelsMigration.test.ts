@@ -36,6 +36,8 @@ describe('migration 80: alert channels', () => {
     const before = db.prepare('SELECT * FROM alerts ORDER BY id').all();
     expect(migrateTo(db, path, 80)).toEqual([80]);
     expect(db.prepare('SELECT * FROM alerts ORDER BY id').all()).toEqual(before);
+    // The current repository reads the file as the later migrations leave it (alerts.url since 150).
+    migrateTo(db, path, Number.MAX_SAFE_INTEGER);
     const channels = new ChannelsRepo(db);
     const id = channels.insert('ntfy', SETTINGS, 0, 100);
     expect(channels.alertsAfter(0, 10).map((a) => a.dedup_key)).toEqual(['change:1', 'change:2']);

@@ -13,6 +13,7 @@ import { migration as m0110 } from './0110-record-estimates';
 import { migration as m0120 } from './0120-library-facets';
 import { migration as m0130 } from './0130-watch-pause';
 import { migration as m0140 } from './0140-request-quota';
+import { migration as m0150 } from './0150-call-watches';
 
 /** Every migration in order. Numbers go up in steps of 10 (docs/architecture.md "SQLite"). */
 export const MIGRATIONS: readonly Migration[] = [
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0120,
   m0130,
   m0140,
+  m0150,
 ];

@@ -1,0 +1,172 @@
+import type { ApiClient } from '../api';
+import type { Clock } from '../clock';
+import type { CallWatchRow, CallWatchesRepo } from '../db/callWatchesRepo';
+import { BadInputError, LotwatchError } from '../errors';
+import { checkCron } from '../watch/cron';
+import type { WatchEngine } from '../watch/engine';
+import { parseRules } from '../watchlist/rules';
+import {
+  CallTargetSchema,
+  CallWatchConfigSchema,
+  type CallTarget,
+  type CallWatchConfig,
+} from '../../shared/callWatch';
+import type { CallWatchView, MethodInput, MethodOutput } from '../../shared/ipc/contract';
+import { AlertRulesSchema, DEFAULT_SCHEDULE, type AlertRules } from '../../shared/watch';
+import { parseExtract } from './runner';
+
+/** What the call-watch service needs; everything with side effects is injected. */
+export interface CallWatchServiceDeps {
+  calls: CallWatchesRepo;
+  engine: Pick<WatchEngine, 'refresh' | 'runCallNow' | 'callSchedule'>;
+  clock: Clock;
+  /** The client, or the one "no key" error (src/core/api/clientOrThrow.ts). */
+  clientOrThrow: () => ApiClient;
+  /** The console endpoint names (ApiConsole.endpoints), to refuse one that does not exist before saving. */
+  endpoints: () => readonly string[];
+}
+
+const DAY = 86_400_000;
+
+/**
+ * Call watches (docs/architecture.md "Call watches"): any API console call saved with a cron schedule and alert rules,
+ * listed beside the saved searches with its cost per day; its runs are the watch engine's (src/core/calls/runner.ts).
+ */
+export class CallWatchService {
+  constructor(private readonly d: CallWatchServiceDeps) {}
+
+  private require(id: number): CallWatchRow {
+    const w = this.d.calls.get(id);
+    if (!w) throw new LotwatchError('not_found', `There is no call watch ${id}; it may have been deleted.`);
+    return w;
+  }
+
+  /** The view of one row: its schedule's next run and cost, the last good answer's list, the last day's alerts. */
+  private view(w: CallWatchRow): CallWatchView {
+    const now = this.d.clock.now();
+    const schedule = this.d.engine.callSchedule(w.id, w.paused);
+    const last = this.d.calls.lastGoodAnswer(w.id);
+    const extract = last ? parseExtract(last.extract) : null;
+    return {
+      id: w.id,
+      name: w.name,
+      target: w.target,
+      config: w.config,
+      schedule: w.schedule,
+      rules: w.rules,
+      paused: w.paused,
+      paused_reason: w.paused ? (w.paused_reason ?? 'buyer') : null,
+      is_example: w.is_example,
+      created_at: w.created_at,
+      last_run_at: w.last_run_at,
+      last_ok_at: w.last_ok_at,
+      next_run_at: schedule.next,
+      last_status: w.last_status,
+      consecutive_failures: w.consecutive_failures,
+      last_error: w.last_error,
+      refused_params: w.refused_params,
+      list_path: extract?.list_path ?? null,
+      item_key: extract?.item_key ?? null,
+      items: extract?.items ? extract.items.length : null,
+      // One request a run, counted as a saved search's cost is (runs a day of its schedule).
+      requests_per_day: schedule.runsPerDay ?? 0,
+      alerts_24h: this.d.calls.alertsOf(`call:${w.id}`, now - DAY),
+    };
+  }
+
+  /** Every call watch as the list shows it. Throws database errors only. */
+  list(): CallWatchView[] {
+    return this.d.calls.list().map((w) => this.view(w));
+  }
+
+  /**
+   * Checks a call watch's input: an endpoint the console offers, a valid cron schedule (node-cron), and rules merged
+   * over `base`. @throws BadInputError naming each bad field (`target.endpoint`, `schedule`, `rules.<field>`).
+   */
+  private check(i: MethodInput<'callWatches.create'>, base: AlertRules) {
+    const fields: Record<string, string[]> = {};
+    let schedule = '';
+    let rules = base;
+    if (!this.d.endpoints().includes(i.target.endpoint))
+      fields['target.endpoint'] = ['Choose an endpoint from the API console’s list.'];
+    try {
+      schedule = checkCron(i.schedule ?? DEFAULT_SCHEDULE);
+    } catch (e) {
+      Object.assign(fields, (e as LotwatchError).fields);
+    }
+    try {
+      rules = parseRules(i.rules, base);
+    } catch (e) {
+      Object.assign(fields, (e as LotwatchError).fields);
+    }
+    const first = Object.entries(fields)[0];
+    if (first) throw new BadInputError(`${first[0]}: ${first[1][0]}`, fields);
+    // Already checked by the contract; parsed again for the defaults the input may leave out.
+    const target: CallTarget = CallTargetSchema.parse(i.target);
+    const config: CallWatchConfig = CallWatchConfigSchema.parse(i.config ?? {});
+    return { name: i.name, target, config, schedule, rules, paused: i.paused ?? false };
+  }
+
+  /**
+   * Saves a call watch (an `example` one for Demo mode) and schedules it; its first run, at once when the budget lets
+   * it, is the baseline. @throws BadInputError naming each bad field.
+   */
+  create(i: MethodInput<'callWatches.create'>, example = false): CallWatchView {
+    const w = this.check(i, AlertRulesSchema.parse({}));
+    const id = this.d.calls.create(
+      { ...w, paused_reason: w.paused ? 'buyer' : null },
+      this.d.clock.now(),
+      example,
+    );
+    this.d.engine.refresh();
+    return this.view(this.require(id));
+  }
+
+  /** Rewrites a call watch; rules not given keep theirs. @throws BadInputError, not_found. */
+  update(i: MethodInput<'callWatches.update'>): CallWatchView {
+    const old = this.require(i.id);
+    const w = this.check(i, old.rules);
+    const reason = w.paused ? (old.paused ? (old.paused_reason ?? 'buyer') : 'buyer') : null;
+    this.d.calls.update(i.id, { ...w, paused_reason: reason }, this.d.clock.now());
+    this.d.engine.refresh();
+    return this.view(this.require(i.id));
+  }
+
+  /** Deletes a call watch with its answers and unschedules it. @throws not_found. */
+  remove(id: number): MethodOutput<'callWatches.remove'> {
+    this.require(id);
+    this.d.calls.remove(id);
+    this.d.engine.refresh();
+    return { ok: true };
+  }
+
+  /**
+   * Pauses (the buyer's) or resumes a call watch; resuming one that paused itself clears its failure count.
+   * @throws not_found.
+   */
+  setPaused(id: number, paused: boolean): CallWatchView {
+    this.require(id);
+    this.d.calls.setPaused(id, paused, 'buyer', this.d.clock.now());
+    this.d.engine.refresh();
+    return this.view(this.require(id));
+  }
+
+  /** Runs a call watch now (a paused one too), queued behind the engine's job in flight. @throws not_found, no key. */
+  async runNow(id: number): Promise<MethodOutput<'callWatches.runNow'>> {
+    this.require(id);
+    this.d.clientOrThrow();
+    return this.d.engine.runCallNow(id);
+  }
+
+  /** The last good answer stored (JSON as received), or nulls before the first or once its body aged out. */
+  answer(id: number): MethodOutput<'callWatches.answer'> {
+    this.require(id);
+    const a = this.d.calls.lastGoodAnswer(id);
+    if (!a || a.body === null) return { at: a?.at ?? null, status: a?.status ?? null, json: null };
+    try {
+      return { at: a.at, status: a.status, json: JSON.parse(a.body) as unknown };
+    } catch {
+      return { at: a.at, status: a.status, json: null };
+    }
+  }
+}

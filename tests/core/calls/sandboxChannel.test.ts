@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { coresPerTest } from '../../helpers/core';
+import { FakeClock } from '../../helpers/fakeClock';
+import { startSandbox, type Sandbox } from '../../helpers/sandbox';
+import { DEMO_CALL_EXAMPLE, GONE_PREFIX } from '../../../src/sandbox/index';
+import type { AlertView, CallWatchView } from '../../../src/shared/ipc/contract';
+
+// Call watches on the sandbox's moving video endpoints over real HTTP. The sandbox's real-time source is the core's
+// fake clock at speed 1, so market time and the watcher's time are one clock the test steps.
+
+const HOUR = 60 * 60_000;
+const startCore = coresPerTest();
+let sb: Sandbox | undefined;
+afterEach(async () => {
+  await sb?.dispose();
+  sb = undefined;
+});
+
+async function setUp() {
+  const clock = new FakeClock();
+  sb = await startSandbox({ lots: 40, now: () => clock.now(), startTime: clock.now(), speed: 1 });
+  const t = await startCore({ sandbox: sb, clock });
+  // The Demo sandbox's quota is generous; the buyer's own limit keeps the pace test-sized and known.
+  await t.value('settings.update', { requestsPerDay: 200 });
+  return t;
+}
+
+describe('call watches on the sandbox video platform', () => {
+  it("alerts each of the Demo channel's new videos exactly once over two simulated days and a restart", async () => {
+    const t = await setUp();
+    const w = await t.value<CallWatchView>('callWatches.create', {
+      ...DEMO_CALL_EXAMPLE,
+      schedule: '*/30 * * * *',
+      rules: { cap_per_lot_per_hour: 60 },
+    });
+    await t.core.engine.runDue(); // the baseline
+    const baselineAt = t.clock.now();
+    for (let step = 1; step <= 96; step++) {
+      if (step === 48) {
+        await t.restart();
+        t.core.engine.refresh(); // what a started engine does first: read the schedules
+      }
+      t.clock.advance(HOUR / 2);
+      await t.core.engine.runDue();
+    }
+    // The truth: every video the channel published after the baseline (its newest 20 cover a half hour's uploads).
+    const r = await fetch(
+      `${sb!.url}/api/v1/youtube/channel/videos?channel_id=${DEMO_CALL_EXAMPLE.target.query['channel_id']}`,
+      { headers: { 'x-api-key': 'lotwatch-demo-key' } },
+    );
+    expect(r.status).toBe(200);
+    const { alerts } = await t.value<{ alerts: AlertView[] }>('alerts.list', { limit: 500 });
+    const fresh = alerts.filter((a) => a.source === `call:${w.id}` && a.kind === 'call_new_item');
+    const urls = fresh.map((a) => a.url);
+    expect(fresh.length).toBeGreaterThan(96); // a video about every 10 minutes
+    expect(new Set(urls).size).toBe(urls.length);
+    const view = (await t.value<CallWatchView[]>('callWatches.list')).find((x) => x.id === w.id)!;
+    expect(view).toMatchObject({ last_status: 200, consecutive_failures: 0, paused: false });
+    // The newest videos the channel shows now are all among the alerted ones (none missed at the end).
+    const body = (await r.json()) as { data: { items: { url: string; published_at: string }[] } };
+    const recent = body.data.items.filter((v) => Date.parse(v.published_at) > baselineAt);
+    for (const v of recent) expect(urls).toContain(v.url);
+  });
+
+  it('a video turning private alerts once on its watched playability', async () => {
+    const t = await setUp();
+    const w = await t.value<CallWatchView>('callWatches.create', {
+      name: 'Haul playable',
+      target: {
+        endpoint: 'GET /api/v1/vp/vp/video/playability',
+        query: { video_id: `${GONE_PREFIX}haul212` },
+      },
+      config: { fields: [{ path: ['data', 'playable'], label: 'playable' }] },
+      schedule: '*/15 * * * *',
+    });
+    await t.core.engine.runDue();
+    for (let i = 0; i < 12; i++) {
+      t.clock.advance(HOUR / 4);
+      await t.core.engine.runDue();
+    }
+    const { alerts } = await t.value<{ alerts: AlertView[] }>('alerts.list', { limit: 500 });
+    const mine = alerts.filter((a) => a.source === `call:${w.id}`);
+    expect(mine.map((a) => a.kind)).toEqual(['call_value_changed']);
+  });
+
+  it("Demo mode's first start makes the example call watch with the other examples; removing them removes it", async () => {
+    const clock = new FakeClock();
+    sb = await startSandbox({ lots: 40, now: () => clock.now(), startTime: clock.now(), speed: 1 });
+    const url = sb.baseUrl!;
+    const t = await startCore({
+      sandbox: sb,
+      clock,
+      demoExamples: true,
+      autoStart: true,
+      demoService: async () => ({
+        baseUrl: url,
+        apiKey: 'lotwatch-demo-key',
+        ratePerSecond: 1e9,
+        callExample: DEMO_CALL_EXAMPLE,
+      }),
+    });
+    const listed = await t.value<CallWatchView[]>('callWatches.list');
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({
+      name: DEMO_CALL_EXAMPLE.name,
+      is_example: true,
+      target: DEMO_CALL_EXAMPLE.target,
+    });
+    await t.value('examples.remove');
+    expect(await t.value<CallWatchView[]>('callWatches.list')).toEqual([]);
+  });
+});
