@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CallWatchConfig } from '../../shared/callWatch';
 import type { AlertRules, QuietHours } from '../../shared/watch';
-import { pathText, type AnswerChange, type AnswerItem, type AnswerValue } from '../calls/answer';
+import { pathText, type AnswerChange, type AnswerItem, type AnswerValue } from '../../shared/callAnswer';
 import { deliveryFor, type AlertDecision } from './decide';
 
 /*

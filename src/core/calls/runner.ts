@@ -20,7 +20,7 @@ import type { Recorder } from '../watch/recorder';
 import { CALL_ANSWERS_KEPT, CALL_FAILURES_BEFORE_PAUSE } from '../../shared/callWatch';
 import type { ContractEvent } from '../../shared/ipc/contract';
 import { pollTargetKey, type PollTarget, type QuietHours } from '../../shared/watch';
-import { diffAnswers, extractAnswer, type AnswerExtract } from './answer';
+import { diffAnswers, extractAnswer, type AnswerExtract } from '../../shared/callAnswer';
 
 /** What a call watch's runs need; everything with side effects is injected (the watch engine's own parts). */
 export interface CallRunsDeps {

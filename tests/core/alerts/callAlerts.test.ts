@@ -7,7 +7,7 @@ import {
   itemNoun,
   valueText,
 } from '../../../src/core/alerts';
-import type { AnswerChange, AnswerItem } from '../../../src/core/calls/answer';
+import type { AnswerChange, AnswerItem } from '../../../src/shared/callAnswer';
 import { CallWatchConfigSchema, type CallWatchConfig } from '../../../src/shared/callWatch';
 import { HOUR, NIGHT, QUIET_OFF, rules, T0 } from '../diff/fixtures';
 

@@ -9,7 +9,7 @@ import {
   pathText,
   readPath,
   type AnswerExtract,
-} from '../../../src/core/calls/answer';
+} from '../../../src/shared/callAnswer';
 import {
   CallWatchConfigSchema,
   type CallWatchConfig,

@@ -1,13 +1,16 @@
-import { AUTO_ITEM_KEYS, type JsonPath } from '../../../../shared/callWatch';
+import type { JsonPath } from '../../../../shared/callWatch';
+import {
+  answerLists,
+  autoItemKey as autoKeyOf,
+  autoListPath,
+  pathText as answerPathText,
+  readPath,
+} from '../../../../shared/callAnswer';
 
 /*
  * What the watch-a-call dialog reads of an answer to offer its choices: the lists in it, the fields of their items,
- * the automatic key. Pure. The video-platform specification shows no fields ("Resources and their fields: not
- * shown"), so nothing here assumes a schema.
- *
- * DUPLICATE of core's src/core/calls/answer.ts (autoListPath/largestArray, its automatic item key, pathText, readPath),
- * so the dialog shows what core will read: the renderer may not import src/core (tests/shared/boundaries.test.ts).
- * They belong in src/shared/callWatch.ts, one copy for both.
+ * the automatic key. Pure. Which list and key are automatic is core's own rule (src/shared/callAnswer.ts), so the
+ * dialog shows exactly what the watch will read.
  */
 
 /** A list found in an answer: where it is, and how many items it holds. */
@@ -16,58 +19,15 @@ export interface FoundList {
   count: number;
 }
 
-/** Paths a buyer can store (JsonPathSchema): at most 20 steps, keys up to 200 characters, indexes up to 100,000. */
-const MAX_DEPTH = 20;
-const KEY_MAX = 200;
-const INDEX_MAX = 100_000;
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** More than half of the array's elements are objects (a list of records rather than of tags or numbers). */
-function mostlyObjects(a: unknown[]): boolean {
-  let n = 0;
-  for (const e of a) if (isObject(e)) n++;
-  return n * 2 > a.length;
-}
-
 /**
- * Every array in an answer, breadth first (shallowest first, then in the answer's key and index order), the root
- * included, at paths a buyer can store; with whether it is a list of records. Never throws.
- */
-export function listsIn(json: unknown): (FoundList & { records: boolean })[] {
-  const out: (FoundList & { records: boolean })[] = [];
-  const queue: { path: JsonPath; value: unknown }[] = [{ path: [], value: json }];
-  for (let head = 0; head < queue.length; head++) {
-    const { path, value } = queue[head]!;
-    if (Array.isArray(value)) out.push({ path, count: value.length, records: mostlyObjects(value) });
-    if (path.length >= MAX_DEPTH) continue;
-    if (Array.isArray(value)) {
-      const n = Math.min(value.length, INDEX_MAX + 1);
-      for (let i = 0; i < n; i++) {
-        const e: unknown = value[i];
-        if (typeof e === 'object' && e !== null) queue.push({ path: [...path, i], value: e });
-      }
-    } else if (isObject(value)) {
-      for (const [k, e] of Object.entries(value))
-        if (k.length <= KEY_MAX && typeof e === 'object' && e !== null)
-          queue.push({ path: [...path, k], value: e });
-    }
-  }
-  return out;
-}
-
-/**
- * The list a call watch reads when the buyer chose none, as core finds it: the largest array of mostly objects (a
- * list of records), else the largest array of any kind; ties go to the shallowest, then the first in the answer.
- * Null when the answer holds no array (a single record, such as playability). Never throws.
+ * The list a call watch reads when the buyer chose none (autoListPath: the largest list of records, else the largest
+ * array), with its count. Null when the answer holds no array (a single record, such as playability). Never throws.
  */
 export function largestList(json: unknown): FoundList | null {
-  const all = listsIn(json);
-  const pick = (xs: FoundList[]) =>
-    xs.reduce<FoundList | null>((best, l) => (best === null || l.count > best.count ? l : best), null);
-  const found = pick(all.filter((l) => l.records)) ?? pick(all);
-  return found ? { path: found.path, count: found.count } : null;
+  const path = autoListPath(json);
+  if (path === null) return null;
+  const v = readPath(json, path);
+  return { path, count: Array.isArray(v) ? v.length : 0 };
 }
 
 /**
@@ -75,21 +35,13 @@ export function largestList(json: unknown): FoundList | null {
  * non-empty. Never throws.
  */
 export function choosableLists(json: unknown): FoundList[] {
-  return listsIn(json)
+  return answerLists(json)
     .filter((l) => l.count > 0 && l.path.every((s) => typeof s === 'string'))
     .map(({ path, count }) => ({ path, count }));
 }
 
 /** The value at `path` in `json`, or undefined when a step is missing. Never throws. */
-export function valueAt(json: unknown, path: JsonPath): unknown {
-  let v: unknown = json;
-  for (const step of path) {
-    if (Array.isArray(v) && typeof step === 'number') v = v[step];
-    else if (isObject(v) && typeof step === 'string' && Object.hasOwn(v, step)) v = v[step];
-    else return undefined;
-  }
-  return v;
-}
+export const valueAt = readPath;
 
 /** Whether two paths are the same steps. */
 export function samePath(a: JsonPath, b: JsonPath): boolean {
@@ -98,12 +50,14 @@ export function samePath(a: JsonPath, b: JsonPath): boolean {
 
 /** A JSON path for people: `data.items[0].title`; `(the whole answer)` for the root. Never throws. */
 export function pathText(path: JsonPath): string {
-  if (path.length === 0) return '(the whole answer)';
-  return path.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+  return path.length === 0 ? '(the whole answer)' : answerPathText(path);
 }
 
 /** Item fields sampled: enough to see every field of a page of items without reading a huge list through. */
 const SAMPLE = 50;
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const isScalar = (v: unknown) =>
   v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
@@ -122,21 +76,9 @@ export function itemFields(items: unknown): string[] {
   return [...seen];
 }
 
-/** An item's key field value: a non-empty string or a finite number; anything else is no key. */
-function hasKey(item: unknown, field: string): boolean {
-  if (!isObject(item) || !Object.hasOwn(item, field)) return false;
-  const v = item[field];
-  return (typeof v === 'string' && v !== '') || (typeof v === 'number' && Number.isFinite(v));
-}
-
-/**
- * The key core picks when the buyer picks none: the first of AUTO_ITEM_KEYS (`id`, `videoId`, `url`) that more
- * than half of the items carry as a string or number; null: items are told apart by their whole content. Never
- * throws.
- */
+/** The key core names items by when the buyer picks none (autoItemKey), or null: whole items. Never throws. */
 export function autoItemKey(items: unknown): string | null {
-  if (!Array.isArray(items) || items.length === 0) return null;
-  return AUTO_ITEM_KEYS.find((k) => items.filter((it) => hasKey(it, k)).length * 2 > items.length) ?? null;
+  return Array.isArray(items) ? autoKeyOf(items) : null;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { AUTO_ITEM_KEYS, type CallWatchConfig, type JsonPath } from '../../shared/callWatch';
+import { AUTO_ITEM_KEYS, type CallWatchConfig, type JsonPath } from './callWatch';
 
 /*
  * What a call watch reads from one answer, and what changed between two answers. Pure: no clock, no store. The
@@ -193,6 +193,24 @@ function* arrays(json: unknown): Generator<{ path: JsonPath; value: unknown[] }>
   }
 }
 
+/** An array found in an answer: where it is, how many items it holds, whether most of them are objects (records). */
+export interface AnswerList {
+  path: JsonPath;
+  count: number;
+  records: boolean;
+}
+
+/**
+ * Every array of an answer that a watch could read, in the order autoListPath weighs them (shallowest first, then
+ * the answer's key and index order): what the watch-a-call dialog offers as "New items in". Never throws.
+ */
+export function answerLists(json: unknown): AnswerList[] {
+  const out: AnswerList[] = [];
+  for (const a of arrays(json))
+    out.push({ path: a.path, count: a.value.length, records: mostlyObjects(a.value) });
+  return out;
+}
+
 /**
  * The path of the largest array anywhere in `json` (the root itself included: `[]`); ties go to the shallowest,
  * then the first in the answer's key order. With `mostlyObjects`, only arrays more than half of whose elements are
@@ -225,8 +243,12 @@ function keyOf(item: unknown, field: string): string | null {
   return null;
 }
 
-/** The first of AUTO_ITEM_KEYS that more than half of the items carry as a string or number, else null. */
-function autoItemKey(items: unknown[]): string | null {
+/**
+ * The key a watch names items by when the buyer chose none: the first of AUTO_ITEM_KEYS (`id`, `videoId`, `url`)
+ * that more than half of the items carry as a non-empty string or a finite number, else null (items are told apart
+ * by their whole content). The dialog shows the same choice as "Automatic (videoId)". Never throws.
+ */
+export function autoItemKey(items: unknown[]): string | null {
   for (const field of AUTO_ITEM_KEYS) {
     let n = 0;
     for (const it of items) if (keyOf(it, field) !== null) n++;
