@@ -63,12 +63,12 @@ export const CHANNEL_NAME = 'Auction Garage';
 export const GONE_PREFIX = 'gone-';
 
 /**
- * The Demo's example channel: its videos come every 10 minutes of market time on average (3 to 17 minutes apart), so
- * a call watch on it sees a new video within its first simulated hour. Other channels upload every 2 to 5 hours on
+ * The Demo's example channel: one video in each 40 minutes of market time, at a seeded moment within it, so a call
+ * watch on it sees a new video within its first simulated hour without filling the inbox. Other channels upload every 2 to 5 hours on
  * average.
  */
 export const DEMO_CHANNEL_ID = 'UCauctionGarageDemo00001';
-const DEMO_CHANNEL_WINDOW = 10 * MIN;
+const DEMO_CHANNEL_WINDOW = 40 * MIN;
 
 /**
  * The Demo's example call watch (the app may offer it later): the example channel's new videos, a console call as

@@ -25,13 +25,15 @@ test.describe('call watches', () => {
     await consolePage.choose('/channel/videos');
     await consolePage.addParam('channel_id', CHANNEL);
     await consolePage.callButton.click();
-    await expect(consolePage.response).toContainText('items');
+    await expect(consolePage.watchButton).toBeVisible();
     await consolePage.watchButton.click();
 
     const dialog = page.getByRole('dialog', { name: 'Watch this call' });
     await expect(dialog.getByLabel('Call')).toContainText(`channel_id=${CHANNEL}`);
     // The largest list is chosen by default, keyed automatically.
-    await expect(dialog.getByRole('combobox', { name: 'List to watch' })).toHaveValue(/items/);
+    await expect(
+      dialog.getByRole('combobox', { name: 'List to watch' }).locator('option:checked'),
+    ).toHaveText(/^data\.items · \d+ items \(the largest list\)$/);
     await dialog.getByRole('textbox', { name: 'Name' }).fill('Inspection channel');
     await dialog.getByRole('button', { name: 'Watch this call' }).click();
     await expect(page.getByRole('dialog', { name: 'Call watched' })).toContainText('Inspection channel');

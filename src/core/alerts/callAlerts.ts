@@ -81,11 +81,6 @@ function capitalised(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-/** `sentence` then the link, when there is one. */
-function withLink(sentence: string, url: string | null): string {
-  return url === null ? sentence : `${sentence} ${url}`;
-}
-
 /**
  * The alerts of one run's answer changes (diffAnswers), one per change, in their order.
  * - call_new_item: title `New video on “Auction Garage”: copart haul #212` (the noun from itemNoun), body `It was
@@ -156,14 +151,14 @@ function describe(
       return {
         kind: 'call_new_item',
         title: `New ${noun} on “${name}”: ${change.item.title}`,
-        body: withLink(`It was not in ${answer}.`, change.item.url),
+        body: `It was not in ${answer}.`,
         dedup_key: `call:${id}:new:${keyPart(change.item.key)}`,
       };
     case 'removed_item':
       return {
         kind: 'call_removed_item',
         title: `${capitalised(noun)} gone from “${name}”: ${change.item.title}`,
-        body: withLink(`It was in ${answer} and is not in this one.`, change.item.url),
+        body: `It was in ${answer} and is not in this one.`,
         dedup_key: `call:${id}:removed:${keyPart(change.item.key)}:${now}`,
       };
     case 'value_changed': {
@@ -184,7 +179,7 @@ function describe(
       return {
         kind: 'call_value_changed',
         title: item ? `“${name}” · ${item.title}: ${what}` : `“${name}”: ${what}`,
-        body: withLink(sentence, item?.url ?? null),
+        body: sentence,
         dedup_key: `call:${id}:value:${change.field}:${item ? keyPart(item.key) : ''}:${now}`,
       };
     }

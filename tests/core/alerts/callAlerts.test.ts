@@ -44,7 +44,7 @@ describe('callChangeAlerts texts and dedup keys', () => {
         delivery: 'now',
         reason: null,
         title: 'New video on “Auction Garage”: copart haul #212',
-        body: 'It was not in the previous answer of GET /api/v1/vp/channel/videos. https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+        body: 'It was not in the previous answer of GET /api/v1/vp/channel/videos.',
         dedup_key: 'call:7:new:dQw4w9WgXcQ',
         lot_key: null,
         url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
@@ -107,7 +107,7 @@ describe('callChangeAlerts texts and dedup keys', () => {
       title: '“Auction Garage” · copart haul #212: views crossed 1,000,000 (999,002 → 1,000,001)',
       body:
         'It went up past 1,000,000: 999,002 in the previous answer of GET /api/v1/vp/channel/videos, ' +
-        '1,000,001 now. https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+        '1,000,001 now.',
       dedup_key: `call:7:value:0:dQw4w9WgXcQ:${T0}`,
       url: video.url,
     });
