@@ -1,11 +1,6 @@
 import { z } from 'zod';
 import { AlertRulesPatchSchema, AlertRulesSchema, DEFAULT_SCHEDULE } from '../../watch';
-import {
-  CALL_PAUSE_REASONS,
-  CallTargetSchema,
-  CallWatchConfigSchema,
-  JsonPathSchema,
-} from '../../callWatch';
+import { CALL_PAUSE_REASONS, CallTargetSchema, CallWatchConfigSchema, JsonPathSchema } from '../../callWatch';
 import { Done, Id, RunOutcomeSchema, Void } from './common';
 
 /** The call-watches domain of the contract: any console call on a schedule, its answers diffed (src/shared/callWatch.ts). */
@@ -33,7 +28,7 @@ export const CallWatchViewSchema = z.object({
   last_error: z.string().nullable(),
   /**
    * Query parameters the service refused (a 422 names them when it can; every typed parameter when it does not):
-   * the console and the list mark them. Empty when none.
+   * the Watched calls list marks them. Empty when none.
    */
   refused_params: z.array(z.string()).default([]),
   /** The list its items were read from in the last good answer (the chosen one or the one found); null: none. */

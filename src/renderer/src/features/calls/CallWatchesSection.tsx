@@ -1,3 +1,4 @@
+import { ExampleBadge } from '../../components/watch/common';
 import { useState } from 'react';
 import { CALL_FAILURES_BEFORE_PAUSE, type CallTarget } from '../../../../shared/callWatch';
 import type { CallWatchView } from '../../../../shared/ipc/contract';
@@ -179,6 +180,7 @@ export function CallWatchesSection() {
                     <td>
                       <div className="ss-name-line">
                         <strong>{w.name}</strong>
+                        {w.is_example && <ExampleBadge />}
                         {w.rules.muted && <span className="lw-badge">Muted</span>}
                       </div>
                       <div className="lw-sub cw-mono cw-call">
