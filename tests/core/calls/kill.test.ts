@@ -4,11 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childScript } from '../../helpers/children';
 import { tempDir } from '../../helpers/tmp';
-import { startMovingChannel, type MovingChannel } from './movingChannel';
+import { startSandbox, type Sandbox } from '../../helpers/sandbox';
+import { DEMO_CHANNEL_ID } from '../../../src/sandbox/index';
 
-// kill -9 of a child process running a call watch (kill/child.ts), at the start of a run (its request in flight) and
-// right after a run's transaction committed (its alerts not delivered yet), then a restart on the same data file:
-// every new video is alerted exactly once, none of the baseline's.
+// kill -9 of a child process running a call watch (kill/child.ts) on the sandbox's moving channel over real HTTP, at
+// the start of a run (its request in flight) and right after a run's transaction committed (its alerts not delivered
+// yet), then a restart on the same data file: every video the channel published after the baseline is alerted
+// exactly once, none of the baseline's. The sandbox's market time is the child's fake clock, mirrored here: the
+// parent moves both with each step.
 
 const HOUR = 60 * 60_000;
 
@@ -19,22 +22,46 @@ interface Child {
 }
 
 let dir: { dir: string; cleanup(): void };
-let channel: MovingChannel;
+let sb: Sandbox;
 let childJs: string;
+/** The child's clock (kill/child.ts starts it here and keeps it in its data folder), which the market follows. */
+const START = Date.UTC(2026, 10, 22, 12, 0, 0);
+let marketNow = START;
 
 beforeAll(async () => {
   dir = tempDir('lotwatch-call-kill-');
-  channel = await startMovingChannel(10);
+  sb = await startSandbox({ lots: 40, now: () => marketNow, startTime: START, speed: 1 });
   childJs = childScript('call-kill-child');
 });
 afterAll(async () => {
-  await channel?.close();
+  await sb?.dispose();
   dir?.cleanup();
 });
 
+/** The urls of the channel's videos published after `after` (ms), read page by page as the service lists them. */
+async function publishedAfter(after: number): Promise<string[]> {
+  const out: string[] = [];
+  for (let cursor: string | null = null, page = 0; page < 50; page++) {
+    const q = new URLSearchParams({ channel_id: DEMO_CHANNEL_ID });
+    if (cursor) q.set('continuation', cursor);
+    const r = await fetch(`${sb.url}/api/v1/youtube/channel/videos?${q}`, {
+      headers: { 'x-api-key': 'lotwatch-demo-key' },
+    });
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as {
+      data: { items: { url: string; published_at: string }[]; continuation: string | null };
+    };
+    const newer = body.data.items.filter((v) => Date.parse(v.published_at) > after);
+    out.push(...newer.map((v) => v.url));
+    cursor = body.data.continuation;
+    if (!cursor || newer.length < body.data.items.length) break;
+  }
+  return out;
+}
+
 function startChild(): Promise<Child> {
   return new Promise((res, rej) => {
-    const p = spawn(process.execPath, [childJs, dir.dir, channel.baseUrl], {
+    const p = spawn(process.execPath, [childJs, dir.dir, sb.baseUrl!, DEMO_CHANNEL_ID], {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let err = '';
@@ -74,37 +101,42 @@ const killed = (p: ChildProcess) =>
 
 describe('call watches and kill -9', () => {
   it('alerts every new video exactly once across kills at the start and at the end of a run', async () => {
+    /** Moves the child's clock (and the market with it) by `ms`, resolving on the first line `until` accepts. */
+    const step = (c: Child, ms: number, until: (l: string) => boolean) => {
+      marketNow += ms;
+      return c.send(`step ${ms}`, until);
+    };
     let child = await startChild();
     await child.send('create', (l) => l.startsWith('created '));
-    // The baseline run: the 10 videos there already never alert.
-    await child.send(`step ${60_000}`, (l) => l.startsWith('stepped '));
-    const fresh: string[] = [];
+    // The baseline run: the videos there already never alert.
+    await step(child, 60_000, (l) => l.startsWith('stepped '));
+    const baselineAt = marketNow;
     const kills: ('started' | 'finished')[] = ['started', 'finished', 'started', 'finished'];
     for (let hour = 1; hour <= 12; hour++) {
-      fresh.push(...channel.publish(1 + (hour % 2)));
       const kill = hour % 3 === 0 ? kills.shift() : undefined;
       if (!kill) {
-        await child.send(`step ${HOUR}`, (l) => l.startsWith('stepped '));
+        await step(child, HOUR, (l) => l.startsWith('stepped '));
         continue;
       }
       // Killed at that point of the run, then a new child on the same file goes on (the missed run catches up).
-      await child.send(`step ${HOUR}`, (l) => l === kill);
+      await step(child, HOUR, (l) => l === kill);
       await killed(child.p);
       child = await startChild();
-      await child.send('step 1000', (l) => l.startsWith('stepped '));
+      await step(child, 1000, (l) => l.startsWith('stepped '));
     }
-    await child.send(`step ${HOUR}`, (l) => l.startsWith('stepped '));
+    await step(child, HOUR, (l) => l.startsWith('stepped '));
     child.p.stdin!.end();
     await new Promise<void>((r) => (child.p.exitCode !== null ? r() : child.p.once('exit', () => r())));
+    const fresh = await publishedAfter(baselineAt);
+    // The channel uploads about once in 40 minutes: some 18 videos over the 13 hours.
+    expect(fresh.length).toBeGreaterThan(10);
     const db = new BetterSqlite3(join(dir.dir, 'lotwatch.sqlite'), { readonly: true });
     try {
       const rows = db
         .prepare("SELECT url, count(*) AS n FROM alerts WHERE kind = 'call_new_item' GROUP BY url")
         .all() as { url: string; n: number }[];
       expect(rows.filter((r) => r.n !== 1)).toEqual([]);
-      expect(new Set(rows.map((r) => r.url))).toEqual(
-        new Set(fresh.map((id) => `https://www.youtube.com/watch?v=${id}`)),
-      );
+      expect(new Set(rows.map((r) => r.url))).toEqual(new Set(fresh));
     } finally {
       db.close();
     }

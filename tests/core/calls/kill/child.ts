@@ -1,5 +1,5 @@
-// A Lotwatch core in a child process, for the call watches' kill -9 test: a call watch on the parent's moving
-// channel, on a fake clock that only the parent moves (so no run depends on how fast the machine is).
+// A Lotwatch core in a child process, for the call watches' kill -9 test: a call watch on the parent's sandbox
+// channel (argv: data folder, the sandbox's base URL, the channel id), on a fake clock that only the parent moves (so no run depends on how fast the machine is).
 //
 // Commands, one a line on stdin:
 //   create         save the call watch (hourly), print `created <id>`;
@@ -14,7 +14,7 @@ import { createInterface } from 'node:readline';
 import { makeCore } from '../../../helpers/buildCore';
 import { FakeClock } from '../../../helpers/fakeClock';
 
-const [dataDir, baseUrl] = process.argv.slice(2);
+const [dataDir, baseUrl, channelId] = process.argv.slice(2);
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const clockFile = join(dataDir!, 'clock.txt');
 const clock = new FakeClock(
@@ -31,7 +31,7 @@ const { core } = makeCore({
   dir: dataDir!,
   clock,
   clientClock,
-  demoService: async () => ({ baseUrl: baseUrl!, apiKey: 'demo', ratePerSecond: 1e9 }),
+  demoService: async () => ({ baseUrl: baseUrl!, apiKey: 'lotwatch-demo-key', ratePerSecond: 1e9 }),
   autoStart: false,
   demoExamples: false,
   tzOffsetMinutes: () => 0,
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     if (cmd === 'create') {
       const w = await core.call('callWatches.create', {
         name: 'Auction Garage',
-        target: { endpoint: 'GET /api/v1/vp/channel/videos', query: { channel: 'auction-garage' } },
+        target: { endpoint: 'GET /api/v1/vp/channel/videos', query: { channel_id: channelId! } },
         schedule: '0 * * * *',
         rules: { cap_per_lot_per_hour: 60 },
       });
