@@ -362,6 +362,22 @@ function valueChange(
 }
 
 /**
+ * What an answer lost against the last good one that its own extract cannot tell: the list found automatically
+ * (no list chosen) that the last good answer had and this one has nowhere. Without this a feed that briefly answers
+ * without its list would become the base, and the videos of the gap would come back as a silent new baseline. The
+ * buyer's own choices gone are already in `next.missing`. Returns sentences for the "changed shape" alert, empty
+ * when nothing is gone. Never throws.
+ */
+export function goneSincePrev(
+  prev: AnswerExtract | null,
+  next: AnswerExtract,
+  config: CallWatchConfig,
+): string[] {
+  if (config.list_path !== null || prev === null || prev.items === null || prev.list_path === null) return [];
+  return next.items === null ? [goneSentence('list', prev.list_path)] : [];
+}
+
+/**
  * The changes from `prev` to `next` (both extracts under the same config), in this order:
  * 1. Items whose key is new (config.alert_new), in the order of `next`; then items gone (config.alert_removed), in
  *    the order of `prev`. A key repeated within one answer counts once (its first item). Items are compared only

@@ -20,7 +20,7 @@ import type { Recorder } from '../watch/recorder';
 import { CALL_ANSWERS_KEPT, CALL_FAILURES_BEFORE_PAUSE } from '../../shared/callWatch';
 import type { ContractEvent } from '../../shared/ipc/contract';
 import { pollTargetKey, type PollTarget, type QuietHours } from '../../shared/watch';
-import { diffAnswers, extractAnswer, type AnswerExtract } from '../../shared/callAnswer';
+import { diffAnswers, extractAnswer, goneSincePrev, type AnswerExtract } from '../../shared/callAnswer';
 
 /** What a call watch's runs need; everything with side effects is injected (the watch engine's own parts). */
 export interface CallRunsDeps {
@@ -205,6 +205,9 @@ export class CallRuns {
       return { alerts, changes: 0, missing: null };
     }
     const extract = sent.kind === 'json' ? extractAnswer(sent.json, w.config) : null;
+    const prevRow = calls.lastGoodAnswer(w.id);
+    const prev = prevRow ? parseExtract(prevRow.extract) : null;
+    if (extract) extract.missing.push(...goneSincePrev(prev, extract, w.config));
     if (!extract || extract.missing.length > 0) {
       // One alert for a run of bad answers: not again until a good answer came between.
       const alerts = calls.lastAnswerBad(w.id)
@@ -226,8 +229,6 @@ export class CallRuns {
       const message = extract ? extract.missing.join(' ') : '';
       return { alerts, changes: 0, missing: extract ? { code: 'bad_response', message } : null };
     }
-    const prevRow = calls.lastGoodAnswer(w.id);
-    const prev = prevRow ? parseExtract(prevRow.extract) : null;
     // The first good answer is the baseline: nothing in it alerts.
     const diff = prev ? diffAnswers(prev, extract, w.config) : [];
     const alerts = store(

@@ -9,6 +9,7 @@ import {
   pathText,
   readPath,
   type AnswerExtract,
+  goneSincePrev,
 } from '../../../src/shared/callAnswer';
 import {
   CallWatchConfigSchema,
@@ -408,5 +409,27 @@ describe('diffAnswers baseline', () => {
   it('the first answer changes nothing', () => {
     const e: AnswerExtract = extractAnswer({ l: [{ id: 1 }] }, config());
     expect(diffAnswers(null, e, config())).toEqual([]);
+  });
+});
+
+describe('goneSincePrev', () => {
+  const cfg = CallWatchConfigSchema.parse({});
+  const list = { data: { items: [{ id: 'a', title: 'copart haul #1' }] } };
+  it('says the list found automatically is gone when the new answer has no list at all', () => {
+    const prev = extractAnswer(list, cfg);
+    expect(goneSincePrev(prev, extractAnswer({ data: { message: 'busy' } }, cfg), cfg)).toEqual([
+      'The list data.items is gone from the answer.',
+    ]);
+  });
+  it('says nothing on the first answer, for an empty list, or when the buyer chose the list (extract says it)', () => {
+    const next = extractAnswer({ data: { message: 'busy' } }, cfg);
+    expect(goneSincePrev(null, next, cfg)).toEqual([]);
+    expect(goneSincePrev(extractAnswer(list, cfg), extractAnswer({ data: { items: [] } }, cfg), cfg)).toEqual(
+      [],
+    );
+    const chosen = CallWatchConfigSchema.parse({ list_path: ['data', 'items'] });
+    expect(goneSincePrev(extractAnswer(list, chosen), extractAnswer({ data: {} }, chosen), chosen)).toEqual(
+      [],
+    );
   });
 });

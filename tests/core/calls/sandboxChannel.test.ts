@@ -25,6 +25,35 @@ async function setUp() {
   return t;
 }
 
+/** The watch's alerts, oldest first. */
+async function callAlerts(t: Awaited<ReturnType<typeof setUp>>, id: number): Promise<AlertView[]> {
+  const { alerts } = await t.value<{ alerts: AlertView[] }>('alerts.list', { limit: 500 });
+  return alerts
+    .filter((a) => a.source === `call:${id}`)
+    .sort((a, b) => a.created_at - b.created_at || a.id - b.id);
+}
+
+/** The urls of the Demo channel's videos published after `after` (ms), read page by page as the sandbox lists them. */
+async function publishedAfter(after: number): Promise<string[]> {
+  const out: string[] = [];
+  for (let cursor: string | null = null, page = 0; page < 50; page++) {
+    const q = new URLSearchParams({ channel_id: String(DEMO_CALL_EXAMPLE.target.query['channel_id']) });
+    if (cursor) q.set('continuation', cursor);
+    const r = await fetch(`${sb!.url}/api/v1/youtube/channel/videos?${q}`, {
+      headers: { 'x-api-key': 'lotwatch-demo-key' },
+    });
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as {
+      data: { items: { url: string; published_at: string }[]; continuation: string | null };
+    };
+    const newer = body.data.items.filter((v) => Date.parse(v.published_at) > after);
+    out.push(...newer.map((v) => v.url));
+    cursor = body.data.continuation;
+    if (!cursor || newer.length < body.data.items.length) break;
+  }
+  return out;
+}
+
 describe('call watches on the sandbox video platform', () => {
   it("alerts each of the Demo channel's new videos exactly once over two simulated days and a restart", async () => {
     const t = await setUp();
@@ -44,22 +73,7 @@ describe('call watches on the sandbox video platform', () => {
       await t.core.engine.runDue();
     }
     // The truth: every video the channel published after the baseline, read page by page (newest first).
-    const published: string[] = [];
-    for (let cursor: string | null = null, page = 0; page < 50; page++) {
-      const q = new URLSearchParams({ channel_id: String(DEMO_CALL_EXAMPLE.target.query['channel_id']) });
-      if (cursor) q.set('continuation', cursor);
-      const r = await fetch(`${sb!.url}/api/v1/youtube/channel/videos?${q}`, {
-        headers: { 'x-api-key': 'lotwatch-demo-key' },
-      });
-      expect(r.status).toBe(200);
-      const body = (await r.json()) as {
-        data: { items: { url: string; published_at: string }[]; continuation: string | null };
-      };
-      const newer = body.data.items.filter((v) => Date.parse(v.published_at) > baselineAt);
-      published.push(...newer.map((v) => v.url));
-      cursor = body.data.continuation;
-      if (!cursor || newer.length < body.data.items.length) break;
-    }
+    const published = await publishedAfter(baselineAt);
     const { alerts } = await t.value<{ alerts: AlertView[] }>('alerts.list', { limit: 500 });
     const fresh = alerts.filter((a) => a.source === `call:${w.id}` && a.kind === 'call_new_item');
     const urls = fresh.map((a) => a.url);
@@ -90,6 +104,40 @@ describe('call watches on the sandbox video platform', () => {
     const { alerts } = await t.value<{ alerts: AlertView[] }>('alerts.list', { limit: 500 });
     const mine = alerts.filter((a) => a.source === `call:${w.id}`);
     expect(mine.map((a) => a.kind)).toEqual(['call_value_changed']);
+  });
+
+  it('a feed that answers without its list gives one "changed shape" alert, keeps the last good answer, and the videos of the gap still alert', async () => {
+    const t = await setUp();
+    const w = await t.value<CallWatchView>('callWatches.create', {
+      ...DEMO_CALL_EXAMPLE,
+      schedule: '*/30 * * * *',
+      rules: { cap_per_lot_per_hour: 60 },
+    });
+    await t.core.engine.runDue(); // the baseline
+    t.clock.advance(HOUR / 2);
+    await t.core.engine.runDue();
+    const lastGoodAt = t.clock.now();
+    const good = await t.value<{ json: unknown }>('callWatches.answer', { id: w.id });
+    const before = await callAlerts(t, w.id);
+    // Two runs answer a body with no list at all (the list found automatically, data.items, is gone).
+    sb!.faults.set({ queue: ['reshaped', 'reshaped'], pathContains: '/channel/videos' });
+    for (let i = 0; i < 2; i++) {
+      t.clock.advance(HOUR / 2);
+      await t.core.engine.runDue();
+    }
+    sb!.faults.set({});
+    const during = (await callAlerts(t, w.id)).slice(before.length);
+    expect(during.map((a) => a.kind)).toEqual(['call_shape_changed']);
+    expect(during[0]!.body).toContain('The list data.items is gone from the answer.');
+    expect((await t.value<{ json: unknown }>('callWatches.answer', { id: w.id })).json).toEqual(good.json);
+    // The list is back: what the channel published during the gap alerts once each, compared with the last good answer.
+    t.clock.advance(HOUR / 2);
+    await t.core.engine.runDue();
+    const after = (await callAlerts(t, w.id)).slice(before.length + 1);
+    const gap = await publishedAfter(lastGoodAt);
+    expect(gap.length).toBeGreaterThan(0);
+    expect(after.every((a) => a.kind === 'call_new_item')).toBe(true);
+    expect(after.map((a) => a.url).sort()).toEqual([...gap].sort());
   });
 
   it("Demo mode's first start makes the example call watch with the other examples; removing them removes it", async () => {
