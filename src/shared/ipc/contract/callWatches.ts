@@ -48,7 +48,7 @@ export const CallWatchInput = z
   .object({
     name: z.string().trim().min(1, 'Give the call watch a name.').max(120),
     target: CallTargetSchema,
-    config: CallWatchConfigSchema.prefault({}),
+    config: CallWatchConfigSchema.default(() => CallWatchConfigSchema.parse({})),
     schedule: z
       .string()
       .trim()
