@@ -150,7 +150,11 @@ export class CallRuns {
           kind: 'refused',
           status: e.status,
           code: e.code,
-          message: e.message,
+          // The client's 404 speaks of VINs and lot numbers; a video-platform call has none of them.
+          message:
+            e.status === 404 && isVideoCall(w.target.endpoint)
+              ? 'The service knows no such video, channel or comment id.'
+              : e.message,
           refused: e.status === 422 ? (named.length ? named : Object.keys(w.target.query)) : null,
         };
       }
@@ -265,6 +269,11 @@ export class CallRuns {
     });
     return { alerts, changes: diff.length, missing: null };
   }
+}
+
+/** Whether a console endpoint name is one of the video-platform specification's (`GET /api/v1/vp/...`). */
+function isVideoCall(endpoint: string): boolean {
+  return endpoint.startsWith('GET /api/v1/vp/');
 }
 
 /** The run row's error code of an answer that did not serve. */

@@ -28,7 +28,7 @@ export interface DemoDeps {
   >;
   watchRows: Pick<WatchesRepo, 'deleteExampleWatches' | 'exampleCount'>;
   /** Demo mode's example call watch: made with the other examples, removed with them. */
-  callRows?: Pick<CallWatchesRepo, 'removeExamples'>;
+  callRows?: Pick<CallWatchesRepo, 'removeExamples' | 'exampleCount'>;
   calls?: Pick<CallWatchService, 'create'>;
   /** The Demo service's example call (DemoEndpoint.callExample), or null when it offers none. */
   callExample?: () => Promise<{ name: string; target: CallTarget } | null>;
@@ -140,7 +140,7 @@ export class DemoService {
   }
 
   /**
-   * Removes every Demo-mode example (saved searches and watches marked `is_example`) and returns how many of each
+   * Removes every Demo-mode example (saved searches, watches and call watches marked `is_example`) and returns how many of each
    * went. Throws nothing but database errors.
    */
   removeExamples(): MethodOutput<'examples.remove'> {
@@ -189,6 +189,7 @@ export class DemoService {
     return this.d.transaction(() => ({
       searches: this.d.searchRows.exampleCount(),
       watches: this.d.watchRows.exampleCount(),
+      calls: this.d.callRows?.exampleCount() ?? 0,
     }));
   }
 

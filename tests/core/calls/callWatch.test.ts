@@ -133,6 +133,41 @@ describe('call watches', () => {
     expect(resumed).toMatchObject({ paused: false, paused_reason: null, consecutive_failures: 0 });
   });
 
+  it("a video-platform call answered 404 says so in the call's words, not a vehicle's", async () => {
+    const channel = await startMovingChannel(1);
+    try {
+      const clock = new FakeClock();
+      const t = await startCore({
+        clock,
+        demoService: async () => ({ baseUrl: channel.baseUrl, apiKey: DEMO_KEY, ratePerSecond: 1e9 }),
+        clientClock: clientClockOf(clock),
+        autoStart: false,
+        demoExamples: false,
+        tzOffsetMinutes: () => 0,
+      });
+      await t.value('settings.update', { requestsPerDay: 100 });
+      // The stand-in channel answers 404 for every path but its videos and playability.
+      const w = await t.value<CallWatchView>('callWatches.create', {
+        name: 'Garage podcasts',
+        target: { endpoint: 'GET /api/v1/vp/channel/podcasts', query: { channel_id: 'UCnone' } },
+        schedule: '0 * * * *',
+      });
+      await t.core.engine.runDue();
+      for (let i = 1; i < CALL_FAILURES_BEFORE_PAUSE; i++) await step(t, 60 * 60_000);
+      const view = await watchOf(t, w.id);
+      expect(view).toMatchObject({ paused: true, paused_reason: 'failing', last_status: 404 });
+      expect(view.last_error).toBe('The service knows no such video, channel or comment id.');
+      expect(view.last_error).not.toMatch(/VIN|lot number/);
+      const [failing] = await alertsOf(t, w.id);
+      expect(failing!.body).toBe(
+        'The last 3 calls were refused (HTTP 404): The service knows no such video, channel or comment id. ' +
+          'Check its parameters, then resume it.',
+      );
+    } finally {
+      await channel.close();
+    }
+  });
+
   it('alerts each new video of a channel exactly once over simulated days, across a restart, with its link', async () => {
     const channel = await startMovingChannel(12);
     try {

@@ -205,7 +205,7 @@ describe('Demo examples when Demo mode is turned off', () => {
   it('the user chose "remove them": they are gone', async () => {
     const env = await withExamples();
     await env.goLive();
-    expect(await env.value('examples.remove')).toEqual({ searches: 1, watches: 3 });
+    expect(await env.value('examples.remove')).toEqual({ searches: 1, watches: 3, calls: 0 });
     expect(await env.value('searches.list')).toEqual([]);
     expect(await env.value('watchlist.list')).toEqual([]);
     expect(await pollFor(env, 60)).toBe(0);

@@ -184,7 +184,7 @@ describe('library export and Demo examples', () => {
     expect(watches.every((w) => w.is_example && w.lot.auction_at > START)).toBe(true);
     expect(searches).toHaveLength(1);
     expect(searches[0]!.is_example).toBe(true);
-    expect(await value('examples.remove')).toEqual({ searches: 1, watches: 3 });
+    expect(await value('examples.remove')).toEqual({ searches: 1, watches: 3, calls: 0 });
     expect(await value<unknown[]>('watchlist.list')).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { frozenAtNow, inputsOf, installFake, render } from './fakeApi';
+import { frozenAtNow, inputsOf, installFake, render, testStore } from './fakeApi';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ConsoleView } from '../../../src/renderer/src/features/console/ConsoleView';
@@ -15,6 +15,7 @@ import {
   largestList,
 } from '../../../src/renderer/src/features/calls/answerPaths';
 import { AlertsView } from '../../../src/renderer/src/features/alerts/AlertsView';
+import { SavedSearchesView } from '../../../src/renderer/src/features/saved/SavedSearchesView';
 import { CallWatchViewSchema } from '../../../src/shared/ipc/contract/callWatches';
 import type { CallWatchView, MethodOutput } from '../../../src/shared/ipc/contract';
 import { errResult, okResult, type FakeHandlers } from '../fakeBridge';
@@ -279,6 +280,32 @@ describe('Watched calls list', () => {
     expect(first.textContent).toContain('in data.items');
     fireEvent.click(within(row).getByRole('button', { name: 'Resume Playability' }));
     await waitFor(() => expect(inputsOf(fake, 'callWatches.setPaused')).toEqual([{ id: 9, paused: false }]));
+  });
+
+  it('"Remove examples" on Saved searches counts the example watched call, removes it and reloads the list', async () => {
+    let calls = [watchView({ name: 'Auction Garage: new videos', is_example: true })];
+    const fake = installFake({
+      handlers: {
+        'searches.list': () => okResult([]),
+        'callWatches.list': () => okResult(calls),
+        'examples.remove': () => {
+          calls = [];
+          return okResult({ searches: 0, watches: 0, calls: 1 });
+        },
+      },
+    });
+    render(<SavedSearchesView store={testStore()} />);
+    const table = await screen.findByRole('table', { name: 'Watched calls' });
+    expect(within(table).getByRole('row', { name: 'Auction Garage: new videos' }).textContent).toContain(
+      'Example',
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove examples (1)' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove examples' }));
+    expect(
+      await screen.findByText('Removed 0 example searches, 0 example watches and 1 example watched call.'),
+    ).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('table', { name: 'Watched calls' })).toBeNull());
+    expect(inputsOf(fake, 'examples.remove')).toHaveLength(1);
   });
 
   it('Edit opens the dialog over the last stored answer and saves with callWatches.update', async () => {

@@ -226,7 +226,7 @@ describe('SettingsView · Demo examples when Demo mode is turned off', () => {
 
   it('asks, and "Remove them" removes them', async () => {
     const { fake, question } = await turnDemoOff({
-      'examples.remove': () => okResult({ searches: 1, watches: 3 }),
+      'examples.remove': () => okResult({ searches: 1, watches: 3, calls: 0 }),
     });
     fireEvent.click(within(question).getByRole('button', { name: 'Remove them' }));
     expect(

@@ -145,7 +145,7 @@ describe('WatchlistView', () => {
         'watchlist.list': () => okResult(list),
         'examples.remove': () => {
           list = [tesla];
-          return okResult({ searches: 1, watches: 2 });
+          return okResult({ searches: 1, watches: 2, calls: 1 });
         },
       },
     });
@@ -165,7 +165,9 @@ describe('WatchlistView', () => {
         { name: 'Remove examples' },
       ),
     );
-    expect(await screen.findByText('Removed 2 example watches and 1 example search.')).toBeTruthy();
+    expect(
+      await screen.findByText('Removed 2 example watches, 1 example search and 1 example watched call.'),
+    ).toBeTruthy();
     expect(inputsOf(fake, 'examples.remove')).toHaveLength(1);
     await waitFor(() => expect(screen.queryByRole('button', { name: /Remove examples/ })).toBeNull());
   });

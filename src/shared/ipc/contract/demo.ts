@@ -7,7 +7,12 @@ import { Done, Void } from './common';
 export const demoMethods = {
   'examples.remove': {
     input: Void,
-    output: z.object({ searches: z.number().int(), watches: z.number().int() }),
+    output: z.object({
+      searches: z.number().int(),
+      watches: z.number().int(),
+      /** Example watched calls removed (call watches marked `is_example`). */
+      calls: z.number().int().default(0),
+    }),
   },
   /** Demo mode's first-run panel: when the first example alert is expected (ms, null if unknown), and if dismissed. */
   'examples.intro': {

@@ -217,7 +217,9 @@ export function RemoveExamples({
     if (!r.ok) return onError(r.error);
     const s = plural(r.value.searches, 'search', 'searches');
     const w = plural(r.value.watches, 'watch', 'watches');
-    onDone(`Removed ${lead === 'searches' ? `${s} and ${w}` : `${w} and ${s}`}.`);
+    const parts = lead === 'searches' ? [s, w] : [w, s];
+    if (r.value.calls > 0) parts.push(plural(r.value.calls, 'watched call', 'watched calls'));
+    onDone(`Removed ${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}.`);
   };
   return (
     <ConfirmAction

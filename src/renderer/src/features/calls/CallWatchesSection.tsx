@@ -1,5 +1,5 @@
 import { ExampleBadge } from '../../components/watch/common';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { CALL_FAILURES_BEFORE_PAUSE, type CallTarget } from '../../../../shared/callWatch';
 import type { CallWatchView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
@@ -71,9 +71,10 @@ function itemsCell(w: CallWatchView) {
 /**
  * "Watched calls", listed with the saved searches: each call watch's call (endpoint and parameters, whole), schedule
  * and its requests a day, last and next run, items, state; run now, pause or resume, edit (the watch dialog over its
- * last stored answer), delete; a line pointing to the API console while there is none.
+ * last stored answer), delete; a line pointing to the API console while there is none. `onExamples` hears how many
+ * are Demo examples (the Saved searches view counts them in "Remove examples").
  */
-export function CallWatchesSection() {
+export function CallWatchesSection({ onExamples }: { onExamples?: (n: number) => void } = {}) {
   const call = useCaller();
   const list = useCall('callWatches.list');
   const { run } = list;
@@ -83,6 +84,8 @@ export function CallWatchesSection() {
   const [note, setNote] = useState<string | null>(null);
   const [editing, setEditing] = useState<{ watch: CallWatchView; json: unknown } | null>(null);
   const watches = list.data ?? [];
+  const exampleCount = watches.filter((w) => w.is_example).length;
+  useEffect(() => onExamples?.(exampleCount), [exampleCount, onExamples]);
 
   useContractEvents((e) => {
     if (e.name === 'poll.finished' && e.payload.target.startsWith('call:')) void run();

@@ -212,6 +212,9 @@ export function SavedSearchesView({ store }: { store: AppStore }) {
   const [actionError, setActionError] = useState<ErrorPayload | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const searches = list.data ?? [];
+  // The example watched call is removed with the other examples: the button counts it, and the list reloads.
+  const [callExamples, setCallExamples] = useState(0);
+  const [callsShown, setCallsShown] = useState(0);
 
   useContractEvents((e) => {
     if (e.name === 'poll.finished' && parsePollTarget(e.payload.target)?.kind === 'search') void run();
@@ -277,11 +280,12 @@ export function SavedSearchesView({ store }: { store: AppStore }) {
         )}
         <span className="spacer" />
         <RemoveExamples
-          count={examples}
+          count={examples + callExamples}
           lead="searches"
           onDone={(n) => {
             setActionError(null);
             setNote(n);
+            setCallsShown((k) => k + 1);
             void run();
           }}
           onError={(e) => {
@@ -423,7 +427,7 @@ export function SavedSearchesView({ store }: { store: AppStore }) {
           </table>
         </div>
       )}
-      <CallWatchesSection />
+      <CallWatchesSection key={callsShown} onExamples={setCallExamples} />
     </section>
   );
 }

@@ -334,7 +334,7 @@ export function DemoExamplesQuestion({
     setBusy(false);
     if (!r.ok) return setError(r.error);
     onDone(
-      `Removed the Demo examples (${count(r.value.searches, 'saved search', 'saved searches')} and ${count(r.value.watches, 'watched lot', 'watched lots')}).`,
+      `Removed the Demo examples (${count(r.value.searches, 'saved search', 'saved searches')}${r.value.calls > 0 ? `, ${count(r.value.watches, 'watched lot', 'watched lots')} and ${count(r.value.calls, 'watched call', 'watched calls')}` : ` and ${count(r.value.watches, 'watched lot', 'watched lots')}`}).`,
     );
   };
   return (
