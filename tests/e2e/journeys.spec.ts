@@ -59,13 +59,17 @@ test.describe('journeys', () => {
     await expect(table).toContainText(/\d+m \d+s|Sale under way, result to follow/);
     await openView(page, 'Saved searches');
     await expect(page.getByRole('row', { name: 'Example: Tesla Model 3' })).toBeVisible();
+    // The example watched call (a simulated channel's new videos) is listed under the saved searches, and counted.
+    const calls = page.getByRole('table', { name: 'Watched calls' });
+    await expect(calls.getByRole('row', { name: 'Auction Garage: new videos' })).toContainText('Example');
     await shot(page, 'first-start');
-    await page.getByRole('button', { name: 'Remove examples (1)' }).click();
+    await page.getByRole('button', { name: 'Remove examples (2)' }).click();
     await page
       .getByRole('group', { name: /Remove all example/ })
       .getByRole('button', { name: 'Remove examples' })
       .click();
     await expect(page.getByRole('row', { name: 'Example: Tesla Model 3' })).toHaveCount(0);
+    await expect(page.getByRole('row', { name: 'Auction Garage: new videos' })).toHaveCount(0);
     await watchlist.open();
     await expect(page.getByText(/Nothing watched yet|No watched/i).first()).toBeVisible();
     expect(app.consoleErrors).toEqual([]);

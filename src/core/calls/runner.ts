@@ -91,8 +91,23 @@ export class CallRuns {
     let alerts = 0;
     let changes = 0;
     let error: { code: string; message: string } | null = null;
+    let gone = false;
     try {
       this.d.store.transaction(() => {
+        // Deleted while its request was out (Delete, or the Demo examples removed): nothing of it is kept.
+        if (!this.d.store.calls.get(w.id)) {
+          this.d.store.searches.finishRun(runId, now, {
+            status: 'error',
+            requests,
+            records: 0,
+            changes: 0,
+            complete: null,
+            error_code: 'deleted',
+            error_message: 'The call watch was deleted while its request was out.',
+          });
+          gone = true;
+          return;
+        }
         const r = this.record(w, sent, now, target);
         alerts = r.alerts;
         changes = r.changes;
@@ -117,7 +132,7 @@ export class CallRuns {
       });
       throw e;
     }
-    const status: RunOutcome['status'] = error ? 'error' : 'ok';
+    const status: RunOutcome['status'] = gone ? 'skipped' : error ? 'error' : 'ok';
     this.d.emit({ name: 'poll.finished', payload: { target, at: now, status, requests, changes, alerts } });
     this.d.outbox.deliver();
     return { status, requests, changes, alerts, error };

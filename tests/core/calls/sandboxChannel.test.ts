@@ -140,6 +140,25 @@ describe('call watches on the sandbox video platform', () => {
     expect(after.map((a) => a.url).sort()).toEqual([...gap].sort());
   });
 
+  it('a call watch deleted while its request is out ends its run quietly: no answer, no alert, no failed tick', async () => {
+    const t = await setUp();
+    const w = await t.value<CallWatchView>('callWatches.create', {
+      ...DEMO_CALL_EXAMPLE,
+      schedule: '0 * * * *',
+    });
+    // The sandbox holds its answer while the watch is deleted: the delete waits for the request to arrive, not on time.
+    sb!.faults.set({ latencyMs: 500, pathContains: '/channel/videos' });
+    const arrived = new Promise<void>((r) => sb!.app.server.once('request', () => r()));
+    const running = t.value<{ status: string }>('callWatches.runNow', { id: w.id });
+    await arrived;
+    await t.value('callWatches.remove', { id: w.id });
+    expect((await running).status).toBe('skipped');
+    sb!.faults.set({});
+    const rows = t.db.prepare('SELECT count(*) AS n FROM call_answers').get() as { n: number };
+    expect(rows.n).toBe(0);
+    expect(await callAlerts(t, w.id)).toEqual([]);
+  });
+
   it("Demo mode's first start makes the example call watch with the other examples; removing them removes it", async () => {
     const clock = new FakeClock();
     sb = await startSandbox({ lots: 40, now: () => clock.now(), startTime: clock.now(), speed: 1 });
