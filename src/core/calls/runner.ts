@@ -7,32 +7,20 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '../api/errors';
-import type { Clock } from '../clock';
-import type { CallWatchRow, Store } from '../db/store';
+import type { CallWatchRow } from '../db/store';
 import { sendConsoleCall } from '../explore/apiConsole';
 import { callChangeAlerts, callFailingAlert, callShapeAlert } from '../alerts/callAlerts';
 import type { AlertDecision } from '../alerts/decide';
-import type { RequestBudget } from '../watch/budget';
-import type { Outbox } from '../watch/outbox';
-import type { PauseGate } from '../watch/pause';
-import { runFailed, type RunOutcome } from '../watch/polls';
-import type { Recorder } from '../watch/recorder';
+import { runFailed, type PollsDeps, type RunOutcome } from '../watch/polls';
 import { CALL_ANSWERS_KEPT, CALL_FAILURES_BEFORE_PAUSE } from '../../shared/callWatch';
-import type { ContractEvent } from '../../shared/ipc/contract';
 import { pollTargetKey, type PollTarget, type QuietHours } from '../../shared/watch';
 import { diffAnswers, extractAnswer, goneSincePrev, type AnswerExtract } from '../../shared/callAnswer';
 
-/** What a call watch's runs need; everything with side effects is injected (the watch engine's own parts). */
-export interface CallRunsDeps {
-  store: Store;
-  /** The client for the current key and mode, or null when there is none. */
-  client: () => ApiClient | null;
-  clock: Clock;
-  budget: RequestBudget;
-  emit: (e: ContractEvent) => void;
-  pause: PauseGate;
-  recorder: Recorder;
-  outbox: Outbox;
+/**
+ * What a call watch's runs need: a poll's own parts (PollsDeps: store, client, clock, budget, events, pause,
+ * recorder, outbox; everything with side effects injected) and the buyer's quiet hours and time zone for the alerts.
+ */
+export interface CallRunsDeps extends Omit<PollsDeps, 'watchReserve'> {
   quiet: () => QuietHours;
   /** The buyer's UTC offset in minutes at time t. */
   tzOffsetMinutes: (t: number) => number;

@@ -2,9 +2,8 @@ import type { ApiClient } from '../api';
 import type { Clock } from '../clock';
 import type { CallWatchRow, CallWatchesRepo } from '../db/callWatchesRepo';
 import { BadInputError, LotwatchError } from '../errors';
-import { checkCron } from '../watch/cron';
 import type { WatchEngine } from '../watch/engine';
-import { parseRules } from '../watchlist/rules';
+import { checkScheduleAndRules } from '../watchlist/rules';
 import {
   CallTargetSchema,
   CallWatchConfigSchema,
@@ -12,7 +11,7 @@ import {
   type CallWatchConfig,
 } from '../../shared/callWatch';
 import type { CallWatchView, MethodInput, MethodOutput } from '../../shared/ipc/contract';
-import { AlertRulesSchema, DEFAULT_SCHEDULE, type AlertRules } from '../../shared/watch';
+import { AlertRulesSchema, type AlertRules } from '../../shared/watch';
 import { parseExtract } from './runner';
 
 /** What the call-watch service needs; everything with side effects is injected. */
@@ -85,20 +84,9 @@ export class CallWatchService {
    */
   private check(i: MethodInput<'callWatches.create'>, base: AlertRules) {
     const fields: Record<string, string[]> = {};
-    let schedule = '';
-    let rules = base;
     if (!this.d.endpoints().includes(i.target.endpoint))
       fields['target.endpoint'] = ['Choose an endpoint from the API console’s list.'];
-    try {
-      schedule = checkCron(i.schedule ?? DEFAULT_SCHEDULE);
-    } catch (e) {
-      Object.assign(fields, (e as LotwatchError).fields);
-    }
-    try {
-      rules = parseRules(i.rules, base);
-    } catch (e) {
-      Object.assign(fields, (e as LotwatchError).fields);
-    }
+    const { schedule, rules } = checkScheduleAndRules(i, base, fields);
     const first = Object.entries(fields)[0];
     if (first) throw new BadInputError(`${first[0]}: ${first[1][0]}`, fields);
     // Already checked by the contract; parsed again for the defaults the input may leave out.

@@ -1,6 +1,6 @@
 import type { LocalRefinements } from '../../shared/localRefinements';
 import type { MethodInput, MethodOutput, SavedSearchView } from '../../shared/ipc/contract';
-import { DEFAULT_SCHEDULE, pollTargetKey, type AlertRules } from '../../shared/watch';
+import { pollTargetKey, type AlertRules } from '../../shared/watch';
 import type { ApiClient } from '../api';
 import { checkSearchParams, type SearchParams } from '../api/validate';
 import type { Clock } from '../clock';
@@ -8,9 +8,9 @@ import type { AlertsRepo } from '../db/alertsRepo';
 import type { SavedSearchRow, SearchesRepo } from '../db/searchesRepo';
 import { BadInputError, LotwatchError } from '../errors';
 import type { RequestBudget } from '../watch/budget';
-import { checkCron, runsPerWeek } from '../watch/cron';
+import { runsPerWeek } from '../watch/cron';
 import type { WatchEngine } from '../watch/engine';
-import { DEFAULT_SEARCH_RULES, parseRules } from '../watchlist/rules';
+import { checkScheduleAndRules, DEFAULT_SEARCH_RULES } from '../watchlist/rules';
 
 /** What saved searches need: their repository, the new-match counts, the engine facade, the budget, the client. */
 export interface SearchesDeps {
@@ -76,8 +76,6 @@ export class SearchesService {
   ) {
     const fields: Record<string, string[]> = {};
     let params: SearchParams = {};
-    let schedule = '';
-    let rules = base;
     try {
       const { cursor: _c, per_page: _p, ...rest } = i.params;
       params = checkSearchParams(rest);
@@ -88,16 +86,7 @@ export class SearchesService {
         fields[`params.${k}`] = v;
       }
     }
-    try {
-      schedule = checkCron(i.schedule ?? DEFAULT_SCHEDULE);
-    } catch (e) {
-      Object.assign(fields, (e as LotwatchError).fields);
-    }
-    try {
-      rules = parseRules(i.rules, base);
-    } catch (e) {
-      Object.assign(fields, (e as LotwatchError).fields);
-    }
+    const { schedule, rules } = checkScheduleAndRules(i, base, fields);
     const first = Object.entries(fields)[0];
     if (first) throw new BadInputError(`${first[0]}: ${first[1][0]}`, fields);
     return { params, refine: i.refine ?? baseRefine, schedule, rules };

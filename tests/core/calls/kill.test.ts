@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childScript } from '../../helpers/children';
 import { tempDir } from '../../helpers/tmp';
+import { publishedAfter } from './feed';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox';
 import { DEMO_CHANNEL_ID } from '../../../src/sandbox/index';
 
@@ -37,27 +38,6 @@ afterAll(async () => {
   await sb?.dispose();
   dir?.cleanup();
 });
-
-/** The urls of the channel's videos published after `after` (ms), read page by page as the service lists them. */
-async function publishedAfter(after: number): Promise<string[]> {
-  const out: string[] = [];
-  for (let cursor: string | null = null, page = 0; page < 50; page++) {
-    const q = new URLSearchParams({ channel_id: DEMO_CHANNEL_ID });
-    if (cursor) q.set('continuation', cursor);
-    const r = await fetch(`${sb.url}/api/v1/youtube/channel/videos?${q}`, {
-      headers: { 'x-api-key': 'lotwatch-demo-key' },
-    });
-    expect(r.status).toBe(200);
-    const body = (await r.json()) as {
-      data: { items: { url: string; published_at: string }[]; continuation: string | null };
-    };
-    const newer = body.data.items.filter((v) => Date.parse(v.published_at) > after);
-    out.push(...newer.map((v) => v.url));
-    cursor = body.data.continuation;
-    if (!cursor || newer.length < body.data.items.length) break;
-  }
-  return out;
-}
 
 function startChild(): Promise<Child> {
   return new Promise((res, rej) => {
@@ -127,7 +107,7 @@ describe('call watches and kill -9', () => {
     await step(child, HOUR, (l) => l.startsWith('stepped '));
     child.p.stdin!.end();
     await new Promise<void>((r) => (child.p.exitCode !== null ? r() : child.p.once('exit', () => r())));
-    const fresh = await publishedAfter(baselineAt);
+    const fresh = await publishedAfter(sb.url!, DEMO_CHANNEL_ID, baselineAt);
     // The channel uploads about once in 40 minutes: some 18 videos over the 13 hours.
     expect(fresh.length).toBeGreaterThan(10);
     const db = new BetterSqlite3(join(dir.dir, 'lotwatch.sqlite'), { readonly: true });

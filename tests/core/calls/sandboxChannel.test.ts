@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { coresPerTest } from '../../helpers/core';
 import { FakeClock } from '../../helpers/fakeClock';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox';
-import { DEMO_CALL_EXAMPLE, GONE_PREFIX } from '../../../src/sandbox/index';
+import { publishedAfter } from './feed';
+import { DEMO_CALL_EXAMPLE, DEMO_CHANNEL_ID, GONE_PREFIX } from '../../../src/sandbox/index';
 import type { AlertView, CallWatchView } from '../../../src/shared/ipc/contract';
 
 // Call watches on the sandbox's moving video endpoints over real HTTP. The sandbox's real-time source is the core's
@@ -33,27 +34,6 @@ async function callAlerts(t: Awaited<ReturnType<typeof setUp>>, id: number): Pro
     .sort((a, b) => a.created_at - b.created_at || a.id - b.id);
 }
 
-/** The urls of the Demo channel's videos published after `after` (ms), read page by page as the sandbox lists them. */
-async function publishedAfter(after: number): Promise<string[]> {
-  const out: string[] = [];
-  for (let cursor: string | null = null, page = 0; page < 50; page++) {
-    const q = new URLSearchParams({ channel_id: String(DEMO_CALL_EXAMPLE.target.query['channel_id']) });
-    if (cursor) q.set('continuation', cursor);
-    const r = await fetch(`${sb!.url}/api/v1/youtube/channel/videos?${q}`, {
-      headers: { 'x-api-key': 'lotwatch-demo-key' },
-    });
-    expect(r.status).toBe(200);
-    const body = (await r.json()) as {
-      data: { items: { url: string; published_at: string }[]; continuation: string | null };
-    };
-    const newer = body.data.items.filter((v) => Date.parse(v.published_at) > after);
-    out.push(...newer.map((v) => v.url));
-    cursor = body.data.continuation;
-    if (!cursor || newer.length < body.data.items.length) break;
-  }
-  return out;
-}
-
 describe('call watches on the sandbox video platform', () => {
   it("alerts each of the Demo channel's new videos exactly once over two simulated days and a restart", async () => {
     const t = await setUp();
@@ -73,7 +53,7 @@ describe('call watches on the sandbox video platform', () => {
       await t.core.engine.runDue();
     }
     // The truth: every video the channel published after the baseline, read page by page (newest first).
-    const published = await publishedAfter(baselineAt);
+    const published = await publishedAfter(sb!.url!, DEMO_CHANNEL_ID, baselineAt);
     const { alerts } = await t.value<{ alerts: AlertView[] }>('alerts.list', { limit: 500 });
     const fresh = alerts.filter((a) => a.source === `call:${w.id}` && a.kind === 'call_new_item');
     const urls = fresh.map((a) => a.url);
@@ -134,7 +114,7 @@ describe('call watches on the sandbox video platform', () => {
     t.clock.advance(HOUR / 2);
     await t.core.engine.runDue();
     const after = (await callAlerts(t, w.id)).slice(before.length + 1);
-    const gap = await publishedAfter(lastGoodAt);
+    const gap = await publishedAfter(sb!.url!, DEMO_CHANNEL_ID, lastGoodAt);
     expect(gap.length).toBeGreaterThan(0);
     expect(after.every((a) => a.kind === 'call_new_item')).toBe(true);
     expect(after.map((a) => a.url).sort()).toEqual([...gap].sort());
