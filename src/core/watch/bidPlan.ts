@@ -29,13 +29,16 @@ export const LIVE_BID_REFRESH = 15 * S;
 const BLOCK_WAIT_GAP = 2 * LIVE_BID_REFRESH;
 
 /**
- * The widest gap between bid looks before the sale at scale 1 (ms). Pre-bids on the real service move over the
- * last days before a sale, in a few steps whose timing the client cannot see coming (a bid that stood still for a
- * day says little about the next one); without this cap a lot three days out with no rise seen yet would be looked
- * at only a day and a half later, and a crossing then waits that long. At 4 hours a crossing is seen about 2 hours
- * after it, on average; a tight budget stretches the gap by its scale.
+ * The widest gap between bid looks before the sale at scale 1 (ms) when the budget's fair share is not known (no
+ * allowance, no lot waiting: bidLookGap). Pre-bids on the real service move over the last days before a sale, in a
+ * few steps whose timing the client cannot see coming (a bid that stood still for a day says little about the next
+ * one); without a cap a lot three days out with no rise seen yet would be looked at only a day and a half later,
+ * and a crossing then waits that long.
  */
 export const BID_LOOK_MAX_GAP = 4 * HOUR;
+
+/** A day (ms): a fair share of bid looks at least this often is kept whatever the budget's scale (nextBidLookAt). */
+const DAILY = 24 * HOUR;
 
 /** One point of a lot's observed bid history: when (ms) and the current bid then (USD). */
 export type BidPoint = readonly [at: number, bid: number];
@@ -47,21 +50,25 @@ export interface BidWatch {
   /** Observed bids, oldest first (the first observation, then each bid change as seen). */
   history: BidPoint[];
   /**
-   * The widest gap between looks before the sale at scale 1 (ms), at most BID_LOOK_MAX_GAP: narrower when the
-   * budget has room for it (bidLookGap). Absent: BID_LOOK_MAX_GAP.
+   * The widest gap between looks before the sale at scale 1 (ms): the budget's fair share (bidLookGap). Absent:
+   * BID_LOOK_MAX_GAP.
    */
   maxGap?: number;
 }
 
 /**
- * The widest gap between bid looks at scale 1 (ms) that spends about half of `perDay` requests a day on `lots`
- * watched lots waiting for a bid rule: from PRICE_REFRESH (the service's own refresh: a look more often reads the
- * same record) to BID_LOOK_MAX_GAP. On an ample budget the buyer hears of a crossing within minutes; the other half
- * is left for sale results, relists and saved searches; a tight budget stretches it by the scale. Throws nothing.
+ * The widest gap between bid looks at scale 1 (ms) for `lots` watched lots waiting for a bid rule, beside saved
+ * searches and call watches whose runs cost `pagesPerCycle` requests in all (one run of each): the gap at which
+ * every such lot gets the same share of `perDay` requests as one page of a saved search's run, as if each lot and
+ * each page took its turn (a fair share per target). The share follows the watchlist as it changes: a lot whose
+ * bid reached the rule or whose sale is over leaves it, so a shrinking watchlist does not keep half the day (the
+ * previous rule, which left the buyer's saved searches too few pages on 100 to 1,000 requests a day in the watcher
+ * benchmark), and a watchlist without saved searches gets the whole allowance. Never under PRICE_REFRESH (a look more
+ * often reads the same record); BID_LOOK_MAX_GAP when there is no lot or no allowance. Throws nothing.
  */
-export function bidLookGap(lots: number, perDay: number): number {
+export function bidLookGap(lots: number, perDay: number, pagesPerCycle: number): number {
   if (lots <= 0 || perDay <= 0) return BID_LOOK_MAX_GAP;
-  return Math.min(BID_LOOK_MAX_GAP, Math.max(PRICE_REFRESH, (lots * 24 * HOUR) / (perDay / 2)));
+  return Math.max(PRICE_REFRESH, ((lots + Math.max(0, pagesPerCycle)) * 24 * HOUR) / perDay);
 }
 
 /**
@@ -126,12 +133,14 @@ function onTheBlock(history: readonly BidPoint[], at: number): boolean {
  * result (bidLookValue), so a tight budget drops them first.
  *
  * - before the sale: half the expected time to the crossing (timeToCross: the distance over the observed bid
- *   movement, at most the time to the sale), at least a price refresh (15 min) and at most BID_LOOK_MAX_GAP (4 h),
- *   and a look at the sale time;
+ *   movement, at most the time to the sale), at least a price refresh (15 min) and at most the widest gap
+ *   (`bids.maxGap`, the budget's fair share: bidLookGap), and a look at the sale time;
  * - from the sale time, waiting for the lot to go on the block (no bid change seen since): gaps of an eighth of the
  *   time since the sale time, at least 30 s (two live-bid refreshes), so a late turn costs a few looks;
  * - on the block (a bid change seen since the sale time): every live-bid refresh (15 s) until the level is reached.
- * Every gap is stretched by `scale` (>= 1, the budget's stretch). Throws nothing.
+ * Every gap is stretched by `scale` (>= 1, the watchlist's stretch), except that a widest gap of a day or less (a
+ * fair share that looks at least daily, already fitted to the budget) is never stretched past itself. Throws
+ * nothing.
  */
 export function nextBidLookAt(
   lot: LotState | null,
@@ -146,7 +155,11 @@ export function nextBidLookAt(
   if (last < at) {
     const tau = timeToCross(bids.history, bids.level, lot.current_bid_usd, last, at - last);
     const cap = bids.maxGap ?? BID_LOOK_MAX_GAP;
-    return Math.min(at, last + Math.min(cap, Math.max(PRICE_REFRESH, tau / 2)) * scale);
+    const gap = Math.max(PRICE_REFRESH, tau / 2);
+    // A fair share that buys a look at least daily is already fitted to the budget: the scale (which fits the rest of
+    // the watchlist) stretches only the looks nearer the sale. A share that cannot look daily warns of a pre-bid move
+    // too late to act on, so those looks yield to the scale like any background look.
+    return Math.min(at, last + (cap <= DAILY ? Math.min(cap, gap * scale) : Math.min(cap, gap) * scale));
   }
   if (onTheBlock(bids.history, at)) return last + LIVE_BID_REFRESH * scale;
   return last + Math.max(BLOCK_WAIT_GAP, (last - at) / 8) * scale;
@@ -155,10 +168,10 @@ export function nextBidLookAt(
 /**
  * What a bid look is worth (value.ts VALUE): from the sale time on, VALUE.bidLive (the crossing is minutes away, and
  * a later look sees only the hammer price); before it, VALUE.background growing to VALUE.bidSoon as the time since
- * the last look nears the expected time to the crossing (timeToCross, at most the time to the sale and at most
- * BID_LOOK_MAX_GAP): a bid close to
- * the rule, moving fast or on a lot selling soon is worth more. Below CRITICAL_VALUE: a tight budget gives bid looks
- * up before any sale result. `now`, `lastChecked` in ms. Throws nothing.
+ * the last look nears the gap nextBidLookAt plans (half the expected time to the crossing, from a price refresh to
+ * the widest gap): a bid close to the rule, moving fast or on a lot selling soon is worth more, and a look that is
+ * due goes before a saved search's page (its rate is already bounded by the fair share). Below CRITICAL_VALUE: a
+ * tight budget gives bid looks up before any sale result. `now`, `lastChecked` in ms. Throws nothing.
  */
 export function bidLookValue(
   lot: LotState,
@@ -170,12 +183,10 @@ export function bidLookValue(
   const at = lot.auction_at;
   if (at === null) return value.background;
   if (now >= at) return value.bidLive;
-  const tau = Math.min(
-    bids.maxGap ?? BID_LOOK_MAX_GAP,
-    timeToCross(bids.history, bids.level, lot.current_bid_usd, now, at - now),
-  );
+  const tau = timeToCross(bids.history, bids.level, lot.current_bid_usd, now, at - now);
+  const gap = Math.min(bids.maxGap ?? BID_LOOK_MAX_GAP, Math.max(PRICE_REFRESH, tau / 2));
   const waited = lastChecked === null ? Infinity : now - lastChecked;
-  const share = tau <= 0 ? 1 : Math.min(1, waited / tau);
+  const share = Math.min(1, waited / gap);
   return value.background + (value.bidSoon - value.background) * share;
 }
 

@@ -151,6 +151,11 @@ export class ScheduledRuns {
     return demand;
   }
 
+  /** Requests one run of every active saved search and call watch costs (its pages; a call one). */
+  pagesPerCycle(): number {
+    return this.rows().reduce((n, r) => n + (r.paused ? 0 : r.cost), 0);
+  }
+
   /** Whether any scheduled run is active (not paused). */
   anyActive(): boolean {
     return this.rows().some((r) => !r.paused);

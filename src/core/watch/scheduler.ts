@@ -178,10 +178,10 @@ export class Scheduler {
             : null;
         return { watch, lot, lastChecked: lot ? lastChecked : null, bids };
       });
-    // The bid looks' widest gap: what half the day's allowance buys for every lot waiting for a bid rule.
+    // The bid looks' widest gap: each lot waiting for a bid rule gets the turn a saved search's page gets.
     const waiting = states.filter((x) => x.bids).length;
     if (waiting === 0) return states;
-    const maxGap = bidLookGap(waiting, this.d.budget.allowance(now).perDay);
+    const maxGap = bidLookGap(waiting, this.d.budget.allowance(now).perDay, this.runs.pagesPerCycle());
     return states.map((w) => (w.bids ? { ...w, bids: { ...w.bids, maxGap } } : w));
   }
 
@@ -386,7 +386,7 @@ export class Scheduler {
     this.scaledAt = now;
     const allowance = this.d.budget.allowance(now).perDay;
     const searching = this.runs.anyActive();
-    // Bid looks are left out: their own widest gap already fits them to the allowance (bidPlan.ts bidLookGap).
+    // Bid looks are left out: their widest gap already fits them to their share of the allowance (bidLookGap).
     this.scale = scaleToFit(this.watchStates(false), now, 0, searching ? allowance / 3 : allowance);
   }
 }

@@ -24,10 +24,10 @@ const STALE_AFTER = 6 * HOUR;
  * - 60 a bid look (bidPlan.ts) from the sale time on at a lot with a bid rule not reached yet: the bid climbs on the
  *   block within minutes, and a look after the hammer sees only the final price;
  * - 40 a watched lot within 15 minutes of its sale (a last reschedule, the threshold, buy now);
- * - 5 growing to 52 a bid look before the sale, as the time since the last look nears the expected time until the
- *   bid reaches the rule (the distance over the observed bid movement, at most the time to the sale and at most 4
- *   hours): a due bid look goes before a saved search's page (a crossing is the buyer's cue to act on a lot they
- *   chose; how many there are is bounded by the budget's scale, which counts them);
+ * - 5 growing to 52 a bid look before the sale, as the time since the last look nears its planned gap (half the
+ *   expected time until the bid reaches the rule, at most the lot's fair share of the allowance: bidPlan.ts
+ *   bidLookGap): a due bid look goes before a saved search's page (a crossing is the buyer's cue to act on a lot
+ *   they chose; how many there are is bounded by that share);
  * - 40 a saved search's run per interval of its schedule it has waited (new matches arrive over time: a run after
  *   two missed intervals can catch twice as many), shared over its pages by the queue, at most 50 a page;
  * - 5 a background look at a lot days from its sale (a bid, a buy-now change, a reschedule: rare), growing with the

@@ -75,8 +75,10 @@ describe('nextBidLookAt', () => {
       [now, 4400],
     ]);
     expect(nextBidLookAt(lot(now + DAY), moving, now, now)).toBe(now + PRICE_REFRESH);
-    // A tight budget stretches it.
-    expect(nextBidLookAt(lot(now + 8 * HOUR), watch(), now, now, 4)).toBe(now + 8 * HOUR);
+    // A tight budget (a share that cannot look daily) stretches it.
+    expect(nextBidLookAt(lot(now + 8 * HOUR), { ...watch(), maxGap: 2 * DAY }, now, now, 4)).toBe(
+      now + 8 * HOUR,
+    );
   });
 
   it('days before the sale with no rise seen: at most BID_LOOK_MAX_GAP apart, or the narrower gap the budget allows', () => {
@@ -85,10 +87,22 @@ describe('nextBidLookAt', () => {
     expect(nextBidLookAt(lot(now + 3 * DAY), { ...watch(), maxGap: 30 * MIN }, now, now)).toBe(
       now + 30 * MIN,
     );
-    // The scale stretches the budget's gap too.
-    expect(nextBidLookAt(lot(now + 3 * DAY), { ...watch(), maxGap: 30 * MIN }, now, now, 2)).toBe(now + HOUR);
-    // The budget's stretch still applies on top.
-    expect(nextBidLookAt(lot(now + 3 * DAY), watch(), now, now, 2)).toBe(now + 2 * BID_LOOK_MAX_GAP);
+    // A fair share that looks at least daily is already fitted to the budget: the watchlist's scale leaves it.
+    expect(nextBidLookAt(lot(now + 3 * DAY), { ...watch(), maxGap: 30 * MIN }, now, now, 2)).toBe(
+      now + 30 * MIN,
+    );
+    expect(nextBidLookAt(lot(now + 3 * DAY), watch(), now, now, 2)).toBe(now + BID_LOOK_MAX_GAP);
+    // Nearer the sale the planned gap is under the share: the scale stretches it, never past the share.
+    expect(nextBidLookAt(lot(now + 2 * HOUR), { ...watch(), maxGap: 4 * HOUR }, now, now, 3)).toBe(
+      now + 2 * HOUR,
+    );
+    expect(nextBidLookAt(lot(now + 6 * HOUR), { ...watch(), maxGap: 4 * HOUR }, now, now, 4)).toBe(
+      now + 4 * HOUR,
+    );
+    // A share that cannot look daily (a tight budget) yields to the scale like any background look.
+    expect(nextBidLookAt(lot(now + 6 * DAY), { ...watch(), maxGap: 2 * DAY }, now, now, 2)).toBe(
+      now + 4 * DAY,
+    );
   });
 
   it('from the sale time: waits for the block at gaps of an eighth of the time since, then every live-bid refresh', () => {
@@ -105,15 +119,20 @@ describe('nextBidLookAt', () => {
 });
 
 describe('bidLookGap', () => {
-  it('spends about half the day on the lots waiting for a bid rule, between a price refresh and BID_LOOK_MAX_GAP', () => {
-    // 10 lots on 1,000 a day: 500 looks a day, one per lot every 29 minutes.
-    expect(bidLookGap(10, 1000)).toBe((10 * DAY) / 500);
-    // A tight budget: the widest gap (the scale stretches it further).
-    expect(bidLookGap(100, 300)).toBe(BID_LOOK_MAX_GAP);
+  it('gives each lot waiting for a bid rule the turn a saved-search page gets, never under a price refresh', () => {
+    // 10 lots beside 15 pages a cycle on 300 a day: 25 turns a cycle, 12 cycles a day, a look every 2 hours; the
+    // lots get 10 of every 25 requests (120 a day), the pages the rest.
+    expect(bidLookGap(10, 300, 15)).toBe(2 * HOUR);
+    // The share shrinks with the watchlist: 2 lots left, 17 turns a cycle, a look every 1.4 hours.
+    expect(bidLookGap(2, 300, 15)).toBe((17 * DAY) / 300);
+    // Without saved searches the lots share the whole allowance.
+    expect(bidLookGap(10, 500, 0)).toBe((10 * DAY) / 500);
+    // A tight budget: a wide gap (no cap: the budget decides), the scale stretches it further.
+    expect(bidLookGap(100, 10, 15)).toBe((115 * DAY) / 10);
     // One lot on a large budget: never more often than the service refreshes prices.
-    expect(bidLookGap(1, 100_000)).toBe(PRICE_REFRESH);
-    expect(bidLookGap(0, 1000)).toBe(BID_LOOK_MAX_GAP);
-    expect(bidLookGap(10, 0)).toBe(BID_LOOK_MAX_GAP);
+    expect(bidLookGap(1, 100_000, 5)).toBe(PRICE_REFRESH);
+    expect(bidLookGap(0, 1000, 15)).toBe(BID_LOOK_MAX_GAP);
+    expect(bidLookGap(10, 0, 15)).toBe(BID_LOOK_MAX_GAP);
   });
 });
 
