@@ -8,7 +8,7 @@ import {
   ValidationError,
 } from '../api/errors';
 import type { CallWatchRow } from '../db/store';
-import { sendConsoleCall } from '../explore/apiConsole';
+import { sendConsoleCall, VIDEO_ENDPOINT_PREFIX } from '../explore/apiConsole';
 import { callChangeAlerts, callFailingAlert, callShapeAlert } from '../alerts/callAlerts';
 import type { AlertDecision } from '../alerts/decide';
 import { runFailed, type PollsDeps, type RunOutcome } from '../watch/polls';
@@ -276,7 +276,7 @@ export class CallRuns {
 
 /** Whether a console endpoint name is one of the video-platform specification's (`GET /api/v1/vp/...`). */
 function isVideoCall(endpoint: string): boolean {
-  return endpoint.startsWith('GET /api/v1/vp/');
+  return endpoint.startsWith(VIDEO_ENDPOINT_PREFIX);
 }
 
 /** The run row's error code of an answer that did not serve. */

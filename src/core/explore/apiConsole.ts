@@ -13,6 +13,9 @@ import type { MethodInput, MethodOutput } from '../../shared/ipc/contract';
 import { SEARCH_PARAM_NAMES, SEARCH_PARAMS } from '../../shared/vehicleParams';
 
 /** The vehicle-auction endpoints the API console offers (spec "Endpoints: Summary"). */
+/** The video-platform endpoints' names in the console start so (`GET /api/v1/vp/channel/videos`). */
+export const VIDEO_ENDPOINT_PREFIX = 'GET /api/v1/vp/';
+
 const VA_ENDPOINTS: MethodOutput<'console.endpoints'> = [
   {
     name: 'GET /vehicles',
@@ -216,7 +219,7 @@ export class ApiConsole {
   /** The endpoints the API console offers: the vehicle-auction ones, then the video-platform ones. */
   endpoints(): MethodOutput<'console.endpoints'> {
     const vp = (Object.keys(VIDEO_ENDPOINTS) as VideoEndpoint[]).map((k) => ({
-      name: `GET /api/v1/vp/${k}`,
+      name: `${VIDEO_ENDPOINT_PREFIX}${k}`,
       group: 'video-platform' as const,
       path_params: [],
       query_params: [],

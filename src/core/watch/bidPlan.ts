@@ -117,6 +117,15 @@ export function timeToCross(
 }
 
 /**
+ * The two gaps of a bid look before the sale at scale 1 (ms), from the expected time to the crossing `tau` (ms):
+ * `cap`, the widest (the budget's fair share, `bids.maxGap`, else BID_LOOK_MAX_GAP), and `gap`, half of `tau` but at
+ * least a price refresh. nextBidLookAt stretches them by the scale; bidLookValue measures a wait against them.
+ */
+function beforeSaleGap(bids: BidWatch, tau: number): { cap: number; gap: number } {
+  return { cap: bids.maxGap ?? BID_LOOK_MAX_GAP, gap: Math.max(PRICE_REFRESH, tau / 2) };
+}
+
+/**
  * Whether the lot was seen bidding on the block: a bid change observed at or after its sale time `at` (ms). The
  * real service never says a lot is live; its live bids (refreshed every 10 to 15 s) are the sign.
  */
@@ -154,8 +163,7 @@ export function nextBidLookAt(
   const last = lastChecked;
   if (last < at) {
     const tau = timeToCross(bids.history, bids.level, lot.current_bid_usd, last, at - last);
-    const cap = bids.maxGap ?? BID_LOOK_MAX_GAP;
-    const gap = Math.max(PRICE_REFRESH, tau / 2);
+    const { cap, gap } = beforeSaleGap(bids, tau);
     // A fair share that buys a look at least daily is already fitted to the budget: the scale (which fits the rest of
     // the watchlist) stretches only the looks nearer the sale. A share that cannot look daily warns of a pre-bid move
     // too late to act on, so those looks yield to the scale like any background look.
@@ -184,9 +192,9 @@ export function bidLookValue(
   if (at === null) return value.background;
   if (now >= at) return value.bidLive;
   const tau = timeToCross(bids.history, bids.level, lot.current_bid_usd, now, at - now);
-  const gap = Math.min(bids.maxGap ?? BID_LOOK_MAX_GAP, Math.max(PRICE_REFRESH, tau / 2));
+  const { cap, gap } = beforeSaleGap(bids, tau);
   const waited = lastChecked === null ? Infinity : now - lastChecked;
-  const share = Math.min(1, waited / gap);
+  const share = Math.min(1, waited / Math.min(cap, gap));
   return value.background + (value.bidSoon - value.background) * share;
 }
 

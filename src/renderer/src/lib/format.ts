@@ -186,3 +186,10 @@ export function auctionStatus(l: StatusFacts): {
   const label = (word && statusWord(word)) || 'Open';
   return { label, tone: live ? 'live' : 'open', saleType: saleType === label ? null : saleType };
 }
+
+const AND_LIST = new Intl.ListFormat('en-GB', { type: 'conjunction' });
+
+/** A list for people, the platform's way: "a", "a and b", "a, b and c" (no serial comma, as Lotwatch writes). */
+export function andList(parts: readonly string[]): string {
+  return AND_LIST.format(parts);
+}

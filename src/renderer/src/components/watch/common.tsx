@@ -3,6 +3,7 @@ import type { ContractEvent } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { useApi } from '../../api/ApiContext';
 import { appNow } from '../../lib/clock';
+import { andList } from '../../lib/format';
 import './common.css';
 
 /* One shared one-second clock, so a table of countdowns costs one timer, not one per row. */
@@ -219,7 +220,7 @@ export function RemoveExamples({
     const w = plural(r.value.watches, 'watch', 'watches');
     const parts = lead === 'searches' ? [s, w] : [w, s];
     if (r.value.calls > 0) parts.push(plural(r.value.calls, 'watched call', 'watched calls'));
-    onDone(`Removed ${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}.`);
+    onDone(`Removed ${andList(parts)}.`);
   };
   return (
     <ConfirmAction

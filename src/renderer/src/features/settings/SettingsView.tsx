@@ -5,6 +5,7 @@ import type { MethodOutput, Status } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import type { Settings } from '../../../../shared/settings';
 import { useApi } from '../../api/ApiContext';
+import { andList } from '../../lib/format';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { UsageDetails } from '../../components/UsageDetails';
 import { useCall, useCaller } from '../../lib/useCall';
@@ -334,7 +335,11 @@ export function DemoExamplesQuestion({
     setBusy(false);
     if (!r.ok) return setError(r.error);
     onDone(
-      `Removed the Demo examples (${count(r.value.searches, 'saved search', 'saved searches')}${r.value.calls > 0 ? `, ${count(r.value.watches, 'watched lot', 'watched lots')} and ${count(r.value.calls, 'watched call', 'watched calls')}` : ` and ${count(r.value.watches, 'watched lot', 'watched lots')}`}).`,
+      `Removed the Demo examples (${andList([
+        count(r.value.searches, 'saved search', 'saved searches'),
+        count(r.value.watches, 'watched lot', 'watched lots'),
+        ...(r.value.calls > 0 ? [count(r.value.calls, 'watched call', 'watched calls')] : []),
+      ])}).`,
     );
   };
   return (
