@@ -10,7 +10,7 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.{ts,tsx}'],
     exclude: ['tests/e2e/**', 'tests/chaos/**/*.chaos.test.ts', ...SOAK_TESTS, 'node_modules/**'],
-    globalSetup: ['tests/helpers/bundleChildren.ts'],
+    globalSetup: ['tests/helpers/bundleChildren.ts', 'tests/helpers/pgGlobal.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,
