@@ -5,7 +5,7 @@ import { projectedChecks } from './planner';
 import { pagesPerRun } from '../../shared/watch';
 
 const HOUR = 3_600_000;
-const DAY = 86_400_000;
+export const DAY = 86_400_000;
 
 /**
  * Requests that may go out together after a quiet spell at `perDay` requests/day: half an hour's share, at least 3
@@ -93,6 +93,27 @@ export class RequestBudget {
       q !== null && (q.at > now - DAY || (q.remaining === 0 && q.periodEnd !== null && q.periodEnd > now));
     if (q && q.remaining !== null && current && q.remaining - n < 0) return false;
     return this.opts.spentSince(now - DAY) + n + reserve <= perDay;
+  }
+
+  /**
+   * True when `n` requests sent at `now` (ms) still leave a place in the rolling day for each of the first `most`
+   * looks projected at `times` (ms, ascending) and the ones before it: a request sent now holds its place for 24
+   * hours, so a saved search's pages at the first hour can fill the day a sale result needs at the tenth. Places
+   * free as the requests sent before `now` age out of each look's own rolling day. Judged against the day's
+   * allowance (perDay); a plan's quota lets sale results past the share, so there the plan's count decides.
+   * Throws only database errors.
+   */
+  leavesPlaces(n: number, now: number, times: number[], most: number): boolean {
+    const { perDay } = this.allowance(now);
+    const sent = this.opts.sentSince(now - DAY);
+    let aged = 0;
+    for (let i = 0; i < Math.min(most, times.length); i++) {
+      const t = Math.max(now, times[i]!);
+      // Requests sent at or before t - 24 h have left t's rolling day.
+      while (aged < sent.length && sent[aged]! <= t - DAY) aged++;
+      if (sent.length - aged + n + i + 1 > perDay) return false;
+    }
+    return true;
   }
 
   /** Requests sent in the rolling 24 hours ending at `now` (the request log). Throws only database errors. */

@@ -96,6 +96,7 @@ export class WatchEngine {
       recorder: this.recorder,
       outbox,
       watchReserve: (now) => this.scheduler.watchReserve(now),
+      leavesSaleLooks: (now, firstReading) => this.scheduler.leavesSaleLooks(now, firstReading),
     });
     this.calls = d.calls?.({ pause: this.gate, recorder: this.recorder, outbox });
     this.scheduler = new Scheduler({

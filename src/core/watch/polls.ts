@@ -53,6 +53,11 @@ export interface PollsDeps {
   outbox: Outbox;
   /** Requests kept back for the watchlist's next hour (a scheduled search may not spend them). */
   watchReserve: (now: number) => number;
+  /**
+   * Whether one more request of a scheduled run at `now` leaves the day's places kept for sale-result looks; a list's
+   * first reading (`firstReading`) keeps those of the next 24 hours.
+   */
+  leavesSaleLooks: (now: number, firstReading: boolean) => boolean;
 }
 
 /**
@@ -170,7 +175,8 @@ export class Polls {
     const dayAtStart = this.d.budget.spentLastDay(started);
     const pageFits = (at: number) => {
       const reserve = manual ? 0 : this.d.watchReserve(at);
-      return this.d.budget.canSpend(1, at, reserve, dayAtStart + s.max_pages + reserve);
+      if (!this.d.budget.canSpend(1, at, reserve, dayAtStart + s.max_pages + reserve)) return false;
+      return manual || this.d.leavesSaleLooks(at, !s.baseline_done);
     };
     // Not even its first page fits: the run has not happened (no run row, no failure, its wait keeps counting).
     if (!pageFits(started)) return { ...SKIPPED };

@@ -15,7 +15,7 @@ import { bidLookGap } from './bidPlan';
 import type { Polls, RunOutcome } from './polls';
 import type { PauseGate } from './pause';
 import type { Recorder } from './recorder';
-import { lookKeep, periodKeep, searchKeep, searchMayStart, sendable } from './spending';
+import { leavesSaleLooks, lookKeep, periodKeep, searchKeep, searchMayStart, sendable } from './spending';
 
 /** What the scheduler needs; everything with side effects is injected. */
 export interface SchedulerDeps {
@@ -154,6 +154,18 @@ export class Scheduler {
   }
 
   /**
+   * Whether one more request of a scheduled saved search's run at `at` (ms) leaves the rolling day's places of the
+   * watchlist's projected sale-result looks (spending.ts leavesSaleLooks): a run's later pages are held to it like
+   * its first. A list's first reading (`firstReading`, several pages at once, every search at once when they are
+   * new) leaves the places of each lot's first look after its sale within 24 hours; a later run, paced over the day,
+   * those before the bucket could refill. Throws only database errors.
+   */
+  leavesSaleLooks(at: number, firstReading: boolean): boolean {
+    if (!firstReading) return true;
+    return leavesSaleLooks(this.d.budget, 1, at, this.lookKeep(at, this.watchStates(false)).saleLooks);
+  }
+
+  /**
    * The watches to poll (examples only while they may be) with their lots' stored states and, for a bid rule not
    * reached yet and `withBids`, the bid plan's view (due.ts bidWatchOf: a read of each such lot's recent bid changes).
    */
@@ -205,7 +217,7 @@ export class Scheduler {
   }
 
   /** What a watch check below the sale-critical value leaves (spending.ts lookKeep). */
-  private lookKeep(now: number, watches: WatchState[]): { bucket: number; day: number } {
+  private lookKeep(now: number, watches: WatchState[]): { bucket: number; day: number; saleLooks: number[] } {
     return lookKeep(this.d.budget, watches, now, this.scale);
   }
 
@@ -307,7 +319,7 @@ export class Scheduler {
       }
       // The tokens kept back for the watchlist, worked out once a tick (a projection over every watched lot).
       let kept: number | null = null;
-      let lookKept: { bucket: number; day: number } | null = null;
+      let lookKept: { bucket: number; day: number; saleLooks: number[] } | null = null;
       let periodKept: number | null = null;
       for (const q of orderQueue(queue)) {
         const at = this.d.clock.now();
@@ -331,9 +343,16 @@ export class Scheduler {
           )
         )
           continue;
-        // Nothing below the sale-critical value takes the day's places kept for sale-result looks. A search that waits
-        // lets the watch checks behind it go (they need fewer tokens); a watch check that cannot go stops the tick.
-        const dayKept = looks !== null && !this.d.budget.canSpend(1, at, looks.day);
+        // Nothing below the sale-critical value takes the day's places kept for sale-result looks: those before the
+        // bucket refills, and for a list's first reading each lot's first look within 24 hours (leavesSaleLooks
+        // above). A search that waits lets the watch checks behind it go (they need fewer tokens); a watch check that
+        // cannot go stops the tick.
+        const dayKept =
+          looks !== null &&
+          (!this.d.budget.canSpend(1, at, looks.day) ||
+            ('search' in q.item &&
+              q.item.baseline &&
+              !leavesSaleLooks(this.d.budget, 1, at, looks.saleLooks)));
         if (dayKept || !sendable(this.d.budget, q, at, keep)) {
           if ('search' in q.item) continue;
           break;

@@ -1,6 +1,6 @@
 import type { WatchRow } from '../db/store';
 import type { WatchState } from './backoff';
-import { keepFor, reserveHorizon, watchReserve, type RequestBudget } from './budget';
+import { DAY, keepFor, reserveHorizon, watchReserve, type RequestBudget } from './budget';
 import { projectedCheckTimes } from './planner';
 import type { QueuedRequest } from './value';
 
@@ -65,22 +65,54 @@ export function searchKeep(budget: RequestBudget, watches: WatchState[], now: nu
 }
 
 /**
- * What a watch check below the sale-critical value leaves for the sale-result looks projected before the bucket
- * could refill (projectedCheckTimes `afterSaleOnly`): `bucket`, their tokens (keepFor); `day`, their places in the
+ * What a watch check below the sale-critical value leaves for the sale-result looks (projectedCheckTimes
+ * `afterSaleOnly`): `bucket`, the tokens of those before the bucket could refill (keepFor); `day`, their places in the
  * rolling day, which frees a request only as an old one ages out, not at the bucket's refill rate (every such look,
- * at most half the day). A bid look or a background look may spend the rest of what is kept for the watchlist (it is
- * part of what was kept for), never a sale result's; a saved search's page leaves the day's places too. Throws only
- * database errors.
+ * at most half the day); `saleLooks` (ms, ascending), those and each lot's first look after its sale within 24 hours,
+ * whose places a saved search's first reading must leave (leavesSaleLooks). A bid look or a background look may spend
+ * the rest of what is kept for the watchlist (it is part of what was kept for), never a sale result's; a saved
+ * search's page leaves the day's places too. Throws only database errors.
  */
 export function lookKeep(
   budget: RequestBudget,
   watches: WatchState[],
   now: number,
   scale: number,
-): { bucket: number; day: number } {
+): { bucket: number; day: number; saleLooks: number[] } {
   const perDay = budget.allowance(now).perDay;
-  const times = projectedCheckTimes(watches, now, reserveHorizon(perDay), scale, true);
-  return { bucket: keepFor(times, now, perDay), day: Math.min(times.length, Math.floor(perDay / 2)) };
+  const horizon = now + reserveHorizon(perDay);
+  const soon: number[] = [];
+  const saleLooks: number[] = [];
+  for (const w of watches) {
+    const times = projectedCheckTimes([w], now, DAY, scale, true);
+    // Every look before the bucket could refill; beyond that, each lot's first look after its sale: the later ones
+    // are projected as if the first found nothing, and the day they would hold is the saved searches' next runs.
+    times.forEach((t, i) => {
+      if (t <= horizon) soon.push(t);
+      if (t <= horizon || i === 0) saleLooks.push(t);
+    });
+  }
+  soon.sort((a, b) => a - b);
+  saleLooks.sort((a, b) => a - b);
+  return {
+    bucket: keepFor(soon, now, perDay),
+    day: Math.min(soon.length, Math.floor(perDay / 2)),
+    saleLooks,
+  };
+}
+
+/**
+ * Whether `n` requests of a saved search's first reading may go at `at` (ms) and leave the rolling day's places of
+ * the projected sale-result looks (lookKeep `saleLooks`): a request sent now holds its place for 24 hours, and a
+ * first reading is the one burst the pace does not spread. Counts at most half the day's allowance of the looks, so
+ * the searches always keep the other half. Always true on a plan's quota, where a sale result may go past the day's
+ * share: holding the first readings there only cost the free plan's new matches. Throws only database errors.
+ */
+export function leavesSaleLooks(budget: RequestBudget, n: number, at: number, saleLooks: number[]): boolean {
+  const { perDay, basis } = budget.allowance(at);
+  // On a plan's quota a sale result skips the day's share (sendable), so there are no places to keep.
+  if (basis === 'quota') return true;
+  return budget.leavesPlaces(n, at, saleLooks, Math.floor(perDay / 2));
 }
 
 /** Pages of a saved search's run (its baseline done) that must fit for it to start on the buyer's own daily limit. */

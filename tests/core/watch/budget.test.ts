@@ -53,3 +53,43 @@ describe("paidAt (a saved search's run on a plan's quota)", () => {
     expect(onPlan([], 0, now + 3 * DAY).paidAt(5, now)).toBe(Infinity);
   });
 });
+
+/** A budget on the buyer's own limit of `perDay` requests a day over a plain list of send times (ms). */
+function onLimit(sent: number[], perDay: number): RequestBudget {
+  return new RequestBudget({
+    spentSince: (t) => sent.filter((x) => x >= t).length,
+    sentSince: (t) => sent.filter((x) => x >= t).sort((a, b) => a - b),
+    quota: () => null,
+    userPerDay: () => perDay,
+  });
+}
+
+describe('leavesPlaces (the rolling day kept for the sale-result looks ahead)', () => {
+  it('keeps a place for a look ten hours ahead, not only for the looks before the bucket refills', () => {
+    // 30 a day, 20 sent this morning: 10 places left until they age out tomorrow morning.
+    const morning = Array.from({ length: 20 }, (_, i) => now - 2 * HOUR + i * 1000);
+    const b = onLimit(morning, 30);
+    const looks = [now + 10 * HOUR, now + 12 * HOUR, now + 14 * HOUR];
+    // Seven pages now leave exactly the three looks' places; eight would take the third one's.
+    expect(b.leavesPlaces(7, now, looks, 15)).toBe(true);
+    expect(b.leavesPlaces(8, now, looks, 15)).toBe(false);
+    // The plain day's check would let the eighth page go.
+    expect(b.canSpend(8, now)).toBe(true);
+  });
+
+  it('frees the places of requests that have aged out of a later look’s rolling day', () => {
+    // 28 sent 23 hours ago: they leave the rolling day within the hour, so a look two hours ahead has room.
+    const yesterday = Array.from({ length: 28 }, (_, i) => now - 23 * HOUR + i * 1000);
+    const b = onLimit(yesterday, 30);
+    expect(b.leavesPlaces(1, now, [now + 2 * HOUR, now + 3 * HOUR], 15)).toBe(true);
+    // A look due now still finds the day nearly full: one more request now would take its place.
+    expect(b.leavesPlaces(2, now, [now], 15)).toBe(false);
+  });
+
+  it('counts at most `most` looks, so the other half of the day stays for searches and bid looks', () => {
+    const b = onLimit([], 30);
+    const many = Array.from({ length: 40 }, (_, i) => now + HOUR + i * 10 * 60_000);
+    expect(b.leavesPlaces(15, now, many, 15)).toBe(true);
+    expect(b.leavesPlaces(16, now, many, 15)).toBe(false);
+  });
+});
