@@ -301,3 +301,14 @@ export async function seedBoth(db: BetterSqlite3.Database, c: pg.Client): Promis
   }
   return tables;
 }
+
+/** Writes `row` to `table` on both engines. */
+export async function insertBoth(
+  db: BetterSqlite3.Database,
+  c: pg.Client,
+  table: string,
+  row: Row,
+): Promise<void> {
+  sqliteInsert(db, table, row);
+  await pgInsert(c, table, row);
+}
