@@ -10,6 +10,7 @@ import {
   FTS_TABLE,
   FTS_TRIGGERS,
   PG_ONLY_COLUMNS,
+  PG_ONLY_INDEXES,
   pgColumns,
   pgMigrationDbs,
   pgTables,
@@ -111,11 +112,17 @@ describe.skipIf(!pgAvailable())('migrations on PostgreSQL', () => {
         const extra = PG_ONLY_COLUMNS[t] ?? [];
         const pgCols = (await pgColumns(c, t)).filter((col) => !extra.includes(col.name));
         const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : 1);
-        expect(pgCols.sort(byName), `${t} ${at}`).toEqual(sqliteColumns(db, t).sort(byName));
+        const sqliteCols = sqliteColumns(db, t).map(({ name, family, notNull }) => ({
+          name,
+          family,
+          notNull,
+        }));
+        expect(pgCols.sort(byName), `${t} ${at}`).toEqual(sqliteCols.sort(byName));
       }
 
       const pgIx = await pgIndexes(c);
-      for (const ix of sqliteIndexes(db)) {
+      const sqliteIx = sqliteIndexes(db);
+      for (const ix of sqliteIx) {
         const what = `index ${ix.name} on ${ix.table} ${at}`;
         // Indexes SQLite made for a PRIMARY KEY or UNIQUE constraint have their own names: matched by their keys.
         const twin =
@@ -132,6 +139,22 @@ describe.skipIf(!pgAvailable())('migrations on PostgreSQL', () => {
           partial: ix.partial,
           keys: ix.keys,
         });
+      }
+
+      // And none more, but the primary keys SQLite keeps as the rowid and the counterparts PG_ONLY_INDEXES names.
+      for (const p of pgIx) {
+        const rowidKey = sqliteColumns(db, p.table).some(
+          (col) => col.pk && col.family === 'integer' && p.keys.join() === col.name,
+        );
+        const known =
+          PG_ONLY_INDEXES.includes(p.name) ||
+          (p.unique && rowidKey) ||
+          sqliteIx.some(
+            (ix) =>
+              ix.name === p.name ||
+              (ix.origin !== 'c' && ix.table === p.table && ix.keys.join() === p.keys.join()),
+          );
+        expect(known, `PostgreSQL index ${p.name} on ${p.table} ${at} has no SQLite counterpart`).toBe(true);
       }
 
       const views = db.prepare("SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name").all() as {

@@ -17,6 +17,12 @@ export const PG_ONLY_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   lots: ['rowid', 'fts'],
 };
 
+/**
+ * Indexes PostgreSQL has and SQLite does not: the full-text column's GIN index (SQLite's lots_fts), the rowid
+ * column's UNIQUE, and the one-row guard of the version table.
+ */
+export const PG_ONLY_INDEXES: readonly string[] = ['lots_fts', 'lots_rowid_key', 'lotwatch_schema_one_row'];
+
 /** SQLite objects with no PostgreSQL table: the FTS5 table (its shadow tables start with its name). */
 export const FTS_TABLE = 'lots_fts';
 /** SQLite triggers that only keep lots_fts in step: PostgreSQL computes `lots.fts` itself. */
@@ -78,6 +84,8 @@ export interface Column {
   name: string;
   family: Family;
   notNull: boolean;
+  /** Part of the primary key (SQLite only). */
+  pk?: boolean;
 }
 
 /** SQLite's declared type (STRICT or not) as a family. */
@@ -120,7 +128,12 @@ export function sqliteColumns(db: BetterSqlite3.Database, table: string): Column
       notnull: number;
       pk: number;
     }[]
-  ).map((c) => ({ name: c.name, family: sqliteFamily(c.type), notNull: c.notnull === 1 || c.pk > 0 }));
+  ).map((c) => ({
+    name: c.name,
+    family: sqliteFamily(c.type),
+    notNull: c.notnull === 1 || c.pk > 0,
+    pk: c.pk > 0,
+  }));
 }
 
 /** PostgreSQL's tables of the current schema, by name. */
