@@ -29,9 +29,10 @@ export async function pgSchemaVersion(client: PgClient): Promise<number> {
 /**
  * Applies every migration above the database's version, all in one transaction, and sets `lotwatch_schema` to the
  * last one applied; returns the versions applied (empty when the database was current, and then nothing is
- * written). `client` is a connected `pg.Client` or a pool's `PoolClient`. The transaction first takes a transaction-level advisory lock, so two servers migrating one database at
- * once apply each step once: the second waits, then reads the version the first committed. `database` names the
- * database in the error. The client must not be inside a transaction already.
+ * written). `client` is a connected `pg.Client` or a pool's `PoolClient`, not inside a transaction already. The
+ * transaction first takes a transaction-level advisory lock, so two servers migrating one database at once apply
+ * each step once: the second waits, then reads the version the first committed. `database` names the database in
+ * the error.
  * @throws DatabaseFromFutureError when the database's version is above the newest migration (nothing written).
  * @throws the failing step's error; the whole set is rolled back and the version is unchanged.
  */
