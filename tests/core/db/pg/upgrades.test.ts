@@ -518,9 +518,9 @@ describe.skipIf(!pgAvailable())('PostgreSQL upgrades', () => {
         'lots',
         lot('copart:2', { normalized: record('Flood', null, 'SALVAGE', 'Starts', true) }),
       );
-      const update = `UPDATE lots SET normalized = '${record('Hail', null, 'REBUILT', 'Starts', false).replace(/'/g, "''")}' WHERE lot_key = 'copart:2'`;
-      await c.query(update);
-      db.exec(update);
+      const changed = record('Hail', null, 'REBUILT', 'Starts', false);
+      await c.query('UPDATE lots SET normalized = $1 WHERE lot_key = $2', [changed, 'copart:2']);
+      db.prepare('UPDATE lots SET normalized = ? WHERE lot_key = ?').run(changed, 'copart:2');
       const remove = "DELETE FROM lots WHERE lot_key = 'copart:1'";
       await c.query(remove);
       db.exec(remove);
