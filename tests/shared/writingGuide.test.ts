@@ -12,9 +12,11 @@ import {
 } from '../../src/core/api';
 import { checkSearchParams } from '../../src/core/api/validate';
 import { damagedFileError, diskFullError, emptyFileError, openFailure } from '../../src/core/db/integrity';
+import { databaseTarget } from '../../src/core/db/target';
 import {
   BadInputError,
   DatabaseFromFutureError,
+  DatabaseUnreachableError,
   DemoSpeedError,
   LotwatchError,
   databaseErrorOf,
@@ -402,6 +404,22 @@ async function payloadsByCode(): Promise<Record<ErrorCode, [string, ErrorPayload
     await refused('settings.get', undefined, { 'settings.get': () => ({ theme: 42 }) as never }),
   );
   add('a newer data file', new DatabaseFromFutureError(FILE, 14, 12).toPayload());
+  add(
+    'a database that does not answer',
+    new DatabaseUnreachableError(
+      'postgres://team@db.example.com:5432/lotwatch',
+      'refused',
+      'Lotwatch could not connect to the PostgreSQL database at postgres://team@db.example.com:5432/lotwatch: ' +
+        'nothing answers at that host and port.',
+    ).toPayload(),
+  );
+  for (const address of ['postgres://team:pw@db.example.com:5432', 'mysql://team@db/lotwatch']) {
+    try {
+      databaseTarget(address, {}, FILE);
+    } catch (e) {
+      add(`a database address: ${address}`, (e as LotwatchError).toPayload());
+    }
+  }
   for (const code of ['SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_IOERR_WRITE', 'SQLITE_CORRUPT']) {
     add(`running: ${code}`, databaseErrorOf(sqliteError(code))!.toPayload());
   }
