@@ -156,34 +156,40 @@ function readUrl(url: string): URL | null {
   } catch {
     return null;
   }
-  const beforeQuery = url.split('?')[0]!;
-  if (u.hash || (beforeQuery.includes('@') && !u.username && !u.password)) return null;
+  const [beforeQuery = '', query = ''] = url.split(/\?(.*)/s);
+  const noUser = !u.username && !u.password;
+  // `user:12?rest@host/db` parses as host `user`, port 12 and a query: a ? in the password, not a real query.
+  const passwordAsQuery = noUser && query.includes('@') && (u.pathname === '' || u.pathname === '/');
+  if (u.hash || (noUser && beforeQuery.includes('@')) || passwordAsQuery) return null;
   return u;
 }
 
 /**
  * The address `url` with its password taken out, for every log line and error message: the password in the
  * user part and the `password` / `sslpassword` query parameters read `***`; everything else (user, host, port,
- * database, options) is kept so the reader can tell which database was meant. An address that does not parse has
- * everything between the scheme's first `:` after the user and its last `@` hidden, and its secret parameters too.
- * A path (no `scheme://`) is returned as it is. Throws nothing.
+ * database, options) is kept so the reader can tell which database was meant. An address that does not parse, or
+ * has an @ the parser did not read as the end of a user part (a raw `#`, `/` or `?` in a password), has everything
+ * from the first `:` after the user to the last `@` hidden (so it may lose more than its password, never less), and
+ * its secret parameters too. A path (no `scheme://`) is returned as it is. Throws nothing.
  */
 export function redactedUrl(url: string): string {
   const m = ANY_SCHEME.exec(url);
   if (!m) return url;
   const u = readUrl(url);
   let out: string;
-  if (u && (u.host || !url.includes('@'))) {
+  // An @ the parser did not take as the end of a user part may end a password holding a raw ? or /: cut by hand.
+  if (u && (u.username || u.password || !url.includes('@'))) {
     if (u.password) u.password = HIDDEN;
     out = u.toString();
   } else {
-    // Not parseable (or `user:pw@/db`): cut by hand. The user part ends at the last @ before the query.
+    // The user part ends at the last @ before the query, or, when none is there, at the last @ of all (a raw ? in
+    // the password): an address that does not parse may lose more than its password here, never less.
     const start = m[0].length;
     const queryAt = url.indexOf('?', start);
     const head = queryAt < 0 ? url : url.slice(0, queryAt);
-    const at = head.lastIndexOf('@');
-    const colon = at >= start ? head.slice(start, at).indexOf(':') : -1;
-    out = colon < 0 ? url : `${head.slice(0, start + colon)}:${HIDDEN}${url.slice(at)}`;
+    const at = head.lastIndexOf('@') >= start ? head.lastIndexOf('@') : url.lastIndexOf('@');
+    const colon = at >= start ? url.slice(start, at).indexOf(':') : -1;
+    out = colon < 0 ? url : `${url.slice(0, start + colon)}:${HIDDEN}${url.slice(at)}`;
   }
   // The query is rewritten by hand so that every other parameter keeps its spelling (a socket folder stays /x/y).
   const queryAt = out.indexOf('?');

@@ -85,6 +85,7 @@ describe('databaseTarget', () => {
     ['a raw # in the password', 'postgres://team:s3cret#x@db/lotwatch', 'cannot be read'],
     ['a raw # after digits in the password', 'postgres://team:12#s3cret@db/lotwatch', 'cannot be read'],
     ['a raw / in the password', 'postgres://team:12/s3cret@db/lotwatch', 'cannot be read'],
+    ['a raw ? in the password', 'postgres://team:12?s3cret@db/lotwatch', 'cannot be read'],
     ['a broken percent-encoding', 'postgres://team:s3cret%ZZ@db/lotwatch', 'percent-encoding'],
     ['a path after the database', 'postgres://team:s3cret@db/lotwatch/extra', 'more than one name'],
     ['another database', 'mysql://team:s3cret@db/lotwatch', 'is not a database Lotwatch can use'],
@@ -168,6 +169,22 @@ describe('redactedUrl', () => {
     ['a raw # in the password', 'postgres://team:12#s3cret@db/lotwatch', 'postgres://team:***@db/lotwatch'],
     ['a raw / in the password', 'postgres://team:12/s3cret@db/lotwatch', 'postgres://team:***@db/lotwatch'],
     ['an IPv6 host', 'postgres://team:s3cret@[::1]:5433/lotwatch', 'postgres://team:***@[::1]:5433/lotwatch'],
+    ['a raw ? in the password', 'postgres://team:s3cret?x@db/lotwatch', 'postgres://team:***@db/lotwatch'],
+    [
+      'digits and a raw ? in the password',
+      'postgres://team:12?s3cret@db/lotwatch',
+      'postgres://team:***@db/lotwatch',
+    ],
+    [
+      'digits, a raw / and a raw ? in the password',
+      'postgres://team:12/x?s3cret@db/lotwatch',
+      'postgres://team:***@db/lotwatch',
+    ],
+    [
+      'an @ in a parameter of an address without a user (more is hidden, nothing leaks)',
+      'postgres://db:5432/lotwatch?user=team@corp',
+      'postgres://db:***@corp',
+    ],
     [
       'a socket folder and a password as parameters, the other parameters as written',
       'postgres:///lotwatch?host=/var/run/postgresql&password=s3cret&application_name=a b',
