@@ -89,7 +89,8 @@ class CachedSqliteDriver implements Driver {
 
   async acquireConnection(): Promise<DatabaseConnection> {
     // SQLite has this one connection: a second caller waits until the first releases it.
-    await this.#mutex.lock();
+    const wait = this.#mutex.lock();
+    if (wait) await wait;
     return this.#connection;
   }
 
@@ -176,20 +177,24 @@ class CachedSqliteConnection implements DatabaseConnection {
   }
 }
 
-/** One holder at a time: `lock` waits until the current holder calls `unlock`. */
+/** One holder at a time, the waiters served in order; taking a free lock costs no promise. */
 class ConnectionMutex {
-  #held: Promise<void> | null = null;
-  #release: (() => void) | null = null;
+  #held = false;
+  readonly #waiters: (() => void)[] = [];
 
-  async lock(): Promise<void> {
-    while (this.#held) await this.#held;
-    this.#held = new Promise((resolve) => (this.#release = resolve));
+  /** Takes the lock: undefined when it was free (taken at once), else a promise that settles once it is handed over. */
+  lock(): Promise<void> | undefined {
+    if (!this.#held) {
+      this.#held = true;
+      return undefined;
+    }
+    return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
+  /** Hands the lock to the next waiter, or frees it. */
   unlock(): void {
-    const release = this.#release;
-    this.#held = null;
-    this.#release = null;
-    release?.();
+    const next = this.#waiters.shift();
+    if (next) next();
+    else this.#held = false;
   }
 }
