@@ -80,6 +80,64 @@ export class DatabaseUnavailableError extends LotwatchError {
 }
 
 /**
+ * A database address Lotwatch cannot use (docs/architecture.md "Two engines: connecting"), from `--database` or
+ * LOTWATCH_DATABASE_URL: not a PostgreSQL address it can read, or another kind of database. `address` is already
+ * redacted (no password); `problem` says what is wrong in a few words ("names no database"). The message shows what
+ * a valid address looks like. Code `bad_input`: the same address fails the same way until it is corrected.
+ */
+export class DatabaseAddressError extends LotwatchError {
+  constructor(
+    readonly address: string,
+    readonly problem: string,
+  ) {
+    super(
+      'bad_input',
+      `The database address ${address} ${problem}. Use a PostgreSQL address such as ` +
+        'postgres://user:password@host:5432/lotwatch (postgresql:// works too; a password with @, :, / or # in ' +
+        'it is written percent-encoded, so @ becomes %40), or the path of a SQLite file.',
+    );
+  }
+}
+
+/**
+ * Why a PostgreSQL database could not be reached at start, as `mapUnreachable` (db/pg/open.ts) reads the driver's
+ * error: nothing listens (`refused`), the host name is unknown (`unknown_host`), no answer in time (`timeout`), the
+ * password was refused (`bad_password`), the role or the login is refused (`refused_login`), the database does not
+ * exist (`no_database`), the server is full (`too_many_connections`) or still starting (`starting`), a TLS problem
+ * (`tls`), or anything else (`other`).
+ */
+export type UnreachableReason =
+  | 'refused'
+  | 'unknown_host'
+  | 'timeout'
+  | 'bad_password'
+  | 'refused_login'
+  | 'no_database'
+  | 'too_many_connections'
+  | 'starting'
+  | 'tls'
+  | 'other';
+
+/**
+ * The PostgreSQL database did not answer or refused Lotwatch when it opened it (nothing was read or written). The
+ * message is one line: the address without its password, what happened, and what to check. `driverCode` is the
+ * driver's code (`ECONNREFUSED`, the SQLSTATE `28P01`, …) for the log, null when it gave none. Retryable: a server
+ * that was down or starting may answer the next start.
+ */
+export class DatabaseUnreachableError extends LotwatchError {
+  constructor(
+    readonly address: string,
+    readonly reason: UnreachableReason,
+    message: string,
+    readonly driverCode: string | null = null,
+  ) {
+    super('db_unreachable', message, {
+      retryable: !['bad_password', 'refused_login', 'no_database', 'tls'].includes(reason),
+    });
+  }
+}
+
+/**
  * `--demo-speed` (an accelerated clock) met the real service. The fast clock only ever drives the Demo market: the
  * watcher on it would ask the real service that many times faster and spend a plan's month of requests in minutes.
  * `when` is 'start' (the data folder has Demo mode off, `dataDir` names it) or 'switch' (turning Demo mode off in

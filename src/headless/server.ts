@@ -53,6 +53,7 @@ export function statusForError(code: ErrorCode): number {
     case 'internal':
       return 500;
     case 'db_unavailable':
+    case 'db_unreachable':
     case 'db_from_future':
       return 503;
     default:

@@ -12,6 +12,8 @@ import {
 } from '../../src/core/api';
 import { checkSearchParams } from '../../src/core/api/validate';
 import { damagedFileError, diskFullError, emptyFileError, openFailure } from '../../src/core/db/integrity';
+import { unreachableError } from '../../src/core/db/pg/open';
+import { databaseTarget } from '../../src/core/db/target';
 import {
   BadInputError,
   DatabaseFromFutureError,
@@ -402,6 +404,32 @@ async function payloadsByCode(): Promise<Record<ErrorCode, [string, ErrorPayload
     await refused('settings.get', undefined, { 'settings.get': () => ({ theme: 42 }) as never }),
   );
   add('a newer data file', new DatabaseFromFutureError(FILE, 14, 12).toPayload());
+  const pgError = (code: string, message: string) => Object.assign(new Error(message), { code });
+  for (const e of [
+    pgError('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.5:5432'),
+    pgError('ENOTFOUND', 'getaddrinfo ENOTFOUND db.example.com'),
+    new Error('Connection terminated due to connection timeout'),
+    pgError('28P01', 'password authentication failed for user "team"'),
+    pgError('28000', 'role "team" does not exist'),
+    pgError('3D000', 'database "lotwatch" does not exist'),
+    pgError('53300', 'sorry, too many clients already'),
+    pgError('57P03', 'the database system is starting up'),
+    pgError('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate'),
+    new Error('Connection terminated unexpectedly'),
+  ]) {
+    const address = 'postgres://team:***@db.example.com:5432/lotwatch';
+    add(
+      `a PostgreSQL database: ${e.message}`,
+      unreachableError(address, e, { timeoutMs: 10_000 }).toPayload(),
+    );
+  }
+  for (const address of ['postgres://team:pw@db.example.com:5432', 'mysql://team@db/lotwatch']) {
+    try {
+      databaseTarget(address, {}, FILE);
+    } catch (e) {
+      add(`a database address: ${address}`, (e as LotwatchError).toPayload());
+    }
+  }
   for (const code of ['SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_IOERR_WRITE', 'SQLITE_CORRUPT']) {
     add(`running: ${code}`, databaseErrorOf(sqliteError(code))!.toPayload());
   }

@@ -1,11 +1,41 @@
 import type { Database } from 'better-sqlite3';
 import { DatabaseFromFutureError } from '../errors';
 
-/** One numbered schema step. `up` runs inside the migration transaction: it must not await. */
+/**
+ * The part of a PostgreSQL connection a migration step uses (docs/architecture.md "Two engines: migrations"): one
+ * query at a time on the connection that holds the migration transaction. A `pg.Client` or a pool's `PoolClient`
+ * fits. Without values the text may hold several statements; with values it is one statement, bound as $1, $2…
+ * BIGINT columns may come back as strings (the client's own type parsers decide): a step passes ids back as values
+ * rather than doing arithmetic on them.
+ */
+export interface PgClient {
+  query<R extends Record<string, unknown> = Record<string, unknown>>(
+    text: string,
+    values?: unknown[],
+  ): Promise<{ rows: R[]; rowCount: number | null }>;
+}
+
+/**
+ * The PostgreSQL form of a step: SQL text (run as one multi-statement query), or a function over the client for a
+ * data step written in TypeScript. Both run inside migratePg's transaction (src/core/db/pg/migrate.ts).
+ */
+export type PgStep = string | ((c: PgClient) => Promise<void>);
+
+/**
+ * One numbered schema step. `up` is the SQLite form: it runs inside the migration transaction and must not await.
+ * `pg` is the PostgreSQL form of the same step, leaving the same tables, columns, indexes and rows; Lotwatch's list
+ * (migrations/index.ts) requires it (TwoEngineMigration), a SQLite-only list may leave it out.
+ */
 export interface Migration {
   version: number;
   name: string;
   up(db: Database): void;
+  pg?: PgStep;
+}
+
+/** A step in both forms: every entry of Lotwatch's MIGRATIONS. */
+export interface TwoEngineMigration extends Migration {
+  pg: PgStep;
 }
 
 /** Reads PRAGMA user_version: the schema version of the file. */

@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   'internal',
   'db_from_future',
   'db_unavailable',
+  /** The team's PostgreSQL database did not answer or refused Lotwatch at start (nothing was read or written). */
+  'db_unreachable',
   /** Another Lotwatch already runs on this data folder; this one left the data untouched. */
   'already_running',
   'not_implemented',

@@ -24,8 +24,8 @@ export const key = (l: { platform: string; lotNumber?: string; lot_number?: stri
  * The engine against the sandbox for a simulated day: a seeded sandbox market of 20,000 lots (plus `sandbox`
  * options) on `clock`, served on 127.0.0.1, and a real core on a temporary data folder in Demo mode pointed at it,
  * on the same clock, so the day runs deterministically in seconds. `ok(method, input)` calls the core and throws
- * the method's error message on an error answer. `cleanup()` removes the folder; the caller disposes core and
- * sandbox. Throws what `core.ready` rejects with.
+ * the method's error message on an error answer. `dir` is the data folder (its lotwatch.sqlite is the day's data
+ * file); `cleanup()` removes it; the caller disposes core and sandbox. Throws what `core.ready` rejects with.
  */
 export async function simulatedDayCore(
   clock: FakeClock,
@@ -33,6 +33,7 @@ export async function simulatedDayCore(
 ): Promise<{
   sb: Sandbox;
   core: Core;
+  dir: string;
   cleanup: () => void;
   ok: (m: string, i?: unknown) => Promise<Record<string, unknown>>;
 }> {
@@ -62,7 +63,7 @@ export async function simulatedDayCore(
     if (!r.ok) throw new Error(`${m}: ${r.error.message}`);
     return r.value as Record<string, unknown>;
   };
-  return { sb, core, cleanup: t.cleanup, ok };
+  return { sb, core, dir: t.dir, cleanup: t.cleanup, ok };
 }
 
 /**

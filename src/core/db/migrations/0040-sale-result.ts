@@ -40,25 +40,35 @@ function renameSoldInRules(db: Database, table: 'saved_searches' | 'watches'): v
   const rows = db.prepare(`SELECT id, rules FROM ${table}`).all() as { id: number; rules: string }[];
   const update = db.prepare(`UPDATE ${table} SET rules = ? WHERE id = ?`);
   for (const row of rows) {
-    let rules: unknown;
-    try {
-      rules = JSON.parse(row.rules);
-    } catch {
-      // An unreadable rule set is left as it is: the store already falls back to the defaults when reading it.
-      continue;
-    }
-    if (rules === null || typeof rules !== 'object' || Array.isArray(rules)) continue;
-    const r = rules as Record<string, unknown>;
-    let changed = false;
-    if (Array.isArray(r['kinds'])) {
-      const kinds = r['kinds'].map((k) => (k === 'sold' ? 'sale_result' : k));
-      changed = kinds.some((k, i) => k !== (r['kinds'] as unknown[])[i]);
-      r['kinds'] = kinds;
-    }
-    if (r['snooze_until_event'] === 'sold') {
-      r['snooze_until_event'] = 'sale_result';
-      changed = true;
-    }
-    if (changed) update.run(JSON.stringify(r), row.id);
+    const renamed = soldRenamed(row.rules);
+    if (renamed !== null) update.run(renamed, row.id);
   }
+}
+
+/**
+ * A stored rule set (JSON text) with `sold` renamed `sale_result` in its `kinds` list and `snooze_until_event`, or
+ * null when it names neither, is not a JSON object, or does not parse. Both engines' forms of this step use it, so
+ * the rewritten text is the same on both.
+ */
+export function soldRenamed(text: string): string | null {
+  let rules: unknown;
+  try {
+    rules = JSON.parse(text);
+  } catch {
+    // An unreadable rule set is left as it is: the store already falls back to the defaults when reading it.
+    return null;
+  }
+  if (rules === null || typeof rules !== 'object' || Array.isArray(rules)) return null;
+  const r = rules as Record<string, unknown>;
+  let changed = false;
+  if (Array.isArray(r['kinds'])) {
+    const kinds = r['kinds'].map((k) => (k === 'sold' ? 'sale_result' : k));
+    changed = kinds.some((k, i) => k !== (r['kinds'] as unknown[])[i]);
+    r['kinds'] = kinds;
+  }
+  if (r['snooze_until_event'] === 'sold') {
+    r['snooze_until_event'] = 'sale_result';
+    changed = true;
+  }
+  return changed ? JSON.stringify(r) : null;
 }

@@ -44,26 +44,36 @@ export const migration: Migration = {
       if (rows.length === 0) break;
       for (const r of rows) {
         after = r.rowid;
-        const rec = JSON.parse(r.normalized) as { pricing: Record<string, unknown> };
-        let figures = { acv_usd: null as number | null, est_repair_usd: null as number | null };
-        if (r.platform === 'iaai') {
-          let raw: unknown = null;
-          try {
-            raw = JSON.parse(unpackRecord(r) ?? 'null');
-          } catch {
-            // A raw copy that does not read gives unknown figures, as a record without them.
-          }
-          figures = readIaaiFigures(new Reader(isObj(raw) ? raw : {}, '', []).sub('details'));
-        }
-        rec.pricing = {
-          ...rec.pricing,
-          acv_usd: figures.acv_usd,
-          est_repair_usd: figures.est_repair_usd,
-          repair_to_value: repairToValue(figures.acv_usd, figures.est_repair_usd),
-        };
-        const json = JSON.stringify(rec);
+        const json = withEstimates(r);
         write.run(json, createHash('sha256').update(json).digest('hex'), r.rowid);
       }
     }
   },
 };
+
+/**
+ * The normalised record of stored lot `r` (its `normalized` a JSON object with a `pricing` object) with
+ * `pricing.acv_usd`, `est_repair_usd` (USD) and `repair_to_value` read from its raw copy (IAAI; Copart gets nulls),
+ * as JSON text. Both engines' forms of this step use it, so the rewritten text is the same on both.
+ * @throws SyntaxError when `normalized` is not JSON (the callers select records that are).
+ */
+export function withEstimates(r: Pick<Row, 'platform' | 'normalized' | 'raw' | 'raw_z'>): string {
+  const rec = JSON.parse(r.normalized) as { pricing: Record<string, unknown> };
+  let figures = { acv_usd: null as number | null, est_repair_usd: null as number | null };
+  if (r.platform === 'iaai') {
+    let raw: unknown = null;
+    try {
+      raw = JSON.parse(unpackRecord(r) ?? 'null');
+    } catch {
+      // A raw copy that does not read gives unknown figures, as a record without them.
+    }
+    figures = readIaaiFigures(new Reader(isObj(raw) ? raw : {}, '', []).sub('details'));
+  }
+  rec.pricing = {
+    ...rec.pricing,
+    acv_usd: figures.acv_usd,
+    est_repair_usd: figures.est_repair_usd,
+    repair_to_value: repairToValue(figures.acv_usd, figures.est_repair_usd),
+  };
+  return JSON.stringify(rec);
+}

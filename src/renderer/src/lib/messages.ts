@@ -17,6 +17,7 @@ export const ADVICE: Readonly<Record<ErrorCode, string>> = {
   internal: 'Try again; if this happens again, restart Lotwatch.',
   db_from_future: 'Update Lotwatch, or choose another data folder.',
   db_unavailable: 'Restart Lotwatch; if this happens again, restore a backup (Settings, Backups).',
+  db_unreachable: 'Check the database address and that its server is running, then start Lotwatch again.',
   already_running: 'Use the Lotwatch that is already running, or quit it first.',
   not_implemented: 'Check for a newer version of Lotwatch.',
   cancelled: 'Try again when you want to send it.',
