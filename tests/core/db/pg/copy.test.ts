@@ -17,6 +17,7 @@ import {
   DatabaseUnavailableError,
   DatabaseUnreachableError,
 } from '../../../../src/core/errors';
+import { acquireDataLock } from '../../../../src/core/instanceLock';
 import { copyToPostgresCommand } from '../../../../src/headless/copyCommand';
 import { childScript } from '../../../helpers/children';
 import { freePort, pgAvailable, testDatabase } from '../../../helpers/postgres';
@@ -330,6 +331,30 @@ describe.skipIf(!pgAvailable())('copyToPostgres into a database a team server ha
   });
 });
 
+describe.skipIf(!pgAvailable())('copyToPostgres values at the edges', () => {
+  it('copies integers beyond 2^53 exactly, and REALs and BLOBs bit for bit', async () => {
+    const { path } = folderWithFixture();
+    const blob = Buffer.from([0, 255, 1, 254, 0, 0, 128]);
+    const ids = withFile(path, (db) => {
+      const req = db.prepare<[], { id: number }>('SELECT min(id) AS id FROM request_log').get()!.id;
+      const lot = db.prepare<[], { k: string }>('SELECT min(lot_key) AS k FROM lots').get()!.k;
+      db.prepare('UPDATE request_log SET bytes = 9007199254740993 WHERE id = ?').run(req);
+      db.prepare('UPDATE lots SET current_bid_usd = 0.1 + 0.2, raw_z = ? WHERE lot_key = ?').run(blob, lot);
+      return { req, lot };
+    });
+    const { url, c } = await emptyTarget();
+    await copyToPostgres({ sqlitePath: path, url });
+    const big = await c.query('SELECT bytes::text AS b FROM request_log WHERE id = $1', [ids.req]);
+    expect(big.rows).toEqual([{ b: '9007199254740993' }]);
+    const lot = await c.query<{ bid: number; raw_z: Buffer }>(
+      'SELECT current_bid_usd AS bid, raw_z FROM lots WHERE lot_key = $1',
+      [ids.lot],
+    );
+    expect(lot.rows[0]!.bid).toBe(0.1 + 0.2);
+    expect(lot.rows[0]!.raw_z.equals(blob)).toBe(true);
+  });
+});
+
 describe.skipIf(!pgAvailable())('copyToPostgres as a role that does not own the tables', () => {
   it('leaves PostgreSQL’s facts trigger on, and ends with the same rows', async () => {
     const { path } = folderWithFixture();
@@ -421,6 +446,26 @@ describe.skipIf(!pgAvailable())('node out/main/headless.js copy-to-postgres', ()
     expect(second.stderr).toContain('already holds Lotwatch data');
     expect(second.stderr).not.toContain('unused');
   }, 60_000);
+
+  it('refuses a data folder Lotwatch is running on, and copies nothing', async () => {
+    const { dir } = folderWithFixture();
+    const { url, c } = await emptyTarget();
+    const lock = acquireDataLock(dir, { shell: 'headless', now: Date.now() });
+    try {
+      const errors: string[] = [];
+      const code = await copyToPostgresCommand(['--data-dir', dir, '--to', url], {
+        log: () => {},
+        error: (l) => errors.push(l),
+      });
+      expect(code).toBe(1);
+      expect(errors).toEqual([
+        expect.stringMatching(/^lotwatch: Lotwatch is already running on the data folder /),
+      ]);
+    } finally {
+      lock.release();
+    }
+    expect(await pgObjects(c)).toEqual([]);
+  });
 
   it('exits 2 without --to, and 1 in one line without a stack for a target that does not answer', async () => {
     const { dir, path } = folderWithFixture();
