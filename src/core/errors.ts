@@ -158,6 +158,87 @@ export class DemoSpeedError extends LotwatchError {
   }
 }
 
+/**
+ * A copy of a desktop data file into PostgreSQL (db/copy.ts) met a target that already holds Lotwatch data: `table`
+ * is the first table found with rows. Nothing was written to the target. Code `bad_input`: the same target is
+ * refused until it is emptied or another is chosen.
+ */
+export class CopyTargetNotEmptyError extends LotwatchError {
+  constructor(
+    readonly address: string,
+    readonly table: string,
+  ) {
+    super(
+      'bad_input',
+      `The PostgreSQL database at ${address} already holds Lotwatch data (its table ${table} has rows), so nothing ` +
+        'was copied into it and nothing in it was changed. Copy into an empty database: create a new one ' +
+        '(createdb) and give its address.',
+    );
+  }
+}
+
+/**
+ * A text value of the desktop data file holds a NUL character, which PostgreSQL's text cannot store. The copy stops
+ * rather than drop or alter the value; `table`, `row` (its primary key, `id=5`) and `column` name it, and the
+ * target was left as it was (the copy's transaction rolled back). Code `bad_input`.
+ */
+export class CopyNulTextError extends LotwatchError {
+  constructor(
+    readonly table: string,
+    readonly row: string,
+    readonly column: string,
+  ) {
+    super(
+      'bad_input',
+      `The data file's ${table} row ${row} holds a NUL character in ${column}, which PostgreSQL cannot store; ` +
+        'nothing was copied (the PostgreSQL database is as it was). Remove that character from the value in the ' +
+        'data file, or delete the row, then copy again.',
+    );
+  }
+}
+
+/**
+ * After a copy into PostgreSQL, a table holds another number of rows than the desktop data file: the copy's
+ * transaction was rolled back, so the target is as it was. Code `internal`: a fault of the copy, not of the input.
+ */
+export class CopyCountMismatchError extends LotwatchError {
+  constructor(
+    readonly table: string,
+    readonly sqliteRows: number,
+    readonly postgresRows: number,
+  ) {
+    super(
+      'internal',
+      `The copy did not check out: the table ${table} has ${sqliteRows} rows in the data file and ${postgresRows} ` +
+        'in the PostgreSQL database, so the copy was undone and the PostgreSQL database is as it was. Please ' +
+        'report this.',
+    );
+  }
+}
+
+/**
+ * PostgreSQL refused a write of a copy from a desktop data file, or the connection failed during it: the copy's
+ * transaction was rolled back (the server does so when the connection goes), so the target is as it was. `table`
+ * is the table being copied (null before or after the tables: BEGIN, COMMIT); the message holds the server's or driver's words on one line, never a password.
+ * Retryable: a dropped connection may hold next time.
+ */
+export class CopyFailedError extends LotwatchError {
+  constructor(
+    readonly address: string,
+    readonly table: string | null,
+    reason: string,
+    cause?: unknown,
+  ) {
+    super(
+      'db_unavailable',
+      `Copying ${table ? `the table ${table}` : 'the data file'} to the PostgreSQL database at ${address} failed ` +
+        `(${reason}); nothing was ` +
+        'copied (the PostgreSQL database is as it was). Check the server and its log, then copy again.',
+      { retryable: true, cause },
+    );
+  }
+}
+
 /** The SQLite result code of a better-sqlite3 `SqliteError` (e.g. `SQLITE_FULL`, `SQLITE_IOERR_WRITE`), else null. */
 export function sqliteCodeOf(e: unknown): string | null {
   const code = (e as { code?: unknown } | null)?.code;

@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { DatabaseUnavailableError, LotwatchError } from '../core/errors';
+import { copyToPostgresCommand } from './copyCommand';
 import { defaultDataDir } from './paths';
 import { startHeadless } from './start';
 
 // Entry of `npm run serve` (built to out/main/headless.js). Prints the URL with its token, then serves until
-// SIGINT/SIGTERM, when it closes the server and the database in order.
+// SIGINT/SIGTERM, when it closes the server and the database in order. `copy-to-postgres` as the first argument runs
+// that command instead (copyCommand.ts).
 const HELP = `Usage: node out/main/headless.js [--port N] [--host 127.0.0.1] [--data-dir DIR] [--demo-speed 1..3600]
        [--demo-control [--demo-clock stepped]] [--restore-backup latest|NAME|FILE]
 
@@ -18,9 +20,12 @@ stood.
 --demo-control (tests only) opens the Demo market's control routes and prints their address; with --demo-clock
 stepped the market and the watcher stand still until a test steps them through those routes.
 --restore-backup replaces the data file with a backup (the newest, one in DIR/backups, or a file) before starting;
-the current file is kept beside it.`;
+the current file is kept beside it.
+
+node out/main/headless.js copy-to-postgres --help: copy a data folder into an empty PostgreSQL database.`;
 
 async function main(): Promise<number> {
+  if (process.argv[2] === 'copy-to-postgres') return copyToPostgresCommand(process.argv.slice(3));
   let args;
   try {
     args = parseArgs({

@@ -43,36 +43,50 @@ export async function migratePg(
 ): Promise<number[]> {
   await client.query('BEGIN');
   try {
-    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    const latest = migrations.at(-1)?.version ?? 0;
-    const current = await pgSchemaVersion(client);
-    if (current > latest) throw new DatabaseFromFutureError(database, current, latest);
-    const pending = migrations.filter((m) => m.version > current);
-    if (pending.length === 0) {
-      await client.query('ROLLBACK');
-      return [];
-    }
-    await client.query(`
-      CREATE TABLE IF NOT EXISTS lotwatch_schema (version integer NOT NULL);
-      CREATE UNIQUE INDEX IF NOT EXISTS lotwatch_schema_one_row ON lotwatch_schema ((true));
-    `);
-    for (const m of pending) {
-      if (typeof m.pg === 'string') await client.query(m.pg);
-      else await m.pg(client);
-    }
-    const last = pending.at(-1)!.version;
-    await client.query(
-      'INSERT INTO lotwatch_schema (version) VALUES ($1) ON CONFLICT ((true)) DO UPDATE SET version = EXCLUDED.version',
-      [last],
-    );
-    await client.query('COMMIT');
-    return pending.map((m) => m.version);
+    const applied = await migratePgWithin(client, migrations, database);
+    await client.query(applied.length ? 'COMMIT' : 'ROLLBACK');
+    return applied;
   } catch (e) {
     await client.query('ROLLBACK').catch(() => {
       // The connection itself failed: the server rolls the transaction back when it goes.
     });
     throw e;
   }
+}
+
+/**
+ * migratePg's work inside a transaction the caller has begun and will commit or roll back (a copy into PostgreSQL
+ * migrates and fills the database in one transaction, so a failed copy leaves no tables behind): the advisory lock
+ * (held to the end of the caller's transaction), the version check, every pending step and the new version. Returns
+ * the versions applied (empty when the database was current: nothing written).
+ * @throws DatabaseFromFutureError when the database's version is above the newest migration (nothing written).
+ * @throws the failing step's error; the caller's transaction is then aborted and must be rolled back.
+ */
+export async function migratePgWithin(
+  client: PgClient,
+  migrations: readonly TwoEngineMigration[] = MIGRATIONS,
+  database = 'the PostgreSQL database',
+): Promise<number[]> {
+  await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+  const latest = migrations.at(-1)?.version ?? 0;
+  const current = await pgSchemaVersion(client);
+  if (current > latest) throw new DatabaseFromFutureError(database, current, latest);
+  const pending = migrations.filter((m) => m.version > current);
+  if (pending.length === 0) return [];
+  await client.query(`
+    CREATE TABLE IF NOT EXISTS lotwatch_schema (version integer NOT NULL);
+    CREATE UNIQUE INDEX IF NOT EXISTS lotwatch_schema_one_row ON lotwatch_schema ((true));
+  `);
+  for (const m of pending) {
+    if (typeof m.pg === 'string') await client.query(m.pg);
+    else await m.pg(client);
+  }
+  const last = pending.at(-1)!.version;
+  await client.query(
+    'INSERT INTO lotwatch_schema (version) VALUES ($1) ON CONFLICT ((true)) DO UPDATE SET version = EXCLUDED.version',
+    [last],
+  );
+  return pending.map((m) => m.version);
 }
 
 /**
