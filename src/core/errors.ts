@@ -38,15 +38,24 @@ export class BadInputError extends LotwatchError {
 
 /** The database file was written by a newer Lotwatch; it is left untouched. */
 export class DatabaseFromFutureError extends LotwatchError {
+  /**
+   * `path`: the data file, or for a team's PostgreSQL database (`engine` 'postgres') its address without the
+   * password; `fileVersion` the schema it holds, `supportedVersion` the newest this build knows.
+   */
   constructor(
     readonly path: string,
     readonly fileVersion: number,
     readonly supportedVersion: number,
+    readonly engine: 'sqlite' | 'postgres' = 'sqlite',
   ) {
     super(
       'db_from_future',
-      `The data file ${path} was written by a newer version of Lotwatch (schema ${fileVersion}; this version ` +
-        `understands up to ${supportedVersion}). It was not changed. Update Lotwatch, or choose another data folder.`,
+      engine === 'postgres'
+        ? `The PostgreSQL database ${path} was written by a newer version of Lotwatch (schema ${fileVersion}; this ` +
+            `version understands up to ${supportedVersion}). It was not changed. Update Lotwatch here to the ` +
+            `version the team's other servers run.`
+        : `The data file ${path} was written by a newer version of Lotwatch (schema ${fileVersion}; this version ` +
+            `understands up to ${supportedVersion}). It was not changed. Update Lotwatch, or choose another data folder.`,
     );
   }
 }

@@ -404,6 +404,15 @@ async function payloadsByCode(): Promise<Record<ErrorCode, [string, ErrorPayload
     await refused('settings.get', undefined, { 'settings.get': () => ({ theme: 42 }) as never }),
   );
   add('a newer data file', new DatabaseFromFutureError(FILE, 14, 12).toPayload());
+  add(
+    'a newer PostgreSQL database',
+    new DatabaseFromFutureError(
+      'postgres://lotwatch:***@db.example.com:5432/team',
+      14,
+      12,
+      'postgres',
+    ).toPayload(),
+  );
   const pgError = (code: string, message: string) => Object.assign(new Error(message), { code });
   for (const e of [
     pgError('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.5:5432'),

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { DatabaseFromFutureError } from '../../errors';
+import { redactedUrl } from '../target';
 import type { PgClient, TwoEngineMigration } from '../migrate';
 import { MIGRATIONS } from '../migrations';
 
@@ -70,7 +71,7 @@ export async function migratePgWithin(
   await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
   const latest = migrations.at(-1)?.version ?? 0;
   const current = await pgSchemaVersion(client);
-  if (current > latest) throw new DatabaseFromFutureError(database, current, latest);
+  if (current > latest) throw new DatabaseFromFutureError(database, current, latest, 'postgres');
   const pending = migrations.filter((m) => m.version > current);
   if (pending.length === 0) return [];
   await client.query(`
@@ -103,19 +104,8 @@ export async function migratePgAt(
   const client = new pg.Client({ connectionString, types });
   await client.connect();
   try {
-    return await migratePg(client, migrations, describeDatabase(connectionString));
+    return await migratePg(client, migrations, redactedUrl(connectionString));
   } finally {
     await client.end();
-  }
-}
-
-/** `postgres://user@host:port/name` without the password, for messages. */
-function describeDatabase(connectionString: string): string {
-  try {
-    const u = new URL(connectionString);
-    u.password = '';
-    return u.toString();
-  } catch {
-    return 'the PostgreSQL database';
   }
 }
