@@ -15,7 +15,15 @@ import { bidLookGap } from './bidPlan';
 import type { Polls, RunOutcome } from './polls';
 import type { PauseGate } from './pause';
 import type { Recorder } from './recorder';
-import { leavesSaleLooks, lookKeep, periodKeep, searchKeep, searchMayStart, sendable } from './spending';
+import {
+  firstReadingLooks,
+  leavesSaleLooks,
+  lookKeep,
+  periodKeep,
+  searchKeep,
+  searchMayStart,
+  sendable,
+} from './spending';
 
 /** What the scheduler needs; everything with side effects is injected. */
 export interface SchedulerDeps {
@@ -162,7 +170,7 @@ export class Scheduler {
    */
   leavesSaleLooks(at: number, firstReading: boolean): boolean {
     if (!firstReading) return true;
-    return leavesSaleLooks(this.d.budget, 1, at, this.lookKeep(at, this.watchStates(false)).saleLooks);
+    return leavesSaleLooks(this.d.budget, 1, at, this.firstReadingLooks(at, this.watchStates(false)));
   }
 
   /**
@@ -217,8 +225,13 @@ export class Scheduler {
   }
 
   /** What a watch check below the sale-critical value leaves (spending.ts lookKeep). */
-  private lookKeep(now: number, watches: WatchState[]): { bucket: number; day: number; saleLooks: number[] } {
+  private lookKeep(now: number, watches: WatchState[]): { bucket: number; day: number } {
     return lookKeep(this.d.budget, watches, now, this.scale);
+  }
+
+  /** The sale-result looks a saved search's first reading leaves places for (spending.ts firstReadingLooks). */
+  private firstReadingLooks(now: number, watches: WatchState[]): number[] {
+    return firstReadingLooks(this.d.budget, watches, now, this.scale);
   }
 
   /**
@@ -319,12 +332,19 @@ export class Scheduler {
       }
       // The tokens kept back for the watchlist, worked out once a tick (a projection over every watched lot).
       let kept: number | null = null;
-      let lookKept: { bucket: number; day: number; saleLooks: number[] } | null = null;
+      let lookKept: { bucket: number; day: number } | null = null;
+      // A first reading's looks are projected only when one is due, from the same instant as the tick's other keeps.
+      let firstLooks: number[] | null = null;
+      let lookAt = now;
       let periodKept: number | null = null;
       for (const q of orderQueue(queue)) {
         const at = this.d.clock.now();
         if (this.pausedNow()) break;
-        const looks = q.critical ? null : (lookKept ??= this.lookKeep(at, states));
+        if (!q.critical && lookKept === null) {
+          lookKept = this.lookKeep(at, states);
+          lookAt = at;
+        }
+        const looks = q.critical ? null : lookKept;
         const keep = q.critical
           ? 0
           : 'watch' in q.item
@@ -352,7 +372,12 @@ export class Scheduler {
           (!this.d.budget.canSpend(1, at, looks.day) ||
             ('search' in q.item &&
               q.item.baseline &&
-              !leavesSaleLooks(this.d.budget, 1, at, looks.saleLooks)));
+              !leavesSaleLooks(
+                this.d.budget,
+                1,
+                at,
+                (firstLooks ??= this.firstReadingLooks(lookAt, states)),
+              )));
         if (dayKept || !sendable(this.d.budget, q, at, keep)) {
           if ('search' in q.item) continue;
           break;

@@ -65,45 +65,45 @@ export function searchKeep(budget: RequestBudget, watches: WatchState[], now: nu
 }
 
 /**
- * What a watch check below the sale-critical value leaves for the sale-result looks (projectedCheckTimes
- * `afterSaleOnly`): `bucket`, the tokens of those before the bucket could refill (keepFor); `day`, their places in the
+ * What a watch check below the sale-critical value leaves for the sale-result looks projected before the bucket
+ * could refill (projectedCheckTimes `afterSaleOnly`): `bucket`, their tokens (keepFor); `day`, their places in the
  * rolling day, which frees a request only as an old one ages out, not at the bucket's refill rate (every such look,
- * at most half the day); `saleLooks` (ms, ascending), those and each lot's first look after its sale within 24 hours,
- * whose places a saved search's first reading must leave (leavesSaleLooks). A bid look or a background look may spend
- * the rest of what is kept for the watchlist (it is part of what was kept for), never a sale result's; a saved
- * search's page leaves the day's places too. Throws only database errors.
+ * at most half the day). A bid look or a background look may spend the rest of what is kept for the watchlist (it is
+ * part of what was kept for), never a sale result's; a saved search's page leaves the day's places too. Throws only
+ * database errors.
  */
 export function lookKeep(
   budget: RequestBudget,
   watches: WatchState[],
   now: number,
   scale: number,
-): { bucket: number; day: number; saleLooks: number[] } {
+): { bucket: number; day: number } {
   const perDay = budget.allowance(now).perDay;
-  const horizon = now + reserveHorizon(perDay);
-  const soon: number[] = [];
-  const saleLooks: number[] = [];
-  for (const w of watches) {
-    const times = projectedCheckTimes([w], now, DAY, scale, true);
-    // Every look before the bucket could refill; beyond that, each lot's first look after its sale: the later ones
-    // are projected as if the first found nothing, and the day they would hold is the saved searches' next runs.
-    times.forEach((t, i) => {
-      if (t <= horizon) soon.push(t);
-      if (t <= horizon || i === 0) saleLooks.push(t);
-    });
-  }
-  soon.sort((a, b) => a - b);
-  saleLooks.sort((a, b) => a - b);
-  return {
-    bucket: keepFor(soon, now, perDay),
-    day: Math.min(soon.length, Math.floor(perDay / 2)),
-    saleLooks,
-  };
+  const times = projectedCheckTimes(watches, now, reserveHorizon(perDay), scale, true);
+  return { bucket: keepFor(times, now, perDay), day: Math.min(times.length, Math.floor(perDay / 2)) };
+}
+
+/**
+ * The sale-result looks a saved search's first reading must leave places for (leavesSaleLooks), ms ascending: every
+ * look before the bucket could refill, and beyond that each lot's first look after its sale within 24 hours (the
+ * later ones are projected as if the first found nothing, and the day they would hold is the searches' next runs).
+ * Worked out only while a first reading is due. Throws only database errors.
+ */
+export function firstReadingLooks(
+  budget: RequestBudget,
+  watches: WatchState[],
+  now: number,
+  scale: number,
+): number[] {
+  const horizon = now + reserveHorizon(budget.allowance(now).perDay);
+  return watches
+    .flatMap((w) => projectedCheckTimes([w], now, DAY, scale, true).filter((t, i) => i === 0 || t <= horizon))
+    .sort((a, b) => a - b);
 }
 
 /**
  * Whether `n` requests of a saved search's first reading may go at `at` (ms) and leave the rolling day's places of
- * the projected sale-result looks (lookKeep `saleLooks`): a request sent now holds its place for 24 hours, and a
+ * the projected sale-result looks (firstReadingLooks): a request sent now holds its place for 24 hours, and a
  * first reading is the one burst the pace does not spread. Counts at most half the day's allowance of the looks, so
  * the searches always keep the other half. Always true on a plan's quota, where a sale result may go past the day's
  * share: holding the first readings there only cost the free plan's new matches. Throws only database errors.

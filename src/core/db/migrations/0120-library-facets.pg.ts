@@ -1,42 +1,18 @@
 import type { PgStep } from '../migrate';
-
-/** One of the facts' columns: its name and its SQL over a jsonb record `j`. */
-type Col = readonly [name: string, sql: (j: string) => string];
+import { FACT_BASE, factColumns } from './0120-library-facets';
 
 /** A path such as `title_document.name` as a text[] literal. */
 const path = (p: string) => `'{${p.split('.').join(',')}}'`;
-/** The value at `p` as json_extract gives it in SQLite: text, a number's text, 1 or 0 for a boolean, NULL. */
-const text = (j: string, p: string) => `lotwatch_json_text(${j}, ${path(p)})`;
-/** Non-null parts joined by a space ('' when none), for the full-text columns. */
-const joined = (j: string, ...paths: string[]) =>
-  `trim(${paths.map((p) => `coalesce(${text(j, p)}, '')`).join(` || ' ' || `)})`;
-const yesNo = (j: string, p: string) =>
-  `CASE jsonb_typeof(${j} #> ${path(p)}) WHEN 'boolean' THEN ` +
-  `CASE WHEN (${j} #> ${path(p)})::boolean THEN 'yes' ELSE 'no' END END`;
 
-/** The full-text facts (0120-library-facets.ts FTS_COLS). */
-const FTS_COLS: readonly Col[] = [
-  ['damage', (j) => joined(j, 'damage', 'secondary_damage')],
-  ['title_document', (j) => joined(j, 'title_document.name', 'title_document.brand')],
-  ['run_condition', (j) => joined(j, 'run_condition_label', 'run_condition')],
-  ['seller', (j) => joined(j, 'seller.name', 'seller.type')],
-  ['sale_result', (j) => joined(j, 'auction.last_sold_status')],
-];
+/** The facts' columns (0120-library-facets.ts factColumns) over a jsonb record. */
+const { fts: FTS_COLS, facets: FACET_COLS } = factColumns(
+  // The value at `p` as json_extract gives it in SQLite: text, a number's text, 1 or 0 for a boolean, NULL.
+  (j, p) => `lotwatch_json_text(${j}, ${path(p)})`,
+  (j, p) =>
+    `CASE jsonb_typeof(${j} #> ${path(p)}) WHEN 'boolean' THEN ` +
+    `CASE WHEN (${j} #> ${path(p)})::boolean THEN 'yes' ELSE 'no' END END`,
+);
 
-/** The facet columns (0120-library-facets.ts FACET_COLS): one value per lot, NULL when the record does not say. */
-const FACET_COLS: readonly Col[] = [
-  ['f_damage', (j) => text(j, 'damage')],
-  ['f_secondary_damage', (j) => text(j, 'secondary_damage')],
-  ['f_title_document', (j) => text(j, 'title_document.name')],
-  ['f_run_condition', (j) => `coalesce(${text(j, 'run_condition_label')}, ${text(j, 'run_condition')})`],
-  ['f_keys', (j) => yesNo(j, 'has_key')],
-  ['f_seller_type', (j) => text(j, 'seller.type')],
-  ['f_export', (j) => yesNo(j, 'title_document.export')],
-  ['f_sale_result', (j) => text(j, 'auction.last_sold_status')],
-  ['f_sale_month', (j) => `substr(${text(j, 'auction.last_sold_day')}, 1, 7)`],
-];
-
-const BASE = ['title', 'vin', 'lot_number', 'make', 'model', 'location', 'notes', 'tags'];
 const FACTS = [...FTS_COLS, ...FACET_COLS];
 const names = FACTS.map(([n]) => n).join(', ');
 /** The facts over the jsonb `j`, in `names` order. */
@@ -86,20 +62,21 @@ export const pg: PgStep = `
   CREATE TRIGGER lot_facets_ai AFTER INSERT ON lots FOR EACH ROW EXECUTE FUNCTION lot_facets_keep();
   CREATE TRIGGER lot_facets_au AFTER UPDATE OF normalized ON lots FOR EACH ROW EXECUTE FUNCTION lot_facets_keep();
   CREATE TRIGGER lot_facets_ad AFTER DELETE ON lots FOR EACH ROW EXECUTE FUNCTION lot_facets_keep();
-  CREATE VIEW lots_facets AS SELECT lots.rowid AS lot_rowid, ${BASE.map((c) => `lots.${c}`).join(', ')},
+  CREATE VIEW lots_facets AS SELECT lots.rowid AS lot_rowid, ${FACT_BASE.map((c) => `lots.${c}`).join(', ')},
     ${FTS_COLS.map(([n]) => `f.${n}`).join(', ')}
     FROM lots JOIN lot_facets f ON f.lot_rowid = lots.rowid;
 
-  CREATE FUNCTION lotwatch_lot_document(${BASE.map((c) => `${c} text`).join(', ')}, normalized text)
+  CREATE FUNCTION lotwatch_lot_document(${FACT_BASE.map((c) => `${c} text`).join(', ')}, normalized text)
     RETURNS text LANGUAGE sql IMMUTABLE AS $$
-    SELECT ${[...BASE.map((_, i) => `coalesce($${i + 1}, '')`), ...FTS_COLS.map(([, sql]) => sql('j'))].join(
-      ` || ' ' || `,
-    )}
-    FROM (SELECT lotwatch_json($${BASE.length + 1}) AS j) s
+    SELECT ${[
+      ...FACT_BASE.map((_, i) => `coalesce($${i + 1}, '')`),
+      ...FTS_COLS.map(([, sql]) => sql('j')),
+    ].join(` || ' ' || `)}
+    FROM (SELECT lotwatch_json($${FACT_BASE.length + 1}) AS j) s
   $$;
   ALTER TABLE lots DROP COLUMN fts;
   ALTER TABLE lots ADD COLUMN fts tsvector GENERATED ALWAYS AS (
-    to_tsvector('english'::regconfig, lotwatch_lot_document(${[...BASE, 'normalized'].join(', ')}))
+    to_tsvector('english'::regconfig, lotwatch_lot_document(${[...FACT_BASE, 'normalized'].join(', ')}))
   ) STORED;
   CREATE INDEX lots_fts ON lots USING gin (fts);
 `;

@@ -13,45 +13,57 @@ import type { Migration } from '../migrate';
  * rather than failing the write or a search.
  */
 
-/** One of the facts' columns: its name and its SQL over a JSON record `j`. */
-type Col = readonly [name: string, sql: (j: string) => string];
+/** One of the facts' columns: its name and its SQL over a record `j`. */
+export type FactCol = readonly [name: string, sql: (j: string) => string];
 
-const text = (j: string, path: string) => `json_extract(${j}, '$.${path}')`;
-/** Non-null parts joined by a space ('' when none), for the full-text columns. */
-const joined = (j: string, ...paths: string[]) =>
-  `trim(${paths.map((p) => `coalesce(${text(j, p)}, '')`).join(` || ' ' || `)})`;
-const yesNo = (j: string, path: string) =>
-  `CASE json_type(${j}, '$.${path}') WHEN 'true' THEN 'yes' WHEN 'false' THEN 'no' END`;
+/**
+ * The facts' columns in one engine's SQL, said once for both engines: `text(j, path)` reads the value at a dotted
+ * path as text (a number's text, 1 or 0 for a boolean, NULL when missing), `yesNo(j, path)` 'yes' or 'no' for a
+ * boolean and NULL otherwise. `fts`: the full-text columns added to the index (after FACT_BASE); `facets`: one value per
+ * lot, NULL when the record does not say. The PostgreSQL form (0120-library-facets.pg.ts) passes its own readers.
+ */
+export function factColumns(
+  text: (j: string, path: string) => string,
+  yesNo: (j: string, path: string) => string,
+): { fts: readonly FactCol[]; facets: readonly FactCol[] } {
+  /** Non-null parts joined by a space ('' when none), for the full-text columns. */
+  const joined = (j: string, ...paths: string[]) =>
+    `trim(${paths.map((p) => `coalesce(${text(j, p)}, '')`).join(` || ' ' || `)})`;
+  return {
+    fts: [
+      ['damage', (j) => joined(j, 'damage', 'secondary_damage')],
+      ['title_document', (j) => joined(j, 'title_document.name', 'title_document.brand')],
+      ['run_condition', (j) => joined(j, 'run_condition_label', 'run_condition')],
+      ['seller', (j) => joined(j, 'seller.name', 'seller.type')],
+      ['sale_result', (j) => joined(j, 'auction.last_sold_status')],
+    ],
+    facets: [
+      ['f_damage', (j) => text(j, 'damage')],
+      ['f_secondary_damage', (j) => text(j, 'secondary_damage')],
+      ['f_title_document', (j) => text(j, 'title_document.name')],
+      ['f_run_condition', (j) => `coalesce(${text(j, 'run_condition_label')}, ${text(j, 'run_condition')})`],
+      ['f_keys', (j) => yesNo(j, 'has_key')],
+      ['f_seller_type', (j) => text(j, 'seller.type')],
+      ['f_export', (j) => yesNo(j, 'title_document.export')],
+      ['f_sale_result', (j) => text(j, 'auction.last_sold_status')],
+      ['f_sale_month', (j) => `substr(${text(j, 'auction.last_sold_day')}, 1, 7)`],
+    ],
+  };
+}
 
-/** The full-text columns added to the index (after title, vin, lot_number, make, model, location, notes, tags). */
-const FTS_COLS: readonly Col[] = [
-  ['damage', (j) => joined(j, 'damage', 'secondary_damage')],
-  ['title_document', (j) => joined(j, 'title_document.name', 'title_document.brand')],
-  ['run_condition', (j) => joined(j, 'run_condition_label', 'run_condition')],
-  ['seller', (j) => joined(j, 'seller.name', 'seller.type')],
-  ['sale_result', (j) => joined(j, 'auction.last_sold_status')],
-];
+/** The lot's own columns at the head of the full-text index, in its order. */
+export const FACT_BASE = ['title', 'vin', 'lot_number', 'make', 'model', 'location', 'notes', 'tags'];
 
-/** The facet columns: one value per lot, NULL when the record does not say. */
-const FACET_COLS: readonly Col[] = [
-  ['f_damage', (j) => text(j, 'damage')],
-  ['f_secondary_damage', (j) => text(j, 'secondary_damage')],
-  ['f_title_document', (j) => text(j, 'title_document.name')],
-  ['f_run_condition', (j) => `coalesce(${text(j, 'run_condition_label')}, ${text(j, 'run_condition')})`],
-  ['f_keys', (j) => yesNo(j, 'has_key')],
-  ['f_seller_type', (j) => text(j, 'seller.type')],
-  ['f_export', (j) => yesNo(j, 'title_document.export')],
-  ['f_sale_result', (j) => text(j, 'auction.last_sold_status')],
-  ['f_sale_month', (j) => `substr(${text(j, 'auction.last_sold_day')}, 1, 7)`],
-];
-
-const BASE = ['title', 'vin', 'lot_number', 'make', 'model', 'location', 'notes', 'tags'];
-const FTS = [...BASE, ...FTS_COLS.map(([n]) => n)];
+const { fts: FTS_COLS, facets: FACET_COLS } = factColumns(
+  (j, path) => `json_extract(${j}, '$.${path}')`,
+  (j, path) => `CASE json_type(${j}, '$.${path}') WHEN 'true' THEN 'yes' WHEN 'false' THEN 'no' END`,
+);
+const FTS = [...FACT_BASE, ...FTS_COLS.map(([n]) => n)];
 /** The record of a row `r`, or '{}' when it is not valid JSON (json_extract would fail the whole statement). */
 const rec = (r: string) => `(CASE WHEN json_valid(${r}.normalized) THEN ${r}.normalized ELSE '{}' END)`;
 /** The values of FTS's columns for row `r` (new/old in a trigger). */
 const values = (r: string) =>
-  [...BASE.map((c) => `${r}.${c}`), ...FTS_COLS.map(([, sql]) => sql(rec(r)))].join(', ');
+  [...FACT_BASE.map((c) => `${r}.${c}`), ...FTS_COLS.map(([, sql]) => sql(rec(r)))].join(', ');
 
 const FACTS = [...FTS_COLS, ...FACET_COLS];
 /** The facts of row `r` (new/old in a trigger, lots in a SELECT). */
@@ -78,7 +90,7 @@ export const migration: Migration = {
       CREATE TRIGGER lot_facets_ad AFTER DELETE ON lots BEGIN
         DELETE FROM lot_facets WHERE lot_rowid = old.rowid;
       END;
-      CREATE VIEW lots_facets AS SELECT lots.rowid AS lot_rowid, ${BASE.map((c) => `lots.${c}`).join(', ')},
+      CREATE VIEW lots_facets AS SELECT lots.rowid AS lot_rowid, ${FACT_BASE.map((c) => `lots.${c}`).join(', ')},
         ${FTS_COLS.map(([n]) => `f.${n}`).join(', ')}
         FROM lots JOIN lot_facets f ON f.lot_rowid = lots.rowid;
 
@@ -97,7 +109,7 @@ export const migration: Migration = {
       CREATE TRIGGER lots_ad AFTER DELETE ON lots BEGIN
         INSERT INTO lots_fts(lots_fts, rowid, ${cols}) VALUES ('delete', old.rowid, ${values('old')});
       END;
-      CREATE TRIGGER lots_au AFTER UPDATE OF ${BASE.join(', ')}, normalized ON lots BEGIN
+      CREATE TRIGGER lots_au AFTER UPDATE OF ${FACT_BASE.join(', ')}, normalized ON lots BEGIN
         INSERT INTO lots_fts(lots_fts, rowid, ${cols}) VALUES ('delete', old.rowid, ${values('old')});
         INSERT INTO lots_fts(rowid, ${cols}) VALUES (new.rowid, ${values('new')});
       END;
