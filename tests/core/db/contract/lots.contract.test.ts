@@ -279,7 +279,7 @@ describe.each(engines())('LotsRepo contract: $name', (e) => {
         return { seen, state: await x.lots.getLotState(K1), observations: await observations(x) };
       };
       const got = await run(u);
-      expect(got.seen!.prev.current_bid_usd).toBe(500);
+      expect(got.seen?.prev?.current_bid_usd).toBe(500);
       expect(got.state).toMatchObject({ current_bid_usd: 500, observed_at: 2000 });
       expect(got.observations).toEqual([
         { lot_key: K1, observed_at: 2000, source: 't', last_seen_at: null, seen: 1, copy: 0 },
