@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { QuotaSnapshot } from '../../shared/vehicle';
+import { quotaOf, quotaText, spendVia } from './repoLogic/requests';
 import type { CountRow } from './rows';
 
 /** One request sent to the service, as logged: when (ms), what, the HTTP status (null: no answer), its cost. */
@@ -117,10 +118,11 @@ export class RequestsRepo {
     spentSince: (since: number) => number;
     sentSince: (since: number) => number[];
   } {
-    return {
-      spentSince: (since) => this.requestsSinceFor(quotaId(), since),
-      sentSince: (since) => this.sentSinceFor(quotaId(), since),
-    };
+    return spendVia(
+      quotaId,
+      (q, since) => this.requestsSinceFor(q, since),
+      (q, since) => this.sentSinceFor(q, since),
+    );
   }
 
   /** The last `limit` requests, newest first. */
@@ -135,7 +137,7 @@ export class RequestsRepo {
 
   /** Stores the quota snapshot of the last answer (one row). */
   saveQuota(q: QuotaSnapshot, now: number): void {
-    this.saveSnapshot.run(JSON.stringify(q), now);
+    this.saveSnapshot.run(quotaText(q), now);
   }
 
   /** Forgets the quota snapshot (another key, service or mode reports its own). */
@@ -146,7 +148,7 @@ export class RequestsRepo {
   /** The stored quota snapshot, or null before the first answer. */
   loadQuota(): QuotaSnapshot | null {
     const r = this.loadSnapshot.get();
-    return r ? (JSON.parse(r.snapshot) as QuotaSnapshot) : null;
+    return r ? quotaOf(r.snapshot) : null;
   }
 
   /** The ciphertext of a secret, or null. */
