@@ -144,7 +144,7 @@ it(`store: ingest, diff and offline search on ${LOTS.toLocaleString('en-US')} lo
   for (let i = 0; i < LOTS; i += PAGE) {
     const page: Vehicle[] = [];
     for (let k = i; k < Math.min(LOTS, i + PAGE); k++) page.push(vehicle(k, r, 100 + (k % 50) * 25));
-    core.engine.ingest(page, 'bench');
+    await core.engine.ingest(page, 'bench');
   }
   const ingestFirst = LOTS / ((performance.now() - t0) / 1000);
 
@@ -155,7 +155,7 @@ it(`store: ingest, diff and offline search on ${LOTS.toLocaleString('en-US')} lo
   for (let i = 0; i < N2; i += PAGE) {
     const page: Vehicle[] = [];
     for (let k = i; k < Math.min(N2, i + PAGE); k++) page.push(vehicle(k, r2, 100 + (k % 50) * 25 + 50));
-    core.engine.ingest(page, 'bench');
+    await core.engine.ingest(page, 'bench');
   }
   const ingestChanged = N2 / ((performance.now() - t0) / 1000);
 

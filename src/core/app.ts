@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import { dataSafety } from './db/dataSafety';
 import { closeDatabase, markSuspect } from './db/connection';
 import { PhotoCache } from './db/photoCache';
-import { Store } from './db/store';
+import { SqliteStore, type Transact } from './db/store';
 import { ApiKeyStore } from './apiKey';
 import { LotwatchError } from './errors';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import { schemaVersion } from './db/migrate';
 import { sqliteVersion } from './db/connection';
 import type { Logger } from './log';
 import { dispatch, type Handlers } from './rpc';
+import { RequestLedger } from './requestLedger';
 import { ServiceClient, type DemoEndpoint } from './serviceClient';
 import { joinHandlers } from './handlerGroups';
 import { LotsService } from './lots/service';
@@ -142,8 +143,8 @@ export function createCore(deps: CoreDeps): Core {
   };
   let disposed: Promise<void> | undefined;
   const inFlight = new Set<Promise<unknown>>();
-  const store = new Store(db);
-  const transaction = <T>(fn: () => T): T => store.transaction(fn);
+  const store = new SqliteStore(db);
+  const transaction: Transact = (fn) => store.transaction(fn);
   const tz = deps.tzOffsetMinutes ?? ((t: number) => -new Date(t).getTimezoneOffset());
   const quiet = () => settings.get().quietHours;
 
@@ -155,10 +156,16 @@ export function createCore(deps: CoreDeps): Core {
     log,
     serviceUrl: () => settings.get().serviceUrl,
   });
+  // The request log and quota snapshot in memory for the budget's synchronous questions, stored behind.
+  const ledger: RequestLedger = new RequestLedger({
+    requests: store.requests,
+    quotaId: (): string | null => serviceClient.quotaId(),
+    log,
+  });
   const serviceClient = new ServiceClient({
     settings,
     apiKey,
-    requests: store.requests,
+    ledger,
     clock,
     clientClock: deps.clientClock ?? clock,
     log,
@@ -169,8 +176,9 @@ export function createCore(deps: CoreDeps): Core {
   });
   const access = { client: () => serviceClient.client(), clientOrThrow: () => serviceClient.clientOrThrow() };
   const budget = new RequestBudget({
-    ...store.requests.spendOf(() => serviceClient.quotaId()),
-    quota: () => store.requests.loadQuota(),
+    spentSince: (t) => ledger.spentSince(t),
+    sentSince: (t) => ledger.sentSince(t),
+    quota: () => ledger.quota(),
     userPerDay: () => settings.get().requestsPerDay,
   });
   const engine = new WatchEngine({
@@ -179,6 +187,7 @@ export function createCore(deps: CoreDeps): Core {
     clock,
     log,
     budget,
+    quota: () => ledger.quota(),
     notifier: deps.notifier,
     notificationsEnabled: () => settings.get().notificationsEnabled,
     emit,
@@ -211,7 +220,7 @@ export function createCore(deps: CoreDeps): Core {
   });
   serviceClient.onQuota((q) => engine.onQuota(q));
   serviceClient.onRebuilt(() => engine.resetPause());
-  const watching = followWatching({ clock, emit, listeners, service: serviceClient, engine, store });
+  const watching = followWatching({ clock, emit, listeners, service: serviceClient, engine, store, log });
   const keyFor = (url: string): string | undefined => apiKey.keyFor(url);
   const rebuildClient = () => serviceClient.rebuild();
 
@@ -236,7 +245,14 @@ export function createCore(deps: CoreDeps): Core {
     source: () => (settings.get().demoMode ? 'demo' : settings.get().serviceUrl),
     quotaId: () => serviceClient.quotaId(),
   });
-  const apiConsole = new ApiConsole(store.requests, access.clientOrThrow);
+  // The console counts what a call spent in the request log: the ledger's writes are waited for first.
+  const requestsLogged = {
+    count: async () => {
+      await ledger.flush();
+      return store.requests.count();
+    },
+  };
+  const apiConsole = new ApiConsole(requestsLogged, access.clientOrThrow);
   const desk = new DeskService({
     store,
     clock,
@@ -246,7 +262,8 @@ export function createCore(deps: CoreDeps): Core {
     calendar: deps.calendar ?? null,
     spare: (n) => engine.spare(n),
     log: deps.log,
-    libraryKeys: (q, limit) => lots.searchLibrary({ q, limit, offset: 0 }).lots.map((l) => l.lot_key),
+    libraryKeys: async (q, limit) =>
+      (await lots.searchLibrary({ q, limit, offset: 0 })).lots.map((l) => l.lot_key),
     fees: deps.feeFiles,
   });
   const watchlist = new WatchlistService({
@@ -297,17 +314,29 @@ export function createCore(deps: CoreDeps): Core {
   });
 
   // The unread count is pushed when it may have changed (navigation, title, badge); the count at start is the baseline.
-  let unread = inbox.unreadCount();
-  const pushUnread = () => {
+  let unread: number | null = null;
+  const pushUnread = async (): Promise<void> => {
     if (!db.open) return;
-    const n = inbox.unreadCount();
+    const n = await inbox.unreadCount();
     if (n === unread) return;
     unread = n;
     emit({ name: 'unread.changed', payload: { count: n } });
   };
+  // What is read from the store once at start, before the service client is built and before any method answers
+  // (invoke waits for it): the buyer's API key, and the unread count's baseline. Never rejects: a failure is logged.
+  const opened = (async () => {
+    await apiKey.load();
+    try {
+      unread = await inbox.unreadCount();
+    } catch (e) {
+      log.warn('the unread count could not be read', { error: (e as Error).message });
+    }
+  })();
   // After each delivery round: the unread count, and the alert channels route what was just raised.
   engine.onDelivered(() => {
-    pushUnread();
+    pushUnread().catch((e: unknown) =>
+      log.warn('the unread count could not be read', { error: (e as Error).message }),
+    );
     channelOutbox.kick();
   });
 
@@ -319,7 +348,11 @@ export function createCore(deps: CoreDeps): Core {
     log,
     fullRecordDays: () => settings.get().retentionDays,
   });
-  const ready = rebuildClient()
+  // The ledger is loaded before the first request can be counted or the budget asked.
+  const ready = ledger
+    .refresh(clock.now())
+    .then(() => opened) // the stored key, before the client is built for it
+    .then(() => rebuildClient())
     .catch((e: unknown) =>
       log.error('the service client could not be set up', { error: (e as Error).message }),
     )
@@ -341,7 +374,7 @@ export function createCore(deps: CoreDeps): Core {
       clock,
       engine,
       budget,
-      quota: () => store.requests.loadQuota(),
+      quota: () => ledger.quota(),
       about: {
         version: deps.version,
         shell: deps.shell,
@@ -365,7 +398,7 @@ export function createCore(deps: CoreDeps): Core {
       client: access.client,
       ready,
       async setKey(key) {
-        apiKey.set(key);
+        await apiKey.set(key);
         await rebuildClient();
         engine.wake();
       },
@@ -397,7 +430,7 @@ export function createCore(deps: CoreDeps): Core {
         error: { code: 'internal', message: 'Lotwatch is shutting down.', retryable: true },
       };
     }
-    const p = dispatch(handlers, method, input, log);
+    const p = opened.then(() => dispatch(handlers, method, input, log));
     inFlight.add(p);
     try {
       const r = await p;
@@ -438,6 +471,7 @@ export function createCore(deps: CoreDeps): Core {
         await desk.dispose();
         await Promise.allSettled([...inFlight]);
         await serviceClient.close();
+        await ledger.flush();
         listeners.clear();
         closeDatabase(db);
       })();

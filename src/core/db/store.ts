@@ -13,6 +13,9 @@ import { MarketCompsRepo } from './marketCompsRepo';
 import { RequestsRepo } from './requestsRepo';
 import { SearchesRepo } from './searchesRepo';
 import { WatchesRepo } from './watchesRepo';
+import type { Async, Transact } from './async';
+
+export type { Async, Transact } from './async';
 
 export type { AlertRow, NewAlert } from './alertsRepo';
 export type { LotRow, ChangeRow, LotRecord, ObservedLot } from './lotsRepo';
@@ -26,11 +29,6 @@ export type { CallWatchRow } from './callWatchesRepo';
  * repositories (one class per table group, statements prepared once) define each method's shape and meaning; a
  * PostgreSQL repository implements the same `Async<…>` form.
  */
-
-/** `T`'s methods, each returning a promise of what it returns (a repository as the store's interface has it). */
-export type Async<T> = {
-  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
-};
 
 /** Each table group's repository, as core calls it. */
 export interface Repos {
@@ -47,9 +45,6 @@ export interface Repos {
   readonly channels: Async<ChannelsRepo>;
   readonly calls: Async<CallWatchesRepo>;
 }
-
-/** Runs `fn` as one transaction of the store: all of its writes or none. See Store.transaction. */
-export type Transact = <T>(fn: () => Promise<T>) => Promise<T>;
 
 /**
  * The watch store, on either engine: the repositories and `transaction`.

@@ -62,9 +62,9 @@ export function appHandlers(c: AppHandlerDeps): HandlerGroup<'app.info' | 'statu
       schemaVersion: c.database().schemaVersion,
       clock: { now: c.clock.now(), speed: c.clock.speed ?? 1 },
     }),
-    'status.get': () => {
+    'status.get': async () => {
       const now = c.clock.now();
-      const plan = c.engine.plan();
+      const plan = await c.engine.plan();
       return {
         mode: c.settings.get().demoMode ? ('demo' as const) : ('live' as const),
         key: { set: c.hasKey(), storage: c.secretsDescription, stored_for: c.keyStoredFor() },

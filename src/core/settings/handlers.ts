@@ -48,8 +48,8 @@ export function settingsHandlers(c: SettingsHandlerDeps): HandlerGroup<SettingsM
       const next = c.settings.update(parsed);
       // Demo mode's examples never run on the user's real key: turning Demo mode off pauses them until the user
       // says (Settings asks: remove them or keep them paused); turning it on again resumes them.
-      if (before.demoMode && !next.demoMode) c.demo.pauseExamples();
-      if (!before.demoMode && next.demoMode) c.demo.resumeExamples();
+      if (before.demoMode && !next.demoMode) await c.demo.pauseExamples();
+      if (!before.demoMode && next.demoMode) await c.demo.resumeExamples();
       if (before.demoMode !== next.demoMode || before.serviceUrl !== next.serviceUrl) await c.rebuildClient();
       c.engine.wake();
       c.emit({ name: 'settings.changed', payload: next });

@@ -1,35 +1,16 @@
 import type { QuotaSnapshot } from '../../../shared/vehicle';
-import { quotaOf, quotaText, spendVia } from '../repoLogic/requests';
+import { quotaOf, quotaText } from '../repoLogic/requests';
 import type { RequestLogEntry, RequestLogRow, RequestsRepo } from '../requestsRepo';
 import type { Async } from '../store';
 import { blobOf, upsert, type Engine } from './engineSql';
 import type { KyselyExec } from './exec';
 
 /**
- * The request budget's view of the request log in the async store (RequestsRepo.spendOf): the same two reads, each
- * returning a promise, since the log is read from the database at each call.
- */
-export interface AsyncSpend {
-  /** Requests at or after `since` (ms) on the current quota. */
-  spentSince: (since: number) => Promise<number>;
-  /** When each request at or after `since` (ms) on the current quota was sent, oldest first (ms). */
-  sentSince: (since: number) => Promise<number[]>;
-}
-
-/**
- * RequestsRepo as the async store has it: Async<RequestsRepo>, except that `spendOf` resolves to functions that
- * return promises (AsyncSpend), where the SQLite repository's closures return their values at once.
- */
-export type AsyncRequestsRepo = Omit<Async<RequestsRepo>, 'spendOf'> & {
-  spendOf(quotaId: () => string | null): Promise<AsyncSpend>;
-};
-
-/**
  * RequestsRepo (requestsRepo.ts, which defines each method's meaning) over Kysely, on either engine: the request
  * log, the quota snapshot and the encrypted secrets. Every query goes through `exec.db`, so a call made inside the
  * store's transaction joins it. Each method throws only the driver's errors.
  */
-export class KyselyRequestsRepo implements AsyncRequestsRepo {
+export class KyselyRequestsRepo implements Async<RequestsRepo> {
   constructor(
     private readonly exec: KyselyExec,
     private readonly engine: Engine,
@@ -98,18 +79,15 @@ export class KyselyRequestsRepo implements AsyncRequestsRepo {
     return rows.map((r) => r.at);
   }
 
-  /**
-   * The request log as the request budget reads it: only what the current key (or Demo mode) sent spends its quota.
-   * `quotaId` is read at each call (the key can change). The functions return promises (AsyncSpend).
-   */
-  spendOf(quotaId: () => string | null): Promise<AsyncSpend> {
-    return Promise.resolve(
-      spendVia(
-        quotaId,
-        (q, since) => this.requestsSinceFor(q, since),
-        (q, since) => this.sentSinceFor(q, since),
-      ),
-    );
+  /** Every request logged at or after `since` (ms), oldest first, with whose quota it spent (RequestsRepo). */
+  async sentWithQuotaSince(since: number): Promise<{ at: number; quotaId: string | null }[]> {
+    return this.exec.db
+      .selectFrom('request_log')
+      .select(['at', 'quota_id as quotaId'])
+      .where('at', '>=', since)
+      .orderBy('at')
+      .orderBy('id')
+      .execute();
   }
 
   /** The last `limit` requests, newest first. */

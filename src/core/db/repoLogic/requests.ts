@@ -14,19 +14,3 @@ export function quotaText(q: QuotaSnapshot): string {
 export function quotaOf(text: string): QuotaSnapshot {
   return JSON.parse(text) as QuotaSnapshot;
 }
-
-/**
- * The request budget's view of the request log (RequestsRepo.spendOf): `spentSince` and `sentSince` of the quota
- * `quotaId()` names, read again at each call (the key can change). `spentFor` and `sentFor` are the repository's
- * per-quota reads; N and L are what they return (numbers on SQLite, promises of them on the async engines). Pure.
- */
-export function spendVia<N, L>(
-  quotaId: () => string | null,
-  spentFor: (quotaId: string | null, since: number) => N,
-  sentFor: (quotaId: string | null, since: number) => L,
-): { spentSince: (since: number) => N; sentSince: (since: number) => L } {
-  return {
-    spentSince: (since) => spentFor(quotaId(), since),
-    sentSince: (since) => sentFor(quotaId(), since),
-  };
-}

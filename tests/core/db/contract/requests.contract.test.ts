@@ -105,20 +105,15 @@ for (const e of engines()) {
       expect(await r.requests.recent(0)).toEqual([]);
     });
 
-    it("spendOf reads the current quota at each call and counts only that quota's requests", async () => {
-      let quota: string | null = KEY;
-      const spend = await r.requests.spendOf(() => quota);
-      await r.requests.logRequest({ ...ENTRY, at: 1_000, quotaId: KEY });
-      await r.requests.logRequest({ ...ENTRY, at: 2_000, quotaId: 'demo' });
+    it('lists every request since a time with whose quota it spent, oldest first', async () => {
       await r.requests.logRequest({ ...ENTRY, at: 3_000, quotaId: KEY });
-      expect(await spend.spentSince(0)).toBe(2);
-      expect(await spend.sentSince(1_500)).toEqual([3_000]);
-      quota = 'demo';
-      expect(await spend.spentSince(0)).toBe(1);
-      expect(await spend.sentSince(0)).toEqual([2_000]);
-      quota = null;
-      expect(await spend.spentSince(0)).toBe(0);
-      expect(await spend.sentSince(0)).toEqual([]);
+      await r.requests.logRequest({ ...ENTRY, at: 1_000, quotaId: 'demo' });
+      await r.requests.logRequest({ ...ENTRY, at: 2_000 });
+      expect(await r.requests.sentWithQuotaSince(1_500)).toEqual([
+        { at: 2_000, quotaId: null },
+        { at: 3_000, quotaId: KEY },
+      ]);
+      expect(await r.requests.sentWithQuotaSince(0)).toHaveLength(3);
     });
 
     it('keeps one quota snapshot: none at first, the last one saved, none after delete', async () => {

@@ -4,7 +4,8 @@ import { KyselyChannelsRepo } from '../../../../src/core/db/kysely/channelsRepo'
 import { KyselyCompsRepo } from '../../../../src/core/db/kysely/compsRepo';
 import { KyselyDeskRepo } from '../../../../src/core/db/kysely/deskRepo';
 import { KyselyMarketCompsRepo } from '../../../../src/core/db/kysely/marketCompsRepo';
-import { KyselyRequestsRepo, type AsyncRequestsRepo } from '../../../../src/core/db/kysely/requestsRepo';
+import { KyselyRequestsRepo } from '../../../../src/core/db/kysely/requestsRepo';
+import type { RequestsRepo } from '../../../../src/core/db/requestsRepo';
 import { sqliteKysely } from '../../../../src/core/db/kyselySqlite';
 import type { DB } from '../../../../src/core/db/schema';
 import type { Async, Transact } from '../../../../src/core/db/store';
@@ -22,17 +23,9 @@ import type { EngineDb } from '../../../helpers/engines';
  * alerts), so every engine starts a case from the same rows.
  */
 
-/** RequestsRepo on either form: spendOf's functions return values (SQLite store) or promises (Kysely). */
-export type AnyRequestsRepo = Omit<AsyncRequestsRepo, 'spendOf'> & {
-  spendOf(quotaId: () => string | null): Promise<{
-    spentSince: (since: number) => number | Promise<number>;
-    sentSince: (since: number) => number[] | Promise<number[]>;
-  }>;
-};
-
 /** One engine's repositories under test, its transaction, and Kysely for seeding. */
 export interface RestRepos {
-  requests: AnyRequestsRepo;
+  requests: Async<RequestsRepo>;
   cache: Async<CacheRepo>;
   desk: Async<DeskRepo>;
   comps: Async<CompsRepo>;
