@@ -1,20 +1,14 @@
 import type { Database } from 'better-sqlite3';
 import type { Dispatcher } from 'undici';
-import { dataSafety } from './db/dataSafety';
-import { closeDatabase, markSuspect } from './db/connection';
-import { PhotoCache } from './db/photoCache';
-import { SqliteStore, type Transact } from './db/store';
+import { sqliteDatabase, type CoreDatabase } from './coreDatabase';
+import type { Transact } from './db/store';
 import { ApiKeyStore } from './apiKey';
 import { LotwatchError } from './errors';
-import { join } from 'node:path';
 import { RequestBudget } from './watch/budget';
 import { WatchEngine } from './watch/engine';
 import type { AppInfo, ContractEvent, Method, MethodInput, MethodOutput } from '../shared/ipc/contract';
 import type { Result } from '../shared/ipc/errors';
 import type { Clock } from './clock';
-import { SettingsRepo } from './db/settingsRepo';
-import { schemaVersion } from './db/migrate';
-import { sqliteVersion } from './db/connection';
 import type { Logger } from './log';
 import { dispatch, type Handlers } from './rpc';
 import { RequestLedger } from './requestLedger';
@@ -56,8 +50,13 @@ export type { Notifier } from './alerts/notifier';
 
 /** What createCore needs from its shell: everything with side effects is injected. */
 export interface CoreDeps {
-  /** An opened, migrated database (see `openDatabase`). Core owns it from now on and closes it on dispose. */
-  db: Database;
+  /**
+   * The desktop's opened, migrated data file (see `openDatabase`), when `database` is not given. Core owns it from
+   * now on and closes it on dispose.
+   */
+  db?: Database;
+  /** The database on either engine (coreDatabase.ts: a team's PostgreSQL, postgresDatabase); core owns it. */
+  database?: CoreDatabase;
   dbPath: string;
   dataDir: string;
   clock: Clock;
@@ -129,8 +128,11 @@ export interface Core {
  * call this with their own ports.
  */
 export function createCore(deps: CoreDeps): Core {
-  const { db, log, clock } = deps;
-  const settings = new SettingsRepo(db, clock);
+  const { log, clock } = deps;
+  if (!deps.database && !deps.db) throw new Error('createCore needs a database (db or database).');
+  const database =
+    deps.database ?? sqliteDatabase(deps.db!, { dbPath: deps.dbPath, dataDir: deps.dataDir, clock });
+  const settings = database.settings;
   const listeners = new Set<(e: ContractEvent) => void>();
   const emit = (e: ContractEvent) => {
     for (const l of listeners) {
@@ -143,7 +145,7 @@ export function createCore(deps: CoreDeps): Core {
   };
   let disposed: Promise<void> | undefined;
   const inFlight = new Set<Promise<unknown>>();
-  const store = new SqliteStore(db);
+  const store = database.store;
   const transaction: Transact = (fn) => store.transaction(fn);
   const tz = deps.tzOffsetMinutes ?? ((t: number) => -new Date(t).getTimezoneOffset());
   const quiet = () => settings.get().quietHours;
@@ -169,7 +171,7 @@ export function createCore(deps: CoreDeps): Core {
     clock,
     clientClock: deps.clientClock ?? clock,
     log,
-    dbOpen: () => db.open,
+    dbOpen: () => database.isOpen(),
     emit,
     ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
     ...(deps.demoService ? { demoService: deps.demoService } : {}),
@@ -316,7 +318,7 @@ export function createCore(deps: CoreDeps): Core {
   // The unread count is pushed when it may have changed (navigation, title, badge); the count at start is the baseline.
   let unread: number | null = null;
   const pushUnread = async (): Promise<void> => {
-    if (!db.open) return;
+    if (!database.isOpen()) return;
     const n = await inbox.unreadCount();
     if (n === unread) return;
     unread = n;
@@ -341,8 +343,7 @@ export function createCore(deps: CoreDeps): Core {
   });
 
   // The daily copy of a file database and the daily retention pass (docs/architecture.md "Data safety").
-  const { binding, backups, retention } = dataSafety({
-    db,
+  const dailyJobs = database.dailyJobs({
     dataDir: deps.dataDir,
     clock,
     log,
@@ -362,8 +363,7 @@ export function createCore(deps: CoreDeps): Core {
       if (deps.demoExamples !== false) await demo.seed();
       if (!disposed) engine.start();
       if (!disposed) channelOutbox.start();
-      if (!disposed) backups?.start();
-      if (!disposed) retention.start();
+      for (const j of dailyJobs) if (!disposed) j.start();
       if (!disposed && deps.marketAuto) desk.start();
     });
 
@@ -380,9 +380,9 @@ export function createCore(deps: CoreDeps): Core {
         shell: deps.shell,
         electronVersion: deps.electronVersion ?? null,
         dataDir: deps.dataDir,
-        dbPath: deps.dbPath,
+        dbPath: database.location,
       },
-      database: () => ({ sqlite: sqliteVersion(db), schemaVersion: schemaVersion(db) }),
+      database: () => ({ engine: database.engine, ...database.versions() }),
       secretsDescription: deps.secrets.description,
       client: access.client,
       hasKey: () => keyFor(settings.get().serviceUrl) !== undefined,
@@ -411,7 +411,7 @@ export function createCore(deps: CoreDeps): Core {
     inboxHandlers({ inbox, watchlist, deliveriesOf: (id) => channels.deliveriesOf(id), pushUnread }),
     lotHandlers({
       lots,
-      photos: new PhotoCache(db, join(deps.dataDir, 'photos')),
+      photos: database.photos,
       clock,
       client: access.client,
       ready,
@@ -420,7 +420,13 @@ export function createCore(deps: CoreDeps): Core {
     deskHandlers({ desk, ready }),
     channelHandlers({ channels, clock, emit }),
     demoHandlers(demo),
-    backupHandlers({ dataDir: deps.dataDir, dbPath: deps.dbPath, clock, nativeBinding: binding }),
+    backupHandlers({
+      dataDir: deps.dataDir,
+      dbPath: deps.dbPath,
+      clock,
+      nativeBinding: database.nativeBinding,
+      engine: database.engine,
+    }),
   );
 
   const invoke: Core['invoke'] = async (method, input) => {
@@ -435,7 +441,7 @@ export function createCore(deps: CoreDeps): Core {
     try {
       const r = await p;
       // A full disk, a read-only or damaged file: the next start checks the file before it writes.
-      if (!r.ok && r.error.code === 'db_unavailable') markSuspect(db);
+      if (!r.ok && r.error.code === 'db_unavailable') database.suspect();
       return r;
     } finally {
       inFlight.delete(p);
@@ -466,14 +472,13 @@ export function createCore(deps: CoreDeps): Core {
         watching.stop();
         await engine.dispose();
         await channelOutbox.dispose().then(() => reach.close());
-        await backups?.dispose();
-        await retention.dispose();
+        for (const j of dailyJobs) await j.dispose();
         await desk.dispose();
         await Promise.allSettled([...inFlight]);
         await serviceClient.close();
         await ledger.flush();
         listeners.clear();
-        closeDatabase(db);
+        await database.close();
       })();
       return disposed;
     },

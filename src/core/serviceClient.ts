@@ -8,7 +8,7 @@ import { createApiClient, type ApiClient } from './api';
 import { clientOrThrow, type ClientAccess } from './api/clientOrThrow';
 import type { ApiKeyStore } from './apiKey';
 import type { Clock } from './clock';
-import type { SettingsRepo } from './db/settingsRepo';
+import type { SettingsSource } from './db/settingsRepo';
 import type { Logger } from './log';
 import type { RequestLedger } from './requestLedger';
 
@@ -17,7 +17,7 @@ import type { RequestLedger } from './requestLedger';
  * quota snapshot, counted in memory and stored behind), the clocks, the port.
  */
 export interface ServiceClientDeps {
-  settings: SettingsRepo;
+  settings: SettingsSource;
   apiKey: Pick<ApiKeyStore, 'keyFor'>;
   ledger: Pick<RequestLedger, 'record' | 'quota' | 'saveQuota' | 'deleteQuota'>;
   /** The market clock (quota snapshot times, whether the clock is accelerated). */

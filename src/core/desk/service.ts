@@ -39,8 +39,11 @@ export interface CalendarSubscription {
   address(): string | null;
   /** True when the shell listens on a port the buyer chose (`--port`): the address is the same after a restart. */
   portFixed(): boolean;
-  /** Replaces the secret: the old address answers 401 from now on. Returns the new address (null before listening). */
-  renew(): string | null;
+  /**
+   * Replaces the secret: the old address answers 401 from now on. Resolves to the new address (null before
+   * listening).
+   */
+  renew(): Promise<string | null>;
 }
 
 /** What the desk needs from the rest of core; the service search is injected so this file never holds a client. */
@@ -349,8 +352,8 @@ export class DeskService {
    * @throws LotwatchError('bad_input') in the desktop app (it has no address: it exports a file), or before the
    *   browser shell listens.
    */
-  renewCalendar(): MethodOutput<'plan.renewCalendar'> {
-    const address = this.d.calendar?.renew() ?? null;
+  async renewCalendar(): Promise<MethodOutput<'plan.renewCalendar'>> {
+    const address = (await this.d.calendar?.renew()) ?? null;
     if (!this.d.calendar || address === null) {
       throw new LotwatchError(
         'bad_input',

@@ -683,7 +683,11 @@ function SettingsForm({
           <dd>{info.dataDir}</dd>
           <dt>Database</dt>
           <dd>
-            {info.dbPath} (schema {info.schemaVersion}, SQLite {info.versions.sqlite})
+            {info.dbPath} (schema {info.schemaVersion},{' '}
+            {info.database === 'postgres'
+              ? `PostgreSQL ${info.versions.postgres ?? ''}`.trim()
+              : `SQLite ${info.versions.sqlite}`}
+            )
           </dd>
         </dl>
       )}
