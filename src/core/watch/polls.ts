@@ -3,7 +3,7 @@ import { ApiError, QuotaSpentError, UnauthorizedError } from '../api/errors';
 import type { Clock } from '../clock';
 import type { WatchRow, Store } from '../db/store';
 import { diffSearch, parseAuctionAt } from '../diff';
-import { databaseErrorOf, LotwatchError } from '../errors';
+import { connectionLostOf, databaseErrorOf, LotwatchError } from '../errors';
 import type { ContractEvent } from '../../shared/ipc/contract';
 import { passesRefinements } from '../../shared/localRefinements';
 import type { Vehicle } from '../../shared/vehicle';
@@ -132,7 +132,7 @@ export class Polls {
     } catch (e) {
       const now = this.d.clock.now();
       // A database failure is said as one (db_unavailable with what to do); anything else keeps its own words.
-      const known = e instanceof LotwatchError ? e : databaseErrorOf(e);
+      const known = e instanceof LotwatchError ? e : (databaseErrorOf(e) ?? connectionLostOf(e));
       const code = known?.code ?? 'internal';
       const message = known?.message ?? (e instanceof Error ? e.message : String(e));
       try {

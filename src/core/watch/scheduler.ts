@@ -1,5 +1,5 @@
 import type { Clock } from '../clock';
-import { databaseErrorOf } from '../errors';
+import { connectionLostOf, databaseErrorOf } from '../errors';
 import type { WatchRow, Store } from '../db/store';
 import type { Logger } from '../log';
 import { projectedDay, reserveHorizon, scaleToFit, watchReserve, type RequestBudget } from './budget';
@@ -409,7 +409,7 @@ export class Scheduler {
     this.failures++;
     const wait = tickBackoff(this.failures);
     this.retryAt = now + wait;
-    const dbError = databaseErrorOf(e);
+    const dbError = databaseErrorOf(e) ?? connectionLostOf(e);
     if (dbError) this.d.store.suspect();
     const data = {
       error: (dbError ?? (e as Error))?.message,
