@@ -302,12 +302,18 @@ function crashScenario(cycles: number, seed: number, timeoutMs: number, engine: 
         };
         // One last run without a kill, stepped until every watched lot's sale has had time to show (its auction plus
         // the service's refresh lag), then an orderly stop. Answers at full speed again: the orderly run is there to
-        // finish what is due.
+        // finish what is due. It takes one step at least, even when the cycles went past that time already: a step
+        // waits for the start's work (the recovery notice for alerts the last kill left claimed) and its first tick,
+        // which shows what is due; a stop before that leaves it pending for the next start, not for this check.
         sb.faults.set({ latencyMs: 0, latencyJitterMs: 0 });
         const last = await startChild();
         const until =
           Math.max(...lots.map((l) => m.timeline(l.lotNumber)?.endAt ?? l.auctionAt)) + SHOWN_AFTER;
-        while (sb.marketNow() < until) await last.step();
+        let orderlySteps = 0;
+        do {
+          await last.step();
+          orderlySteps++;
+        } while (sb.marketNow() < until);
         const stopped = new Promise((r) => last.p.once('exit', r));
         last.p.kill('SIGTERM');
         await stopped;
@@ -420,7 +426,8 @@ function crashScenario(cycles: number, seed: number, timeoutMs: number, engine: 
           `${final.reads} reads acknowledged, ${alerts.length} alerts, ${summary.shown} notifications shown, ` +
           `${summary.recovered} left claimed by a kill and named in a recovery notice at the next start, ` +
           `${summary.unpaired} shown just before a kill; ${ended.length} watched lots ended, each alerted once, in ` +
-          `${Math.round((marketEnd - START) / MIN)} market minutes; ${childErrors().length} errors logged; ` +
+          `${Math.round((marketEnd - START) / MIN)} market minutes (${orderlySteps} steps of the orderly run); ` +
+          `${childErrors().length} errors logged; ` +
           `${Math.round((Date.now() - began) / 1000)} s`;
         console.log(line);
         if (process.env.LOTWATCH_CHAOS_REPORT) appendFileSync(process.env.LOTWATCH_CHAOS_REPORT, `${line}\n`);
