@@ -104,7 +104,8 @@ export async function postgresDatabase(
     let postgres: string;
     let version: number;
     try {
-      postgres = (await client.query<{ v: string }>('SHOW server_version')).rows[0]!.v;
+      postgres = (await client.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!
+        .v;
       version = await pgSchemaVersion(client);
     } finally {
       client.release();
