@@ -2,8 +2,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { createCore } from '../../src/core/app';
-import { postgresDatabase } from '../../src/core/coreDatabase';
+import { postgresDatabase, sqliteDatabase } from '../../src/core/coreDatabase';
 import { openDatabase } from '../../src/core/db/connection';
+import { KyselyStore } from '../../src/core/db/kysely/store';
+import { sqliteKysely } from '../../src/core/db/kyselySqlite';
 import { diffLot } from '../../src/core/diff';
 import { silentLogger } from '../../src/core/log';
 import { FileSecretBox } from '../../src/core/secrets';
@@ -130,10 +132,14 @@ type Figures = {
   rss_mb: number;
   heap_mb: number;
 };
-const results: Partial<Record<'sqlite' | 'postgres', Figures>> = {};
+type Engine = 'sqlite' | 'kysely-sqlite' | 'postgres';
+const results: Partial<Record<Engine, Figures>> = {};
 
-/** One engine's run: a core over a fresh database of that engine, fed and asked as the app would. */
-async function run(engine: 'sqlite' | 'postgres'): Promise<Figures> {
+/**
+ * One engine's run: a core over a fresh database of that engine, fed and asked as the app would. `kysely-sqlite` is
+ * the desktop's file with the Kysely repositories instead of its own (what one implementation for both would cost).
+ */
+async function run(engine: Engine): Promise<Figures> {
   const t = tempDir('lotwatch-bench-');
   const dbPath = join(t.dir, 'lotwatch.sqlite');
   const clock = {
@@ -143,10 +149,17 @@ async function run(engine: 'sqlite' | 'postgres'): Promise<Figures> {
       return () => clearTimeout(h);
     },
   };
+  const file = () => {
+    const db = openDatabase(dbPath);
+    const desktop = sqliteDatabase(db, { dbPath, dataDir: t.dir, clock });
+    return { ...desktop, store: new KyselyStore(sqliteKysely(db), 'sqlite') };
+  };
   const database =
     engine === 'postgres'
       ? { database: await postgresDatabase((await testDatabase('store_bench'))!, { dataDir: t.dir, clock }) }
-      : { db: openDatabase(dbPath) };
+      : engine === 'kysely-sqlite'
+        ? { database: file() }
+        : { db: openDatabase(dbPath) };
   const core = createCore({
     ...database,
     dbPath,
@@ -254,6 +267,10 @@ it(`store on SQLite: ingest, diff, library search and default list on ${LOTS.toL
   results.sqlite = await run('sqlite');
 });
 
+it(`store on SQLite through the Kysely repositories, ${LOTS.toLocaleString('en-US')} lots`, async () => {
+  results['kysely-sqlite'] = await run('kysely-sqlite');
+});
+
 it.skipIf(!pgAvailable())(
   `store on PostgreSQL: ingest, diff, library search and default list on ${LOTS.toLocaleString('en-US')} lots`,
   async () => {
@@ -263,6 +280,7 @@ it.skipIf(!pgAvailable())(
 
 afterAll(() => {
   const { sqlite, postgres } = results;
+  const kysely = results['kysely-sqlite'];
   if (!sqlite) return;
   const f = (v: number | undefined, unit = '') =>
     v === undefined ? 'not run' : `${v.toLocaleString('en-US')}${unit}`;
@@ -283,9 +301,12 @@ afterAll(() => {
   console.log(
     [
       `store benchmark (${LOTS.toLocaleString('en-US')} lots)`,
-      '| measure | SQLite | PostgreSQL |',
-      '|---|---|---|',
-      ...rows.map(([label, k, unit]) => `| ${label} | ${f(sqlite[k], unit)} | ${f(postgres?.[k], unit)} |`),
+      '| measure | SQLite (desktop) | SQLite through Kysely | PostgreSQL |',
+      '|---|---|---|---|',
+      ...rows.map(
+        ([label, k, unit]) =>
+          `| ${label} | ${f(sqlite[k], unit)} | ${f(kysely?.[k], unit)} | ${f(postgres?.[k], unit)} |`,
+      ),
     ].join('\n'),
   );
   mkdirSync('bench/results', { recursive: true });
