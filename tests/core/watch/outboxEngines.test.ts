@@ -68,7 +68,9 @@ for (const engine of coreEngines()) {
     it('shows a sale result exactly once, however many rounds run', async () => {
       const p = await place();
       const { core, value, shown } = await p.start({ sandbox: sb, clock });
-      const lot = sb.market.sorted.find((l) => l.subStatus === 'Open' && l.auctionAt > clock.now() + 5 * MIN)!;
+      const lot = sb.market.sorted.find(
+        (l) => l.subStatus === 'Open' && l.auctionAt > clock.now() + 5 * MIN,
+      )!;
       const w = await value('watchlist.add', { target: lot.lotNumber, rules: { kinds: ['sale_result'] } });
       clock.advanceTo(sb.market.timeline(lot.lotNumber)!.endAt + MIN);
       await value('watchlist.checkNow', { id: w['id'] });
@@ -86,14 +88,20 @@ for (const engine of coreEngines()) {
     it('holds alerts in quiet hours and sends one digest when they end; the inbox has every alert', async () => {
       const p = await place();
       const { core, value, shown } = await p.start({ sandbox: sb, clock });
-      const lot = sb.market.sorted.find((l) => l.subStatus === 'Open' && l.auctionAt > clock.now() + 5 * MIN)!;
+      const lot = sb.market.sorted.find(
+        (l) => l.subStatus === 'Open' && l.auctionAt > clock.now() + 5 * MIN,
+      )!;
       const w = await value('watchlist.add', {
         target: lot.lotNumber,
         rules: { kinds: ['bid_changed', 'sale_result'] },
       });
       const hhmm = (t: number) => new Date(t).toISOString().slice(11, 16);
       await value('settings.update', {
-        quietHours: { enabled: true, start: hhmm(clock.now() - MIN), end: hhmm(lot.auctionAt + 2 * 60 * MIN) },
+        quietHours: {
+          enabled: true,
+          start: hhmm(clock.now() - MIN),
+          end: hhmm(lot.auctionAt + 2 * 60 * MIN),
+        },
       });
       clock.advanceTo(sb.market.timeline(lot.lotNumber)!.endAt + MIN);
       await value('watchlist.checkNow', { id: w['id'] });
@@ -116,8 +124,13 @@ for (const engine of coreEngines()) {
     it('names the alert a stopped run left claimed in one notice at the next start, and shows nothing twice', async () => {
       const p = await place();
       const first = await p.start({ sandbox: sb, clock });
-      const lot = sb.market.sorted.find((l) => l.subStatus === 'Open' && l.auctionAt > clock.now() + 5 * MIN)!;
-      const w = await first.value('watchlist.add', { target: lot.lotNumber, rules: { kinds: ['sale_result'] } });
+      const lot = sb.market.sorted.find(
+        (l) => l.subStatus === 'Open' && l.auctionAt > clock.now() + 5 * MIN,
+      )!;
+      const w = await first.value('watchlist.add', {
+        target: lot.lotNumber,
+        rules: { kinds: ['sale_result'] },
+      });
       clock.advanceTo(sb.market.timeline(lot.lotNumber)!.endAt + MIN);
       await first.value('watchlist.checkNow', { id: w['id'] });
       const sale = ((await first.value('alerts.list'))['alerts'] as Inbox)[0]!;

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { alertInsert, type AlertInsert, type AlertRow, type NewAlert } from '../alertRows';
 import type { AlertsRepo } from '../alertsRepo';
 import type { DB } from '../schema';
@@ -40,6 +40,14 @@ async function insertUnlessDuplicate(
 }
 
 /**
+ * The advisory lock every PostgreSQL transaction that inserts an alert holds until it ends ("LWAL"). Alert ids come
+ * from a sequence when the row is inserted, and transactions commit in any order: without it, a poll's alert could
+ * commit after a later id was routed, below every alert channel's cursor (channels/outbox.ts), and never be sent.
+ * With it, ids are given in commit order. SQLite writes one transaction at a time already.
+ */
+const ALERT_ORDER_LOCK = 0x4c57414c;
+
+/**
  * The alerts table as inbox (list, read state, unread count) and outbox (due rows, claim, delivered) on either
  * engine (docs/architecture.md "Two engines: one store"): the same methods and meaning as AlertsRepo (the desktop's
  * SQLite class, which defines them), through Kysely. Every query goes through `exec.db`, so a call made inside
@@ -53,10 +61,17 @@ export class KyselyAlertsRepo implements Async<AlertsRepo> {
 
   /**
    * Stores an alert once: a second alert with the same dedup_key is ignored (returns null). Delivery `now` is queued
-   * for notification, `digest` is held until deliver_after, `suppressed` only lands in the inbox.
+   * for notification, `digest` is held until deliver_after, `suppressed` only lands in the inbox. On PostgreSQL the
+   * transaction holds ALERT_ORDER_LOCK until it ends, so alert ids follow commit order.
    */
   insertAlert(a: NewAlert, now: number): Promise<number | null> {
-    return insertUnlessDuplicate(this.exec.db, this.engine, alertInsert(a, now));
+    const row = alertInsert(a, now);
+    if (this.engine === 'sqlite') return insertUnlessDuplicate(this.exec.db, this.engine, row);
+    // In a transaction of its own, or the caller's (joined): the lock lasts until that transaction ends.
+    return this.exec.transaction(async () => {
+      await sql`SELECT pg_advisory_xact_lock(${ALERT_ORDER_LOCK})`.execute(this.exec.db);
+      return insertUnlessDuplicate(this.exec.db, this.engine, row);
+    });
   }
 
   /** Alerts raised for a lot after `since` that were not suppressed (for the per-lot hourly cap). */
