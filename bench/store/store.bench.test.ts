@@ -134,6 +134,9 @@ type Figures = {
 };
 type Engine = 'sqlite' | 'kysely-sqlite' | 'postgres';
 const results: Partial<Record<Engine, Figures>> = {};
+/** The engines to run (BENCH_ENGINES, comma-separated; default all three). */
+const ENGINES = (process.env['BENCH_ENGINES'] ?? 'sqlite,kysely-sqlite,postgres').split(',');
+const skip = (e: Engine) => !ENGINES.includes(e);
 
 /**
  * One engine's run: a core over a fresh database of that engine, fed and asked as the app would. `kysely-sqlite` is
@@ -263,15 +266,21 @@ async function run(engine: Engine): Promise<Figures> {
   };
 }
 
-it(`store on SQLite: ingest, diff, library search and default list on ${LOTS.toLocaleString('en-US')} lots`, async () => {
-  results.sqlite = await run('sqlite');
-});
+it.skipIf(skip('sqlite'))(
+  `store on SQLite: ingest, diff, library search and default list on ${LOTS.toLocaleString('en-US')} lots`,
+  async () => {
+    results.sqlite = await run('sqlite');
+  },
+);
 
-it(`store on SQLite through the Kysely repositories, ${LOTS.toLocaleString('en-US')} lots`, async () => {
-  results['kysely-sqlite'] = await run('kysely-sqlite');
-});
+it.skipIf(skip('kysely-sqlite'))(
+  `store on SQLite through the Kysely repositories, ${LOTS.toLocaleString('en-US')} lots`,
+  async () => {
+    results['kysely-sqlite'] = await run('kysely-sqlite');
+  },
+);
 
-it.skipIf(!pgAvailable())(
+it.skipIf(skip('postgres') || !pgAvailable())(
   `store on PostgreSQL: ingest, diff, library search and default list on ${LOTS.toLocaleString('en-US')} lots`,
   async () => {
     results.postgres = await run('postgres');
@@ -281,7 +290,7 @@ it.skipIf(!pgAvailable())(
 afterAll(() => {
   const { sqlite, postgres } = results;
   const kysely = results['kysely-sqlite'];
-  if (!sqlite) return;
+  if (!sqlite && !kysely && !postgres) return;
   const f = (v: number | undefined, unit = '') =>
     v === undefined ? 'not run' : `${v.toLocaleString('en-US')}${unit}`;
   const rows: [string, keyof Figures, string][] = [
@@ -305,7 +314,7 @@ afterAll(() => {
       '|---|---|---|---|',
       ...rows.map(
         ([label, k, unit]) =>
-          `| ${label} | ${f(sqlite[k], unit)} | ${f(kysely?.[k], unit)} | ${f(postgres?.[k], unit)} |`,
+          `| ${label} | ${f(sqlite?.[k], unit)} | ${f(kysely?.[k], unit)} | ${f(postgres?.[k], unit)} |`,
       ),
     ].join('\n'),
   );
