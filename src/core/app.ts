@@ -155,10 +155,14 @@ export function createCore(deps: CoreDeps): Core {
     engine,
     clock,
   });
+  // Usage lists the request log as stored: the ledger's writes behind it are waited for first.
   const explore = new ExploreService({
     ...access,
     cache: store.cache,
-    requests: store.requests,
+    requests: {
+      recent: async (limit) => (await ledger.flush(), store.requests.recent(limit)),
+      requestsSinceFor: async (id, since) => (await ledger.flush(), store.requests.requestsSinceFor(id, since)),
+    },
     engine,
     row: (v) => lots.row(v),
     transaction,
