@@ -1,19 +1,25 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { createCore } from '../../src/core/app';
+import { postgresDatabase, sqliteDatabase } from '../../src/core/coreDatabase';
 import { openDatabase } from '../../src/core/db/connection';
+import { KyselyStore } from '../../src/core/db/kysely/store';
+import { sqliteKysely } from '../../src/core/db/kyselySqlite';
 import { diffLot } from '../../src/core/diff';
 import { silentLogger } from '../../src/core/log';
 import { FileSecretBox } from '../../src/core/secrets';
 import type { Vehicle } from '../../src/shared/vehicle';
 import type { LotState } from '../../src/shared/watch';
+import { pgAvailable, testDatabase } from '../../tests/helpers/postgres';
 import { tempDir } from '../../tests/helpers/tmp';
 
 /**
- * Store benchmark: ingest rate of lot records into SQLite through the engine (observation, diff against the stored
- * state, timeline, FTS index), the diff rate, offline full-text search latency on BENCH_LOTS stored lots (default
- * 200,000), and memory. Writes bench/results/store.json.
+ * Store benchmark, on each engine (the desktop's SQLite file, then a team's PostgreSQL database on the run's test
+ * cluster when PostgreSQL is installed): ingest rate of lot records through the engine (observation, diff against the
+ * stored state, timeline, full-text index), the diff rate, the library's full-text search and its default list (the
+ * most recently seen lots) on BENCH_LOTS stored lots (default 200,000), and memory. Prints both side by side and writes
+ * bench/results/store.json.
  */
 const LOTS = Number(process.env['BENCH_LOTS'] ?? 200_000);
 const PAGE = 20;
@@ -113,22 +119,55 @@ function vehicle(i: number, r: () => number, bid: number): Vehicle {
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
-const mb = (n: number) => `${(n / 1048576).toFixed(0)} MB`;
 
-it(`store: ingest, diff and offline search on ${LOTS.toLocaleString('en-US')} lots`, async () => {
+type Figures = {
+  lots: number;
+  ingest_first_sight_records_per_s: number;
+  ingest_changed_records_per_s: number;
+  diff_per_s: number;
+  search_p50_ms: number;
+  search_p95_ms: number;
+  default_list_p50_ms: number;
+  default_list_p95_ms: number;
+  rss_mb: number;
+  heap_mb: number;
+};
+type Engine = 'sqlite' | 'kysely-sqlite' | 'postgres';
+const results: Partial<Record<Engine, Figures>> = {};
+/** The engines to run (BENCH_ENGINES, comma-separated; default all three). */
+const ENGINES = (process.env['BENCH_ENGINES'] ?? 'sqlite,kysely-sqlite,postgres').split(',');
+const skip = (e: Engine) => !ENGINES.includes(e);
+
+/**
+ * One engine's run: a core over a fresh database of that engine, fed and asked as the app would. `kysely-sqlite` is
+ * the desktop's file with the Kysely repositories instead of its own (what one implementation for both would cost).
+ */
+async function run(engine: Engine): Promise<Figures> {
   const t = tempDir('lotwatch-bench-');
   const dbPath = join(t.dir, 'lotwatch.sqlite');
+  const clock = {
+    now: () => Date.now(),
+    setTimeout: (fn: () => void, ms: number) => {
+      const h = setTimeout(fn, ms);
+      return () => clearTimeout(h);
+    },
+  };
+  const file = () => {
+    const db = openDatabase(dbPath);
+    const desktop = sqliteDatabase(db, { dbPath, dataDir: t.dir, clock });
+    return { ...desktop, store: new KyselyStore(sqliteKysely(db), 'sqlite') };
+  };
+  const database =
+    engine === 'postgres'
+      ? { database: await postgresDatabase((await testDatabase('store_bench'))!, { dataDir: t.dir, clock }) }
+      : engine === 'kysely-sqlite'
+        ? { database: file() }
+        : { db: openDatabase(dbPath) };
   const core = createCore({
-    db: openDatabase(dbPath),
+    ...database,
     dbPath,
     dataDir: t.dir,
-    clock: {
-      now: () => Date.now(),
-      setTimeout: (fn, ms) => {
-        const h = setTimeout(fn, ms);
-        return () => clearTimeout(h);
-      },
-    },
+    clock,
     secrets: new FileSecretBox(join(t.dir, 'secret.key')),
     notifier: { notify() {} },
     log: silentLogger,
@@ -144,7 +183,7 @@ it(`store: ingest, diff and offline search on ${LOTS.toLocaleString('en-US')} lo
   for (let i = 0; i < LOTS; i += PAGE) {
     const page: Vehicle[] = [];
     for (let k = i; k < Math.min(LOTS, i + PAGE); k++) page.push(vehicle(k, r, 100 + (k % 50) * 25));
-    core.engine.ingest(page, 'bench');
+    await core.engine.ingest(page, 'bench');
   }
   const ingestFirst = LOTS / ((performance.now() - t0) / 1000);
 
@@ -155,11 +194,11 @@ it(`store: ingest, diff and offline search on ${LOTS.toLocaleString('en-US')} lo
   for (let i = 0; i < N2; i += PAGE) {
     const page: Vehicle[] = [];
     for (let k = i; k < Math.min(N2, i + PAGE); k++) page.push(vehicle(k, r2, 100 + (k % 50) * 25 + 50));
-    core.engine.ingest(page, 'bench');
+    await core.engine.ingest(page, 'bench');
   }
   const ingestChanged = N2 / ((performance.now() - t0) / 1000);
 
-  // 3. Pure diff rate.
+  // 3. Pure diff rate (no store: the same on both engines, measured on each run for the machine's load).
   const a: LotState = {
     platform: 'copart',
     lot_number: '1',
@@ -181,7 +220,7 @@ it(`store: ingest, diff and offline search on ${LOTS.toLocaleString('en-US')} lo
   const diffRate = 500_000 / ((performance.now() - t0) / 1000);
   expect(n).toBeGreaterThan(0);
 
-  // 4. Offline full-text search latency.
+  // 4. The library: full-text search, and the default list (no words: the most recently seen lots).
   const queries = [
     'toyota camry',
     'ford',
@@ -195,6 +234,7 @@ it(`store: ingest, diff and offline search on ${LOTS.toLocaleString('en-US')} lo
     'rav4 2022',
   ];
   const lat: number[] = [];
+  const list: number[] = [];
   let hits = 0;
   for (let round = 0; round < 20; round++) {
     for (const q of queries) {
@@ -203,33 +243,81 @@ it(`store: ingest, diff and offline search on ${LOTS.toLocaleString('en-US')} lo
       lat.push(performance.now() - s);
       if (res.ok) hits += (res.value as { total: number }).total;
     }
+    const s = performance.now();
+    const res = await core.invoke('library.search', { q: '', limit: 100 });
+    list.push(performance.now() - s);
+    expect(res.ok).toBe(true);
   }
   expect(hits).toBeGreaterThan(0);
   const mem = process.memoryUsage();
-  const out = {
+  await core.dispose();
+  t.cleanup();
+  return {
     lots: LOTS,
     ingest_first_sight_records_per_s: Math.round(ingestFirst),
     ingest_changed_records_per_s: Math.round(ingestChanged),
     diff_per_s: Math.round(diffRate),
     search_p50_ms: Number(pct(lat, 0.5).toFixed(2)),
     search_p95_ms: Number(pct(lat, 0.95).toFixed(2)),
+    default_list_p50_ms: Number(pct(list, 0.5).toFixed(2)),
+    default_list_p95_ms: Number(pct(list, 0.95).toFixed(2)),
     rss_mb: Math.round(mem.rss / 1048576),
     heap_mb: Math.round(mem.heapUsed / 1048576),
   };
+}
+
+it.skipIf(skip('sqlite'))(
+  `store on SQLite: ingest, diff, library search and default list on ${LOTS.toLocaleString('en-US')} lots`,
+  async () => {
+    results.sqlite = await run('sqlite');
+  },
+);
+
+it.skipIf(skip('kysely-sqlite'))(
+  `store on SQLite through the Kysely repositories, ${LOTS.toLocaleString('en-US')} lots`,
+  async () => {
+    results['kysely-sqlite'] = await run('kysely-sqlite');
+  },
+);
+
+it.skipIf(skip('postgres') || !pgAvailable())(
+  `store on PostgreSQL: ingest, diff, library search and default list on ${LOTS.toLocaleString('en-US')} lots`,
+  async () => {
+    results.postgres = await run('postgres');
+  },
+);
+
+afterAll(() => {
+  const { sqlite, postgres } = results;
+  const kysely = results['kysely-sqlite'];
+  if (!sqlite && !kysely && !postgres) return;
+  const f = (v: number | undefined, unit = '') =>
+    v === undefined ? 'not run' : `${v.toLocaleString('en-US')}${unit}`;
+  const rows: [string, keyof Figures, string][] = [
+    [
+      'ingest, first sight (observation + lot + full-text), records/s',
+      'ingest_first_sight_records_per_s',
+      '',
+    ],
+    ['ingest, changed bid (observation + diff + timeline), records/s', 'ingest_changed_records_per_s', ''],
+    ['diff, lot pairs/s', 'diff_per_s', ''],
+    ['library search p50', 'search_p50_ms', ' ms'],
+    ['library search p95', 'search_p95_ms', ' ms'],
+    ['default list (100 most recent) p50', 'default_list_p50_ms', ' ms'],
+    ['default list (100 most recent) p95', 'default_list_p95_ms', ' ms'],
+    ['process RSS after the run', 'rss_mb', ' MB'],
+  ];
   console.log(
     [
       `store benchmark (${LOTS.toLocaleString('en-US')} lots)`,
-      '| measure | value |',
-      '|---|---|',
-      `| ingest, first sight (observation + lot + FTS), records/s | ${out.ingest_first_sight_records_per_s.toLocaleString('en-US')} |`,
-      `| ingest, changed bid (observation + diff + timeline), records/s | ${out.ingest_changed_records_per_s.toLocaleString('en-US')} |`,
-      `| diff, lot pairs/s | ${out.diff_per_s.toLocaleString('en-US')} |`,
-      `| offline search p50 / p95 | ${out.search_p50_ms} ms / ${out.search_p95_ms} ms |`,
-      `| memory RSS / heap | ${mb(mem.rss)} / ${mb(mem.heapUsed)} |`,
+      '| measure | SQLite (desktop) | SQLite through Kysely | PostgreSQL |',
+      '|---|---|---|---|',
+      ...rows.map(
+        ([label, k, unit]) =>
+          `| ${label} | ${f(sqlite?.[k], unit)} | ${f(kysely?.[k], unit)} | ${f(postgres?.[k], unit)} |`,
+      ),
     ].join('\n'),
   );
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/store.json', JSON.stringify(out, null, 2));
-  await core.dispose();
-  t.cleanup();
+  writeFileSync('bench/results/store.json', JSON.stringify(results, null, 2));
 });

@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['bench/store/**/*.bench.test.ts'],
+    // The PostgreSQL half runs on a throwaway cluster (tests/helpers/pgGlobal.ts), skipped without PostgreSQL.
+    globalSetup: ['tests/helpers/pgGlobal.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 900_000,

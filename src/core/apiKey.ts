@@ -11,36 +11,42 @@ const KEY_ORIGIN_SECRET = 'api_key_origin';
 
 /**
  * The buyer's API key (docs/architecture.md "The key never leaves core"). It lives encrypted in the store; its plain
- * text only in this object, never in a log or the renderer. It is bound to the origin it was entered for: a service
- * URL on another origin does not get it (a changed URL must not carry the buyer's key to a host they never gave it
- * to), and the same origin again uses it again.
+ * text only in this object (read once at start by `load`), never in a log or the renderer. It is bound to the origin
+ * it was entered for: a service URL on another origin does not get it (a changed URL must not carry the buyer's key
+ * to a host they never gave it to), and the same origin again uses it again.
  */
 export class ApiKeyStore {
   private key: string | null = null;
   private origin: string | null = null;
 
-  /**
-   * Reads the stored key and its origin. A key stored before keys were bound has only ever gone to the current
-   * service URL (`serviceUrl()`): it is bound there, once. A key whose origin cannot be read is sent nowhere (logged).
-   */
+  /** Nothing is read yet: `load` reads the stored key, once, before anything asks for it. */
   constructor(
     private readonly d: {
-      store: Store;
+      store: Pick<Store, 'requests' | 'transaction'>;
       secrets: SecretBox;
       clock: Clock;
       log: Logger;
       serviceUrl: () => string;
     },
-  ) {
+  ) {}
+
+  /**
+   * Reads the stored key and its origin into memory (core calls it once at start, before the service client is
+   * built; the getters below answer from what it read). A key stored before keys were bound has only ever gone to
+   * the current service URL (`serviceUrl()`): it is bound there, once. A key whose origin cannot be read is sent
+   * nowhere, and a key that cannot be read at all is no key; both are logged, never thrown.
+   */
+  async load(): Promise<void> {
+    const d = this.d;
     try {
-      const c = d.store.requests.getSecret(KEY_SECRET);
+      const c = await d.store.requests.getSecret(KEY_SECRET);
       this.key = c ? d.secrets.decrypt(c) : null;
-      const o = this.key === null ? null : d.store.requests.getSecret(KEY_ORIGIN_SECRET);
+      const o = this.key === null ? null : await d.store.requests.getSecret(KEY_ORIGIN_SECRET);
       this.origin = o ? d.secrets.decrypt(o) : null;
       if (this.key !== null && this.origin === null) {
         this.origin = serviceOrigin(d.serviceUrl());
         if (this.origin)
-          d.store.requests.setSecret(KEY_ORIGIN_SECRET, d.secrets.encrypt(this.origin), d.clock.now());
+          await d.store.requests.setSecret(KEY_ORIGIN_SECRET, d.secrets.encrypt(this.origin), d.clock.now());
       }
     } catch (e) {
       d.log.warn('the stored API key could not be read; set it again', { error: (e as Error).message });
@@ -61,13 +67,15 @@ export class ApiKeyStore {
 
   /**
    * Stores `key` bound to the current service URL's origin (the key and its origin together, or neither), or
-   * forgets the key when null.
-   * @throws BadInputError when the service URL in Settings is not valid (nothing is stored).
+   * forgets the key when null. The key in memory changes once the store has it.
+   * @throws BadInputError when the service URL in Settings is not valid (nothing is stored); the store's error when
+   *   the write fails (the key in memory is unchanged).
    */
-  set(key: string | null): void {
+  async set(key: string | null): Promise<void> {
+    const store = this.d.store;
     if (key === null) {
-      this.d.store.requests.deleteSecret(KEY_SECRET);
-      this.d.store.requests.deleteSecret(KEY_ORIGIN_SECRET);
+      await store.requests.deleteSecret(KEY_SECRET);
+      await store.requests.deleteSecret(KEY_ORIGIN_SECRET);
       this.origin = null;
     } else {
       const origin = serviceOrigin(this.d.serviceUrl());
@@ -76,9 +84,11 @@ export class ApiKeyStore {
           'The service URL in Settings is not valid: correct it, then save the key again.',
         );
       const now = this.d.clock.now();
-      this.d.store.transaction(() => {
-        this.d.store.requests.setSecret(KEY_SECRET, this.d.secrets.encrypt(key), now);
-        this.d.store.requests.setSecret(KEY_ORIGIN_SECRET, this.d.secrets.encrypt(origin), now);
+      const keyCipher = this.d.secrets.encrypt(key);
+      const originCipher = this.d.secrets.encrypt(origin);
+      await store.transaction(async () => {
+        await store.requests.setSecret(KEY_SECRET, keyCipher, now);
+        await store.requests.setSecret(KEY_ORIGIN_SECRET, originCipher, now);
       });
       this.origin = origin;
     }

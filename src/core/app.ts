@@ -1,23 +1,14 @@
-import type { Database } from 'better-sqlite3';
-import type { Dispatcher } from 'undici';
-import { dataSafety } from './db/dataSafety';
-import { closeDatabase, markSuspect } from './db/connection';
-import { PhotoCache } from './db/photoCache';
-import { Store } from './db/store';
+import { sqliteDatabase } from './coreDatabase';
+import type { Core, CoreDeps } from './appTypes';
+import type { Transact } from './db/store';
 import { ApiKeyStore } from './apiKey';
 import { LotwatchError } from './errors';
-import { join } from 'node:path';
 import { RequestBudget } from './watch/budget';
 import { WatchEngine } from './watch/engine';
-import type { AppInfo, ContractEvent, Method, MethodInput, MethodOutput } from '../shared/ipc/contract';
-import type { Result } from '../shared/ipc/errors';
-import type { Clock } from './clock';
-import { SettingsRepo } from './db/settingsRepo';
-import { schemaVersion } from './db/migrate';
-import { sqliteVersion } from './db/connection';
-import type { Logger } from './log';
+import type { ContractEvent } from '../shared/ipc/contract';
 import { dispatch, type Handlers } from './rpc';
-import { ServiceClient, type DemoEndpoint } from './serviceClient';
+import { RequestLedger } from './requestLedger';
+import { ServiceClient } from './serviceClient';
 import { joinHandlers } from './handlerGroups';
 import { LotsService } from './lots/service';
 import { lotSummary } from './lots/views';
@@ -25,7 +16,7 @@ import { lotHandlers } from './lots/handlers';
 import { ExploreService } from './explore/service';
 import { ApiConsole } from './explore/apiConsole';
 import { exploreHandlers } from './explore/handlers';
-import { DeskService, type CalendarSubscription, type DeskDeps } from './desk/service';
+import { DeskService } from './desk/service';
 import { searchPageVia } from './desk/market';
 import { deskHandlers } from './desk/handlers';
 import { WatchlistService } from './watchlist/service';
@@ -37,8 +28,7 @@ import { callWatchHandlers } from './calls/handlers';
 import { ChannelOutbox } from './channels/outbox';
 import { ChannelService } from './channels/service';
 import { SENDERS } from './channels/senders';
-import type { Sender } from './channels/types';
-import { channelReach, type ChannelReachOptions } from './channels/reach';
+import { channelReach } from './channels/reach';
 import { channelHandlers } from './channels/handlers';
 import { InboxService } from './inbox/service';
 import { inboxHandlers } from './inbox/handlers';
@@ -48,88 +38,20 @@ import { appHandlers } from './settings/appHandlers';
 import { followWatching } from './watch/watching';
 import { backupHandlers } from './settings/backupHandlers';
 import { settingsHandlers } from './settings/handlers';
-import type { Notifier } from './alerts/notifier';
-import type { SecretBox } from './secrets';
 
 export type { Notifier } from './alerts/notifier';
-
-/** What createCore needs from its shell: everything with side effects is injected. */
-export interface CoreDeps {
-  /** An opened, migrated database (see `openDatabase`). Core owns it from now on and closes it on dispose. */
-  db: Database;
-  dbPath: string;
-  dataDir: string;
-  clock: Clock;
-  secrets: SecretBox;
-  notifier: Notifier;
-  log: Logger;
-  shell: AppInfo['shell'];
-  version: string;
-  electronVersion?: string | null;
-  /**
-   * Starts (once) and describes the built-in sandbox for Demo mode. Provided by the shells, which may import
-   * src/sandbox; core may not (docs/architecture.md "The parts": the sandbox stays an honest stand-in that can catch
-   * the client's mistakes instead of sharing them).
-   */
-  demoService?: () => Promise<DemoEndpoint>;
-  /** undici dispatcher for the service client (tests); default a pooled keep-alive Agent. */
-  dispatcher?: Dispatcher;
-  /** The user's UTC offset in minutes at time t; default the system's. */
-  tzOffsetMinutes?: (t: number) => number;
-  /**
-   * The clock of the service client's own waits (request timeouts, backoff, rate spacing); default `clock`. An
-   * accelerated market clock passes real timers here: the network is not accelerated.
-   */
-  clientClock?: Clock;
-  /** Create Demo mode's example search and watches on first start (default true; tests that count turn it off). */
-  demoExamples?: boolean;
-  /** Start the watch engine's schedule (default true; tests drive it by hand). */
-  autoStart?: boolean;
-  /** Also ask market comparables of watched lots by themselves, within the budget (default false; the shells: true). */
-  marketAuto?: boolean;
-  /**
-   * The calendar subscription of the watched sales (the headless shell's `/calendar.ics` with its own read-only
-   * secret); default none (the desktop app exports a file).
-   */
-  calendar?: CalendarSubscription;
-  /** The fee files as loaded (default data/fees/, FEE_LOADS); a test passes a broken one (loadFeeDir). */
-  feeFiles?: DeskDeps['fees'];
-  /** The alert channel senders (email, ntfy, webhook); default the real ones (tests may wrap them). */
-  senders?: Readonly<Record<'email' | 'ntfy' | 'webhook', Sender>>;
-  /** The ports this Lotwatch listens on (the browser shell's), read when asked: no alert channel may send there. */
-  ownPorts?: () => readonly number[];
-  /** Resolves the host names of alert channels (as node:dns `lookup`); default the system's (tests inject one). */
-  channelLookup?: ChannelReachOptions['lookup'];
-}
-
-export interface Core {
-  /** The watch engine (tests drive it with runDue on fake time). */
-  readonly engine: WatchEngine;
-  /** The alert channels' outbox (tests start it and wait for it when the engine is not auto-started). */
-  readonly channelOutbox: ChannelOutbox;
-  /** Resolves once the service client for the current mode is ready and the engine has started. */
-  readonly ready: Promise<void>;
-  /** Calls a contract method by name with unparsed input. Never throws: see `dispatch`. */
-  invoke(method: unknown, input: unknown): Promise<Result<unknown>>;
-  /**
-   * Calls a contract method in process, typed from the contract (for tests and shells): the input is checked and
-   * the output parsed as `invoke` does, and the value is returned.
-   * @throws LotwatchError with the error's code, message, retryable flag and fields when the call fails.
-   */
-  call<M extends Method>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>>;
-  /** Subscribes to contract events. Returns the unsubscribe function. */
-  on(listener: (e: ContractEvent) => void): () => void;
-  /** Stops everything long-lived, waits for work in flight, then closes the database. Idempotent. */
-  dispose(): Promise<void>;
-}
+export type { Core, CoreDeps } from './appTypes';
 
 /**
  * The composition root without a shell (docs/architecture.md "The parts"). Both the Electron and the headless shell
  * call this with their own ports.
  */
 export function createCore(deps: CoreDeps): Core {
-  const { db, log, clock } = deps;
-  const settings = new SettingsRepo(db, clock);
+  const { log, clock } = deps;
+  if (!deps.database && !deps.db) throw new Error('createCore needs a database (db or database).');
+  const database =
+    deps.database ?? sqliteDatabase(deps.db!, { dbPath: deps.dbPath, dataDir: deps.dataDir, clock });
+  const settings = database.settings;
   const listeners = new Set<(e: ContractEvent) => void>();
   const emit = (e: ContractEvent) => {
     for (const l of listeners) {
@@ -142,8 +64,8 @@ export function createCore(deps: CoreDeps): Core {
   };
   let disposed: Promise<void> | undefined;
   const inFlight = new Set<Promise<unknown>>();
-  const store = new Store(db);
-  const transaction = <T>(fn: () => T): T => store.transaction(fn);
+  const store = database.store;
+  const transaction: Transact = (fn) => store.transaction(fn);
   const tz = deps.tzOffsetMinutes ?? ((t: number) => -new Date(t).getTimezoneOffset());
   const quiet = () => settings.get().quietHours;
 
@@ -155,22 +77,29 @@ export function createCore(deps: CoreDeps): Core {
     log,
     serviceUrl: () => settings.get().serviceUrl,
   });
+  // The request log and quota snapshot in memory for the budget's synchronous questions, stored behind.
+  const ledger: RequestLedger = new RequestLedger({
+    requests: store.requests,
+    quotaId: (): string | null => serviceClient.quotaId(),
+    log,
+  });
   const serviceClient = new ServiceClient({
     settings,
     apiKey,
-    requests: store.requests,
+    ledger,
     clock,
     clientClock: deps.clientClock ?? clock,
     log,
-    dbOpen: () => db.open,
+    dbOpen: () => database.isOpen(),
     emit,
     ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
     ...(deps.demoService ? { demoService: deps.demoService } : {}),
   });
   const access = { client: () => serviceClient.client(), clientOrThrow: () => serviceClient.clientOrThrow() };
   const budget = new RequestBudget({
-    ...store.requests.spendOf(() => serviceClient.quotaId()),
-    quota: () => store.requests.loadQuota(),
+    spentSince: (t) => ledger.spentSince(t),
+    sentSince: (t) => ledger.sentSince(t),
+    quota: () => ledger.quota(),
     userPerDay: () => settings.get().requestsPerDay,
   });
   const engine = new WatchEngine({
@@ -179,6 +108,7 @@ export function createCore(deps: CoreDeps): Core {
     clock,
     log,
     budget,
+    quota: () => ledger.quota(),
     notifier: deps.notifier,
     notificationsEnabled: () => settings.get().notificationsEnabled,
     emit,
@@ -211,7 +141,7 @@ export function createCore(deps: CoreDeps): Core {
   });
   serviceClient.onQuota((q) => engine.onQuota(q));
   serviceClient.onRebuilt(() => engine.resetPause());
-  const watching = followWatching({ clock, emit, listeners, service: serviceClient, engine, store });
+  const watching = followWatching({ clock, emit, listeners, service: serviceClient, engine, store, log });
   const keyFor = (url: string): string | undefined => apiKey.keyFor(url);
   const rebuildClient = () => serviceClient.rebuild();
 
@@ -225,10 +155,14 @@ export function createCore(deps: CoreDeps): Core {
     engine,
     clock,
   });
+  // Usage lists the request log as stored: the ledger's writes behind it are waited for first.
   const explore = new ExploreService({
     ...access,
     cache: store.cache,
-    requests: store.requests,
+    requests: {
+      recent: async (limit) => (await ledger.flush(), store.requests.recent(limit)),
+      requestsSinceFor: async (id, since) => (await ledger.flush(), store.requests.requestsSinceFor(id, since)),
+    },
     engine,
     row: (v) => lots.row(v),
     transaction,
@@ -236,7 +170,14 @@ export function createCore(deps: CoreDeps): Core {
     source: () => (settings.get().demoMode ? 'demo' : settings.get().serviceUrl),
     quotaId: () => serviceClient.quotaId(),
   });
-  const apiConsole = new ApiConsole(store.requests, access.clientOrThrow);
+  // The console counts what a call spent in the request log: the ledger's writes are waited for first.
+  const requestsLogged = {
+    count: async () => {
+      await ledger.flush();
+      return store.requests.count();
+    },
+  };
+  const apiConsole = new ApiConsole(requestsLogged, access.clientOrThrow);
   const desk = new DeskService({
     store,
     clock,
@@ -246,7 +187,8 @@ export function createCore(deps: CoreDeps): Core {
     calendar: deps.calendar ?? null,
     spare: (n) => engine.spare(n),
     log: deps.log,
-    libraryKeys: (q, limit) => lots.searchLibrary({ q, limit, offset: 0 }).lots.map((l) => l.lot_key),
+    libraryKeys: async (q, limit) =>
+      (await lots.searchLibrary({ q, limit, offset: 0 })).lots.map((l) => l.lot_key),
     fees: deps.feeFiles,
   });
   const watchlist = new WatchlistService({
@@ -297,29 +239,44 @@ export function createCore(deps: CoreDeps): Core {
   });
 
   // The unread count is pushed when it may have changed (navigation, title, badge); the count at start is the baseline.
-  let unread = inbox.unreadCount();
-  const pushUnread = () => {
-    if (!db.open) return;
-    const n = inbox.unreadCount();
+  let unread: number | null = null;
+  const pushUnread = async (): Promise<void> => {
+    if (!database.isOpen()) return;
+    const n = await inbox.unreadCount();
     if (n === unread) return;
     unread = n;
     emit({ name: 'unread.changed', payload: { count: n } });
   };
+  // What is read from the store once at start, before the service client is built and before any method answers
+  // (invoke waits for it): the buyer's API key, and the unread count's baseline. Never rejects: a failure is logged.
+  const opened = (async () => {
+    await apiKey.load();
+    try {
+      unread = await inbox.unreadCount();
+    } catch (e) {
+      log.warn('the unread count could not be read', { error: (e as Error).message });
+    }
+  })();
   // After each delivery round: the unread count, and the alert channels route what was just raised.
   engine.onDelivered(() => {
-    pushUnread();
+    pushUnread().catch((e: unknown) =>
+      log.warn('the unread count could not be read', { error: (e as Error).message }),
+    );
     channelOutbox.kick();
   });
 
   // The daily copy of a file database and the daily retention pass (docs/architecture.md "Data safety").
-  const { binding, backups, retention } = dataSafety({
-    db,
+  const dailyJobs = database.dailyJobs({
     dataDir: deps.dataDir,
     clock,
     log,
     fullRecordDays: () => settings.get().retentionDays,
   });
-  const ready = rebuildClient()
+  // The ledger is loaded before the first request can be counted or the budget asked.
+  const ready = ledger
+    .refresh(clock.now())
+    .then(() => opened) // the stored key, before the client is built for it
+    .then(() => rebuildClient())
     .catch((e: unknown) =>
       log.error('the service client could not be set up', { error: (e as Error).message }),
     )
@@ -329,8 +286,7 @@ export function createCore(deps: CoreDeps): Core {
       if (deps.demoExamples !== false) await demo.seed();
       if (!disposed) engine.start();
       if (!disposed) channelOutbox.start();
-      if (!disposed) backups?.start();
-      if (!disposed) retention.start();
+      for (const j of dailyJobs) if (!disposed) j.start();
       if (!disposed && deps.marketAuto) desk.start();
     });
 
@@ -341,15 +297,15 @@ export function createCore(deps: CoreDeps): Core {
       clock,
       engine,
       budget,
-      quota: () => store.requests.loadQuota(),
+      quota: () => ledger.quota(),
       about: {
         version: deps.version,
         shell: deps.shell,
         electronVersion: deps.electronVersion ?? null,
         dataDir: deps.dataDir,
-        dbPath: deps.dbPath,
+        dbPath: database.location,
       },
-      database: () => ({ sqlite: sqliteVersion(db), schemaVersion: schemaVersion(db) }),
+      database: () => ({ engine: database.engine, ...database.versions() }),
       secretsDescription: deps.secrets.description,
       client: access.client,
       hasKey: () => keyFor(settings.get().serviceUrl) !== undefined,
@@ -365,7 +321,7 @@ export function createCore(deps: CoreDeps): Core {
       client: access.client,
       ready,
       async setKey(key) {
-        apiKey.set(key);
+        await apiKey.set(key);
         await rebuildClient();
         engine.wake();
       },
@@ -378,7 +334,7 @@ export function createCore(deps: CoreDeps): Core {
     inboxHandlers({ inbox, watchlist, deliveriesOf: (id) => channels.deliveriesOf(id), pushUnread }),
     lotHandlers({
       lots,
-      photos: new PhotoCache(db, join(deps.dataDir, 'photos')),
+      photos: database.photos,
       clock,
       client: access.client,
       ready,
@@ -387,7 +343,13 @@ export function createCore(deps: CoreDeps): Core {
     deskHandlers({ desk, ready }),
     channelHandlers({ channels, clock, emit }),
     demoHandlers(demo),
-    backupHandlers({ dataDir: deps.dataDir, dbPath: deps.dbPath, clock, nativeBinding: binding }),
+    backupHandlers({
+      dataDir: deps.dataDir,
+      dbPath: deps.dbPath,
+      clock,
+      nativeBinding: database.nativeBinding,
+      engine: database.engine,
+    }),
   );
 
   const invoke: Core['invoke'] = async (method, input) => {
@@ -397,12 +359,12 @@ export function createCore(deps: CoreDeps): Core {
         error: { code: 'internal', message: 'Lotwatch is shutting down.', retryable: true },
       };
     }
-    const p = dispatch(handlers, method, input, log);
+    const p = opened.then(() => dispatch(handlers, method, input, log));
     inFlight.add(p);
     try {
       const r = await p;
       // A full disk, a read-only or damaged file: the next start checks the file before it writes.
-      if (!r.ok && r.error.code === 'db_unavailable') markSuspect(db);
+      if (!r.ok && r.error.code === 'db_unavailable') database.suspect();
       return r;
     } finally {
       inFlight.delete(p);
@@ -433,13 +395,13 @@ export function createCore(deps: CoreDeps): Core {
         watching.stop();
         await engine.dispose();
         await channelOutbox.dispose().then(() => reach.close());
-        await backups?.dispose();
-        await retention.dispose();
+        for (const j of dailyJobs) await j.dispose();
         await desk.dispose();
         await Promise.allSettled([...inFlight]);
         await serviceClient.close();
+        await ledger.flush();
         listeners.clear();
-        closeDatabase(db);
+        await database.close();
       })();
       return disposed;
     },

@@ -300,3 +300,47 @@ export function databaseErrorOf(e: unknown): DatabaseUnavailableError | null {
     retryable: problem === 'full' || problem === 'io',
   });
 }
+
+/** Driver codes of a database server that went away while Lotwatch ran: sockets, and PostgreSQL's shutdown class. */
+const LOST_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
+/** The `pg` driver's own words for a connection it lost or could not get from its pool. */
+const LOST_WORDS =
+  /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Connection ended/i;
+
+/**
+ * Maps an error of a team's PostgreSQL store that says the server went away while Lotwatch runs (a socket code, the
+ * server's shutdown SQLSTATEs, the `pg` driver's "Connection terminated") to a `db_unreachable` error whose message
+ * says that watching waits and goes on by itself; null for anything else. Only for errors of store calls: a service
+ * request's network failure has codes of its own (transport.ts). Source: docs/architecture.md "Two engines: one
+ * store".
+ */
+export function connectionLostOf(e: unknown): DatabaseUnreachableError | null {
+  if (e instanceof DatabaseUnreachableError) return e;
+  const code = (e as { code?: unknown } | null)?.code;
+  const message = (e as { message?: unknown } | null)?.message;
+  const lost =
+    (typeof code === 'string' && LOST_CODES.has(code)) || (typeof message === 'string' && LOST_WORDS.test(message));
+  if (!lost) return null;
+  return new DatabaseUnreachableError(
+    '',
+    'other',
+    'Lotwatch lost its connection to the database server. Watching waits and tries again by itself, and goes on ' +
+      'once the server answers; nothing half-done was kept. Check that the PostgreSQL server is running.',
+    typeof code === 'string' ? code : null,
+  );
+}

@@ -4,7 +4,7 @@ import { isMethodName } from '../shared/ipc/channels';
 import { err, ok, type ErrorPayload, type Result } from '../shared/ipc/errors';
 import { fieldsMessage } from '../shared/fieldLabels';
 import { boundErrorPayload } from './errorBounds';
-import { databaseErrorOf, LotwatchError } from './errors';
+import { connectionLostOf, databaseErrorOf, LotwatchError } from './errors';
 import type { Logger } from './log';
 
 /** The implementation of every contract method. Handlers receive parsed input and may throw. */
@@ -83,7 +83,7 @@ async function answer(
   } catch (e) {
     if (e instanceof LotwatchError) return { ok: false, error: labelFieldKeys(e.toPayload()) };
     // A full disk, a read-only or damaged file: say so and what to do, not "something went wrong".
-    const dbError = databaseErrorOf(e);
+    const dbError = databaseErrorOf(e) ?? connectionLostOf(e);
     if (dbError) {
       log.error('handler failed: database', {
         method,

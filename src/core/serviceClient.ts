@@ -8,15 +8,18 @@ import { createApiClient, type ApiClient } from './api';
 import { clientOrThrow, type ClientAccess } from './api/clientOrThrow';
 import type { ApiKeyStore } from './apiKey';
 import type { Clock } from './clock';
-import type { RequestsRepo } from './db/requestsRepo';
-import type { SettingsRepo } from './db/settingsRepo';
+import type { SettingsSource } from './db/settingsRepo';
 import type { Logger } from './log';
+import type { RequestLedger } from './requestLedger';
 
-/** What the service client's life needs: where the key and mode are read, the request log, the clocks, the port. */
+/**
+ * What the service client's life needs: where the key and mode are read, the request ledger (the request log and
+ * quota snapshot, counted in memory and stored behind), the clocks, the port.
+ */
 export interface ServiceClientDeps {
-  settings: SettingsRepo;
+  settings: SettingsSource;
   apiKey: Pick<ApiKeyStore, 'keyFor'>;
-  requests: Pick<RequestsRepo, 'logRequest' | 'loadQuota' | 'saveQuota' | 'deleteQuota'>;
+  ledger: Pick<RequestLedger, 'record' | 'quota' | 'saveQuota' | 'deleteQuota'>;
   /** The market clock (quota snapshot times, whether the clock is accelerated). */
   clock: Clock;
   /** The clock of the client's own waits (timeouts, backoff, rate spacing): the network is never accelerated. */
@@ -132,7 +135,7 @@ export class ServiceClient implements ClientAccess {
     log: this.d.log,
     ...(this.d.dispatcher ? { dispatcher: this.d.dispatcher } : {}),
     sink: (r: Parameters<NonNullable<Parameters<typeof createApiClient>[0]['sink']>>[0]) => {
-      if (this.d.dbOpen()) this.d.requests.logRequest({ ...r, quotaId: quotaId() });
+      if (this.d.dbOpen()) this.d.ledger.record({ ...r, quotaId: quotaId() });
       const now = r.status !== null;
       if (now !== this.reach) {
         this.reach = now;
@@ -147,10 +150,10 @@ export class ServiceClient implements ClientAccess {
       if (!this.d.dbOpen()) return;
       // An answer without the period headers (some 429s) keeps the period of the last full snapshot, so a spent
       // quota is still said as "until 12 December".
-      const prev = this.d.requests.loadQuota();
+      const prev = this.d.ledger.quota();
       const keep = q.periodEnd === null && prev?.periodEnd != null && prev.periodEnd > q.at;
       const merged = keep ? { ...q, periodStart: prev.periodStart, periodEnd: prev.periodEnd } : q;
-      this.d.requests.saveQuota(merged, this.d.clock.now());
+      this.d.ledger.saveQuota(merged, this.d.clock.now());
       for (const l of this.quotaListeners) l(merged);
       this.d.emit({ name: 'quota.changed', payload: merged });
     },
@@ -178,7 +181,7 @@ export class ServiceClient implements ClientAccess {
     await old?.close();
     // Another key, service or mode has its own quota: the old one's numbers and pause no longer apply.
     if (old) {
-      this.d.requests.deleteQuota();
+      this.d.ledger.deleteQuota();
       for (const l of this.rebuiltListeners) l();
     }
     const s = this.d.settings.get();

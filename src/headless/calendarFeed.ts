@@ -6,8 +6,8 @@ export const CALENDAR_SECRET = 'calendar_feed';
 
 /** Where the secret is kept: the `secrets` table's ciphertexts (RequestsRepo). */
 export interface SecretRows {
-  getSecret(name: string): Buffer | null;
-  setSecret(name: string, ciphertext: Buffer, now: number): void;
+  getSecret(name: string): Promise<Buffer | null>;
+  setSecret(name: string, ciphertext: Buffer, now: number): Promise<void>;
 }
 
 /**
@@ -32,13 +32,14 @@ export class CalendarFeed {
   ) {}
 
   /**
-   * The current secret (URL-safe base64, 32 characters), made and stored on first use. A stored one that cannot be
-   * decrypted (the key file was replaced) is replaced: its address could not be checked anyway.
+   * Reads the stored secret, or makes and stores one on first use; call once before `current` (the store answers with
+   * promises). A stored one that cannot be decrypted (the key file was replaced) is replaced: its address could not
+   * be checked anyway.
    * @throws what the database or the secret box throws when storing a new one.
    */
-  current(): string {
+  async load(): Promise<string> {
     if (this.secret !== undefined) return this.secret;
-    const stored = this.d.rows.getSecret(CALENDAR_SECRET);
+    const stored = await this.d.rows.getSecret(CALENDAR_SECRET);
     if (stored) {
       try {
         this.secret = this.d.box.decrypt(stored);
@@ -51,12 +52,22 @@ export class CalendarFeed {
   }
 
   /**
+   * The current secret (URL-safe base64, 32 characters), as `load` read or made it.
+   * @throws Error when `load` has not finished (a fault of the shell's start order).
+   */
+  current(): string {
+    if (this.secret === undefined)
+      throw new Error('The calendar secret is read at start (CalendarFeed.load).');
+    return this.secret;
+  }
+
+  /**
    * Makes and stores a new secret; the old one opens nothing from now on.
    * @throws what the database or the secret box throws (the old secret then stays).
    */
-  renew(): string {
+  async renew(): Promise<string> {
     const next = randomBytes(24).toString('base64url');
-    this.d.rows.setSecret(CALENDAR_SECRET, this.d.box.encrypt(next), this.d.now());
+    await this.d.rows.setSecret(CALENDAR_SECRET, this.d.box.encrypt(next), this.d.now());
     this.secret = next;
     return next;
   }

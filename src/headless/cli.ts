@@ -9,7 +9,7 @@ import { startHeadless } from './start';
 // SIGINT/SIGTERM, when it closes the server and the database in order. `copy-to-postgres` as the first argument runs
 // that command instead (copyCommand.ts).
 const HELP = `Usage: node out/main/headless.js [--port N] [--host 127.0.0.1] [--data-dir DIR] [--demo-speed 1..3600]
-       [--demo-control [--demo-clock stepped]] [--restore-backup latest|NAME|FILE]
+       [--demo-control [--demo-clock stepped]] [--restore-backup latest|NAME|FILE] [--database postgres://…]
 
 Serves the Lotwatch app to a browser on this computer. Open the printed address (it carries a per-run token).
 --port N listens on port N (default 0: a free port picked at each start); a fixed port keeps the calendar
@@ -21,6 +21,9 @@ stood.
 stepped the market and the watcher stand still until a test steps them through those routes.
 --restore-backup replaces the data file with a backup (the newest, one in DIR/backups, or a file) before starting;
 the current file is kept beside it.
+--database postgres://USER:PASSWORD@HOST:PORT/DATABASE (or LOTWATCH_DATABASE_URL) keeps the data in a team's
+PostgreSQL database instead of the data folder's file (which stays untouched); the folder still holds the key file,
+the photos and the Demo market's clock. The database is created up to this version's schema at start.
 
 node out/main/headless.js copy-to-postgres --help: copy a data folder into an empty PostgreSQL database.`;
 
@@ -38,6 +41,7 @@ async function main(): Promise<number> {
         'demo-control': { type: 'boolean' },
         'demo-clock': { type: 'string' },
         'restore-backup': { type: 'string' },
+        database: { type: 'string' },
         help: { type: 'boolean' },
       },
     }).values;
@@ -82,6 +86,7 @@ async function main(): Promise<number> {
       demoControl: args['demo-control'] === true,
       demoClock,
       ...(args['restore-backup'] ? { restoreBackup: args['restore-backup'] } : {}),
+      ...(args.database !== undefined ? { database: args.database } : {}),
       ...(args.host ? { host: args.host } : {}),
       version: process.env['npm_package_version'] ?? '0.1.0',
     });
@@ -102,7 +107,7 @@ async function main(): Promise<number> {
   }
   if (running.restored)
     console.log(`Restored the backup ${running.restored}; the replaced data file is kept in ${dataDir}.`);
-  console.log(`Lotwatch is running headless. Data: ${dataDir}`);
+  console.log(`Lotwatch is running headless. Data: ${running.dataAt}`);
   console.log(`Open: ${running.url}`);
   // Test-only: the simulated market's control routes (end-to-end tests read and steer the market through them).
   if (args['demo-control']) console.log(`Demo service: ${await running.demoUrl()}`);

@@ -1,14 +1,14 @@
 import { join } from 'node:path';
 import { createCore, type Core } from '../core/app';
 import { systemClock, type Clock } from '../core/clock';
-import { closeDatabase, openDatabase } from '../core/db/connection';
+import { openDatabase } from '../core/db/connection';
+import { postgresDatabase, sqliteDatabase, type CoreDatabase } from '../core/coreDatabase';
+import { databaseTarget } from '../core/db/target';
 import { stageRestore } from '../core/db/restore';
-import { SettingsRepo } from '../core/db/settingsRepo';
 import { BadInputError, DemoSpeedError } from '../core/errors';
 import { createLogger, type Logger } from '../core/log';
 import { acquireDataLock } from '../core/instanceLock';
 import { FileSecretBox } from '../core/secrets';
-import { RequestsRepo } from '../core/db/requestsRepo';
 import {
   createDemoService,
   demoMarketClock,
@@ -63,6 +63,13 @@ export interface HeadlessOptions {
    * `<dataDir>/backups`, or the path of a Lotwatch data file. The current file is kept beside it.
    */
   restoreBackup?: string;
+  /**
+   * The database (`--database`; else LOTWATCH_DATABASE_URL; db/target.ts databaseTarget): a `postgres://` address
+   * keeps the data on a team's PostgreSQL server, a path another SQLite file; default `<dataDir>/lotwatch.sqlite`.
+   */
+  database?: string;
+  /** The environment LOTWATCH_DATABASE_URL is read from (default process.env; tests pass their own). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface RunningHeadless {
@@ -73,14 +80,18 @@ export interface RunningHeadless {
   server: HeadlessServer;
   /** The backup restored at this start (its path), or null. */
   restored: string | null;
+  /** Where the data is, as said at start: the data folder, or the PostgreSQL address without its password. */
+  dataAt: string;
   /** Stops the server, then core (which closes the database). */
   dispose(): Promise<void>;
 }
 
 /**
- * Starts the headless shell: core over `<dataDir>/lotwatch.sqlite` with a key-file secret box, and the HTTP
- * server. Notifications core decides to show reach the open pages as `notification.posted` events (see BrowserNotifyChannel).
- * @throws AlreadyRunningError when another Lotwatch runs on the data folder (nothing touched);
+ * Starts the headless shell: core over `<dataDir>/lotwatch.sqlite` (or the database `opts.database` names: a team's
+ * PostgreSQL, coreDatabase.ts postgresDatabase) with a key-file secret box, and the HTTP server. Notifications core decides to show reach the open pages as `notification.posted` events (see BrowserNotifyChannel).
+ * @throws AlreadyRunningError when another Lotwatch runs on the data folder (nothing touched); DatabaseAddressError,
+ *   DatabaseUnreachableError or DatabaseFromFutureError for a PostgreSQL database (one line, the address without its
+ *   password); BadInputError for `restoreBackup` with one;
  *   DatabaseFromFutureError / DatabaseUnavailableError from openDatabase or the restore; DemoSpeedError when
  *   `demoSpeed` is above 1 and the folder has Demo mode off (nothing started); BadInputError when `demoClock` is
  *   'stepped' without `demoControl`, with `demoSpeed` above 1 or with Demo mode off (nothing started); listen errors
@@ -88,22 +99,35 @@ export interface RunningHeadless {
  */
 export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadless> {
   const log = opts.log ?? createLogger();
-  const dbPath = join(opts.dataDir, 'lotwatch.sqlite');
+  const target = databaseTarget(opts.database, opts.env, join(opts.dataDir, 'lotwatch.sqlite'));
+  const dbPath = target.kind === 'sqlite' ? target.path : join(opts.dataDir, 'lotwatch.sqlite');
+  if (target.kind === 'postgres' && opts.restoreBackup)
+    throw new BadInputError(
+      "--restore-backup restores a data file; a team's PostgreSQL database is restored from the server's own backups.",
+    );
   // One Lotwatch per data folder: before the database is opened, so a second start changes nothing.
   const lock = acquireDataLock(opts.dataDir, { shell: 'headless', now: Date.now() });
-  let db;
+  let database: CoreDatabase;
   let restored: string | null = null;
   try {
-    if (opts.restoreBackup)
-      restored = await stageRestore(dbPath, opts.restoreBackup, { now: Date.now(), allowPath: true });
-    db = openDatabase(dbPath);
+    if (target.kind === 'postgres') {
+      database = await postgresDatabase(target.url, {
+        dataDir: opts.dataDir,
+        clock: systemClock,
+        pool: { logger: log },
+      });
+    } else {
+      if (opts.restoreBackup)
+        restored = await stageRestore(dbPath, opts.restoreBackup, { now: Date.now(), allowPath: true });
+      database = sqliteDatabase(openDatabase(dbPath), { dbPath, dataDir: opts.dataDir, clock: systemClock });
+    }
   } catch (e) {
     lock.release();
     throw e;
   }
   const speed = Math.min(3600, Math.max(1, opts.demoSpeed ?? 1));
   const stepped = opts.demoClock === 'stepped';
-  const settingsRepo = new SettingsRepo(db, systemClock);
+  const settingsRepo = database.settings;
   // The accelerated clock drives the Demo market only: with Demo mode off the watcher would ask the real service
   // with the buyer's key that many times faster. A stepped clock is a test's, on the Demo market and its control
   // routes only. Refused before anything starts.
@@ -111,7 +135,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     steppedRefusal(opts, speed, () => settingsRepo.get().demoMode) ??
     (speed > 1 && !settingsRepo.get().demoMode ? new DemoSpeedError(speed, 'start', opts.dataDir) : null);
   if (refusal) {
-    closeDatabase(db);
+    await database.close();
     lock.release();
     throw refusal;
   }
@@ -177,7 +201,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   // port) and opens the calendar only. Known once the server listens: the server's origin.
   const secrets = new FileSecretBox(join(opts.dataDir, 'secret.key'));
   const feed = new CalendarFeed({
-    rows: new RequestsRepo(db),
+    rows: database.store.requests,
     box: secrets,
     now: () => Date.now(),
     onLost: (e) =>
@@ -195,7 +219,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     calendar: {
       address: () => calendarAt(feed.current()),
       portFixed: () => (opts.port ?? 0) !== 0,
-      renew: () => calendarAt(feed.renew()),
+      renew: async () => calendarAt(await feed.renew()),
     },
     // Demo mode's example call watch is one of the Demo service's own video calls.
     demoService: async () => ({ ...(await demo.get()), callExample: DEMO_CALL_EXAMPLE }),
@@ -210,7 +234,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
           },
         }
       : {}),
-    db,
+    database,
     dbPath,
     dataDir: opts.dataDir,
     clock: engineClock,
@@ -232,6 +256,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   });
   let url: string;
   try {
+    await feed.load();
     url = await server.start();
   } catch (e) {
     await core.dispose();
@@ -249,6 +274,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     core,
     server,
     restored,
+    dataAt: target.kind === 'postgres' ? database.location : opts.dataDir,
     async dispose() {
       await server.dispose();
       await core.dispose();

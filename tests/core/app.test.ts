@@ -98,7 +98,7 @@ describe('createCore', () => {
       error: { code: 'internal' },
     });
     await t.core.dispose(); // idempotent
-    t.cleanup();
+    await t.cleanup();
   });
 });
 

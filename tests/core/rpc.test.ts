@@ -11,6 +11,7 @@ const info = {
   mode: 'demo' as const,
   dataDir: '/d',
   dbPath: '/d/x',
+  database: 'sqlite' as const,
   platform: 'linux-x64',
   versions: { node: '20', electron: null, sqlite: '3' },
   schemaVersion: 10,

@@ -76,7 +76,8 @@ export function makeCore<C extends Clock = FakeClock>(opts: MakeCoreOptions<C> =
         tzOffsetMinutes: () => 0,
       }
     : {};
-  let db = deps.db ?? openDatabase(dbPath);
+  // A database on another engine (coreDatabase.ts) is the test's own; otherwise a real SQLite file in the folder.
+  let db = deps.database ? null : (deps.db ?? openDatabase(dbPath));
   const build = (): Core =>
     createCore({
       dbPath,
@@ -88,12 +89,13 @@ export function makeCore<C extends Clock = FakeClock>(opts: MakeCoreOptions<C> =
       version: '0.0.0-test',
       ...served,
       ...deps,
-      db,
+      ...(db ? { db } : {}),
       clock,
     });
   const made: TestCore<C> = {
     core: build(),
     get db() {
+      if (!db) throw new Error('This core runs on PostgreSQL: it has no SQLite connection.');
       return db;
     },
     dir: t.dir,
@@ -107,6 +109,8 @@ export function makeCore<C extends Clock = FakeClock>(opts: MakeCoreOptions<C> =
       return r.value as T;
     },
     async restart() {
+      if (deps.database)
+        throw new Error('restart reopens the SQLite file; this core runs on another database.');
       await made.core.dispose();
       db = openDatabase(dbPath);
       made.core = build();

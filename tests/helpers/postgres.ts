@@ -27,6 +27,13 @@ export interface PgCluster {
   readonly port: number;
   /** Stops the server (fast shutdown) and removes its folder. Safe to call twice. */
   stop(): void;
+  /**
+   * Stops the server at once (immediate shutdown: connections cut as a crash or a lost network cuts them), keeping its
+   * folder, so `resume` can start it again on the same port with the same data.
+   */
+  halt(): void;
+  /** Starts a halted server again. */
+  resume(): void;
 }
 
 /**
@@ -86,6 +93,7 @@ export async function startCluster(): Promise<PgCluster> {
   const log = join(dir, 'server.log');
   const port = await freePort();
   let stopped = false;
+  let started = () => {};
   const stop = () => {
     if (stopped) return;
     stopped = true;
@@ -119,12 +127,19 @@ export async function startCluster(): Promise<PgCluster> {
       '-c max_connections=200',
     ].join(' ');
     runPg(bin, 'pg_ctl', ['-D', data, '-l', log, '-o', opts, '-w', '-t', '60', 'start']);
+    started = () => runPg(bin, 'pg_ctl', ['-D', data, '-l', log, '-o', opts, '-w', '-t', '60', 'start']);
   } catch (e) {
     const serverLog = existsSync(log) ? readFileSync(log, 'utf8').slice(-2000) : '';
     stop();
     throw new Error(`${(e as Error).message}${serverLog ? `\n${serverLog}` : ''}`);
   }
-  return { url: `postgres://lotwatch@127.0.0.1:${port}/postgres`, port, stop };
+  return {
+    url: `postgres://lotwatch@127.0.0.1:${port}/postgres`,
+    port,
+    stop,
+    halt: () => runPg(bin, 'pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
+    resume: () => started(),
+  };
 }
 
 let dbCount = 0;

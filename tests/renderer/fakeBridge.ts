@@ -65,6 +65,7 @@ export function createFakeBridge(
     mode: settings.demoMode ? 'demo' : 'live',
     dataDir: '/home/u/.config/lotwatch',
     dbPath: '/home/u/.config/lotwatch/lotwatch.sqlite',
+    database: 'sqlite',
     platform: 'linux-x64',
     versions: { node: '20.20.2', electron: null, sqlite: '3.50.0' },
     schemaVersion: 10,

@@ -15,7 +15,7 @@ export default defineConfig({
   test: {
     root: fileURLToPath(new URL('../..', import.meta.url)),
     include: SOAK_TESTS,
-    globalSetup: ['tests/helpers/bundleChildren.ts'],
+    globalSetup: ['tests/helpers/bundleChildren.ts', 'tests/helpers/pgGlobal.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 600_000,

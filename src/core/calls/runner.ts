@@ -54,17 +54,17 @@ export class CallRuns {
    * `call_shape_changed` per run of such answers and keeps the last good answer; a 4xx counts a failure (a 422 marks
    * the refused parameters) and CALL_FAILURES_BEFORE_PAUSE in a row pause the watch with one `call_failing`; a 401,
    * 429 or network failure is not the call's fault: handled as a saved search's (polls.ts runFailed). Never throws for
-   * service errors; throws database errors.
+   * service errors; rejects with the store's errors.
    */
   async run(id: number, manual: boolean): Promise<RunOutcome> {
-    const w = this.d.store.calls.get(id);
+    const w = await this.d.store.calls.get(id);
     const client = this.d.client();
     if (!w || (w.paused && !manual) || !client) return { ...SKIPPED };
     const started = this.d.clock.now();
     if (!this.d.budget.canSpend(1, started)) return { ...SKIPPED };
     const run: PollTarget = { kind: 'call', id };
     const target = pollTargetKey(run);
-    const runId = this.d.store.searches.startRun(run, started);
+    const runId = await this.d.store.searches.startRun(run, started);
     this.d.emit({ name: 'poll.started', payload: { target, at: started } });
     let sent: Sent;
     try {
@@ -73,7 +73,7 @@ export class CallRuns {
       // A fault of Lotwatch's own: the run row ends failed, never left running.
       sent = { kind: 'failed', code: 'internal', message: (e as Error)?.message ?? String(e) };
     }
-    this.d.recorder.onQuota(client.quota());
+    await this.d.recorder.onQuota(client.quota());
     const now = this.d.clock.now();
     const requests = sent.kind === 'unsent' ? 0 : 1;
     let alerts = 0;
@@ -81,10 +81,10 @@ export class CallRuns {
     let error: { code: string; message: string } | null = null;
     let gone = false;
     try {
-      this.d.store.transaction(() => {
+      await this.d.store.transaction(async () => {
         // Deleted while its request was out (Delete, or the Demo examples removed): nothing of it is kept.
-        if (!this.d.store.calls.get(w.id)) {
-          this.d.store.searches.finishRun(runId, now, {
+        if (!(await this.d.store.calls.get(w.id))) {
+          await this.d.store.searches.finishRun(runId, now, {
             status: 'error',
             requests,
             records: 0,
@@ -96,12 +96,12 @@ export class CallRuns {
           gone = true;
           return;
         }
-        const r = this.record(w, sent, now, target);
+        const r = await this.record(w, sent, now, target);
         alerts = r.alerts;
         changes = r.changes;
         // A JSON answer without what the watch reads did not serve either.
         error = 'message' in sent ? { code: codeOf(sent), message: sent.message } : r.missing;
-        this.d.store.searches.finishRun(runId, now, {
+        await this.d.store.searches.finishRun(runId, now, {
           status: error ? 'error' : 'ok',
           requests,
           records: sent.kind === 'json' ? 1 : 0,
@@ -122,7 +122,7 @@ export class CallRuns {
     }
     const status: RunOutcome['status'] = gone ? 'skipped' : error ? 'error' : 'ok';
     this.d.emit({ name: 'poll.finished', payload: { target, at: now, status, requests, changes, alerts } });
-    this.d.outbox.deliver();
+    await this.d.outbox.deliver();
     return { status, requests, changes, alerts, error };
   }
 
@@ -166,18 +166,18 @@ export class CallRuns {
         return { kind: 'unsent', code: e.code, message: e.message, refused: Object.keys(e.fields ?? {}) };
       // Not the call's fault (a 401, a 429, the network, a 5xx): paused and alerted as a saved search's run.
       if (e instanceof Error && 'code' in e)
-        return { kind: 'failed', ...runFailed(this.d, e, this.d.clock.now()) };
+        return { kind: 'failed', ...(await runFailed(this.d, e, this.d.clock.now())) };
       throw e;
     }
   }
 
   /** Stores the run's answer, the watch row and its alerts (inside the caller's transaction). */
-  private record(
+  private async record(
     w: CallWatchRow,
     sent: Sent,
     now: number,
     source: string,
-  ): { alerts: number; changes: number; missing: { code: string; message: string } | null } {
+  ): Promise<{ alerts: number; changes: number; missing: { code: string; message: string } | null }> {
     const calls = this.d.store.calls;
     const store = (decisions: AlertDecision[]) => this.d.recorder.storeAlerts(decisions, now, null, source);
     const ref = { id: w.id, name: w.name, endpoint: w.target.endpoint };
@@ -185,7 +185,7 @@ export class CallRuns {
     if (sent.kind === 'failed' || sent.kind === 'unsent') {
       // Not counted towards the pause: a 401, a 429 or the network is not the call's fault, and a call Lotwatch did
       // not send spends nothing; the parameters the client refused are marked.
-      calls.runEnded(w.id, {
+      await calls.runEnded(w.id, {
         at: now,
         status: null,
         ok: false,
@@ -199,7 +199,7 @@ export class CallRuns {
     if (sent.kind === 'refused') {
       const failures = w.consecutive_failures + 1;
       const pause = failures >= CALL_FAILURES_BEFORE_PAUSE;
-      calls.runEnded(w.id, {
+      await calls.runEnded(w.id, {
         at: now,
         status: sent.status,
         ok: false,
@@ -208,24 +208,26 @@ export class CallRuns {
         refused_params: sent.refused ?? w.refused_params,
         paused_reason: pause ? 'failing' : null,
       });
-      const alerts = pause ? store([callFailingAlert(ref, failures, sent.status, sent.message, now)]) : 0;
+      const alerts = pause
+        ? await store([callFailingAlert(ref, failures, sent.status, sent.message, now)])
+        : 0;
       return { alerts, changes: 0, missing: null };
     }
     const extract = sent.kind === 'json' ? extractAnswer(sent.json, w.config) : null;
-    const prevRow = calls.lastGoodAnswer(w.id);
+    const prevRow = await calls.lastGoodAnswer(w.id);
     const prev = prevRow ? parseExtract(prevRow.extract) : null;
     if (extract) extract.missing.push(...goneSincePrev(prev, extract, w.config));
     if (!extract || extract.missing.length > 0) {
       // One alert for a run of bad answers: not again until a good answer came between.
-      const alerts = calls.lastAnswerBad(w.id)
+      const alerts = (await calls.lastAnswerBad(w.id))
         ? 0
-        : store([callShapeAlert(ref, extract ? extract.missing : 'not_json', now)]);
-      calls.addAnswer(
+        : await store([callShapeAlert(ref, extract ? extract.missing : 'not_json', now)]);
+      await calls.addAnswer(
         w.id,
         { at: now, status: sent.status, body: null, extract: JSON.stringify(extract ?? {}), good: false },
         CALL_ANSWERS_KEPT,
       );
-      calls.runEnded(w.id, {
+      await calls.runEnded(w.id, {
         at: now,
         status: sent.status,
         ok: false,
@@ -238,7 +240,7 @@ export class CallRuns {
     }
     // The first good answer is the baseline: nothing in it alerts.
     const diff = prev ? diffAnswers(prev, extract, w.config) : [];
-    const alerts = store(
+    const alerts = await store(
       callChangeAlerts({
         watch: ref,
         changes: diff,
@@ -247,10 +249,10 @@ export class CallRuns {
         quiet: this.d.quiet(),
         now,
         tzOffsetMinutes: this.d.tzOffsetMinutes(now),
-        alertsLastHour: calls.alertsOf(source, now - HOUR),
+        alertsLastHour: await calls.alertsOf(source, now - HOUR),
       }),
     );
-    calls.addAnswer(
+    await calls.addAnswer(
       w.id,
       {
         at: now,
@@ -261,7 +263,7 @@ export class CallRuns {
       },
       CALL_ANSWERS_KEPT,
     );
-    calls.runEnded(w.id, {
+    await calls.runEnded(w.id, {
       at: now,
       status: sent.status,
       ok: true,

@@ -1,6 +1,7 @@
 import type { ApiClient } from '../api';
 import type { Clock } from '../clock';
 import type { CallWatchRow, CallWatchesRepo } from '../db/callWatchesRepo';
+import type { Async } from '../db/async';
 import { BadInputError, LotwatchError } from '../errors';
 import type { WatchEngine } from '../watch/engine';
 import { checkScheduleAndRules } from '../watchlist/rules';
@@ -16,7 +17,7 @@ import { parseExtract } from './runner';
 
 /** What the call-watch service needs; everything with side effects is injected. */
 export interface CallWatchServiceDeps {
-  calls: CallWatchesRepo;
+  calls: Async<CallWatchesRepo>;
   engine: Pick<WatchEngine, 'refresh' | 'runCallNow' | 'callSchedule'>;
   clock: Clock;
   /** The client, or the one "no key" error (src/core/api/clientOrThrow.ts). */
@@ -34,17 +35,17 @@ const DAY = 86_400_000;
 export class CallWatchService {
   constructor(private readonly d: CallWatchServiceDeps) {}
 
-  private require(id: number): CallWatchRow {
-    const w = this.d.calls.get(id);
+  private async require(id: number): Promise<CallWatchRow> {
+    const w = await this.d.calls.get(id);
     if (!w) throw new LotwatchError('not_found', `There is no call watch ${id}; it may have been deleted.`);
     return w;
   }
 
   /** The view of one row: its schedule's next run and cost, the last good answer's list, the last day's alerts. */
-  private view(w: CallWatchRow): CallWatchView {
+  private async view(w: CallWatchRow): Promise<CallWatchView> {
     const now = this.d.clock.now();
     const schedule = this.d.engine.callSchedule(w.id, w.paused);
-    const last = this.d.calls.lastGoodAnswer(w.id);
+    const last = await this.d.calls.lastGoodAnswer(w.id);
     const extract = last ? parseExtract(last.extract) : null;
     return {
       id: w.id,
@@ -69,13 +70,15 @@ export class CallWatchService {
       items: extract?.items ? extract.items.length : null,
       // One request a run, counted as a saved search's cost is (runs a day of its schedule).
       requests_per_day: schedule.runsPerDay ?? 0,
-      alerts_24h: this.d.calls.alertsOf(`call:${w.id}`, now - DAY),
+      alerts_24h: await this.d.calls.alertsOf(`call:${w.id}`, now - DAY),
     };
   }
 
-  /** Every call watch as the list shows it. Throws database errors only. */
-  list(): CallWatchView[] {
-    return this.d.calls.list().map((w) => this.view(w));
+  /** Every call watch as the list shows it. Rejects with database errors only. */
+  async list(): Promise<CallWatchView[]> {
+    const out: CallWatchView[] = [];
+    for (const w of await this.d.calls.list()) out.push(await this.view(w));
+    return out;
   }
 
   /**
@@ -99,32 +102,32 @@ export class CallWatchService {
    * Saves a call watch (an `example` one for Demo mode) and schedules it; its first run, at once when the budget lets
    * it, is the baseline. @throws BadInputError naming each bad field.
    */
-  create(i: MethodInput<'callWatches.create'>, example = false): CallWatchView {
+  async create(i: MethodInput<'callWatches.create'>, example = false): Promise<CallWatchView> {
     const w = this.check(i, AlertRulesSchema.parse({}));
-    const id = this.d.calls.create(
+    const id = await this.d.calls.create(
       { ...w, paused_reason: w.paused ? 'buyer' : null },
       this.d.clock.now(),
       example,
     );
-    this.d.engine.refresh();
-    return this.view(this.require(id));
+    await this.d.engine.refresh();
+    return this.view(await this.require(id));
   }
 
   /** Rewrites a call watch; rules not given keep theirs. @throws BadInputError, not_found. */
-  update(i: MethodInput<'callWatches.update'>): CallWatchView {
-    const old = this.require(i.id);
+  async update(i: MethodInput<'callWatches.update'>): Promise<CallWatchView> {
+    const old = await this.require(i.id);
     const w = this.check(i, old.rules);
     const reason = w.paused ? (old.paused ? (old.paused_reason ?? 'buyer') : 'buyer') : null;
-    this.d.calls.update(i.id, { ...w, paused_reason: reason }, this.d.clock.now());
-    this.d.engine.refresh();
-    return this.view(this.require(i.id));
+    await this.d.calls.update(i.id, { ...w, paused_reason: reason }, this.d.clock.now());
+    await this.d.engine.refresh();
+    return this.view(await this.require(i.id));
   }
 
   /** Deletes a call watch with its answers and unschedules it. @throws not_found. */
-  remove(id: number): MethodOutput<'callWatches.remove'> {
-    this.require(id);
-    this.d.calls.remove(id);
-    this.d.engine.refresh();
+  async remove(id: number): Promise<MethodOutput<'callWatches.remove'>> {
+    await this.require(id);
+    await this.d.calls.remove(id);
+    await this.d.engine.refresh();
     return { ok: true };
   }
 
@@ -132,24 +135,24 @@ export class CallWatchService {
    * Pauses (the buyer's) or resumes a call watch; resuming one that paused itself clears its failure count.
    * @throws not_found.
    */
-  setPaused(id: number, paused: boolean): CallWatchView {
-    this.require(id);
-    this.d.calls.setPaused(id, paused, 'buyer', this.d.clock.now());
-    this.d.engine.refresh();
-    return this.view(this.require(id));
+  async setPaused(id: number, paused: boolean): Promise<CallWatchView> {
+    await this.require(id);
+    await this.d.calls.setPaused(id, paused, 'buyer', this.d.clock.now());
+    await this.d.engine.refresh();
+    return this.view(await this.require(id));
   }
 
   /** Runs a call watch now (a paused one too), queued behind the engine's job in flight. @throws not_found, no key. */
   async runNow(id: number): Promise<MethodOutput<'callWatches.runNow'>> {
-    this.require(id);
+    await this.require(id);
     this.d.clientOrThrow();
     return this.d.engine.runCallNow(id);
   }
 
   /** The last good answer stored (JSON as received), or nulls before the first or once its body aged out. */
-  answer(id: number): MethodOutput<'callWatches.answer'> {
-    this.require(id);
-    const a = this.d.calls.lastGoodAnswer(id);
+  async answer(id: number): Promise<MethodOutput<'callWatches.answer'>> {
+    await this.require(id);
+    const a = await this.d.calls.lastGoodAnswer(id);
     if (!a || a.body === null) return { at: a?.at ?? null, status: a?.status ?? null, json: null };
     try {
       return { at: a.at, status: a.status, json: JSON.parse(a.body) as unknown };

@@ -20,13 +20,13 @@ type ChannelMethods = 'channels.list' | 'channels.save' | 'channels.remove' | 'c
 export function channelHandlers(c: ChannelHandlerDeps): HandlerGroup<ChannelMethods> {
   return {
     'channels.list': () => c.channels.list(),
-    'channels.save': (i) => {
-      const v = c.channels.save(i);
+    'channels.save': async (i) => {
+      const v = await c.channels.save(i);
       c.emit({ name: 'deliveries.changed', payload: { at: c.clock.now() } });
       return v;
     },
-    'channels.remove': (i) => {
-      const r = c.channels.remove(i.id);
+    'channels.remove': async (i) => {
+      const r = await c.channels.remove(i.id);
       c.emit({ name: 'deliveries.changed', payload: { at: c.clock.now() } });
       return r;
     },

@@ -1,8 +1,8 @@
 import { channelFailingAlert } from '../alerts/system';
 import type { Clock } from '../clock';
 import type { ChannelRow, ChannelsRepo, DeliveryRow } from '../db/channelsRepo';
-import type { Transaction } from '../db/rows';
 import type { AlertsRepo } from '../db/alertsRepo';
+import type { Async, Transact } from '../db/async';
 import type { Logger } from '../log';
 import type { SecretBox } from '../secrets';
 import type { ChannelSettings, ChannelType } from '../../shared/alertChannels';
@@ -47,9 +47,9 @@ export interface LiveChannel {
 export interface ChannelOutboxDeps {
   /** Its repositories only: the channels and their deliveries, the alerts it raises, the channel secrets, one transaction. */
   store: SecretBindingDeps['store'] & {
-    channels: ChannelsRepo;
-    alerts: AlertsRepo;
-    transaction: Transaction;
+    channels: Async<ChannelsRepo>;
+    alerts: Pick<Async<AlertsRepo>, 'insertAlert'>;
+    transaction: Transact;
   };
   clock: Clock;
   log: Logger;
@@ -94,6 +94,8 @@ export class ChannelOutbox {
   private started = false;
   private disposed = false;
   private queued = false;
+  /** Counts `schedule` calls: only the latest one sets the timer (its reads are the newest). */
+  private scheduling = 0;
 
   constructor(private readonly d: ChannelOutboxDeps) {}
 
@@ -101,7 +103,7 @@ export class ChannelOutbox {
   start(): void {
     if (this.started || this.disposed) return;
     this.started = true;
-    void this.enqueue(async () => this.recover());
+    void this.enqueue(() => this.recover());
     this.kick();
   }
 
@@ -146,15 +148,15 @@ export class ChannelOutbox {
    * @throws ChannelSendError for a failed send, the sender's timedOut error when it did not finish within
    *   SEND_DEADLINE_MS, SendStopped when Lotwatch is stopping.
    */
-  sendNow(ch: LiveChannel, msg: ChannelMessage): Promise<{ detail: string }> {
+  async sendNow(ch: LiveChannel, msg: ChannelMessage): Promise<{ detail: string }> {
     const sender = this.d.senders[ch.settings.config.type];
     return this.within(ch, (target, signal) => sender.send(target, msg, signal));
   }
 
   /** The channels whose stored settings read back valid (one damaged row is logged and left alone). */
-  channels(): LiveChannel[] {
+  async channels(): Promise<LiveChannel[]> {
     const out: LiveChannel[] = [];
-    for (const row of this.d.store.channels.list()) {
+    for (const row of await this.d.store.channels.list()) {
       const s = parseSettings(row.settings);
       if (s) out.push({ row, settings: s });
       else
@@ -169,8 +171,8 @@ export class ChannelOutbox {
    * The channel as a sender needs it. Throws ChannelSendError when its secret cannot be decrypted or was saved for
    * another destination (secretBinding.ts: a secret goes only where it was saved for).
    */
-  target(ch: LiveChannel): SendTarget {
-    const secret = secretForSend(this.d, ch.row.id, ch.settings.config);
+  async target(ch: LiveChannel): Promise<SendTarget> {
+    const secret = await secretForSend(this.d, ch.row.id, ch.settings.config);
     return {
       name: ch.settings.name,
       config: ch.settings.config,
@@ -180,8 +182,8 @@ export class ChannelOutbox {
   }
 
   /** Runs `work` for one channel under the deadline and the outbox's stop; see withinDeadline. */
-  private within<T>(ch: LiveChannel, work: (t: SendTarget, s: AbortSignal) => Promise<T>): Promise<T> {
-    const target = this.target(ch);
+  private async within<T>(ch: LiveChannel, work: (t: SendTarget, s: AbortSignal) => Promise<T>): Promise<T> {
+    const target = await this.target(ch);
     const sender = this.d.senders[ch.settings.config.type];
     return withinDeadline(
       {
@@ -207,7 +209,7 @@ export class ChannelOutbox {
     if (this.disposed) return;
     this.lanes.once(id, async () => {
       await this.sendDue(id);
-      this.schedule();
+      await this.schedule();
     });
   }
 
@@ -215,29 +217,37 @@ export class ChannelOutbox {
     if (this.disposed) return;
     this.cancelTimer?.();
     this.cancelTimer = null;
-    const live = this.channels().filter((c) => c.settings.enabled);
-    const more = this.route(live);
+    const live = (await this.channels()).filter((c) => c.settings.enabled);
+    const more = await this.route(live);
     for (const ch of live) this.sendSoon(ch.row.id);
     if (more) this.kick();
-    else this.schedule();
+    else await this.schedule();
   }
 
   /** Routes new alerts to each channel in one transaction; true when a channel has more to route. */
-  private route(live: LiveChannel[]): boolean {
+  private async route(live: LiveChannel[]): Promise<boolean> {
     const now = this.d.clock.now();
     const tz = this.d.tzOffsetMinutes(now);
+    const store = this.d.store;
     let more = false;
     let routed = 0;
-    this.d.store.transaction(() => {
-      for (const ch of live) {
-        const alerts = this.d.store.channels.alertsAfter(ch.row.cursor, ROUTE_BATCH);
+    await store.transaction(async () => {
+      for (const {
+        row: { id },
+      } of live) {
+        // Read again inside the transaction: a channel saved, switched off or removed since the round read the list
+        // is routed by what is stored now (its cursor, its settings), or not at all.
+        const row = await store.channels.get(id);
+        const settings = row && parseSettings(row.settings);
+        if (!row || !settings?.enabled) continue;
+        const alerts = await store.channels.alertsAfter(row.cursor, ROUTE_BATCH);
         for (const a of alerts) {
-          const r = routeAlert(a, { id: ch.row.id, settings: ch.settings }, now, tz);
+          const r = routeAlert(a, { id, settings }, now, tz);
           if (!r) continue;
-          this.d.store.channels.addDelivery(a.id, ch.row.id, r.status, r.not_before, r.detail, now);
+          await store.channels.addDelivery(a.id, id, r.status, r.not_before, r.detail, now);
           routed++;
         }
-        if (alerts.length) this.d.store.channels.setCursor(ch.row.id, alerts[alerts.length - 1]!.id);
+        if (alerts.length) await store.channels.setCursor(id, alerts[alerts.length - 1]!.id);
         if (alerts.length === ROUTE_BATCH) more = true;
       }
     });
@@ -250,11 +260,11 @@ export class ChannelOutbox {
    * again, since the buyer may have changed or switched it off while this pass waited on its lane.
    */
   private async sendDue(id: number): Promise<void> {
-    const row = this.d.store.channels.get(id);
+    const row = await this.d.store.channels.get(id);
     const settings = row && parseSettings(row.settings);
     if (this.disposed || !row || !settings?.enabled) return;
     const ch: LiveChannel = { row, settings };
-    const due = this.d.store.channels.dueFor(ch.row.id, this.d.clock.now());
+    const due = await this.d.store.channels.dueFor(ch.row.id, this.d.clock.now());
     const held = due.filter((r) => r.status === 'held');
     const groups = due.filter((r) => r.status === 'pending').map((r) => [r]);
     if (held.length) groups.push(held);
@@ -268,9 +278,10 @@ export class ChannelOutbox {
     const key = rows[0]!.message_key ?? `lw-${ch.row.created_at.toString(36)}-${ch.row.id}-${rows[0]!.id}`;
     const msg = messageFor(key, rows.map(messageAlert));
     const ids = rows.map((r) => r.id);
+    const store = this.d.store;
     try {
-      this.d.store.transaction(() => {
-        if (!this.d.store.channels.claim(ids, key, this.d.clock.now())) throw new ClaimLost();
+      await store.transaction(async () => {
+        if (!(await store.channels.claim(ids, key, this.d.clock.now()))) throw new ClaimLost();
       });
     } catch (e) {
       if (e instanceof ClaimLost) return;
@@ -280,20 +291,20 @@ export class ChannelOutbox {
     try {
       const { detail } = await this.sendNow(ch, msg);
       const now = this.d.clock.now();
-      this.d.store.transaction(() => {
-        this.d.store.channels.markSent(ids, now, detail);
-        this.d.store.channels.recordSuccess(ch.row.id, now);
+      await store.transaction(async () => {
+        await store.channels.markSent(ids, now, detail);
+        await store.channels.recordSuccess(ch.row.id, now);
       });
     } catch (e) {
       // Stopping is not the channel's failure: the rows stay `sending`, and the next start sends them again.
       if (e instanceof SendStopped) return;
-      this.failed(ch, rows, e);
+      await this.failed(ch, rows, e);
     }
     this.changed();
   }
 
   /** A send failed: each row waits for its retry (or is given up after a day), and the streak may raise an alert. */
-  private failed(ch: LiveChannel, rows: DeliveryRow[], e: unknown): void {
+  private async failed(ch: LiveChannel, rows: DeliveryRow[], e: unknown): Promise<void> {
     const err =
       e instanceof ChannelSendError
         ? e
@@ -304,18 +315,14 @@ export class ChannelOutbox {
       type: ch.settings.config.type,
       error: err.message,
     });
-    const raised = this.d.store.transaction(() => {
+    const store = this.d.store;
+    const raised = await store.transaction(async () => {
       for (const r of rows) {
         if (now - r.alert_created_at >= GIVE_UP_MS) {
-          this.d.store.channels.setStatus(
-            r.id,
-            'failed',
-            now,
-            `Gave up after a day of tries. ${err.message}`,
-          );
+          await store.channels.setStatus(r.id, 'failed', now, `Gave up after a day of tries. ${err.message}`);
         } else {
           const wait = retryDelay(r.attempts + 1, err.retryAfterMs);
-          this.d.store.channels.setStatus(
+          await store.channels.setStatus(
             r.id,
             r.status === 'held' ? 'held' : 'pending',
             now + wait,
@@ -323,7 +330,7 @@ export class ChannelOutbox {
           );
         }
       }
-      const streak = this.d.store.channels.recordFailure(ch.row.id, err.message, now);
+      const streak = await store.channels.recordFailure(ch.row.id, err.message, now);
       const a = channelFailingAlert(
         { id: ch.row.id, name: ch.settings.name },
         streak.failures,
@@ -331,7 +338,7 @@ export class ChannelOutbox {
         streak.since,
       );
       if (!a) return false;
-      const stored = this.d.store.alerts.insertAlert(
+      const stored = await store.alerts.insertAlert(
         { ...a, change_id: null, source: `channel:${ch.row.id}`, deliver_after: null },
         now,
       );
@@ -345,9 +352,9 @@ export class ChannelOutbox {
    * (ntfy) is asked whether the message arrived: yes, the rows are marked sent; otherwise they go again at once,
    * under the same key.
    */
-  private recover(): void {
+  private async recover(): Promise<void> {
     const byChannel = new Map<number, Map<string, DeliveryRow[]>>();
-    for (const r of this.d.store.channels.leftSending()) {
+    for (const r of await this.d.store.channels.leftSending()) {
       const keys = byChannel.get(r.channel_id) ?? new Map<string, DeliveryRow[]>();
       byChannel.set(r.channel_id, keys);
       const k = r.message_key ?? String(r.id);
@@ -358,7 +365,8 @@ export class ChannelOutbox {
   }
 
   private async recoverChannel(id: number, messages: DeliveryRow[][]): Promise<void> {
-    const row = this.d.store.channels.get(id);
+    const store = this.d.store;
+    const row = await store.channels.get(id);
     const settings = row && parseSettings(row.settings);
     const ch = row && settings ? { row, settings } : null;
     for (const rows of messages) {
@@ -366,14 +374,14 @@ export class ChannelOutbox {
       // Stopping again: the rows stay as they are for the next start.
       if (this.disposed) return;
       const now = this.d.clock.now();
-      this.d.store.transaction(() => {
+      await store.transaction(async () => {
         if (arrived) {
-          this.d.store.channels.markSent(
+          await store.channels.markSent(
             rows.map((r) => r.id),
             now,
             'Arrived before Lotwatch stopped (the server confirmed it).',
           );
-          this.d.store.channels.recordSuccess(id, now);
+          await store.channels.recordSuccess(id, now);
           return;
         }
         const why =
@@ -381,7 +389,7 @@ export class ChannelOutbox {
             ? 'Lotwatch stopped while sending and the server did not get it: sending again.'
             : 'Lotwatch stopped while sending: sent again with the same message id.';
         for (const r of rows)
-          this.d.store.channels.setStatus(r.id, rows.length > 1 ? 'held' : 'pending', now, why);
+          await store.channels.setStatus(r.id, rows.length > 1 ? 'held' : 'pending', now, why);
       });
       this.d.log.warn('channels: a message left sending by a stop', { channel: id, arrived });
     }
@@ -403,18 +411,21 @@ export class ChannelOutbox {
 
   /**
    * Sleeps until the next held or pending delivery of a live channel is due. A channel with a pass waiting on its
-   * lane is left out: that pass schedules again when it is done.
+   * lane is left out: that pass schedules again when it is done. Of calls that overlap, the last one called sets
+   * the timer (it read the newest rows).
    */
-  private schedule(): void {
+  private async schedule(): Promise<void> {
     if (this.disposed) return;
+    const call = ++this.scheduling;
+    let next = Infinity;
+    for (const ch of await this.channels()) {
+      if (!ch.settings.enabled || this.lanes.waiting(ch.row.id)) continue;
+      next = Math.min(next, (await this.d.store.channels.nextDueFor(ch.row.id)) ?? Infinity);
+    }
+    if (this.disposed || call !== this.scheduling) return;
     this.cancelTimer?.();
     this.cancelTimer = null;
     const now = this.d.clock.now();
-    let next = Infinity;
-    for (const ch of this.channels()) {
-      if (!ch.settings.enabled || this.lanes.waiting(ch.row.id)) continue;
-      next = Math.min(next, this.d.store.channels.nextDueFor(ch.row.id) ?? Infinity);
-    }
     if (!Number.isFinite(next)) return;
     this.cancelTimer = this.d.clock.setTimeout(
       () => {

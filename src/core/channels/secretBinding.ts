@@ -1,5 +1,6 @@
 import type { Clock } from '../clock';
 import type { RequestsRepo } from '../db/requestsRepo';
+import type { Async } from '../db/async';
 import type { SecretBox } from '../secrets';
 import { channelDestination, type ChannelConfig } from '../../shared/alertChannels';
 import { ChannelSendError } from './types';
@@ -20,7 +21,7 @@ export const channelBindingName = (id: number): string => `channel:${id}:for`;
 
 /** What reading or writing a channel's secret needs. */
 export interface SecretBindingDeps {
-  store: { requests: Pick<RequestsRepo, 'getSecret' | 'setSecret' | 'deleteSecret'> };
+  store: { requests: Pick<Async<RequestsRepo>, 'getSecret' | 'setSecret' | 'deleteSecret'> };
   secrets: SecretBox;
   clock: Clock;
 }
@@ -35,35 +36,35 @@ export interface BoundSecret {
  * The stored secret of channel `id` and its binding, or null when none is stored.
  * @throws LotwatchError('internal') when the secret or its binding cannot be decrypted (another key file, damage).
  */
-export function readBoundSecret(d: SecretBindingDeps, id: number): BoundSecret | null {
-  const c = d.store.requests.getSecret(channelSecretName(id));
+export async function readBoundSecret(d: SecretBindingDeps, id: number): Promise<BoundSecret | null> {
+  const c = await d.store.requests.getSecret(channelSecretName(id));
   if (!c) return null;
   const secret = d.secrets.decrypt(c);
-  const b = d.store.requests.getSecret(channelBindingName(id));
+  const b = await d.store.requests.getSecret(channelBindingName(id));
   return { secret, boundTo: b ? d.secrets.decrypt(b) : null };
 }
 
 /** Stores channel `id`'s secret bound to `destination` (both encrypted), replacing what was stored. */
-export function writeBoundSecret(
+export async function writeBoundSecret(
   d: SecretBindingDeps,
   id: number,
   secret: string,
   destination: string,
-): void {
+): Promise<void> {
   const now = d.clock.now();
-  d.store.requests.setSecret(channelSecretName(id), d.secrets.encrypt(secret), now);
-  bindSecret(d, id, destination);
+  await d.store.requests.setSecret(channelSecretName(id), d.secrets.encrypt(secret), now);
+  await bindSecret(d, id, destination);
 }
 
 /** Records the destination channel `id`'s stored secret is bound to (an unbound one's, on its first use). */
-export function bindSecret(d: SecretBindingDeps, id: number, destination: string): void {
-  d.store.requests.setSecret(channelBindingName(id), d.secrets.encrypt(destination), d.clock.now());
+export async function bindSecret(d: SecretBindingDeps, id: number, destination: string): Promise<void> {
+  await d.store.requests.setSecret(channelBindingName(id), d.secrets.encrypt(destination), d.clock.now());
 }
 
 /** Forgets channel `id`'s secret and its binding. */
-export function forgetBoundSecret(d: SecretBindingDeps, id: number): void {
-  d.store.requests.deleteSecret(channelSecretName(id));
-  d.store.requests.deleteSecret(channelBindingName(id));
+export async function forgetBoundSecret(d: SecretBindingDeps, id: number): Promise<void> {
+  await d.store.requests.deleteSecret(channelSecretName(id));
+  await d.store.requests.deleteSecret(channelBindingName(id));
 }
 
 /** A destination as a sentence writes it: `smtp.example.com:587`, `https://ntfy.example.com:443`. */
@@ -80,10 +81,14 @@ export const secretWords = (type: ChannelConfig['type']): string =>
  * @throws ChannelSendError (permanent) when the secret cannot be read, or is bound to another destination, with
  *   what to do in the buyer's words.
  */
-export function secretForSend(d: SecretBindingDeps, id: number, config: ChannelConfig): string | null {
+export async function secretForSend(
+  d: SecretBindingDeps,
+  id: number,
+  config: ChannelConfig,
+): Promise<string | null> {
   let stored: BoundSecret | null;
   try {
-    stored = readBoundSecret(d, id);
+    stored = await readBoundSecret(d, id);
   } catch (cause) {
     throw new ChannelSendError(
       'The stored password, token or address of this channel could not be read. Enter it again in Settings → Alert channels.',
@@ -99,7 +104,7 @@ export function secretForSend(d: SecretBindingDeps, id: number, config: ChannelC
     );
   }
   if (stored.boundTo === null) {
-    bindSecret(d, id, destination);
+    await bindSecret(d, id, destination);
     return stored.secret;
   }
   if (stored.boundTo === destination) return stored.secret;

@@ -2,6 +2,7 @@ import type { Clock } from '../clock';
 import type { DeliveryLogRow } from '../db/channelsRepo';
 import type { ChannelsRepo } from '../db/channelsRepo';
 import type { RequestsRepo } from '../db/requestsRepo';
+import type { Async, Transact } from '../db/async';
 import { BadInputError, LotwatchError } from '../errors';
 import type { SecretBox } from '../secrets';
 import {
@@ -41,7 +42,11 @@ export class ChannelService {
   constructor(
     private readonly d: {
       /** Its repositories only: the channels and their log, the request log (a test's cost), one transaction. */
-      store: { channels: ChannelsRepo; requests: RequestsRepo; transaction: <T>(fn: () => T) => T };
+      store: {
+        channels: Async<ChannelsRepo>;
+        requests: Pick<Async<RequestsRepo>, 'getSecret' | 'setSecret' | 'deleteSecret'>;
+        transaction: Transact;
+      };
       clock: Clock;
       secrets: SecretBox;
       outbox: ChannelOutbox;
@@ -51,16 +56,15 @@ export class ChannelService {
   ) {}
 
   /** Every channel with its health, and the newest LOG_ROWS deliveries. Throws only database errors. */
-  list(): { channels: ChannelView[]; log: DeliveryView[] } {
-    return {
-      channels: this.d.outbox.channels().map((c) => this.view(c)),
-      log: this.d.store.channels.log(LOG_ROWS).map(deliveryView),
-    };
+  async list(): Promise<{ channels: ChannelView[]; log: DeliveryView[] }> {
+    const channels: ChannelView[] = [];
+    for (const c of await this.d.outbox.channels()) channels.push(await this.view(c));
+    return { channels, log: (await this.d.store.channels.log(LOG_ROWS)).map(deliveryView) };
   }
 
   /** One alert's deliveries for the inbox, in routing order. */
-  deliveriesOf(alertId: number): DeliveryView[] {
-    return this.d.store.channels.forAlert(alertId).map(deliveryView);
+  async deliveriesOf(alertId: number): Promise<DeliveryView[]> {
+    return (await this.d.store.channels.forAlert(alertId)).map(deliveryView);
   }
 
   /**
@@ -75,11 +79,11 @@ export class ChannelService {
    *   destination for a kept secret (`secret`: "Enter the password again for the new server …"); LotwatchError
    *   not_found for an id that is not stored. Nothing is written when it throws.
    */
-  save(input: ChannelSave): ChannelView {
+  async save(input: ChannelSave): Promise<ChannelView> {
     const { id, secret, ...settings } = input;
     const type = settings.config.type;
     const repo = this.d.store.channels;
-    const before = id === undefined ? undefined : repo.get(id);
+    const before = id === undefined ? undefined : await repo.get(id);
     if (id !== undefined && !before)
       throw new LotwatchError('not_found', 'This channel was deleted. Add it again.');
     if (before && before.type !== type) {
@@ -88,7 +92,7 @@ export class ChannelService {
       });
     }
     const typed = typeof secret === 'string' && secret.trim() !== '' ? secret.trim() : undefined;
-    const stored = before ? this.storedSecret(before.id) : null;
+    const stored = before ? await this.storedSecret(before.id) : null;
     if (type === 'webhook') {
       if (typed !== undefined) checkWebhookAddress(typed);
       else if (secret === null || !stored) {
@@ -109,31 +113,32 @@ export class ChannelService {
         : null;
     if (keptFor !== null && keptFor !== destination) movedWithoutSecret(type, destination);
     const now = this.d.clock.now();
-    const saved = this.d.store.transaction(() => {
+    const saved = await this.d.store.transaction(async () => {
       let cid: number;
       if (before) {
         cid = before.id;
-        repo.update(cid, JSON.stringify(settings), now);
+        await repo.update(cid, JSON.stringify(settings), now);
         const wasOn = (JSON.parse(before.settings) as { enabled?: boolean }).enabled !== false;
-        if (!wasOn && settings.enabled) repo.setCursor(cid, repo.newestAlertId());
-        repo.clearHealth(cid);
-        repo.retryNow(cid, now);
+        if (!wasOn && settings.enabled) await repo.setCursor(cid, await repo.newestAlertId());
+        await repo.clearHealth(cid);
+        await repo.retryNow(cid, now);
       } else {
-        cid = repo.insert(type, JSON.stringify(settings), repo.newestAlertId(), now);
+        cid = await repo.insert(type, JSON.stringify(settings), await repo.newestAlertId(), now);
       }
-      if (secret === null) forgetBoundSecret(this.d, cid);
-      else if (typed !== undefined && destination !== null) writeBoundSecret(this.d, cid, typed, destination);
-      else if (keptFor !== null && stored?.boundTo === null) bindSecret(this.d, cid, keptFor);
+      if (secret === null) await forgetBoundSecret(this.d, cid);
+      else if (typed !== undefined && destination !== null)
+        await writeBoundSecret(this.d, cid, typed, destination);
+      else if (keptFor !== null && stored?.boundTo === null) await bindSecret(this.d, cid, keptFor);
       return cid;
     });
     this.d.outbox.kick();
-    return this.view(this.live(saved));
+    return this.view(await this.live(saved));
   }
 
   /** A stored secret and its binding; null when none is stored or it cannot be read (the view says so). */
-  private storedSecret(id: number): BoundSecret | null {
+  private async storedSecret(id: number): Promise<BoundSecret | null> {
     try {
-      return readBoundSecret(this.d, id);
+      return await readBoundSecret(this.d, id);
     } catch {
       return null;
     }
@@ -152,10 +157,11 @@ export class ChannelService {
   }
 
   /** Deletes a channel, its secret and its deliveries. @throws LotwatchError not_found. */
-  remove(id: number): { ok: true } {
-    const gone = this.d.store.transaction(() => {
-      forgetBoundSecret(this.d, id);
-      return this.d.store.channels.remove(id);
+  async remove(id: number): Promise<{ ok: true }> {
+    const store = this.d.store;
+    const gone = await store.transaction(async () => {
+      await forgetBoundSecret(this.d, id);
+      return store.channels.remove(id);
     });
     if (!gone) throw new LotwatchError('not_found', 'This channel was already deleted.');
     return { ok: true };
@@ -168,7 +174,7 @@ export class ChannelService {
    * answer says what happened and what to fix. @throws LotwatchError not_found.
    */
   async test(id: number): Promise<{ ok: boolean; message: string }> {
-    const ch = this.live(id);
+    const ch = await this.live(id);
     try {
       const { detail } = await this.d.outbox.sendNow(ch, testMessage(id, this.d.clock.now()));
       return { ok: true, message: `${detail}.` };
@@ -186,8 +192,8 @@ export class ChannelService {
     }
   }
 
-  private live(id: number): LiveChannel {
-    const ch = this.d.outbox.channels().find((c) => c.row.id === id);
+  private async live(id: number): Promise<LiveChannel> {
+    const ch = (await this.d.outbox.channels()).find((c) => c.row.id === id);
     if (!ch)
       throw new LotwatchError(
         'not_found',
@@ -196,8 +202,8 @@ export class ChannelService {
     return ch;
   }
 
-  private view(ch: LiveChannel): ChannelView {
-    const c = this.d.store.requests.getSecret(channelSecretName(ch.row.id));
+  private async view(ch: LiveChannel): Promise<ChannelView> {
+    const c = await this.d.store.requests.getSecret(channelSecretName(ch.row.id));
     let hint: string | null = null;
     if (c) {
       try {
@@ -216,7 +222,7 @@ export class ChannelService {
         last_sent_at: ch.row.last_sent_at,
         failures: ch.row.failures,
         last_error: ch.row.last_error,
-        waiting: this.d.store.channels.waitingFor(ch.row.id),
+        waiting: await this.d.store.channels.waitingFor(ch.row.id),
       },
     };
   }

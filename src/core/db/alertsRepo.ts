@@ -1,54 +1,15 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { AlertKind, Delivery } from '../../shared/watch';
 import { insertedId, type CountRow } from './rows';
+import { alertInsert, type AlertInsert, type AlertRow, type NewAlert } from './alertRows';
 
-/** A stored alert (the inbox and the outbox in one table). */
-export interface AlertRow {
-  id: number;
-  dedup_key: string;
-  kind: AlertKind;
-  lot_key: string | null;
-  change_id: number | null;
-  source: string;
-  title: string;
-  body: string;
-  reason: string | null;
-  created_at: number;
-  delivery: Delivery;
-  /**
-   * pending (to notify now), digest (held for the digest), claimed (being shown), delivered, suppressed, recovered
-   * (claimed by a run that stopped before marking it shown: named in a recovery notice instead).
-   */
-  status: 'pending' | 'digest' | 'claimed' | 'delivered' | 'suppressed' | 'recovered';
-  deliver_after: number | null;
-  delivered_at: number | null;
-  read_at: number | null;
-  /** The link the alert carries (a call watch's new item), or null (lot alerts link their lot by lot_key). */
-  url: string | null;
-}
-
-/** What an alert decision needs to be stored. */
-export interface NewAlert {
-  dedup_key: string;
-  kind: AlertKind;
-  lot_key: string | null;
-  change_id: number | null;
-  source: string;
-  title: string;
-  body: string;
-  reason: string | null;
-  delivery: Delivery;
-  deliver_after: number | null;
-  /** The link the alert carries (a call watch's item), or null. */
-  url?: string | null;
-}
+export type { AlertRow, NewAlert } from './alertRows';
 
 /**
  * The alerts table as inbox (list, read state, unread count) and outbox (due rows, claim, delivered). An alert is
  * stored once per dedup key; the outbox claims a row before it is shown, so a crash never shows it twice.
  */
 export class AlertsRepo {
-  private readonly insertOne: Statement<[NewAlert & { created_at: number; status: AlertRow['status'] }]>;
+  private readonly insertOne: Statement<[AlertInsert]>;
   private readonly forLotSince: Statement<[string, number], CountRow>;
   private readonly due: Statement<[number], AlertRow>;
   private readonly digestAt: Statement<[], { at: number | null }>;
@@ -96,8 +57,7 @@ export class AlertsRepo {
    * for notification, `digest` is held until deliver_after, `suppressed` only lands in the inbox.
    */
   insertAlert(a: NewAlert, now: number): number | null {
-    const status = a.delivery === 'now' ? 'pending' : a.delivery === 'digest' ? 'digest' : 'suppressed';
-    const r = this.insertOne.run({ ...a, url: a.url ?? null, created_at: now, status });
+    const r = this.insertOne.run(alertInsert(a, now));
     return r.changes === 1 ? insertedId(r) : null;
   }
 

@@ -1,154 +1,22 @@
 import type { Database, Statement } from 'better-sqlite3';
+import type { CallPauseReason } from '../../shared/callWatch';
+import { insertedId } from './rows';
 import {
-  CallTargetSchema,
-  CallWatchConfigSchema,
-  type CallPauseReason,
-  type CallTarget,
-  type CallWatchConfig,
-} from '../../shared/callWatch';
-import type { AlertRules } from '../../shared/watch';
-import { bool, insertedId, parseStoredRules } from './rows';
+  answerOf,
+  lastWasBad,
+  rowOf,
+  runEndColumns,
+  writeParams,
+  type CallAnswerRow,
+  type CallRunEnd,
+  type CallWatchRow,
+  type CallWatchWrite,
+  type RawCallWatch,
+  type RunEndColumns,
+  type WriteParams,
+} from './callWatchRows';
 
-/** A call watch row with its JSON columns parsed (migration 0150). Times ms. */
-export interface CallWatchRow {
-  id: number;
-  name: string;
-  /** The console call as typed: endpoint name, path parameters, query. */
-  target: CallTarget;
-  config: CallWatchConfig;
-  /** Cron expression (node-cron syntax). */
-  schedule: string;
-  rules: AlertRules;
-  paused: boolean;
-  paused_reason: CallPauseReason | null;
-  is_example: boolean;
-  created_at: number;
-  updated_at: number;
-  last_run_at: number | null;
-  last_ok_at: number | null;
-  last_status: number | null;
-  consecutive_failures: number;
-  last_error: string | null;
-  refused_params: string[];
-}
-
-/** One stored answer: `extract` is the AnswerExtract JSON the diff reads; `body` the JSON text, null once aged out. */
-export interface CallAnswerRow {
-  id: number;
-  watch_id: number;
-  at: number;
-  status: number;
-  body: string | null;
-  extract: string;
-  good: boolean;
-}
-
-interface RawCallWatch {
-  id: number;
-  name: string;
-  endpoint: string;
-  path: string;
-  query: string;
-  config: string;
-  schedule: string;
-  rules: string;
-  paused: number;
-  paused_reason: string | null;
-  is_example: number;
-  created_at: number;
-  updated_at: number;
-  last_run_at: number | null;
-  last_ok_at: number | null;
-  last_status: number | null;
-  consecutive_failures: number;
-  last_error: string | null;
-  refused_params: string;
-}
-
-/** What create and update write. */
-export type CallWatchWrite = Pick<
-  CallWatchRow,
-  'name' | 'target' | 'config' | 'schedule' | 'rules' | 'paused'
-> & {
-  paused_reason: CallPauseReason | null;
-};
-
-/** The end of a run as stored on the watch row (see CallWatchesRepo.runEnded). */
-export interface CallRunEnd {
-  at: number;
-  status: number | null;
-  ok: boolean;
-  consecutive_failures: number;
-  last_error: string | null;
-  refused_params: string[];
-  paused_reason: CallPauseReason | null;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
-/** Parses a stored row; a damaged JSON column reads as its default, so one bad row never stops the watcher. */
-function rowOf(r: RawCallWatch): CallWatchRow {
-  const target = CallTargetSchema.safeParse({
-    endpoint: r.endpoint,
-    path: parseJson(r.path) ?? {},
-    query: parseJson(r.query) ?? {},
-  });
-  const config = CallWatchConfigSchema.safeParse(parseJson(r.config) ?? {});
-  const refused = parseJson(r.refused_params);
-  return {
-    id: r.id,
-    name: r.name,
-    target: target.success ? target.data : { endpoint: r.endpoint, path: {}, query: {} },
-    config: config.success ? config.data : CallWatchConfigSchema.parse({}),
-    schedule: r.schedule,
-    rules: parseStoredRules(parseJson(r.rules) === null ? '{}' : r.rules),
-    paused: bool(r.paused),
-    paused_reason: r.paused_reason === 'buyer' || r.paused_reason === 'failing' ? r.paused_reason : null,
-    is_example: bool(r.is_example),
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-    last_run_at: r.last_run_at,
-    last_ok_at: r.last_ok_at,
-    last_status: r.last_status,
-    consecutive_failures: r.consecutive_failures,
-    last_error: r.last_error,
-    refused_params: Array.isArray(refused) ? refused.filter((x): x is string => typeof x === 'string') : [],
-  };
-}
-
-interface WriteParams {
-  name: string;
-  endpoint: string;
-  path: string;
-  query: string;
-  config: string;
-  schedule: string;
-  rules: string;
-  paused: number;
-  paused_reason: string | null;
-  now: number;
-}
-
-function writeParams(w: CallWatchWrite, now: number): WriteParams {
-  return {
-    name: w.name,
-    endpoint: w.target.endpoint,
-    path: JSON.stringify(w.target.path),
-    query: JSON.stringify(w.target.query),
-    config: JSON.stringify(w.config),
-    schedule: w.schedule,
-    rules: JSON.stringify(w.rules),
-    paused: w.paused ? 1 : 0,
-    paused_reason: w.paused ? (w.paused_reason ?? 'buyer') : null,
-    now,
-  };
-}
+export type { CallAnswerRow, CallRunEnd, CallWatchRow, CallWatchWrite } from './callWatchRows';
 
 /**
  * The call watches and their answers (docs/architecture.md "Call watches"). Statements are prepared once; a run's
@@ -161,7 +29,7 @@ export class CallWatchesRepo {
   private readonly updateOne: Statement<[WriteParams & { id: number }]>;
   private readonly deleteOne: Statement<[number]>;
   private readonly pausedSet: Statement<[number, string | null, number, number]>;
-  private readonly ended: Statement<[Record<string, unknown>]>;
+  private readonly ended: Statement<[RunEndColumns & { id: number }]>;
   private readonly insertAnswer: Statement<[number, number, number, string | null, string, number]>;
   private readonly lastGood: Statement<
     [number],
@@ -251,16 +119,7 @@ export class CallWatchesRepo {
 
   /** Stores the end of a run on the watch row; `paused_reason` set: the watch pauses itself. */
   runEnded(id: number, e: CallRunEnd): void {
-    this.ended.run({
-      id,
-      at: e.at,
-      ok: e.ok ? 1 : 0,
-      status: e.status,
-      consecutive_failures: e.consecutive_failures,
-      last_error: e.last_error,
-      refused_params: JSON.stringify(e.refused_params),
-      paused_reason: e.paused_reason,
-    });
+    this.ended.run({ id, ...runEndColumns(e) });
   }
 
   /**
@@ -279,13 +138,12 @@ export class CallWatchesRepo {
   /** The last good answer of a watch (the diff's `prev`), or null before the first. */
   lastGoodAnswer(watchId: number): CallAnswerRow | null {
     const r = this.lastGood.get(watchId);
-    return r ? { ...r, good: bool(r.good) } : null;
+    return r ? answerOf(r) : null;
   }
 
   /** Whether the last stored answer of a watch was a bad one (a run of bad answers alerts once). */
   lastAnswerBad(watchId: number): boolean {
-    const r = this.lastAnswer.get(watchId);
-    return r ? !bool(r.good) : false;
+    return lastWasBad(this.lastAnswer.get(watchId));
   }
 
   /** Alerts a poll target (`call:<id>`) raised after `since` (ms) that were not suppressed. */

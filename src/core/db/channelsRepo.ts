@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { DeliveryStatus } from '../../shared/alertChannels';
 import type { AlertRow } from './alertsRepo';
+import { streakOf } from './repoLogic/channels';
 import { insertedId, type CountRow } from './rows';
 
 /** A stored alert channel; `settings` is ChannelSettingsSchema's JSON (never a secret). Times in ms. */
@@ -162,8 +163,7 @@ export class ChannelsRepo {
   /** An attempt failed at `now` (ms) with `error` (the buyer's words); returns the streak, this one counted. */
   recordFailure(id: number, error: string, now: number): { failures: number; since: number } {
     this.fail.run(now, error, id);
-    const r = this.one.get(id)!;
-    return { failures: r.failures, since: r.failing_since ?? now };
+    return streakOf(this.one.get(id)!, now);
   }
 
   /** The buyer changed the channel: its streak starts over (a fixed password must not inherit the old failures). */

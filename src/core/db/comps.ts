@@ -98,10 +98,10 @@ export interface CompStats extends Omit<PriceStats, 'count'> {
   sold_on_approval: PriceStats;
 }
 
-/** The reads findComps needs (CompsRepo in src/core/db/compsRepo.ts). */
+/** The reads findComps needs (CompsRepo in src/core/db/compsRepo.ts, as the store answers them: promises). */
 export interface CompsSource {
-  candidates(q: CompQuery): CompLots;
-  otherSalesOfVin(vin: string, exceptKey: LotKey): CompLots;
+  candidates(q: CompQuery): Promise<CompLots>;
+  otherSalesOfVin(vin: string, exceptKey: LotKey): Promise<CompLots>;
 }
 
 /** Options of findComps. `limit`: how many comparables at most (an integer of 1 or more, default 50). */
@@ -325,10 +325,15 @@ function oncePerVin(comps: readonly Comp[]): Comp[] {
  * several ended lots counts once, as its last price paid (`attempts` says how many). `skipped` counts the stored
  * rows left out of both lists because their record is unreadable. Odometer in miles, prices in USD.
  *
- * @throws BadInputError when `opts.limit` is not an integer of 1 or more.
- * @throws what the repository throws (SqliteError from better-sqlite3 when the file fails).
+ * @throws (rejects with) BadInputError when `opts.limit` is not an integer of 1 or more.
+ * @throws (rejects with) what the repository throws (SqliteError from better-sqlite3, or the PostgreSQL driver's
+ *   error, when the store fails).
  */
-export function findComps(repo: CompsSource, subject: CompSubject, opts: CompsOptions = {}): CompsResult {
+export async function findComps(
+  repo: CompsSource,
+  subject: CompSubject,
+  opts: CompsOptions = {},
+): Promise<CompsResult> {
   const limit = opts.limit ?? DEFAULT_COMPS_LIMIT;
   if (!Number.isSafeInteger(limit) || limit < 1) {
     throw new BadInputError('limit must be a whole number of 1 or more.', {
@@ -339,7 +344,7 @@ export function findComps(repo: CompsSource, subject: CompSubject, opts: CompsOp
   let skipped = 0;
   const history: Comp[] = [];
   if (vin !== '') {
-    const own = repo.otherSalesOfVin(vin, subject.lot_key);
+    const own = await repo.otherSalesOfVin(vin, subject.lot_key);
     skipped += own.skipped;
     for (const lot of own.lots) history.push({ ...lot, ...describe(subject, lot) });
   }
@@ -347,7 +352,7 @@ export function findComps(repo: CompsSource, subject: CompSubject, opts: CompsOp
   const model = subject.model?.trim() ?? '';
   const comps: Comp[] = [];
   if (make !== '' && model !== '' && known(subject.year)) {
-    const found = repo.candidates({
+    const found = await repo.candidates({
       make,
       model,
       year_from: subject.year - YEAR_SPAN,

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { ShippingPrice } from '../../shared/vehicle';
 import type { LotKey } from '../../shared/watch';
+import { shippingRows, tagsOf } from './repoLogic/desk';
 
 /** A shipping price kept with a lot: the port, the price (USD unless `currency` says otherwise), when it was fetched (ms). */
 export interface KeptShippingPrice {
@@ -50,9 +51,7 @@ export class DeskRepo {
 
   /** Every tag in use, each once, sorted: the suggestions beside a tag field. */
   tagsInUse(): string[] {
-    const set = new Set<string>();
-    for (const r of this.allTags.all()) for (const t of r.tags.split(',')) if (t.trim()) set.add(t.trim());
-    return [...set].sort((a, b) => a.localeCompare(b));
+    return tagsOf(this.allTags.all());
   }
 
   /**
@@ -60,8 +59,8 @@ export class DeskRepo {
    * port is not kept: it cannot be matched to the user's port. Throws database errors.
    */
   keepShipping(key: LotKey, prices: readonly ShippingPrice[], fetchedAt: number): void {
-    for (const p of prices)
-      if (p.port) this.putShip.run(key, p.port, p.price ?? null, p.currency ?? null, fetchedAt);
+    for (const r of shippingRows(key, prices, fetchedAt))
+      this.putShip.run(r.lot_key, r.port, r.price_usd, r.currency, r.fetched_at);
   }
 
   /** The shipping prices kept for a lot, by port name. */

@@ -148,10 +148,67 @@ function terms(text: string): { groups: Term[][]; negatives: Term[] } {
  * @returns the expression, or null when no word is left to look for. Throws nothing.
  */
 export function plainFtsQuery(text: string): string | null {
+  const words = plainWords(text);
+  return words.length === 0 ? null : words.map((w) => `"${w}"*`).join(' ');
+}
+
+/** The words of the plain reading (plainFtsQuery): left-out words and a standalone `OR` dropped, at most 12. */
+function plainWords(text: string): string[] {
   const kept = text.replace(
     /(^|\s)[-\u2212\u2013](?:["\u201c\u201d\u201e\u00ab\u00bb][^"\u201c\u201d\u201e\u00ab\u00bb]*["\u201c\u201d\u201e\u00ab\u00bb]?|\S*)/gu,
     ' ',
   );
-  const words = wordsOf(kept.replace(/(^|\s)OR(?=\s|$)/gu, ' ')).slice(0, MAX_TERMS);
-  return words.length === 0 ? null : words.map((w) => `"${w}"*`).join(' ');
+  return wordsOf(kept.replace(/(^|\s)OR(?=\s|$)/gu, ' ')).slice(0, MAX_TERMS);
+}
+
+/*
+ * The same reading of the buyer's text for PostgreSQL (docs/architecture.md "Two engines: one store"), where the
+ * Library searches `lots.fts`, a tsvector of the same columns under the `english` configuration: the builders below
+ * return the text of a `to_tsquery('english', …)`, made of the same terms as ftsQuery's (scan and terms above), so
+ * both engines read `camry OR corolla -salvage "model 3"` alike. They only ever emit single-quoted runs of letters
+ * and digits, `:*`, `<->`, `&`, `|`, `!` and parentheses, so PostgreSQL accepts every query they return. What the
+ * engines' own text processing does with the words still differs (see KyselyLibraryRepo): PostgreSQL drops English
+ * stop words ("the", "and", "or") from the query and the index alike, and splits some text ("F-150", "A4/S4") into
+ * other tokens than FTS5 does.
+ */
+
+/** One term as a tsquery operand: its words side by side (`<->`), the last one a prefix (`:*`) for a typed word. */
+function tsQuoted(t: Term): string {
+  const words = t.words.map((w, i) => `'${w}'${t.prefix && i === t.words.length - 1 ? ':*' : ''}`);
+  return words.length === 1 ? words[0]! : `(${words.join(' <-> ')})`;
+}
+
+/** One term, or several joined by `|` in parentheses. */
+function tsAnyOf(ts: Term[]): string {
+  return ts.length === 1 ? tsQuoted(ts[0]!) : `(${ts.map(tsQuoted).join(' | ')})`;
+}
+
+/**
+ * The `to_tsquery('english', …)` text for the buyer's search box: ftsQuery's reading (words AND-ed as prefixes,
+ * `-word` left out, `OR` for either, "quoted phrases" as written) in PostgreSQL's syntax.
+ *
+ * @param text the search box's text, any string.
+ * @returns e.g. `'audi':* & !'quattro':*` or `('camry':* | 'corolla':*) & 'red':*`; null when there is no word to
+ *   look for (as ftsQuery: nothing, or only left-out words, see tsExcludeOnly). Throws nothing.
+ */
+export function tsQuery(text: string): string | null {
+  const { groups, negatives } = terms(text);
+  if (groups.length === 0) return null;
+  const wanted = groups.map(tsAnyOf).join(' & ');
+  return negatives.length === 0 ? wanted : `${wanted} & !${tsAnyOf(negatives)}`;
+}
+
+/**
+ * For a text of left-out words only, the `to_tsquery('english', …)` text of what to leave out (ftsExcludeOnly's
+ * reading): the Library lists every other lot. Null when the text has a word to look for or none at all.
+ */
+export function tsExcludeOnly(text: string): string | null {
+  const { groups, negatives } = terms(text);
+  return groups.length === 0 && negatives.length > 0 ? tsAnyOf(negatives) : null;
+}
+
+/** plainFtsQuery's reading (every word a prefix, all AND-ed) as `to_tsquery('english', …)` text, or null. */
+export function plainTsQuery(text: string): string | null {
+  const words = plainWords(text);
+  return words.length === 0 ? null : words.map((w) => `'${w}':*`).join(' & ');
 }

@@ -49,12 +49,15 @@ export function facetFilterSql(sel: FacetSelection | undefined): { where: string
 /**
  * The statement counting every facet's values over the lots in `scope` (a condition on `lots`, '' for every lot,
  * whose parameters come first), and the parameters that follow them. Each facet's counts apply every other facet's
- * picks but not its own (FacetCountsSchema); rows are (facet, value, n), most first within a facet. The records are
- * read once (a materialised CTE), so the cost is one pass over the lots in scope.
+ * picks but not its own (FacetCountsSchema); rows are (facet, value, n), most first within a facet, then by value in
+ * byte order (on PostgreSQL too, whatever the database's collation: `engine`, default SQLite). The records are read
+ * once (a materialised CTE), so the cost is one pass over the lots in scope. The statement is the same on both
+ * engines but for that collation; parameters are `?`.
  */
 export function facetCountsSql(
   scope: string,
   sel: FacetSelection | undefined,
+  engine: 'sqlite' | 'postgres' = 'sqlite',
 ): { sql: string; params: string[] } {
   const ps = picks(sel);
   const cols = LIBRARY_FACETS.map((f) => FACET_COLUMN[f]).join(', ');
@@ -68,6 +71,7 @@ export function facetCountsSql(
     return `SELECT ${i} AS k, ${col} AS value, count(*) AS n FROM m WHERE ${conds.join(' AND ')} GROUP BY ${col}`;
   });
   const sql = `WITH m AS MATERIALIZED (SELECT ${cols} FROM lot_facets${within})
-    SELECT k, value, n FROM (${parts.join(' UNION ALL ')}) ORDER BY k, n DESC, value`;
+    SELECT k, value, n FROM (${parts.join(' UNION ALL ')}) AS counts
+    ORDER BY k, n DESC, value${engine === 'postgres' ? ' COLLATE "C"' : ''}`;
   return { sql, params };
 }

@@ -28,9 +28,26 @@ export interface StateRow extends StateParams {
   last_observed_at: number;
 }
 
+/** The `lots` columns of a StateRow, in their order (for a query builder). */
+export const STATE_COLUMN_NAMES = [
+  'platform',
+  'lot_number',
+  'vin',
+  'current_bid_usd',
+  'buy_now_usd',
+  'sale_price_usd',
+  'state',
+  'lot_status',
+  'lot_sub_status',
+  'last_sold_status',
+  'auction_at',
+  'raw_hash',
+  'content_hash',
+  'last_observed_at',
+] as const satisfies readonly (keyof StateRow)[];
+
 /** The SELECT list of a StateRow (the `lots` columns above, in their order). */
-export const STATE_COLUMNS = `platform, lot_number, vin, current_bid_usd, buy_now_usd, sale_price_usd, state, lot_status, lot_sub_status,
-  last_sold_status, auction_at, raw_hash, content_hash, last_observed_at`;
+export const STATE_COLUMNS = STATE_COLUMN_NAMES.join(', ');
 
 /**
  * The LotState of a stored row, as the diff reads it for `prev` and for relist detection; `observed_at` is when the

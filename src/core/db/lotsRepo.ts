@@ -1,19 +1,21 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { createHash } from 'node:crypto';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Vehicle } from '../../shared/vehicle';
-import { lotKeyOf, type Change, type LotKey, type LotState } from '../../shared/watch';
-import { toLotState } from '../diff';
+import type { Change, LotKey, LotState } from '../../shared/watch';
+import { rowToLotState, STATE_COLUMNS, type StateParams, type StateRow } from './lotStateRow';
 import {
-  rowToLotState,
-  sameState,
-  STATE_COLUMNS,
-  stateParams,
-  type StateParams,
-  type StateRow,
-} from './lotStateRow';
-import { keepSeenPhotos } from './photosKept';
+  bidHistory,
+  changeParams,
+  keyObservation,
+  lotRecordOf,
+  planObservation,
+  unpackRecord,
+  type BidObservation,
+  type ChangeParams,
+  type LotParams,
+} from './lotWrite';
 import { insertedId, type CountRow } from './rows';
+
+export { capStoredPhotos, MAX_STORED_PHOTOS, packRecord, unpackRecord } from './lotWrite';
 
 /** A row of `lots`: the current state of one lot (amounts in USD, times in ms), its records as JSON text. */
 export interface LotRow {
@@ -88,67 +90,6 @@ export type LotRecord = Vehicle & {
   tags: string;
 };
 
-type LotParams = Omit<LotRow, 'notes' | 'tags' | 'first_seen_at' | 'last_observed_at' | 'pruned_at'> & {
-  observed_at: number;
-};
-
-/** A raw record's JSON as stored: deflated (a fifth of the text or less). */
-export const packRecord = (json: string): Buffer => deflateRawSync(Buffer.from(json, 'utf8'));
-
-/** The JSON text of a stored record: `raw_z` inflated, else `raw` (rows stored before schema 90), else null. */
-export function unpackRecord(r: { raw: string | null; raw_z: Buffer | null }): string | null {
-  return r.raw_z ? inflateRawSync(r.raw_z).toString('utf8') : r.raw;
-}
-
-/**
- * Photo URLs kept per stored record. A lot page shows a gallery of a few dozen photos and real lots carry 10 to 40;
- * a record listing thousands (seen: 10,000, 37 MB per poll) would copy them into every observation. The count of
- * the whole list is kept beside the first ones (`media.photos_count`).
- */
-export const MAX_STORED_PHOTOS = 50;
-
-/**
- * A record as Lotwatch stores it: `media.photos` and every list under the raw record's `media` (photos, items,
- * thumbs, whatever the dialect calls them) cut to their first MAX_STORED_PHOTOS entries; the normalised media gets
- * `photos_count`, the length of the whole photo list. Returns the record itself when nothing was over the cap.
- * Pure; throws nothing.
- */
-export function capStoredPhotos(
-  v: Vehicle,
-): Vehicle & { media: Vehicle['media'] & { photos_count?: number } } {
-  const photos = v.media.photos;
-  const raw = v.raw;
-  const rawMedia =
-    raw !== null && typeof raw === 'object' && !Array.isArray(raw)
-      ? (raw as Record<string, unknown>)['media']
-      : undefined;
-  const longRawLists =
-    rawMedia !== null && typeof rawMedia === 'object' && !Array.isArray(rawMedia)
-      ? Object.entries(rawMedia as Record<string, unknown>).filter(
-          ([, x]) => Array.isArray(x) && x.length > MAX_STORED_PHOTOS,
-        )
-      : [];
-  if (photos.length <= MAX_STORED_PHOTOS && longRawLists.length === 0) return v;
-  const cut = (list: unknown[]) => list.slice(0, MAX_STORED_PHOTOS);
-  const cappedRaw =
-    longRawLists.length === 0
-      ? raw
-      : {
-          ...(raw as Record<string, unknown>),
-          media: {
-            ...(rawMedia as Record<string, unknown>),
-            ...Object.fromEntries(longRawLists.map(([k, x]) => [k, cut(x as unknown[])])),
-          },
-        };
-  return {
-    ...v,
-    media: { ...v.media, photos: cut(photos) as string[], photos_count: photos.length },
-    raw: cappedRaw,
-  };
-}
-
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-
 /**
  * Lots, their observations and their timeline (`lots`, `observations`, `changes`). Every
  * record Lotwatch fetched is stored here, so the library and a lot's history work offline. Writes never await;
@@ -165,30 +106,14 @@ export class LotsRepo {
   private readonly insertObservation: Statement<[string, number, string, string, string | null]>;
   private readonly seenAgain: Statement<[{ at: number; key: string }]>;
   private readonly archiveCurrent: Statement<[{ key: string }]>;
-  private readonly insertChangeRow: Statement<
-    [
-      string,
-      string,
-      string | null,
-      string,
-      string,
-      string | null,
-      string | null,
-      number,
-      number | null,
-      string | null,
-    ]
-  >;
+  private readonly insertChangeRow: Statement<[ChangeParams]>;
   private readonly keyOfVin: Statement<[string], { lot_key: string }>;
   private readonly keyOfNumber: Statement<[string], { lot_key: string }>;
   private readonly allLots: Statement<[], LotRow>;
   private readonly rowsOfVinStmt: Statement<[string], LotRow>;
   private readonly mediaOf: Statement<[string], { normalized: string }>;
   private readonly timelineOf: Statement<[string], ChangeRow>;
-  private readonly bidsOf: Statement<
-    [string],
-    { observed_at: number; raw: string | null; raw_z: Buffer | null; raw_hash: string; latest: number }
-  >;
+  private readonly bidsOf: Statement<[string], BidObservation>;
   private readonly bidChangesFrom: Statement<[string, number], BidChangeRow>;
   private readonly observationsOf: Statement<[string], CountRow>;
   private readonly lastChangeOf: Statement<[string], { at: number | null }>;
@@ -232,7 +157,8 @@ export class LotsRepo {
       SELECT id FROM observations WHERE lot_key = @key ORDER BY observed_at DESC, id DESC LIMIT 1)`);
     this.insertChangeRow =
       db.prepare(`INSERT INTO changes (lot_key, kind, field, before, after, related_lot_key, vin,
-      observed_at, search_id, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      observed_at, search_id, outcome) VALUES (@lot_key, @kind, @field, @before, @after, @related_lot_key, @vin,
+      @observed_at, @search_id, @outcome)`);
     this.keyOfVin = db.prepare('SELECT lot_key FROM lots WHERE vin = ? ORDER BY auction_at DESC LIMIT 1');
     this.keyOfNumber = db.prepare(
       'SELECT lot_key FROM lots WHERE lot_number = ? ORDER BY last_observed_at DESC LIMIT 1',
@@ -270,16 +196,7 @@ export class LotsRepo {
   /** The stored normalised record of a lot, or null. */
   getLotRecord(key: LotKey): LotRecord | null {
     const r = this.getLot.get(key);
-    if (!r) return null;
-    return {
-      ...(JSON.parse(r.normalized) as Vehicle),
-      raw: JSON.parse(unpackRecord(r) ?? 'null') as unknown,
-      lot_key: key,
-      first_seen_at: r.first_seen_at,
-      last_observed_at: r.last_observed_at,
-      notes: r.notes,
-      tags: r.tags,
-    };
+    return r ? lotRecordOf(key, r) : null;
   }
 
   /**
@@ -337,30 +254,7 @@ export class LotsRepo {
    * retention pass collapsed keeps its history through its timeline).
    */
   bids(key: LotKey): [number, number | null][] {
-    const bidOf = (json: string | null): number | null => {
-      const v =
-        json === null ? null : (JSON.parse(json) as { pricing?: { current_bid_usd?: unknown } } | null);
-      const bid = v?.pricing?.current_bid_usd;
-      return typeof bid === 'number' ? bid : null;
-    };
-    const lot = this.getLot.get(key);
-    const observed: [number, number | null][] = [];
-    for (const o of this.bidsOf.all(key)) {
-      const stored = unpackRecord(o);
-      // The newest observation holds no copy when its record is the lot's own.
-      const own = stored === null && o.latest === 1 && lot !== undefined && o.raw_hash === lot.raw_hash;
-      if (stored !== null) observed.push([o.observed_at, bidOf(stored)]);
-      else if (own) observed.push([o.observed_at, bidOf(unpackRecord(lot))]);
-    }
-    const first = observed[0]?.[0] ?? Infinity;
-    const fromTimeline = this.bidChangesFrom
-      .all(key, 0)
-      .filter((c) => c.observed_at < first)
-      .map((c): [number, number | null] => {
-        const after = c.after === null ? null : (JSON.parse(c.after) as unknown);
-        return [c.observed_at, typeof after === 'number' ? after : null];
-      });
-    return [...fromTimeline, ...observed];
+    return bidHistory(this.bidsOf.all(key), this.getLot.get(key) ?? null, this.bidChangesFrom.all(key, 0));
   }
 
   /** How many times a lot was observed (polls that saw it unchanged count too). */
@@ -382,66 +276,33 @@ export class LotsRepo {
    */
   observe(vehicle: Vehicle, observedAt: number, source: string): ObservedLot | null {
     // The state stored is the diff's projection, so the state the diff compares next time is the one it defines.
-    const next = toLotState(vehicle, observedAt);
-    if (next === null) return null;
-    const key = lotKeyOf(next.platform, next.lot_number);
-    const v = keepSeenPhotos(capStoredPhotos(vehicle), () => this.mediaOf.get(key)?.normalized ?? null);
-    const prevRow = this.getState.get(key);
-    const { raw: _raw, ...normalized } = v;
-    const normalizedJson = JSON.stringify(normalized);
-    const contentHash = sha256(normalizedJson);
-    if (prevRow?.content_hash === contentHash) {
-      // The same record projects to the same state: the diff sees no change even on a row whose columns an older
-      // projection wrote, and those columns are brought in line once.
-      const prev: LotState = { ...next, observed_at: prevRow.last_observed_at };
-      if (sameState(rowToLotState(prevRow), prev)) this.touchLot.run(observedAt, key);
-      else this.restateLot.run({ ...stateParams(next), lot_key: key, observed_at: observedAt });
+    const k = keyObservation(vehicle, observedAt);
+    if (k === null) return null;
+    const { key } = k;
+    const w = planObservation(
+      vehicle,
+      k,
+      this.getState.get(key) ?? null,
+      () => this.mediaOf.get(key)?.normalized ?? null,
+      observedAt,
+    );
+    if (w.kind === 'seen') {
+      if (w.restate === null) this.touchLot.run(observedAt, key);
+      else this.restateLot.run(w.restate);
       if (this.seenAgain.run({ at: observedAt, key }).changes === 0) {
         // No observation left to mark (the retention pass collapsed them): this sight starts a new one.
-        this.insertObservation.run(key, observedAt, source, prevRow.raw_hash, null);
+        this.insertObservation.run(key, observedAt, source, w.rawHash, null);
       }
-      return { prev, next };
+      return { prev: w.prev, next: w.next };
     }
-    const prev = prevRow ? rowToLotState(prevRow) : null;
-    const rawJson = JSON.stringify(v.raw ?? null);
-    const rawHash = sha256(rawJson);
-    if (prevRow) this.archiveCurrent.run({ key });
-    this.insertObservation.run(key, observedAt, source, rawHash, null);
-    const params: LotParams = {
-      lot_key: key,
-      platform: next.platform,
-      lot_number: next.lot_number,
-      title: v.title,
-      year: v.year,
-      make: v.make,
-      model: v.model,
-      location: v.location.display,
-      ...stateParams(next),
-      normalized: normalizedJson,
-      raw: '',
-      raw_z: packRecord(rawJson),
-      raw_hash: rawHash,
-      content_hash: contentHash,
-      observed_at: observedAt,
-    };
-    (prevRow ? this.updateLot : this.insertLot).run(params);
-    return { prev, next };
+    if (w.kind === 'update') this.archiveCurrent.run({ key });
+    this.insertObservation.run(key, observedAt, source, w.lot.raw_hash, null);
+    (w.kind === 'update' ? this.updateLot : this.insertLot).run(w.lot);
+    return { prev: w.prev, next: w.next };
   }
 
   /** Appends a change to the timeline; returns its id. */
   insertChange(c: Change, searchId: number | null): number {
-    const r = this.insertChangeRow.run(
-      c.lot_key,
-      c.kind,
-      c.field,
-      JSON.stringify(c.before),
-      JSON.stringify(c.after),
-      c.related_lot_key,
-      c.vin,
-      c.observed_at,
-      searchId,
-      c.outcome,
-    );
-    return insertedId(r);
+    return insertedId(this.insertChangeRow.run(changeParams(c, searchId)));
   }
 }

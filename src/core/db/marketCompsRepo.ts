@@ -1,4 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { answerOf, bandColumns, bandKey, lotKeysText, type MarketRow } from './repoLogic/market';
+
+export { bandKey };
 
 /**
  * One band of market comparables: the platform, make, model and model years an Ended search asked for, from one
@@ -28,43 +31,13 @@ export interface MarketAnswer extends MarketBand {
   error_at: number | null;
 }
 
-interface Row extends MarketBand {
-  band: string;
-  fetched_at: number | null;
-  lot_keys: string;
-  requests: number;
-  pages: number;
-  error: string | null;
-  error_at: number | null;
-}
-
-/** The key of a band's row: `<source>|<platform>|<MAKE>|<MODEL>|<from>-<to>`. Pure. */
-export function bandKey(b: MarketBand): string {
-  return [
-    b.source,
-    b.platform,
-    b.make.toUpperCase(),
-    b.model.toUpperCase(),
-    `${b.year_from}-${b.year_to}`,
-  ].join('|');
-}
-
-function keysOf(json: string): string[] {
-  try {
-    const v: unknown = JSON.parse(json);
-    return Array.isArray(v) ? v.filter((k): k is string => typeof k === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
 /**
  * The market comparables' answers per band (table `market_comps`, migration 100): what an Ended search returned
  * and when, so a second visit within the day spends nothing. Statements are prepared once; every method throws
  * only what better-sqlite3 throws (SqliteError on a closed or failing file).
  */
 export class MarketCompsRepo {
-  private readonly getRow: Statement<[string], Row>;
+  private readonly getRow: Statement<[string], MarketRow>;
   private readonly putRow: Statement<
     [string, string, string, string, string, number, number, number, string, number, number]
   >;
@@ -88,21 +61,22 @@ export class MarketCompsRepo {
   /** The stored answer of `band`, or null when it was never asked. */
   get(band: MarketBand): MarketAnswer | null {
     const r = this.getRow.get(bandKey(band));
-    return r ? { ...r, lot_keys: keysOf(r.lot_keys) } : null;
+    return r ? answerOf(r) : null;
   }
 
   /** Stores the answer of `band` received at `at` (ms), replacing the previous one and clearing its error. */
   put(band: MarketBand, at: number, lotKeys: readonly string[], requests: number, pages: number): void {
+    const b = bandColumns(band);
     this.putRow.run(
-      bandKey(band),
-      band.source,
-      band.platform,
-      band.make.toUpperCase(),
-      band.model.toUpperCase(),
-      band.year_from,
-      band.year_to,
+      b.band,
+      b.source,
+      b.platform,
+      b.make,
+      b.model,
+      b.year_from,
+      b.year_to,
       at,
-      JSON.stringify(lotKeys),
+      lotKeysText(lotKeys),
       requests,
       pages,
     );
@@ -110,16 +84,7 @@ export class MarketCompsRepo {
 
   /** Records a failed attempt (`error`, a sentence) at `at` (ms); the answer stored before stays as it was. */
   fail(band: MarketBand, at: number, error: string): void {
-    this.failRow.run(
-      bandKey(band),
-      band.source,
-      band.platform,
-      band.make.toUpperCase(),
-      band.model.toUpperCase(),
-      band.year_from,
-      band.year_to,
-      error,
-      at,
-    );
+    const b = bandColumns(band);
+    this.failRow.run(b.band, b.source, b.platform, b.make, b.model, b.year_from, b.year_to, error, at);
   }
 }

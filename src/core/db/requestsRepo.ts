@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { QuotaSnapshot } from '../../shared/vehicle';
+import { quotaOf, quotaText } from './repoLogic/requests';
 import type { CountRow } from './rows';
 
 /** One request sent to the service, as logged: when (ms), what, the HTTP status (null: no answer), its cost. */
@@ -41,6 +42,7 @@ export class RequestsRepo {
   private readonly sinceFor: Statement<[string, number], CountRow>;
   private readonly timesSince: Statement<[number], { at: number }>;
   private readonly timesSinceFor: Statement<[string, number], { at: number }>;
+  private readonly quotaTimesSince: Statement<[number], { at: number; quotaId: string | null }>;
   private readonly recentRows: Statement<[number], RequestLogRow>;
   private readonly countAll: Statement<[], CountRow>;
   private readonly saveSnapshot: Statement<[string, number]>;
@@ -58,6 +60,9 @@ export class RequestsRepo {
     this.sinceFor = db.prepare('SELECT count(*) AS n FROM request_log WHERE quota_id = ? AND at >= ?');
     this.timesSince = db.prepare('SELECT at FROM request_log WHERE at >= ? ORDER BY at');
     this.timesSinceFor = db.prepare('SELECT at FROM request_log WHERE quota_id = ? AND at >= ? ORDER BY at');
+    this.quotaTimesSince = db.prepare(
+      'SELECT at, quota_id AS quotaId FROM request_log WHERE at >= ? ORDER BY at, id',
+    );
     this.recentRows = db.prepare(
       'SELECT at, endpoint, status, duration_ms, bytes, attempt, error_code FROM request_log ORDER BY id DESC LIMIT ?',
     );
@@ -110,17 +115,11 @@ export class RequestsRepo {
   }
 
   /**
-   * The request log as the request budget reads it: only what the current key (or Demo mode) sent spends its quota,
-   * never another key's or Demo mode's requests. `quotaId` is read at each call (the key can change).
+   * Every request logged at or after `since` (ms), oldest first: when it was sent and whose quota it spent (null:
+   * unknown). The request ledger (src/core/requestLedger.ts) keeps them in memory for the budget.
    */
-  spendOf(quotaId: () => string | null): {
-    spentSince: (since: number) => number;
-    sentSince: (since: number) => number[];
-  } {
-    return {
-      spentSince: (since) => this.requestsSinceFor(quotaId(), since),
-      sentSince: (since) => this.sentSinceFor(quotaId(), since),
-    };
+  sentWithQuotaSince(since: number): { at: number; quotaId: string | null }[] {
+    return this.quotaTimesSince.all(since);
   }
 
   /** The last `limit` requests, newest first. */
@@ -135,7 +134,7 @@ export class RequestsRepo {
 
   /** Stores the quota snapshot of the last answer (one row). */
   saveQuota(q: QuotaSnapshot, now: number): void {
-    this.saveSnapshot.run(JSON.stringify(q), now);
+    this.saveSnapshot.run(quotaText(q), now);
   }
 
   /** Forgets the quota snapshot (another key, service or mode reports its own). */
@@ -146,7 +145,7 @@ export class RequestsRepo {
   /** The stored quota snapshot, or null before the first answer. */
   loadQuota(): QuotaSnapshot | null {
     const r = this.loadSnapshot.get();
-    return r ? (JSON.parse(r.snapshot) as QuotaSnapshot) : null;
+    return r ? quotaOf(r.snapshot) : null;
   }
 
   /** The ciphertext of a secret, or null. */

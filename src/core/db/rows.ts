@@ -31,6 +31,3 @@ export const insertedId = (r: { lastInsertRowid: number | bigint }): number => N
 export interface CountRow {
   n: number;
 }
-
-/** Runs `fn` in one transaction (Store.transaction): no awaits inside; nested calls join the outer one. */
-export type Transaction = <T>(fn: () => T) => T;

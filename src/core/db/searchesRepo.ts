@@ -1,140 +1,22 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { pollTargetKey, type AlertRules, type LotKey, type PollTarget } from '../../shared/watch';
-import type { SearchParamValues } from '../../shared/vehicleParams';
-import { LocalRefinementsSchema, isUnrefined, type LocalRefinements } from '../../shared/localRefinements';
-import { bool, insertedId, parseStoredParams, parseStoredRules } from './rows';
+import { pollTargetKey, type LotKey, type PollTarget } from '../../shared/watch';
+import { insertedId } from './rows';
+import {
+  coverageColumns,
+  runColumns,
+  searchWrite,
+  toSearch,
+  type CoverageColumns,
+  type RunColumns,
+  type RunResult,
+  type SavedSearchRow,
+  type SearchCoverage,
+  type SearchDbRow,
+  type SearchInput,
+  type SearchWrite,
+} from './searchRows';
 
-/** A saved search row with its JSON columns parsed. */
-export interface SavedSearchRow {
-  id: number;
-  name: string;
-  /** /vehicles query parameters (spec names), without cursor. */
-  /** GET /vehicles parameters as checked when the search was saved (StoredSearchParamsSchema). */
-  params: SearchParamValues;
-  /** What Lotwatch filters itself among the lots the search returns (src/shared/localRefinements); `{}`: nothing. */
-  refine: LocalRefinements;
-  /** Cron expression (node-cron syntax). */
-  schedule: string;
-  rules: AlertRules;
-  max_pages: number;
-  paused: boolean;
-  is_example: boolean;
-  /** A complete reading of the whole result list has happened: every lot not a member is a new match. */
-  baseline_done: boolean;
-  /**
-   * Before the baseline is done: lots whose auction time (ms) is before this were all read by complete page
-   * sequences, so those not members are new matches; null: nothing covered yet.
-   */
-  covered_until: number | null;
-  /** Auction time (ms) where the next run continues reading a list too long for one run; null: at the list's head. */
-  sweep_from: number | null;
-  created_at: number;
-  updated_at: number;
-  last_run_at: number | null;
-  last_ok_at: number | null;
-  last_result_count: number | null;
-  last_complete: boolean | null;
-  consecutive_failures: number;
-  last_error_code: string | null;
-  last_error: string | null;
-}
-
-/** How one poll run ended, for its `poll_runs` row. */
-export interface RunResult {
-  status: 'ok' | 'error' | 'partial';
-  requests: number;
-  records: number;
-  changes: number;
-  complete: boolean | null;
-  error_code?: string | null;
-  error_message?: string | null;
-}
-
-type SearchDbRow = Omit<
-  SavedSearchRow,
-  'params' | 'rules' | 'paused' | 'is_example' | 'baseline_done' | 'last_complete'
-> & {
-  params: string;
-  rules: string;
-  paused: number;
-  is_example: number;
-  baseline_done: number;
-  last_complete: number | null;
-};
-
-type FinishRunParams = {
-  id: number;
-  now: number;
-  status: RunResult['status'];
-  requests: number;
-  records: number;
-  changes: number;
-  complete: number | null;
-  error_code: string | null;
-  error_message: string | null;
-};
-
-/** Where a search's reading stands (see SavedSearchRow): set after each run that fetched something. */
-export type SearchCoverage = Pick<SavedSearchRow, 'baseline_done' | 'covered_until' | 'sweep_from'>;
-
-type SearchWrite = {
-  name: string;
-  params: string;
-  schedule: string;
-  rules: string;
-  max_pages: number;
-  paused: number;
-  now: number;
-};
-
-/**
- * The key of the `params` column's JSON under which a search's local refinements are kept. They live in the same
- * column as the parameters so that changing either restarts the search's baseline and coverage (updateOne compares
- * the column), and no migration is needed; the key is no GET /vehicles parameter, so it is taken out on reading and
- * never reaches the client.
- */
-const REFINE_KEY = 'lotwatch_refine';
-
-/** The `params` column's text of a search: its parameters, and its refinements under REFINE_KEY when it has any. */
-function paramsText(s: Pick<SavedSearchRow, 'params'> & { refine?: LocalRefinements }): string {
-  return JSON.stringify(isUnrefined(s.refine) ? s.params : { ...s.params, [REFINE_KEY]: s.refine });
-}
-
-/**
- * The parameters and refinements of a `params` column's text (see paramsText). Refinements a later version could not
- * read (damaged) read as none, like damaged parameters do. Throws only for text that is not JSON at all.
- */
-function readParams(text: string): Pick<SavedSearchRow, 'params' | 'refine'> {
-  const all = parseStoredParams(text) as Record<string, unknown>;
-  const { [REFINE_KEY]: raw, ...params } = all;
-  const refine = raw === undefined ? null : LocalRefinementsSchema.safeParse(raw);
-  return { params: params as SearchParamValues, refine: refine?.success ? refine.data : {} };
-}
-
-function toSearch(r: SearchDbRow): SavedSearchRow {
-  return {
-    id: r.id,
-    name: r.name,
-    ...readParams(r.params),
-    schedule: r.schedule,
-    rules: parseStoredRules(r.rules),
-    max_pages: r.max_pages,
-    paused: bool(r.paused),
-    is_example: bool(r.is_example),
-    baseline_done: bool(r.baseline_done),
-    covered_until: r.covered_until ?? null,
-    sweep_from: r.sweep_from ?? null,
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-    last_run_at: r.last_run_at ?? null,
-    last_ok_at: r.last_ok_at ?? null,
-    last_result_count: r.last_result_count ?? null,
-    last_complete: r.last_complete === null || r.last_complete === undefined ? null : bool(r.last_complete),
-    consecutive_failures: r.consecutive_failures,
-    last_error_code: r.last_error_code ?? null,
-    last_error: r.last_error ?? null,
-  };
-}
+export type { RunResult, SavedSearchRow, SearchCoverage } from './searchRows';
 
 /**
  * Saved searches, the lots each has matched (`search_members`) and the log of poll runs (`poll_runs`, for
@@ -147,15 +29,13 @@ export class SearchesRepo {
   private readonly updateOne: Statement<[SearchWrite & { id: number }]>;
   private readonly deleteOne: Statement<[number]>;
   private readonly runOk: Statement<[{ id: number; now: number; count: number; complete: number }]>;
-  private readonly coverage: Statement<
-    [{ id: number; baseline_done: number; covered_until: number | null; sweep_from: number | null }]
-  >;
+  private readonly coverage: Statement<[CoverageColumns & { id: number }]>;
   private readonly runFailed: Statement<[{ id: number; now: number; code: string; message: string }]>;
   private readonly members: Statement<[number], { lot_key: string }>;
   private readonly upsertMember: Statement<[number, string, number, number]>;
   private readonly deleteMember: Statement<[number, string]>;
   private readonly insertRun: Statement<[string, number]>;
-  private readonly finishRunRow: Statement<[FinishRunParams]>;
+  private readonly finishRunRow: Statement<[RunColumns & { id: number; now: number }]>;
   private readonly recentRuns: Statement<[string, number], { records: number }>;
   private readonly interruptRunning: Statement<[number]>;
   private readonly activeExamples: Statement<[], { id: number }>;
@@ -227,48 +107,16 @@ export class SearchesRepo {
   }
 
   /** Creates a saved search; input must be validated. Returns its id. */
-  insertSearch(
-    s: Pick<
-      SavedSearchRow,
-      'name' | 'params' | 'schedule' | 'rules' | 'max_pages' | 'paused' | 'is_example'
-    > & {
-      refine?: LocalRefinements;
-    },
-    now: number,
-  ): number {
-    const { refine: _r, ...row } = s;
-    const r = this.insertOne.run({
-      ...row,
-      params: paramsText(s),
-      rules: JSON.stringify(s.rules),
-      paused: s.paused ? 1 : 0,
-      is_example: s.is_example ? 1 : 0,
-      now,
-    });
-    return insertedId(r);
+  insertSearch(s: SearchInput & Pick<SavedSearchRow, 'is_example'>, now: number): number {
+    return insertedId(this.insertOne.run({ ...searchWrite(s, now), is_example: s.is_example ? 1 : 0 }));
   }
 
   /**
    * Updates a saved search; new params or refinements restart its baseline and coverage (the next run notifies no
    * new matches). `refine` left out keeps none.
    */
-  updateSearch(
-    id: number,
-    s: Pick<SavedSearchRow, 'name' | 'params' | 'schedule' | 'rules' | 'max_pages' | 'paused'> & {
-      refine?: LocalRefinements;
-    },
-    now: number,
-  ): void {
-    this.updateOne.run({
-      name: s.name,
-      schedule: s.schedule,
-      max_pages: s.max_pages,
-      id,
-      params: paramsText(s),
-      rules: JSON.stringify(s.rules),
-      paused: s.paused ? 1 : 0,
-      now,
-    });
+  updateSearch(id: number, s: SearchInput, now: number): void {
+    this.updateOne.run({ ...searchWrite(s, now), id });
   }
 
   /** Deletes a saved search (its members and runs stay until overwritten; they are keyed by id). */
@@ -286,12 +134,7 @@ export class SearchesRepo {
 
   /** Stores where a search's reading stands after a run (docs/architecture.md "Saved searches and new matches"). */
   setCoverage(id: number, c: SearchCoverage): void {
-    this.coverage.run({
-      id,
-      baseline_done: c.baseline_done ? 1 : 0,
-      covered_until: c.covered_until,
-      sweep_from: c.sweep_from,
-    });
+    this.coverage.run({ id, ...coverageColumns(c) });
   }
 
   /** Records a run that fetched nothing: one more failure in a row, with the error's code and message. */
@@ -317,17 +160,7 @@ export class SearchesRepo {
 
   /** Closes a poll run with its result. */
   finishRun(id: number, now: number, r: RunResult): void {
-    this.finishRunRow.run({
-      id,
-      now,
-      status: r.status,
-      requests: r.requests,
-      records: r.records,
-      changes: r.changes,
-      complete: r.complete === null ? null : r.complete ? 1 : 0,
-      error_code: r.error_code ?? null,
-      error_message: r.error_message ?? null,
-    });
+    this.finishRunRow.run({ id, now, ...runColumns(r) });
   }
 
   /** Result counts of a saved search's last `n` complete runs, oldest first. */

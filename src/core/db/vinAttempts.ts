@@ -1,6 +1,7 @@
 import { saleOutcomeOf, type EndedOutcome } from '../../shared/saleOutcome';
 import { dayOf, type AttemptSighting } from '../diff/attempts';
-import type { LotRow, LotsRepo } from './lotsRepo';
+import type { ChangeRow, LotRow, LotsRepo } from './lotsRepo';
+import type { Async } from './store';
 
 /**
  * What Lotwatch's store knows of a VIN's auction attempts (docs/architecture.md "A VIN's attempts"), as sightings
@@ -9,7 +10,7 @@ import type { LotRow, LotsRepo } from './lotsRepo';
  * change on its own key). Read only; offline.
  */
 
-type Reads = Pick<LotsRepo, 'rowsOfVin' | 'timeline' | 'bids'>;
+type Reads = Pick<Async<LotsRepo>, 'rowsOfVin' | 'timeline' | 'bids'>;
 
 const positive = (n: number | null | undefined): number | null =>
   typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : null;
@@ -36,9 +37,9 @@ function bidOf(json: string | null): number | null {
  * its timeline (the bid before a change was standing just before it, so a relist's first change gives the earlier
  * attempt its last bid).
  */
-function knownBids(repo: Reads, key: string, changes: ReturnType<Reads['timeline']>): [number, number][] {
+function knownBids(stored: [number, number | null][], changes: ChangeRow[]): [number, number][] {
   const out: [number, number][] = [];
-  for (const [t, b] of repo.bids(key)) if (b !== null && Number.isFinite(b) && b > 0) out.push([t, b]);
+  for (const [t, b] of stored) if (b !== null && Number.isFinite(b) && b > 0) out.push([t, b]);
   for (const c of changes) {
     if (c.kind !== 'bid_changed') continue;
     const before = bidOf(c.before);
@@ -56,10 +57,13 @@ const highest = (bids: [number, number][], from: number, to: number): number | n
 };
 
 /** The sightings of one stored lot: its earlier attempts under the same key, then its current one. */
-function sightingsOfLot(r: LotRow, repo: Reads): AttemptSighting[] {
+function sightingsOfLot(
+  r: LotRow,
+  changes: ChangeRow[],
+  storedBids: [number, number | null][],
+): AttemptSighting[] {
   const out: AttemptSighting[] = [];
-  const changes = repo.timeline(r.lot_key);
-  const bids = knownBids(repo, r.lot_key, changes);
+  const bids = knownBids(storedBids, changes);
   const base = { source: 'store' as const, platform: r.platform, lot_number: r.lot_number };
   let from = r.first_seen_at;
   let result: EndedOutcome | null = null;
@@ -115,8 +119,12 @@ function sightingsOfLot(r: LotRow, repo: Reads): AttemptSighting[] {
  * service reported one (a stored finished record, or a `sale_result` on the timeline), the sale day (the record's
  * `auction.last_sold_day`, else the auction time's UTC day) and when Lotwatch saw it listed (ms).
  *
- * @returns the sightings, possibly empty. Throws only database errors.
+ * @returns the sightings, possibly empty. Rejects only with the store's errors.
  */
-export function storeSightings(repo: Reads, vin: string): AttemptSighting[] {
-  return repo.rowsOfVin(vin).flatMap((r) => sightingsOfLot(r, repo));
+export async function storeSightings(repo: Reads, vin: string): Promise<AttemptSighting[]> {
+  const out: AttemptSighting[] = [];
+  for (const r of await repo.rowsOfVin(vin)) {
+    out.push(...sightingsOfLot(r, await repo.timeline(r.lot_key), await repo.bids(r.lot_key)));
+  }
+  return out;
 }

@@ -1,54 +1,17 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { AlertRules, LotKey } from '../../shared/watch';
-import { bool, insertedId, parseStoredRules } from './rows';
+import type { AlertRules } from '../../shared/watch';
+import { insertedId } from './rows';
+import {
+  nextSaleOf,
+  toWatch,
+  watchInsert,
+  type WatchDbRow,
+  type WatchInput,
+  type WatchInsert,
+  type WatchRow,
+} from './watchRows';
 
-/** A watch row: a VIN or a lot the user follows. */
-export interface WatchRow {
-  id: number;
-  kind: 'vin' | 'lot';
-  vin: string | null;
-  lot_key: LotKey | null;
-  label: string;
-  rules: AlertRules;
-  is_example: boolean;
-  created_at: number;
-  updated_at: number;
-  last_checked_at: number | null;
-  consecutive_failures: number;
-  last_error: string | null;
-  /** Paused by the buyer: the watcher skips it until resumed (Check now still checks it). */
-  paused: boolean;
-}
-
-type WatchDbRow = Omit<WatchRow, 'rules' | 'is_example' | 'paused'> & {
-  rules: string;
-  is_example: number;
-  paused: number;
-};
-
-type WatchInsert = Pick<WatchRow, 'kind' | 'vin' | 'lot_key' | 'label'> & {
-  rules: string;
-  is_example: number;
-  now: number;
-};
-
-function toWatch(r: WatchDbRow): WatchRow {
-  return {
-    id: r.id,
-    kind: r.kind,
-    vin: r.vin ?? null,
-    lot_key: r.lot_key ?? null,
-    label: r.label,
-    rules: parseStoredRules(r.rules),
-    is_example: bool(r.is_example),
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-    last_checked_at: r.last_checked_at ?? null,
-    consecutive_failures: r.consecutive_failures,
-    last_error: r.last_error ?? null,
-    paused: bool(r.paused),
-  };
-}
+export type { WatchRow } from './watchRows';
 
 /**
  * The watchlist (`watches`): VINs and lots the user follows, with their alert rules and the result of their
@@ -100,7 +63,7 @@ export class WatchesRepo {
    */
   nextSale(now: number): { lot_key: string; title: string; auction_at: number } | null {
     const r = this.soonest.get(now);
-    return r ? { lot_key: r.lot_key, title: r.title ?? r.lot_key, auction_at: r.auction_at } : null;
+    return r ? nextSaleOf(r) : null;
   }
 
   /** Every watch, oldest first. */
@@ -115,20 +78,8 @@ export class WatchesRepo {
   }
 
   /** Adds a watch; input must be validated. Returns its id. Throws SqliteError for a VIN or lot watched already. */
-  insertWatch(
-    w: Pick<WatchRow, 'kind' | 'vin' | 'lot_key' | 'label' | 'rules' | 'is_example'>,
-    now: number,
-  ): number {
-    const r = this.insertOne.run({
-      kind: w.kind,
-      vin: w.vin,
-      lot_key: w.lot_key,
-      label: w.label,
-      rules: JSON.stringify(w.rules),
-      is_example: w.is_example ? 1 : 0,
-      now,
-    });
-    return insertedId(r);
+  insertWatch(w: WatchInput, now: number): number {
+    return insertedId(this.insertOne.run(watchInsert(w, now)));
   }
 
   /** Replaces a watch's rules and label. */

@@ -9,6 +9,7 @@ import type { Clock } from '../clock';
 import type { CacheRepo } from '../db/cacheRepo';
 import { parseAuctionAt } from '../diff';
 import type { SearchesRepo } from '../db/searchesRepo';
+import type { Async, Transact } from '../db/async';
 import type { WatchesRepo } from '../db/watchesRepo';
 import type { Logger } from '../log';
 import type { SearchesService } from '../searches/service';
@@ -23,18 +24,18 @@ const INTRO_FLAG = 'demo-intro-dismissed';
 /** What Demo mode's examples need: the example rows, the one-time flags, the engine, and the two modules they use. */
 export interface DemoDeps {
   searchRows: Pick<
-    SearchesRepo,
+    Async<SearchesRepo>,
     'deleteExampleSearches' | 'activeExampleIds' | 'setExamplePaused' | 'exampleCount'
   >;
-  watchRows: Pick<WatchesRepo, 'deleteExampleWatches' | 'exampleCount'>;
+  watchRows: Pick<Async<WatchesRepo>, 'deleteExampleWatches' | 'exampleCount'>;
   /** Demo mode's example call watch: made with the other examples, removed with them. */
-  callRows?: Pick<CallWatchesRepo, 'removeExamples' | 'exampleCount'>;
+  callRows?: Pick<Async<CallWatchesRepo>, 'removeExamples' | 'exampleCount'>;
   calls?: Pick<CallWatchService, 'create'>;
   /** The Demo service's example call (DemoEndpoint.callExample), or null when it offers none. */
   callExample?: () => Promise<{ name: string; target: CallTarget } | null>;
-  cache: CacheRepo;
+  cache: Async<CacheRepo>;
   /** Runs `fn` in one transaction (Store.transaction). */
-  transaction: <T>(fn: () => T) => T;
+  transaction: Transact;
   engine: Pick<WatchEngine, 'refresh'>;
   clock: Clock;
   log: Logger;
@@ -65,7 +66,7 @@ export class DemoService {
    */
   async seed(): Promise<void> {
     const client = this.d.client();
-    if (!client || !this.d.demoMode() || !this.once('demo-examples')) return;
+    if (!client || !this.d.demoMode() || !(await this.once('demo-examples'))) return;
     try {
       if (!(await this.seedShowcase())) {
         const page = (await client.searchVehicles({ per_page: 20 })).data.filter((v) => v.lot_number);
@@ -83,7 +84,7 @@ export class DemoService {
           );
         }
       }
-      this.d.searches.createSearch(
+      await this.d.searches.createSearch(
         {
           name: 'Example: Tesla Model 3',
           params: { make: 'TESLA', model: 'MODEL 3' },
@@ -94,7 +95,7 @@ export class DemoService {
       );
       const call = (await this.d.callExample?.()) ?? null;
       if (call && this.d.calls)
-        this.d.calls.create({ name: call.name, target: call.target, schedule: '*/10 * * * *' }, true);
+        await this.d.calls.create({ name: call.name, target: call.target, schedule: '*/10 * * * *' }, true);
     } catch (e) {
       this.d.log.warn('the Demo mode examples could not be created', { error: (e as Error).message });
     }
@@ -116,7 +117,7 @@ export class DemoService {
       );
     }
     const at = firstAlertAt(picks);
-    if (at !== null) this.d.cache.put(FIRST_ALERT_KEY, String(at), this.d.clock.now());
+    if (at !== null) await this.d.cache.put(FIRST_ALERT_KEY, String(at), this.d.clock.now());
     return true;
   }
 
@@ -124,18 +125,18 @@ export class DemoService {
    * What the first-run panel of Demo mode says: when the first example alert is expected (ms since the epoch; null
    * when unknown, e.g. examples made before this was recorded) and whether the user dismissed the panel.
    */
-  examplesIntro(): MethodOutput<'examples.intro'> {
-    const r = this.d.cache.get(FIRST_ALERT_KEY);
+  async examplesIntro(): Promise<MethodOutput<'examples.intro'>> {
+    const r = await this.d.cache.get(FIRST_ALERT_KEY);
     const at = r ? Number(r.value) : NaN;
     return {
       first_alert_expected_at: Number.isFinite(at) ? at : null,
-      dismissed: this.d.cache.get(`flag:${INTRO_FLAG}`) !== null,
+      dismissed: (await this.d.cache.get(`flag:${INTRO_FLAG}`)) !== null,
     };
   }
 
   /** The user closed the first-run panel: it is not shown again for this data folder. */
-  dismissIntro(): MethodOutput<'examples.dismissIntro'> {
-    this.once(INTRO_FLAG);
+  async dismissIntro(): Promise<MethodOutput<'examples.dismissIntro'>> {
+    await this.once(INTRO_FLAG);
     return { ok: true };
   }
 
@@ -143,15 +144,15 @@ export class DemoService {
    * Removes every Demo-mode example (saved searches, watches and call watches marked `is_example`) and returns how many of each
    * went. Throws nothing but database errors.
    */
-  removeExamples(): MethodOutput<'examples.remove'> {
-    const n = this.exampleCounts();
-    this.d.transaction(() => {
-      this.d.searchRows.deleteExampleSearches();
-      this.d.watchRows.deleteExampleWatches();
-      this.d.callRows?.removeExamples();
-      this.d.cache.delete('examples:paused');
+  async removeExamples(): Promise<MethodOutput<'examples.remove'>> {
+    const n = await this.exampleCounts();
+    await this.d.transaction(async () => {
+      await this.d.searchRows.deleteExampleSearches();
+      await this.d.watchRows.deleteExampleWatches();
+      await this.d.callRows?.removeExamples();
+      await this.d.cache.delete('examples:paused');
     });
-    this.d.engine.refresh();
+    await this.d.engine.refresh();
     return n;
   }
 
@@ -160,41 +161,43 @@ export class DemoService {
    * again resumes exactly these), because they would otherwise run against the user's real key and quota. Example
    * watches need no flag: the engine polls them only in Demo mode. Returns how many examples there are.
    */
-  pauseExamples(): MethodOutput<'examples.remove'> {
-    const n = this.exampleCounts();
+  async pauseExamples(): Promise<MethodOutput<'examples.remove'>> {
+    const n = await this.exampleCounts();
     const now = this.d.clock.now();
-    this.d.transaction(() => {
-      const ids = this.d.searchRows.activeExampleIds();
-      const before = this.pausedExampleIds();
-      for (const id of ids) this.d.searchRows.setExamplePaused(id, true, now);
+    await this.d.transaction(async () => {
+      const ids = await this.d.searchRows.activeExampleIds();
+      const before = await this.pausedExampleIds();
+      for (const id of ids) await this.d.searchRows.setExamplePaused(id, true, now);
       if (ids.length || before.length)
-        this.d.cache.put('examples:paused', JSON.stringify([...new Set([...before, ...ids])]), now);
+        await this.d.cache.put('examples:paused', JSON.stringify([...new Set([...before, ...ids])]), now);
     });
-    this.d.engine.refresh();
+    await this.d.engine.refresh();
     return n;
   }
 
   /** Demo mode is on again: resumes the example searches that pauseExamples paused (not ones the user paused). */
-  resumeExamples(): void {
+  async resumeExamples(): Promise<void> {
     const now = this.d.clock.now();
-    this.d.transaction(() => {
-      for (const id of this.pausedExampleIds()) this.d.searchRows.setExamplePaused(id, false, now);
-      this.d.cache.delete('examples:paused');
+    await this.d.transaction(async () => {
+      for (const id of await this.pausedExampleIds())
+        await this.d.searchRows.setExamplePaused(id, false, now);
+      await this.d.cache.delete('examples:paused');
     });
-    this.d.engine.refresh();
+    await this.d.engine.refresh();
   }
 
   /** How many example searches and watches there are (read in one transaction). */
-  private exampleCounts(): MethodOutput<'examples.remove'> {
-    return this.d.transaction(() => ({
-      searches: this.d.searchRows.exampleCount(),
-      watches: this.d.watchRows.exampleCount(),
-      calls: this.d.callRows?.exampleCount() ?? 0,
+  private exampleCounts(): Promise<MethodOutput<'examples.remove'>> {
+    return this.d.transaction(async () => ({
+      searches: await this.d.searchRows.exampleCount(),
+      watches: await this.d.watchRows.exampleCount(),
+      calls: (await this.d.callRows?.exampleCount()) ?? 0,
     }));
   }
 
-  private pausedExampleIds(): number[] {
-    const r = this.d.cache.get('examples:paused');
+  /** The example searches pauseExamples paused (kept in the cache table); none when the kept list is unreadable. */
+  private async pausedExampleIds(): Promise<number[]> {
+    const r = await this.d.cache.get('examples:paused');
     try {
       const ids = r ? (JSON.parse(r.value) as unknown) : [];
       return Array.isArray(ids) ? ids.filter((x): x is number => Number.isInteger(x)) : [];
@@ -203,10 +206,10 @@ export class DemoService {
     }
   }
 
-  /** Whether a one-time flag is set (e.g. Demo examples created), and sets it. */
-  once(flag: string): boolean {
-    const had = this.d.cache.get(`flag:${flag}`) !== null;
-    if (!had) this.d.cache.put(`flag:${flag}`, '1', this.d.clock.now());
+  /** Whether a one-time flag was not set yet (e.g. Demo examples created), and sets it. Rejects with database errors. */
+  async once(flag: string): Promise<boolean> {
+    const had = (await this.d.cache.get(`flag:${flag}`)) !== null;
+    if (!had) await this.d.cache.put(`flag:${flag}`, '1', this.d.clock.now());
     return !had;
   }
 }

@@ -5,6 +5,7 @@ import { bandKey } from '../db/marketCompsRepo';
 import { LotwatchError } from '../errors';
 import type { MethodOutput } from '../../shared/ipc/contract';
 import { YEAR_SPAN } from '../db/comps';
+import type { Async } from '../db/async';
 
 /** How long an Ended search's answer serves every lot of its band without asking again (ms): a day. */
 export const MARKET_MAX_AGE_MS = 86_400_000;
@@ -42,7 +43,7 @@ export function searchPageVia(
 
 /** What the market comparables need: their table, the clock, where answers come from, and one search page. */
 export interface MarketDeps {
-  repo: MarketCompsRepo;
+  repo: Async<MarketCompsRepo>;
   clock: Clock;
   /** "demo" or the service URL: an answer from the Demo market never stands for the real service's. */
   source: () => string;
@@ -104,12 +105,12 @@ export class MarketComps {
   /**
    * What the lot page shows of a lot's band: null without a band; else the band, its stored answer (when, how
    * many lots, what it cost), whether it is fresh (a visit now costs 0 requests), and the last failed attempt.
-   * Reads the store only; throws database errors only.
+   * Reads the store only; rejects with database errors only.
    */
-  status(row: Pick<LotRow, 'platform' | 'make' | 'model' | 'year'>): MarketStatus {
+  async status(row: Pick<LotRow, 'platform' | 'make' | 'model' | 'year'>): Promise<MarketStatus> {
     const band = this.band(row);
     if (!band) return null;
-    const a = this.d.repo.get(band);
+    const a = await this.d.repo.get(band);
     const now = this.d.clock.now();
     return {
       platform: band.platform,
@@ -160,7 +161,7 @@ export class MarketComps {
   }
 
   private async ask(band: MarketBand): Promise<MethodOutput<'desk.marketComps'>> {
-    const before = this.d.repo.get(band);
+    const before = await this.d.repo.get(band);
     if (this.fresh(before, this.d.clock.now())) {
       return {
         requests: 0,
@@ -184,7 +185,7 @@ export class MarketComps {
     try {
       first = await this.d.searchPage(params, null);
     } catch (e) {
-      this.d.repo.fail(band, this.d.clock.now(), sentenceOf(e));
+      await this.d.repo.fail(band, this.d.clock.now(), sentenceOf(e));
       throw e;
     }
     const keys = [...first.keys];
@@ -200,7 +201,7 @@ export class MarketComps {
       }
     }
     const at = this.d.clock.now();
-    this.d.repo.put(band, at, keys, requests, warning ? 1 : requests);
+    await this.d.repo.put(band, at, keys, requests, warning ? 1 : requests);
     return {
       requests,
       cached: false,
@@ -230,7 +231,7 @@ export class MarketComps {
       const band = this.band(row);
       if (!band || seen.has(bandKey(band))) continue;
       seen.add(bandKey(band));
-      const a = this.d.repo.get(band);
+      const a = await this.d.repo.get(band);
       const now = this.d.clock.now();
       if (this.fresh(a, now)) continue;
       if (a?.error_at != null && now - a.error_at >= 0 && now - a.error_at < MARKET_MAX_AGE_MS) continue;

@@ -24,6 +24,7 @@ import { csvRow, csvText } from './csv';
 import { calendarSkipped, watchedSalesCalendar, type CalendarSale } from './calendar';
 import { findComps } from '../db/comps';
 import type { MarketCompsRepo } from '../db/marketCompsRepo';
+import type { Async } from '../db/async';
 import { bidRange, type BuyerCosts } from './bidRange';
 import { MarketComps, type MarketDeps } from './market';
 import { DailyJob } from '../db/dailyJob';
@@ -38,19 +39,22 @@ export interface CalendarSubscription {
   address(): string | null;
   /** True when the shell listens on a port the buyer chose (`--port`): the address is the same after a restart. */
   portFixed(): boolean;
-  /** Replaces the secret: the old address answers 401 from now on. Returns the new address (null before listening). */
-  renew(): string | null;
+  /**
+   * Replaces the secret: the old address answers 401 from now on. Resolves to the new address (null before
+   * listening).
+   */
+  renew(): Promise<string | null>;
 }
 
 /** What the desk needs from the rest of core; the service search is injected so this file never holds a client. */
 export interface DeskDeps {
   /** Its repositories only: lots (read), the desk's notes, tags and shipping, comparable sales, watches (read). */
   store: {
-    lots: LotsRepo;
-    desk: DeskRepo;
-    comps: CompsRepo;
-    market: MarketCompsRepo;
-    watches: Pick<WatchesRepo, 'listWatches'>;
+    lots: Async<LotsRepo>;
+    desk: Async<DeskRepo>;
+    comps: Async<CompsRepo>;
+    market: Async<MarketCompsRepo>;
+    watches: Pick<Async<WatchesRepo>, 'listWatches'>;
   };
   clock: Clock;
   /** The user's desk settings as they are now. */
@@ -72,7 +76,7 @@ export interface DeskDeps {
   /** Where a failed pass of the watched lots' market comparables is logged (it is retried at the next pass). */
   log?: Pick<Logger, 'warn'>;
   /** The keys of the lots a library query finds, best first (LotsService.searchLibrary), at most `limit`. */
-  libraryKeys: (q: string, limit: number) => string[];
+  libraryKeys: (q: string, limit: number) => Promise<string[]>;
   /** The fee files as loaded (default FEE_LOADS, data/fees/); a test passes a broken one. */
   fees?: Readonly<Record<Platform, FeeFileLoad>>;
 }
@@ -118,14 +122,15 @@ export class DeskService {
   /**
    * Market comparables of the watched lots' bands by themselves, at low value (MarketComps.autoPass with
    * `spare`): each band at most once a day, only while the budget has room beyond the planned polls. Resolves with
-   * the bands asked and the requests spent; throws database errors.
+   * the bands asked and the requests spent; rejects with database errors.
    */
-  watchedMarketPass(): Promise<{ bands: number; requests: number }> {
+  async watchedMarketPass(): Promise<{ bands: number; requests: number }> {
     const spare = this.d.spare ?? (() => false);
-    const rows = this.d.store.watches
-      .listWatches()
-      .map((w) => (w.lot_key ? this.d.store.lots.getRow(w.lot_key) : null))
-      .filter((r): r is LotRow => r !== null && saleOutcomeOf(r) === 'open');
+    const rows: LotRow[] = [];
+    for (const w of await this.d.store.watches.listWatches()) {
+      const r = w.lot_key ? await this.d.store.lots.getRow(w.lot_key) : null;
+      if (r !== null && saleOutcomeOf(r) === 'open') rows.push(r);
+    }
     return this.market.autoPass(rows, spare);
   }
 
@@ -152,22 +157,27 @@ export class DeskService {
    * the buyer's port or the lot's cheapest, with the destination's ocean freight and duty: resolveCosts in
    * src/shared/shipping.ts), the landed cost (USD, null without a bid, without a known fee table for the lot
    * (feeChoice) or when the table has no tier for the bid) with what it leaves out, and the max bid from the watch's
-   * rules (null when not watched or not set) with what it was solved without. Reads the store; throws database errors only.
+   * rules (null when not watched or not set) with what it was solved without. Reads the store; rejects with database
+   * errors only.
    */
-  figures(row: LotRow, rules: AlertRules | null, s: DeskSettings = this.d.settings()): LotDesk {
-    return this.breakdown(row, rules, s).desk;
+  async figures(
+    row: LotRow,
+    rules: AlertRules | null,
+    s: DeskSettings = this.d.settings(),
+  ): Promise<LotDesk> {
+    return (await this.breakdown(row, rules, s)).desk;
   }
 
   /**
    * figures() with the buyer fees (USD) of the same landed cost, for the CSV; `s` is read once by a caller that
    * works out many lots (settings are parsed on every read).
    */
-  private breakdown(
+  private async breakdown(
     row: LotRow,
     rules: AlertRules | null,
     s: DeskSettings,
-  ): { desk: LotDesk; fees_usd: number | null; costs: BuyerCosts; choice: FeeChoice | null } {
-    const ship = resolveCosts(this.d.store.desk.shipping(row.lot_key), s);
+  ): Promise<{ desk: LotDesk; fees_usd: number | null; costs: BuyerCosts; choice: FeeChoice | null }> {
+    const ship = resolveCosts(await this.d.store.desk.shipping(row.lot_key), s);
     const choice = this.feeChoice(row, s);
     const costs: BuyerCosts = choice?.ok
       ? {
@@ -205,13 +215,13 @@ export class DeskService {
    * (src/core/desk/bidRange.ts, with the watch's target landed cost when set), the lot's own estimates (the
    * service's, IAAI's ACV and repair cost) and the fee table charged with the reason it applies (or why none does). Offline. @throws LotwatchError not_found when the lot is not stored.
    */
-  lot(key: string): MethodOutput<'desk.lot'> {
-    const row = this.d.store.lots.getRow(key);
+  async lot(key: string): Promise<MethodOutput<'desk.lot'>> {
+    const row = await this.d.store.lots.getRow(key);
     if (!row)
       throw notFound('This lot is not stored on this computer yet. Open it once with a key or in Demo mode.');
-    const watch = this.d.store.watches.listWatches().find((w) => w.lot_key === key);
-    const rec = this.d.store.lots.getLotRecord(key);
-    const comps = findComps(this.d.store.comps, {
+    const watch = (await this.d.store.watches.listWatches()).find((w) => w.lot_key === key);
+    const rec = await this.d.store.lots.getLotRecord(key);
+    const comps = await findComps(this.d.store.comps, {
       lot_key: key,
       vin: row.vin,
       make: row.make,
@@ -224,13 +234,13 @@ export class DeskService {
       has_key: rec?.has_key ?? null,
     });
     const rules = watch?.rules ?? null;
-    const { desk, costs, choice } = this.breakdown(row, rules, this.d.settings());
+    const { desk, costs, choice } = await this.breakdown(row, rules, this.d.settings());
     return {
       desk,
-      tags_in_use: this.d.store.desk.tagsInUse(),
-      shipping: this.d.store.desk.shipping(key),
+      tags_in_use: await this.d.store.desk.tagsInUse(),
+      shipping: await this.d.store.desk.shipping(key),
       comps,
-      market: this.market.status(row),
+      market: await this.market.status(row),
       bid_range: bidRange(comps.comps, comps.stats, costs, rules?.target_landed_usd ?? null),
       estimates: {
         service_from_usd: rec?.pricing?.estimated_cost_from_usd ?? null,
@@ -247,8 +257,8 @@ export class DeskService {
    * Saves a stored lot's notes and tags (tags cleaned by the contract's TagsSchema). The full-text index follows
    * (its trigger). @throws LotwatchError not_found when the lot is not stored.
    */
-  setNotes(i: MethodInput<'lots.setNotes'>): MethodOutput<'lots.setNotes'> {
-    if (!this.d.store.desk.setNotes(i.lot_key, i.notes, joinTags(i.tags))) {
+  async setNotes(i: MethodInput<'lots.setNotes'>): Promise<MethodOutput<'lots.setNotes'>> {
+    if (!(await this.d.store.desk.setNotes(i.lot_key, i.notes, joinTags(i.tags)))) {
       throw notFound('This lot is not stored on this computer, so there is nowhere to keep the note.');
     }
     return { notes: i.notes, tags: i.tags };
@@ -258,8 +268,8 @@ export class DeskService {
    * Market comparables of a stored lot's band (MarketComps.fetch): 0 requests within a day of the band's last
    * answer, else 1 (2 when the first page is full). @throws LotwatchError not_found / bad_input; the service's errors.
    */
-  marketComps(key: string): Promise<MethodOutput<'desk.marketComps'>> {
-    return this.market.fetch(this.d.store.lots.getRow(key));
+  async marketComps(key: string): Promise<MethodOutput<'desk.marketComps'>> {
+    return this.market.fetch(await this.d.store.lots.getRow(key));
   }
 
   /**
@@ -272,33 +282,40 @@ export class DeskService {
    * (`landed_cost_excludes`, `max_bid_excludes`: `shipping`, `ocean freight and duty`, both, or empty): a column rather
    * than a label in the value, because a spreadsheet sums and sorts the amount columns and "2070 excluding shipping"
    * is text it cannot add up, while the column beside it filters the rows whose number is not complete. Offline;
-   * throws database errors only.
+   * rejects with database errors only.
    */
-  exportCsv(i: MethodInput<'library.export'>): MethodOutput<'library.export'> {
-    const keys = i.lot_keys ?? (i.q ? this.d.libraryKeys(i.q, 500) : null);
-    const rows = keys
-      ? keys.map((k) => this.d.store.lots.getRow(k)).filter((r): r is LotRow => !!r)
-      : this.d.store.lots.all();
-    const rulesOf = new Map(this.d.store.watches.listWatches().map((w) => [w.lot_key, w.rules]));
+  async exportCsv(i: MethodInput<'library.export'>): Promise<MethodOutput<'library.export'>> {
+    const keys = i.lot_keys ?? (i.q ? await this.d.libraryKeys(i.q, 500) : null);
+    let rows: LotRow[];
+    if (keys) {
+      rows = [];
+      for (const k of keys) {
+        const r = await this.d.store.lots.getRow(k);
+        if (r) rows.push(r);
+      }
+    } else rows = await this.d.store.lots.all();
+    const rulesOf = new Map((await this.d.store.watches.listWatches()).map((w) => [w.lot_key, w.rules]));
     const settings = this.d.settings();
-    const out = rows.map((r) => {
-      const { desk, fees_usd } = this.breakdown(r, rulesOf.get(r.lot_key) ?? null, settings);
-      return csvRow(r, desk, fees_usd);
-    });
+    const out: ReturnType<typeof csvRow>[] = [];
+    for (const r of rows) {
+      const { desk, fees_usd } = await this.breakdown(r, rulesOf.get(r.lot_key) ?? null, settings);
+      out.push(csvRow(r, desk, fees_usd));
+    }
     return { csv: csvText(out), rows: rows.length };
   }
 
   /**
    * The watched lots' sales as an iCalendar file (RFC 5545, src/core/desk/calendar.ts): one event per watched lot
-   * with a sale time, its UID stable per lot so a re-export or a subscription moves a rescheduled sale. Offline.
+   * with a sale time, its UID stable per lot so a re-export or a subscription moves a rescheduled sale. Offline;
+   * rejects with database errors only.
    */
-  calendar(): MethodOutput<'plan.calendar'> {
+  async calendar(): Promise<MethodOutput<'plan.calendar'>> {
     const sales: CalendarSale[] = [];
     const settings = this.d.settings();
-    for (const w of this.d.store.watches.listWatches()) {
-      const row = w.lot_key ? this.d.store.lots.getRow(w.lot_key) : null;
+    for (const w of await this.d.store.watches.listWatches()) {
+      const row = w.lot_key ? await this.d.store.lots.getRow(w.lot_key) : null;
       if (!row || !isPlatform(row.platform)) continue;
-      const f = this.figures(row, w.rules, settings);
+      const f = await this.figures(row, w.rules, settings);
       sales.push({
         lot_key: row.lot_key,
         platform: row.platform,
@@ -315,7 +332,7 @@ export class DeskService {
         landed_excludes: f.landed_excludes,
         notes: row.notes,
         url: lotPageUrl(row.platform, row.lot_number),
-        updated_at: this.d.store.lots.lastChangeAt(row.lot_key) ?? row.first_seen_at,
+        updated_at: (await this.d.store.lots.lastChangeAt(row.lot_key)) ?? row.first_seen_at,
         remind_minutes_before: w.rules.remind_minutes_before,
       });
     }
@@ -335,8 +352,8 @@ export class DeskService {
    * @throws LotwatchError('bad_input') in the desktop app (it has no address: it exports a file), or before the
    *   browser shell listens.
    */
-  renewCalendar(): MethodOutput<'plan.renewCalendar'> {
-    const address = this.d.calendar?.renew() ?? null;
+  async renewCalendar(): Promise<MethodOutput<'plan.renewCalendar'>> {
+    const address = (await this.d.calendar?.renew()) ?? null;
     if (!this.d.calendar || address === null) {
       throw new LotwatchError(
         'bad_input',

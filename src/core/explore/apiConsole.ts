@@ -8,6 +8,7 @@ import {
   type QueryValue,
 } from '../api/validate';
 import type { RequestsRepo } from '../db/requestsRepo';
+import type { Async } from '../db/async';
 import { LotwatchError } from '../errors';
 import type { MethodInput, MethodOutput } from '../../shared/ipc/contract';
 import { SEARCH_PARAM_NAMES, SEARCH_PARAMS } from '../../shared/vehicleParams';
@@ -211,7 +212,7 @@ export async function sendConsoleCall(
 export class ApiConsole {
   constructor(
     /** Counts the requests a call spent (before and after). */
-    private readonly requests: Pick<RequestsRepo, 'count'>,
+    private readonly requests: Pick<Async<RequestsRepo>, 'count'>,
     /** The client, or the one "no key" error (src/core/api/clientOrThrow.ts). */
     private readonly requireClient: () => ApiClient,
   ) {}
@@ -234,10 +235,10 @@ export class ApiConsole {
    */
   async call(i: MethodInput<'console.call'>): Promise<MethodOutput<'console.call'>> {
     const c = this.requireClient();
-    const before = this.requests.count();
+    const before = await this.requests.count();
     const t0 = performance.now();
     const { status, json } = await sendConsoleCall(c, { name: i.name, path: i.path, query: i.query });
-    const after = this.requests.count();
+    const after = await this.requests.count();
     return {
       status,
       json,

@@ -5,6 +5,7 @@ import type { ClientAccess } from '../api/clientOrThrow';
 import type { Clock } from '../clock';
 import type { CacheRepo } from '../db/cacheRepo';
 import type { RequestsRepo } from '../db/requestsRepo';
+import type { Async, Transact } from '../db/async';
 import { LotwatchError } from '../errors';
 import type { WatchEngine } from '../watch/engine';
 
@@ -18,16 +19,16 @@ export const FILTERS_MAX_AGE_MS = DAY;
 
 /** What live search needs: the cache and request log, the engine's store path, the lots module's rows, the client. */
 export interface ExploreDeps extends ClientAccess {
-  cache: CacheRepo;
-  requests: Pick<RequestsRepo, 'recent' | 'requestsSinceFor'>;
+  cache: Async<CacheRepo>;
+  requests: Pick<Async<RequestsRepo>, 'recent' | 'requestsSinceFor'>;
   /** Whose quota the current client spends (ServiceClient.quotaId): Usage counts only its requests. */
   quotaId: () => string | null;
   /** Every fetched record is stored like a poll's (observation, timeline, alerts). */
   engine: Pick<WatchEngine, 'ingest'>;
-  /** A fetched record as a results row (LotsService.row). */
-  row: (v: Vehicle) => VehicleRow;
+  /** A fetched record as a results row (LotsService.row; reads the stored copy). */
+  row: (v: Vehicle) => Promise<VehicleRow>;
   /** Runs `fn` in one transaction (Store.transaction). */
-  transaction: <T>(fn: () => T) => T;
+  transaction: Transact;
   clock: Clock;
   /** Where the client's answers come from ("demo", or the service URL): a cached answer belongs to one source. */
   source: () => string;
@@ -48,11 +49,11 @@ export class ExploreService {
   async search(i: MethodInput<'vehicles.search'>): Promise<MethodOutput<'vehicles.search'>> {
     const c = this.d.clientOrThrow();
     const r = await c.searchVehicles({ ...i.params, ...(i.cursor ? { cursor: i.cursor } : {}) });
-    this.d.engine.ingest(r.data, 'explore');
+    await this.d.engine.ingest(r.data, 'explore');
     const kept = r.data.filter((v) => passesRefinements(v, i.refine));
     const out = r.data.length - kept.length;
     return {
-      lots: kept.map((v) => this.d.row(v)),
+      lots: await Promise.all(kept.map((v) => this.d.row(v))),
       meta: r.meta,
       warnings: r.warnings,
       skipped: r.skipped,
@@ -79,8 +80,8 @@ export class ExploreService {
   private async loadFilters(): Promise<MethodOutput<'vehicles.filters'>> {
     const c = this.d.client();
     const now = this.d.clock.now();
-    const cached = this.d.cache.get('filters');
-    const from = this.d.cache.get('filters:source')?.value ?? null;
+    const cached = await this.d.cache.get('filters');
+    const from = (await this.d.cache.get('filters:source'))?.value ?? null;
     const copy = () =>
       cached
         ? {
@@ -96,9 +97,10 @@ export class ExploreService {
       try {
         const r = await c.getFilters();
         const at = this.d.clock.now();
-        this.d.transaction(() => {
-          this.d.cache.put('filters', JSON.stringify(r.data), at);
-          this.d.cache.put('filters:source', this.d.source(), at);
+        const source = this.d.source();
+        await this.d.transaction(async () => {
+          await this.d.cache.put('filters', JSON.stringify(r.data), at);
+          await this.d.cache.put('filters:source', source, at);
         });
         return { data: r.data, fetched_at: at, cached: false };
       } catch (e) {
@@ -137,11 +139,12 @@ export class ExploreService {
   /**
    * The last `limit` requests sent, newest first, and how many went out in the last 24 hours on the current quota
    * (the current key's, or Demo mode's): requests made in Demo mode or with another key are not counted for it.
+   * Rejects with the store's error.
    */
-  requests(limit: number): MethodOutput<'requests.list'> {
+  async requests(limit: number): Promise<MethodOutput<'requests.list'>> {
     return {
-      rows: this.d.requests.recent(limit),
-      last24h: this.d.requests.requestsSinceFor(this.d.quotaId(), this.d.clock.now() - 86_400_000),
+      rows: await this.d.requests.recent(limit),
+      last24h: await this.d.requests.requestsSinceFor(this.d.quotaId(), this.d.clock.now() - 86_400_000),
     };
   }
 }

@@ -7,10 +7,10 @@ import type { InboxService } from './service';
 export interface InboxHandlerDeps {
   inbox: InboxService;
   watchlist: Pick<WatchlistService, 'snooze' | 'mute'>;
-  /** Where an alert went besides the inbox (ChannelService.deliveriesOf). */
-  deliveriesOf: (alertId: number) => DeliveryView[];
-  /** Pushes `unread.changed` when the unread count changed. */
-  pushUnread: () => void;
+  /** Where an alert went besides the inbox (ChannelService.deliveriesOf; read from the store). */
+  deliveriesOf: (alertId: number) => Promise<DeliveryView[]>;
+  /** Pushes `unread.changed` when the unread count changed (read from the store); resolves once pushed or not. */
+  pushUnread: () => Promise<void>;
 }
 
 type InboxMethods = 'alerts.list' | 'alerts.markRead' | 'alerts.unread' | 'alerts.snooze' | 'alerts.mute';
@@ -22,16 +22,18 @@ type InboxMethods = 'alerts.list' | 'alerts.markRead' | 'alerts.unread' | 'alert
 export function inboxHandlers(c: InboxHandlerDeps): HandlerGroup<InboxMethods> {
   return {
     // Each alert with where it went besides the inbox (the delivery log of its channels).
-    'alerts.list': (i) => {
-      const r = c.inbox.listAlerts(i);
-      return { ...r, alerts: r.alerts.map((a) => ({ ...a, deliveries: c.deliveriesOf(a.id) })) };
+    'alerts.list': async (i) => {
+      const r = await c.inbox.listAlerts(i);
+      const alerts = [];
+      for (const a of r.alerts) alerts.push({ ...a, deliveries: await c.deliveriesOf(a.id) });
+      return { ...r, alerts };
     },
-    'alerts.markRead': (i) => {
-      const r = c.inbox.markRead(i.ids, i.read);
-      c.pushUnread();
+    'alerts.markRead': async (i) => {
+      const r = await c.inbox.markRead(i.ids, i.read);
+      await c.pushUnread();
       return r;
     },
-    'alerts.unread': () => ({ count: c.inbox.unreadCount() }),
+    'alerts.unread': async () => ({ count: await c.inbox.unreadCount() }),
     'alerts.snooze': (i) => c.watchlist.snooze(i),
     'alerts.mute': (i) => c.watchlist.mute(i.lot_key, i.muted),
   };

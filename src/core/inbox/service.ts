@@ -5,17 +5,18 @@ import type { Clock } from '../clock';
 import type { AlertsRepo } from '../db/alertsRepo';
 import type { DeskRepo } from '../db/deskRepo';
 import type { LotsRepo } from '../db/lotsRepo';
+import type { Async, Transact } from '../db/async';
 
 /** What the inbox needs: the alerts, the lots' notes, tags and title documents (read), one transaction, the clock. */
 export interface InboxDeps {
   repos: {
-    alerts: Pick<AlertsRepo, 'list' | 'unreadCount' | 'setRead'>;
-    desk: Pick<DeskRepo, 'notes'>;
+    alerts: Pick<Async<AlertsRepo>, 'list' | 'unreadCount' | 'setRead'>;
+    desk: Pick<Async<DeskRepo>, 'notes'>;
     /** The lot's title document, for the mark of a title that blocks export (read only). */
-    lots: Pick<LotsRepo, 'titleDocument'>;
+    lots: Pick<Async<LotsRepo>, 'titleDocument'>;
   };
   /** Runs `fn` in one transaction (Store.transaction). */
-  transaction: <T>(fn: () => T) => T;
+  transaction: Transact;
   clock: Clock;
 }
 
@@ -27,8 +28,8 @@ export class InboxService {
   constructor(private readonly d: InboxDeps) {}
 
   /** A page of alerts, newest first (before `before_id`, `limit` at most 100 by default), and the unread count. */
-  listAlerts(i: MethodInput<'alerts.list'>): MethodOutput<'alerts.list'> {
-    const rows = this.d.repos.alerts.list(
+  async listAlerts(i: MethodInput<'alerts.list'>): Promise<MethodOutput<'alerts.list'>> {
+    const rows = await this.d.repos.alerts.list(
       i?.unread_only ?? false,
       i?.before_id ?? Number.MAX_SAFE_INTEGER,
       i?.limit ?? 100,
@@ -38,23 +39,21 @@ export class InboxService {
       string,
       { notes: string; tags: string[]; block: AlertView['lot_export_block'] }
     >();
-    const factsOf = (k: string) => {
-      let f = lotFacts.get(k);
-      if (!f) {
-        const n = this.d.repos.desk.notes(k);
-        f = {
-          notes: n?.notes ?? '',
-          tags: parseTags(n?.tags ?? ''),
-          block: exportBlock(this.d.repos.lots.titleDocument(k)),
-        };
-        lotFacts.set(k, f);
-      }
-      return f;
-    };
+    for (const r of rows) {
+      const k = r.lot_key;
+      if (!k || lotFacts.has(k)) continue;
+      const n = await this.d.repos.desk.notes(k);
+      lotFacts.set(k, {
+        notes: n?.notes ?? '',
+        tags: parseTags(n?.tags ?? ''),
+        block: exportBlock(await this.d.repos.lots.titleDocument(k)),
+      });
+    }
+    const factsOf = (k: string | null | undefined) => (k ? lotFacts.get(k) : undefined);
     const alerts: AlertView[] = rows.map((r) => ({
-      lot_notes: r.lot_key ? factsOf(r.lot_key).notes : '',
-      lot_tags: r.lot_key ? factsOf(r.lot_key).tags : [],
-      lot_export_block: r.lot_key ? factsOf(r.lot_key).block : null,
+      lot_notes: factsOf(r.lot_key)?.notes ?? '',
+      lot_tags: factsOf(r.lot_key)?.tags ?? [],
+      lot_export_block: factsOf(r.lot_key)?.block ?? null,
       deliveries: [], // The inbox handler adds the channel deliveries (ChannelService.deliveriesOf).
       id: r.id,
       kind: r.kind,
@@ -69,20 +68,20 @@ export class InboxService {
       read: r.read_at !== null,
       url: r.url ?? null,
     }));
-    return { alerts, unread: this.d.repos.alerts.unreadCount() };
+    return { alerts, unread: await this.d.repos.alerts.unreadCount() };
   }
 
-  /** How many inbox alerts are unread. Throws only database errors. */
-  unreadCount(): number {
+  /** How many inbox alerts are unread. Rejects only with database errors. */
+  unreadCount(): Promise<number> {
     return this.d.repos.alerts.unreadCount();
   }
 
   /** Marks alerts read (or unread again) in one transaction; returns the new unread count. */
-  markRead(ids: number[], read: boolean): { unread: number } {
+  async markRead(ids: number[], read: boolean): Promise<{ unread: number }> {
     const now = this.d.clock.now();
-    this.d.transaction(() => {
-      for (const id of ids) this.d.repos.alerts.setRead(id, read, now);
+    await this.d.transaction(async () => {
+      for (const id of ids) await this.d.repos.alerts.setRead(id, read, now);
     });
-    return { unread: this.d.repos.alerts.unreadCount() };
+    return { unread: await this.d.repos.alerts.unreadCount() };
   }
 }

@@ -6,6 +6,7 @@ import type { ClientAccess } from '../api/clientOrThrow';
 import { ApiError, NotFoundError } from '../api/errors';
 import type { Clock } from '../clock';
 import type { LotsRepo } from '../db/lotsRepo';
+import type { Async } from '../db/async';
 import { storeSightings } from '../db/vinAttempts';
 import { dayOf, mergeAttempts, type AttemptSighting } from '../diff/attempts';
 import { sellerSignals } from '../diff/signals';
@@ -13,7 +14,7 @@ import type { WatchEngine } from '../watch/engine';
 
 /** What a VIN's attempts need: the stored lots, the client, the engine (to store an Ended search's lots), the clock. */
 export interface AttemptsDeps extends ClientAccess {
-  lots: Pick<LotsRepo, 'rowsOfVin' | 'timeline' | 'bids' | 'getRow' | 'latestKeyOfNumber'>;
+  lots: Pick<Async<LotsRepo>, 'rowsOfVin' | 'timeline' | 'bids' | 'getRow' | 'latestKeyOfNumber'>;
   engine: Pick<WatchEngine, 'ingest'>;
   clock: Clock;
 }
@@ -52,8 +53,8 @@ export async function vinAttempts(
 ): Promise<MethodOutput<'vehicles.attempts'>> {
   const id = i.id.trim();
   const isVin = VIN_PATTERN.test(id.toUpperCase());
-  const key = parseLotKey(id) ? id : isVin ? null : d.lots.latestKeyOfNumber(id);
-  const row = key === null ? null : d.lots.getRow(key);
+  const key = parseLotKey(id) ? id : isVin ? null : await d.lots.latestKeyOfNumber(id);
+  const row = key === null ? null : await d.lots.getRow(key);
   const vin = isVin ? id.toUpperCase() : (row?.vin ?? null);
   const asked = { history: false, ended_search: false };
   const none = { asked, requests: 0 };
@@ -103,7 +104,7 @@ export async function vinAttempts(
         requests++;
         const page = await client.searchVehicles({ s: vin, lot_sub_status: 'Ended' });
         const own = page.data.filter((v) => (v.vin ?? '').toUpperCase() === vin);
-        d.engine.ingest(own, 'explore');
+        await d.engine.ingest(own, 'explore');
         extra.push(...own.map(recordSighting));
       }
     } catch (e) {
@@ -111,10 +112,10 @@ export async function vinAttempts(
       notice = `The service did not answer (${e.message}); the attempts below are what Lotwatch stored.`;
     }
   }
-  const rows = d.lots.rowsOfVin(vin);
+  const rows = await d.lots.rowsOfVin(vin);
   const stored = new Set(rows.map((r) => r.lot_key));
   const now = d.clock.now();
-  const attempts = mergeAttempts([...storeSightings(d.lots, vin), ...extra], now);
+  const attempts = mergeAttempts([...(await storeSightings(d.lots, vin)), ...extra], now);
   const { bids_usd: _bids, ...signals } = sellerSignals(attempts, now);
   return {
     vin,

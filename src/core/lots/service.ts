@@ -9,6 +9,7 @@ import type { Clock } from '../clock';
 import type { DeskRepo } from '../db/deskRepo';
 import { LibraryRepo } from '../db/libraryRepo';
 import type { LotsRepo } from '../db/lotsRepo';
+import type { Async } from '../db/async';
 import type { WatchesRepo } from '../db/watchesRepo';
 import { LotwatchError } from '../errors';
 import type { WatchEngine } from '../watch/engine';
@@ -17,12 +18,12 @@ import { lotSummary, vehicleRow } from './views';
 
 /** What the lots module needs: its repositories, the engine's store path, the clock and the client. */
 export interface LotsDeps extends ClientAccess {
-  lots: LotsRepo;
-  library: LibraryRepo;
+  lots: Async<LotsRepo>;
+  library: Async<LibraryRepo>;
   /** Read only: which watch follows a lot (the lot page's "Watching"). */
-  watches: Pick<WatchesRepo, 'listWatches'>;
+  watches: Pick<Async<WatchesRepo>, 'listWatches'>;
   /** Shipping prices kept with a stored lot (its landed cost offline). */
-  desk: Pick<DeskRepo, 'keepShipping'>;
+  desk: Pick<Async<DeskRepo>, 'keepShipping'>;
   /** Every fetched record is stored like a poll's (observation, timeline, alerts). */
   engine: Pick<WatchEngine, 'ingest'>;
   clock: Clock;
@@ -52,9 +53,9 @@ export class LotsService {
   constructor(private readonly d: LotsDeps) {}
 
   /** A fetched record as a results row, with the stored copy's dates, notes and tags. Reads only. */
-  row(v: Vehicle): ReturnType<typeof vehicleRow> {
+  async row(v: Vehicle): Promise<ReturnType<typeof vehicleRow>> {
     const stored =
-      v.platform && v.lot_number ? this.d.lots.getLotRecord(lotKeyOf(v.platform, v.lot_number)) : null;
+      v.platform && v.lot_number ? await this.d.lots.getLotRecord(lotKeyOf(v.platform, v.lot_number)) : null;
     return vehicleRow(v, stored, this.d.clock.now());
   }
 
@@ -64,9 +65,10 @@ export class LotsService {
    * either, "quoted phrases" (LibraryRepo.find); an empty query lists the most recently seen lots. With
    * `repair_to_value_max_percent`, `has_acv` or facet picks, only the lots whose stored record passes them
    * (LibraryRepo.filtered; unknown figures never pass), counted in `total`. With `with_facets`, also every facet's
-   * value counts over the same query (LibraryRepo.facets). Throws SqliteError for a failing file.
+   * value counts over the same query (LibraryRepo.facets). Rejects with the store's error (SqliteError for a failing
+   * file).
    */
-  searchLibrary(i: MethodInput<'library.search'>): MethodOutput<'library.search'> {
+  async searchLibrary(i: MethodInput<'library.search'>): Promise<MethodOutput<'library.search'>> {
     const limit = i.limit ?? 100;
     const offset = i.offset ?? 0;
     const pct = i.repair_to_value_max_percent ?? null;
@@ -76,26 +78,26 @@ export class LotsService {
       facets: i.facets ?? {},
     };
     const q = i.q ?? '';
-    const facets = i.with_facets ? { facets: this.d.library.facets(q, f) } : {};
+    const facets = i.with_facets ? { facets: await this.d.library.facets(q, f) } : {};
     if (LibraryRepo.filtersAny(f)) {
-      const page = this.d.library.filtered(q, f, limit, offset);
+      const page = await this.d.library.filtered(q, f, limit, offset);
       return { lots: page.rows.map(lotSummary), total: page.total, ...facets };
     }
-    const found = this.d.library.find(q, limit, offset);
+    const found = await this.d.library.find(q, limit, offset);
     if (!found) {
-      const rows = this.d.library.recent(limit, offset);
-      return { lots: rows.map(lotSummary), total: this.d.library.count(), ...facets };
+      const rows = await this.d.library.recent(limit, offset);
+      return { lots: rows.map(lotSummary), total: await this.d.library.count(), ...facets };
     }
     return { lots: found.rows.map(lotSummary), total: found.total, ...facets };
   }
 
   /** One stored lot with its timeline and bid history; works offline. @throws not_found when never fetched. */
-  lotDetail(lotKey: string): LotDetail {
-    const r = this.d.lots.getRow(lotKey);
+  async lotDetail(lotKey: string): Promise<LotDetail> {
+    const r = await this.d.lots.getRow(lotKey);
     if (!r) throw new LotwatchError('not_found', `Lotwatch has no record of lot ${lotKey} yet.`);
     const json = (v: string | null) =>
       v === null ? null : (JSON.parse(v) as string | number | boolean | null);
-    const timeline = this.d.lots.timeline(lotKey).map((c) => ({
+    const timeline = (await this.d.lots.timeline(lotKey)).map((c) => ({
       id: c.id,
       kind: c.kind as LotDetail['timeline'][number]['kind'],
       lot_key: c.lot_key,
@@ -108,24 +110,24 @@ export class LotsService {
       observed_at: c.observed_at,
       search_id: c.search_id ?? null,
     }));
-    const watch = this.d.watches
-      .listWatches()
-      .find((w) => w.lot_key === lotKey || (r.vin !== null && w.vin === r.vin));
+    const watch = (await this.d.watches.listWatches()).find(
+      (w) => w.lot_key === lotKey || (r.vin !== null && w.vin === r.vin),
+    );
     return {
       summary: lotSummary(r),
       record: JSON.parse(r.normalized) as Record<string, unknown>,
       raw: JSON.parse(r.raw) as unknown,
       timeline,
-      bids: this.d.lots.bids(lotKey),
-      observations: this.d.lots.observationCount(lotKey),
+      bids: await this.d.lots.bids(lotKey),
+      observations: await this.d.lots.observationCount(lotKey),
       watch_id: watch?.id ?? null,
       notes: r.notes,
     };
   }
 
   /** The stored lot key for an id the user has: a lot key, a VIN, or a lot number. */
-  private storedKey(id: string): string | null {
-    if (id.includes(':')) return this.d.lots.getRow(id) ? id : null;
+  private async storedKey(id: string): Promise<string | null> {
+    if (id.includes(':')) return (await this.d.lots.getRow(id)) ? id : null;
     const upper = id.toUpperCase();
     return VIN_PATTERN.test(upper) ? this.d.lots.latestKeyOfVin(upper) : this.d.lots.latestKeyOfNumber(id);
   }
@@ -140,23 +142,23 @@ export class LotsService {
     if (c && i.refresh !== false) {
       try {
         const r = await c.getVehicle(lotNumberOf(id));
-        this.d.engine.ingest([r.data], 'explore');
+        await this.d.engine.ingest([r.data], 'explore');
         const key =
           r.data.platform && r.data.lot_number ? lotKeyOf(r.data.platform, r.data.lot_number) : null;
-        if (key) return { ...this.lotDetail(key), offline: false };
+        if (key) return { ...(await this.lotDetail(key)), offline: false };
       } catch (e) {
-        const stored = this.storedKey(id);
+        const stored = await this.storedKey(id);
         // The service unreachable, failing or cutting its answer off: the buyer still reads what was stored.
         if (!stored || !offlineOk(e)) throw e;
-        return { ...this.lotDetail(stored), offline: true };
+        return { ...(await this.lotDetail(stored)), offline: true };
       }
     }
-    const stored = this.storedKey(id);
+    const stored = await this.storedKey(id);
     if (!stored) {
       if (!c) this.d.clientOrThrow();
       throw new LotwatchError('not_found', `Lotwatch has no record of ${id}.`);
     }
-    return { ...this.lotDetail(stored), offline: c === null || i.refresh === false };
+    return { ...(await this.lotDetail(stored)), offline: c === null || i.refresh === false };
   }
 
   /** GET /vehicles/{slugVin}/history (a lot key is asked by its lot number), each sale with its outcome. @throws ApiError. */
@@ -189,8 +191,8 @@ export class LotsService {
   /** GET /vehicles/{slugVin}/related; the lots are stored for the library. @throws ApiError. */
   async related(i: MethodInput<'vehicles.related'>): Promise<MethodOutput<'vehicles.related'>> {
     const r = await this.d.clientOrThrow().getRelated(lotNumberOf(i.id));
-    this.d.engine.ingest(r.data, 'explore');
-    return { lots: r.data.map((v) => this.row(v)) };
+    await this.d.engine.ingest(r.data, 'explore');
+    return { lots: await Promise.all(r.data.map((v) => this.row(v))) };
   }
 
   /**
@@ -213,8 +215,8 @@ export class LotsService {
           });
     const unpriced = unpricedPorts(ports ?? [], r.data);
     // Kept with the stored lot, so its landed cost is worked out offline from now on.
-    if (i.lot_key && this.d.lots.getRow(i.lot_key))
-      this.d.desk.keepShipping(
+    if (i.lot_key && (await this.d.lots.getRow(i.lot_key)))
+      await this.d.desk.keepShipping(
         i.lot_key,
         [...r.data, ...unpriced.map((port) => ({ port, price: null, currency: null, raw: null }))],
         this.d.clock.now(),

@@ -6,17 +6,18 @@ import { checkSearchParams, type SearchParams } from '../api/validate';
 import type { Clock } from '../clock';
 import type { AlertsRepo } from '../db/alertsRepo';
 import type { SavedSearchRow, SearchesRepo } from '../db/searchesRepo';
+import type { Async } from '../db/async';
 import { BadInputError, LotwatchError } from '../errors';
 import type { RequestBudget } from '../watch/budget';
 import { runsPerWeek } from '../watch/cron';
-import type { WatchEngine } from '../watch/engine';
+import type { SchedulePlan, WatchEngine } from '../watch/engine';
 import { checkScheduleAndRules, DEFAULT_SEARCH_RULES } from '../watchlist/rules';
 
 /** What saved searches need: their repository, the new-match counts, the engine facade, the budget, the client. */
 export interface SearchesDeps {
-  searches: SearchesRepo;
+  searches: Async<SearchesRepo>;
   /** Read only: new matches in the last 24 hours. */
-  alerts: Pick<AlertsRepo, 'newMatchesSince'>;
+  alerts: Pick<Async<AlertsRepo>, 'newMatchesSince'>;
   engine: Pick<WatchEngine, 'refresh' | 'plan' | 'runSearchNow'>;
   /** The day's allowance, for the cost estimate. */
   budget: Pick<RequestBudget, 'plan'>;
@@ -32,9 +33,14 @@ export interface SearchesDeps {
 export class SearchesService {
   constructor(private readonly d: SearchesDeps) {}
 
-  private searchView(s: SavedSearchRow): SavedSearchView {
+  /**
+   * A saved search as the list shows it: its next run from `plan` (the engine's plan, read once per list; read here
+   * when not given) and its new matches of the last 24 hours.
+   */
+  private async searchView(s: SavedSearchRow, plan?: SchedulePlan): Promise<SavedSearchView> {
     const now = this.d.clock.now();
-    const next = this.d.engine.plan().nextSearchRuns.find((x) => x.id === s.id)?.at ?? null;
+    const runs = (plan ?? (await this.d.engine.plan())).nextSearchRuns;
+    const next = runs.find((x) => x.id === s.id)?.at ?? null;
     return {
       id: s.id,
       name: s.name,
@@ -52,21 +58,26 @@ export class SearchesService {
       last_complete: s.last_complete,
       consecutive_failures: s.consecutive_failures,
       last_error: s.last_error,
-      new_matches_24h: this.d.alerts.newMatchesSince(
+      new_matches_24h: await this.d.alerts.newMatchesSince(
         pollTargetKey({ kind: 'search', id: s.id }),
         now - 86_400_000,
       ),
     };
   }
 
-  private requireSearch(id: number): SavedSearchRow {
-    const s = this.d.searches.getSearch(id);
+  private async requireSearch(id: number): Promise<SavedSearchRow> {
+    const s = await this.d.searches.getSearch(id);
     if (!s) throw new LotwatchError('not_found', `There is no saved search ${id}; it may have been deleted.`);
     return s;
   }
 
-  listSearches(): SavedSearchView[] {
-    return this.d.searches.listSearches().map((s) => this.searchView(s));
+  /** Every saved search as the list shows it (next run, new matches of the last day). Rejects with database errors. */
+  async listSearches(): Promise<SavedSearchView[]> {
+    const rows = await this.d.searches.listSearches();
+    const plan = await this.d.engine.plan();
+    const out: SavedSearchView[] = [];
+    for (const s of rows) out.push(await this.searchView(s, plan));
+    return out;
   }
 
   private checkSearch(
@@ -93,9 +104,9 @@ export class SearchesService {
   }
 
   /** Creates a saved search (an `isExample` one for Demo mode) and schedules it. @throws BadInputError naming each bad field. */
-  createSearch(i: MethodInput<'searches.create'>, isExample = false): SavedSearchView {
+  async createSearch(i: MethodInput<'searches.create'>, isExample = false): Promise<SavedSearchView> {
     const { params, refine, schedule, rules } = this.checkSearch(i, DEFAULT_SEARCH_RULES);
-    const id = this.d.searches.insertSearch(
+    const id = await this.d.searches.insertSearch(
       {
         name: i.name!,
         params,
@@ -108,18 +119,18 @@ export class SearchesService {
       },
       this.d.clock.now(),
     );
-    this.d.engine.refresh();
-    return this.searchView(this.requireSearch(id));
+    await this.d.engine.refresh();
+    return this.searchView(await this.requireSearch(id));
   }
 
   /**
    * Edits a saved search; new params or local refinements restart its baseline; refinements left out stay as they
    * were. @throws BadInputError, not_found.
    */
-  updateSearch(i: MethodInput<'searches.update'>): SavedSearchView {
-    const old = this.requireSearch(i.id);
+  async updateSearch(i: MethodInput<'searches.update'>): Promise<SavedSearchView> {
+    const old = await this.requireSearch(i.id);
     const { params, refine, schedule, rules } = this.checkSearch(i, old.rules, old.refine);
-    this.d.searches.updateSearch(
+    await this.d.searches.updateSearch(
       i.id,
       {
         name: i.name!,
@@ -132,29 +143,29 @@ export class SearchesService {
       },
       this.d.clock.now(),
     );
-    this.d.engine.refresh();
-    return this.searchView(this.requireSearch(i.id));
+    await this.d.engine.refresh();
+    return this.searchView(await this.requireSearch(i.id));
   }
 
   /** Deletes a saved search and unschedules it. @throws not_found. */
-  removeSearch(id: number): { ok: true } {
-    this.requireSearch(id);
-    this.d.searches.deleteSearch(id);
-    this.d.engine.refresh();
+  async removeSearch(id: number): Promise<{ ok: true }> {
+    await this.requireSearch(id);
+    await this.d.searches.deleteSearch(id);
+    await this.d.engine.refresh();
     return { ok: true };
   }
 
   /** Pauses or resumes a saved search's schedule (it can still be run by hand). @throws not_found. */
-  setSearchPaused(id: number, paused: boolean): SavedSearchView {
-    const s = this.requireSearch(id);
-    this.d.searches.updateSearch(id, { ...s, paused }, this.d.clock.now());
-    this.d.engine.refresh();
-    return this.searchView(this.requireSearch(id));
+  async setSearchPaused(id: number, paused: boolean): Promise<SavedSearchView> {
+    const s = await this.requireSearch(id);
+    await this.d.searches.updateSearch(id, { ...s, paused }, this.d.clock.now());
+    await this.d.engine.refresh();
+    return this.searchView(await this.requireSearch(id));
   }
 
   /** Runs a saved search now, queued behind the engine's job in flight. @throws not_found, unauthorized without a client. */
   async runSearchNow(id: number): Promise<MethodOutput<'searches.runNow'>> {
-    this.requireSearch(id);
+    await this.requireSearch(id);
     this.d.clientOrThrow();
     return this.d.engine.runSearchNow(id);
   }
@@ -163,7 +174,7 @@ export class SearchesService {
    * What a schedule costs: runs per week and day, requests per day at `max_pages`, against the day's allowance and
    * what is already planned. A bad schedule is answered (`schedule_error`), not thrown; throws database errors only.
    */
-  estimate(i: MethodInput<'searches.estimate'>): MethodOutput<'searches.estimate'> {
+  async estimate(i: MethodInput<'searches.estimate'>): Promise<MethodOutput<'searches.estimate'>> {
     const now = this.d.clock.now();
     let perWeek = 0;
     let scheduleError: string | null = null;
@@ -174,7 +185,7 @@ export class SearchesService {
       scheduleError = e.fields?.['schedule']?.[0] ?? e.message;
     }
     const runs = perWeek / 7;
-    const b = this.d.budget.plan(now, this.d.engine.plan().projectedNext24h);
+    const b = this.d.budget.plan(now, (await this.d.engine.plan()).projectedNext24h);
     return {
       runs_per_week: perWeek,
       runs_per_day: runs,

@@ -3,14 +3,14 @@ import type { WatchingState } from '../../shared/watching';
 import type { QuotaSnapshot } from '../../shared/vehicle';
 import type { ApiClient } from '../api';
 import type { Clock } from '../clock';
-import type { SettingsRepo } from '../db/settingsRepo';
+import type { SettingsSource } from '../db/settingsRepo';
 import type { HandlerGroup } from '../handlerGroups';
 import type { RequestBudget } from '../watch/budget';
 import type { WatchEngine } from '../watch/engine';
 
 /** What app.info and status.get read: settings, the engine's plan and pause, the budget, and core's own state. */
 export interface AppHandlerDeps {
-  settings: SettingsRepo;
+  settings: SettingsSource;
   clock: Clock;
   engine: Pick<WatchEngine, 'plan' | 'pause'>;
   budget: Pick<RequestBudget, 'plan'>;
@@ -24,8 +24,16 @@ export interface AppHandlerDeps {
     dataDir: string;
     dbPath: string;
   };
-  /** The SQLite library's version and the data file's schema version. */
-  database(): { sqlite: string; schemaVersion: number };
+  /**
+   * Which engine holds the data, the SQLite library's version, PostgreSQL's server version (null on the desktop) and
+   * the schema version (coreDatabase.ts CoreDatabase.versions).
+   */
+  database(): {
+    engine: 'sqlite' | 'postgres';
+    sqlite: string;
+    postgres: string | null;
+    schemaVersion: number;
+  };
   /** How the secrets are kept (Settings says it). */
   secretsDescription: string;
   /** The client for the current key and mode, or null. */
@@ -54,17 +62,19 @@ export function appHandlers(c: AppHandlerDeps): HandlerGroup<'app.info' | 'statu
       dataDir: c.about.dataDir,
       dbPath: c.about.dbPath,
       platform: `${process.platform}-${process.arch}`,
+      database: c.database().engine,
       versions: {
         node: process.versions.node,
         electron: c.about.electronVersion,
         sqlite: c.database().sqlite,
+        postgres: c.database().postgres,
       },
       schemaVersion: c.database().schemaVersion,
       clock: { now: c.clock.now(), speed: c.clock.speed ?? 1 },
     }),
-    'status.get': () => {
+    'status.get': async () => {
       const now = c.clock.now();
-      const plan = c.engine.plan();
+      const plan = await c.engine.plan();
       return {
         mode: c.settings.get().demoMode ? ('demo' as const) : ('live' as const),
         key: { set: c.hasKey(), storage: c.secretsDescription, stored_for: c.keyStoredFor() },

@@ -11,6 +11,8 @@ export interface BackupHandlerDeps {
   clock: Clock;
   /** The better-sqlite3 binding the open database uses (a restore checks the copy with the same one), if known. */
   nativeBinding: string | undefined;
+  /** The engine holding the data: a team's PostgreSQL database is restored from the server's own backups. */
+  engine?: 'sqlite' | 'postgres';
 }
 
 /** A staged restore as the contract says it. */
@@ -23,7 +25,8 @@ function pendingView(dbPath: string): { source: string; requested_at: number } |
  * backups.list and backups.restore (docs/architecture.md "Data safety"): the daily copies in `<dataDir>/backups`,
  * newest first, and the restore of one of them at the next start. Restore takes only a listed backup's name, never a
  * path from the page.
- * @throws BadInputError when the chosen backup is not there or fails its check (nothing is staged).
+ * @throws BadInputError when the chosen backup is not there or fails its check, or the data is on PostgreSQL
+ *   (nothing is staged).
  */
 export function backupHandlers(c: BackupHandlerDeps): HandlerGroup<'backups.list' | 'backups.restore'> {
   return {
@@ -39,6 +42,11 @@ export function backupHandlers(c: BackupHandlerDeps): HandlerGroup<'backups.list
       pending: pendingView(c.dbPath),
     }),
     'backups.restore': async ({ name }) => {
+      if (c.engine === 'postgres') {
+        const m =
+          "This Lotwatch keeps its data on a team's PostgreSQL server: restore it from the server's own backups.";
+        throw new BadInputError(m, { name: [m] });
+      }
       const binding = c.nativeBinding;
       try {
         await stageRestore(c.dbPath, name, {

@@ -2,7 +2,7 @@ import type { ContractEvent } from '../../shared/ipc/contract';
 import { SettingsPatchSchema } from '../../shared/settings';
 import type { ApiClient } from '../api';
 import type { Clock } from '../clock';
-import type { SettingsRepo } from '../db/settingsRepo';
+import type { SettingsSource } from '../db/settingsRepo';
 import type { DemoService } from '../demo/service';
 import { DemoSpeedError } from '../errors';
 import type { HandlerGroup } from '../handlerGroups';
@@ -12,7 +12,7 @@ type SettingsMethods = 'settings.get' | 'settings.update' | 'key.set' | 'key.tes
 
 /** What the settings handlers need: the settings, the engine's wake-up, the examples' pause, and the client's life. */
 export interface SettingsHandlerDeps {
-  settings: SettingsRepo;
+  settings: SettingsSource;
   clock: Clock;
   engine: Pick<WatchEngine, 'wake'>;
   demo: Pick<DemoService, 'pauseExamples' | 'resumeExamples'>;
@@ -45,11 +45,11 @@ export function settingsHandlers(c: SettingsHandlerDeps): HandlerGroup<SettingsM
       // against the real service. Refused rather than slowed down: the engine cannot change clocks while running.
       const speed = c.clock.speed ?? 1;
       if (parsed.demoMode === false && speed > 1) throw new DemoSpeedError(speed, 'switch');
-      const next = c.settings.update(parsed);
+      const next = await c.settings.update(parsed);
       // Demo mode's examples never run on the user's real key: turning Demo mode off pauses them until the user
       // says (Settings asks: remove them or keep them paused); turning it on again resumes them.
-      if (before.demoMode && !next.demoMode) c.demo.pauseExamples();
-      if (!before.demoMode && next.demoMode) c.demo.resumeExamples();
+      if (before.demoMode && !next.demoMode) await c.demo.pauseExamples();
+      if (!before.demoMode && next.demoMode) await c.demo.resumeExamples();
       if (before.demoMode !== next.demoMode || before.serviceUrl !== next.serviceUrl) await c.rebuildClient();
       c.engine.wake();
       c.emit({ name: 'settings.changed', payload: next });

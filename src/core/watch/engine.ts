@@ -24,6 +24,8 @@ export interface EngineDeps {
   clock: Clock;
   log: Logger;
   budget: RequestBudget;
+  /** The last quota snapshot (RequestLedger.quota): a spent quota's pause and the period a 429 names. */
+  quota: () => QuotaSnapshot | null;
   /** The shell's notification channel (the one notifier port). */
   notifier: Notifier;
   /** Settings' notifications switch: off, alerts land in the inbox only. */
@@ -65,12 +67,14 @@ export class WatchEngine {
   private readonly budget: RequestBudget;
   private readonly clock: EngineDeps['clock'];
   private readonly calls: CallRunner | undefined;
+  private readonly log: Logger;
 
   constructor(d: EngineDeps) {
+    this.log = d.log;
     this.store = d.store;
     this.budget = d.budget;
     this.clock = d.clock;
-    this.gate = new PauseGate(d.clock, () => d.store.requests.loadQuota(), d.userPausedUntil);
+    this.gate = new PauseGate(d.clock, d.quota, d.userPausedUntil);
     const outbox = (this.outbox = new Outbox({
       store: d.store.alerts,
       clock: d.clock,
@@ -78,7 +82,7 @@ export class WatchEngine {
       notifier: d.notifier,
       notificationsEnabled: d.notificationsEnabled,
       emit: d.emit,
-      transaction: (fn) => d.store.transaction(fn),
+      transaction: d.store.transaction,
       afterDeliver: () => {
         d.afterDeliver?.();
         for (const l of this.delivered) l();
@@ -86,6 +90,7 @@ export class WatchEngine {
     }));
     this.recorder = new Recorder({
       store: d.store,
+      quota: d.quota,
       clock: d.clock,
       quiet: d.quiet,
       tzOffsetMinutes: d.tzOffsetMinutes,
@@ -129,9 +134,12 @@ export class WatchEngine {
     return this.scheduler.dispose();
   }
 
-  /** Re-reads saved searches after a change (create, edit, pause, delete) and reschedules. */
-  refresh(): void {
-    this.scheduler.refresh();
+  /**
+   * Re-reads saved searches, call watches and the watchlist after a change (create, edit, pause, delete) and
+   * reschedules. Resolves once read; rejects only with the store's errors.
+   */
+  refresh(): Promise<void> {
+    return this.scheduler.refresh();
   }
 
   /** Runs a saved search now, queued behind the job in flight (never overlapping). Paused searches run too. */
@@ -158,7 +166,7 @@ export class WatchEngine {
   /** Checks one watch now, queued like a search run; `skipped` when the watch is gone. */
   checkWatchNow(id: number): Promise<RunOutcome> {
     return this.scheduler.enqueue(async () => {
-      const w = this.store.watches.getWatch(id);
+      const w = await this.store.watches.getWatch(id);
       return w
         ? this.polls.pollWatch(w)
         : { status: 'skipped', requests: 0, changes: 0, alerts: 0, error: null };
@@ -170,7 +178,7 @@ export class WatchEngine {
    * that keeps failing) is shown without waiting for the next tick. Rejects only with database errors.
    */
   deliverNow(): Promise<void> {
-    return this.scheduler.enqueue(async () => this.outbox.deliver());
+    return this.scheduler.enqueue(() => this.outbox.deliver());
   }
 
   /** Runs everything due now (searches, watches, reminders, outbox); the loop calls this, tests may too. */
@@ -183,31 +191,41 @@ export class WatchEngine {
     return this.scheduler.idle();
   }
 
-  /** Stores records fetched outside the schedule like a poll does (see Polls.ingest). One transaction. */
-  ingest(vehicles: Vehicle[], source: string): void {
-    this.polls.ingest(vehicles, source);
+  /**
+   * Stores records fetched outside the schedule like a poll does (see Polls.ingest). One transaction. Rejects only
+   * with the store's errors.
+   */
+  ingest(vehicles: Vehicle[], source: string): Promise<void> {
+    return this.polls.ingest(vehicles, source);
   }
 
   /**
    * Whether `n` requests of low value (work nobody asked for and no alert waits on, such as market comparables of
    * watched lots) may go now (docs/architecture.md "Request budget"): not paused, and within the rolling day's
    * allowance after what the watchlist and the saved searches are projected to spend in the next 24 hours, at the
-   * pace. Throws only database errors.
+   * pace, from the loop's last read of the store. Throws nothing.
    */
   spare(n: number): boolean {
     const now = this.clock.now();
     if (now < this.gate.end(now)) return false;
-    return this.budget.canSpend(n, now, this.scheduler.plan().projectedNext24h) && this.budget.paced(n, now);
+    return (
+      this.budget.canSpend(n, now, this.scheduler.planNow().projectedNext24h) && this.budget.paced(n, now)
+    );
   }
 
-  /** The plan shown to the user: scale, projection, next runs. */
-  plan(): SchedulePlan {
+  /** The plan shown to the user: scale, projection, next runs, from a fresh read of the store. */
+  plan(): Promise<SchedulePlan> {
     return this.scheduler.plan();
   }
 
-  /** Raises the quota alerts of a snapshot, whoever's request brought it (see Recorder.onQuota); requests left again end a spent quota's pause. */
+  /**
+   * Raises the quota alerts of a snapshot, whoever's request brought it (see Recorder.onQuota); requests left again
+   * end a spent quota's pause. The alerts are stored behind (a store that fails is logged); throws nothing.
+   */
   onQuota(q: QuotaSnapshot | null): void {
-    this.recorder.onQuota(q);
+    this.recorder.onQuota(q).catch((e: unknown) => {
+      this.log.warn('watch: could not store a quota alert', { error: (e as Error)?.message ?? String(e) });
+    });
     if (this.gate.onQuota(q)) this.scheduler.wake();
   }
 

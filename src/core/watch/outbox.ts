@@ -1,19 +1,16 @@
 import { buildDigest, buildRecoveryNotice } from '../alerts';
 import type { Clock } from '../clock';
 import type { Notifier } from '../alerts/notifier';
-import type { AlertRow, NewAlert } from '../db/store';
+import type { AlertRow, AlertsRepo } from '../db/alertsRepo';
+import type { Async, Transact } from '../db/store';
 import type { Logger } from '../log';
 import type { ContractEvent } from '../../shared/ipc/contract';
 
 /** The outbox's view of the alerts table: due rows, the claim, the mark, and the digest's own inbox entry. */
-export interface OutboxStore {
-  dueAlerts(now: number): AlertRow[];
-  claimAlert(id: number): boolean;
-  markDelivered(id: number, now: number): void;
-  insertAlert(a: NewAlert, now: number): number | null;
-  claimedAlerts(): AlertRow[];
-  markRecovered(id: number, now: number): void;
-}
+export type OutboxStore = Pick<
+  Async<AlertsRepo>,
+  'dueAlerts' | 'claimAlert' | 'markDelivered' | 'insertAlert' | 'claimedAlerts' | 'markRecovered'
+>;
 
 /** What the outbox needs; the notification sink is a port so delivery can change without touching the polls. */
 export interface OutboxDeps {
@@ -28,7 +25,7 @@ export interface OutboxDeps {
   /** Called after each delivery round: the inbox may have new rows (the unread count follows). */
   afterDeliver?: () => void;
   /** Runs `fn` in one transaction (the digest's claim, marks and inbox entry are all or nothing). */
-  transaction: <T>(fn: () => T) => T;
+  transaction: Transact;
 }
 
 /**
@@ -43,15 +40,15 @@ export class Outbox {
    * marking them shown) are marked `recovered` and named in one pending notice, "Lotwatch stopped while showing 2
    * alerts" (buildRecoveryNotice), in one transaction; the next `deliver` shows it. So no alert is left untold after
    * a crash, and none is shown as itself twice (docs/architecture.md "An alert, from poll to notification"). Returns
-   * how many alerts it named. Throws only database errors.
+   * how many alerts it named. Rejects only with the store's errors.
    */
-  recover(): number {
+  recover(): Promise<number> {
     const now = this.d.clock.now();
-    return this.d.transaction(() => {
-      const left = this.d.store.claimedAlerts();
+    return this.d.transaction(async () => {
+      const left = await this.d.store.claimedAlerts();
       if (left.length === 0) return 0;
-      for (const a of left) this.d.store.markRecovered(a.id, now);
-      this.insertSummary(buildRecoveryNotice(left, now), now);
+      for (const a of left) await this.d.store.markRecovered(a.id, now);
+      await this.insertSummary(buildRecoveryNotice(left, now), now);
       return left.length;
     });
   }
@@ -62,36 +59,41 @@ export class Outbox {
    * written, pending. Then each pending alert (the digest among them) is claimed, shown through the notifier when
    * notifications are on, and marked delivered. A crash between claim and mark leaves the row claimed: the next
    * start names it in a recovery notice (`recover`), never shows it twice. Emits `alert.raised` for each alert that lands.
-   * Throws only database errors (a failing notification is logged).
+   * A claim is taken by one caller only, so two rounds at once never show an alert twice.
+   * Rejects only with the store's errors (a failing notification is logged).
    */
-  deliver(): void {
+  async deliver(): Promise<void> {
     const now = this.d.clock.now();
-    const due = this.d.store.dueAlerts(now);
+    const due = await this.d.store.dueAlerts(now);
     const held = due.filter((a) => a.status === 'digest');
     let pending = due;
     if (held.length) {
-      const claimed = this.d.transaction(() => {
-        const claimed = held.filter((a) => this.d.store.claimAlert(a.id));
+      const claimed = await this.d.transaction(async () => {
+        const claimed: AlertRow[] = [];
+        for (const a of held) if (await this.d.store.claimAlert(a.id)) claimed.push(a);
         if (claimed.length === 0) return claimed;
-        for (const a of claimed) this.d.store.markDelivered(a.id, now);
-        this.insertSummary(buildDigest(claimed, now), now);
+        for (const a of claimed) await this.d.store.markDelivered(a.id, now);
+        await this.insertSummary(buildDigest(claimed, now), now);
         return claimed;
       });
       for (const a of claimed) this.raised(a);
       // The digest entry just written is pending: read the outbox again so it goes out like any other alert.
-      if (claimed.length) pending = this.d.store.dueAlerts(now);
+      if (claimed.length) pending = await this.d.store.dueAlerts(now);
     }
     for (const a of pending) {
-      if (a.status !== 'pending' || !this.d.store.claimAlert(a.id)) continue;
+      if (a.status !== 'pending' || !(await this.d.store.claimAlert(a.id))) continue;
       this.show(a);
-      this.d.store.markDelivered(a.id, this.d.clock.now());
+      await this.d.store.markDelivered(a.id, this.d.clock.now());
     }
     this.d.afterDeliver?.();
   }
 
   /** Writes a summary entry (a digest or a recovery notice) to the inbox, pending: it goes out like any alert. */
-  private insertSummary(t: { title: string; body: string; dedup_key: string }, now: number): void {
-    this.d.store.insertAlert(
+  private async insertSummary(
+    t: { title: string; body: string; dedup_key: string },
+    now: number,
+  ): Promise<void> {
+    await this.d.store.insertAlert(
       {
         dedup_key: t.dedup_key,
         kind: 'digest',

@@ -3,7 +3,7 @@ import { ApiError, QuotaSpentError, UnauthorizedError } from '../api/errors';
 import type { Clock } from '../clock';
 import type { WatchRow, Store } from '../db/store';
 import { diffSearch, parseAuctionAt } from '../diff';
-import { databaseErrorOf, LotwatchError } from '../errors';
+import { connectionLostOf, databaseErrorOf, LotwatchError } from '../errors';
 import type { ContractEvent } from '../../shared/ipc/contract';
 import { passesRefinements } from '../../shared/localRefinements';
 import type { Vehicle } from '../../shared/vehicle';
@@ -63,16 +63,16 @@ export interface PollsDeps {
 /**
  * What every scheduled run does with a request that failed (a saved search's page, a watch check, a call watch's
  * call): a 429 pauses all polling (pause.ts), a spent quota and a rejected key raise their system alerts once, and
- * the error's code and the buyer's words are returned for the run row. Throws only database errors.
+ * the error's code and the buyer's words are returned for the run row. Rejects only with the store's errors.
  */
-export function runFailed(
+export async function runFailed(
   d: { pause: PauseGate; recorder: Recorder },
   e: unknown,
   now: number,
-): { code: string; message: string } {
+): Promise<{ code: string; message: string }> {
   d.pause.hold(e, now);
-  if (e instanceof QuotaSpentError) d.recorder.quotaSpent(e.periodEnd, now);
-  if (e instanceof UnauthorizedError) d.recorder.keyRejected(now);
+  if (e instanceof QuotaSpentError) await d.recorder.quotaSpent(e.periodEnd, now);
+  if (e instanceof UnauthorizedError) await d.recorder.keyRejected(now);
   if (e instanceof ApiError || (e instanceof Error && 'code' in e)) {
     return { code: String((e as { code: unknown }).code), message: (e as Error).message };
   }
@@ -90,29 +90,29 @@ export class Polls {
   /**
    * Stores records fetched outside the schedule (a manual search, a lot opened, related lots) the same way a poll
    * does: observation, diff against the stored state, timeline, and alerts for watched lots. Without this, a
-   * change first seen by a manual fetch would be missing from the timeline. One transaction; never awaits.
+   * change first seen by a manual fetch would be missing from the timeline. One transaction.
    * `source` names the fetch in the observations (`explore`, a poll target's wire string).
    */
-  ingest(vehicles: Vehicle[], source: string): void {
+  async ingest(vehicles: Vehicle[], source: string): Promise<void> {
     const now = this.d.clock.now();
-    this.d.store.transaction(() => {
+    await this.d.store.transaction(async () => {
       const prevOf = new Map<string, LotState | null>();
       const changes: Change[] = [];
       for (const v of vehicles) {
-        const o = this.d.store.lots.observe(v, now, source);
+        const o = await this.d.store.lots.observe(v, now, source);
         if (!o) continue;
         const key = lotKeyOf(o.next.platform, o.next.lot_number);
         if (prevOf.has(key)) continue;
         prevOf.set(key, o.prev);
-        changes.push(...this.d.recorder.lotDiff(o.prev, o.next));
+        changes.push(...(await this.d.recorder.lotDiff(o.prev, o.next)));
       }
-      this.d.recorder.record(changes, now, (k) => prevOf.get(k) ?? null, null);
+      await this.d.recorder.record(changes, now, (k) => prevOf.get(k) ?? null, null);
     });
-    this.d.outbox.deliver();
+    await this.d.outbox.deliver();
   }
 
   /** Pauses on a 429, raises the alert a failure calls for, and returns its code and message for the run row. */
-  private failed(e: unknown, now: number): { code: string; message: string } {
+  private failed(e: unknown, now: number): Promise<{ code: string; message: string }> {
     return runFailed(this.d, e, now);
   }
 
@@ -132,11 +132,11 @@ export class Polls {
     } catch (e) {
       const now = this.d.clock.now();
       // A database failure is said as one (db_unavailable with what to do); anything else keeps its own words.
-      const known = e instanceof LotwatchError ? e : databaseErrorOf(e);
+      const known = e instanceof LotwatchError ? e : (databaseErrorOf(e) ?? connectionLostOf(e));
       const code = known?.code ?? 'internal';
       const message = known?.message ?? (e instanceof Error ? e.message : String(e));
       try {
-        this.d.store.searches.finishRun(runId, now, {
+        await this.d.store.searches.finishRun(runId, now, {
           status: 'error',
           requests: requests(),
           records: 0,
@@ -167,7 +167,7 @@ export class Polls {
    * run and are stored); throws database errors, after marking the run failed (`ended`).
    */
   async runSearch(id: number, manual: boolean): Promise<RunOutcome> {
-    const s = this.d.store.searches.getSearch(id);
+    const s = await this.d.store.searches.getSearch(id);
     const client = this.d.client();
     if (!s || (s.paused && !manual) || !client) return { ...SKIPPED };
     const started = this.d.clock.now();
@@ -182,7 +182,7 @@ export class Polls {
     if (!pageFits(started)) return { ...SKIPPED };
     const run: PollTarget = { kind: 'search', id };
     const target = pollTargetKey(run);
-    const runId = this.d.store.searches.startRun(run, started);
+    const runId = await this.d.store.searches.startRun(run, started);
     this.d.emit({ name: 'poll.started', payload: { target, at: started } });
     let requests = 0;
     return this.ended(
@@ -230,14 +230,14 @@ export class Polls {
               const first = await client.searchVehicles(head);
               vehicles.push(...first.data);
               skipped += first.skipped;
-              this.d.recorder.onQuota(client.quota());
+              await this.d.recorder.onQuota(client.quota());
               continue;
             }
             const r = await client.searchVehicles({ ...query, ...(cursor ? { cursor } : {}) });
             vehicles.push(...r.data);
             skipped += r.skipped;
             for (const v of r.data) lastAuctionAt = parseAuctionAt(v.auction.auction_at) ?? lastAuctionAt;
-            this.d.recorder.onQuota(client.quota());
+            await this.d.recorder.onQuota(client.quota());
             const next = r.meta?.next_cursor ?? null;
             if (!next) {
               complete = true;
@@ -245,15 +245,15 @@ export class Polls {
             }
             cursor = next;
           } catch (e) {
-            this.d.recorder.onQuota(client.quota());
-            error = this.failed(e, this.d.clock.now());
+            await this.d.recorder.onQuota(client.quota());
+            error = await this.failed(e, this.d.clock.now());
             break;
           }
         }
         const now = this.d.clock.now();
         let changes = 0;
         let alerts = 0;
-        this.d.store.transaction(() => {
+        await this.d.store.transaction(async () => {
           const states: LotState[] = [];
           const lotChanges: Change[] = [];
           // Changes of lots the search's local refinements leave out: on the timeline, never the search's to alert.
@@ -261,13 +261,13 @@ export class Polls {
           const prevOf = new Map<string, LotState | null>();
           for (const v of vehicles) {
             // Every record read is an observation (docs/architecture.md "Local refinements").
-            const o = this.d.store.lots.observe(v, now, target);
+            const o = await this.d.store.lots.observe(v, now, target);
             if (!o) continue;
             const key = lotKeyOf(o.next.platform, o.next.lot_number);
             // The same lot twice in one run (it moved between pages): diff against the first state only once.
             if (prevOf.has(key)) continue;
             prevOf.set(key, o.prev);
-            const diff = this.d.recorder.lotDiff(o.prev, o.next);
+            const diff = await this.d.recorder.lotDiff(o.prev, o.next);
             if (!passesRefinements(v, s.refine)) {
               otherChanges.push(...diff);
               continue;
@@ -278,7 +278,7 @@ export class Polls {
           const fetchedSomething = vehicles.length > 0 || complete;
           // Only a reading of the whole list from its head to its end tells which members left it.
           const wholeList = complete && from === null;
-          const members = this.d.store.searches.memberKeys(id);
+          const members = await this.d.store.searches.memberKeys(id);
           const searchChanges = fetchedSomething
             ? diffSearch(members, states, {
                 complete: wholeList,
@@ -287,31 +287,36 @@ export class Polls {
                 observedAt: now,
               })
             : [];
-          const r = this.d.recorder.record(
+          const r = await this.d.recorder.record(
             [...searchChanges, ...lotChanges],
             now,
             (k) => prevOf.get(k) ?? null,
             s,
           );
           // A watched lot among them is still alerted under its watch's rules.
-          const o = this.d.recorder.record(otherChanges, now, (k) => prevOf.get(k) ?? null, null);
+          const o = await this.d.recorder.record(otherChanges, now, (k) => prevOf.get(k) ?? null, null);
           changes = r.changes + o.changes;
           alerts = r.alerts + o.alerts;
           const seen = states.map((x) => lotKeyOf(x.platform, x.lot_number));
           const dropped = searchChanges.filter((c) => c.kind === 'dropped_out').map((c) => c.lot_key);
-          this.d.store.searches.updateMembers(id, seen, dropped, now);
+          await this.d.store.searches.updateMembers(id, seen, dropped, now);
           if (error && !fetchedSomething) {
-            this.d.store.searches.searchRunFailed(id, now, error.code, error.message);
-            const after = this.d.store.searches.getSearch(id);
+            await this.d.store.searches.searchRunFailed(id, now, error.code, error.message);
+            const after = await this.d.store.searches.getSearch(id);
             if (after && error.code !== 'budget')
-              alerts += this.d.recorder.searchFailing(s, after.consecutive_failures, error.message, now);
+              alerts += await this.d.recorder.searchFailing(
+                s,
+                after.consecutive_failures,
+                error.message,
+                now,
+              );
           } else {
             if (wholeList) {
-              const counts = this.d.store.searches.recentResultCounts(id, 3);
-              alerts += this.d.recorder.searchEmpty(s, [...counts, seen.length], now);
+              const counts = await this.d.store.searches.recentResultCounts(id, 3);
+              alerts += await this.d.recorder.searchEmpty(s, [...counts, seen.length], now);
             }
-            this.d.store.searches.searchRunOk(id, now, seen.length, wholeList);
-            this.d.store.searches.setCoverage(
+            await this.d.store.searches.searchRunOk(id, now, seen.length, wholeList);
+            await this.d.store.searches.setCoverage(
               id,
               nextCoverage(coverage, {
                 from,
@@ -321,7 +326,7 @@ export class Polls {
               }),
             );
           }
-          this.d.store.searches.finishRun(runId, now, {
+          await this.d.store.searches.finishRun(runId, now, {
             status: error ? (fetchedSomething ? 'partial' : 'error') : 'ok',
             requests,
             records: vehicles.length,
@@ -336,7 +341,7 @@ export class Polls {
           name: 'poll.finished',
           payload: { target, at: now, status, requests, changes, alerts },
         });
-        this.d.outbox.deliver();
+        await this.d.outbox.deliver();
         return {
           status,
           requests,
@@ -362,14 +367,14 @@ export class Polls {
     if (!client) return { ...SKIPPED };
     const now0 = this.d.clock.now();
     if (!this.d.budget.canSpend(1, now0, 0, runFloor)) return { ...SKIPPED };
-    const lot = w.lot_key ? this.d.store.lots.getLotState(w.lot_key) : null;
+    const lot = w.lot_key ? await this.d.store.lots.getLotState(w.lot_key) : null;
     const vin = w.vin ?? lot?.vin ?? null;
     const byVin = w.kind === 'vin' || (lot !== null && auctionOver(lot) && vin !== null);
     const id = byVin && vin ? vin : ((w.lot_key ? parseLotKey(w.lot_key)?.lot_number : undefined) ?? vin);
     if (!id) return { ...SKIPPED };
     const run: PollTarget = { kind: 'watch', id: w.id };
     const target = pollTargetKey(run);
-    const runId = this.d.store.searches.startRun(run, now0);
+    const runId = await this.d.store.searches.startRun(run, now0);
     this.d.emit({ name: 'poll.started', payload: { target, at: now0 } });
     return this.ended(
       runId,
@@ -381,24 +386,25 @@ export class Polls {
         try {
           v = (await client.getVehicle(id)).data;
         } catch (e) {
-          error = this.failed(e, this.d.clock.now());
+          error = await this.failed(e, this.d.clock.now());
         }
         if (v && v.lot_number === null) {
           // Nothing to store or to follow (a lot number of 1e308, say): the watch stays on its lot for the next check.
           error = { code: 'bad_response', message: UNUSABLE_LOT };
           v = null;
         }
-        this.d.recorder.onQuota(client.quota());
+        await this.d.recorder.onQuota(client.quota());
         const now = this.d.clock.now();
         let changes = 0;
         let alerts = 0;
-        this.d.store.transaction(() => {
-          if (v) {
-            const o = this.d.store.lots.observe(v, now, target);
+        const found = v;
+        await this.d.store.transaction(async () => {
+          if (found) {
+            const o = await this.d.store.lots.observe(found, now, target);
             if (o) {
               const key = lotKeyOf(o.next.platform, o.next.lot_number);
-              const r = this.d.recorder.record(
-                this.d.recorder.lotDiff(o.prev, o.next),
+              const r = await this.d.recorder.record(
+                await this.d.recorder.lotDiff(o.prev, o.next),
                 now,
                 () => o.prev,
                 null,
@@ -407,17 +413,17 @@ export class Polls {
               changes = r.changes;
               alerts = r.alerts;
               // A relisted vehicle: the watch follows it to its new lot.
-              this.d.store.watches.watchChecked(w.id, now, key, o.next.vin);
+              await this.d.store.watches.watchChecked(w.id, now, key, o.next.vin);
             } else {
-              this.d.store.watches.watchChecked(w.id, now, null, null);
+              await this.d.store.watches.watchChecked(w.id, now, null, null);
             }
           } else if (error) {
-            this.d.store.watches.watchFailed(w.id, now, error.message);
+            await this.d.store.watches.watchFailed(w.id, now, error.message);
           }
-          this.d.store.searches.finishRun(runId, now, {
+          await this.d.store.searches.finishRun(runId, now, {
             status: error ? 'error' : 'ok',
             requests: 1,
-            records: v ? 1 : 0,
+            records: found ? 1 : 0,
             changes,
             complete: null,
             error_code: error?.code ?? null,
@@ -429,7 +435,7 @@ export class Polls {
           name: 'poll.finished',
           payload: { target, at: now, status, requests: 1, changes, alerts },
         });
-        this.d.outbox.deliver();
+        await this.d.outbox.deliver();
         return {
           status,
           requests: 1,

@@ -32,6 +32,8 @@ const HOUR = 3_600_000;
 /** What the recorder needs: the store, the clock and the user's quiet hours and time zone. */
 export interface RecorderDeps {
   store: Store;
+  /** The last quota snapshot (RequestLedger.quota), for the period a 429 without headers still names. */
+  quota: () => QuotaSnapshot | null;
   clock: Clock;
   quiet: () => QuietHours;
   /** The user's UTC offset in minutes at time t (e.g. -300 for US Eastern winter). */
@@ -40,23 +42,23 @@ export interface RecorderDeps {
 
 /**
  * Turns what the polls saw into rows: changes on the timeline, alert decisions (decide()) as alert rows in the
- * outbox, auction reminders, and the quota and system alerts. Never awaits, so a caller can put a whole poll's
- * writes in one transaction; throws only database errors.
+ * outbox, auction reminders, and the quota and system alerts. Awaits only the store, so a caller can put a whole
+ * poll's writes in one transaction; rejects only with the store's errors.
  */
 export class Recorder {
   constructor(private readonly d: RecorderDeps) {}
 
   /** The changes between a lot's stored state and a new one, relists found through other stored lots of its VIN. */
-  lotDiff(prev: LotState | null, next: LotState): Change[] {
+  async lotDiff(prev: LotState | null, next: LotState): Promise<Change[]> {
     const others = next.vin
-      ? this.d.store.lots.otherLotsOfVin(next.vin, lotKeyOf(next.platform, next.lot_number))
+      ? await this.d.store.lots.otherLotsOfVin(next.vin, lotKeyOf(next.platform, next.lot_number))
       : [];
     return diffLot(prev, next, { otherLotsOfVin: others });
   }
 
   /** The watch that covers a lot: by its lot key, or by its VIN. */
-  private watchFor(lotKey: string, vin: string | null): WatchRow | null {
-    for (const w of this.d.store.watches.listWatches()) {
+  private async watchFor(lotKey: string, vin: string | null): Promise<WatchRow | null> {
+    for (const w of await this.d.store.watches.listWatches()) {
       if (w.lot_key === lotKey || (vin !== null && w.vin === vin)) return w;
     }
     return null;
@@ -67,17 +69,17 @@ export class Recorder {
    * a saved search's new matches (and other changes of its lots, where its rules ask) under the search's rules.
    * `prevOf` gives each lot's state before this poll. Returns how many changes and new alerts were stored.
    */
-  record(
+  async record(
     changes: Change[],
     now: number,
     prevOf: (lotKey: string) => LotState | null,
     search: SavedSearchRow | null,
     watch?: WatchRow,
-  ): { changes: number; alerts: number } {
+  ): Promise<{ changes: number; alerts: number }> {
     let alerts = 0;
     for (const c of changes) {
-      const changeId = this.d.store.lots.insertChange(c, search?.id ?? null);
-      const w = watch ?? this.watchFor(c.lot_key, c.vin);
+      const changeId = await this.d.store.lots.insertChange(c, search?.id ?? null);
+      const w = watch ?? (await this.watchFor(c.lot_key, c.vin));
       const rules: AlertRules | null =
         w && c.kind !== 'new_match' && c.kind !== 'dropped_out' ? w.rules : (search?.rules ?? null);
       if (!rules) continue;
@@ -85,25 +87,27 @@ export class Recorder {
         w && rules === w.rules
           ? { kind: 'watch' as const, name: watchName(w) }
           : { kind: 'search' as const, name: search?.name ?? '' };
-      const record = this.d.store.lots.getLotRecord(c.lot_key);
+      const record = await this.d.store.lots.getLotRecord(c.lot_key);
       const title =
         record?.title ?? ([record?.year, record?.make, record?.model].filter(Boolean).join(' ') || c.lot_key);
-      const lot = this.d.store.lots.getLotState(c.lot_key);
+      const lot = await this.d.store.lots.getLotState(c.lot_key);
       // A new match judged against its comparable sales: their median price paid, from the store (offline).
       const compsMedianUsd =
         c.kind === 'new_match' && rules.comps_below_percent !== null && record
-          ? findComps(this.d.store.comps, {
-              lot_key: c.lot_key,
-              vin: record.vin,
-              make: record.make,
-              model: record.model,
-              year: record.year,
-              odometer: record.odometer,
-              damage: record.damage,
-            }).stats.median_usd
+          ? (
+              await findComps(this.d.store.comps, {
+                lot_key: c.lot_key,
+                vin: record.vin,
+                make: record.make,
+                model: record.model,
+                year: record.year,
+                odometer: record.odometer,
+                damage: record.damage,
+              })
+            ).stats.median_usd
           : undefined;
       const attempt =
-        c.kind === 'relisted' && rules.relist_attempt !== null ? this.attemptOf(c, now) : undefined;
+        c.kind === 'relisted' && rules.relist_attempt !== null ? await this.attemptOf(c, now) : undefined;
       // The lot's own figures for "repair cost under N % of ACV", from its stored record (null: no record stored).
       const estimates =
         rules.repair_under_acv_percent === null
@@ -127,13 +131,13 @@ export class Recorder {
         quiet: this.d.quiet(),
         now,
         tzOffsetMinutes: this.d.tzOffsetMinutes(now),
-        alertsForLotLastHour: this.d.store.alerts.alertsForLotSince(c.lot_key, now - HOUR),
+        alertsForLotLastHour: await this.d.store.alerts.alertsForLotSince(c.lot_key, now - HOUR),
         title,
         source,
       });
       if (decision?.lifts_snooze && w) {
         // The event the user snoozed for has happened: the snooze ends with this alert.
-        this.d.store.watches.updateWatchRules(
+        await this.d.store.watches.updateWatchRules(
           w.id,
           { ...w.rules, snooze_until: null, snooze_until_event: null },
           w.label,
@@ -145,7 +149,7 @@ export class Recorder {
           source.kind === 'watch' && w
             ? pollTargetKey({ kind: 'watch', id: w.id })
             : pollTargetKey({ kind: 'search', id: search?.id ?? 0 });
-        alerts += this.storeAlerts([decision], now, changeId, tag);
+        alerts += await this.storeAlerts([decision], now, changeId, tag);
       }
     }
     return { changes: changes.length, alerts };
@@ -156,9 +160,9 @@ export class Recorder {
    * (docs/architecture.md "A VIN's attempts"): the last attempt of the change's lot. Null without a VIN or when the
    * lot is not among them. Reads only.
    */
-  private attemptOf(c: Change, now: number): number | null {
+  private async attemptOf(c: Change, now: number): Promise<number | null> {
     if (c.vin === null) return null;
-    const attempts = mergeAttempts(storeSightings(this.d.store.lots, c.vin), now);
+    const attempts = mergeAttempts(await storeSightings(this.d.store.lots, c.vin), now);
     const own = attempts.filter(
       (a) => a.platform !== null && a.lot_number !== null && lotKeyOf(a.platform, a.lot_number) === c.lot_key,
     );
@@ -170,7 +174,12 @@ export class Recorder {
    * dedup key is stored already is dropped. `source` is the poll target's wire string, or '' for system alerts.
    * Returns how many rows were new.
    */
-  storeAlerts(decisions: AlertDecision[], now: number, changeId: number | null = null, source = ''): number {
+  async storeAlerts(
+    decisions: AlertDecision[],
+    now: number,
+    changeId: number | null = null,
+    source = '',
+  ): Promise<number> {
     let n = 0;
     for (const a of decisions) {
       const row: NewAlert = {
@@ -187,7 +196,7 @@ export class Recorder {
         deliver_after:
           a.delivery === 'digest' ? quietHoursEnd(now, this.d.quiet(), this.d.tzOffsetMinutes(now)) : null,
       };
-      if (this.d.store.alerts.insertAlert(row, now) !== null) n++;
+      if ((await this.d.store.alerts.insertAlert(row, now)) !== null) n++;
     }
     return n;
   }
@@ -196,54 +205,58 @@ export class Recorder {
    * Reminders "auction in N minutes" for watched lots whose reminder times fall in (from, to] (ms), each lot's in
    * one transaction. `watches` is read only when the window is not empty.
    */
-  reminders(from: number, to: number, watches: () => { watch: WatchRow; lot: LotState | null }[]): void {
+  async reminders(
+    from: number,
+    to: number,
+    watches: () => Promise<{ watch: WatchRow; lot: LotState | null }[]>,
+  ): Promise<void> {
     if (to <= from) return;
-    for (const { watch, lot } of watches()) {
+    for (const { watch, lot } of await watches()) {
       if (!lot || watch.rules.remind_minutes_before.length === 0) continue;
-      const rec = this.d.store.lots.getLotRecord(lotKeyOf(lot.platform, lot.lot_number));
+      const rec = await this.d.store.lots.getLotRecord(lotKeyOf(lot.platform, lot.lot_number));
       const title = rec?.title ?? lotKeyOf(lot.platform, lot.lot_number);
       const due = dueReminders(lot, watch.rules, from, to, title, {
         quiet: this.d.quiet(),
         tzOffsetMinutes: this.d.tzOffsetMinutes(to),
         ...(rec ? { exportBlock: exportBlock(rec.title_document) } : {}),
       });
-      if (due.length) this.d.store.transaction(() => this.storeAlerts(due, to));
+      if (due.length) await this.d.store.transaction(() => this.storeAlerts(due, to));
     }
   }
 
   /**
    * Raises the quota alerts of a snapshot, whoever's request brought it (a poll, a search in the UI, the console):
    * "used up" when nothing remains, else "running low" at 10% or less. Each is keyed by the quota period, so it is
-   * raised once a period however many answers carry the same numbers. Throws nothing but database errors.
+   * raised once a period however many answers carry the same numbers. Rejects only with the store's errors.
    */
-  onQuota(q: QuotaSnapshot | null): void {
+  async onQuota(q: QuotaSnapshot | null): Promise<void> {
     if (!q) return;
     const now = this.d.clock.now();
     // A 429 may come without the period headers; the period of the last full snapshot still names the period.
-    const stored = this.d.store.requests.loadQuota();
+    const stored = this.d.quota();
     const periodEnd =
       q.periodEnd ??
       (stored?.periodEnd !== null && stored?.periodEnd !== undefined && stored.periodEnd > now
         ? stored.periodEnd
         : null);
     if (q.remaining === 0) {
-      this.storeAlerts([quotaSpentAlert(periodEnd, now)], now);
+      await this.storeAlerts([quotaSpentAlert(periodEnd, now)], now);
       return;
     }
     if (q.limit !== null && q.remaining !== null && periodEnd !== null) {
       const a = quotaLowAlert({ limit: q.limit, remaining: q.remaining, periodEnd }, now);
-      if (a) this.storeAlerts([a], now);
+      if (a) await this.storeAlerts([a], now);
     }
   }
 
   /** The "quota used up until <period end>" alert after a 429 that says so (`periodEnd` ms, or null: unknown). */
-  quotaSpent(periodEnd: number | null, now: number): void {
-    this.storeAlerts([quotaSpentAlert(periodEnd, now)], now);
+  async quotaSpent(periodEnd: number | null, now: number): Promise<void> {
+    await this.storeAlerts([quotaSpentAlert(periodEnd, now)], now);
   }
 
   /** The "the service rejected your API key" alert after a 401. */
-  keyRejected(now: number): void {
-    this.storeAlerts([keyRejectedAlert(now)], now);
+  async keyRejected(now: number): Promise<void> {
+    await this.storeAlerts([keyRejectedAlert(now)], now);
   }
 
   /**
@@ -255,17 +268,17 @@ export class Recorder {
     failures: number,
     message: string,
     now: number,
-  ): number {
+  ): Promise<number> {
     const a = searchFailingAlert({ id: s.id, name: s.name }, failures, message, now);
-    return a ? this.storeAlerts([a], now) : 0;
+    return a ? this.storeAlerts([a], now) : Promise.resolve(0);
   }
 
   /**
    * The "saved search keeps finding nothing" alert, from the result counts of its last complete runs, oldest
    * first, this run's last. Returns how many alerts were stored (0 or 1).
    */
-  searchEmpty(s: Pick<SavedSearchRow, 'id' | 'name'>, counts: number[], now: number): number {
+  searchEmpty(s: Pick<SavedSearchRow, 'id' | 'name'>, counts: number[], now: number): Promise<number> {
     const a = searchEmptyAlert({ id: s.id, name: s.name }, counts, now);
-    return a ? this.storeAlerts([a], now) : 0;
+    return a ? this.storeAlerts([a], now) : Promise.resolve(0);
   }
 }

@@ -1,4 +1,4 @@
-import type { Store } from '../db/store';
+import type { SavedSearchRow, Store } from '../db/store';
 import type { Logger } from '../log';
 import { pagesPerRun, searchDemandPerDay, type RequestBudget } from './budget';
 import { CronTrigger } from './cron';
@@ -57,13 +57,16 @@ export interface RunsDeps {
 /** The triggers of the saved searches and call watches, and what is due of them. */
 export class ScheduledRuns {
   private triggers = new Map<string, CronTrigger>();
+  /** The saved searches and call watches as last read (`sync`), for planning without a store read. */
+  private searches: SavedSearchRow[] = [];
+  private calls: Awaited<ReturnType<Store['calls']['list']>> = [];
 
   constructor(private readonly d: RunsDeps) {}
 
-  /** Every saved search, then every call watch, as the loop schedules them. Throws only database errors. */
+  /** Every saved search, then every call watch, as the loop schedules them (as last read by `sync`). */
   private rows(): RunRow[] {
     const examples = this.d.examplesActive?.() ?? true;
-    const out: RunRow[] = this.d.store.searches.listSearches().map((s) => ({
+    const out: RunRow[] = this.searches.map((s) => ({
       key: `search:${s.id}`,
       id: s.id,
       call: false,
@@ -75,7 +78,7 @@ export class ScheduledRuns {
       first: false,
     }));
     if (!this.d.calls) return out;
-    for (const c of this.d.store.calls.list()) {
+    for (const c of this.calls) {
       out.push({
         key: `call:${c.id}`,
         id: c.id,
@@ -92,8 +95,15 @@ export class ScheduledRuns {
     return out;
   }
 
-  /** Re-reads the schedules: a trigger per saved search and call watch with a valid one. */
-  sync(): void {
+  /**
+   * Re-reads the saved searches and call watches and their schedules: a trigger per one with a valid schedule.
+   * Rejects only with the store's errors (the last read stays).
+   */
+  async sync(): Promise<void> {
+    const searches = await this.d.store.searches.listSearches();
+    const calls = this.d.calls ? await this.d.store.calls.list() : [];
+    this.searches = searches;
+    this.calls = calls;
     const rows = this.rows();
     const byKey = new Map(rows.map((r) => [r.key, r]));
     for (const [key, t] of this.triggers) {
@@ -122,6 +132,11 @@ export class ScheduledRuns {
     }
   }
 
+  /** The saved searches as last read by `sync`. */
+  searchRows(): readonly SavedSearchRow[] {
+    return this.searches;
+  }
+
   /** Stops every trigger. */
   dispose(): void {
     for (const t of this.triggers.values()) t.dispose();
@@ -141,11 +156,10 @@ export class ScheduledRuns {
 
   /**
    * Requests a day the scheduled runs are expected to spend: the saved searches' (budget.ts searchDemandPerDay) and
-   * one a run of each call watch that runs. Throws only database errors.
+   * one a run of each call watch that runs (as last read by `sync`). Throws nothing.
    */
   demand(now: number): number {
-    const searches = this.d.store.searches.listSearches();
-    let demand = searchDemandPerDay(searches, (id) => this.runsPerDay('search', id, now));
+    let demand = searchDemandPerDay(this.searches, (id) => this.runsPerDay('search', id, now));
     for (const r of this.rows())
       if (r.call && !r.paused) demand += (this.runsPerDay('call', r.id, now) ?? 0) * r.cost;
     return demand;

@@ -1,6 +1,5 @@
 import type { Clock } from '../clock';
-import { markSuspect } from '../db/connection';
-import { databaseErrorOf } from '../errors';
+import { connectionLostOf, databaseErrorOf } from '../errors';
 import type { WatchRow, Store } from '../db/store';
 import type { Logger } from '../log';
 import { projectedDay, reserveHorizon, scaleToFit, watchReserve, type RequestBudget } from './budget';
@@ -8,9 +7,10 @@ import { failureBackoff, tickBackoff, type SchedulePlan, type WatchState } from 
 import type { Outbox } from './outbox';
 import { nextReminderAt } from './planner';
 import { CRITICAL_VALUE, orderQueue, type QueuedRequest } from './value';
-import { bidWatchOf, dueValue, watchDue } from './due';
+import { dueValue, watchDue } from './due';
 import { MAX_SLEEP, watchWakeAt, type WakeContext } from './wake';
 import { ScheduledRuns, type CallRunner, type RunItem } from './runs';
+import { EMPTY_VIEW, loadWatchView, watchStatesOf, type WatchView } from './view';
 import { bidLookGap } from './bidPlan';
 import type { Polls, RunOutcome } from './polls';
 import type { PauseGate } from './pause';
@@ -58,6 +58,8 @@ export class Scheduler {
   /** Ticks that failed in a row, and when the loop may tick again after the last failure (ms). */
   private failures = 0;
   private retryAt = 0;
+  /** The store as last read for planning (view.ts); read again at each tick, after each run and on `refresh`. */
+  private view: WatchView = EMPTY_VIEW;
 
   constructor(private readonly d: SchedulerDeps) {
     this.runs = new ScheduledRuns(d);
@@ -72,21 +74,23 @@ export class Scheduler {
     this.started = true;
     const now = this.d.clock.now();
     this.lastTick = now;
-    try {
-      const n = this.d.store.searches.interruptRuns(now);
-      if (n) this.d.log.warn('watch: poll runs interrupted by a previous stop', { count: n });
-      const r = this.d.outbox.recover();
-      if (r)
-        this.d.log.warn('watch: alerts left claimed by a previous stop are named in a recovery notice', {
-          count: r,
-        });
-      this.syncTriggers();
-    } catch (e) {
-      // A store that cannot be written (full disk, read-only, damaged) must not stop the app: the loop backs off.
-      this.tickFailed(e, now);
-    }
-    if (this.failures > 0) this.reschedule();
-    else void this.enqueue(() => this.tick());
+    void this.enqueue(async () => {
+      try {
+        const n = await this.d.store.searches.interruptRuns(now);
+        if (n) this.d.log.warn('watch: poll runs interrupted by a previous stop', { count: n });
+        const r = await this.d.outbox.recover();
+        if (r)
+          this.d.log.warn('watch: alerts left claimed by a previous stop are named in a recovery notice', {
+            count: r,
+          });
+        await this.reload();
+      } catch (e) {
+        // A store that cannot be written (full disk, read-only, damaged) must not stop the app: the loop backs off.
+        this.tickFailed(e, now);
+      }
+      if (this.failures > 0) this.reschedule();
+      else await this.tick();
+    });
   }
 
   /** Stops the loop and waits for the job in flight. Idempotent. */
@@ -98,11 +102,20 @@ export class Scheduler {
     this.runs.dispose();
   }
 
-  /** Re-reads saved searches after a change (create, edit, pause, delete) and reschedules. */
-  refresh(): void {
+  /**
+   * Re-reads saved searches, call watches and the watchlist after a change (create, edit, pause, delete) and
+   * reschedules. Resolves once read; rejects only with the store's errors (the loop keeps its last view).
+   */
+  async refresh(): Promise<void> {
     this.scaledAt = -Infinity;
-    this.syncTriggers();
+    await this.reload();
     this.wake();
+  }
+
+  /** Reads the planning view and the scheduled runs again (view.ts, runs.ts sync). */
+  private async reload(): Promise<void> {
+    this.view = await loadWatchView(this.d.store, this.d.clock.now());
+    await this.runs.sync();
   }
 
   /** Plans the next tick again (after a pause ended) while the loop runs. */
@@ -131,11 +144,17 @@ export class Scheduler {
     } while (seen !== this.chain);
   }
 
-  /** The plan shown to the user: scale, projection, next runs. */
-  plan(): SchedulePlan {
+  /** The plan shown to the user: scale, projection, next runs, from a fresh read of the store. */
+  async plan(): Promise<SchedulePlan> {
+    await this.reload();
+    return this.planNow();
+  }
+
+  /** The plan from the last read view (see `plan`); what `spare` weighs between reads. */
+  planNow(): SchedulePlan {
     const now = this.d.clock.now();
     const watches = this.watchStates();
-    const searches = this.d.store.searches.listSearches();
+    const searches = this.runs.searchRows();
     const nextSearchRuns: SchedulePlan['nextSearchRuns'] = searches.map((s) => ({
       id: s.id,
       at: this.runs.nextRunAt('search', s.id, s.paused, now),
@@ -166,7 +185,7 @@ export class Scheduler {
    * watchlist's projected sale-result looks (spending.ts leavesSaleLooks): a run's later pages are held to it like
    * its first. A list's first reading (`firstReading`, several pages at once, every search at once when they are
    * new) leaves the places of each lot's first look after its sale within 24 hours; a later run, paced over the day,
-   * those before the bucket could refill. Throws only database errors.
+   * those before the bucket could refill. Throws nothing (the view read last).
    */
   leavesSaleLooks(at: number, firstReading: boolean): boolean {
     if (!firstReading) return true;
@@ -175,29 +194,12 @@ export class Scheduler {
 
   /**
    * The watches to poll (examples only while they may be) with their lots' stored states and, for a bid rule not
-   * reached yet and `withBids`, the bid plan's view (due.ts bidWatchOf: a read of each such lot's recent bid changes).
+   * reached yet and `withBids`, the bid plan's view (due.ts bidWatchOf over the lot's recent bid changes), from the
+   * view read last (view.ts). Throws nothing.
    */
   watchStates(withBids = true): WatchState[] {
-    const examples = this.d.examplesActive?.() ?? true;
     const now = this.d.clock.now();
-    const states = this.d.store.watches
-      .listWatches()
-      // A paused watch spends no request until the buyer resumes it.
-      .filter((w) => (examples || !w.is_example) && !w.paused)
-      .map((watch) => {
-        const lot = watch.lot_key ? this.d.store.lots.getLotState(watch.lot_key) : null;
-        // A saved-search page that refreshed the lot counts as a check (no second fetch).
-        const lastChecked =
-          lot && watch.last_checked_at !== null
-            ? Math.max(watch.last_checked_at, lot.observed_at)
-            : (watch.last_checked_at ?? null);
-        const key = watch.lot_key;
-        const bids =
-          key && withBids
-            ? bidWatchOf(watch, lot, (from) => this.d.store.lots.bidChangesSince(key, from), now)
-            : null;
-        return { watch, lot, lastChecked: lot ? lastChecked : null, bids };
-      });
+    const states = watchStatesOf(this.view, now, this.d.examplesActive?.() ?? true, withBids);
     // The bid looks' widest gap: each lot waiting for a bid rule gets the turn a saved search's page gets.
     const waiting = states.filter((x) => x.bids).length;
     if (waiting === 0) return states;
@@ -208,10 +210,6 @@ export class Scheduler {
   /** The scheduled runs (saved searches and call watches): next runs and runs a day, for the views. */
   scheduled(): Pick<ScheduledRuns, 'nextRunAt' | 'runsPerDay'> {
     return this.runs;
-  }
-
-  private syncTriggers(): void {
-    this.runs.sync();
   }
 
   /** The next due time of a watch (ms): its planned check or bid look, not before its failure backoff ends. */
@@ -248,7 +246,7 @@ export class Scheduler {
       const r = nextReminderAt(w.lot, w.watch.rules.remind_minutes_before, this.lastTick);
       if (r !== null) next = Math.min(next, r);
     }
-    const digest = this.d.store.alerts.nextDigestAt();
+    const digest = this.view.nextDigestAt;
     if (digest !== null && !served(digest)) next = Math.min(next, digest);
     // No request goes out before the pause ends or the budget lets one go. Still due since the tick started means
     // the budget held it back (or there was nothing to send it with): if a request fits already, nothing will
@@ -306,6 +304,7 @@ export class Scheduler {
     const now = this.d.clock.now();
     try {
       const from = this.lastTick;
+      await this.reload();
       this.updateScale(now);
       const paused = now < this.d.pause.end(now);
       // One queue: watch checks and saved-search runs that are due, by value per request (value.ts). Sale-critical
@@ -384,9 +383,12 @@ export class Scheduler {
         }
         if ('watch' in q.item) await this.d.polls.pollWatch(q.item.watch, q.critical ? Infinity : 0);
         else await this.runs.execute(q.item);
+        // What the run wrote (a lot's state, a check's time) is what the next item's keeps are worked out from.
+        this.view = await loadWatchView(this.d.store, this.d.clock.now());
       }
-      this.d.recorder.reminders(from, this.d.clock.now(), () => this.watchStates());
-      this.d.outbox.deliver();
+      await this.d.recorder.reminders(from, this.d.clock.now(), async () => this.watchStates());
+      await this.d.outbox.deliver();
+      this.view = await loadWatchView(this.d.store, this.d.clock.now());
       this.lastTick = now;
       if (this.failures > 0) this.d.log.info('watch: ticks work again', { failedInARow: this.failures });
       this.failures = 0;
@@ -407,8 +409,8 @@ export class Scheduler {
     this.failures++;
     const wait = tickBackoff(this.failures);
     this.retryAt = now + wait;
-    const dbError = databaseErrorOf(e);
-    if (dbError) markSuspect(this.d.store.db);
+    const dbError = databaseErrorOf(e) ?? connectionLostOf(e);
+    if (dbError) this.d.store.suspect();
     const data = {
       error: (dbError ?? (e as Error))?.message,
       code: dbError?.code ?? 'internal',

@@ -1,5 +1,6 @@
 import { UNREACHABLE_MESSAGES } from '../api/errors';
 import type { Clock } from '../clock';
+import type { Logger } from '../log';
 import type { ContractEvent } from '../../shared/ipc/contract';
 import { sameWatchingState, type WatchingState } from '../../shared/watching';
 import type { PauseKind } from './pause';
@@ -108,7 +109,9 @@ export interface WatchingSources {
     onRebuilt(l: () => void): unknown;
   };
   /** The store: a watch's stale "could not reach the service" error is forgotten once the service answers. */
-  store: { watches: { clearErrorsStartingWith(prefixes: readonly string[]): number } };
+  store: { watches: { clearErrorsStartingWith(prefixes: readonly string[]): Promise<number> } };
+  /** Where a store that fails to clear them is said. */
+  log: Pick<Logger, 'warn'>;
   /** The watcher (WatchEngine): its pause, until when and why. */
   engine: { pause(): { until: number | null; kind: PauseKind | null } };
 }
@@ -116,7 +119,7 @@ export interface WatchingSources {
 /**
  * Builds the tracker of the state of watching and hooks it to its sources: core's events, every answer of the
  * service and every new client; when the service answers again, clears the watches' stale "could not reach" errors.
- * Throws nothing but the database's errors.
+ * Throws nothing (a store that fails is logged).
  */
 export function followWatching(s: WatchingSources): WatchingTracker {
   const tracker = new WatchingTracker({
@@ -134,7 +137,11 @@ export function followWatching(s: WatchingSources): WatchingTracker {
     tracker.onEvent(e);
     // Back online: a row's "could not reach the service" no longer holds; the watchlist refreshes on the event.
     if (e.name === 'reachability.changed' && e.payload.reachable)
-      s.store.watches.clearErrorsStartingWith(UNREACHABLE_MESSAGES);
+      s.store.watches.clearErrorsStartingWith(UNREACHABLE_MESSAGES).catch((err: unknown) => {
+        s.log.warn('watch: could not clear the watches\' "could not reach" errors', {
+          error: (err as Error)?.message ?? String(err),
+        });
+      });
   });
   s.service.onAnswer(() => tracker.refresh());
   s.service.onRebuilt(() => tracker.refresh());

@@ -13,6 +13,7 @@ import type { ApiClient } from '../api';
 import { checkVin } from '../api/validate';
 import type { Clock } from '../clock';
 import type { LotRow, LotsRepo } from '../db/lotsRepo';
+import type { Async, Transact } from '../db/async';
 import type { WatchesRepo, WatchRow } from '../db/watchesRepo';
 import { BadInputError, LotwatchError } from '../errors';
 import type { WatchEngine } from '../watch/engine';
@@ -21,12 +22,12 @@ import { DEFAULT_WATCH_RULES, parseRules } from './rules';
 
 /** What the watchlist needs: its repositories, the engine facade, the clock, the client, and the views below it. */
 export interface WatchlistDeps {
-  watches: WatchesRepo;
+  watches: Async<WatchesRepo>;
   /** Read only: the watched lot's row and state. */
-  lots: Pick<LotsRepo, 'getRow' | 'getLotState'>;
+  lots: Pick<Async<LotsRepo>, 'getRow' | 'getLotState'>;
   engine: Pick<WatchEngine, 'refresh' | 'ingest' | 'checkWatchNow'>;
   /** Runs `fn` in one transaction (Store.transaction). */
-  transaction: <T>(fn: () => T) => T;
+  transaction: Transact;
   clock: Clock;
   /** The client, or the one "no key" error (src/core/api/clientOrThrow.ts). */
   clientOrThrow: () => ApiClient;
@@ -34,28 +35,28 @@ export interface WatchlistDeps {
   examplesActive: () => boolean;
   /** A stored lot as the lists show it (src/core/lots/views.ts lotSummary). */
   summary: (row: LotRow) => LotSummary;
-  /** The buyer's figures for a watched lot (DeskService.figures). */
-  figures: (row: LotRow, rules: AlertRules) => LotDesk | null;
+  /** The buyer's figures for a watched lot (DeskService.figures; reads the store). */
+  figures: (row: LotRow, rules: AlertRules) => Promise<LotDesk | null>;
   /**
    * The buyer's notes and tags on stored lots (the desk's store, DeskRepo): bulk tagging writes there. `notes` is null
    * for a lot not stored; `setNotes` takes tags comma-joined and says whether the lot was stored.
    */
   desk: {
-    notes(key: string): { notes: string; tags: string } | null;
-    setNotes(key: string, notes: string, tags: string): boolean;
+    notes(key: string): Promise<{ notes: string; tags: string } | null>;
+    setNotes(key: string, notes: string, tags: string): Promise<boolean>;
   };
 }
 
 /**
  * The watchlist: watches by VIN, lot number or lot-page URL, their rules, check now, and snooze and mute of a
- * watched lot's alerts. Reads go straight to SQLite; checks go through the engine.
+ * watched lot's alerts. Reads go straight to the store; checks go through the engine.
  */
 export class WatchlistService {
   constructor(private readonly d: WatchlistDeps) {}
 
-  private watchView(w: WatchRow): WatchView {
-    const row = w.lot_key ? this.d.lots.getRow(w.lot_key) : null;
-    const lot = w.lot_key ? this.d.lots.getLotState(w.lot_key) : null;
+  private async watchView(w: WatchRow): Promise<WatchView> {
+    const row = w.lot_key ? await this.d.lots.getRow(w.lot_key) : null;
+    const lot = w.lot_key ? await this.d.lots.getLotState(w.lot_key) : null;
     const last =
       lot && w.last_checked_at !== null ? Math.max(w.last_checked_at, lot.observed_at) : w.last_checked_at;
     return {
@@ -75,18 +76,21 @@ export class WatchlistService {
       last_error: w.last_error,
       paused: w.paused,
       lot: row ? this.d.summary(row) : null,
-      desk: row ? this.d.figures(row, w.rules) : null,
+      desk: row ? await this.d.figures(row, w.rules) : null,
     };
   }
 
-  private requireWatch(id: number): WatchRow {
-    const w = this.d.watches.getWatch(id);
+  private async requireWatch(id: number): Promise<WatchRow> {
+    const w = await this.d.watches.getWatch(id);
     if (!w) throw new LotwatchError('not_found', `There is no watch ${id}; it may have been removed.`);
     return w;
   }
 
-  listWatches(): WatchView[] {
-    return this.d.watches.listWatches().map((w) => this.watchView(w));
+  /** Every watch as the list shows it (its lot, next check and the buyer's figures). Rejects with database errors. */
+  async listWatches(): Promise<WatchView[]> {
+    const out: WatchView[] = [];
+    for (const w of await this.d.watches.listWatches()) out.push(await this.watchView(w));
+    return out;
   }
 
   /**
@@ -109,7 +113,7 @@ export class WatchlistService {
     const vin = parsed.kind === 'vin' ? checkVin(parsed.vin).vin : null;
     const lotNumber = parsed.kind === 'lot' ? parsed.lot_number : null;
     const client = this.d.clientOrThrow();
-    const existing = this.d.watches.listWatches().find((w) => {
+    const existing = (await this.d.watches.listWatches()).find((w) => {
       if (vin) return w.vin === vin;
       const p = w.lot_key !== null ? parseLotKey(w.lot_key) : null;
       if (!p || parsed.kind !== 'lot') return false;
@@ -145,13 +149,13 @@ export class WatchlistService {
         'The service answered without a platform and lot number for that lot.',
       );
     }
-    const dup = lotKey && this.d.watches.listWatches().find((w) => w.lot_key === lotKey);
+    const dup = lotKey && (await this.d.watches.listWatches()).find((w) => w.lot_key === lotKey);
     if (dup)
       throw new BadInputError('That lot is already on your watchlist.', {
         target: ['Already on your watchlist.'],
       });
-    const id = this.d.transaction(() => {
-      const wid = this.d.watches.insertWatch(
+    const id = await this.d.transaction(async () => {
+      const wid = await this.d.watches.insertWatch(
         {
           kind: vin ? 'vin' : 'lot',
           vin: vin ?? vehicle?.vin ?? null,
@@ -162,29 +166,33 @@ export class WatchlistService {
         },
         now,
       );
-      if (vehicle) this.d.watches.watchChecked(wid, now, lotKey, vehicle.vin);
+      if (vehicle) await this.d.watches.watchChecked(wid, now, lotKey, vehicle.vin);
       return wid;
     });
-    if (vehicle) this.d.engine.ingest([vehicle], pollTargetKey({ kind: 'watch', id }));
-    this.d.engine.refresh();
-    return this.watchView(this.requireWatch(id));
+    if (vehicle) await this.d.engine.ingest([vehicle], pollTargetKey({ kind: 'watch', id }));
+    await this.d.engine.refresh();
+    return this.watchView(await this.requireWatch(id));
   }
 
   /** Removes a watch. @throws not_found. */
-  removeWatch(id: number): { ok: true } {
-    this.requireWatch(id);
-    this.d.watches.deleteWatch(id);
-    this.d.engine.refresh();
+  async removeWatch(id: number): Promise<{ ok: true }> {
+    await this.requireWatch(id);
+    await this.d.watches.deleteWatch(id);
+    await this.d.engine.refresh();
     return { ok: true };
   }
 
   /** Replaces a watch's rules (merged over its current ones) and label. @throws BadInputError, not_found. */
-  setWatchRules(id: number, rulesInput: AlertRulesPatch | undefined, label?: string): WatchView {
-    const w = this.requireWatch(id);
+  async setWatchRules(
+    id: number,
+    rulesInput: AlertRulesPatch | undefined,
+    label?: string,
+  ): Promise<WatchView> {
+    const w = await this.requireWatch(id);
     const rules = parseRules(rulesInput, w.rules);
-    this.d.watches.updateWatchRules(id, rules, label ?? w.label, this.d.clock.now());
-    this.d.engine.refresh();
-    return this.watchView(this.requireWatch(id));
+    await this.d.watches.updateWatchRules(id, rules, label ?? w.label, this.d.clock.now());
+    await this.d.engine.refresh();
+    return this.watchView(await this.requireWatch(id));
   }
 
   /**
@@ -192,41 +200,41 @@ export class WatchlistService {
    * paused watch, see WatchScheduler.watchStates), remove, or tag (the tags join each watched lot's desk tags, each
    * once). Ids of watches that are gone are counted as skipped, not refused: another window may have removed them.
    */
-  bulk(i: WatchBulkInput): MethodOutput<'watchlist.bulk'> {
+  async bulk(i: WatchBulkInput): Promise<MethodOutput<'watchlist.bulk'>> {
     const now = this.d.clock.now();
     let changed = 0;
-    this.d.transaction(() => {
+    await this.d.transaction(async () => {
       for (const id of new Set(i.ids)) {
-        const w = this.d.watches.getWatch(id);
+        const w = await this.d.watches.getWatch(id);
         if (!w) continue;
         if (i.action === 'remove') {
-          this.d.watches.deleteWatch(id);
+          await this.d.watches.deleteWatch(id);
           changed++;
         } else if (i.action === 'tag') {
-          const had = w.lot_key ? this.d.desk.notes(w.lot_key) : null;
+          const had = w.lot_key ? await this.d.desk.notes(w.lot_key) : null;
           if (!w.lot_key || !had) continue;
           const tags = parseTags([had.tags, ...i.tags].join(','));
           if (tags.length > MAX_TAGS) continue;
-          if (this.d.desk.setNotes(w.lot_key, had.notes, joinTags(tags))) changed++;
-        } else if (this.d.watches.setPaused(id, i.action === 'pause', now)) changed++;
+          if (await this.d.desk.setNotes(w.lot_key, had.notes, joinTags(tags))) changed++;
+        } else if (await this.d.watches.setPaused(id, i.action === 'pause', now)) changed++;
       }
     });
-    if (i.action !== 'tag') this.d.engine.refresh();
+    if (i.action !== 'tag') await this.d.engine.refresh();
     return { changed, skipped: new Set(i.ids).size - changed };
   }
 
   /** Checks one watch now (one request), queued behind the job in flight. @throws not_found, unauthorized. */
   async checkWatchNow(id: number): Promise<MethodOutput<'watchlist.checkNow'>> {
-    this.requireWatch(id);
+    await this.requireWatch(id);
     this.d.clientOrThrow();
     return this.d.engine.checkWatchNow(id);
   }
 
-  private watchOfLot(lotKey: string): WatchRow {
-    const rec = this.d.lots.getLotState(lotKey);
-    const w = this.d.watches
-      .listWatches()
-      .find((x) => x.lot_key === lotKey || (rec?.vin && x.vin === rec.vin));
+  private async watchOfLot(lotKey: string): Promise<WatchRow> {
+    const rec = await this.d.lots.getLotState(lotKey);
+    const w = (await this.d.watches.listWatches()).find(
+      (x) => x.lot_key === lotKey || (rec?.vin && x.vin === rec.vin),
+    );
     if (!w)
       throw new LotwatchError(
         'not_found',
@@ -236,8 +244,8 @@ export class WatchlistService {
   }
 
   /** Snoozes a watched lot's alerts until a time (ms) or an event. @throws not_found when the lot is not watched. */
-  snooze(i: MethodInput<'alerts.snooze'>): WatchView {
-    const w = this.watchOfLot(i.lot_key);
+  async snooze(i: MethodInput<'alerts.snooze'>): Promise<WatchView> {
+    const w = await this.watchOfLot(i.lot_key);
     return this.setWatchRules(w.id, {
       snooze_until: i.until ?? null,
       snooze_until_event: i.until_event ?? null,
@@ -245,13 +253,13 @@ export class WatchlistService {
   }
 
   /** Mutes or unmutes a watched lot's alerts. @throws not_found when the lot is not watched. */
-  mute(lotKey: string, muted: boolean): WatchView {
-    const w = this.watchOfLot(lotKey);
+  async mute(lotKey: string, muted: boolean): Promise<WatchView> {
+    const w = await this.watchOfLot(lotKey);
     return this.setWatchRules(w.id, { muted });
   }
 
   /** The soonest sale among the watched lots, for the header's "next sale". Reads only. */
-  nextSale(): MethodOutput<'watchlist.nextSale'> {
+  nextSale(): Promise<MethodOutput<'watchlist.nextSale'>> {
     return this.d.watches.nextSale(this.d.clock.now());
   }
 }

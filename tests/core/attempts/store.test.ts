@@ -48,32 +48,40 @@ function finished(v: Vehicle, status: string | null, price: number, day: string)
 }
 
 describe('the store keeps what was seen of a lot', () => {
-  it('keeps the photos seen while the lot was open when its finished record comes without any', () => {
+  it('keeps the photos seen while the lot was open when its finished record comes without any', async () => {
     const { s } = stores();
     const v = open('copart', '100', '2026-06-02T15:00:00Z', 4000, PHOTOS);
-    s.lots.observe(v, T, 'test');
-    s.lots.observe(finished(v, 'Sold', 6100, '2026-06-02'), T + 30 * H, 'test');
-    const rec = s.lots.getLotRecord('copart:100')!;
+    await s.lots.observe(v, T, 'test');
+    await s.lots.observe(finished(v, 'Sold', 6100, '2026-06-02'), T + 30 * H, 'test');
+    const rec = (await s.lots.getLotRecord('copart:100'))!;
     expect(rec.media.photos).toEqual(PHOTOS);
     expect(rec.auction.state).toBe('finished');
     // The same finished record again is no change; a record with photos of its own replaces them.
-    s.lots.observe(finished(v, 'Sold', 6100, '2026-06-02'), T + 31 * H, 'test');
-    expect(s.lots.observationCount('copart:100')).toBe(3);
-    s.lots.observe(
+    await s.lots.observe(finished(v, 'Sold', 6100, '2026-06-02'), T + 31 * H, 'test');
+    expect(await s.lots.observationCount('copart:100')).toBe(3);
+    await s.lots.observe(
       { ...v, media: { thumbs_count: 1, has_360: false, photos: ['https://cs.copart.com/c_thb.jpg'] } },
       T + 32 * H,
       'test',
     );
-    expect(s.lots.getLotRecord('copart:100')!.media.photos).toEqual(['https://cs.copart.com/c_thb.jpg']);
+    expect((await s.lots.getLotRecord('copart:100'))!.media.photos).toEqual([
+      'https://cs.copart.com/c_thb.jpg',
+    ]);
   });
 });
 
 describe("a VIN's attempts from the store", () => {
-  it('reads every attempt (two under one lot, one on the other platform), decides the Nth-attempt rule on them', () => {
+  it('reads every attempt (two under one lot, one on the other platform), decides the Nth-attempt rule on them', async () => {
     const { s } = stores();
     const clock = new FakeClock(T);
-    const recorder = new Recorder({ store: s, clock, quiet: () => QUIET_OFF, tzOffsetMinutes: () => 0 });
-    const id = s.searches.insertSearch(
+    const recorder = new Recorder({
+      store: s,
+      quota: () => null,
+      clock,
+      quiet: () => QUIET_OFF,
+      tzOffsetMinutes: () => 0,
+    });
+    const id = await s.searches.insertSearch(
       {
         name: 'Third time',
         params: {},
@@ -85,26 +93,26 @@ describe("a VIN's attempts from the store", () => {
       },
       T,
     );
-    const search = s.searches.getSearch(id)!;
+    const search = (await s.searches.getSearch(id))!;
     const see = (v: Vehicle, at: number) =>
-      s.transaction(() => {
-        const o = s.lots.observe(v, at, 'test')!;
-        recorder.record(recorder.lotDiff(o.prev, o.next), at, () => o.prev, search);
+      s.transaction(async () => {
+        const o = (await s.lots.observe(v, at, 'test'))!;
+        await recorder.record(await recorder.lotDiff(o.prev, o.next), at, () => o.prev, search);
       });
     const first = open('copart', '100', '2026-06-02T15:00:00Z', 5200, PHOTOS);
-    see(first, T);
-    see({ ...first, pricing: { ...NO_PRICES, current_bid_usd: 6600 } }, T + 26 * H);
-    see(finished(first, 'Sold on Approval', 6600, '2026-06-02'), T + 30 * H);
+    await see(first, T);
+    await see({ ...first, pricing: { ...NO_PRICES, current_bid_usd: 6600 } }, T + 26 * H);
+    await see(finished(first, 'Sold on Approval', 6600, '2026-06-02'), T + 30 * H);
     // The seller refused: the same lot comes back a week later, and ends on approval again.
     const again = open('copart', '100', '2026-06-09T15:00:00Z', 3000);
-    see(again, T + 5 * 24 * H);
-    see(finished(again, 'Sold on Approval', 6200, '2026-06-09'), T + 8 * 24 * H);
-    expect(s.alerts.list(false, Number.MAX_SAFE_INTEGER, 10)).toEqual([]); // a 2nd attempt: below the rule
+    await see(again, T + 5 * 24 * H);
+    await see(finished(again, 'Sold on Approval', 6200, '2026-06-09'), T + 8 * 24 * H);
+    expect(await s.alerts.list(false, Number.MAX_SAFE_INTEGER, 10)).toEqual([]); // a 2nd attempt: below the rule
     // Then on IAAI: the 3rd attempt.
-    see(open('iaai', '900', '2026-06-16T15:00:00Z', 0), T + 10 * 24 * H);
+    await see(open('iaai', '900', '2026-06-16T15:00:00Z', 0), T + 10 * 24 * H);
 
     const now = T + 11 * 24 * H;
-    const attempts = mergeAttempts(storeSightings(s.lots, VIN), now);
+    const attempts = mergeAttempts(await storeSightings(s.lots, VIN), now);
     expect(
       attempts.map((a) => [
         a.number,
@@ -124,7 +132,7 @@ describe("a VIN's attempts from the store", () => {
     expect(sellerSignals(attempts, now).facts[0]).toBe(
       '3rd attempt; last two ended on approval at $6,600 and $6,200',
     );
-    const alerts = s.alerts.list(false, Number.MAX_SAFE_INTEGER, 10);
+    const alerts = await s.alerts.list(false, Number.MAX_SAFE_INTEGER, 10);
     expect(alerts.map((a) => [a.kind, a.title, a.body])).toEqual([
       [
         'relisted',

@@ -66,7 +66,7 @@ async function onChannel(initial: number, perDay?: number): Promise<{ t: TestCor
 describe('call watches', () => {
   it('runs on its schedule from the same budget: the first answer is the baseline, its requests are logged and planned', async () => {
     const t = await startCore({ sandbox: sb });
-    const before = t.core.engine.plan().projectedNext24h;
+    const before = (await t.core.engine.plan()).projectedNext24h;
     const w = await t.value<CallWatchView>('callWatches.create', {
       name: 'Auction Garage',
       target: { endpoint: VIDEOS, query: { channel: 'auction-garage' } },
@@ -74,7 +74,7 @@ describe('call watches', () => {
     });
     // One request a run, 48 runs a day, counted in the projected day as a saved search's runs are.
     expect(w.requests_per_day).toBe(48);
-    expect(t.core.engine.plan().projectedNext24h - before).toBe(48);
+    expect((await t.core.engine.plan()).projectedNext24h - before).toBe(48);
     await t.core.engine.runDue();
     const first = await watchOf(t, w.id);
     expect(first.last_status).toBe(200);
@@ -196,7 +196,7 @@ describe('call watches', () => {
       if (hour % 5 === 0) fresh.push(...channel.publish(1 + (hour % 3)));
       if (hour === 36) {
         await t.restart();
-        t.core.engine.refresh(); // what a started engine does first: read the schedules
+        await t.core.engine.refresh(); // what a started engine does first: read the schedules
       }
       await step(t, 60 * 60_000);
     }

@@ -56,7 +56,7 @@ describe('call watches on the sandbox video platform', () => {
     for (let step = 1; step <= 96; step++) {
       if (step === 48) {
         await t.restart();
-        t.core.engine.refresh(); // what a started engine does first: read the schedules
+        await t.core.engine.refresh(); // what a started engine does first: read the schedules
       }
       t.clock.advance(HOUR / 2);
       await t.core.engine.runDue();

@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import type { Core } from '../../../src/core/app';
-import { Store } from '../../../src/core/db/store';
+import { AlertsRepo } from '../../../src/core/db/alertsRepo';
 import type { AlertKind } from '../../../src/shared/watch';
 import { makeCore, type MakeCoreOptions } from '../../helpers/core';
 
@@ -15,12 +15,13 @@ export function alertRaiser(dbPath: string): {
 } {
   const db = new BetterSqlite3(dbPath);
   db.pragma('busy_timeout = 5000');
-  const store = new Store(db);
+  // The synchronous repository over this second connection: a raise is stored when it returns.
+  const alerts = new AlertsRepo(db);
   let n = 0;
   return {
     raise(kind, title, at) {
       n++;
-      const id = store.alerts.insertAlert(
+      const id = alerts.insertAlert(
         {
           dedup_key: `test:${n}:${title}`,
           kind,

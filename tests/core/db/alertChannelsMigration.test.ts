@@ -2,7 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { ChannelsRepo } from '../../../src/core/db/channelsRepo';
 import { closeDatabase, openDatabase } from '../../../src/core/db/connection';
-import { Store } from '../../../src/core/db/store';
+import { SqliteStore } from '../../../src/core/db/store';
 import { migrateTo, migrationFiles } from './migrationFile';
 
 // A schema-70 file (an inbox of alerts, no channels) gets alert channels and their per-channel outbox. The alerts
@@ -56,7 +56,7 @@ describe('migration 80: alert channels', () => {
   it('in the current store, removing an old alert or a channel removes its deliveries', () => {
     const path = fileAtVersion70();
     const db = openDatabase(path);
-    const s = new Store(db);
+    const s = new SqliteStore(db).sync;
     const id = s.channels.insert('ntfy', SETTINGS, 0, 100);
     s.channels.addDelivery(1, id, 'sent', 100, null, 100);
     s.channels.addDelivery(2, id, 'pending', 100, null, 100);

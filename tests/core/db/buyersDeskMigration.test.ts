@@ -2,7 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { COMP_CANDIDATES_SQL } from '../../../src/core/db/compsRepo';
 import { closeDatabase, openDatabase } from '../../../src/core/db/connection';
-import { Store } from '../../../src/core/db/store';
+import { SqliteStore } from '../../../src/core/db/store';
 import { migrateTo, migrationFiles } from './migrationFile';
 
 // Migration 70 drops the full-text index over lots and builds it again with the new `tags` column. A schema-60 file
@@ -126,7 +126,7 @@ describe("migration 70: the buyer's desk", () => {
   it("the current store finds an old lot by its notes, then by the tags the buyer's desk gives it", () => {
     const path = fileAtVersion60();
     const db = openDatabase(path);
-    const s = new Store(db);
+    const s = new SqliteStore(db).sync;
     expect(s.library.find('hail', 10, 0)?.rows.map((r) => r.lot_key)).toEqual(['copart:3']);
     expect(s.desk.setNotes('copart:1', 'title is clean', 'export')).toBe(true);
     expect(s.library.find('export', 10, 0)?.rows.map((r) => r.lot_key)).toEqual(['copart:1']);

@@ -2,7 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { CacheRepo } from '../../../src/core/db/cacheRepo';
 import { closeDatabase, openDatabase } from '../../../src/core/db/connection';
-import { Store } from '../../../src/core/db/store';
+import { SqliteStore } from '../../../src/core/db/store';
 import { migrateTo, migrationFiles } from './migrationFile';
 
 // A schema-20 file (the watch store, no cache) gets the key/value cache for offline answers and one-time flags;
@@ -49,7 +49,7 @@ describe('migration 30: the cache', () => {
     new CacheRepo(raw).put('flag:examples-added', '1', 9);
     raw.close();
     const db = openDatabase(path);
-    const s = new Store(db);
+    const s = new SqliteStore(db).sync;
     expect(s.cache.get('flag:examples-added')).toMatchObject({ value: '1', updated_at: 9 });
     expect(s.searches.listSearches().map((r) => r.name)).toEqual(['Accords']);
     closeDatabase(db);

@@ -2,7 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/core/db/connection';
 import { Pruner, RETENTION_DEFAULTS } from '../../../src/core/db/retention';
-import { Store } from '../../../src/core/db/store';
+import { SqliteStore } from '../../../src/core/db/store';
 import { CALL_ANSWERS_KEPT } from '../../../src/shared/callWatch';
 import { AlertRulesSchema } from '../../../src/shared/watch';
 import { migrationFiles } from './migrationFile';
@@ -20,7 +20,7 @@ describe('migration 150: call watches and the link an alert carries', () => {
       ).run();
     });
     const db = openDatabase(path);
-    const store = new Store(db);
+    const store = new SqliteStore(db).sync;
     // The alert an older Lotwatch stored is still there, with no link.
     expect(store.alerts.list(false, Number.MAX_SAFE_INTEGER, 10)[0]).toMatchObject({
       dedup_key: 'change:1',
@@ -75,7 +75,7 @@ describe('migration 150: call watches and the link an alert carries', () => {
 describe('call answers in the retention pass', () => {
   it('drops old answers but never the last one nor the last good one', () => {
     const db = openDatabase(files.at(150));
-    const store = new Store(db);
+    const store = new SqliteStore(db).sync;
     const id = store.calls.create(
       {
         name: 'Garage',

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { closeDatabase, openDatabase } from '../../../src/core/db/connection';
 import { schemaVersion } from '../../../src/core/db/migrate';
 import { MIGRATIONS } from '../../../src/core/db/migrations';
-import { Store } from '../../../src/core/db/store';
+import { SqliteStore } from '../../../src/core/db/store';
 import { dumpDataFile, lostSince, type DataFileDump, type Transformed } from '../../fixtures/datafile/dump';
 import { tempDir } from '../../helpers/tmp';
 
@@ -86,7 +86,7 @@ describe('a schema-150 data file upgraded by today’s Lotwatch', () => {
     const db = upgraded();
     // FTS5's own check: the index agrees with the rows it indexes (throws SQLITE_CORRUPT_VTAB when it does not).
     db.prepare("INSERT INTO lots_fts(lots_fts) VALUES ('integrity-check')").run();
-    const store = new Store(db);
+    const store = new SqliteStore(db).sync;
     const lots = table('lots').rows;
     const withVin = lots.find((l) => typeof l['vin'] === 'string' && typeof l['make'] === 'string')!;
     const byVin = store.library.find(withVin['vin'] as string, 50, 0)!;

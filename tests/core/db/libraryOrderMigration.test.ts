@@ -2,7 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/core/db/connection';
 import { RECENT_LOTS_SQL } from '../../../src/core/db/libraryRepo';
-import { Store } from '../../../src/core/db/store';
+import { SqliteStore } from '../../../src/core/db/store';
 import { migrateTo, migrationFiles } from './migrationFile';
 
 // The Library's default list (no query) must read lots off an index in last-seen order, not scan and sort them all.
@@ -55,7 +55,7 @@ describe('migration 50: the library order index', () => {
   it('keeps the default list in last-seen order, newest first, page by page', () => {
     const db = openDatabase(path());
     addLots(db, 50);
-    const store = new Store(db);
+    const store = new SqliteStore(db).sync;
     const seen = [
       ...store.library.recent(20, 0),
       ...store.library.recent(20, 20),

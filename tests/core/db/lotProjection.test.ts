@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/core/db/connection';
-import { Store } from '../../../src/core/db/store';
+import { SqliteStore } from '../../../src/core/db/store';
 import { diffLot, toLotState } from '../../../src/core/diff';
 import type { Vehicle } from '../../../src/shared/vehicle';
 import { tempDir } from '../../helpers/tmp';
@@ -17,7 +17,7 @@ function store() {
   const t = tempDir();
   dirs.push(t);
   const db = openDatabase(join(t.dir, 'lotwatch.sqlite'));
-  return { db, s: new Store(db) };
+  return { db, s: new SqliteStore(db).sync };
 }
 
 /** The fixture record with its auction fields replaced. */

@@ -1,7 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { closeDatabase, openDatabase } from '../../../src/core/db/connection';
-import { Store } from '../../../src/core/db/store';
+import { SqliteStore } from '../../../src/core/db/store';
 import { migrateTo, migrationFiles } from './migrationFile';
 
 // A schema-90 file (stored lots, no market answers) gets the table of market comparables' answers per band. The lots
@@ -33,7 +33,7 @@ describe('migration 100: market comparables', () => {
     raw.close();
 
     const db = openDatabase(path);
-    const s = new Store(db);
+    const s = new SqliteStore(db).sync;
     expect(s.market.get(BAND)).toBeNull();
     const found = s.comps.candidates({
       make: 'AUDI',

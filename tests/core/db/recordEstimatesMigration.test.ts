@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizeVehicle } from '../../../src/core/api/parse';
 import { openDatabase, closeDatabase } from '../../../src/core/db/connection';
 import { packRecord } from '../../../src/core/db/lotsRepo';
-import { Store } from '../../../src/core/db/store';
+import { SqliteStore } from '../../../src/core/db/store';
 import { realFinishedRecord } from '../api/fixtures/realRecords';
 import { migrationFiles } from './migrationFile';
 
@@ -63,7 +63,12 @@ describe('migration 110: the estimates in stored records', () => {
       expect(c.pricing).toMatchObject({ acv_usd: null, est_repair_usd: null, repair_to_value: null });
       expect(row('iaai:1')).toMatchObject({ normalized: '{}', content_hash: 'old' });
       // And the Library's filter finds the old IAAI lot.
-      const found = new Store(db).library.filtered('', { repairToValueMax: 2, hasAcv: true }, 10, 0);
+      const found = new SqliteStore(db).sync.library.filtered(
+        '',
+        { repairToValueMax: 2, hasAcv: true },
+        10,
+        0,
+      );
       expect(found.rows.map((r) => r.lot_key)).toEqual(['iaai:45139005']);
     } finally {
       closeDatabase(db);

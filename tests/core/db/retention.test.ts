@@ -9,7 +9,7 @@ import {
   RETENTION_DEFAULTS,
   RetentionScheduler,
 } from '../../../src/core/db/retention';
-import { Store } from '../../../src/core/db/store';
+import { SqliteStore } from '../../../src/core/db/store';
 import { findComps } from '../../../src/core/db/comps';
 import { silentLogger } from '../../../src/core/log';
 import { AlertRulesSchema, type Change } from '../../../src/shared/watch';
@@ -50,14 +50,15 @@ function store() {
     () => t.cleanup(),
     () => closeDatabase(db),
   );
-  return { db, s: new Store(db), path: join(t.dir, 'lotwatch.sqlite') };
+  const store = new SqliteStore(db);
+  return { db, s: store.sync, store, path: join(t.dir, 'lotwatch.sqlite') };
 }
 
 const iso = (t: number) => new Date(t).toISOString().replace('.000Z', '+00:00');
 
 /** A lot auctioned at `saleAt`, observed every 10 minutes over the day before with its bid rising, then sold. */
 function lotHistory(
-  s: Store,
+  s: SqliteStore['sync'],
   lotNumber: string,
   saleAt: number,
   over: { vin: string; make?: string; model?: string },
@@ -126,7 +127,7 @@ const count = (db: BetterSqlite3.Database, sql: string, ...p: unknown[]) =>
 
 describe('the retention pass', () => {
   it('collapses old observations to the timeline, slims old lots nobody follows to their sale result, keeps comparables', async () => {
-    const { db, s } = store();
+    const { db, s, store: st } = store();
     const old = NOW - 40 * DAY;
     lotHistory(s, '1', old, { vin: 'WATCHED0000000001' });
     lotHistory(s, '2', old, { vin: 'NOBODY00000000002' });
@@ -153,7 +154,7 @@ describe('the retention pass', () => {
     };
     expect(before.t2).toHaveLength(4);
     expect(count(db, "SELECT count(*) AS n FROM observations WHERE lot_key = 'copart:2'")).toBe(5);
-    const compsBefore = findComps(s.comps, COMPS_SUBJECT);
+    const compsBefore = await findComps(st.comps, COMPS_SUBJECT);
     expect(compsBefore.comps.map((c) => c.lot_key).sort()).toEqual([
       'copart:1',
       'copart:2',
@@ -209,7 +210,7 @@ describe('the retention pass', () => {
     expect(mediaThen.photos).toHaveLength(1);
     expect(mediaNow).toEqual({ ...mediaThen, photos: [], photos_count: 1 });
     expect(s.lots.getLotRecord('copart:1')!.media).toEqual(mediaThen);
-    const compsAfter = findComps(s.comps, COMPS_SUBJECT);
+    const compsAfter = await findComps(st.comps, COMPS_SUBJECT);
     expect(compsAfter).toEqual(compsBefore);
     expect(r).toMatchObject({ slimmedLots: 1 });
     expect(r.observations).toBeGreaterThanOrEqual(3 * 4);
@@ -291,14 +292,14 @@ describe('the retention pass', () => {
 
   it('gives the freed space back to the disk: a new file in steps, a file from before version 90 once', async () => {
     const fill = (db: BetterSqlite3.Database) => {
-      const s = new Store(db);
+      const s = new SqliteStore(db);
       const big = 'x'.repeat(4000);
       const ins = db.prepare(
         'INSERT INTO request_log (at, endpoint, status, duration_ms, bytes, attempt, error_code) VALUES (?, ?, 200, 1, 1, 1, NULL)',
       );
-      s.transaction(() => {
+      s.db.transaction(() => {
         for (let i = 0; i < 6000; i++) ins.run(NOW - 60 * DAY, big);
-      });
+      })();
     };
     const pages = (db: BetterSqlite3.Database) => db.pragma('page_count', { simple: true }) as number;
 

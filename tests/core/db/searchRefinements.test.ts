@@ -18,23 +18,29 @@ const base = {
 describe('saved search refinements in the store', () => {
   it('reads them back apart from the parameters, and none when none were saved', () => {
     const { s } = store();
-    const id = s.searches.insertSearch({ ...base, refine: { damage: ['Front end'] }, is_example: false }, 1);
-    expect(s.searches.getSearch(id)).toMatchObject({
+    const id = s.sync.searches.insertSearch(
+      { ...base, refine: { damage: ['Front end'] }, is_example: false },
+      1,
+    );
+    expect(s.sync.searches.getSearch(id)).toMatchObject({
       params: { make: 'KIA' },
       refine: { damage: ['Front end'] },
     });
-    const plain = s.searches.insertSearch({ ...base, is_example: false }, 1);
-    expect(s.searches.getSearch(plain)).toMatchObject({ params: { make: 'KIA' }, refine: {} });
+    const plain = s.sync.searches.insertSearch({ ...base, is_example: false }, 1);
+    expect(s.sync.searches.getSearch(plain)).toMatchObject({ params: { make: 'KIA' }, refine: {} });
   });
 
   it('a changed refinement restarts the baseline; the same one keeps it', () => {
     const { s } = store();
-    const id = s.searches.insertSearch({ ...base, refine: { damage: ['Front end'] }, is_example: false }, 1);
-    s.searches.setCoverage(id, { baseline_done: true, covered_until: null, sweep_from: null });
-    s.searches.updateSearch(id, { ...base, refine: { damage: ['Front end'] } }, 2);
-    expect(s.searches.getSearch(id)?.baseline_done).toBe(true);
-    s.searches.updateSearch(id, { ...base, refine: { damage: ['Rear end'] } }, 3);
-    expect(s.searches.getSearch(id)).toMatchObject({
+    const id = s.sync.searches.insertSearch(
+      { ...base, refine: { damage: ['Front end'] }, is_example: false },
+      1,
+    );
+    s.sync.searches.setCoverage(id, { baseline_done: true, covered_until: null, sweep_from: null });
+    s.sync.searches.updateSearch(id, { ...base, refine: { damage: ['Front end'] } }, 2);
+    expect(s.sync.searches.getSearch(id)?.baseline_done).toBe(true);
+    s.sync.searches.updateSearch(id, { ...base, refine: { damage: ['Rear end'] } }, 3);
+    expect(s.sync.searches.getSearch(id)).toMatchObject({
       baseline_done: false,
       refine: { damage: ['Rear end'] },
     });
@@ -42,11 +48,11 @@ describe('saved search refinements in the store', () => {
 
   it('a damaged refinement reads as none, the search still lists', () => {
     const { s, db } = store();
-    const id = s.searches.insertSearch({ ...base, is_example: false }, 1);
+    const id = s.sync.searches.insertSearch({ ...base, is_example: false }, 1);
     db.prepare('UPDATE saved_searches SET params = ? WHERE id = ?').run(
       JSON.stringify({ make: 'KIA', lotwatch_refine: { damage: 'Front end' } }),
       id,
     );
-    expect(s.searches.getSearch(id)).toMatchObject({ params: { make: 'KIA' }, refine: {} });
+    expect(s.sync.searches.getSearch(id)).toMatchObject({ params: { make: 'KIA' }, refine: {} });
   });
 });

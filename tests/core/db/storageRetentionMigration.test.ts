@@ -3,7 +3,7 @@ import { closeDatabase, openDatabase } from '../../../src/core/db/connection';
 import { schemaVersion } from '../../../src/core/db/migrate';
 import { MIGRATIONS } from '../../../src/core/db/migrations';
 import { prune, RETENTION_DEFAULTS } from '../../../src/core/db/retention';
-import { Store } from '../../../src/core/db/store';
+import { SqliteStore } from '../../../src/core/db/store';
 import { vehicle } from '../watch/storeFixtures';
 import { migrationFiles } from './migrationFile';
 
@@ -78,7 +78,7 @@ describe('migration 90: storage retention', () => {
         raw_z: null,
       });
 
-      const s = new Store(db);
+      const s = new SqliteStore(db).sync;
       expect(s.lots.getLotRecord('copart:50000001')?.raw).toMatchObject({
         pricing: { current_bid_usd: 700 },
       });
@@ -112,7 +112,7 @@ describe('migration 90: storage retention', () => {
       expect(r).toMatchObject({ observations: 3, requestLog: 1, slimmedLots: 1 });
       expect(db.prepare('SELECT count(*) AS n FROM observations').get()).toEqual({ n: 0 });
       expect(db.prepare('SELECT count(*) AS n FROM request_log').get()).toEqual({ n: 1 });
-      const s = new Store(db);
+      const s = new SqliteStore(db).sync;
       expect(s.lots.timeline('copart:50000001').map((c) => [c.kind, c.after])).toEqual([
         ['bid_changed', '700'],
       ]);

@@ -4,7 +4,7 @@ import { closeDatabase, openDatabase } from '../../../src/core/db/connection';
 import { schemaVersion } from '../../../src/core/db/migrate';
 import { MIGRATIONS } from '../../../src/core/db/migrations';
 import { SettingsRepo } from '../../../src/core/db/settingsRepo';
-import { Store } from '../../../src/core/db/store';
+import { SqliteStore } from '../../../src/core/db/store';
 import { FakeClock } from '../../helpers/fakeClock';
 import { migrateTo, migrationFiles } from './migrationFile';
 
@@ -94,7 +94,7 @@ describe('migration 20: the watch store', () => {
     raw.close();
     const db = openDatabase(path);
     expect(schemaVersion(db)).toBe(MIGRATIONS.at(-1)!.version);
-    const s = new Store(db);
+    const s = new SqliteStore(db).sync;
     expect(s.library.find('accord', 10, 0)?.rows.map((r) => r.lot_key)).toEqual(['copart:7']);
     expect(s.lots.getLotState('copart:7')).toMatchObject({
       platform: 'copart',

@@ -1,8 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { normalizeVehicle } from '../../../src/core/api/parse';
-import { CompsRepo, type CompLot } from '../../../src/core/db/compsRepo';
-import type { Store } from '../../../src/core/db/store';
+import type { CompLot } from '../../../src/core/db/compsRepo';
+import type { Async, Store } from '../../../src/core/db/store';
+import type { CompsRepo } from '../../../src/core/db/compsRepo';
 import {
   compareComps,
   compStats,
@@ -23,9 +24,9 @@ import { storesPerTest } from '../../helpers/store';
 const stores = storesPerTest();
 
 /** A real data file (every migration run) in a fresh temporary folder, with the comparables' repository. */
-function openStore(): { db: Database; store: Store; repo: CompsRepo } {
+function openStore(): { db: Database; store: Store; repo: Async<CompsRepo> } {
   const { db, s } = stores();
-  return { db, store: s, repo: new CompsRepo(db) };
+  return { db, store: s, repo: s.comps };
 }
 
 const SUBJECT_VIN = '2HGFC2F59JH000000';
@@ -132,7 +133,7 @@ const SUBJECT: CompSubject = {
 };
 
 /** Seeds the store through the real Store, as a poll would; returns nothing. */
-function seed(store: Store, db: Database): void {
+async function seed(store: Store, db: Database): Promise<void> {
   const lots: Vehicle[] = [
     // The subject itself, still open.
     specCivic(
@@ -248,9 +249,10 @@ function seed(store: Store, db: Database): void {
       { state: 'sold', price: 7000 },
     ),
   ];
-  store.transaction(() =>
-    lots.forEach((v, i) => expect(store.lots.observe(v, 1_000 + i, 'test')).not.toBeNull()),
-  );
+  await store.transaction(async () => {
+    for (const [i, v] of lots.entries())
+      expect(await store.lots.observe(v, 1_000 + i, 'test')).not.toBeNull();
+  });
   const damage = db.prepare<[string, string]>('UPDATE lots SET normalized = ? WHERE lot_key = ?');
   damage.run('{"odometer": 100000, "damage": "Fro', 'copart:70000014');
   damage.run('[1, 2]', 'copart:70000016');
@@ -259,10 +261,10 @@ function seed(store: Store, db: Database): void {
 const numbers = (cs: readonly { lot_number: string }[]) => cs.map((c) => c.lot_number);
 
 describe('findComps over a real store', () => {
-  it('ranks the comparables, prices them, gives the VIN history, and skips damaged records', () => {
+  it('ranks the comparables, prices them, gives the VIN history, and skips damaged records', async () => {
     const { db, store, repo } = openStore();
-    seed(store, db);
-    const r = findComps(repo, SUBJECT);
+    await seed(store, db);
+    const r = await findComps(repo, SUBJECT);
 
     // Front end first ("Front end", "FRONT END" and "Front End" are one damage), then by the matches after it: in the
     // odometer band (within 30,000 miles of 100,000) and the same year 08 (2,000), 07 and 01 (5,000 each: 07 sold
@@ -362,10 +364,10 @@ describe('findComps over a real store', () => {
     expect(r.skipped).toBe(2);
   });
 
-  it('cuts the list at the limit and computes the statistics over the comparables returned', () => {
+  it('cuts the list at the limit and computes the statistics over the comparables returned', async () => {
     const { db, store, repo } = openStore();
-    seed(store, db);
-    const r = findComps(repo, SUBJECT, { limit: 3 });
+    await seed(store, db);
+    const r = await findComps(repo, SUBJECT, { limit: 3 });
     expect(numbers(r.comps)).toEqual(['70000008', '70000007', '70000001']);
     // 08 is unpriced. Prices 7801, 8000: median (7801 + 8000) / 2 = 7900.5 -> 7901;
     // p25 7801 + 0.25 * 199 = 7850.75 -> 7851; p75 7801 + 0.75 * 199 = 7950.25 -> 7950.
@@ -378,14 +380,14 @@ describe('findComps over a real store', () => {
       min_usd: 7801,
       max_usd: 8000,
     });
-    expect(() => findComps(repo, SUBJECT, { limit: 0 })).toThrow(BadInputError);
-    expect(() => findComps(repo, SUBJECT, { limit: 2.5 })).toThrow(BadInputError);
+    await expect(findComps(repo, SUBJECT, { limit: 0 })).rejects.toThrow(BadInputError);
+    await expect(findComps(repo, SUBJECT, { limit: 2.5 })).rejects.toThrow(BadInputError);
   });
 
-  it('drops the odometer criterion when the subject has none', () => {
+  it('drops the odometer criterion when the subject has none', async () => {
     const { db, store, repo } = openStore();
-    seed(store, db);
-    const r = findComps(repo, { ...SUBJECT, odometer: null });
+    await seed(store, db);
+    const r = await findComps(repo, { ...SUBJECT, odometer: null });
     // Without odometer distances the 2018 front end lots order by sale date: 08 (07-10), 07 (07-01), 15 (06-15),
     // 11 (06-07, 250,000 miles, now in), 01 (06-01).
     expect(numbers(r.comps)).toEqual([
@@ -402,9 +404,9 @@ describe('findComps over a real store', () => {
     ]);
   });
 
-  it('never lists the subject among its own comparables, and has only history without a year', () => {
+  it('never lists the subject among its own comparables, and has only history without a year', async () => {
     const { db, store, repo } = openStore();
-    seed(store, db);
+    await seed(store, db);
     const asSubject: CompSubject = {
       lot_key: 'copart:70000001',
       vin: null,
@@ -414,22 +416,22 @@ describe('findComps over a real store', () => {
       odometer: 95_000,
       damage: 'Front End',
     };
-    const r = findComps(repo, asSubject);
+    const r = await findComps(repo, asSubject);
     expect(numbers(r.comps)).not.toContain('70000001');
     // Without a VIN, the other lots of a VIN are ordinary comparables: 08 (3,000 miles away), 13 (4,500), 07, ...
     expect(numbers(r.comps).slice(0, 3)).toEqual(['70000008', '70000013', '70000007']);
     expect(r.history).toEqual([]);
 
-    const noYear = findComps(repo, { ...SUBJECT, year: null });
+    const noYear = await findComps(repo, { ...SUBJECT, year: null });
     expect(noYear.comps).toEqual([]);
     expect(noYear.stats.median_usd).toBeNull();
     expect(numbers(noYear.history)).toEqual(['70000013']);
   });
 
-  it('reads the candidates of a make and model case-insensitively, over only, the subject left out', () => {
+  it('reads the candidates of a make and model case-insensitively, over only, the subject left out', async () => {
     const { db, store, repo } = openStore();
-    seed(store, db);
-    const found = repo.candidates({
+    await seed(store, db);
+    const found = await repo.candidates({
       make: 'Honda',
       model: 'civic',
       year_from: 2017,
@@ -440,7 +442,7 @@ describe('findComps over a real store', () => {
       ['02', '03', '04', '05', '06', '07', '08', '11', '13', '15'].map((n) => `700000${n}`),
     );
     expect(found.skipped).toBe(2);
-    expect(repo.otherSalesOfVin(SUBJECT_VIN, 'iaai:70000013')).toEqual({ lots: [], skipped: 0 });
+    expect(await repo.otherSalesOfVin(SUBJECT_VIN, 'iaai:70000013')).toEqual({ lots: [], skipped: 0 });
   });
 });
 
@@ -534,14 +536,20 @@ describe('the pure rules', () => {
 });
 
 describe('a saved search judged against comparable sales', () => {
-  it('alerts a new match only under its share of the comps median, and names the median in the alert', () => {
+  it('alerts a new match only under its share of the comps median, and names the median in the alert', async () => {
     const { db, store } = openStore();
-    seed(store, db);
+    await seed(store, db);
     const clock = new FakeClock();
-    const recorder = new Recorder({ store, clock, quiet: () => QUIET_OFF, tzOffsetMinutes: () => 0 });
-    const search = (percent: number) =>
-      store.searches.getSearch(
-        store.searches.insertSearch(
+    const recorder = new Recorder({
+      store,
+      quota: () => null,
+      clock,
+      quiet: () => QUIET_OFF,
+      tzOffsetMinutes: () => 0,
+    });
+    const search = async (percent: number) =>
+      (await store.searches.getSearch(
+        await store.searches.insertSearch(
           {
             name: `Civics under ${percent} %`,
             params: {},
@@ -553,7 +561,7 @@ describe('a saved search judged against comparable sales', () => {
           },
           clock.now(),
         ),
-      )!;
+      ))!;
     const match: Change = {
       kind: 'new_match',
       lot_key: 'copart:70000000',
@@ -566,9 +574,9 @@ describe('a saved search judged against comparable sales', () => {
       observed_at: clock.now(),
     };
     // The subject's bid is $5,500 and its comps' median $7,200: 70 % of it is $5,040 (no alert), 80 % $5,760.
-    expect(recorder.record([match], clock.now(), () => null, search(70)).alerts).toBe(0);
-    expect(recorder.record([match], clock.now(), () => null, search(80)).alerts).toBe(1);
-    const [alert] = store.alerts.list(false, Number.MAX_SAFE_INTEGER, 10);
+    expect((await recorder.record([match], clock.now(), () => null, await search(70))).alerts).toBe(0);
+    expect((await recorder.record([match], clock.now(), () => null, await search(80))).alerts).toBe(1);
+    const [alert] = await store.alerts.list(false, Number.MAX_SAFE_INTEGER, 10);
     expect(alert!.body).toContain('Comps median $7,200');
   });
 });

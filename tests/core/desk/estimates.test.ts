@@ -54,7 +54,7 @@ function storedBefore(lot: string): Vehicle {
   return { ...v, pricing: pricing as Vehicle['pricing'] };
 }
 
-function seed(store: Store): void {
+async function seed(store: Store): Promise<void> {
   const lots = [
     iaai('70000001', '$10,000 USD', '$2,500 USD'), // 25 %
     iaai('70000002', '$18,349 USD', '$20,821 USD'), // 113 %
@@ -64,7 +64,9 @@ function seed(store: Store): void {
     copart('50314744'),
     storedBefore('70000006'),
   ];
-  store.transaction(() => lots.forEach((v, i) => store.lots.observe(v, 1_000 + i, 'test')));
+  await store.transaction(async () => {
+    for (const [i, v] of lots.entries()) await store.lots.observe(v, 1_000 + i, 'test');
+  });
 }
 
 function lotsService(store: Store): LotsService {
@@ -83,53 +85,59 @@ function lotsService(store: Store): LotsService {
 }
 
 /** library.search as the contract takes it (its defaults filled). */
-function search(store: Store, input: Record<string, unknown>) {
-  const r = lotsService(store).searchLibrary(contract['library.search'].input.parse(input));
+async function search(store: Store, input: Record<string, unknown>) {
+  const r = await lotsService(store).searchLibrary(contract['library.search'].input.parse(input));
   return { keys: r.lots.map((l) => l.lot_key).sort(), total: r.total, lots: r.lots };
 }
 
 describe('the Library filters on the record’s estimates', () => {
-  it('repair to value at most N %: known ratios at or under N only, unknown figures left out', () => {
+  it('repair to value at most N %: known ratios at or under N only, unknown figures left out', async () => {
     const { s } = stores();
-    seed(s);
-    expect(search(s, { repair_to_value_max_percent: 40 })).toMatchObject({
+    await seed(s);
+    expect(await search(s, { repair_to_value_max_percent: 40 })).toMatchObject({
       keys: ['iaai:70000001', 'iaai:70000003'],
       total: 2,
     });
-    expect(search(s, { repair_to_value_max_percent: 39 }).keys).toEqual(['iaai:70000001']);
-    expect(search(s, { repair_to_value_max_percent: 200 }).keys).toEqual([
+    expect((await search(s, { repair_to_value_max_percent: 39 })).keys).toEqual(['iaai:70000001']);
+    expect((await search(s, { repair_to_value_max_percent: 200 })).keys).toEqual([
       'iaai:70000001',
       'iaai:70000002',
       'iaai:70000003',
     ]);
   });
 
-  it('has ACV: only records carrying one (never Copart, never a bad or an old record)', () => {
+  it('has ACV: only records carrying one (never Copart, never a bad or an old record)', async () => {
     const { s } = stores();
-    seed(s);
-    expect(search(s, { has_acv: true })).toMatchObject({
+    await seed(s);
+    expect(await search(s, { has_acv: true })).toMatchObject({
       keys: ['iaai:70000001', 'iaai:70000002', 'iaai:70000003', 'iaai:70000004'],
       total: 4,
     });
-    expect(search(s, { has_acv: true, repair_to_value_max_percent: 30 }).keys).toEqual(['iaai:70000001']);
+    expect((await search(s, { has_acv: true, repair_to_value_max_percent: 30 })).keys).toEqual([
+      'iaai:70000001',
+    ]);
   });
 
-  it('combines with the search words and pages with a total of every passing lot', () => {
+  it('combines with the search words and pages with a total of every passing lot', async () => {
     const { s } = stores();
-    seed(s);
-    expect(search(s, { q: '70000002', repair_to_value_max_percent: 200 }).keys).toEqual(['iaai:70000002']);
-    expect(search(s, { q: '70000002', repair_to_value_max_percent: 100 }).keys).toEqual([]);
-    expect(search(s, { q: '-70000001', repair_to_value_max_percent: 100 }).keys).toEqual(['iaai:70000003']);
-    const page = search(s, { has_acv: true, limit: 3, offset: 0 });
+    await seed(s);
+    expect((await search(s, { q: '70000002', repair_to_value_max_percent: 200 })).keys).toEqual([
+      'iaai:70000002',
+    ]);
+    expect((await search(s, { q: '70000002', repair_to_value_max_percent: 100 })).keys).toEqual([]);
+    expect((await search(s, { q: '-70000001', repair_to_value_max_percent: 100 })).keys).toEqual([
+      'iaai:70000003',
+    ]);
+    const page = await search(s, { has_acv: true, limit: 3, offset: 0 });
     expect(page.lots).toHaveLength(3);
     expect(page.total).toBe(4);
-    expect(search(s, { has_acv: true, limit: 3, offset: 3 }).lots).toHaveLength(1);
+    expect((await search(s, { has_acv: true, limit: 3, offset: 3 })).lots).toHaveLength(1);
   });
 
-  it('without the filters lists every lot, each with its repair to value or null', () => {
+  it('without the filters lists every lot, each with its repair to value or null', async () => {
     const { s } = stores();
-    seed(s);
-    const all = search(s, {});
+    await seed(s);
+    const all = await search(s, {});
     expect(all.total).toBe(7);
     const ratio = Object.fromEntries(all.lots.map((l) => [l.lot_key, l.repair_to_value]));
     expect(ratio['iaai:70000001']).toBe(0.25);
@@ -147,9 +155,9 @@ describe('the Library filters on the record’s estimates', () => {
 });
 
 describe('the CSV carries the estimates', () => {
-  it('in USD and the ratio, empty where unknown', () => {
+  it('in USD and the ratio, empty where unknown', async () => {
     const { s } = stores();
-    seed(s);
+    await seed(s);
     const desk = new DeskService({
       store: s,
       clock: new FakeClock(),
@@ -157,9 +165,9 @@ describe('the CSV carries the estimates', () => {
       searchPage: () => Promise.reject(new Error('no service in this test')),
       source: () => 'demo',
       calendar: null,
-      libraryKeys: () => [],
+      libraryKeys: () => Promise.resolve([]),
     });
-    const out = desk.exportCsv({ lot_keys: ['iaai:70000002', 'iaai:70000004', 'copart:50314744'] });
+    const out = await desk.exportCsv({ lot_keys: ['iaai:70000002', 'iaai:70000004', 'copart:50314744'] });
     const rows = parse(out.csv, { columns: true }) as Record<string, string>[];
     const cols = Object.keys(rows[0]!);
     expect(cols.slice(cols.indexOf('service_estimate_from_usd'), cols.indexOf('buyer_fees_usd'))).toEqual([
@@ -201,13 +209,19 @@ describe('the rule "repair cost under N % of ACV" over the store', () => {
     observed_at: 5_000,
   });
 
-  it('a saved search alerts only the new matches whose stored figures are under the share', () => {
+  it('a saved search alerts only the new matches whose stored figures are under the share', async () => {
     const { s } = stores();
-    seed(s);
+    await seed(s);
     const clock = new FakeClock();
-    const recorder = new Recorder({ store: s, clock, quiet: () => QUIET_OFF, tzOffsetMinutes: () => 0 });
-    const search = s.searches.getSearch(
-      s.searches.insertSearch(
+    const recorder = new Recorder({
+      store: s,
+      quota: () => null,
+      clock,
+      quiet: () => QUIET_OFF,
+      tzOffsetMinutes: () => 0,
+    });
+    const search = (await s.searches.getSearch(
+      await s.searches.insertSearch(
         {
           name: 'Cheap repairs',
           params: {},
@@ -219,7 +233,7 @@ describe('the rule "repair cost under N % of ACV" over the store', () => {
         },
         clock.now(),
       ),
-    )!;
+    ))!;
     const keys = [
       'iaai:70000001', // 25 %
       'iaai:70000002', // 113 %
@@ -229,14 +243,16 @@ describe('the rule "repair cost under N % of ACV" over the store', () => {
       'iaai:70000006', // stored before the figures were read
     ];
     expect(
-      recorder.record(
-        keys.map((k) => change(k)),
-        clock.now(),
-        () => null,
-        search,
+      (
+        await recorder.record(
+          keys.map((k) => change(k)),
+          clock.now(),
+          () => null,
+          search,
+        )
       ).alerts,
     ).toBe(1);
-    const alerts = s.alerts.list(false, Number.MAX_SAFE_INTEGER, 10);
+    const alerts = await s.alerts.list(false, Number.MAX_SAFE_INTEGER, 10);
     expect(alerts.map((a) => [a.lot_key, a.body])).toEqual([
       [
         'iaai:70000001',
@@ -245,12 +261,18 @@ describe('the rule "repair cost under N % of ACV" over the store', () => {
     ]);
   });
 
-  it('a watch on a Copart lot still hears its sale result, told the figure is unknown', () => {
+  it('a watch on a Copart lot still hears its sale result, told the figure is unknown', async () => {
     const { s } = stores();
-    seed(s);
+    await seed(s);
     const clock = new FakeClock();
-    const recorder = new Recorder({ store: s, clock, quiet: () => QUIET_OFF, tzOffsetMinutes: () => 0 });
-    s.watches.insertWatch(
+    const recorder = new Recorder({
+      store: s,
+      quota: () => null,
+      clock,
+      quiet: () => QUIET_OFF,
+      tzOffsetMinutes: () => 0,
+    });
+    await s.watches.insertWatch(
       {
         kind: 'lot',
         vin: null,
@@ -262,8 +284,8 @@ describe('the rule "repair cost under N % of ACV" over the store', () => {
       clock.now(),
     );
     const sold = change('copart:50314744', 'sale_result', 9_250);
-    expect(recorder.record([sold], clock.now(), () => null, null).alerts).toBe(1);
-    const [alert] = s.alerts.list(false, Number.MAX_SAFE_INTEGER, 10);
+    expect((await recorder.record([sold], clock.now(), () => null, null)).alerts).toBe(1);
+    const [alert] = await s.alerts.list(false, Number.MAX_SAFE_INTEGER, 10);
     expect(alert!.body).toBe(
       'Repair to ACV unknown (no ACV or estimated repair cost), so not under your 40% · copart lot 50314744 · Watch “Copart S5”',
     );

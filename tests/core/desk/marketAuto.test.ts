@@ -19,14 +19,14 @@ describe('market comparables of watched lots', () => {
   it('asks each watched band once a day, only when the budget has room', async () => {
     const { s } = stores();
     const clock = new FakeClock();
-    s.lots.observe(normalizeVehicle(realOpenRecord(), []), clock.now(), 'test');
-    s.lots.observe(
+    await s.lots.observe(normalizeVehicle(realOpenRecord(), []), clock.now(), 'test');
+    await s.lots.observe(
       normalizeVehicle({ ...realOpenRecord(), lot_number: '45139006', vin: 'X' }, []),
       1,
       'test',
     );
     for (const key of ['iaai:45139005', 'iaai:45139006'])
-      s.watches.insertWatch(
+      await s.watches.insertWatch(
         {
           kind: 'lot',
           vin: null,
@@ -50,7 +50,7 @@ describe('market comparables of watched lots', () => {
       source: () => 'demo',
       calendar: null,
       spare: () => room,
-      libraryKeys: () => [],
+      libraryKeys: () => Promise.resolve([]),
     });
     expect(await desk.watchedMarketPass()).toEqual({ bands: 0, requests: 0 });
     room = true;

@@ -74,13 +74,15 @@ function s5(c: S5) {
 
 const SUBJECT = 'iaai:80000000';
 
-function seed(store: Store, lots: S5[]): void {
+async function seed(store: Store, lots: S5[]): Promise<void> {
   const all = [
     // The subject: open, 2018, 60,000 mi, front end, salvage repairable, runs and drives, keys.
     s5({ lot: '80000000', vin: 'WAUB4CF56JA000000', status: 'open', price: 0 }),
     ...lots.map(s5),
   ];
-  store.transaction(() => all.forEach((v, i) => store.lots.observe(v, 1_000 + i, 'test')));
+  await store.transaction(async () => {
+    for (const [i, v] of all.entries()) await store.lots.observe(v, 1_000 + i, 'test');
+  });
 }
 
 function desk(store: Store, settings = DeskSettingsSchema.parse({})): DeskService {
@@ -91,7 +93,7 @@ function desk(store: Store, settings = DeskSettingsSchema.parse({})): DeskServic
     searchPage: () => Promise.reject(new Error('no service in this test')),
     source: () => 'demo',
     calendar: null,
-    libraryKeys: () => [],
+    libraryKeys: () => Promise.resolve([]),
   });
 }
 
@@ -99,9 +101,9 @@ type DeskLot = MethodOutput<'desk.lot'>;
 const numbers = (d: DeskLot) => d.comps.comps.map((c) => c.lot_number);
 
 describe('market comparables over a seeded store', () => {
-  it('ranks by damage, title group, run condition, keys, odometer band and year, and says why', () => {
+  it('ranks by damage, title group, run condition, keys, odometer band and year, and says why', async () => {
     const { s } = stores();
-    seed(s, [
+    await seed(s, [
       // Everything the same as the subject but the year (2019): all matches but "same year".
       { lot: '80000001', year: 2019, status: 'Sold', price: 9000 },
       // Everything the same, same year: the closest.
@@ -135,7 +137,7 @@ describe('market comparables over a seeded store', () => {
       // Out of the band: 2016 (two years away), another model.
       { lot: '80000010', year: 2016, status: 'Sold', price: 3000 },
     ]);
-    const d = desk(s).lot(SUBJECT);
+    const d = await desk(s).lot(SUBJECT);
     // Every match first, by odometer distance: 09 (the relist's last attempt, 60,000 mi: 0), 06 and 07 (1,000 each,
     // the same sale day: by lot key), 02 (2,000); then 01 (all but the year); then 04 (same damage and title group,
     // the rest lost) before 03 (a clean title: the title group outweighs run condition, keys, odometer and year
@@ -211,7 +213,7 @@ describe('market comparables over a seeded store', () => {
 
     // A watch with a target landed cost caps both ends at the max bid it allows.
     const target = Math.round(landedCost({ ...costs, bid_usd: 7000 }).total_usd);
-    s.watches.insertWatch(
+    await s.watches.insertWatch(
       {
         kind: 'lot',
         vin: null,
@@ -222,7 +224,7 @@ describe('market comparables over a seeded store', () => {
       },
       0,
     );
-    const capped = desk(s).lot(SUBJECT).bid_range;
+    const capped = (await desk(s).lot(SUBJECT)).bid_range;
     const cap = Math.floor(maxBid({ ...costs, target_usd: target })!);
     expect(cap).toBeLessThan(7500);
     expect(capped).toMatchObject({
@@ -233,9 +235,9 @@ describe('market comparables over a seeded store', () => {
     });
   });
 
-  it('refuses a bid range below 2 priced comparables, and counts a relisted VIN once', () => {
+  it('refuses a bid range below 2 priced comparables, and counts a relisted VIN once', async () => {
     const { s } = stores();
-    seed(s, [
+    await seed(s, [
       { lot: '80000011', status: 'Sold', price: 7000 },
       { lot: '80000012', status: null, price: 0 },
       { lot: '80000013', status: 'Sold', price: 0 },
@@ -244,9 +246,9 @@ describe('market comparables over a seeded store', () => {
       { lot: '80000015', vin: 'WAUB4CF56JA888888', status: null, price: 0, day: '2026-07-15' },
     ]);
     // Five ended lots, four cars, two with a price paid (07's VIN and 14's): a range. Without 11, one: refused.
-    expect(desk(s).lot(SUBJECT).bid_range).toMatchObject({ priced: 2, refusal: null });
+    expect((await desk(s).lot(SUBJECT)).bid_range).toMatchObject({ priced: 2, refusal: null });
     s.db.prepare("DELETE FROM lots WHERE lot_key = 'iaai:80000011'").run();
-    const d = desk(s).lot(SUBJECT);
+    const d = await desk(s).lot(SUBJECT);
     expect(d.comps.stats).toMatchObject({ count: 3, priced: 1, median_usd: 5000 });
     expect(d.bid_range).toMatchObject({
       low_usd: null,

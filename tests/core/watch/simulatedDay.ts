@@ -8,6 +8,7 @@ import {
 } from '../../../src/sandbox/index';
 import type { FakeClock } from '../../helpers/fakeClock';
 import { makeCore } from '../../helpers/buildCore';
+import type { CoreDatabase } from '../../../src/core/coreDatabase';
 import { tempDir } from '../../helpers/tmp';
 
 export const MIN = 60_000;
@@ -29,7 +30,12 @@ export const key = (l: { platform: string; lotNumber?: string; lot_number?: stri
  */
 export async function simulatedDayCore(
   clock: FakeClock,
-  opts: { sandbox?: SandboxOptions; notifier?: Notifier } = {},
+  opts: {
+    sandbox?: SandboxOptions;
+    notifier?: Notifier;
+    /** The day's database on another engine, opened for the data folder (default its SQLite file). */
+    database?: (dir: string) => Promise<CoreDatabase>;
+  } = {},
 ): Promise<{
   sb: Sandbox;
   core: Core;
@@ -48,7 +54,9 @@ export async function simulatedDayCore(
   });
   await sb.start(0, '127.0.0.1');
   const t = tempDir();
+  const database = opts.database ? await opts.database(t.dir) : undefined;
   const { core } = makeCore({
+    ...(database ? { database } : {}),
     dir: t.dir,
     clock,
     notifier: opts.notifier ?? { notify() {} },

@@ -97,7 +97,7 @@ describe('the watch loop on a store that cannot be written', () => {
     await core.engine.idle();
     turnReadOnly(db);
     // The watch falls due; its check cannot be stored, so it stays due.
-    clock.advanceTo(core.engine.plan().nextWatchChecks[0]!.at);
+    clock.advanceTo((await core.engine.plan()).nextWatchChecks[0]!.at);
     await core.engine.idle();
     const failed = () => lines.filter((l) => l.msg.startsWith('watch: tick failed'));
     expect(failed()).toHaveLength(1);

@@ -36,13 +36,13 @@ describe('observations of a lot that did not change', () => {
   it('store no new row and no copy: the last observation is marked seen again', () => {
     const { db, s } = store();
     const first = answerAt(0);
-    const key = s.lots.observe(vehicleOf(first), T0, 'watch:1')!;
+    const key = s.sync.lots.observe(vehicleOf(first), T0, 'watch:1')!;
     const lotKey = `${key.next.platform}:${key.next.lot_number}`;
     for (let i = 1; i <= 20; i++) {
       const again = answerAt(i * 5);
       // The bytes differ on every answer; the content does not.
       expect(JSON.stringify(again)).not.toBe(JSON.stringify(first));
-      s.lots.observe(vehicleOf(again), T0 + i * 5 * MIN, 'watch:1');
+      s.sync.lots.observe(vehicleOf(again), T0 + i * 5 * MIN, 'watch:1');
     }
     const rows = db
       .prepare(
@@ -52,13 +52,13 @@ describe('observations of a lot that did not change', () => {
       .all();
     // One observation, no copy of the record: the lot's row holds it.
     expect(rows).toEqual([{ observed_at: T0, last_seen_at: T0 + 100 * MIN, seen: 21, copy: 0 }]);
-    expect(s.lots.observationCount(lotKey)).toBe(21);
-    expect(s.lots.getLotState(lotKey)?.observed_at).toBe(T0 + 100 * MIN);
+    expect(s.sync.lots.observationCount(lotKey)).toBe(21);
+    expect(s.sync.lots.getLotState(lotKey)?.observed_at).toBe(T0 + 100 * MIN);
 
     // A bid is a change: stored once, and the lot's record follows it.
     const bid = (r: Json) => ((r['pricing'] as Json)['current_bid_usd'] = 7100);
-    s.lots.observe(vehicleOf(answerAt(105, bid)), T0 + 105 * MIN, 'watch:1');
-    s.lots.observe(vehicleOf(answerAt(110, bid)), T0 + 110 * MIN, 'watch:1');
+    s.sync.lots.observe(vehicleOf(answerAt(105, bid)), T0 + 105 * MIN, 'watch:1');
+    s.sync.lots.observe(vehicleOf(answerAt(110, bid)), T0 + 110 * MIN, 'watch:1');
     const after = db
       .prepare(
         'SELECT observed_at, seen, (raw IS NOT NULL OR raw_z IS NOT NULL) AS copy FROM observations ORDER BY id',
@@ -69,8 +69,8 @@ describe('observations of a lot that did not change', () => {
       { observed_at: T0, seen: 21, copy: 1 },
       { observed_at: T0 + 105 * MIN, seen: 2, copy: 0 },
     ]);
-    expect(s.lots.getLotState(lotKey)?.current_bid_usd).toBe(7100);
-    expect(s.lots.bids(lotKey)).toEqual([
+    expect(s.sync.lots.getLotState(lotKey)?.current_bid_usd).toBe(7100);
+    expect(s.sync.lots.bids(lotKey)).toEqual([
       [T0, 6600],
       [T0 + 105 * MIN, 7100],
     ]);
@@ -78,10 +78,10 @@ describe('observations of a lot that did not change', () => {
 
   it('do not rewrite the lot row or its full-text index entry', () => {
     const { db, s } = store();
-    s.lots.observe(vehicleOf(answerAt(0)), T0, 'watch:1');
+    s.sync.lots.observe(vehicleOf(answerAt(0)), T0, 'watch:1');
     const ftsRows = () => (db.prepare('SELECT count(*) AS n FROM lots_fts_docsize').get() as { n: number }).n;
     const changesBefore = db.prepare('SELECT total_changes() AS n').get() as { n: number };
-    for (let i = 1; i <= 10; i++) s.lots.observe(vehicleOf(answerAt(i)), T0 + i * MIN, 'watch:1');
+    for (let i = 1; i <= 10; i++) s.sync.lots.observe(vehicleOf(answerAt(i)), T0 + i * MIN, 'watch:1');
     const changesAfter = db.prepare('SELECT total_changes() AS n').get() as { n: number };
     // Per poll: the lot's last sight and its observation's count, two rows; no FTS delete and insert.
     expect(changesAfter.n - changesBefore.n).toBe(20);
@@ -107,9 +107,9 @@ describe('a record with 10,000 photos', () => {
     });
     const v = vehicleOf(raw);
     expect(v.media.photos).toHaveLength(10_000);
-    const o = s.lots.observe(v, T0, 'watch:1')!;
+    const o = s.sync.lots.observe(v, T0, 'watch:1')!;
     const lotKey = `${o.next.platform}:${o.next.lot_number}`;
-    const rec = s.lots.getLotRecord(lotKey)!;
+    const rec = s.sync.lots.getLotRecord(lotKey)!;
     expect(rec.media.photos).toEqual(urls.slice(0, MAX_STORED_PHOTOS));
     expect(rec.media).toMatchObject({ photos_count: 10_000, thumbs_count: 10_000 });
     const storedRaw = rec.raw as { media: { items: unknown[]; thumbs: unknown[] } };
@@ -124,7 +124,7 @@ describe('a record with 10,000 photos', () => {
       .get() as { n: number };
     expect(bytes.n).toBeLessThan(40_000);
     // The next poll, same photos: nothing new stored.
-    s.lots.observe(vehicleOf(raw), T0 + MIN, 'watch:1');
+    s.sync.lots.observe(vehicleOf(raw), T0 + MIN, 'watch:1');
     expect(db.prepare('SELECT count(*) AS n FROM observations').get()).toEqual({ n: 1 });
   });
 });

@@ -1,3 +1,4 @@
+import { silentLogger } from '../../../src/core/log';
 import { describe, expect, it } from 'vitest';
 import { QuotaSpentError, UNREACHABLE_MESSAGES } from '../../../src/core/api/errors';
 import { PauseGate } from '../../../src/core/watch/pause';
@@ -104,10 +105,10 @@ describe('WatchingTracker (followWatching)', () => {
     const service = fakeService();
     const cleared: (readonly string[])[] = [];
     const store = {
-      watches: { clearErrorsStartingWith: (p: readonly string[]) => (cleared.push(p), 0) },
+      watches: { clearErrorsStartingWith: async (p: readonly string[]) => (cleared.push(p), 0) },
     };
     const engine = { pause: () => gate.state() };
-    const tracker = followWatching({ clock, emit, listeners, service, engine, store });
+    const tracker = followWatching({ clock, emit, listeners, service, engine, store, log: silentLogger });
     const states = () => sent.filter((e) => e.name === 'watching.changed').map((e) => e.payload);
     return {
       cleared,

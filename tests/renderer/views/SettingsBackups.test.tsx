@@ -38,6 +38,18 @@ function mount(
 }
 
 describe('Settings · Backups', () => {
+  it("on a team's PostgreSQL server, says to use the server's own backups and offers no Restore", async () => {
+    installFake({
+      handlers: {
+        'backups.list': () => okResult({ folder: FOLDER, backups: [backup('2026-11-22', 1)], pending: null }),
+      },
+    });
+    render(<BackupsSection onServer />);
+    expect(await screen.findByText(/keeps its data on a team's PostgreSQL server/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Restore/ })).toBeNull();
+    expect(screen.queryByText(/copies its data file once a day/)).toBeNull();
+  });
+
   it('lists the backups newest first with day and size, and where they are', async () => {
     mount(() => ({
       folder: FOLDER,

@@ -93,6 +93,14 @@ export async function openPostgres(url: string, opts: OpenPostgresOptions = {}):
     const mapped = unreachableError(address, e, { password, timeoutMs: connectTimeoutMs });
     logger.warn('database connection lost', { address, reason: mapped.reason, code: mapped.driverCode });
   });
+  // A connection in use when the server goes away (a restart, a failover, a cut network) emits its error on the
+  // connection itself, not the pool: without a listener of its own that would end the process. Its query fails with
+  // the same error, which the caller handles; here it is only logged.
+  pool.on('connect', (client) => {
+    client.on('error', (e) => {
+      logger.warn('database connection lost while in use', { address, code: driverCodeOf(e), error: e.message });
+    });
+  });
   try {
     const client = await pool.connect();
     client.release();

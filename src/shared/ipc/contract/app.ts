@@ -14,10 +14,19 @@ export const AppInfoSchema = z.object({
   /** `demo` while Lotwatch talks to its built-in sandbox, `live` with a real key. */
   mode: z.enum(['demo', 'live']),
   dataDir: z.string(),
+  /** Where the data is: the data file's path, or a team's PostgreSQL address without its password. */
   dbPath: z.string(),
+  /** Which engine holds the data: the desktop's SQLite file or a team's PostgreSQL database. */
+  database: z.enum(['sqlite', 'postgres']).default('sqlite'),
   platform: z.string(),
-  versions: z.object({ node: z.string(), electron: z.string().nullable(), sqlite: z.string() }),
-  /** Database schema version (PRAGMA user_version). */
+  /** `postgres`: the PostgreSQL server's version on a team's database, null (or absent) on the desktop. */
+  versions: z.object({
+    node: z.string(),
+    electron: z.string().nullable(),
+    sqlite: z.string(),
+    postgres: z.string().nullable().optional(),
+  }),
+  /** Database schema version (PRAGMA user_version on SQLite, lotwatch_schema on PostgreSQL). */
   schemaVersion: z.number().int(),
   /**
    * Core's clock when it answered (ms since the epoch) and its speed (clock ms per wall ms: 1 in real time, more in

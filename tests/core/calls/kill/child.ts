@@ -44,7 +44,7 @@ core.on((e) => {
 async function main(): Promise<void> {
   await core.ready;
   await core.call('settings.update', { requestsPerDay: 100 });
-  core.engine.refresh();
+  await core.engine.refresh();
   say('ready');
   for await (const line of createInterface({ input: process.stdin })) {
     const [cmd, arg] = line.trim().split(' ');

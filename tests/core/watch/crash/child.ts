@@ -3,6 +3,10 @@
 // frozen too (speed 0); the parent advances it and then this clock by the same step, so both always agree and no run
 // depends on how fast the machine is.
 //
+// Its arguments: the data folder (the journal, and the SQLite file unless a database is given), the service's URL
+// and key, the market time (ms) to start at, and optionally a PostgreSQL address: the team's database to run on
+// instead of the folder's SQLite file.
+//
 // Commands, one a line on stdin:
 //   step <ms>      advance the clock by ms (due timers fire: the scheduler's ticks), wait until the engine is idle
 //                  and every "read" the step started has answered, then print `stepped <now>`;
@@ -22,13 +26,19 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { postgresDatabase } from '../../../../src/core/coreDatabase';
+import { createLogger } from '../../../../src/core/log';
 import { makeCore } from '../../../helpers/buildCore';
 import { FakeClock } from '../../../helpers/fakeClock';
 
-const [dataDir, baseUrl, apiKey, marketNow] = process.argv.slice(2);
+const [dataDir, baseUrl, apiKey, marketNow, databaseUrl] = process.argv.slice(2);
 const journal = join(dataDir!, 'journal.log');
 const write = (entry: Record<string, unknown>) => appendFileSync(journal, `${JSON.stringify(entry)}\n`);
 const say = (line: string) => process.stdout.write(`${line}\n`);
+// What core logs at warn and above (a tick that failed, a recovery at start), appended synchronously like the
+// journal, for the parent to show when a check fails.
+const logFile = join(dataDir!, 'child.log');
+const log = createLogger({ level: 'warn', write: (line) => appendFileSync(logFile, `${line}\n`) });
 
 type Point = 'started' | 'notify' | 'shown';
 let armed: Point | null = null;
@@ -53,9 +63,13 @@ const clientClock = {
     return () => clearTimeout(t);
   },
 };
+// On PostgreSQL: migrated (a no-op after the first start) and opened before core, as the headless shell does.
+const database = databaseUrl ? await postgresDatabase(databaseUrl, { dataDir: dataDir!, clock }) : undefined;
 const { core } = makeCore({
   dir: dataDir!,
+  ...(database ? { database } : {}),
   clock,
+  log,
   clientClock,
   notifier: {
     notify: (n) => {

@@ -1,9 +1,10 @@
-import type { Database } from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
+import type { AuditAlert, CrashFacts } from './facts';
 
-// The child's journal (see child.ts) checked against the data file after a kill -9: what the child acknowledged
-// must be stored, what the user saw must match the rows, and no alert may be shown twice. Pure over (db, lines),
-// so the test can also feed it doctored journals and prove that each check can fail.
+// The child's journal (see child.ts) checked against the database after a kill -9: what the child acknowledged
+// must be stored, what the user saw must match the rows, and no alert may be shown twice. Pure over (the database's
+// facts, lines), on either engine (facts.ts), so the test can also feed it doctored journals and prove that each
+// check can fail.
 
 /** One line of the child's journal. */
 export type JournalEntry =
@@ -19,22 +20,6 @@ export type JournalEntry =
       alerts: number;
     }
   | { t: 'read'; id: number };
-
-/** An alert row as the audit reads it. */
-export interface AuditAlert {
-  id: number;
-  dedup_key: string;
-  kind: string;
-  lot_key: string | null;
-  source: string;
-  title: string;
-  body: string;
-  status: string;
-  delivery: string;
-  deliver_after: number | null;
-  delivered_at: number | null;
-  read_at: number | null;
-}
 
 /** What the audit found. `problems` is empty when every check holds. */
 export interface Audit {
@@ -53,6 +38,8 @@ export interface Audit {
   alerts: AuditAlert[];
   polls: number;
   reads: number;
+  /** Poll runs a stopped process left unfinished, marked `interrupted` at the next start. */
+  interrupted: number;
 }
 
 /** Reads the journal; a missing file is an empty journal. A line that is not JSON throws (a torn write). */
@@ -68,8 +55,8 @@ const sameText = (a: { title: string; body: string }, lotKey: string | null, b: 
   a.title === b.title && a.body === b.body && lotKey === b.lot_key;
 
 /**
- * Checks the data file (opened read-only, the child dead) against the journal:
- * - the file passes `PRAGMA integrity_check` and `PRAGMA foreign_key_check`;
+ * Checks the database (the child dead; SQLite's file or PostgreSQL's database, see facts.ts) against the journal:
+ * - the engine's soundness check passes (SQLite's `integrity_check` and `foreign_key_check`, PostgreSQL's amcheck);
  * - every acknowledged write is stored: each `poll` has its finished poll_runs row (same target, time, status,
  *   requests and changes) and at least its count of alerts created then; each `raised` alert exists with the same
  *   kind and text and is claimed or delivered; each `read` alert is read;
@@ -77,25 +64,29 @@ const sameText = (a: { title: string; body: string }, lotKey: string | null, b: 
  *   came between the two, that is the journal's last line before a kill listed in `killedAt`, by its text among
  *   the claimed rows), was due now (never a suppressed or held alert), and no alert id is shown twice;
  * - every alert the outbox marked delivered for notification now was shown (the mark comes after the show).
- * `killedAt` holds the journal's length at each kill.
+ * `killedAt` holds the journal's length at each kill. Reads the alerts and poll runs once and checks in memory.
+ * @throws the driver's error when the database does not answer.
  */
-export function audit(db: Database, entries: JournalEntry[], killedAt: ReadonlySet<number>): Audit {
-  const problems: string[] = [];
-  const integrity = db.pragma('integrity_check', { simple: true });
-  if (integrity !== 'ok') problems.push(`integrity_check: ${String(integrity)}`);
-  const fk = db.pragma('foreign_key_check') as unknown[];
-  if (fk.length) problems.push(`foreign_key_check: ${JSON.stringify(fk.slice(0, 5))}`);
-
-  const alerts = db
-    .prepare(
-      'SELECT id, dedup_key, kind, lot_key, source, title, body, status, delivery, deliver_after, delivered_at, read_at FROM alerts ORDER BY id',
-    )
-    .all() as AuditAlert[];
+export async function audit(
+  facts: CrashFacts,
+  entries: JournalEntry[],
+  killedAt: ReadonlySet<number>,
+): Promise<Audit> {
+  const problems = await facts.soundness();
+  const alerts = await facts.alerts();
+  const runs = await facts.pollRuns();
   const byId = new Map(alerts.map((a) => [a.id, a]));
-  const run = db.prepare(
-    'SELECT count(*) AS n FROM poll_runs WHERE target = ? AND finished_at = ? AND status = ? AND requests = ? AND changes = ?',
-  );
-  const alertsAt = db.prepare('SELECT count(*) AS n FROM alerts WHERE created_at = ?');
+  const runsLike = (e: Extract<JournalEntry, { t: 'poll' }>) =>
+    runs.filter(
+      (r) =>
+        r.target === e.target &&
+        r.finished_at === e.at &&
+        r.status === e.status &&
+        r.requests === e.requests &&
+        r.changes === e.changes,
+    ).length;
+  const createdAt = new Map<number, number>();
+  for (const a of alerts) createdAt.set(a.created_at, (createdAt.get(a.created_at) ?? 0) + 1);
 
   const shownIds: number[] = [];
   let unpaired = 0;
@@ -104,17 +95,17 @@ export function audit(db: Database, entries: JournalEntry[], killedAt: ReadonlyS
   entries.forEach((e, i) => {
     if (e.t === 'poll') {
       polls++;
-      const n = (run.get(e.target, e.at, e.status, e.requests, e.changes) as { n: number }).n;
+      const n = runsLike(e);
       if (n !== 1)
         problems.push(
           `poll ack #${i} missing: ${e.target} at ${e.at} (${e.status}, ${e.requests} requests, ${e.changes} changes)`,
         );
-      const stored = (alertsAt.get(e.at) as { n: number }).n;
+      const stored = createdAt.get(e.at) ?? 0;
       if (stored < e.alerts)
         problems.push(`poll ack #${i} said ${e.alerts} alerts at ${e.at}; ${stored} stored`);
     } else if (e.t === 'raised') {
       const a = byId.get(e.id);
-      if (!a) problems.push(`raised alert ${e.id} (#${i}) is not in the data file`);
+      if (!a) problems.push(`raised alert ${e.id} (#${i}) is not in the database`);
       else if (a.kind !== e.kind || a.title !== e.title || a.body !== e.body || a.lot_key !== e.lot_key) {
         problems.push(`raised alert ${e.id} (#${i}) differs from its row`);
       } else if (a.status !== 'claimed' && a.status !== 'delivered' && a.status !== 'recovered') {
@@ -187,5 +178,6 @@ export function audit(db: Database, entries: JournalEntry[], killedAt: ReadonlyS
       }
       return { id: a.id, noticeId: notice?.id ?? null, noticeShown: n ? shown.has(n.id) : false };
     });
-  return { problems, shownIds, unpaired, claimedUnshown, recovered, alerts, polls, reads };
+  const interrupted = runs.filter((r) => r.status === 'interrupted').length;
+  return { problems, shownIds, unpaired, claimedUnshown, recovered, alerts, polls, reads, interrupted };
 }

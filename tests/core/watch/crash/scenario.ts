@@ -1,17 +1,20 @@
-import BetterSqlite3 from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, DEMO_KEY, type Sandbox } from '../../../../src/sandbox/index';
 import { CHANGE_KINDS } from '../../../../src/shared/watch';
 import { childScript } from '../../../helpers/children';
+import { PG_MISSING, pgAvailable, testDatabase } from '../../../helpers/postgres';
 import { tempDir } from '../../../helpers/tmp';
+import { postgresFacts, sqliteFacts, type CrashFacts } from './facts';
 import { audit, readJournal, type Audit, type JournalEntry } from './journal';
 
 // Crash safety (docs/architecture.md "An alert, from poll to notification"): kill -9 of a child process running the
-// engine at chosen points, N cycles, then one orderly run. After every kill and at the end the data file is checked
-// (integrity, every acknowledged write there, no alert shown twice, nothing marked delivered unseen); at the end
+// engine at chosen points, N cycles, then one orderly run, on the desktop's SQLite file or on a team's PostgreSQL
+// database (the same scenario and checks; facts.ts reads either). After every kill and at the end the database is
+// checked (the engine's soundness check, every acknowledged write there, no alert shown twice, nothing marked
+// delivered unseen); at the end
 // also that nothing due stays pending and every sale of a watched lot was alerted once. The market is stepped: the
 // sandbox here is frozen and the child's clock only moves when this test says so (child.ts), one market minute a
 // step, so the cycles cover the market hours in which the watched lots go live and end on any machine, however
@@ -38,6 +41,7 @@ function rng(seed: number) {
 
 /** The numbers of one run, printed and returned. */
 export interface CrashSummary {
+  engine: 'sqlite' | 'postgres';
   cycles: number;
   interrupted: number;
   alerts: number;
@@ -64,15 +68,34 @@ type Aim = 'started' | 'notify' | 'shown' | 'race';
 const AIMS: readonly Aim[] = ['started', 'notify', 'shown', 'race'];
 
 /**
- * Declares the crash-restart suite: `cycles` kill -9 cycles then an orderly run, with the checks above.
- * `timeoutMs` bounds the whole run (a guard against a hung child, not a speed target).
+ * Declares the crash-restart suite: `cycles` kill -9 cycles then an orderly run, with the checks above, on `engine`
+ * (default SQLite: the child's data file; PostgreSQL: a database of its own on the run's test cluster, the suite
+ * skipped with PG_MISSING when the run has none). `timeoutMs` bounds the whole run (a guard against a hung child,
+ * not a speed target).
  */
-export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: number }): void {
+export function crashSuite(opts: {
+  cycles: number;
+  seed?: number;
+  timeoutMs: number;
+  engine?: 'sqlite' | 'postgres';
+}): void {
   const { cycles } = opts;
+  const engine = opts.engine ?? 'sqlite';
   const seed = opts.seed ?? 20261122;
+  const skip = engine === 'postgres' && !pgAvailable();
+  const on = engine === 'postgres' ? ' on PostgreSQL' : ' on SQLite';
+  describe.skipIf(skip)(`crash and restart${on}${skip ? ` (skipped: ${PG_MISSING})` : ''}`, () =>
+    crashScenario(cycles, seed, opts.timeoutMs, engine),
+  );
+}
+
+/** The suite's hooks and test (see crashSuite), inside its describe. */
+function crashScenario(cycles: number, seed: number, timeoutMs: number, engine: 'sqlite' | 'postgres'): void {
   let sb: Sandbox;
   let dir: { dir: string; cleanup(): void };
   let childJs: string;
+  /** The child's PostgreSQL database (its address), on that engine. */
+  let databaseUrl: string | null = null;
 
   /**
    * A running child on the market's current time. `step` moves the sandbox and then the child one step and resolves
@@ -87,9 +110,9 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
 
   function startChild(): Promise<Child> {
     return new Promise((res, rej) => {
-      const p = spawn(process.execPath, [childJs, dir.dir, sb.baseUrl!, DEMO_KEY, String(sb.marketNow())], {
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
+      const args = [childJs, dir.dir, sb.baseUrl!, DEMO_KEY, String(sb.marketNow())];
+      if (databaseUrl) args.push(databaseUrl);
+      const p = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
       let err = '';
       let out = '';
       let waiting: { line(l: string): boolean; exited(): void } | null = null;
@@ -140,21 +163,34 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
       p.kill('SIGKILL');
     });
 
-  const dbFile = () => join(dir.dir, 'lotwatch.sqlite');
   const journalFile = () => join(dir.dir, 'journal.log');
-  /** Opens the data file read-only (the child is dead) for `fn`. */
-  function readOnly<T>(fn: (db: BetterSqlite3.Database) => T): T {
-    const db = new BetterSqlite3(dbFile(), { readonly: true });
+  /** The children's log lines at `error` (child.ts: a failed tick, said with its cause), across every run so far. */
+  const childErrors = (): string[] => {
+    const f = join(dir.dir, 'child.log');
+    if (!existsSync(f)) return [];
+    return readFileSync(f, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"level":"error"'));
+  };
+  /**
+   * Opens the child's database for `fn` and closes it after: the SQLite file (read-only unless `write`; the child is
+   * dead or waits between steps), or the PostgreSQL database.
+   */
+  async function withFacts<T>(fn: (facts: CrashFacts) => Promise<T>, write = false): Promise<T> {
+    const facts = databaseUrl
+      ? await postgresFacts(databaseUrl)
+      : sqliteFacts(join(dir.dir, 'lotwatch.sqlite'), { write });
     try {
-      return fn(db);
+      return await fn(facts);
     } finally {
-      db.close();
+      await facts.close();
     }
   }
 
   beforeAll(async () => {
     dir = tempDir('lotwatch-crash-');
     childJs = childScript('crash-child');
+    if (engine === 'postgres') databaseUrl = await testDatabase('crash');
     sb = createSandbox({
       seed: 99,
       lots: 6000,
@@ -174,10 +210,11 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
     dir?.cleanup();
   });
 
-  describe(`crash and restart (kill -9, ${cycles} cycles, seed ${seed})`, () => {
+  describe(`kill -9, ${cycles} cycles, seed ${seed}`, () => {
     it(
-      'keeps the file sound and every acknowledged write, shows no alert twice and leaves none pending',
+      'keeps the database sound and every acknowledged write, shows no alert twice and leaves none pending',
       async () => {
+        const began = Date.now();
         // Watch the lots that sell in the next four market hours (they go live and end during the cycles), with
         // every change kind, reminders and a high cap, so the outbox is busy and kills often land inside it.
         const first = await startChild();
@@ -194,21 +231,22 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
           cap_per_lot_per_hour: 60,
           remind_minutes_before: [5, 20],
         });
-        const db0 = new BetterSqlite3(dbFile());
-        const insert = db0.prepare(
-          `INSERT INTO watches (kind, vin, lot_key, label, rules, is_example, created_at, updated_at)
-           VALUES ('lot', NULL, ?, '', ?, 0, 0, 0)`,
+        // With them, a saved search that runs every 5 market minutes over several pages, so kills also land inside
+        // search runs; it alerts on its lots' bids too, so most polls end with a round of notifications.
+        await withFacts(
+          (f) =>
+            f.setUp(
+              lots.map((l) => `${l.platform}:${l.lotNumber}`),
+              rules,
+              {
+                name: 'crash',
+                params: JSON.stringify({ lot_sub_status: 'Live' }),
+                schedule: '*/5 * * * *',
+                maxPages: 3,
+              },
+            ),
+          true,
         );
-        for (const l of lots) insert.run(`${l.platform}:${l.lotNumber}`, rules);
-        // A saved search that runs every 5 market minutes over several pages, so kills also land inside search runs;
-        // it alerts on its lots' bids too, so most polls end with a round of notifications.
-        db0
-          .prepare(
-            `INSERT INTO saved_searches (name, params, schedule, rules, max_pages, created_at, updated_at)
-           VALUES ('crash', ?, '*/5 * * * *', ?, 3, 0, 0)`,
-          )
-          .run(JSON.stringify({ lot_sub_status: 'Live' }), rules);
-        db0.close();
         await killed(first.p);
         // Slow answers, so that a kill racing a poll often lands while it waits on the service.
         sb.faults.set({ latencyMs: 5, latencyJitterMs: 20 });
@@ -237,7 +275,7 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
           landed[hit ? aim : 'between']++;
           const entries = readJournal(journalFile());
           killedAt.add(entries.length);
-          const a = readOnly((db) => audit(db, entries, killedAt));
+          const a = await withFacts((f) => audit(f, entries, killedAt));
           expect(a.problems, `after kill ${i + 1} of ${cycles} (seed ${seed}, ${aim})`).toEqual([]);
           // A kill between the outbox's claim and the notification loses that one notification (never the alert,
           // which stays in the inbox): at most one per kill, since the outbox shows one alert at a time.
@@ -248,41 +286,44 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
           claimedUnshown = a.claimedUnshown.length;
         }
         // Every end of a watched lot that Lotwatch had seen open before it, by `marketEnd` (ms, market time).
-        const endedSeenOpen = (marketEnd: number) =>
-          readOnly((db) => {
-            const firstSeen = db.prepare('SELECT min(observed_at) AS t FROM observations WHERE lot_key = ?');
-            return lots.filter((l) => {
-              const t = (firstSeen.get(`${l.platform}:${l.lotNumber}`) as { t: number | null }).t;
-              return (
-                l.subStatus === 'Ended' && l.auctionAt + 10 * MIN < marketEnd && t !== null && t < l.auctionAt
-              );
-            });
+        const endedSeenOpen = async (marketEnd: number) => {
+          const firstSeen = await withFacts((f) =>
+            f.firstSeen(lots.map((l) => `${l.platform}:${l.lotNumber}`)),
+          );
+          return lots.filter((l) => {
+            const t = firstSeen.get(`${l.platform}:${l.lotNumber}`);
+            return (
+              l.subStatus === 'Ended' &&
+              l.auctionAt + 10 * MIN < marketEnd &&
+              t !== undefined &&
+              t < l.auctionAt
+            );
           });
+        };
         // One last run without a kill, stepped until every watched lot's sale has had time to show (its auction plus
         // the service's refresh lag), then an orderly stop. Answers at full speed again: the orderly run is there to
-        // finish what is due.
+        // finish what is due. It takes one step at least, even when the cycles went past that time already: a step
+        // waits for the start's work (the recovery notice for alerts the last kill left claimed) and its first tick,
+        // which shows what is due; a stop before that leaves it pending for the next start, not for this check.
         sb.faults.set({ latencyMs: 0, latencyJitterMs: 0 });
         const last = await startChild();
         const until =
           Math.max(...lots.map((l) => m.timeline(l.lotNumber)?.endAt ?? l.auctionAt)) + SHOWN_AFTER;
-        while (sb.marketNow() < until) await last.step();
+        let orderlySteps = 0;
+        do {
+          await last.step();
+          orderlySteps++;
+        } while (sb.marketNow() < until);
         const stopped = new Promise((r) => last.p.once('exit', r));
         last.p.kill('SIGTERM');
         await stopped;
 
         const marketEnd = sb.marketNow();
         const entries = readJournal(journalFile());
-        const final: Audit = readOnly((db) => audit(db, entries, killedAt));
+        const final: Audit = await withFacts((f) => audit(f, entries, killedAt));
         expect(final.problems, 'after the orderly run').toEqual([]);
         const { alerts } = final;
-        const runs = readOnly(
-          (db) =>
-            (
-              db.prepare("SELECT count(*) AS n FROM poll_runs WHERE status = 'interrupted'").get() as {
-                n: number;
-              }
-            ).n,
-        );
+        const runs = final.interrupted;
         // The kills did land inside polls, and alerts were shown (otherwise this test would prove nothing).
         expect(runs).toBeGreaterThan(0);
         expect(final.shownIds.length).toBeGreaterThan(0);
@@ -290,8 +331,9 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
 
         // Nothing due stays undelivered: no alert pending, no held alert past its time, after the orderly run.
         expect(
-          alerts.filter((a) => a.status === 'pending').map((a) => a.id),
-          'pending after the orderly run',
+          alerts.filter((a) => a.status === 'pending'),
+          `pending after the orderly run (market end ${marketEnd}; the children's last errors: ` +
+            `${childErrors().slice(-3).join('\n') || 'none'})`,
         ).toEqual([]);
         expect(
           alerts.filter(
@@ -315,7 +357,7 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
         // run's polls, is in the inbox exactly once. (A lot first fetched after its sale has no change to report.)
         // The market only moves when a step is taken and the first steps check every watched lot, so every lot
         // that ended was seen open first, on any machine.
-        const ended = endedSeenOpen(marketEnd);
+        const ended = await endedSeenOpen(marketEnd);
         expect(ended.map((l) => l.lotNumber)).toEqual(
           lots.filter((l) => l.subStatus === 'Ended').map((l) => l.lotNumber),
         );
@@ -329,14 +371,14 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
         }
 
         // The checks can fail: the same audit over doctored journals finds each planted fault.
-        const doctored = (change: (e: JournalEntry[]) => JournalEntry[], expected: RegExp) => {
-          const d = readOnly((db) => audit(db, change(entries.map((e) => ({ ...e }))), killedAt));
+        const doctored = async (change: (e: JournalEntry[]) => JournalEntry[], expected: RegExp) => {
+          const d = await withFacts((f) => audit(f, change(entries.map((e) => ({ ...e }))), killedAt));
           expect(d.problems.join('\n'), `doctored journal: ${expected}`).toMatch(expected);
         };
         const firstShown = entries.findIndex((e, i) => e.t === 'shown' && entries[i + 1]?.t === 'raised');
         expect(firstShown).toBeGreaterThanOrEqual(0);
         // The same notification shown again in a later cycle.
-        doctored((e) => [...e, e[firstShown]!, e[firstShown + 1]!], /was shown 2 times/);
+        await doctored((e) => [...e, e[firstShown]!, e[firstShown + 1]!], /was shown 2 times/);
         // A notification that never reached the user, though its row says delivered.
         const deliveredShown = entries.findIndex(
           (e, i) =>
@@ -345,24 +387,28 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
             alerts.find((a) => a.id === (entries[i + 1] as { id: number }).id)?.status === 'delivered',
         );
         expect(deliveredShown).toBeGreaterThanOrEqual(0);
-        doctored((e) => e.filter((_, i) => i !== deliveredShown), /marked delivered but was never shown/);
+        await doctored(
+          (e) => e.filter((_, i) => i !== deliveredShown),
+          /marked delivered but was never shown/,
+        );
         // A poll acknowledged that the file does not have; an alert acknowledged that is not there.
         const poll = entries.find((e) => e.t === 'poll')!;
-        doctored((e) => [...e, { ...poll, at: poll.at + 1 }], /poll ack #\d+ missing/);
-        doctored(
+        await doctored((e) => [...e, { ...poll, at: poll.at + 1 }], /poll ack #\d+ missing/);
+        await doctored(
           (e) => [...e, { t: 'raised', id: 1e9, kind: 'bid_changed', title: 'x', body: 'y', lot_key: null }],
           /raised alert 1000000000/,
         );
         // A read acknowledged for an alert the file has unread.
         const unread = alerts.find((a) => a.read_at === null);
-        if (unread) doctored((e) => [...e, { t: 'read', id: unread.id }], /acknowledged read/);
+        if (unread) await doctored((e) => [...e, { t: 'read', id: unread.id }], /acknowledged read/);
         // A notification shown without its alert, not at a kill.
-        doctored(
+        await doctored(
           (e) => [...e, { t: 'shown', title: 'ghost', body: 'ghost', lotKey: null }],
           /not followed by its alert.raised/,
         );
 
         const summary: CrashSummary = {
+          engine,
           cycles,
           interrupted: runs,
           alerts: alerts.length,
@@ -374,17 +420,19 @@ export function crashSuite(opts: { cycles: number; seed?: number; timeoutMs: num
           reads: final.reads,
         };
         const line =
-          `[crash] ${cycles} kill -9 cycles (seed ${seed}; ${landed.started} inside a poll, ${landed.notify} while a ` +
+          `[crash] ${engine}: ${cycles} kill -9 cycles (seed ${seed}; ${landed.started} inside a poll, ${landed.notify} while a ` +
           `notification was about to show, ${landed.shown} just after one showed, ${landed.race} racing a poll, ` +
           `${landed.between} between steps): ${runs} polls interrupted, ${final.polls} polls and ` +
           `${final.reads} reads acknowledged, ${alerts.length} alerts, ${summary.shown} notifications shown, ` +
           `${summary.recovered} left claimed by a kill and named in a recovery notice at the next start, ` +
           `${summary.unpaired} shown just before a kill; ${ended.length} watched lots ended, each alerted once, in ` +
-          `${Math.round((marketEnd - START) / MIN)} market minutes`;
+          `${Math.round((marketEnd - START) / MIN)} market minutes (${orderlySteps} steps of the orderly run); ` +
+          `${childErrors().length} errors logged; ` +
+          `${Math.round((Date.now() - began) / 1000)} s`;
         console.log(line);
         if (process.env.LOTWATCH_CHAOS_REPORT) appendFileSync(process.env.LOTWATCH_CHAOS_REPORT, `${line}\n`);
       },
-      opts.timeoutMs,
+      timeoutMs,
     );
   });
 }

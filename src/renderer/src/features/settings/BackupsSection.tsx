@@ -14,9 +14,9 @@ const dayOf = (date: string) => format(parseISO(date), 'EEE, MMM d, yyyy');
  * Settings, Backups (docs/architecture.md "Data safety"): the daily copies of the data file, newest first, each with
  * a Restore button. Restoring asks first (focus moves to the confirm button; Escape or Cancel goes back to the row's
  * button); once chosen and checked, the backup replaces the data file at the next start, so the section says to
- * quit and reopen Lotwatch.
+ * quit and reopen Lotwatch. On a team's PostgreSQL server (`onServer`) it says to use the server's own backups.
  */
-export function BackupsSection() {
+export function BackupsSection({ onServer = false }: { onServer?: boolean }) {
   const list = useCall('backups.list');
   const call = useCaller();
   const [confirm, setConfirm] = useState<Backup | null>(null);
@@ -50,6 +50,19 @@ export function BackupsSection() {
   };
 
   const data = list.data;
+  if (onServer)
+    return (
+      <div className="settings">
+        <fieldset className="backups-section">
+          <legend>Backups</legend>
+          <p className="muted small backups-intro">
+            This Lotwatch keeps its data on a team&apos;s PostgreSQL server (Database, above), so it makes no
+            copies of its own: back the database up with the server&apos;s tools (pg_dump, or your host&apos;s
+            backups), and restore it there.
+          </p>
+        </fieldset>
+      </div>
+    );
   return (
     <div className="settings">
       <fieldset className="backups-section" aria-busy={busy || list.loading}>

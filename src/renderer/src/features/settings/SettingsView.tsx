@@ -371,6 +371,7 @@ export function DemoExamplesQuestion({
  * Turning Demo mode off asks what to do with Demo mode's examples (DemoExamplesQuestion).
  */
 export function SettingsView({ store }: { store: AppStore }) {
+  const onServer = useStore(store, (s) => s.info?.database === 'postgres');
   const api = useApi();
   const call = useCaller();
   const settings = useStore(store, (s) => s.settings);
@@ -426,7 +427,7 @@ export function SettingsView({ store }: { store: AppStore }) {
       {/* Outside the settings form: saving a setting (or a pause from the tray) re-creates the form's draft, and must
           not throw away a channel being typed or a Test result on screen. */}
       <ChannelsSection />
-      <BackupsSection />
+      <BackupsSection onServer={onServer} />
     </div>
   );
 }
@@ -683,7 +684,11 @@ function SettingsForm({
           <dd>{info.dataDir}</dd>
           <dt>Database</dt>
           <dd>
-            {info.dbPath} (schema {info.schemaVersion}, SQLite {info.versions.sqlite})
+            {info.dbPath} (schema {info.schemaVersion},{' '}
+            {info.database === 'postgres'
+              ? `PostgreSQL ${info.versions.postgres ?? ''}`.trim()
+              : `SQLite ${info.versions.sqlite}`}
+            )
           </dd>
         </dl>
       )}
