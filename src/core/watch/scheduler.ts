@@ -383,12 +383,13 @@ export class Scheduler {
         }
         if ('watch' in q.item) await this.d.polls.pollWatch(q.item.watch, q.critical ? Infinity : 0);
         else await this.runs.execute(q.item);
-        // What the run wrote (a lot's state, a check's time) is what the next item's keeps are worked out from.
-        this.view = await loadWatchView(this.d.store, this.d.clock.now());
+        // What the run wrote (a lot's state, a check's time, a search's last run) is what the next item's keeps and
+        // the next wake are worked out from.
+        await this.reload();
       }
       await this.d.recorder.reminders(from, this.d.clock.now(), async () => this.watchStates());
       await this.d.outbox.deliver();
-      this.view = await loadWatchView(this.d.store, this.d.clock.now());
+      await this.reload();
       this.lastTick = now;
       if (this.failures > 0) this.d.log.info('watch: ticks work again', { failedInARow: this.failures });
       this.failures = 0;
