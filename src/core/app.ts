@@ -109,6 +109,7 @@ export function createCore(deps: CoreDeps): Core {
     log,
     budget,
     quota: () => ledger.quota(),
+    refreshLedger: (now) => ledger.refresh(now),
     notifier: deps.notifier,
     notificationsEnabled: () => settings.get().notificationsEnabled,
     emit,
@@ -161,7 +162,10 @@ export function createCore(deps: CoreDeps): Core {
     cache: store.cache,
     requests: {
       recent: async (limit) => (await ledger.flush(), store.requests.recent(limit)),
-      requestsSinceFor: async (id, since) => (await ledger.flush(), store.requests.requestsSinceFor(id, since)),
+      requestsSinceFor: async (id, since) => (
+        await ledger.flush(),
+        store.requests.requestsSinceFor(id, since)
+      ),
     },
     engine,
     row: (v) => lots.row(v),

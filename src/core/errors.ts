@@ -334,7 +334,8 @@ export function connectionLostOf(e: unknown): DatabaseUnreachableError | null {
   const code = (e as { code?: unknown } | null)?.code;
   const message = (e as { message?: unknown } | null)?.message;
   const lost =
-    (typeof code === 'string' && LOST_CODES.has(code)) || (typeof message === 'string' && LOST_WORDS.test(message));
+    (typeof code === 'string' && LOST_CODES.has(code)) ||
+    (typeof message === 'string' && LOST_WORDS.test(message));
   if (!lost) return null;
   return new DatabaseUnreachableError(
     '',

@@ -48,6 +48,8 @@ export interface EngineDeps {
    * watch's failures, alerts and delivery are a saved search's (src/core/calls/runner.ts); absent: none run.
    */
   calls?: (parts: { pause: PauseGate; recorder: Recorder; outbox: Outbox }) => CallRunner;
+  /** Reads the request log and the quota snapshot again before each tick (RequestLedger.refresh); absent: never. */
+  refreshLedger?: (now: number) => Promise<void>;
 }
 
 /**

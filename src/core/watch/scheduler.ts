@@ -39,6 +39,11 @@ export interface SchedulerDeps {
   examplesActive?: () => boolean;
   /** Runs call watches on their schedules (runs.ts); absent: none run. */
   calls?: CallRunner | undefined;
+  /**
+   * Reads the request log and the quota snapshot again (RequestLedger.refresh) at `now` (ms), before each tick plans:
+   * what another process wrote (a team's other servers, a benchmark's setup) counts too. Absent: never.
+   */
+  refreshLedger?: (now: number) => Promise<void>;
 }
 
 /**
@@ -116,6 +121,12 @@ export class Scheduler {
   private async reload(): Promise<void> {
     this.view = await loadWatchView(this.d.store, this.d.clock.now());
     await this.runs.sync();
+  }
+
+  /** What a tick plans from, read at its start: the request ledger, then the view and the runs. */
+  private async readForTick(now: number): Promise<void> {
+    await this.d.refreshLedger?.(now);
+    await this.reload();
   }
 
   /** Plans the next tick again (after a pause ended) while the loop runs. */
@@ -304,7 +315,7 @@ export class Scheduler {
     const now = this.d.clock.now();
     try {
       const from = this.lastTick;
-      await this.reload();
+      await this.readForTick(now);
       this.updateScale(now);
       const paused = now < this.d.pause.end(now);
       // One queue: watch checks and saved-search runs that are due, by value per request (value.ts). Sale-critical

@@ -98,7 +98,11 @@ export async function openPostgres(url: string, opts: OpenPostgresOptions = {}):
   // the same error, which the caller handles; here it is only logged.
   pool.on('connect', (client) => {
     client.on('error', (e) => {
-      logger.warn('database connection lost while in use', { address, code: driverCodeOf(e), error: e.message });
+      logger.warn('database connection lost while in use', {
+        address,
+        code: driverCodeOf(e),
+        error: e.message,
+      });
     });
   });
   try {
