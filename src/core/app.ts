@@ -278,7 +278,7 @@ export function createCore(deps: CoreDeps): Core {
   });
   // The ledger is loaded before the first request can be counted or the budget asked.
   const ready = ledger
-    .refresh(clock.now())
+    .load(clock.now())
     .then(() => opened) // the stored key, before the client is built for it
     .then(() => rebuildClient())
     .catch((e: unknown) =>

@@ -3,8 +3,14 @@ import type { RequestLogEntry, RequestsRepo } from './db/requestsRepo';
 import type { Async } from './db/store';
 import type { Logger } from './log';
 
-/** How far back the ledger keeps send times (ms): the request budget's token bucket looks back at most two days. */
-export const LEDGER_MEMORY_MS = 2 * 86_400_000;
+const DAY = 86_400_000;
+/**
+ * How far back the ledger keeps send times (ms): a plan's month. The request budget's pacing looks back two refills
+ * of its bucket, more than two days on a small allowance (the free plan's 3 a day looks back a week).
+ */
+export const LEDGER_MEMORY_MS = 32 * DAY;
+/** How far back each tick reads the log again (ms): what other processes wrote lately (RequestLedger.refresh). */
+export const LEDGER_REFRESH_MS = 2 * DAY;
 
 /** The request log's part the ledger reads and writes. */
 export type LedgerRepo = Pick<
@@ -16,8 +22,9 @@ export type LedgerRepo = Pick<
  * The request log and the quota snapshot as the planner reads them (docs/architecture.md "Two engines: one store"):
  * in memory, so the request budget's questions (how many requests this key sent in the last 24 h, when) are answered
  * synchronously while a tick plans, on either engine. Every request is counted in memory the moment its answer (or
- * failure) is known and written to the store's request log in order behind it; `refresh` reloads both from the store
- * (at start, and at each tick when other servers share the key's log). Throws nothing: a write that fails is logged,
+ * failure) is known and written to the store's request log in order behind it. `load` reads the last
+ * LEDGER_MEMORY_MS at start; `refresh` reads the last LEDGER_REFRESH_MS again before each tick, so what another
+ * process wrote lately counts too (a team's other servers on the key). Throws nothing: a write that fails is logged,
  * the request stays counted.
  */
 export class RequestLedger {
@@ -35,16 +42,28 @@ export class RequestLedger {
   ) {}
 
   /**
-   * Reloads the send times of the last two days (LEDGER_MEMORY_MS before `now`, ms) and the quota snapshot from the
-   * store, after this process's pending writes. @throws the store's error (the ledger keeps what it had).
+   * Reads the send times of the last LEDGER_MEMORY_MS before `now` (ms) and the quota snapshot from the store, after
+   * this process's pending writes (at start). @throws the store's error (the ledger keeps what it had).
    */
-  async refresh(now: number): Promise<void> {
+  async load(now: number): Promise<void> {
     await this.writes;
     const [rows, q] = await Promise.all([
       this.d.requests.sentWithQuotaSince(now - LEDGER_MEMORY_MS),
       this.d.requests.loadQuota(),
     ]);
     this.sent = rows;
+    this.snapshot = q;
+  }
+
+  /**
+   * Reads the last LEDGER_REFRESH_MS before `now` (ms) of the log again, and the quota snapshot, after this process's
+   * pending writes; older send times stay as loaded. @throws the store's error (the ledger keeps what it had).
+   */
+  async refresh(now: number): Promise<void> {
+    await this.writes;
+    const from = now - LEDGER_REFRESH_MS;
+    const [rows, q] = await Promise.all([this.d.requests.sentWithQuotaSince(from), this.d.requests.loadQuota()]);
+    this.sent = [...this.sent.slice(0, this.firstAt(from)), ...rows];
     this.snapshot = q;
   }
 
@@ -56,7 +75,7 @@ export class RequestLedger {
     while (i > 0 && this.sent[i - 1]!.at > r.at) i--;
     this.sent.splice(i, 0, { at: r.at, quotaId });
     const from = r.at - LEDGER_MEMORY_MS;
-    if (this.sent.length > 64 && this.sent[0]!.at < from) this.sent = this.sent.filter((s) => s.at >= from);
+    if (this.sent.length > 64 && this.sent[0]!.at < from) this.sent = this.sent.slice(this.firstAt(from));
     this.queue('request log', () => this.d.requests.logRequest(r));
   }
 
@@ -70,8 +89,23 @@ export class RequestLedger {
     const id = this.d.quotaId();
     if (id === null) return [];
     const out: number[] = [];
-    for (const s of this.sent) if (s.quotaId === id && s.at >= since) out.push(s.at);
+    for (let i = this.firstAt(since); i < this.sent.length; i++) {
+      const s = this.sent[i]!;
+      if (s.quotaId === id) out.push(s.at);
+    }
     return out;
+  }
+
+  /** The index of the first send time at or after `at` (the list is in send order). */
+  private firstAt(at: number): number {
+    let lo = 0;
+    let hi = this.sent.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.sent[mid]!.at < at) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** The last quota snapshot (from the service's headers), or null before the first answer. */
