@@ -62,7 +62,10 @@ export class RequestLedger {
   async refresh(now: number): Promise<void> {
     await this.writes;
     const from = now - LEDGER_REFRESH_MS;
-    const [rows, q] = await Promise.all([this.d.requests.sentWithQuotaSince(from), this.d.requests.loadQuota()]);
+    const [rows, q] = await Promise.all([
+      this.d.requests.sentWithQuotaSince(from),
+      this.d.requests.loadQuota(),
+    ]);
     this.sent = [...this.sent.slice(0, this.firstAt(from)), ...rows];
     this.snapshot = q;
   }
