@@ -123,12 +123,6 @@ export class Scheduler {
     await this.runs.sync();
   }
 
-  /** What a tick plans from, read at its start: the request ledger, then the view and the runs. */
-  private async readForTick(now: number): Promise<void> {
-    await this.d.refreshLedger?.(now);
-    await this.reload();
-  }
-
   /** Plans the next tick again (after a pause ended) while the loop runs. */
   wake(): void {
     if (this.started && !this.disposed) this.reschedule();
@@ -315,7 +309,9 @@ export class Scheduler {
     const now = this.d.clock.now();
     try {
       const from = this.lastTick;
-      await this.readForTick(now);
+      // What the tick plans from: the request ledger, then the view and the runs.
+      await this.d.refreshLedger?.(now);
+      await this.reload();
       this.updateScale(now);
       const paused = now < this.d.pause.end(now);
       // One queue: watch checks and saved-search runs that are due, by value per request (value.ts). Sale-critical
