@@ -6,7 +6,8 @@ import { dataSafety } from './db/dataSafety';
 import { KyselyExec } from './db/kysely/exec';
 import { KyselySettings } from './db/kysely/settingsRepo';
 import { schemaVersion } from './db/migrate';
-import { migratePgAt, pgSchemaVersion } from './db/pg/migrate';
+import { MIGRATIONS } from './db/migrations';
+import { migratePg, pgSchemaVersion } from './db/pg/migrate';
 import { openPostgres, type OpenPostgresOptions } from './db/pg/open';
 import { PgStore } from './db/pg/store';
 import { PhotoCache } from './db/photoCache';
@@ -96,20 +97,21 @@ export async function postgresDatabase(
   const h = await openPostgres(url, d.pool);
   let photoIndex: Database | null = null;
   try {
-    await migratePgAt(url);
-    const store = new PgStore(h.db);
-    const settings = new KyselySettings(new KyselyExec(h.db), 'postgres', d.clock);
-    await settings.load();
+    // One pooled connection migrates (under the advisory lock) and then reads what About shows.
     const client = await h.pool.connect();
     let postgres: string;
     let version: number;
     try {
+      await migratePg(client, MIGRATIONS, redactedUrl(url));
       postgres = (await client.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!
         .v;
       version = await pgSchemaVersion(client);
     } finally {
       client.release();
     }
+    const store = new PgStore(h.db);
+    const settings = new KyselySettings(new KyselyExec(h.db), 'postgres', d.clock);
+    await settings.load();
     photoIndex = openDatabase(':memory:');
     const memory = photoIndex;
     let open = true;

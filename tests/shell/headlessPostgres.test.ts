@@ -77,7 +77,7 @@ describe.skipIf(!pgAvailable())('the headless shell on PostgreSQL', () => {
     expect((e as Error).message).toContain('postgres://lotwatch:***@127.0.0.1:1/team');
     expect((e as Error).message).not.toContain('hunter2');
     expect((e as Error).message.split('\n')).toHaveLength(1);
-    // Nothing was left behind: the folder's lock is free for the next start.
+    // Nothing was made in the data folder for it: no SQLite file in place of the database.
     expect(existsSync(join(dataDir, 'lotwatch.sqlite'))).toBe(false);
   });
 });

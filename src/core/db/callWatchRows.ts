@@ -129,18 +129,10 @@ export function rowOf(r: RawCallWatch): CallWatchRow {
 }
 
 /** What create and update write: the columns' values (JSON as text, 0/1), and the time (ms) of the write. */
-export interface WriteParams {
-  name: string;
-  endpoint: string;
-  path: string;
-  query: string;
-  config: string;
-  schedule: string;
-  rules: string;
-  paused: number;
-  paused_reason: string | null;
-  now: number;
-}
+export type WriteParams = Pick<
+  RawCallWatch,
+  'name' | 'endpoint' | 'path' | 'query' | 'config' | 'schedule' | 'rules' | 'paused' | 'paused_reason'
+> & { now: number };
 
 /**
  * The column values create and update write at `now` (ms): JSON columns as text, 0/1; a paused watch without a

@@ -30,21 +30,24 @@ export type { CallWatchRow } from './callWatchesRepo';
  * PostgreSQL repository implements the same `Async<…>` form.
  */
 
-/** Each table group's repository, as core calls it. */
-export interface Repos {
-  readonly lots: Async<LotsRepo>;
-  readonly library: Async<LibraryRepo>;
-  readonly searches: Async<SearchesRepo>;
-  readonly watches: Async<WatchesRepo>;
-  readonly alerts: Async<AlertsRepo>;
-  readonly requests: Async<RequestsRepo>;
-  readonly cache: Async<CacheRepo>;
-  readonly desk: Async<DeskRepo>;
-  readonly comps: Async<CompsRepo>;
-  readonly market: Async<MarketCompsRepo>;
-  readonly channels: Async<ChannelsRepo>;
-  readonly calls: Async<CallWatchesRepo>;
+/** Each table group's SQLite repository, synchronous: the classes that define every method's shape and meaning. */
+export interface SyncRepos {
+  lots: LotsRepo;
+  library: LibraryRepo;
+  searches: SearchesRepo;
+  watches: WatchesRepo;
+  alerts: AlertsRepo;
+  requests: RequestsRepo;
+  cache: CacheRepo;
+  desk: DeskRepo;
+  comps: CompsRepo;
+  market: MarketCompsRepo;
+  channels: ChannelsRepo;
+  calls: CallWatchesRepo;
 }
+
+/** Each table group's repository, as core calls it: its SQLite class's methods, answering with promises. */
+export type Repos = { readonly [K in keyof SyncRepos]: Async<SyncRepos[K]> };
 
 /**
  * The watch store, on either engine: the repositories and `transaction`.
@@ -156,20 +159,7 @@ export class SqliteStore implements Store {
   readonly channels: Async<ChannelsRepo>;
   readonly calls: Async<CallWatchesRepo>;
   /** The same repositories, synchronous, for code that owns the file (never inside another caller's transaction). */
-  readonly sync: {
-    lots: LotsRepo;
-    library: LibraryRepo;
-    searches: SearchesRepo;
-    watches: WatchesRepo;
-    alerts: AlertsRepo;
-    requests: RequestsRepo;
-    cache: CacheRepo;
-    desk: DeskRepo;
-    comps: CompsRepo;
-    market: MarketCompsRepo;
-    channels: ChannelsRepo;
-    calls: CallWatchesRepo;
-  };
+  readonly sync: SyncRepos;
   private readonly gate: SqliteGate;
 
   constructor(readonly db: Database) {

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/core/app';
 import { createSandbox, DEMO_KEY, type Sandbox } from '../../../src/sandbox/index';
-import type { ChannelSave } from '../../../src/shared/alertChannels';
 import { makeCore } from '../../helpers/core';
 import { FakeClock } from '../../helpers/fakeClock';
+import { channelSaves } from './channelSaves';
 import { startHttpReceiver, startNtfyServer, startSmtpServer } from '../../helpers/receivers';
 import type { HttpReceiver, NtfyReceiver, SmtpReceiver } from '../../helpers/receivers';
 
@@ -68,35 +68,7 @@ async function setup() {
   return { core, dbPath };
 }
 
-const email = (over: Partial<ChannelSave> = {}): ChannelSave =>
-  ({
-    name: 'Office email',
-    config: {
-      type: 'email',
-      host: '127.0.0.1',
-      port: smtp.port,
-      security: 'none',
-      username: 'buyer',
-      from: 'lotwatch@example.com',
-      to: 'buyer@example.com',
-    },
-    secret: PASSWORD,
-    ...over,
-  }) as ChannelSave;
-const phone = (over: Partial<ChannelSave> = {}): ChannelSave =>
-  ({
-    name: 'My phone',
-    config: { type: 'ntfy', server: ntfy.url, topic: 'lotwatch-test', priority: 3 },
-    secret: 'tk_ntfy_secret',
-    ...over,
-  }) as ChannelSave;
-const webhook = (over: Partial<ChannelSave> = {}): ChannelSave =>
-  ({
-    name: 'Dispatch webhook',
-    config: { type: 'webhook', format: 'json', telegram_chat_id: '' },
-    secret: `${hook.url}/hooks/s3cr3t-path`,
-    ...over,
-  }) as ChannelSave;
+const { email, phone, webhook } = channelSaves(() => ({ smtp, ntfy, hook }), PASSWORD);
 
 /** Watches a lot that sells soon, moves the clock past its end and checks it: one sale result lands in the inbox. */
 async function sellWatchedLot(core: Core, kinds: string[] = ['sale_result']): Promise<void> {
