@@ -6,7 +6,10 @@ import { LotwatchError } from './errors';
 import { RequestBudget } from './watch/budget';
 import { WatchEngine } from './watch/engine';
 import type { ContractEvent } from '../shared/ipc/contract';
-import { dispatch, type Handlers } from './rpc';
+import type { Handlers } from './rpc';
+import { coreInvoke } from './coreInvoke';
+import { WatchSwitch } from './watchSwitch';
+import { refreshShared } from './sharedRefresh';
 import { RequestLedger } from './requestLedger';
 import { ServiceClient } from './serviceClient';
 import { joinHandlers } from './handlerGroups';
@@ -32,12 +35,15 @@ import { channelReach } from './channels/reach';
 import { channelHandlers } from './channels/handlers';
 import { InboxService } from './inbox/service';
 import { inboxHandlers } from './inbox/handlers';
+import { MemberState } from './team/personal';
 import { DemoService } from './demo/service';
 import { demoHandlers } from './demo/handlers';
 import { appHandlers } from './settings/appHandlers';
 import { followWatching } from './watch/watching';
 import { backupHandlers } from './settings/backupHandlers';
 import { settingsHandlers } from './settings/handlers';
+import { teamHandlers } from './team/handlers';
+import { teamLinkHandlers } from './teamLink';
 
 export type { Notifier } from './alerts/notifier';
 export type { Core, CoreDeps } from './appTypes';
@@ -121,8 +127,11 @@ export function createCore(deps: CoreDeps): Core {
   });
   const senders = deps.senders ?? SENDERS;
   const reach = channelReach({ ownPorts: deps.ownPorts, lookup: deps.channelLookup }); // connects to checked addresses only
+  // Each team member's own read state, settings, mutes and snoozes (the local owner keeps the desktop's columns).
+  const member = new MemberState({ store, settings, clock });
   // The per-channel outbox (email, ntfy, webhook) runs beside the watch engine: a slow mail server never holds a poll.
   const channelOutbox = new ChannelOutbox({
+    member,
     store,
     clock,
     log,
@@ -166,6 +175,7 @@ export function createCore(deps: CoreDeps): Core {
         await ledger.flush(),
         store.requests.requestsSinceFor(id, since)
       ),
+      spentByUser: async (since, until) => (await ledger.flush(), store.requests.spentByUser(since, until)),
     },
     engine,
     row: (v) => lots.row(v),
@@ -189,7 +199,7 @@ export function createCore(deps: CoreDeps): Core {
     searchPage: searchPageVia((i) => explore.search(i)),
     source: () => (settings.get().demoMode ? 'demo' : settings.get().serviceUrl),
     calendar: deps.calendar ?? null,
-    spare: (n) => engine.spare(n),
+    spare: (n): boolean => watchSwitch.watching && engine.spare(n), // none on a team's server that does not watch
     log: deps.log,
     libraryKeys: async (q, limit) =>
       (await lots.searchLibrary({ q, limit, offset: 0 })).lots.map((l) => l.lot_key),
@@ -206,6 +216,7 @@ export function createCore(deps: CoreDeps): Core {
     summary: lotSummary,
     figures: (row, rules) => desk.figures(row, rules),
     desk: store.desk,
+    tzOffsetMinutes: tz,
   });
   const searches = new SearchesService({
     searches: store.searches,
@@ -214,6 +225,8 @@ export function createCore(deps: CoreDeps): Core {
     budget,
     clock,
     clientOrThrow: access.clientOrThrow,
+    transaction,
+    tzOffsetMinutes: tz,
   });
   const channels = new ChannelService({
     store,
@@ -222,7 +235,7 @@ export function createCore(deps: CoreDeps): Core {
     outbox: channelOutbox,
     reach,
   });
-  const inbox = new InboxService({ repos: store, transaction, clock });
+  const inbox = new InboxService({ repos: store, transaction, clock, member, tzOffsetMinutes: tz });
   const callWatches = callWatchService({ store, engine, clock, apiConsole, ...access });
   const demo = new DemoService({
     callRows: store.calls,
@@ -241,6 +254,17 @@ export function createCore(deps: CoreDeps): Core {
     searches,
     liveBids: async () => (deps.demoService ? ((await deps.demoService()).liveBids?.() ?? []) : []),
   });
+
+  // Watching: Demo's first examples, the loop, the market pass (a team's server: only while it leads).
+  const watchSwitch: WatchSwitch = new WatchSwitch({
+    prepared: () => prepared,
+    ...(deps.demoExamples !== false ? { seed: () => demo.seed() } : {}),
+    log,
+    engine,
+    ...(deps.marketAuto ? { market: desk } : {}),
+    disposing: () => disposed !== undefined,
+  });
+  const startWatching = () => watchSwitch.start();
 
   // The unread count is pushed when it may have changed (navigation, title, badge); the count at start is the baseline.
   let unread: number | null = null;
@@ -277,22 +301,20 @@ export function createCore(deps: CoreDeps): Core {
     fullRecordDays: () => settings.get().retentionDays,
   });
   // The ledger is loaded before the first request can be counted or the budget asked.
-  const ready = ledger
+  // Set up before anything watches (a team's server may start watching as soon as it leads): the ledger, the key.
+  const prepared = ledger
     .load(clock.now())
     .then(() => opened) // the stored key, before the client is built for it
     .then(() => rebuildClient())
     .catch((e: unknown) =>
       log.error('the service client could not be set up', { error: (e as Error).message }),
-    )
-    .then(async () => {
-      if (deps.autoStart === false || disposed) return;
-      // Demo mode's first start: example searches and watches (docs/architecture.md "The parts").
-      if (deps.demoExamples !== false) await demo.seed();
-      if (!disposed) engine.start();
-      if (!disposed) channelOutbox.start();
-      for (const j of dailyJobs) if (!disposed) j.start();
-      if (!disposed && deps.marketAuto) desk.start();
-    });
+    );
+  const ready = prepared.then(async () => {
+    if (deps.autoStart === false || disposed) return;
+    if (!deps.teamLink?.state().joined) await startWatching(); // joined: the team server watches
+    if (!disposed) channelOutbox.start();
+    for (const j of dailyJobs) if (!disposed) j.start();
+  });
 
   // One group per domain; joinHandlers makes a method missing from every group, or in two, a compile error here.
   const handlers: Handlers = joinHandlers(
@@ -331,11 +353,19 @@ export function createCore(deps: CoreDeps): Core {
       },
       rebuildClient,
       emit,
+      member,
     }),
     searchHandlers({ searches, ready }),
     callWatchHandlers({ calls: callWatches, ready }),
     watchlistHandlers({ watchlist, ready }),
-    inboxHandlers({ inbox, watchlist, deliveriesOf: (id) => channels.deliveriesOf(id), pushUnread }),
+    inboxHandlers({
+      inbox,
+      watchlist,
+      deliveriesOf: (id) => channels.deliveriesOf(id),
+      pushUnread,
+      member,
+      emit,
+    }),
     lotHandlers({
       lots,
       photos: database.photos,
@@ -354,31 +384,36 @@ export function createCore(deps: CoreDeps): Core {
       nativeBinding: database.nativeBinding,
       engine: database.engine,
     }),
+    teamHandlers({ team: deps.team ?? null }),
+    teamLinkHandlers(deps.teamLink ?? null),
   );
 
-  const invoke: Core['invoke'] = async (method, input) => {
-    if (disposed) {
-      return {
-        ok: false,
-        error: { code: 'internal', message: 'Lotwatch is shutting down.', retryable: true },
-      };
-    }
-    const p = opened.then(() => dispatch(handlers, method, input, log));
-    inFlight.add(p);
-    try {
-      const r = await p;
-      // A full disk, a read-only or damaged file: the next start checks the file before it writes.
-      if (!r.ok && r.error.code === 'db_unavailable') database.suspect();
-      return r;
-    } finally {
-      inFlight.delete(p);
-    }
-  };
+  const invoke = coreInvoke({
+    handlers,
+    log,
+    opened,
+    disposing: () => disposed !== undefined,
+    inFlight,
+    suspect: () => database.suspect(),
+  });
 
   return {
     engine,
     channelOutbox,
     ready,
+    startWatching,
+    stopWatching: () => watchSwitch.stop(),
+    isWatching: () => watchSwitch.watching,
+    refreshShared: () =>
+      refreshShared({
+        settings,
+        keyFor,
+        loadKey: () => apiKey.load(),
+        refreshLedger: () => ledger.refresh(clock.now()),
+        rebuildClient,
+        wake: () => engine.wake(),
+      }),
+    refreshLedger: () => ledger.refresh(clock.now()),
     invoke,
     async call(method, input) {
       const r = await invoke(method, input);

@@ -9,6 +9,8 @@ import type { CoreDatabase } from './coreDatabase';
 import type { CalendarSubscription, DeskDeps } from './desk/service';
 import type { Logger } from './log';
 import type { SecretBox } from './secrets';
+import type { TeamAccounts } from './team/accounts';
+import type { TeamLinkPort } from './teamLink';
 import type { DemoEndpoint } from './serviceClient';
 import type { WatchEngine } from './watch/engine';
 import type { AppInfo, ContractEvent, Method, MethodInput, MethodOutput } from '../shared/ipc/contract';
@@ -68,6 +70,13 @@ export interface CoreDeps {
   ownPorts?: () => readonly number[];
   /** Resolves the host names of alert channels (as node:dns `lookup`); default the system's (tests inject one). */
   channelLookup?: ChannelReachOptions['lookup'];
+  /** A team server's accounts (the headless shell's team mode); none in the desktop app, whose team methods refuse. */
+  team?: TeamAccounts;
+  /**
+   * The desktop app's link to a team server (src/main/teamLink.ts), answering `teamLink.*`; none in the headless
+   * shell, where `teamLink.get` says the link is not available.
+   */
+  teamLink?: TeamLinkPort;
 }
 
 export interface Core {
@@ -77,6 +86,34 @@ export interface Core {
   readonly channelOutbox: ChannelOutbox;
   /** Resolves once the service client for the current mode is ready and the engine has started. */
   readonly ready: Promise<void>;
+  /**
+   * Starts watching: Demo mode's first examples, the watch engine's loop and the market pass of watched lots (with
+   * `marketAuto`), as `autoStart` does at start. A team's server calls it when it takes the scheduler's lock
+   * (core/team/leader.ts). Idempotent; calls of start and stop run one after the other, in order. Rejects only with
+   * the Demo examples' store errors.
+   */
+  startWatching(): Promise<void>;
+  /**
+   * Stops watching (the loop and the market pass's spending) and waits for the job in flight; the alert channels'
+   * outbox and every method go on, and `startWatching` starts a fresh loop later. A team's server calls it the moment
+   * it loses the scheduler's lock. Idempotent.
+   */
+  stopWatching(): Promise<void>;
+  /** Whether this core watches (startWatching called, stopWatching not since). */
+  isWatching(): boolean;
+  /**
+   * Reads what a team's servers share and each keeps in memory again (the settings and the API key), then rebuilds
+   * the service client for them and wakes the watcher: another server of the team changed them (its
+   * `settings.changed` arrived over the event bus). Desktop: reads the key again, the settings are read live.
+   * @throws the driver's error when the database does not answer (the values read before stay).
+   */
+  refreshShared(): Promise<void>;
+  /**
+   * Reads the last two days of the team's request log and the quota again (RequestLedger.refresh): another server
+   * of the team spent requests, and this one's Usage and budget should count them.
+   * @throws the driver's error when the database does not answer.
+   */
+  refreshLedger(): Promise<void>;
   /** Calls a contract method by name with unparsed input. Never throws: see `dispatch`. */
   invoke(method: unknown, input: unknown): Promise<Result<unknown>>;
   /**

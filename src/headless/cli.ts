@@ -4,12 +4,16 @@ import { DatabaseUnavailableError, LotwatchError } from '../core/errors';
 import { copyToPostgresCommand } from './copyCommand';
 import { defaultDataDir } from './paths';
 import { startHeadless } from './start';
+import { teamUserCommand } from './teamUserCommand';
+import { teamDemoCommand } from './teamDemo';
+import { LoginSchema, PasswordSchema } from '../shared/ipc/contract/team';
 
 // Entry of `npm run serve` (built to out/main/headless.js). Prints the URL with its token, then serves until
 // SIGINT/SIGTERM, when it closes the server and the database in order. `copy-to-postgres` as the first argument runs
-// that command instead (copyCommand.ts).
+// that command instead (copyCommand.ts), and `team-user` adds a team member or sets their password (teamUserCommand.ts).
 const HELP = `Usage: node out/main/headless.js [--port N] [--host 127.0.0.1] [--data-dir DIR] [--demo-speed 1..3600]
        [--demo-control [--demo-clock stepped]] [--restore-backup latest|NAME|FILE] [--database postgres://…]
+       [--team [--public-origin https://HOST] [--secure-cookies] [--admin-login LOGIN] [--secret-key-file FILE]]
 
 Serves the Lotwatch app to a browser on this computer. Open the printed address (it carries a per-run token).
 --port N listens on port N (default 0: a free port picked at each start); a fixed port keeps the calendar
@@ -25,10 +29,22 @@ the current file is kept beside it.
 PostgreSQL database instead of the data folder's file (which stays untouched); the folder still holds the key file,
 the photos and the Demo market's clock. The database is created up to this version's schema at start.
 
-node out/main/headless.js copy-to-postgres --help: copy a data folder into an empty PostgreSQL database.`;
+--team serves a team (docs/team.md): members sign in with a login and a password, and each has a role. It needs
+--database postgres://…; --host may then be another address than this computer's (default 127.0.0.1). Put a
+reverse proxy with TLS in front and pass its address as --public-origin (cookies are then Secure; --secure-cookies
+forces that). A team without members gets an admin: --admin-login (default admin) with the password in
+LOTWATCH_ADMIN_PASSWORD, or a generated one printed once. Every server of a team needs the same key file (it seals
+the API key and the channels' secrets in the database): --secret-key-file FILE (default DIR/secret.key). Several team
+servers may share one database: one runs the watcher, another takes over within 30 s when it stops.
+
+node out/main/headless.js copy-to-postgres --help: copy a data folder into an empty PostgreSQL database.
+node out/main/headless.js team-user --help: add a team member or set a member's password.
+node out/main/headless.js team-demo (npm run team-demo): a throwaway team of two servers and three members.`;
 
 async function main(): Promise<number> {
   if (process.argv[2] === 'copy-to-postgres') return copyToPostgresCommand(process.argv.slice(3));
+  if (process.argv[2] === 'team-user') return teamUserCommand(process.argv.slice(3));
+  if (process.argv[2] === 'team-demo') return teamDemoCommand(process.argv[1]!);
   let args;
   try {
     args = parseArgs({
@@ -42,6 +58,11 @@ async function main(): Promise<number> {
         'demo-clock': { type: 'string' },
         'restore-backup': { type: 'string' },
         database: { type: 'string' },
+        team: { type: 'boolean' },
+        'public-origin': { type: 'string' },
+        'secure-cookies': { type: 'boolean' },
+        'admin-login': { type: 'string' },
+        'secret-key-file': { type: 'string' },
         help: { type: 'boolean' },
       },
     }).values;
@@ -74,6 +95,25 @@ async function main(): Promise<number> {
     );
     return 2;
   }
+  if (
+    !args.team &&
+    (args['public-origin'] || args['secure-cookies'] || args['admin-login'] || args['secret-key-file'])
+  ) {
+    console.error(
+      'lotwatch: --public-origin, --secure-cookies, --admin-login and --secret-key-file apply to a team server: add --team',
+    );
+    return 2;
+  }
+  const adminLogin = args['admin-login'] === undefined ? null : LoginSchema.safeParse(args['admin-login']);
+  const adminPassword = process.env['LOTWATCH_ADMIN_PASSWORD'] || undefined;
+  const passwordOk = adminPassword === undefined ? null : PasswordSchema.safeParse(adminPassword);
+  if ((adminLogin && !adminLogin.success) || (passwordOk && !passwordOk.success)) {
+    const issue = adminLogin?.error?.issues[0] ?? passwordOk?.error?.issues[0];
+    console.error(
+      `lotwatch: ${adminLogin?.success === false ? '--admin-login' : 'LOTWATCH_ADMIN_PASSWORD'}: ${issue?.message}`,
+    );
+    return 2;
+  }
   const dataDir = args['data-dir'] ?? defaultDataDir();
   const rendererDir = args['renderer-dir'] ?? join(import.meta.dirname, '../renderer');
   let running;
@@ -88,6 +128,17 @@ async function main(): Promise<number> {
       ...(args['restore-backup'] ? { restoreBackup: args['restore-backup'] } : {}),
       ...(args.database !== undefined ? { database: args.database } : {}),
       ...(args.host ? { host: args.host } : {}),
+      ...(args['secret-key-file'] ? { secretKeyFile: args['secret-key-file'] } : {}),
+      ...(args.team
+        ? {
+            team: {
+              publicOrigin: args['public-origin'] ?? null,
+              ...(args['secure-cookies'] ? { secureCookies: true } : {}),
+              ...(adminLogin?.success ? { adminLogin: adminLogin.data } : {}),
+              ...(adminPassword !== undefined ? { adminPassword } : {}),
+            },
+          }
+        : {}),
       version: process.env['npm_package_version'] ?? '0.1.0',
     });
   } catch (e) {
@@ -108,6 +159,13 @@ async function main(): Promise<number> {
   if (running.restored)
     console.log(`Restored the backup ${running.restored}; the replaced data file is kept in ${dataDir}.`);
   console.log(`Lotwatch is running headless. Data: ${running.dataAt}`);
+  // A team's first admin, made at this start: a generated password is said here once, and never again.
+  if (running.firstAdmin)
+    console.log(
+      running.firstAdmin.password
+        ? `First admin: ${running.firstAdmin.login}, password (shown once): ${running.firstAdmin.password}`
+        : `First admin: ${running.firstAdmin.login}, with the password in LOTWATCH_ADMIN_PASSWORD`,
+    );
   console.log(`Open: ${running.url}`);
   // Test-only: the simulated market's control routes (end-to-end tests read and steer the market through them).
   if (args['demo-control']) console.log(`Demo service: ${await running.demoUrl()}`);

@@ -11,6 +11,8 @@ import type { Logger } from '../core/log';
 import type { ErrorCode, ErrorPayload } from '../shared/ipc/errors';
 import type { ContractEvent } from '../shared/ipc/contract';
 import { CONTENT_SECURITY_POLICY } from '../shared/csp';
+import { runAs } from '../core/actor';
+import { CALENDAR_READER, teamServer, type TeamMode } from './teamServer';
 
 export interface HeadlessServerOptions {
   core: Core;
@@ -27,10 +29,18 @@ export interface HeadlessServerOptions {
   token?: string;
   /** The calendar subscription's own secret (CalendarFeed): what opens `/calendar.ics`; without it nothing does. */
   calendar?: { opens(secret: string): boolean };
+  /**
+   * Team mode (teamServer.ts): members sign in and each call runs as its member; no per-run token. Absent: the
+   * single-user shell on this computer.
+   */
+  team?: TeamMode;
 }
 
 export interface HeadlessServer {
-  /** Starts listening; resolves to the URL to open, which carries the token (`http://127.0.0.1:PORT/?token=...`). */
+  /**
+   * Starts listening; resolves to the URL to open, which carries the token (`http://127.0.0.1:PORT/?token=...`); in
+   * team mode the public origin, or the bound address without a token.
+   */
   start(): Promise<string>;
   /** Closes the event streams and the server; waits for requests in flight. */
   dispose(): Promise<void>;
@@ -116,6 +126,15 @@ function isPageFile(method: string, path: string): boolean {
   );
 }
 
+/**
+ * Whether a team server asks `req` for a session (teamServer.ts credential): everything but the page's own files, the
+ * auth routes (which answer for themselves) and the calendar (its own secret).
+ */
+function needsSession(req: FastifyRequest): boolean {
+  const path = req.url.split('?')[0] ?? '';
+  return !isPageFile(req.method, path) && !path.startsWith('/auth/') && path !== '/calendar.ics';
+}
+
 function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -137,11 +156,16 @@ function safeEqual(a: string, b: string): boolean {
  * (`?feed=<secret>`, opts.calendar), which opens nothing else. Failures answer 403 or 401 with a typed envelope. Every
  * answer the server makes itself (404, 413, 415, 400, 431, and the HTTP parser's refusals) carries the same envelope
  * and security headers (docs/architecture.md "Error answers").
+ *
+ * In team mode (`opts.team`, teamServer.ts; docs/architecture.md "A team on one server") the per-run token is not
+ * used: the Host and Origin checks accept the public origin too, a member's session cookie and CSRF token open
+ * `/rpc/*` and `/events`, each call passes the role gate and runs as its member, and `/auth/*` signs in and out.
  */
 export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServer {
   const host = opts.host ?? '127.0.0.1';
   const token = opts.token ?? randomBytes(24).toString('base64url');
   const { core, log } = opts;
+  const team = opts.team ? teamServer(opts.team, core, log, statusForError) : null;
   let port = 0;
   const streams = new Set<FastifyReply>();
   let indexHtml: string | undefined;
@@ -150,6 +174,8 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
     logger: false,
     bodyLimit: 1024 * 1024,
     forceCloseConnections: true,
+    // Behind the team's reverse proxy on this computer, the client's address is the proxy's X-Forwarded-For.
+    ...(team ? { trustProxy: ['127.0.0.1', '::1'] } : {}),
     // Errors the router raises before any route or hook (a badly encoded path, a method name longer than the
     // router's 100 characters) pass the same guards and answer the typed envelope with the same security headers
     // as every other answer. No method name is that long, so a long one is an unknown method.
@@ -197,7 +223,7 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
   /** The guards of every request; answers the refusal and returns true when one fails. */
   const guard = (req: FastifyRequest, reply: FastifyReply): boolean => {
     const hostHeader = (req.headers.host ?? '').toLowerCase();
-    if (!allowedHosts().has(hostHeader)) {
+    if (team ? !team.hostAllowed(hostHeader, port) : !allowedHosts().has(hostHeader)) {
       refuse(
         reply,
         req,
@@ -208,7 +234,10 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
       return true;
     }
     const origin = req.headers.origin;
-    if (origin !== undefined && !allowedHosts().has(origin.replace(/^http:\/\//, '').toLowerCase())) {
+    const originRefused = team
+      ? origin !== undefined && !team.originAllowed(origin, port)
+      : origin !== undefined && !allowedHosts().has(origin.replace(/^http:\/\//, '').toLowerCase());
+    if (originRefused) {
       refuse(reply, req, 403, 'forbidden', 'Refused: requests from other web sites are not allowed.');
       return true;
     }
@@ -232,6 +261,8 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
       );
       return true;
     }
+    // A team server's members sign in: its page needs no token, and the rest is checked per session (credential).
+    if (team) return false;
     const queryToken = url.searchParams.get('token');
     if (isPageFile(req.method, path)) {
       if (queryToken === null || safeEqual(queryToken, token)) return false;
@@ -262,6 +293,7 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
 
   app.addHook('onRequest', async (req, reply) => {
     if (guard(req, reply)) return reply;
+    if (team && needsSession(req) && (await team.credential(req, reply))) return reply;
   });
 
   app.addHook('onSend', async (_req, reply, payload) => {
@@ -306,6 +338,10 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
   });
 
   app.post<{ Params: { method: string } }>('/rpc/:method', async (req, reply) => {
+    if (team) {
+      const r = await team.rpc(req, req.params.method, req.body);
+      return reply.code(r.status).send(r.body);
+    }
     const result = await core.invoke(req.params.method, req.body);
     return reply.code(result.ok ? 200 : statusForError(result.error.code)).send(result);
   });
@@ -320,7 +356,11 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
       'X-Accel-Buffering': 'no',
     });
     res.write(': connected\n\n');
-    const first = opts.onPageOpened?.();
+    const first = opts.onPageOpened?.() ?? null;
+    if (team) {
+      team.stream(req, res, first);
+      return;
+    }
     if (first) res.write(`data: ${JSON.stringify(first)}\n\n`);
     const unsubscribe = core.on((e) => res.write(`data: ${JSON.stringify(e)}\n\n`));
     const heartbeat = setInterval(() => res.write(': ping\n\n'), 25_000);
@@ -334,7 +374,10 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
 
   // The watched sales as a calendar a calendar app can subscribe to (the address holds the calendar's own secret).
   app.get('/calendar.ics', async (_req, reply) => {
-    const r = await core.invoke('plan.calendar', undefined);
+    // On a team server the calendar's secret reads as a viewer would: it opens the calendar and nothing else.
+    const r = await (team
+      ? runAs(CALENDAR_READER, () => core.invoke('plan.calendar', undefined))
+      : core.invoke('plan.calendar', undefined));
     if (!r.ok) return reply.code(statusForError(r.error.code)).send(r);
     return reply
       .type('text/calendar; charset=utf-8')
@@ -353,6 +396,7 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
   app.get('/', serveIndex);
   app.get('/index.html', serveIndex);
 
+  team?.register(app);
   void app.register(fastifyStatic, { root: opts.rendererDir, index: false, wildcard: true, serve: true });
 
   return {
@@ -361,6 +405,7 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
       return port;
     },
     broadcast(e) {
+      if (team) return team.broadcast(e);
       for (const s of streams) s.raw.write(`data: ${JSON.stringify(e)}\n\n`);
       return streams.size;
     },
@@ -369,9 +414,11 @@ export function createHeadlessServer(opts: HeadlessServerOptions): HeadlessServe
       const addr = app.server.address();
       port = typeof addr === 'object' && addr ? addr.port : 0;
       const shown = host.includes(':') ? `[${host}]` : host;
+      if (team) return opts.team?.publicOrigin ?? `http://${shown}:${port}/`;
       return `http://${shown}:${port}/?token=${token}`;
     },
     async dispose() {
+      team?.close();
       for (const s of streams) s.raw.end();
       streams.clear();
       await app.close();

@@ -22,6 +22,8 @@ import {
 import { CalendarFeed } from './calendarFeed';
 import { BrowserNotifyChannel } from './notifyChannel';
 import { createHeadlessServer, type HeadlessServer } from './server';
+import { checkTeamKey, runTeamWatch } from './teamWatch';
+import { checkTeamOptions, openTeam, type FirstAdmin, type OpenTeam, type TeamOptions } from './teamStart';
 
 export interface HeadlessOptions {
   dataDir: string;
@@ -70,6 +72,24 @@ export interface HeadlessOptions {
   database?: string;
   /** The environment LOTWATCH_DATABASE_URL is read from (default process.env; tests pass their own). */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Team mode (`--team`, docs/team.md): members sign in, each call runs as its member, and the server may listen
+   * beyond this computer. Needs a PostgreSQL `database`.
+   */
+  team?: TeamOptions;
+  /**
+   * A team server's watcher, started once the server listens (default runTeamWatch, teamWatch.ts): it runs the
+   * scheduler only while this server holds the team's leadership, and is stopped before core. A team server's core
+   * starts without its own schedule (`autoStart: false`), so that only the leader watches. Tests pass their own.
+   */
+  teamWatch?: (core: Core, database: CoreDatabase) => { stop(): Promise<void> };
+  /**
+   * The key file that seals the API key and the channels' secrets (`--secret-key-file`; default
+   * `<dataDir>/secret.key`). Every server of a team must use the same one (checkTeamKey refuses another).
+   */
+  secretKeyFile?: string;
+  /** Where a team server says what an operator reads (its watcher's standing); default stdout. */
+  say?: (line: string) => void;
 }
 
 export interface RunningHeadless {
@@ -82,6 +102,8 @@ export interface RunningHeadless {
   restored: string | null;
   /** Where the data is, as said at start: the data folder, or the PostgreSQL address without its password. */
   dataAt: string;
+  /** A team server's first admin made at this start (the password when generated, to print once), or null. */
+  firstAdmin: FirstAdmin;
   /** Stops the server, then core (which closes the database). */
   dispose(): Promise<void>;
 }
@@ -101,6 +123,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   const log = opts.log ?? createLogger();
   const target = databaseTarget(opts.database, opts.env, join(opts.dataDir, 'lotwatch.sqlite'));
   const dbPath = target.kind === 'sqlite' ? target.path : join(opts.dataDir, 'lotwatch.sqlite');
+  checkTeamOptions({ team: opts.team, databaseKind: target.kind, host: opts.host });
   if (target.kind === 'postgres' && opts.restoreBackup)
     throw new BadInputError(
       "--restore-backup restores a data file; a team's PostgreSQL database is restored from the server's own backups.",
@@ -109,6 +132,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   const lock = acquireDataLock(opts.dataDir, { shell: 'headless', now: Date.now() });
   let database: CoreDatabase;
   let restored: string | null = null;
+  let team: OpenTeam | null = null;
   try {
     if (target.kind === 'postgres') {
       database = await postgresDatabase(target.url, {
@@ -116,6 +140,12 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
         clock: systemClock,
         pool: { logger: log },
       });
+      // The team's accounts, once the database is at this version's schema (postgresDatabase migrated it).
+      if (opts.team)
+        team = await openTeam(target.url, opts.team, log).catch(async (e: unknown) => {
+          await database.close();
+          throw e;
+        });
     } else {
       if (opts.restoreBackup)
         restored = await stageRestore(dbPath, opts.restoreBackup, { now: Date.now(), allowPath: true });
@@ -136,6 +166,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     (speed > 1 && !settingsRepo.get().demoMode ? new DemoSpeedError(speed, 'start', opts.dataDir) : null);
   if (refusal) {
     await database.close();
+    await team?.close();
     lock.release();
     throw refusal;
   }
@@ -199,7 +230,15 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   );
   // The calendar subscription's own secret, kept in the data folder: its address survives a restart (on the same
   // port) and opens the calendar only. Known once the server listens: the server's origin.
-  const secrets = new FileSecretBox(join(opts.dataDir, 'secret.key'));
+  const keyFile = opts.secretKeyFile ?? join(opts.dataDir, 'secret.key');
+  const secrets = new FileSecretBox(keyFile);
+  if (team)
+    await checkTeamKey(database.store, secrets, keyFile, Date.now()).catch(async (e: unknown) => {
+      await database.close();
+      await team?.close();
+      lock.release();
+      throw e;
+    });
   const feed = new CalendarFeed({
     rows: database.store.requests,
     box: secrets,
@@ -243,6 +282,9 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     log,
     shell: 'headless',
     version: opts.version,
+    ...(team ? { team: team.mode.accounts } : {}),
+    // A team server with a watcher hook watches only while it leads (the hook starts the schedule then).
+    ...(team ? { autoStart: false } : {}),
   });
   const server: HeadlessServer = createHeadlessServer({
     core,
@@ -253,6 +295,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     ...(opts.port !== undefined ? { port: opts.port } : {}),
     ...(opts.token !== undefined ? { token: opts.token } : {}),
     calendar: feed,
+    ...(team ? { team: team.mode } : {}),
   });
   let url: string;
   try {
@@ -261,11 +304,26 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   } catch (e) {
     await core.dispose();
     await demo.dispose();
+    await team?.close();
     kept?.close();
     lock.release();
     throw e;
   }
-  ownPort = Number(new URL(url).port) || null;
+  // The spot where a team server starts its watcher: it runs the scheduler only while it holds the leadership.
+  const say = opts.say ?? ((line: string) => console.log(line));
+  const watch = !team
+    ? null
+    : opts.teamWatch
+      ? opts.teamWatch(core, database)
+      : runTeamWatch({
+          core,
+          store: database.store,
+          url: target.kind === 'postgres' ? target.url : '',
+          log,
+          broadcast: (e) => server.broadcast(e),
+          say,
+        });
+  ownPort = server.port || null;
   lock.setUrl(url.replace(/\?token=.*$/, ''));
   origin = new URL(url).origin;
   return {
@@ -275,9 +333,12 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     server,
     restored,
     dataAt: target.kind === 'postgres' ? database.location : opts.dataDir,
+    firstAdmin: team?.firstAdmin ?? null,
     async dispose() {
       await server.dispose();
+      await watch?.stop();
       await core.dispose();
+      await team?.close();
       await demo.dispose();
       // After the watcher and the market stopped: the time reached, for the next run to resume from.
       kept?.close();

@@ -22,6 +22,8 @@ import { EVENT_CHANNEL, RPC_CHANNEL } from '../shared/ipc/channels';
 import { err, type Result } from '../shared/ipc/errors';
 import { electronBindingPath, resolveElectronBinding } from './nativeBinding';
 import { safeStorageBox } from './safeStorageBox';
+import { TeamLink } from './teamLink';
+import { teamRouting, type TeamRouting } from './teamRouting';
 import { startTray } from './tray';
 import {
   CONTENT_SECURITY_POLICY,
@@ -47,10 +49,11 @@ export interface ShellState {
 
 /**
  * The only IPC handler (docs/architecture.md "One contract, two shells"): checks that the sender is the app's own
- * page, then lets core parse, run and answer. Never throws across IPC.
+ * page, then lets core (or, while the app has joined a team server, the team routing: teamRouting.ts) parse, run and
+ * answer. Never throws across IPC.
  */
 export async function handleRpc(
-  core: Core,
+  core: Pick<Core, 'invoke'>,
   appUrl: string,
   event: { senderFrame: { url: string } | null },
   method: unknown,
@@ -166,6 +169,11 @@ export async function startShell(
 
   const ref: { window?: BrowserWindow } = {};
   let core: Core;
+  // A team server joined in Settings (teamLink.ts): the window then works on the team's data, and the local notifier
+  // stays quiet.
+  const secrets = safeStorageBox(safeStorage);
+  const link = new TeamLink({ dataDir, secrets, log });
+  const nativeNotifier = electronNotifier(() => ref.window);
   // One Lotwatch per data folder, whichever shell: the browser shell may already serve this folder.
   let lock: DataLock;
   try {
@@ -202,8 +210,13 @@ export async function startShell(
       ...(clock !== systemClock
         ? { clientClock: { now: () => clock.now(), setTimeout: systemClock.setTimeout } }
         : {}),
-      secrets: safeStorageBox(safeStorage),
-      notifier: electronNotifier(() => ref.window),
+      secrets,
+      notifier: {
+        notify: (n) => {
+          if (!link.joined()) nativeNotifier.notify(n);
+        },
+      },
+      teamLink: link,
       log,
       shell: 'electron',
       version: app.getVersion(),
@@ -233,8 +246,21 @@ export async function startShell(
     });
   });
 
+  // The window's calls and events: this computer's core, or the joined team server (teamRouting.ts).
+  const routing: TeamRouting = teamRouting({
+    core,
+    link,
+    send: (e) => {
+      if (ref.window && !ref.window.isDestroyed()) ref.window.webContents.send(EVENT_CHANNEL, e);
+    },
+    notifier: nativeNotifier,
+    reload: () => {
+      if (ref.window && !ref.window.isDestroyed()) ref.window.webContents.reload();
+    },
+    log,
+  });
   ipcMain.handle(RPC_CHANNEL, (event, method: unknown, input: unknown) =>
-    handleRpc(core, appUrl, event, method, input),
+    handleRpc(routing, appUrl, event, method, input),
   );
 
   const window = new BrowserWindow({
@@ -264,9 +290,6 @@ export async function startShell(
     () => ref.window,
     join(app.getAppPath(), 'resources', 'icon.png'),
   );
-  const unsubscribe = core.on((e) => {
-    if (!window.isDestroyed()) window.webContents.send(EVENT_CHANNEL, e);
-  });
 
   app.on('second-instance', () => {
     if (window.isDestroyed()) return;
@@ -302,7 +325,7 @@ export async function startShell(
     if (quitting) return;
     quitting = true;
     event.preventDefault();
-    unsubscribe();
+    routing.dispose();
     unsubscribeLogin();
     indicators.dispose();
     ipcMain.removeHandler(RPC_CHANNEL);

@@ -50,6 +50,17 @@ function writeWorld(dataDir: string, w: SavedWorld): void {
 }
 
 /**
+ * Gives several data folders one Demo world (start time ms since the epoch, floored to the minute as
+ * `demoWorldStart` floors it): the servers of a team each serve the Demo market from their own folder, and only one
+ * world keeps what one server's watcher saw true for another's buyer. Overwrites any world the folders held. Throws
+ * nothing (as writeWorld).
+ */
+export function shareDemoWorld(dataDirs: readonly string[], startTime: number): void {
+  const w = { startTime: Math.floor(startTime / MIN) * MIN };
+  for (const d of dataDirs) writeWorld(d, w);
+}
+
+/**
  * How long before the first start a new real-time Demo world begins (ms): 30 minutes, so the simulated market has
  * been running when the user first looks, with lots on the block and bidding, instead of a world whose first live
  * bid is minutes away (its earliest sales are at least 2 minutes after its start, each lot going on the block some

@@ -22,6 +22,7 @@ import {
   databaseErrorOf,
 } from '../../src/core/errors';
 import { AlreadyRunningError } from '../../src/core/instanceLock';
+import { ConflictError } from '../../src/core/owners';
 import { silentLogger } from '../../src/core/log';
 import { dispatch, type Handlers } from '../../src/core/rpc';
 import { DEFAULT_WATCH_RULES, parseRules } from '../../src/core/watchlist/rules';
@@ -474,6 +475,12 @@ async function payloadsByCode(): Promise<Record<ErrorCode, [string, ErrorPayload
   add(
     'not implemented',
     new LotwatchError('not_implemented', 'This version of Lotwatch cannot do that yet.').toPayload(),
+  );
+  // A save made on an older copy of a saved search or a watch (src/core/owners.ts), by a member and by the same one.
+  add('a save on an older copy', new ConflictError('Dana', Date.UTC(2026, 5, 10, 12, 1), 0).toPayload());
+  add(
+    'a save on an older copy of your own',
+    new ConflictError('you', Date.UTC(2026, 5, 10), -300).toPayload(),
   );
   // Texts the shells and the renderer write inline, read from their source.
   for (const [file, code] of [

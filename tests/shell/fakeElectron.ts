@@ -14,6 +14,11 @@ export class FakeWebContents extends EventEmitter {
   send(channel: string, payload: unknown) {
     this.sent.push({ channel, payload });
   }
+  /** How many times the shell loaded the page again (after joining or leaving a team server). */
+  reloads = 0;
+  reload() {
+    this.reloads++;
+  }
 }
 
 export class FakeBrowserWindow extends EventEmitter {

@@ -6,6 +6,7 @@ import { silentLogger } from '../../src/core/log';
 import { startHeadless } from '../../src/headless/start';
 import { pgAvailable, testDatabase } from '../helpers/postgres';
 import { shellFolders } from './shellFolders';
+import { MIGRATIONS } from '../../src/core/db/migrations';
 
 // The headless shell on a team's PostgreSQL database (`--database postgres://…`): it serves the same app, Demo mode
 // included, over HTTP with its token; About names the address without its password and the server's version; the
@@ -49,7 +50,7 @@ describe.skipIf(!pgAvailable())('the headless shell on PostgreSQL', () => {
       database: 'postgres',
       dbPath: redactedUrl(url),
       mode: 'demo',
-      schemaVersion: 150,
+      schemaVersion: MIGRATIONS[MIGRATIONS.length - 1]!.version,
     });
     expect((info['versions'] as Record<string, string>)['postgres']).toMatch(/^1\d/);
     const searches = await rpc(h.url, 'searches.create', { name: 'Hondas', params: { make: 'HONDA' } });

@@ -2,7 +2,9 @@ import type { ApiClient } from '../api';
 import type { Clock } from '../clock';
 import type { CallWatchRow, CallWatchesRepo } from '../db/callWatchesRepo';
 import type { Async } from '../db/async';
+import { memberIds } from '../db/members';
 import { BadInputError, LotwatchError } from '../errors';
+import { memberRef } from '../owners';
 import type { WatchEngine } from '../watch/engine';
 import { checkScheduleAndRules } from '../watchlist/rules';
 import {
@@ -41,9 +43,13 @@ export class CallWatchService {
     return w;
   }
 
-  /** The view of one row: its schedule's next run and cost, the last good answer's list, the last day's alerts. */
-  private async view(w: CallWatchRow): Promise<CallWatchView> {
+  /**
+   * The view of one row: its schedule's next run and cost, the last good answer's list, the last day's alerts, and
+   * who made it (`names`: the members' names, read once per list; read here when not given).
+   */
+  private async view(w: CallWatchRow, names?: ReadonlyMap<number, string>): Promise<CallWatchView> {
     const now = this.d.clock.now();
+    const who = names ?? (await this.d.calls.memberNames(memberIds([w.created_by])));
     const schedule = this.d.engine.callSchedule(w.id, w.paused);
     const last = await this.d.calls.lastGoodAnswer(w.id);
     const extract = last ? parseExtract(last.extract) : null;
@@ -71,13 +77,16 @@ export class CallWatchService {
       // One request a run, counted as a saved search's cost is (runs a day of its schedule).
       requests_per_day: schedule.runsPerDay ?? 0,
       alerts_24h: await this.d.calls.alertsOf(`call:${w.id}`, now - DAY),
+      created_by: memberRef(w.created_by, who),
     };
   }
 
   /** Every call watch as the list shows it. Rejects with database errors only. */
   async list(): Promise<CallWatchView[]> {
     const out: CallWatchView[] = [];
-    for (const w of await this.d.calls.list()) out.push(await this.view(w));
+    const rows = await this.d.calls.list();
+    const names = await this.d.calls.memberNames(memberIds(rows.map((w) => w.created_by)));
+    for (const w of rows) out.push(await this.view(w, names));
     return out;
   }
 

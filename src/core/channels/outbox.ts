@@ -9,10 +9,10 @@ import type { ChannelSettings, ChannelType } from '../../shared/alertChannels';
 import type { ContractEvent } from '../../shared/ipc/contract';
 import { Lanes } from './lanes';
 import { messageAlert, parseSettings } from './rows';
-
 export { parseSettings } from './rows';
 import { defaultReach, type ChannelReach } from './reach';
 import { messageFor, routeAlert } from './route';
+import { memberRoutes, type MemberRouting } from './personalRoute';
 import { secretForSend, type SecretBindingDeps } from './secretBinding';
 import { SEND_DEADLINE_MS, SendStopped, withinDeadline } from './senders';
 import { ChannelSendError, type ChannelMessage, type Sender, type SendTarget } from './types';
@@ -59,6 +59,8 @@ export interface ChannelOutboxDeps {
   reach?: ChannelReach;
   /** The user's UTC offset in minutes at time t (a channel's own quiet hours are local times). */
   tzOffsetMinutes: (t: number) => number;
+  /** Each team member's own mutes, snoozes and quiet hours, for the channels they own (personalRoute.ts). */
+  member?: MemberRouting;
   emit: (e: ContractEvent) => void;
   /** A channel's failing alert was stored: the inbox's outbox should show it now, not at the next tick. */
   onSystemAlert: () => void;
@@ -103,8 +105,12 @@ export class ChannelOutbox {
   start(): void {
     if (this.started || this.disposed) return;
     this.started = true;
-    void this.enqueue(() => this.recover());
-    this.kick();
+    this.recoverLeft();
+  }
+
+  /** Start's recovery again, for a team's server only: its store gives just gone servers' rows (claimAs). */
+  recoverLeft(): void {
+    if (this.started && !this.disposed) void this.enqueue(() => this.recover()).then(() => this.kick());
   }
 
   /** Asks for a round soon (new alerts, a changed channel); rounds asked for while one waits are one round. */
@@ -231,6 +237,7 @@ export class ChannelOutbox {
     const store = this.d.store;
     let more = false;
     let routed = 0;
+    const routes = await memberRoutes(this.d.member, live, this.d.tzOffsetMinutes);
     await store.transaction(async () => {
       for (const {
         row: { id },
@@ -242,7 +249,8 @@ export class ChannelOutbox {
         if (!row || !settings?.enabled) continue;
         const alerts = await store.channels.alertsAfter(row.cursor, ROUTE_BATCH);
         for (const a of alerts) {
-          const r = routeAlert(a, { id, settings }, now, tz);
+          const m = routes(row)(a);
+          const r = m && routeAlert(m, { id, settings }, now, tz);
           if (!r) continue;
           await store.channels.addDelivery(a.id, id, r.status, r.not_before, r.detail, now);
           routed++;

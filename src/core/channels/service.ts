@@ -1,3 +1,4 @@
+import { currentActor } from '../actor';
 import type { Clock } from '../clock';
 import type { DeliveryLogRow } from '../db/channelsRepo';
 import type { ChannelsRepo } from '../db/channelsRepo';
@@ -37,6 +38,8 @@ export const LOG_ROWS = 100;
  * The alert channels as the buyer manages them (docs/architecture.md "Delivery"): list with health and the delivery
  * log, save (settings in the store, the secret encrypted beside them, never returned), remove, and the Test button.
  * A saved change starts the channel's waiting retries at once (the buyer may just have fixed its password).
+ * Each call acts on the caller's own channels only (`currentActor`: owner null is the local owner, the desktop's
+ * every channel): a team member never sees, changes, tests or reads the log of another's (it reads as not found).
  */
 export class ChannelService {
   constructor(
@@ -57,14 +60,21 @@ export class ChannelService {
 
   /** Every channel with its health, and the newest LOG_ROWS deliveries. Throws only database errors. */
   async list(): Promise<{ channels: ChannelView[]; log: DeliveryView[] }> {
+    const owner = currentActor().userId;
     const channels: ChannelView[] = [];
-    for (const c of await this.d.outbox.channels()) channels.push(await this.view(c));
-    return { channels, log: (await this.d.store.channels.log(LOG_ROWS)).map(deliveryView) };
+    for (const c of await this.own()) channels.push(await this.view(c));
+    return { channels, log: (await this.d.store.channels.log(LOG_ROWS, owner)).map(deliveryView) };
   }
 
-  /** One alert's deliveries for the inbox, in routing order. */
+  /** One alert's deliveries to the caller's channels, for the inbox, in routing order. */
   async deliveriesOf(alertId: number): Promise<DeliveryView[]> {
-    return (await this.d.store.channels.forAlert(alertId)).map(deliveryView);
+    return (await this.d.store.channels.forAlert(alertId, currentActor().userId)).map(deliveryView);
+  }
+
+  /** The caller's channels whose stored settings read back valid. */
+  private async own(): Promise<LiveChannel[]> {
+    const owner = currentActor().userId;
+    return (await this.d.outbox.channels()).filter((c) => c.row.owner_id === owner);
   }
 
   /**
@@ -83,7 +93,8 @@ export class ChannelService {
     const { id, secret, ...settings } = input;
     const type = settings.config.type;
     const repo = this.d.store.channels;
-    const before = id === undefined ? undefined : await repo.get(id);
+    const found = id === undefined ? undefined : await repo.get(id);
+    const before = found?.owner_id === currentActor().userId ? found : undefined;
     if (id !== undefined && !before)
       throw new LotwatchError('not_found', 'This channel was deleted. Add it again.');
     if (before && before.type !== type) {
@@ -123,7 +134,8 @@ export class ChannelService {
         await repo.clearHealth(cid);
         await repo.retryNow(cid, now);
       } else {
-        cid = await repo.insert(type, JSON.stringify(settings), await repo.newestAlertId(), now);
+        const owner = currentActor().userId;
+        cid = await repo.insert(type, JSON.stringify(settings), await repo.newestAlertId(), now, owner);
       }
       if (secret === null) await forgetBoundSecret(this.d, cid);
       else if (typed !== undefined && destination !== null)
@@ -159,10 +171,13 @@ export class ChannelService {
   /** Deletes a channel, its secret and its deliveries. @throws LotwatchError not_found. */
   async remove(id: number): Promise<{ ok: true }> {
     const store = this.d.store;
-    const gone = await store.transaction(async () => {
-      await forgetBoundSecret(this.d, id);
-      return store.channels.remove(id);
-    });
+    const theirs = (await store.channels.get(id))?.owner_id === currentActor().userId;
+    const gone =
+      theirs &&
+      (await store.transaction(async () => {
+        await forgetBoundSecret(this.d, id);
+        return store.channels.remove(id);
+      }));
     if (!gone) throw new LotwatchError('not_found', 'This channel was already deleted.');
     return { ok: true };
   }
@@ -193,7 +208,7 @@ export class ChannelService {
   }
 
   private async live(id: number): Promise<LiveChannel> {
-    const ch = (await this.d.outbox.channels()).find((c) => c.row.id === id);
+    const ch = (await this.own()).find((c) => c.row.id === id);
     if (!ch)
       throw new LotwatchError(
         'not_found',

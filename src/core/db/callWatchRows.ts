@@ -34,6 +34,8 @@ export interface CallWatchRow {
   consecutive_failures: number;
   last_error: string | null;
   refused_params: string[];
+  /** The member who made it (`users` id); null: the local owner, or made before the team. */
+  created_by: number | null;
 }
 
 /** One stored answer: `extract` is the AnswerExtract JSON the diff reads; `body` the JSON text, null once aged out. */
@@ -68,6 +70,7 @@ export interface RawCallWatch {
   consecutive_failures: number;
   last_error: string | null;
   refused_params: string;
+  created_by: number | null;
 }
 
 /** What create and update write. */
@@ -125,6 +128,7 @@ export function rowOf(r: RawCallWatch): CallWatchRow {
     consecutive_failures: r.consecutive_failures,
     last_error: r.last_error,
     refused_params: Array.isArray(refused) ? refused.filter((x): x is string => typeof x === 'string') : [],
+    created_by: r.created_by ?? null,
   };
 }
 

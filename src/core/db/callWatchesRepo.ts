@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { CallPauseReason } from '../../shared/callWatch';
+import { actingUserId, SqliteMemberNames } from './members';
 import { insertedId } from './rows';
 import {
   answerOf,
@@ -25,7 +26,7 @@ export type { CallAnswerRow, CallRunEnd, CallWatchRow, CallWatchWrite } from './
 export class CallWatchesRepo {
   private readonly all: Statement<[], RawCallWatch>;
   private readonly one: Statement<[number], RawCallWatch>;
-  private readonly insertOne: Statement<[WriteParams & { is_example: number }]>;
+  private readonly insertOne: Statement<[WriteParams & { is_example: number; by: number | null }]>;
   private readonly updateOne: Statement<[WriteParams & { id: number }]>;
   private readonly deleteOne: Statement<[number]>;
   private readonly pausedSet: Statement<[number, string | null, number, number]>;
@@ -49,13 +50,16 @@ export class CallWatchesRepo {
   private readonly countExamples: Statement<[], { n: number }>;
   private readonly alertsSince: Statement<[string, number], { n: number }>;
 
+  private readonly names: SqliteMemberNames;
+
   constructor(db: Database) {
+    this.names = new SqliteMemberNames(db);
     this.all = db.prepare('SELECT * FROM call_watches ORDER BY id');
     this.one = db.prepare('SELECT * FROM call_watches WHERE id = ?');
     this.insertOne =
       db.prepare(`INSERT INTO call_watches (name, endpoint, path, query, config, schedule, rules, paused, paused_reason,
-      is_example, created_at, updated_at) VALUES (@name, @endpoint, @path, @query, @config, @schedule, @rules, @paused,
-      @paused_reason, @is_example, @now, @now)`);
+      is_example, created_at, updated_at, created_by) VALUES (@name, @endpoint, @path, @query, @config, @schedule,
+      @rules, @paused, @paused_reason, @is_example, @now, @now, @by)`);
     this.updateOne =
       db.prepare(`UPDATE call_watches SET name = @name, endpoint = @endpoint, path = @path, query = @query,
       config = @config, schedule = @schedule, rules = @rules, paused = @paused, paused_reason = @paused_reason,
@@ -97,9 +101,13 @@ export class CallWatchesRepo {
     return r ? rowOf(r) : null;
   }
 
-  /** Saves a new call watch (validated by the caller); returns its id. `example`: Demo mode's example. */
+  /**
+   * Saves a new call watch (validated by the caller) as the member the call acts for (`created_by`); returns its
+   * id. `example`: Demo mode's example.
+   */
   create(w: CallWatchWrite, now: number, example = false): number {
-    return insertedId(this.insertOne.run({ ...writeParams(w, now), is_example: example ? 1 : 0 }));
+    const by = actingUserId();
+    return insertedId(this.insertOne.run({ ...writeParams(w, now), is_example: example ? 1 : 0, by }));
   }
 
   /** Rewrites a call watch's call, config, schedule, rules and pause (validated by the caller). */
@@ -154,6 +162,14 @@ export class CallWatchesRepo {
   /** Demo mode's example call watches: how many there are. */
   exampleCount(): number {
     return this.countExamples.get()!.n;
+  }
+
+  /**
+   * The names of the members `ids` (the call watches' `created_by`) by id, for the views; an id with no `users` row
+   * is left out. No query for none (the desktop).
+   */
+  memberNames(ids: readonly number[]): Map<number, string> {
+    return this.names.of(ids);
   }
 
   /** Removes Demo mode's example call watches (with their answers). */

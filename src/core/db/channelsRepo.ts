@@ -18,6 +18,8 @@ export interface ChannelRow {
   last_sent_at: number | null;
   created_at: number;
   updated_at: number;
+  /** The team member the channel belongs to (their alerts, quiet hours, mutes); null: the local owner's. */
+  owner_id: number | null;
 }
 
 /** One alert's delivery to one channel, with the alert's texts (the message is built from them). */
@@ -47,9 +49,12 @@ export interface DeliveryLogRow extends DeliveryRow {
   channel_name: string;
 }
 
-const WITH_ALERT = `SELECT d.*, a.kind, a.title, a.body, a.lot_key, a.url, a.created_at AS alert_created_at
+/** A delivery's columns as DeliveryRow has them (not `claimed_by`: which team server claims it is the claims' own). */
+const DELIVERY = `d.id, d.alert_id, d.channel_id, d.status, d.not_before, d.attempts, d.message_key, d.detail,
+  d.created_at, d.attempted_at, d.sent_at`;
+const WITH_ALERT = `SELECT ${DELIVERY}, a.kind, a.title, a.body, a.lot_key, a.url, a.created_at AS alert_created_at
   FROM deliveries d JOIN alerts a ON a.id = d.alert_id`;
-const WITH_CHANNEL = `SELECT d.*, a.kind, a.title, a.body, a.lot_key, a.url, a.created_at AS alert_created_at,
+const WITH_CHANNEL = `SELECT ${DELIVERY}, a.kind, a.title, a.body, a.lot_key, a.url, a.created_at AS alert_created_at,
   coalesce(json_extract(c.settings, '$.name'), '') AS channel_name
   FROM deliveries d JOIN alerts a ON a.id = d.alert_id JOIN channels c ON c.id = d.channel_id`;
 
@@ -62,7 +67,7 @@ const WITH_CHANNEL = `SELECT d.*, a.kind, a.title, a.body, a.lot_key, a.url, a.c
 export class ChannelsRepo {
   private readonly all: Statement<[], ChannelRow>;
   private readonly one: Statement<[number], ChannelRow>;
-  private readonly insertOne: Statement<[string, string, number, number, number]>;
+  private readonly insertOne: Statement<[string, string, number, number, number, number | null]>;
   private readonly updateOne: Statement<[string, number, number]>;
   private readonly cursorOne: Statement<[number, number]>;
   private readonly deleteOne: Statement<[number]>;
@@ -79,15 +84,15 @@ export class ChannelsRepo {
   private readonly sendingRows: Statement<[], DeliveryRow>;
   private readonly nextDueAt: Statement<[number], { at: number | null }>;
   private readonly waiting: Statement<[number], CountRow>;
-  private readonly recent: Statement<[number], DeliveryLogRow>;
-  private readonly ofAlert: Statement<[number], DeliveryLogRow>;
+  private readonly recent: Statement<[number | null, number], DeliveryLogRow>;
+  private readonly ofAlert: Statement<[number, number | null], DeliveryLogRow>;
   private readonly now: Statement<[number, number]>;
 
   constructor(db: Database) {
     this.all = db.prepare('SELECT * FROM channels ORDER BY id');
     this.one = db.prepare('SELECT * FROM channels WHERE id = ?');
     this.insertOne = db.prepare(
-      'INSERT INTO channels (type, settings, cursor, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO channels (type, settings, cursor, created_at, updated_at, owner_id) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.updateOne = db.prepare('UPDATE channels SET settings = ?, updated_at = ? WHERE id = ?');
     this.cursorOne = db.prepare('UPDATE channels SET cursor = ? WHERE id = ?');
@@ -120,8 +125,8 @@ export class ChannelsRepo {
     this.waiting = db.prepare(
       "SELECT count(*) AS n FROM deliveries WHERE channel_id = ? AND status IN ('held', 'pending', 'sending')",
     );
-    this.recent = db.prepare(`${WITH_CHANNEL} ORDER BY d.id DESC LIMIT ?`);
-    this.ofAlert = db.prepare(`${WITH_CHANNEL} WHERE d.alert_id = ? ORDER BY d.id`);
+    this.recent = db.prepare(`${WITH_CHANNEL} WHERE c.owner_id IS ? ORDER BY d.id DESC LIMIT ?`);
+    this.ofAlert = db.prepare(`${WITH_CHANNEL} WHERE d.alert_id = ? AND c.owner_id IS ? ORDER BY d.id`);
     this.now = db.prepare(`UPDATE deliveries SET not_before = ? WHERE channel_id = ? AND status = 'pending'`);
   }
 
@@ -135,9 +140,12 @@ export class ChannelsRepo {
     return this.one.get(id);
   }
 
-  /** Stores a new channel that routes alerts after `cursor` (the newest alert id now: it starts from now). */
-  insert(type: string, settings: string, cursor: number, now: number): number {
-    return insertedId(this.insertOne.run(type, settings, cursor, now, now));
+  /**
+   * Stores a new channel that routes alerts after `cursor` (the newest alert id now: it starts from now), owned by
+   * team member `ownerId` (null: the local owner's).
+   */
+  insert(type: string, settings: string, cursor: number, now: number, ownerId: number | null = null): number {
+    return insertedId(this.insertOne.run(type, settings, cursor, now, now, ownerId));
   }
 
   /** Replaces a channel's settings JSON. */
@@ -232,14 +240,14 @@ export class ChannelsRepo {
     return this.waiting.get(channelId)!.n;
   }
 
-  /** The newest `limit` deliveries of every channel, newest first. */
-  log(limit: number): DeliveryLogRow[] {
-    return this.recent.all(limit);
+  /** The newest `limit` deliveries of the channels of `ownerId` (null: the local owner's), newest first. */
+  log(limit: number, ownerId: number | null = null): DeliveryLogRow[] {
+    return this.recent.all(ownerId, limit);
   }
 
-  /** One alert's deliveries, in routing order. */
-  forAlert(alertId: number): DeliveryLogRow[] {
-    return this.ofAlert.all(alertId);
+  /** One alert's deliveries to the channels of `ownerId` (null: the local owner's), in routing order. */
+  forAlert(alertId: number, ownerId: number | null = null): DeliveryLogRow[] {
+    return this.ofAlert.all(alertId, ownerId);
   }
 
   /** Makes a channel's waiting retries due at `now` (ms): after the buyer fixed it, no need to wait out the backoff. */

@@ -9,6 +9,7 @@ export class DailyJob<T> {
   private cancel: (() => void) | null = null;
   private running: Promise<T | null> | null = null;
   private disposed = false;
+  private paused = false;
 
   constructor(
     private readonly d: {
@@ -18,9 +19,21 @@ export class DailyJob<T> {
     },
   ) {}
 
-  /** Plans the first run `firstDelayMs` from now. Idempotent. */
+  /** Plans the first run `firstDelayMs` from now (again after `pause`). Idempotent. */
   start(firstDelayMs: number): void {
+    this.paused = false;
     if (!this.cancel && !this.running) this.plan(firstDelayMs);
+  }
+
+  /**
+   * Cancels the plan until `start` is called again (a team server that stopped running the watcher); a run in flight
+   * finishes and plans nothing. Resolves once that run ended.
+   */
+  async pause(): Promise<void> {
+    this.paused = true;
+    this.cancel?.();
+    this.cancel = null;
+    await this.running;
   }
 
   /** Runs now, or joins the run in flight; resolves with its outcome (null: failed, or stopped). */
@@ -44,7 +57,7 @@ export class DailyJob<T> {
   }
 
   private plan(ms: number): void {
-    if (this.disposed) return;
+    if (this.disposed || this.paused) return;
     this.cancel?.();
     this.cancel = this.d.clock.setTimeout(() => {
       this.cancel = null;

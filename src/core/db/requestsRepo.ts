@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { QuotaSnapshot } from '../../shared/vehicle';
+import { actingUserId } from './members';
 import { quotaOf, quotaText } from './repoLogic/requests';
 import type { CountRow } from './rows';
 
@@ -17,6 +18,11 @@ export interface RequestLogEntry {
    * the key itself); absent or null when unknown.
    */
   quotaId?: string | null;
+  /**
+   * Who spent it: the member whose call sent it (`users` id), null for the local owner or the watcher's own
+   * scheduled work; absent: the member the logging call acts for (currentActor).
+   */
+  userId?: number | null;
 }
 
 /** A request log row as the Usage page lists it. */
@@ -28,6 +34,16 @@ export interface RequestLogRow {
   bytes: number;
   attempt: number;
   error_code: string | null;
+  /** The member who spent it, from `users`; null: the local owner or the watcher, or a member no longer known. */
+  user_name: string | null;
+}
+
+/** Requests logged in a time range by who spent them: a member's `users` id and name, or null for the local owner. */
+export interface SpentByUser {
+  user_id: number | null;
+  /** The member's name in `users`; null for the local owner, or for an id `users` does not have. */
+  name: string | null;
+  requests: number;
 }
 
 /**
@@ -36,7 +52,7 @@ export interface RequestLogRow {
  */
 export class RequestsRepo {
   private readonly log: Statement<
-    [number, string, number | null, number, number, number, string | null, string | null]
+    [number, string, number | null, number, number, number, string | null, string | null, number | null]
   >;
   private readonly since: Statement<[number], CountRow>;
   private readonly sinceFor: Statement<[string, number], CountRow>;
@@ -44,6 +60,7 @@ export class RequestsRepo {
   private readonly timesSinceFor: Statement<[string, number], { at: number }>;
   private readonly quotaTimesSince: Statement<[number], { at: number; quotaId: string | null }>;
   private readonly recentRows: Statement<[number], RequestLogRow>;
+  private readonly byUser: Statement<[number, number], SpentByUser>;
   private readonly countAll: Statement<[], CountRow>;
   private readonly saveSnapshot: Statement<[string, number]>;
   private readonly loadSnapshot: Statement<[], { snapshot: string }>;
@@ -54,8 +71,8 @@ export class RequestsRepo {
 
   constructor(db: Database) {
     this.log =
-      db.prepare(`INSERT INTO request_log (at, endpoint, status, duration_ms, bytes, attempt, error_code, quota_id)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+      db.prepare(`INSERT INTO request_log (at, endpoint, status, duration_ms, bytes, attempt, error_code, quota_id,
+      user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.since = db.prepare('SELECT count(*) AS n FROM request_log WHERE at >= ?');
     this.sinceFor = db.prepare('SELECT count(*) AS n FROM request_log WHERE quota_id = ? AND at >= ?');
     this.timesSince = db.prepare('SELECT at FROM request_log WHERE at >= ? ORDER BY at');
@@ -63,9 +80,11 @@ export class RequestsRepo {
     this.quotaTimesSince = db.prepare(
       'SELECT at, quota_id AS quotaId FROM request_log WHERE at >= ? ORDER BY at, id',
     );
-    this.recentRows = db.prepare(
-      'SELECT at, endpoint, status, duration_ms, bytes, attempt, error_code FROM request_log ORDER BY id DESC LIMIT ?',
-    );
+    this.recentRows =
+      db.prepare(`SELECT r.at, r.endpoint, r.status, r.duration_ms, r.bytes, r.attempt, r.error_code,
+      u.name AS user_name FROM request_log r LEFT JOIN users u ON u.id = r.user_id ORDER BY r.id DESC LIMIT ?`);
+    this.byUser = db.prepare(`SELECT r.user_id, u.name, count(*) AS requests FROM request_log r
+      LEFT JOIN users u ON u.id = r.user_id WHERE r.at >= ? AND r.at < ? GROUP BY r.user_id, u.name`);
     this.countAll = db.prepare('SELECT count(*) AS n FROM request_log');
     this.saveSnapshot = db.prepare(`INSERT INTO quota (id, snapshot, updated_at) VALUES (1, ?, ?)
       ON CONFLICT(id) DO UPDATE SET snapshot = excluded.snapshot, updated_at = excluded.updated_at`);
@@ -77,7 +96,7 @@ export class RequestsRepo {
     this.deleteSecretRow = db.prepare('DELETE FROM secrets WHERE name = ?');
   }
 
-  /** Logs one request sent (or tried) to the service. */
+  /** Logs one request sent (or tried) to the service, and who spent it (RequestLogEntry.userId). */
   logRequest(r: RequestLogEntry): void {
     this.log.run(
       r.at,
@@ -88,6 +107,7 @@ export class RequestsRepo {
       r.attempt,
       r.errorCode,
       r.quotaId ?? null,
+      r.userId === undefined ? actingUserId() : r.userId,
     );
   }
 
@@ -122,9 +142,17 @@ export class RequestsRepo {
     return this.quotaTimesSince.all(since);
   }
 
-  /** The last `limit` requests, newest first. */
+  /** The last `limit` requests, newest first, each with the name of the member who spent it (Usage's list). */
   recent(limit: number): RequestLogRow[] {
     return this.recentRows.all(limit);
+  }
+
+  /**
+   * Requests logged at or after `since` and before `until` (ms), counted by who spent them (a member, or null: the
+   * local owner or the watcher), in no set order; whoever spent none is not listed. Usage's spend per member.
+   */
+  spentByUser(since: number, until: number): SpentByUser[] {
+    return this.byUser.all(since, until);
   }
 
   /** How many requests were ever logged (the console counts what one call spent by the difference). */

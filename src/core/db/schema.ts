@@ -20,6 +20,11 @@ export type ColumnSpec = 'id' | `${ColumnFamily}${'' | '?'}${'' | ' default'}`;
 
 /** Every table and column of the store (see the file's head): table name, then column name to its ColumnSpec. */
 export const TABLES = {
+  alert_reads: {
+    user_id: 'integer',
+    alert_id: 'integer',
+    read_at: 'integer',
+  },
   alerts: {
     id: 'id',
     dedup_key: 'text',
@@ -72,6 +77,7 @@ export const TABLES = {
     consecutive_failures: 'integer default',
     last_error: 'text?',
     refused_params: 'text default',
+    created_by: 'integer?',
   },
   changes: {
     id: 'id',
@@ -97,6 +103,7 @@ export const TABLES = {
     last_sent_at: 'integer?',
     created_at: 'integer',
     updated_at: 'integer',
+    owner_id: 'integer?',
   },
   deliveries: {
     id: 'id',
@@ -110,6 +117,7 @@ export const TABLES = {
     created_at: 'integer',
     attempted_at: 'integer?',
     sent_at: 'integer?',
+    claimed_by: 'integer?',
   },
   lot_facets: {
     lot_rowid: 'id',
@@ -134,6 +142,16 @@ export const TABLES = {
     price_usd: 'real?',
     currency: 'text?',
     fetched_at: 'integer',
+  },
+  lot_user_prefs: {
+    user_id: 'integer',
+    lot_key: 'text',
+    muted: 'integer default',
+    snooze_until: 'integer?',
+    snooze_until_event: 'text?',
+    snoozed_at: 'integer?',
+    max_bid_usd: 'real?',
+    updated_at: 'integer',
   },
   lots: {
     lot_key: 'text',
@@ -226,6 +244,7 @@ export const TABLES = {
     attempt: 'integer',
     error_code: 'text?',
     quota_id: 'text?',
+    user_id: 'integer?',
   },
   saved_searches: {
     id: 'id',
@@ -248,6 +267,8 @@ export const TABLES = {
     last_error: 'text?',
     covered_until: 'integer?',
     sweep_from: 'integer?',
+    created_by: 'integer?',
+    updated_by: 'integer?',
   },
   search_members: {
     search_id: 'integer',
@@ -265,6 +286,37 @@ export const TABLES = {
     value: 'text',
     updated_at: 'integer',
   },
+  sign_in_throttle: {
+    key: 'text',
+    failures: 'integer',
+    last_failure_at: 'integer',
+    locked_until: 'integer',
+  },
+  user_prefs: {
+    user_id: 'integer',
+    key: 'text',
+    value: 'text',
+    updated_at: 'integer',
+  },
+  user_sessions: {
+    id_hash: 'text',
+    user_id: 'integer',
+    csrf: 'text',
+    created_at: 'integer',
+    last_seen_at: 'integer',
+    expires_at: 'integer',
+  },
+  users: {
+    id: 'id',
+    login: 'text',
+    name: 'text',
+    role: 'text',
+    password_hash: 'text',
+    disabled: 'integer default',
+    created_at: 'integer',
+    updated_at: 'integer',
+    last_sign_in_at: 'integer?',
+  },
   watches: {
     id: 'id',
     kind: 'text',
@@ -279,6 +331,8 @@ export const TABLES = {
     consecutive_failures: 'integer default',
     last_error: 'text?',
     paused: 'integer default',
+    created_by: 'integer?',
+    updated_by: 'integer?',
   },
 } as const satisfies Record<string, Record<string, ColumnSpec>>;
 
@@ -310,6 +364,7 @@ export type TableOf<T extends TableName> = {
     : never;
 };
 
+export type AlertReadsTable = TableOf<'alert_reads'>;
 export type AlertsTable = TableOf<'alerts'>;
 export type CacheTable = TableOf<'cache'>;
 export type CallAnswersTable = TableOf<'call_answers'>;
@@ -319,6 +374,7 @@ export type ChannelsTable = TableOf<'channels'>;
 export type DeliveriesTable = TableOf<'deliveries'>;
 export type LotFacetsTable = TableOf<'lot_facets'>;
 export type LotShippingTable = TableOf<'lot_shipping'>;
+export type LotUserPrefsTable = TableOf<'lot_user_prefs'>;
 export type LotsTable = TableOf<'lots'>;
 export type MarketCompsTable = TableOf<'market_comps'>;
 export type ObservationsTable = TableOf<'observations'>;
@@ -330,10 +386,15 @@ export type SavedSearchesTable = TableOf<'saved_searches'>;
 export type SearchMembersTable = TableOf<'search_members'>;
 export type SecretsTable = TableOf<'secrets'>;
 export type SettingsTable = TableOf<'settings'>;
+export type SignInThrottleTable = TableOf<'sign_in_throttle'>;
+export type UserPrefsTable = TableOf<'user_prefs'>;
+export type UserSessionsTable = TableOf<'user_sessions'>;
+export type UsersTable = TableOf<'users'>;
 export type WatchesTable = TableOf<'watches'>;
 
 /** The store's database for Kysely (`Kysely<DB>`): one table type per table of TABLES. */
 export interface DB {
+  alert_reads: AlertReadsTable;
   alerts: AlertsTable;
   cache: CacheTable;
   call_answers: CallAnswersTable;
@@ -343,6 +404,7 @@ export interface DB {
   deliveries: DeliveriesTable;
   lot_facets: LotFacetsTable;
   lot_shipping: LotShippingTable;
+  lot_user_prefs: LotUserPrefsTable;
   lots: LotsTable;
   market_comps: MarketCompsTable;
   observations: ObservationsTable;
@@ -354,5 +416,9 @@ export interface DB {
   search_members: SearchMembersTable;
   secrets: SecretsTable;
   settings: SettingsTable;
+  sign_in_throttle: SignInThrottleTable;
+  user_prefs: UserPrefsTable;
+  user_sessions: UserSessionsTable;
+  users: UsersTable;
   watches: WatchesTable;
 }

@@ -1,6 +1,7 @@
 import type { SearchParamValues } from '../../shared/vehicleParams';
 import { LocalRefinementsSchema, isUnrefined, type LocalRefinements } from '../../shared/localRefinements';
 import type { AlertRules } from '../../shared/watch';
+import { actingUserId } from './members';
 import { bool, parseStoredParams, parseStoredRules } from './rows';
 
 /*
@@ -41,6 +42,10 @@ export interface SavedSearchRow {
   consecutive_failures: number;
   last_error_code: string | null;
   last_error: string | null;
+  /** The member who made it (`users` id); null: the local owner, or made before the team. */
+  created_by: number | null;
+  /** The member who last changed it (name, rules, schedule, pause); null: the local owner, or never by a member. */
+  updated_by: number | null;
 }
 
 /** How one poll run ended, for its `poll_runs` row. */
@@ -79,6 +84,8 @@ export type SearchWrite = {
   max_pages: number;
   paused: number;
   now: number;
+  /** Who writes it (actingUserId): `created_by` on insert, `updated_by` on insert and update. */
+  by: number | null;
 };
 
 /** What a search's insert or update is given (input validated by the caller); `refine` left out: none. */
@@ -157,10 +164,15 @@ export function toSearch(r: SearchDbRow): SavedSearchRow {
     consecutive_failures: r.consecutive_failures,
     last_error_code: r.last_error_code ?? null,
     last_error: r.last_error ?? null,
+    created_by: r.created_by ?? null,
+    updated_by: r.updated_by ?? null,
   };
 }
 
-/** The column values a search's insert or update writes at `now` (ms): JSON as text, refinements inside params. */
+/**
+ * The column values a search's insert or update writes at `now` (ms): JSON as text, refinements inside params, and
+ * the member the call acts for as its writer.
+ */
 export function searchWrite(s: SearchInput, now: number): SearchWrite {
   return {
     name: s.name,
@@ -170,6 +182,7 @@ export function searchWrite(s: SearchInput, now: number): SearchWrite {
     max_pages: s.max_pages,
     paused: s.paused ? 1 : 0,
     now,
+    by: actingUserId(),
   };
 }
 

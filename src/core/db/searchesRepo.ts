@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { pollTargetKey, type LotKey, type PollTarget } from '../../shared/watch';
+import { actingUserId, SqliteMemberNames } from './members';
 import { insertedId } from './rows';
 import {
   coverageColumns,
@@ -26,7 +27,7 @@ export class SearchesRepo {
   private readonly getOne: Statement<[number], SearchDbRow>;
   private readonly listAll: Statement<[], SearchDbRow>;
   private readonly insertOne: Statement<[SearchWrite & { is_example: number }]>;
-  private readonly updateOne: Statement<[SearchWrite & { id: number }]>;
+  private readonly updateOne: Statement<[SearchWrite & { id: number; expected: number | null }]>;
   private readonly deleteOne: Statement<[number]>;
   private readonly runOk: Statement<[{ id: number; now: number; count: number; complete: number }]>;
   private readonly coverage: Statement<[CoverageColumns & { id: number }]>;
@@ -39,23 +40,27 @@ export class SearchesRepo {
   private readonly recentRuns: Statement<[string, number], { records: number }>;
   private readonly interruptRunning: Statement<[number]>;
   private readonly activeExamples: Statement<[], { id: number }>;
-  private readonly pauseExample: Statement<[number, number]>;
-  private readonly resumeExample: Statement<[number, number]>;
+  private readonly pauseExample: Statement<[number, number | null, number]>;
+  private readonly resumeExample: Statement<[number, number | null, number]>;
   private readonly countExamples: Statement<[], { n: number }>;
   private readonly deleteExamples: Statement<[]>;
+  private readonly names: SqliteMemberNames;
 
   constructor(db: Database) {
+    this.names = new SqliteMemberNames(db);
     this.getOne = db.prepare('SELECT * FROM saved_searches WHERE id = ?');
     this.listAll = db.prepare('SELECT * FROM saved_searches ORDER BY id');
     this.insertOne =
       db.prepare(`INSERT INTO saved_searches (name, params, schedule, rules, max_pages, paused, is_example,
-      created_at, updated_at) VALUES (@name, @params, @schedule, @rules, @max_pages, @paused, @is_example, @now, @now)`);
+      created_at, updated_at, created_by, updated_by)
+      VALUES (@name, @params, @schedule, @rules, @max_pages, @paused, @is_example, @now, @now, @by, @by)`);
     this.updateOne =
       db.prepare(`UPDATE saved_searches SET name = @name, params = @params, schedule = @schedule, rules = @rules,
-      max_pages = @max_pages, paused = @paused, updated_at = @now,
+      max_pages = @max_pages, paused = @paused, updated_at = @now, updated_by = @by,
       baseline_done = CASE WHEN params = @params THEN baseline_done ELSE 0 END,
       covered_until = CASE WHEN params = @params THEN covered_until ELSE NULL END,
-      sweep_from = CASE WHEN params = @params THEN sweep_from ELSE NULL END WHERE id = @id`);
+      sweep_from = CASE WHEN params = @params THEN sweep_from ELSE NULL END
+      WHERE id = @id AND (@expected IS NULL OR updated_at = @expected)`);
     this.deleteOne = db.prepare('DELETE FROM saved_searches WHERE id = ?');
     this.runOk =
       db.prepare(`UPDATE saved_searches SET last_run_at = @now, last_ok_at = @now, last_result_count = @count,
@@ -86,10 +91,10 @@ export class SearchesRepo {
     );
     this.activeExamples = db.prepare('SELECT id FROM saved_searches WHERE is_example = 1 AND paused = 0');
     this.pauseExample = db.prepare(
-      'UPDATE saved_searches SET paused = 1, updated_at = ? WHERE id = ? AND is_example = 1',
+      'UPDATE saved_searches SET paused = 1, updated_at = ?, updated_by = ? WHERE id = ? AND is_example = 1',
     );
     this.resumeExample = db.prepare(
-      'UPDATE saved_searches SET paused = 0, updated_at = ? WHERE id = ? AND is_example = 1',
+      'UPDATE saved_searches SET paused = 0, updated_at = ?, updated_by = ? WHERE id = ? AND is_example = 1',
     );
     this.countExamples = db.prepare('SELECT count(*) AS n FROM saved_searches WHERE is_example = 1');
     this.deleteExamples = db.prepare('DELETE FROM saved_searches WHERE is_example = 1');
@@ -106,17 +111,22 @@ export class SearchesRepo {
     return r ? toSearch(r) : null;
   }
 
-  /** Creates a saved search; input must be validated. Returns its id. */
+  /** Creates a saved search as the member the call acts for (`created_by`); input must be validated. Returns its id. */
   insertSearch(s: SearchInput & Pick<SavedSearchRow, 'is_example'>, now: number): number {
     return insertedId(this.insertOne.run({ ...searchWrite(s, now), is_example: s.is_example ? 1 : 0 }));
   }
 
   /**
-   * Updates a saved search; new params or refinements restart its baseline and coverage (the next run notifies no
-   * new matches). `refine` left out keeps none.
+   * Updates a saved search as the member the call acts for (`updated_by`); new params or refinements restart its
+   * baseline and coverage (the next run notifies no new matches). `refine` left out keeps none. With
+   * `expectedUpdatedAt` (ms) the search is written only while its stored `updated_at` is that (optimistic
+   * concurrency: the edit was made on what is stored). Returns whether it was written (false: no search with this id,
+   * or it changed since).
    */
-  updateSearch(id: number, s: SearchInput, now: number): void {
-    this.updateOne.run({ ...searchWrite(s, now), id });
+  updateSearch(id: number, s: SearchInput, now: number, expectedUpdatedAt?: number): boolean {
+    return (
+      this.updateOne.run({ ...searchWrite(s, now), id, expected: expectedUpdatedAt ?? null }).changes > 0
+    );
   }
 
   /** Deletes a saved search (its members and runs stay until overwritten; they are keyed by id). */
@@ -183,7 +193,7 @@ export class SearchesRepo {
 
   /** Pauses (`paused` true) or resumes an example search; a search that is not an example is left alone. */
   setExamplePaused(id: number, paused: boolean, now: number): void {
-    (paused ? this.pauseExample : this.resumeExample).run(now, id);
+    (paused ? this.pauseExample : this.resumeExample).run(now, actingUserId(), id);
   }
 
   /** How many example searches there are. */
@@ -194,5 +204,13 @@ export class SearchesRepo {
   /** Deletes every example search. */
   deleteExampleSearches(): void {
     this.deleteExamples.run();
+  }
+
+  /**
+   * The names of the members `ids` (the searches' `created_by` and `updated_by`) by id, for the views; an id with no
+   * `users` row is left out. No query for none (the desktop). Not for the watcher's plan, which needs no names.
+   */
+  memberNames(ids: readonly number[]): Map<number, string> {
+    return this.names.of(ids);
   }
 }

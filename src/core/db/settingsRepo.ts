@@ -14,6 +14,12 @@ export interface SettingsSource {
   get(): Settings;
   /** Writes the given fields in one transaction and returns the new settings. `patch` must be validated. */
   update(patch: SettingsPatch): Settings | Promise<Settings>;
+  /**
+   * Reads the stored settings again, where they are kept in memory over a store other processes write too (a team's
+   * PostgreSQL: another server of the team changed them). Absent where reads go to the file every time.
+   * @throws the driver's error (the last values read stay).
+   */
+  reload?(): Promise<void>;
 }
 
 /** One stored setting (`value`: its row's JSON, or null without a row) with its default applied. Pure. */

@@ -10,6 +10,7 @@ import { DeskRepo } from './deskRepo';
 import { LibraryRepo } from './libraryRepo';
 import { LotsRepo } from './lotsRepo';
 import { MarketCompsRepo } from './marketCompsRepo';
+import { PersonalRepo } from './personalRepo';
 import { RequestsRepo } from './requestsRepo';
 import { SearchesRepo } from './searchesRepo';
 import { WatchesRepo } from './watchesRepo';
@@ -44,6 +45,7 @@ export interface SyncRepos {
   market: MarketCompsRepo;
   channels: ChannelsRepo;
   calls: CallWatchesRepo;
+  personal: PersonalRepo;
 }
 
 /** Each table group's repository, as core calls it: its SQLite class's methods, answering with promises. */
@@ -158,6 +160,7 @@ export class SqliteStore implements Store {
   readonly market: Async<MarketCompsRepo>;
   readonly channels: Async<ChannelsRepo>;
   readonly calls: Async<CallWatchesRepo>;
+  readonly personal: Async<PersonalRepo>;
   /** The same repositories, synchronous, for code that owns the file (never inside another caller's transaction). */
   readonly sync: SyncRepos;
   private readonly gate: SqliteGate;
@@ -177,6 +180,7 @@ export class SqliteStore implements Store {
       market: new MarketCompsRepo(db),
       channels: new ChannelsRepo(db),
       calls: new CallWatchesRepo(db),
+      personal: new PersonalRepo(db),
     });
     this.lots = gated(s.lots, this.gate);
     this.library = gated(s.library, this.gate);
@@ -190,6 +194,7 @@ export class SqliteStore implements Store {
     this.market = gated(s.market, this.gate);
     this.channels = gated(s.channels, this.gate);
     this.calls = gated(s.calls, this.gate);
+    this.personal = gated(s.personal, this.gate);
   }
 
   transaction: Transact = (fn) => this.gate.transaction(fn);

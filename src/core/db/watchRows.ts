@@ -1,4 +1,5 @@
 import type { AlertRules, LotKey } from '../../shared/watch';
+import { actingUserId } from './members';
 import { bool, parseStoredRules } from './rows';
 
 /*
@@ -22,6 +23,10 @@ export interface WatchRow {
   last_error: string | null;
   /** Paused by the buyer: the watcher skips it until resumed (Check now still checks it). */
   paused: boolean;
+  /** The member who added it (`users` id); null: the local owner, or added before the team. */
+  created_by: number | null;
+  /** The member who last changed its rules, label or pause; null: the local owner, or never by a member. */
+  updated_by: number | null;
 }
 
 /** A `watches` row as the database returns it (booleans 0/1, rules as JSON text; `kind` as stored). */
@@ -32,11 +37,15 @@ export type WatchDbRow = Omit<WatchRow, 'kind' | 'rules' | 'is_example' | 'pause
   paused: number;
 };
 
-/** What a watch's insert writes: its columns' values (rules as JSON text, 0/1) and the time (ms) of the write. */
+/**
+ * What a watch's insert writes: its columns' values (rules as JSON text, 0/1), the time (ms) of the write, and who
+ * writes it (actingUserId: `created_by` and `updated_by`).
+ */
 export type WatchInsert = Pick<WatchRow, 'kind' | 'vin' | 'lot_key' | 'label'> & {
   rules: string;
   is_example: number;
   now: number;
+  by: number | null;
 };
 
 /** What insertWatch is given (validated by the caller). */
@@ -61,10 +70,12 @@ export function toWatch(r: WatchDbRow): WatchRow {
     consecutive_failures: r.consecutive_failures,
     last_error: r.last_error ?? null,
     paused: bool(r.paused),
+    created_by: r.created_by ?? null,
+    updated_by: r.updated_by ?? null,
   };
 }
 
-/** The column values insertWatch writes at `now` (ms). */
+/** The column values insertWatch writes at `now` (ms), as the member the call acts for. */
 export function watchInsert(w: WatchInput, now: number): WatchInsert {
   return {
     kind: w.kind,
@@ -74,6 +85,7 @@ export function watchInsert(w: WatchInput, now: number): WatchInsert {
     rules: JSON.stringify(w.rules),
     is_example: w.is_example ? 1 : 0,
     now,
+    by: actingUserId(),
   };
 }
 

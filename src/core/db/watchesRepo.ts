@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { AlertRules } from '../../shared/watch';
+import { actingUserId, SqliteMemberNames } from './members';
 import { insertedId } from './rows';
 import {
   nextSaleOf,
@@ -21,9 +22,11 @@ export class WatchesRepo {
   private readonly listAll: Statement<[], WatchDbRow>;
   private readonly getOne: Statement<[number], WatchDbRow>;
   private readonly insertOne: Statement<[WatchInsert]>;
-  private readonly updateRules: Statement<[string, string, number, number]>;
+  private readonly updateRules: Statement<
+    [{ rules: string; label: string; now: number; by: number | null; id: number; expected: number | null }]
+  >;
   private readonly deleteOne: Statement<[number]>;
-  private readonly pauseOne: Statement<[number, number, number]>;
+  private readonly pauseOne: Statement<[number, number, number | null, number]>;
   private readonly checked: Statement<[number, string | null, string | null, number]>;
   private readonly failed: Statement<[number, string, number]>;
   private readonly countExamples: Statement<[], { n: number }>;
@@ -34,15 +37,19 @@ export class WatchesRepo {
     { lot_key: string; title: string | null; auction_at: number }
   >;
 
+  private readonly names: SqliteMemberNames;
+
   constructor(db: Database) {
+    this.names = new SqliteMemberNames(db);
     this.listAll = db.prepare('SELECT * FROM watches ORDER BY id');
     this.getOne = db.prepare('SELECT * FROM watches WHERE id = ?');
     this.insertOne =
-      db.prepare(`INSERT INTO watches (kind, vin, lot_key, label, rules, is_example, created_at, updated_at)
-      VALUES (@kind, @vin, @lot_key, @label, @rules, @is_example, @now, @now)`);
-    this.updateRules = db.prepare('UPDATE watches SET rules = ?, label = ?, updated_at = ? WHERE id = ?');
+      db.prepare(`INSERT INTO watches (kind, vin, lot_key, label, rules, is_example, created_at, updated_at,
+      created_by, updated_by) VALUES (@kind, @vin, @lot_key, @label, @rules, @is_example, @now, @now, @by, @by)`);
+    this.updateRules = db.prepare(`UPDATE watches SET rules = @rules, label = @label, updated_at = @now,
+      updated_by = @by WHERE id = @id AND (@expected IS NULL OR updated_at = @expected)`);
     this.deleteOne = db.prepare('DELETE FROM watches WHERE id = ?');
-    this.pauseOne = db.prepare('UPDATE watches SET paused = ?, updated_at = ? WHERE id = ?');
+    this.pauseOne = db.prepare('UPDATE watches SET paused = ?, updated_at = ?, updated_by = ? WHERE id = ?');
     this.checked =
       db.prepare(`UPDATE watches SET last_checked_at = ?, consecutive_failures = 0, last_error = NULL,
       lot_key = COALESCE(?, lot_key), vin = COALESCE(vin, ?) WHERE id = ?`);
@@ -77,19 +84,34 @@ export class WatchesRepo {
     return r ? toWatch(r) : null;
   }
 
-  /** Adds a watch; input must be validated. Returns its id. Throws SqliteError for a VIN or lot watched already. */
+  /**
+   * Adds a watch as the member the call acts for (`created_by`); input must be validated. Returns its id. Throws
+   * SqliteError for a VIN or lot watched already.
+   */
   insertWatch(w: WatchInput, now: number): number {
     return insertedId(this.insertOne.run(watchInsert(w, now)));
   }
 
-  /** Replaces a watch's rules and label. */
-  updateWatchRules(id: number, rules: AlertRules, label: string, now: number): void {
-    this.updateRules.run(JSON.stringify(rules), label, now, id);
+  /**
+   * Replaces a watch's rules and label as the member the call acts for (`updated_by`). With `expectedUpdatedAt` (ms)
+   * only while its stored `updated_at` is that (optimistic concurrency). Returns whether it was written (false: no
+   * watch with this id, or it changed since).
+   */
+  updateWatchRules(
+    id: number,
+    rules: AlertRules,
+    label: string,
+    now: number,
+    expectedUpdatedAt?: number,
+  ): boolean {
+    const expected = expectedUpdatedAt ?? null;
+    const by = actingUserId();
+    return this.updateRules.run({ rules: JSON.stringify(rules), label, now, by, id, expected }).changes > 0;
   }
 
-  /** Pauses (`paused` true) or resumes a watch; returns whether a watch with this id exists. */
+  /** Pauses (`paused` true) or resumes a watch as the member the call acts for; returns whether it exists. */
   setPaused(id: number, paused: boolean, now: number): boolean {
-    return this.pauseOne.run(paused ? 1 : 0, now, id).changes > 0;
+    return this.pauseOne.run(paused ? 1 : 0, now, actingUserId(), id).changes > 0;
   }
 
   /** Removes a watch. */
@@ -125,5 +147,13 @@ export class WatchesRepo {
   /** Deletes every example watch. */
   deleteExampleWatches(): void {
     this.deleteExamples.run();
+  }
+
+  /**
+   * The names of the members `ids` (the watches' `created_by` and `updated_by`) by id, for the views; an id with no
+   * `users` row is left out. No query for none (the desktop). Not for the watcher's plan, which needs no names.
+   */
+  memberNames(ids: readonly number[]): Map<number, string> {
+    return this.names.of(ids);
   }
 }

@@ -139,6 +139,11 @@ export class DeskService {
     this.autoJob.start(AUTO_PASS_FIRST_MS);
   }
 
+  /** Pauses the watched lots' market pass (`start` plans it again) and waits for one in flight. */
+  stop(): Promise<void> {
+    return this.autoJob.pause();
+  }
+
   /** Stops the watched lots' market pass and waits for one in flight. */
   dispose(): Promise<void> {
     return this.autoJob.dispose();

@@ -7,6 +7,7 @@ type ExploreMethods =
   | 'vehicles.filters'
   | 'locations.list'
   | 'usage.fetch'
+  | 'usage.byUser'
   | 'requests.list'
   | 'console.endpoints'
   | 'console.call';
@@ -36,6 +37,7 @@ export function exploreHandlers(c: ExploreHandlerDeps): HandlerGroup<ExploreMeth
     'vehicles.filters': live(() => c.explore.filters()),
     'locations.list': live((i) => c.explore.locations(i)),
     'usage.fetch': live(() => c.explore.usage()),
+    'usage.byUser': () => c.explore.usageByUser(),
     'requests.list': (i) => c.explore.requests(i?.limit ?? 200),
     'console.endpoints': () => c.apiConsole.endpoints(),
     'console.call': live((i) => c.apiConsole.call(i)),

@@ -1,6 +1,7 @@
 import { passesRefinements } from '../../shared/localRefinements';
 import type { MethodInput, MethodOutput, VehicleRow } from '../../shared/ipc/contract';
 import type { Vehicle } from '../../shared/vehicle';
+import { currentActor } from '../actor';
 import type { ClientAccess } from '../api/clientOrThrow';
 import type { Clock } from '../clock';
 import type { CacheRepo } from '../db/cacheRepo';
@@ -20,7 +21,7 @@ export const FILTERS_MAX_AGE_MS = DAY;
 /** What live search needs: the cache and request log, the engine's store path, the lots module's rows, the client. */
 export interface ExploreDeps extends ClientAccess {
   cache: Async<CacheRepo>;
-  requests: Pick<Async<RequestsRepo>, 'recent' | 'requestsSinceFor'>;
+  requests: Pick<Async<RequestsRepo>, 'recent' | 'requestsSinceFor' | 'spentByUser'>;
   /** Whose quota the current client spends (ServiceClient.quotaId): Usage counts only its requests. */
   quotaId: () => string | null;
   /** Every fetched record is stored like a poll's (observation, timeline, alerts). */
@@ -134,6 +135,27 @@ export class ExploreService {
   /** GET /usage: the key's plan and usage as the service reports it (one request). @throws ApiError. */
   async usage(): Promise<MethodOutput<'usage.fetch'>> {
     return { usage: (await this.d.clientOrThrow().getUsage()).data };
+  }
+
+  /**
+   * Requests logged this calendar month (UTC) by who spent them, most first (then by name): each member by name,
+   * and the requests of no member, always listed, as "You" to the local owner (the desktop's one user: the only
+   * row there) or "The watcher" to a team member (the scheduler's own polls). A member id `users` no longer has
+   * reads as "A removed member". Reads the request log only. Rejects with the store's error.
+   */
+  async usageByUser(): Promise<MethodOutput<'usage.byUser'>> {
+    const now = new Date(this.d.clock.now());
+    const since = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+    const until = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+    const own = currentActor().userId === null ? 'You' : 'The watcher';
+    const rows = (await this.d.requests.spentByUser(since, until)).map((r) => ({
+      user_id: r.user_id,
+      name: r.user_id === null ? own : (r.name ?? 'A removed member'),
+      requests: r.requests,
+    }));
+    if (!rows.some((r) => r.user_id === null)) rows.push({ user_id: null, name: own, requests: 0 });
+    rows.sort((a, b) => b.requests - a.requests || a.name.localeCompare(b.name));
+    return { since, until, rows };
   }
 
   /**

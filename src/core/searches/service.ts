@@ -6,8 +6,10 @@ import { checkSearchParams, type SearchParams } from '../api/validate';
 import type { Clock } from '../clock';
 import type { AlertsRepo } from '../db/alertsRepo';
 import type { SavedSearchRow, SearchesRepo } from '../db/searchesRepo';
-import type { Async } from '../db/async';
+import type { Async, Transact } from '../db/async';
+import { memberIds } from '../db/members';
 import { BadInputError, LotwatchError } from '../errors';
+import { changedByName, ConflictError, machineOffset, memberRef } from '../owners';
 import type { RequestBudget } from '../watch/budget';
 import { runsPerWeek } from '../watch/cron';
 import type { SchedulePlan, WatchEngine } from '../watch/engine';
@@ -24,6 +26,10 @@ export interface SearchesDeps {
   clock: Clock;
   /** The client, or the one "no key" error (src/core/api/clientOrThrow.ts). */
   clientOrThrow: () => ApiClient;
+  /** Runs `fn` in one transaction (Store.transaction): a save's check of what is stored, and its write. */
+  transaction: Transact;
+  /** The user's UTC offset at a time (minutes east), for the time a refusal names; default: the machine's. */
+  tzOffsetMinutes?: (t: number) => number;
 }
 
 /**
@@ -35,11 +41,17 @@ export class SearchesService {
 
   /**
    * A saved search as the list shows it: its next run from `plan` (the engine's plan, read once per list; read here
-   * when not given) and its new matches of the last 24 hours.
+   * when not given), its new matches of the last 24 hours, and who made it (`names`: the members' names, read once
+   * per list; read here when not given).
    */
-  private async searchView(s: SavedSearchRow, plan?: SchedulePlan): Promise<SavedSearchView> {
+  private async searchView(
+    s: SavedSearchRow,
+    plan?: SchedulePlan,
+    names?: ReadonlyMap<number, string>,
+  ): Promise<SavedSearchView> {
     const now = this.d.clock.now();
     const runs = (plan ?? (await this.d.engine.plan())).nextSearchRuns;
+    const who = names ?? (await this.d.searches.memberNames(memberIds([s.created_by])));
     const next = runs.find((x) => x.id === s.id)?.at ?? null;
     return {
       id: s.id,
@@ -62,6 +74,8 @@ export class SearchesService {
         pollTargetKey({ kind: 'search', id: s.id }),
         now - 86_400_000,
       ),
+      created_by: memberRef(s.created_by, who),
+      updated_at: s.updated_at,
     };
   }
 
@@ -75,8 +89,9 @@ export class SearchesService {
   async listSearches(): Promise<SavedSearchView[]> {
     const rows = await this.d.searches.listSearches();
     const plan = await this.d.engine.plan();
+    const names = await this.d.searches.memberNames(memberIds(rows.map((s) => s.created_by)));
     const out: SavedSearchView[] = [];
-    for (const s of rows) out.push(await this.searchView(s, plan));
+    for (const s of rows) out.push(await this.searchView(s, plan, names));
     return out;
   }
 
@@ -125,26 +140,39 @@ export class SearchesService {
 
   /**
    * Edits a saved search; new params or local refinements restart its baseline; refinements left out stay as they
-   * were. @throws BadInputError, not_found.
+   * were. With `expected_updated_at` the edit is written only if the search is still as the editor read it: the
+   * check and the write are one statement in one transaction, so of two members saving the same copy at once one
+   * wins and the other is refused. @throws BadInputError, not_found, ConflictError (`conflict`: it changed since;
+   * nothing written).
    */
   async updateSearch(i: MethodInput<'searches.update'>): Promise<SavedSearchView> {
     const old = await this.requireSearch(i.id);
+    const expected = i.expected_updated_at;
+    if (expected !== undefined && old.updated_at !== expected) throw await this.changedSince(old);
     const { params, refine, schedule, rules } = this.checkSearch(i, old.rules, old.refine);
-    await this.d.searches.updateSearch(
-      i.id,
-      {
-        name: i.name!,
-        params,
-        refine,
-        schedule,
-        rules,
-        max_pages: i.max_pages ?? old.max_pages,
-        paused: i.paused ?? old.paused,
-      },
-      this.d.clock.now(),
-    );
+    const edit = {
+      name: i.name!,
+      params,
+      refine,
+      schedule,
+      rules,
+      max_pages: i.max_pages ?? old.max_pages,
+      paused: i.paused ?? old.paused,
+    };
+    await this.d.transaction(async () => {
+      if (await this.d.searches.updateSearch(i.id, edit, this.d.clock.now(), expected)) return;
+      // Not written: removed, or changed between the read above and the write.
+      throw await this.changedSince(await this.requireSearch(i.id));
+    });
     await this.d.engine.refresh();
     return this.searchView(await this.requireSearch(i.id));
+  }
+
+  /** The refusal of a save made on an older copy of `s`: who changed it last, and when (its `updated_at`). */
+  private async changedSince(s: SavedSearchRow): Promise<ConflictError> {
+    const names = await this.d.searches.memberNames(memberIds([s.updated_by]));
+    const tz = (this.d.tzOffsetMinutes ?? machineOffset)(s.updated_at);
+    return new ConflictError(changedByName(s.updated_by, names), s.updated_at, tz);
   }
 
   /** Deletes a saved search and unschedules it. @throws not_found. */

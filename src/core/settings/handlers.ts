@@ -1,11 +1,13 @@
 import type { ContractEvent } from '../../shared/ipc/contract';
-import { SettingsPatchSchema } from '../../shared/settings';
+import { SettingsPatchSchema, type SettingsPatch } from '../../shared/settings';
+import { currentActor } from '../actor';
 import type { ApiClient } from '../api';
 import type { Clock } from '../clock';
 import type { SettingsSource } from '../db/settingsRepo';
 import type { DemoService } from '../demo/service';
 import { DemoSpeedError } from '../errors';
 import type { HandlerGroup } from '../handlerGroups';
+import { splitPatch, type MemberState } from '../team/personal';
 import type { WatchEngine } from '../watch/engine';
 
 type SettingsMethods = 'settings.get' | 'settings.update' | 'key.set' | 'key.test' | 'key.clear';
@@ -25,6 +27,8 @@ export interface SettingsHandlerDeps {
   /** Rebuilds the client after the mode or the service URL changed. */
   rebuildClient(): Promise<void>;
   emit(e: ContractEvent): void;
+  /** Each team member's own settings (PERSONAL_SETTING_KEYS, team/personal.ts). */
+  member: Pick<MemberState, 'settings' | 'updateSettings'>;
 }
 
 /**
@@ -33,30 +37,45 @@ export interface SettingsHandlerDeps {
  * encrypted and never returned; it is bound to the service URL's origin when saved, so a URL on another origin
  * reads as "no key" until its own key is saved (docs/architecture.md "Conventions"). Throws ZodError for a bad
  * patch (dispatch maps it), DemoSpeedError for turning Demo mode off on an accelerated clock (nothing saved),
- * ApiError from key.test.
+ * ApiError from key.test. A team member (`currentActor`) reads the team's settings with their own personal values,
+ * and their update writes those to their own row (no `settings.changed`: the event is the team's), the rest to the
+ * team's (the role gate, team/gate.ts, lets only an admin name a team setting).
  */
 export function settingsHandlers(c: SettingsHandlerDeps): HandlerGroup<SettingsMethods> {
+  const updateTeam = async (parsed: SettingsPatch) => {
+    const before = c.settings.get();
+    // An accelerated clock (--demo-speed) drives the Demo market only; live mode would run the watcher on it
+    // against the real service. Refused rather than slowed down: the engine cannot change clocks while running.
+    const speed = c.clock.speed ?? 1;
+    if (parsed.demoMode === false && speed > 1) throw new DemoSpeedError(speed, 'switch');
+    const next = await c.settings.update(parsed);
+    // Demo mode's examples never run on the user's real key: turning Demo mode off pauses them until the user
+    // says (Settings asks: remove them or keep them paused); turning it on again resumes them.
+    if (before.demoMode && !next.demoMode) await c.demo.pauseExamples();
+    if (!before.demoMode && next.demoMode) await c.demo.resumeExamples();
+    if (before.demoMode !== next.demoMode || before.serviceUrl !== next.serviceUrl) await c.rebuildClient();
+    c.engine.wake();
+    c.emit({ name: 'settings.changed', payload: next });
+    return next;
+  };
   return {
-    'settings.get': () => c.settings.get(),
+    'settings.get': () => {
+      const user = currentActor().userId;
+      return user === null ? c.settings.get() : c.member.settings(user);
+    },
     'settings.update': async (patch) => {
-      const before = c.settings.get();
+      const user = currentActor().userId;
       const parsed = SettingsPatchSchema.parse(patch);
-      // An accelerated clock (--demo-speed) drives the Demo market only; live mode would run the watcher on it
-      // against the real service. Refused rather than slowed down: the engine cannot change clocks while running.
-      const speed = c.clock.speed ?? 1;
-      if (parsed.demoMode === false && speed > 1) throw new DemoSpeedError(speed, 'switch');
-      const next = await c.settings.update(parsed);
-      // Demo mode's examples never run on the user's real key: turning Demo mode off pauses them until the user
-      // says (Settings asks: remove them or keep them paused); turning it on again resumes them.
-      if (before.demoMode && !next.demoMode) await c.demo.pauseExamples();
-      if (!before.demoMode && next.demoMode) await c.demo.resumeExamples();
-      if (before.demoMode !== next.demoMode || before.serviceUrl !== next.serviceUrl) await c.rebuildClient();
-      c.engine.wake();
-      c.emit({ name: 'settings.changed', payload: next });
-      return next;
+      if (user === null) return updateTeam(parsed);
+      const { personal, team } = splitPatch(parsed);
+      if (Object.keys(personal).length) await c.member.updateSettings(user, personal, c.clock.now());
+      if (Object.keys(team).length) await updateTeam(team);
+      return c.member.settings(user);
     },
     'key.set': async (i) => {
       await c.setKey(i.key);
+      // The team's other servers read the key again on this (team/eventBus.ts relays it); pages re-read settings.
+      c.emit({ name: 'settings.changed', payload: c.settings.get() });
       return { ok: true as const };
     },
     'key.test': async () => {
@@ -70,6 +89,7 @@ export function settingsHandlers(c: SettingsHandlerDeps): HandlerGroup<SettingsM
     },
     'key.clear': async () => {
       await c.setKey(null);
+      c.emit({ name: 'settings.changed', payload: c.settings.get() });
       return { ok: true as const };
     },
   };

@@ -59,7 +59,9 @@ export interface EngineDeps {
  * claimed before they are shown, so none is ever shown twice.
  */
 export class WatchEngine {
-  private readonly scheduler: Scheduler;
+  private scheduler: Scheduler;
+  /** A new loop over the same parts: the first, and another after each `stop`. */
+  private readonly newScheduler: () => Scheduler;
   private readonly polls: Polls;
   private readonly recorder: Recorder;
   private readonly gate: PauseGate;
@@ -106,14 +108,16 @@ export class WatchEngine {
       leavesSaleLooks: (now, firstReading) => this.scheduler.leavesSaleLooks(now, firstReading),
     });
     this.calls = d.calls?.({ pause: this.gate, recorder: this.recorder, outbox });
-    this.scheduler = new Scheduler({
-      ...d,
-      calls: this.calls,
-      pause: this.gate,
-      polls: this.polls,
-      recorder: this.recorder,
-      outbox,
-    });
+    this.newScheduler = () =>
+      new Scheduler({
+        ...d,
+        calls: this.calls,
+        pause: this.gate,
+        polls: this.polls,
+        recorder: this.recorder,
+        outbox,
+      });
+    this.scheduler = this.newScheduler();
   }
 
   /**
@@ -134,6 +138,18 @@ export class WatchEngine {
   /** Stops the loop and waits for the job in flight. Idempotent. */
   dispose(): Promise<void> {
     return this.scheduler.dispose();
+  }
+
+  /**
+   * Stops the loop and waits for the job in flight, leaving the engine able to `start` again: a team's server that
+   * lost the scheduler's lock (docs/architecture.md "Several servers, one watcher"), since another server watches now.
+   * The next `start` begins a fresh loop that recovers and reads everything again, as a first start does. Calls made
+   * meanwhile (Check now, Run now) still run, one at a time. Rejects only with the job in flight's errors.
+   */
+  async stop(): Promise<void> {
+    const old = this.scheduler;
+    await old.dispose();
+    if (this.scheduler === old) this.scheduler = this.newScheduler();
   }
 
   /**

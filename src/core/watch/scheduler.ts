@@ -1,3 +1,4 @@
+import { LOCAL_OWNER, runAs } from '../actor';
 import type { Clock } from '../clock';
 import { connectionLostOf, databaseErrorOf } from '../errors';
 import type { WatchRow, Store } from '../db/store';
@@ -294,8 +295,8 @@ export class Scheduler {
     // Whole milliseconds: every time stored from the clock is an integer.
     const delay = Math.max(0, Math.ceil(next - now));
     this.cancelTimer = this.d.clock.setTimeout(() => {
-      this.cancelTimer = null;
-      void this.enqueue(() => this.tick());
+      this.cancelTimer = null; // The ticks are the watcher's own work, whichever member's call armed the timer.
+      void runAs(LOCAL_OWNER, () => this.enqueue(() => this.tick()));
     }, delay);
   }
 

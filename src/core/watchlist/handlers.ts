@@ -31,7 +31,7 @@ export function watchlistHandlers(c: WatchlistHandlerDeps): HandlerGroup<Watchli
     },
     'watchlist.remove': (i) => c.watchlist.removeWatch(i.id),
     'watchlist.bulk': (i) => c.watchlist.bulk(i),
-    'watchlist.setRules': (i) => c.watchlist.setWatchRules(i.id, i.rules, i.label),
+    'watchlist.setRules': (i) => c.watchlist.setWatchRules(i.id, i.rules, i.label, i.expected_updated_at),
     'watchlist.checkNow': async (i) => {
       await c.ready;
       return c.watchlist.checkWatchNow(i.id);

@@ -14,8 +14,10 @@ import { checkVin } from '../api/validate';
 import type { Clock } from '../clock';
 import type { LotRow, LotsRepo } from '../db/lotsRepo';
 import type { Async, Transact } from '../db/async';
+import { memberIds } from '../db/members';
 import type { WatchesRepo, WatchRow } from '../db/watchesRepo';
 import { BadInputError, LotwatchError } from '../errors';
+import { changedByName, ConflictError, machineOffset, memberRef } from '../owners';
 import type { WatchEngine } from '../watch/engine';
 import { nextCheckAt } from '../watch/planner';
 import { DEFAULT_WATCH_RULES, parseRules } from './rules';
@@ -45,6 +47,8 @@ export interface WatchlistDeps {
     notes(key: string): Promise<{ notes: string; tags: string } | null>;
     setNotes(key: string, notes: string, tags: string): Promise<boolean>;
   };
+  /** The user's UTC offset at a time (minutes east), for the time a refusal names; default: the machine's. */
+  tzOffsetMinutes?: (t: number) => number;
 }
 
 /**
@@ -54,7 +58,9 @@ export interface WatchlistDeps {
 export class WatchlistService {
   constructor(private readonly d: WatchlistDeps) {}
 
-  private async watchView(w: WatchRow): Promise<WatchView> {
+  /** A watch as the list shows it; `names`: the members' names for who added it (read once per list, else here). */
+  private async watchView(w: WatchRow, names?: ReadonlyMap<number, string>): Promise<WatchView> {
+    const who = names ?? (await this.d.watches.memberNames(memberIds([w.created_by])));
     const row = w.lot_key ? await this.d.lots.getRow(w.lot_key) : null;
     const lot = w.lot_key ? await this.d.lots.getLotState(w.lot_key) : null;
     const last =
@@ -77,6 +83,8 @@ export class WatchlistService {
       paused: w.paused,
       lot: row ? this.d.summary(row) : null,
       desk: row ? await this.d.figures(row, w.rules) : null,
+      created_by: memberRef(w.created_by, who),
+      updated_at: w.updated_at,
     };
   }
 
@@ -89,7 +97,9 @@ export class WatchlistService {
   /** Every watch as the list shows it (its lot, next check and the buyer's figures). Rejects with database errors. */
   async listWatches(): Promise<WatchView[]> {
     const out: WatchView[] = [];
-    for (const w of await this.d.watches.listWatches()) out.push(await this.watchView(w));
+    const rows = await this.d.watches.listWatches();
+    const names = await this.d.watches.memberNames(memberIds(rows.map((w) => w.created_by)));
+    for (const w of rows) out.push(await this.watchView(w, names));
     return out;
   }
 
@@ -182,17 +192,36 @@ export class WatchlistService {
     return { ok: true };
   }
 
-  /** Replaces a watch's rules (merged over its current ones) and label. @throws BadInputError, not_found. */
+  /**
+   * Replaces a watch's rules (merged over its current ones) and label. With `expectedUpdatedAt` (ms, the copy the
+   * editor read) only while the watch is still as read: the check and the write are one statement in one
+   * transaction. @throws BadInputError, not_found, ConflictError (`conflict`: it changed since; nothing written).
+   */
   async setWatchRules(
     id: number,
     rulesInput: AlertRulesPatch | undefined,
     label?: string,
+    expectedUpdatedAt?: number,
   ): Promise<WatchView> {
     const w = await this.requireWatch(id);
+    if (expectedUpdatedAt !== undefined && w.updated_at !== expectedUpdatedAt)
+      throw await this.changedSince(w);
     const rules = parseRules(rulesInput, w.rules);
-    await this.d.watches.updateWatchRules(id, rules, label ?? w.label, this.d.clock.now());
+    await this.d.transaction(async () => {
+      const now = this.d.clock.now();
+      if (await this.d.watches.updateWatchRules(id, rules, label ?? w.label, now, expectedUpdatedAt)) return;
+      // Not written: removed, or changed between the read above and the write.
+      throw await this.changedSince(await this.requireWatch(id));
+    });
     await this.d.engine.refresh();
     return this.watchView(await this.requireWatch(id));
+  }
+
+  /** The refusal of a save made on an older copy of `w`: who changed it last, and when (its `updated_at`). */
+  private async changedSince(w: WatchRow): Promise<ConflictError> {
+    const names = await this.d.watches.memberNames(memberIds([w.updated_by]));
+    const tz = (this.d.tzOffsetMinutes ?? machineOffset)(w.updated_at);
+    return new ConflictError(changedByName(w.updated_by, names), w.updated_at, tz);
   }
 
   /**

@@ -51,6 +51,7 @@ export const METHOD_NAMES = [
   'shipping.get',
   'locations.list',
   'usage.fetch',
+  'usage.byUser',
   'requests.list',
   'console.endpoints',
   'console.call',
@@ -74,6 +75,15 @@ export const METHOD_NAMES = [
   'channels.test',
   'watchlist.nextSale',
   'watchlist.bulk',
+  'team.me',
+  'team.users.list',
+  'team.users.create',
+  'team.users.update',
+  'team.users.resetPassword',
+  'team.password.change',
+  'teamLink.get',
+  'teamLink.join',
+  'teamLink.leave',
 ] as const;
 
 /** Every event name of the contract, `domain.pastTense`. */

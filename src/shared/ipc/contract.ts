@@ -14,6 +14,8 @@ import { channelMethods } from './contract/channels';
 import { inboxMethods } from './contract/inbox';
 import { demoMethods } from './contract/demo';
 import { appMethods, type AppInfoSchema } from './contract/app';
+import { teamMethods } from './contract/team';
+import { teamLinkMethods } from './contract/teamLink';
 export { LotSummarySchema, type LotSummary, LotDeskSchema, type LotDesk } from './contract/common';
 export {
   ChangeViewSchema,
@@ -56,6 +58,8 @@ export const contract = {
   ...inboxMethods,
   ...demoMethods,
   ...appMethods,
+  ...teamMethods,
+  ...teamLinkMethods,
 } as const satisfies Record<MethodName, { input: z.ZodType; output: z.ZodType }>;
 
 export const events = {

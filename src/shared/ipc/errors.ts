@@ -20,6 +20,11 @@ export const ERROR_CODES = [
   'not_implemented',
   /** The user chose not to send a request that would spend their quota (renderer only: nothing reached core). */
   'cancelled',
+  /**
+   * A save made on an older copy of what another member (or another window) changed since: nothing was written; the
+   * message says who changed it and when.
+   */
+  'conflict',
   // Service (spec "Errors")
   'bad_request',
   'unauthorized',

@@ -212,6 +212,7 @@ function logRow(ago: number, status: number | null) {
     bytes: 2000,
     attempt: 1,
     error_code: status === 200 ? null : 'x',
+    user_name: null,
   };
 }
 

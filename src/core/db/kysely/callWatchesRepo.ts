@@ -11,8 +11,10 @@ import {
   type CallWatchWrite,
 } from '../callWatchRows';
 import type { CallWatchesRepo } from '../callWatchesRepo';
+import { actingUserId } from '../members';
 import type { Async, Store } from '../store';
 import type { KyselyExec } from './exec';
+import { memberNamesOf } from './members';
 
 /**
  * The call watches and their answers on either engine (docs/architecture.md "Two engines: one store"; "Call
@@ -44,12 +46,16 @@ export class KyselyCallWatchesRepo implements Async<CallWatchesRepo> {
     return r ? rowOf(r) : null;
   }
 
-  /** Saves a new call watch (validated by the caller); returns its id. `example`: Demo mode's example. */
+  /**
+   * Saves a new call watch (validated by the caller) as the member the call acts for (`created_by`); returns its
+   * id. `example`: Demo mode's example.
+   */
   async create(w: CallWatchWrite, now: number, example = false): Promise<number> {
     const { now: at, ...cols } = writeParams(w, now);
+    const created_by = actingUserId();
     const r = await this.exec.db
       .insertInto('call_watches')
-      .values({ ...cols, is_example: example ? 1 : 0, created_at: at, updated_at: at })
+      .values({ ...cols, is_example: example ? 1 : 0, created_at: at, updated_at: at, created_by })
       .returning('id')
       .executeTakeFirstOrThrow();
     return r.id;
@@ -202,6 +208,11 @@ export class KyselyCallWatchesRepo implements Async<CallWatchesRepo> {
       .where('is_example', '=', 1)
       .executeTakeFirstOrThrow();
     return Number(r.n);
+  }
+
+  /** The names of the members `ids` by id, for the views (CallWatchesRepo.memberNames); no query for none. */
+  memberNames(ids: readonly number[]): Promise<Map<number, string>> {
+    return memberNamesOf(this.exec, ids);
   }
 
   /** Removes Demo mode's example call watches (with their answers). */

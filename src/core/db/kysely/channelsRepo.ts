@@ -12,6 +12,30 @@ const DUE_STATUSES: DeliveryStatus[] = ['held', 'pending'];
 /** The statuses of a delivery whose message has not reached the receiver yet. */
 const WAITING_STATUSES: DeliveryStatus[] = ['held', 'pending', 'sending'];
 
+/** A delivery's columns as DeliveryRow has them (not `claimed_by`: which team server claims it is the claims' own). */
+const DELIVERY_COLUMNS = [
+  'd.id',
+  'd.alert_id',
+  'd.channel_id',
+  'd.status',
+  'd.not_before',
+  'd.attempts',
+  'd.message_key',
+  'd.detail',
+  'd.created_at',
+  'd.attempted_at',
+  'd.sent_at',
+] as const;
+
+/**
+ * The advisory lock space of a team's servers (the first key of PostgreSQL's two-key advisory locks, "LWT" and 1):
+ * a live server holds the session lock (SERVER_LOCK_SPACE, its number) on a connection of its own for as long as it
+ * runs (core/team/leader.ts), and the server closes that session when the process dies, so a delivery's
+ * `claimed_by` names a live server exactly while that lock is held. Two-key locks never meet the one-key locks of
+ * the migrations and the alert order.
+ */
+export const SERVER_LOCK_SPACE = 0x4c575401;
+
 /**
  * ChannelsRepo (channelsRepo.ts, which defines each method's meaning) over Kysely, on either engine: the alert
  * channels and their per-channel outbox. Every query goes through `exec.db`, so a call made inside the store's
@@ -19,17 +43,30 @@ const WAITING_STATUSES: DeliveryStatus[] = ['held', 'pending', 'sending'];
  * (or the caller's). Each method throws only the driver's errors.
  */
 export class KyselyChannelsRepo implements Async<ChannelsRepo> {
+  /** The team's server this repository claims deliveries for (claimAs), or null: one process sends. */
+  private claimer: number | null = null;
+
   constructor(
     private readonly exec: KyselyExec,
     private readonly engine: Engine,
   ) {}
+
+  /**
+   * Names the team's server that claims deliveries through this repository from now on: its number, whose lock
+   * (SERVER_LOCK_SPACE) its own connection holds (core/team/leader.ts). Claims then record it (`claimed_by`), and on
+   * PostgreSQL `leftSending` takes over only the rows of servers that are gone, so it may be called while other
+   * servers (and this one) send. Without it (null) `leftSending` gives every row left `sending`, for a start only.
+   */
+  claimAs(serverId: number | null): void {
+    this.claimer = serverId;
+  }
 
   /** Deliveries with their alert's texts (DeliveryRow), to be narrowed and ordered by the caller. */
   private withAlert() {
     return this.exec.db
       .selectFrom('deliveries as d')
       .innerJoin('alerts as a', 'a.id', 'd.alert_id')
-      .selectAll('d')
+      .select(DELIVERY_COLUMNS)
       .select(['a.kind', 'a.title', 'a.body', 'a.lot_key', 'a.url', 'a.created_at as alert_created_at']);
   }
 
@@ -52,11 +89,20 @@ export class KyselyChannelsRepo implements Async<ChannelsRepo> {
     return this.exec.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Stores a new channel that routes alerts after `cursor` (the newest alert id now); returns its id. */
-  async insert(type: string, settings: string, cursor: number, now: number): Promise<number> {
+  /**
+   * Stores a new channel that routes alerts after `cursor` (the newest alert id now), owned by team member
+   * `ownerId` (null: the local owner's); returns its id.
+   */
+  async insert(
+    type: string,
+    settings: string,
+    cursor: number,
+    now: number,
+    ownerId: number | null = null,
+  ): Promise<number> {
     const r = await this.exec.db
       .insertInto('channels')
-      .values({ type, settings, cursor, created_at: now, updated_at: now })
+      .values({ type, settings, cursor, created_at: now, updated_at: now, owner_id: ownerId })
       .returning('id')
       .executeTakeFirstOrThrow();
     return r.id;
@@ -176,12 +222,26 @@ export class KyselyChannelsRepo implements Async<ChannelsRepo> {
   }
 
   /**
-   * Claims deliveries for one message before it leaves: `sending`, attempts + 1, the message key. Returns false
-   * (and claims no further row: the caller runs it in a transaction and rolls back) unless every row was still due.
-   * Runs in one transaction (the caller's, when called inside one).
+   * Claims deliveries for one message before it leaves: `sending`, attempts + 1, the message key, the claiming
+   * server (claimAs). Returns false (and claims no further row: the caller runs it in a transaction and rolls back)
+   * unless every row was still due. On PostgreSQL the rows are first locked with FOR UPDATE SKIP LOCKED: when
+   * another server of the team is claiming one of them at this moment, this claim gives up at once (false) instead
+   * of waiting for it, so two servers never send one delivery at once. Runs in one transaction (the caller's, when
+   * called inside one).
    */
   async claim(ids: readonly number[], key: string, now: number): Promise<boolean> {
     return this.exec.transaction(async () => {
+      if (this.engine === 'postgres' && ids.length) {
+        const free = await this.exec.db
+          .selectFrom('deliveries')
+          .select('id')
+          .where('id', 'in', ids)
+          .where('status', 'in', DUE_STATUSES)
+          .forUpdate()
+          .skipLocked()
+          .execute();
+        if (free.length !== new Set(ids).size) return false;
+      }
       for (const id of ids) {
         const r = await this.exec.db
           .updateTable('deliveries')
@@ -190,6 +250,7 @@ export class KyselyChannelsRepo implements Async<ChannelsRepo> {
             attempts: eb('attempts', '+', 1),
             attempted_at: now,
             message_key: key,
+            claimed_by: this.claimer,
           }))
           .where('id', '=', id)
           .where('status', 'in', DUE_STATUSES)
@@ -225,9 +286,35 @@ export class KyselyChannelsRepo implements Async<ChannelsRepo> {
       .execute();
   }
 
-  /** Deliveries a stopped run left `sending`: the receiver may or may not have the message. */
+  /**
+   * Deliveries a stopped run left `sending`: the receiver may or may not have the message. On a team's server
+   * (claimAs, PostgreSQL) only those of servers that are gone (no session holds their SERVER_LOCK_SPACE lock, or
+   * claimed before the team had numbers), never this server's own nor a live server's: they are taken over in the
+   * same statement (`claimed_by` becomes this server; rows another server is taking this moment are skipped), so
+   * when several servers look at once each row goes to one of them. Elsewhere every row left `sending`.
+   */
   async leftSending(): Promise<DeliveryRow[]> {
-    const rows = await this.withAlert().where('d.status', '=', 'sending').orderBy('d.id').execute();
+    const me = this.claimer;
+    if (this.engine !== 'postgres' || me === null) {
+      const rows = await this.withAlert().where('d.status', '=', 'sending').orderBy('d.id').execute();
+      return rows as DeliveryRow[];
+    }
+    const taken = await sql<{ id: number }>`UPDATE deliveries SET claimed_by = ${me} WHERE id IN (
+        SELECT s.id FROM deliveries s WHERE s.status = 'sending' AND s.claimed_by IS DISTINCT FROM ${me}
+          AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted
+            AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            AND l.classid::bigint = ${SERVER_LOCK_SPACE} AND l.objid::bigint = s.claimed_by AND l.objsubid = 2)
+        FOR UPDATE SKIP LOCKED)
+      RETURNING id`.execute(this.exec.db);
+    if (!taken.rows.length) return [];
+    const rows = await this.withAlert()
+      .where(
+        'd.id',
+        'in',
+        taken.rows.map((r) => r.id),
+      )
+      .orderBy('d.id')
+      .execute();
     return rows as DeliveryRow[];
   }
 
@@ -253,15 +340,23 @@ export class KyselyChannelsRepo implements Async<ChannelsRepo> {
     return r.n;
   }
 
-  /** The newest `limit` deliveries of every channel, newest first. */
-  async log(limit: number): Promise<DeliveryLogRow[]> {
-    const rows = await this.withChannel().orderBy('d.id', 'desc').limit(limit).execute();
+  /** The newest `limit` deliveries of the channels of `ownerId` (null: the local owner's), newest first. */
+  async log(limit: number, ownerId: number | null = null): Promise<DeliveryLogRow[]> {
+    const rows = await this.withChannel()
+      .where('c.owner_id', ownerId === null ? 'is' : '=', ownerId)
+      .orderBy('d.id', 'desc')
+      .limit(limit)
+      .execute();
     return rows as DeliveryLogRow[];
   }
 
-  /** One alert's deliveries, in routing order. */
-  async forAlert(alertId: number): Promise<DeliveryLogRow[]> {
-    const rows = await this.withChannel().where('d.alert_id', '=', alertId).orderBy('d.id').execute();
+  /** One alert's deliveries to the channels of `ownerId` (null: the local owner's), in routing order. */
+  async forAlert(alertId: number, ownerId: number | null = null): Promise<DeliveryLogRow[]> {
+    const rows = await this.withChannel()
+      .where('d.alert_id', '=', alertId)
+      .where('c.owner_id', ownerId === null ? 'is' : '=', ownerId)
+      .orderBy('d.id')
+      .execute();
     return rows as DeliveryLogRow[];
   }
 

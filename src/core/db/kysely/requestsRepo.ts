@@ -1,6 +1,7 @@
 import type { QuotaSnapshot } from '../../../shared/vehicle';
 import { quotaOf, quotaText } from '../repoLogic/requests';
-import type { RequestLogEntry, RequestLogRow, RequestsRepo } from '../requestsRepo';
+import { actingUserId } from '../members';
+import type { RequestLogEntry, RequestLogRow, RequestsRepo, SpentByUser } from '../requestsRepo';
 import type { Async } from '../store';
 import { blobOf, upsert, type Engine } from './engineSql';
 import type { KyselyExec } from './exec';
@@ -16,8 +17,9 @@ export class KyselyRequestsRepo implements Async<RequestsRepo> {
     private readonly engine: Engine,
   ) {}
 
-  /** Logs one request sent (or tried) to the service. */
+  /** Logs one request sent (or tried) to the service, and who spent it (RequestLogEntry.userId). */
   async logRequest(r: RequestLogEntry): Promise<void> {
+    const userId = r.userId === undefined ? actingUserId() : r.userId;
     await this.exec.db
       .insertInto('request_log')
       .values({
@@ -29,6 +31,7 @@ export class KyselyRequestsRepo implements Async<RequestsRepo> {
         attempt: r.attempt,
         error_code: r.errorCode,
         quota_id: r.quotaId ?? null,
+        user_id: userId,
       })
       .execute();
   }
@@ -90,14 +93,37 @@ export class KyselyRequestsRepo implements Async<RequestsRepo> {
       .execute();
   }
 
-  /** The last `limit` requests, newest first. */
+  /** The last `limit` requests, newest first, each with the name of the member who spent it (Usage's list). */
   async recent(limit: number): Promise<RequestLogRow[]> {
     return this.exec.db
-      .selectFrom('request_log')
-      .select(['at', 'endpoint', 'status', 'duration_ms', 'bytes', 'attempt', 'error_code'])
-      .orderBy('id', 'desc')
+      .selectFrom('request_log as r')
+      .leftJoin('users as u', 'u.id', 'r.user_id')
+      .select([
+        'r.at',
+        'r.endpoint',
+        'r.status',
+        'r.duration_ms',
+        'r.bytes',
+        'r.attempt',
+        'r.error_code',
+        'u.name as user_name',
+      ])
+      .orderBy('r.id', 'desc')
       .limit(limit)
       .execute();
+  }
+
+  /** Requests logged in [`since`, `until`) (ms) by who spent them, in no set order (RequestsRepo.spentByUser). */
+  async spentByUser(since: number, until: number): Promise<SpentByUser[]> {
+    const rows = await this.exec.db
+      .selectFrom('request_log as r')
+      .leftJoin('users as u', 'u.id', 'r.user_id')
+      .select((eb) => ['r.user_id', 'u.name', eb.fn.countAll<number>().as('requests')])
+      .where('r.at', '>=', since)
+      .where('r.at', '<', until)
+      .groupBy(['r.user_id', 'u.name'])
+      .execute();
+    return rows.map((r) => ({ user_id: r.user_id, name: r.name, requests: Number(r.requests) }));
   }
 
   /** How many requests were ever logged (the console counts what one call spent by the difference). */

@@ -10,9 +10,11 @@ import {
   type SearchCoverage,
   type SearchInput,
 } from '../searchRows';
+import { actingUserId } from '../members';
 import type { SearchesRepo } from '../searchesRepo';
 import type { Async, Store } from '../store';
 import type { KyselyExec } from './exec';
+import { memberNamesOf } from './members';
 
 /** The engine under a Kysely repository: the few statements whose SQL differs are chosen by it. */
 type Engine = Store['engine'];
@@ -46,25 +48,35 @@ export class KyselySearchesRepo implements Async<SearchesRepo> {
     return r ? toSearch(r) : null;
   }
 
-  /** Creates a saved search; input must be validated. Returns its id. */
+  /** Creates a saved search as the member the call acts for (`created_by`); input must be validated. Returns its id. */
   async insertSearch(s: SearchInput & Pick<SavedSearchRow, 'is_example'>, now: number): Promise<number> {
-    const { now: at, ...w } = searchWrite(s, now);
+    const { now: at, by, ...w } = searchWrite(s, now);
     const r = await this.exec.db
       .insertInto('saved_searches')
-      .values({ ...w, is_example: s.is_example ? 1 : 0, created_at: at, updated_at: at })
+      .values({
+        ...w,
+        is_example: s.is_example ? 1 : 0,
+        created_at: at,
+        updated_at: at,
+        created_by: by,
+        updated_by: by,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return r.id;
   }
 
   /**
-   * Updates a saved search; new params or refinements restart its baseline and coverage (the next run notifies no
-   * new matches). `refine` left out keeps none. The comparison is the database's, with the row's stored text, in the
-   * same statement, so no other write can come between reading and writing it.
+   * Updates a saved search as the member the call acts for (`updated_by`); new params or refinements restart its
+   * baseline and coverage (the next run notifies no new matches). `refine` left out keeps none. The comparison is the
+   * database's, with the row's stored text, in the same statement, so no other write can come between reading and
+   * writing it. With `expectedUpdatedAt` (ms) the search is written only while its stored `updated_at` is that, in
+   * the same statement (on PostgreSQL a concurrent writer's commit is waited for and the condition read again).
+   * Returns whether it was written (false: no search with this id, or it changed since).
    */
-  async updateSearch(id: number, s: SearchInput, now: number): Promise<void> {
+  async updateSearch(id: number, s: SearchInput, now: number, expectedUpdatedAt?: number): Promise<boolean> {
     const w = searchWrite(s, now);
-    await this.exec.db
+    let q = this.exec.db
       .updateTable('saved_searches')
       .set((eb) => {
         const same = eb('params', '=', w.params);
@@ -76,13 +88,16 @@ export class KyselySearchesRepo implements Async<SearchesRepo> {
           max_pages: w.max_pages,
           paused: w.paused,
           updated_at: w.now,
+          updated_by: w.by,
           baseline_done: eb.case().when(same).then(eb.ref('baseline_done')).else(eb.lit(0)).end(),
           covered_until: eb.case().when(same).then(eb.ref('covered_until')).else(eb.lit(null)).end(),
           sweep_from: eb.case().when(same).then(eb.ref('sweep_from')).else(eb.lit(null)).end(),
         };
       })
-      .where('id', '=', id)
-      .execute();
+      .where('id', '=', id);
+    if (expectedUpdatedAt !== undefined) q = q.where('updated_at', '=', expectedUpdatedAt);
+    const r = await q.executeTakeFirst();
+    return r.numUpdatedRows > 0n;
   }
 
   /** Deletes a saved search (its members go with it: ON DELETE CASCADE; its runs stay, keyed by its wire string). */
@@ -220,7 +235,7 @@ export class KyselySearchesRepo implements Async<SearchesRepo> {
   async setExamplePaused(id: number, paused: boolean, now: number): Promise<void> {
     await this.exec.db
       .updateTable('saved_searches')
-      .set({ paused: paused ? 1 : 0, updated_at: now })
+      .set({ paused: paused ? 1 : 0, updated_at: now, updated_by: actingUserId() })
       .where('id', '=', id)
       .where('is_example', '=', 1)
       .execute();
@@ -239,6 +254,11 @@ export class KyselySearchesRepo implements Async<SearchesRepo> {
   /** Deletes every example search. */
   async deleteExampleSearches(): Promise<void> {
     await this.exec.db.deleteFrom('saved_searches').where('is_example', '=', 1).execute();
+  }
+
+  /** The names of the members `ids` by id, for the views (SearchesRepo.memberNames); no query for none. */
+  memberNames(ids: readonly number[]): Promise<Map<number, string>> {
+    return memberNamesOf(this.exec, ids);
   }
 
   /**

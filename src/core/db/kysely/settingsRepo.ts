@@ -24,6 +24,11 @@ export class KyselySettings implements SettingsSource {
     this.rows = new Map(rows.map((r) => [r.key, r.value]));
   }
 
+  /** Reads every stored setting again (another server of the team changed them). @throws as `load`. */
+  reload(): Promise<void> {
+    return this.load();
+  }
+
   /** One setting with its default applied, from what was last read or written. */
   value<K extends keyof Settings>(key: K): Settings[K] {
     return settingOf(key, this.rows.get(key) ?? null);

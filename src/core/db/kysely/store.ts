@@ -9,6 +9,7 @@ import { KyselyExec } from './exec';
 import { KyselyLibraryRepo } from './libraryRepo';
 import { KyselyLotsRepo } from './lotsRepo';
 import { KyselyMarketCompsRepo } from './marketCompsRepo';
+import { KyselyPersonalRepo } from './personalRepo';
 import { KyselyRequestsRepo } from './requestsRepo';
 import { KyselySearchesRepo } from './searchesRepo';
 import { KyselyWatchesRepo } from './watchesRepo';
@@ -36,6 +37,7 @@ export class KyselyStore implements Store {
   readonly market: KyselyMarketCompsRepo;
   readonly channels: KyselyChannelsRepo;
   readonly calls: KyselyCallWatchesRepo;
+  readonly personal: KyselyPersonalRepo;
   private readonly exec: KyselyExec;
 
   /** The store over `db` (Kysely on `engine`, at the current schema). */
@@ -57,6 +59,7 @@ export class KyselyStore implements Store {
     this.market = new KyselyMarketCompsRepo(x, e);
     this.channels = new KyselyChannelsRepo(x, e);
     this.calls = new KyselyCallWatchesRepo(x, e);
+    this.personal = new KyselyPersonalRepo(x, e);
   }
 
   transaction: Transact = (fn) => this.exec.transaction(fn);

@@ -1,8 +1,10 @@
 import type { AlertRules } from '../../../shared/watch';
+import { actingUserId } from '../members';
 import type { Async, Store } from '../store';
 import { nextSaleOf, toWatch, watchInsert, type WatchInput, type WatchRow } from '../watchRows';
 import type { WatchesRepo } from '../watchesRepo';
 import type { KyselyExec } from './exec';
+import { memberNamesOf } from './members';
 
 /**
  * The watchlist (`watches`) on either engine (docs/architecture.md "Two engines: one store"): the same methods and
@@ -47,34 +49,46 @@ export class KyselyWatchesRepo implements Async<WatchesRepo> {
   }
 
   /**
-   * Adds a watch; input must be validated. Returns its id.
+   * Adds a watch as the member the call acts for (`created_by`); input must be validated. Returns its id.
    * @throws the driver's unique-constraint error for a VIN or lot watched already (SqliteError
    *   SQLITE_CONSTRAINT_UNIQUE on SQLite, a pg DatabaseError with code 23505 on PostgreSQL); nothing is written.
    */
   async insertWatch(w: WatchInput, now: number): Promise<number> {
-    const { now: at, ...cols } = watchInsert(w, now);
+    const { now: at, by, ...cols } = watchInsert(w, now);
     const r = await this.exec.db
       .insertInto('watches')
-      .values({ ...cols, created_at: at, updated_at: at })
+      .values({ ...cols, created_at: at, updated_at: at, created_by: by, updated_by: by })
       .returning('id')
       .executeTakeFirstOrThrow();
     return r.id;
   }
 
-  /** Replaces a watch's rules and label. */
-  async updateWatchRules(id: number, rules: AlertRules, label: string, now: number): Promise<void> {
-    await this.exec.db
+  /**
+   * Replaces a watch's rules and label as the member the call acts for (`updated_by`). With `expectedUpdatedAt` (ms)
+   * only while its stored `updated_at` is that, in the same statement. Returns whether it was written (false: no
+   * watch with this id, or it changed since).
+   */
+  async updateWatchRules(
+    id: number,
+    rules: AlertRules,
+    label: string,
+    now: number,
+    expectedUpdatedAt?: number,
+  ): Promise<boolean> {
+    let q = this.exec.db
       .updateTable('watches')
-      .set({ rules: JSON.stringify(rules), label, updated_at: now })
-      .where('id', '=', id)
-      .execute();
+      .set({ rules: JSON.stringify(rules), label, updated_at: now, updated_by: actingUserId() })
+      .where('id', '=', id);
+    if (expectedUpdatedAt !== undefined) q = q.where('updated_at', '=', expectedUpdatedAt);
+    const r = await q.executeTakeFirst();
+    return r.numUpdatedRows > 0n;
   }
 
-  /** Pauses (`paused` true) or resumes a watch; returns whether a watch with this id exists. */
+  /** Pauses (`paused` true) or resumes a watch as the member the call acts for; returns whether it exists. */
   async setPaused(id: number, paused: boolean, now: number): Promise<boolean> {
     const r = await this.exec.db
       .updateTable('watches')
-      .set({ paused: paused ? 1 : 0, updated_at: now })
+      .set({ paused: paused ? 1 : 0, updated_at: now, updated_by: actingUserId() })
       .where('id', '=', id)
       .executeTakeFirst();
     return r.numUpdatedRows > 0n;
@@ -147,5 +161,10 @@ export class KyselyWatchesRepo implements Async<WatchesRepo> {
   /** Deletes every example watch. */
   async deleteExampleWatches(): Promise<void> {
     await this.exec.db.deleteFrom('watches').where('is_example', '=', 1).execute();
+  }
+
+  /** The names of the members `ids` by id, for the views (WatchesRepo.memberNames); no query for none. */
+  memberNames(ids: readonly number[]): Promise<Map<number, string>> {
+    return memberNamesOf(this.exec, ids);
   }
 }

@@ -29,6 +29,14 @@ import { migration as m0140 } from './0140-request-quota';
 import { pg as pg0140 } from './0140-request-quota.pg';
 import { migration as m0150 } from './0150-call-watches';
 import { pg as pg0150 } from './0150-call-watches.pg';
+import { migration as m0160 } from './0160-team-accounts';
+import { pg as pg0160 } from './0160-team-accounts.pg';
+import { migration as m0170 } from './0170-team-personal';
+import { pg as pg0170 } from './0170-team-personal.pg';
+import { migration as m0180 } from './0180-team-owners';
+import { pg as pg0180 } from './0180-team-owners.pg';
+import { migration as m0190 } from './0190-team-outbox';
+import { pg as pg0190 } from './0190-team-outbox.pg';
 
 /** A step's SQLite form (`NNNN-name.ts`) with its PostgreSQL form (`NNNN-name.pg.ts`). */
 const both = (m: Migration, pg: PgStep): TwoEngineMigration => ({ ...m, pg });
@@ -53,4 +61,8 @@ export const MIGRATIONS: readonly TwoEngineMigration[] = [
   both(m0130, pg0130),
   both(m0140, pg0140),
   both(m0150, pg0150),
+  both(m0160, pg0160),
+  both(m0170, pg0170),
+  both(m0180, pg0180),
+  both(m0190, pg0190),
 ];

@@ -13,7 +13,8 @@ declare global {
  * of the headless shell otherwise. The app's entry makes this choice once and hands the bridge to the views through
  * ApiProvider; they talk to both the same way, and learn which shell hosts them only from `app.info`
  * (docs/architecture.md "One contract, two shells"). The HTTP bridge gets the page's token (takePageToken), which
- * also takes it out of the address.
+ * also takes it out of the address. The app's entry uses chooseShell (src/renderer/src/team/boot.ts), which makes
+ * the same choice and also finds a team server's sign-in.
  */
 export function pickBridge(
   w: { api?: RawBridge } & Partial<PageWindow> = typeof window === 'undefined' ? {} : window,

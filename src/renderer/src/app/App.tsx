@@ -9,6 +9,15 @@ import { useUnreadCount, useUnreadTitle } from './signals';
 import { WatchingStateNotice, useWatchingState } from '../components/WatchingState';
 import { CurrentView, LotPage } from './views';
 import { DemoIntro } from './DemoIntro';
+import type { TeamUser } from '../../../shared/ipc/contract/team';
+import { MeProvider, useTeamMe } from '../team/me';
+import { WhoAmI } from '../team/WhoAmI';
+
+/** The browser page's sign-in on a team server: who signed in, and signing out (src/renderer/src/team/session.ts). */
+export interface TeamSignIn {
+  user: TeamUser;
+  signOut(): Promise<void>;
+}
 
 /** Applies the theme setting to the document: `system` follows prefers-color-scheme through CSS. */
 function useTheme(theme: 'system' | 'light' | 'dark' | undefined) {
@@ -44,23 +53,27 @@ function useViewRouting(store: AppStore) {
 }
 
 /**
- * The app: hands the bridge to core down to every view (ApiProvider) and draws the frame. The entry point and the
- * tests choose the bridge; nothing below reads it from a module.
+ * The app: hands the bridge to core down to every view (ApiProvider), and the signed-in member (`team.me`, seeded by
+ * `team` on a team server) to the views that show owners or gate a member's buttons (MeProvider), and draws the
+ * frame. The entry point and the tests choose the bridge; nothing below reads it from a module.
  */
-export function App({ store, api }: { store: AppStore; api: Bridge }) {
+export function App({ store, api, team }: { store: AppStore; api: Bridge; team?: TeamSignIn }) {
+  const me = useTeamMe(api, team?.user ?? null);
   return (
     <ApiProvider bridge={api}>
-      <Frame store={store} />
+      <MeProvider me={me}>
+        <Frame store={store} signOut={team?.signOut} />
+      </MeProvider>
     </ApiProvider>
   );
 }
 
 /**
  * The app frame: a skip link, the navigation (with the unread count on Alerts), the header with the Demo/Live
- * label and the state of watching whenever it is not plainly running (paused, offline, key refused), and the
- * current view.
+ * label, the state of watching whenever it is not plainly running (paused, offline, key refused) and on a team the
+ * signed-in member's menu, and the current view.
  */
-function Frame({ store }: { store: AppStore }) {
+function Frame({ store, signOut }: { store: AppStore; signOut?: () => Promise<void> }) {
   const api = useApi();
   const view = useStore(store, (s) => s.view);
   const lotKey = useStore(store, (s) => s.lotKey);
@@ -167,6 +180,7 @@ function Frame({ store }: { store: AppStore }) {
               </span>
             )}
             {info?.mode === 'live' && <span className="live-badge">Live service</span>}
+            <WhoAmI signOut={signOut} />
           </span>
         </header>
         {loadError && (

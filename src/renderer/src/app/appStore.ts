@@ -41,10 +41,21 @@ export interface SearchDraft {
   /** The form's view: the sent parameters with the local damage refinement joined into `damage` (joinSearch). */
   params: Record<string, unknown>;
   opened: number;
+  /**
+   * When the saved search was last changed, as it was opened or last saved here (ms; 0: not known): the save sends
+   * it as `expected_updated_at`, so a search another member changed since is refused rather than overwritten.
+   */
+  updatedAt: number;
 }
 
 /** A saved search as a draft is made from: its parameters and its local refinements (none when left out). */
-type DraftSource = { id: number; name: string; params: Record<string, unknown>; refine?: LocalRefinements };
+type DraftSource = {
+  id: number;
+  name: string;
+  params: Record<string, unknown>;
+  refine?: LocalRefinements;
+  updated_at?: number;
+};
 
 export interface AppState {
   view: ViewId;
@@ -92,21 +103,29 @@ export function createAppStore(api: Bridge, initialView: ViewId = 'search') {
     saveError: null,
     searchDraft: null,
     setView: (view) => set({ view, lotKey: null }),
-    openSearchDraft: ({ id, name, params, refine }) =>
+    openSearchDraft: ({ id, name, params, refine, updated_at }) =>
       set((s) => ({
         searchDraft: {
           id,
           name,
           params: joinSearch(params, refine),
           opened: (s.searchDraft?.opened ?? 0) + 1,
+          updatedAt: updated_at ?? 0,
         },
         view: 'search',
         lotKey: null,
       })),
-    updateSearchDraft: ({ id, name, params, refine }) =>
+    updateSearchDraft: ({ id, name, params, refine, updated_at }) =>
       set((s) =>
         s.searchDraft?.id === id
-          ? { searchDraft: { ...s.searchDraft, name, params: joinSearch(params, refine) } }
+          ? {
+              searchDraft: {
+                ...s.searchDraft,
+                name,
+                params: joinSearch(params, refine),
+                updatedAt: updated_at ?? s.searchDraft.updatedAt,
+              },
+            }
           : {},
       ),
     closeSearchDraft: () => set({ searchDraft: null }),

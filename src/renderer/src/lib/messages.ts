@@ -21,6 +21,7 @@ export const ADVICE: Readonly<Record<ErrorCode, string>> = {
   already_running: 'Use the Lotwatch that is already running, or quit it first.',
   not_implemented: 'Check for a newer version of Lotwatch.',
   cancelled: 'Try again when you want to send it.',
+  conflict: 'Reload it to see that change, then make yours again.',
   bad_request: 'Check what you entered and try again.',
   unauthorized: 'Check the API key in Settings, or turn on Demo mode.',
   forbidden: 'Check what your plan includes on the service, or choose another plan.',

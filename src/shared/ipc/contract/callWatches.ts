@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AlertRulesPatchSchema, AlertRulesSchema, DEFAULT_SCHEDULE } from '../../watch';
 import { CALL_PAUSE_REASONS, CallTargetSchema, CallWatchConfigSchema, JsonPathSchema } from '../../callWatch';
 import { Done, Id, RunOutcomeSchema, Void } from './common';
+import { CreatedBySchema } from './members';
 
 /** The call-watches domain of the contract: any console call on a schedule, its answers diffed (src/shared/callWatch.ts). */
 
@@ -41,6 +42,8 @@ export const CallWatchViewSchema = z.object({
   requests_per_day: z.number(),
   /** Alerts this call watch raised in the last 24 hours. */
   alerts_24h: z.number().int(),
+  /** The team member who made it; null: the local owner, or made before the team. */
+  created_by: CreatedBySchema,
 });
 export type CallWatchView = z.infer<typeof CallWatchViewSchema>;
 

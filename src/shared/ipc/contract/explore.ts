@@ -25,6 +25,18 @@ export const RequestLogRowSchema = z.object({
   bytes: z.number(),
   attempt: z.number(),
   error_code: z.string().nullable(),
+  /** The team member whose call spent it; null: the local owner, or the watcher's own scheduled work. */
+  user_name: z.string().nullable().default(null),
+});
+
+/**
+ * Requests spent this calendar month by each member: `user_id` null is the watcher's own scheduled work on a team
+ * server ("The watcher"), or the desktop's one user ("You"), always listed; a member who spent none is not listed.
+ */
+export const UsageByUserRowSchema = z.object({
+  user_id: z.number().int().nullable(),
+  name: z.string(),
+  requests: z.number().int(),
 });
 
 /** One endpoint the API console can call (both specifications). */
@@ -74,6 +86,14 @@ export const exploreMethods = {
     output: z.object({ locations: z.array(LocationViewSchema), meta: CursorMetaView.nullable() }),
   },
   'usage.fetch': { input: Void, output: z.object({ usage: z.record(z.string(), z.unknown()) }) },
+  /**
+   * Requests logged this calendar month (UTC: from `since`, the 1st at 00:00, to `until`, the next month's 1st, ms),
+   * by who spent them, most first. Read from the request log: no request is spent.
+   */
+  'usage.byUser': {
+    input: Void,
+    output: z.object({ since: z.number(), until: z.number(), rows: z.array(UsageByUserRowSchema) }),
+  },
   'requests.list': {
     input: z
       .object({ limit: z.number().int().min(1).max(1000).default(200) })

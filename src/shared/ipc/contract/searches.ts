@@ -3,6 +3,7 @@ import { AlertRulesPatchSchema, AlertRulesSchema, DEFAULT_SCHEDULE } from '../..
 import { Done, Id, RunOutcomeSchema, Void } from './common';
 import { SearchParamsSchema, StoredSearchParamsSchema } from '../../queryParams';
 import { LocalRefinementsSchema } from '../../localRefinements';
+import { CreatedBySchema } from './members';
 
 /** The saved-searches domain of the contract. */
 
@@ -35,6 +36,13 @@ export const SavedSearchViewSchema = z.object({
   last_error: z.string().nullable(),
   /** Alerts of kind new_match raised by this search in the last 24 hours. */
   new_matches_24h: z.number().int(),
+  /** The team member who made it; null: the local owner, or made before the team. */
+  created_by: CreatedBySchema,
+  /**
+   * When it was last changed (ms): what `searches.update` sends back as `expected_updated_at`, so that a save made
+   * on an older copy is refused rather than overwriting another member's change. 0 only in an answer that lacks it.
+   */
+  updated_at: z.number().default(0),
 });
 
 export type SavedSearchView = z.infer<typeof SavedSearchViewSchema>;
@@ -60,8 +68,15 @@ export const SearchInput = z
 export const searchMethods = {
   'searches.list': { input: Void, output: z.array(SavedSearchViewSchema) },
   'searches.create': { input: SearchInput, output: SavedSearchViewSchema },
+  /**
+   * Saves an edit. With `expected_updated_at` (the `updated_at` of the copy edited, ms) a search changed since is
+   * not written: the call fails with code `conflict`, saying who changed it and when.
+   */
   'searches.update': {
-    input: SearchInput.extend({ id: z.number().int().positive() }),
+    input: SearchInput.extend({
+      id: z.number().int().positive(),
+      expected_updated_at: z.number().int().nonnegative().optional(),
+    }),
     output: SavedSearchViewSchema,
   },
   'searches.remove': { input: Id, output: Done },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TagsSchema } from '../../desk';
 import { AlertRulesPatchSchema, AlertRulesSchema } from '../../watch';
 import { Done, Id, LotDeskSchema, LotSummarySchema, RunOutcomeSchema, Void } from './common';
+import { CreatedBySchema } from './members';
 
 /** The watchlist domain of the contract. */
 
@@ -21,6 +22,13 @@ export const WatchViewSchema = z.object({
   lot: LotSummarySchema.nullable(),
   /** The buyer's figures for the watched lot; null before it was first fetched. */
   desk: LotDeskSchema.nullable().default(null),
+  /** The team member who added it; null: the local owner, or added before the team. */
+  created_by: CreatedBySchema,
+  /**
+   * When its rules, label or pause last changed (ms): what `watchlist.setRules` sends back as `expected_updated_at`.
+   * 0 only in an answer that lacks it.
+   */
+  updated_at: z.number().default(0),
 });
 
 export type WatchView = z.infer<typeof WatchViewSchema>;
@@ -64,10 +72,15 @@ export const watchlistMethods = {
     output: WatchViewSchema,
   },
   'watchlist.remove': { input: Id, output: Done },
+  /**
+   * Replaces a watch's rules and label. With `expected_updated_at` (the `updated_at` of the copy edited, ms) a watch
+   * changed since is not written: the call fails with code `conflict`, saying who changed it and when.
+   */
   'watchlist.setRules': {
     input: Id.extend({
       rules: AlertRulesPatchSchema.optional(),
       label: z.string().trim().max(120).optional(),
+      expected_updated_at: z.number().int().nonnegative().optional(),
     }),
     output: WatchViewSchema,
   },

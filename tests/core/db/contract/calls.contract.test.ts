@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runAs } from '../../../../src/core/actor';
 import type { AlertsRepo } from '../../../../src/core/db/alertsRepo';
 import type { CallWatchesRepo, CallWatchRow, CallWatchWrite } from '../../../../src/core/db/callWatchesRepo';
 import { KyselyAlertsRepo } from '../../../../src/core/db/kysely/alertsRepo';
@@ -48,6 +49,7 @@ const fresh = (id: number, now: number): CallWatchRow => ({
   consecutive_failures: 0,
   last_error: null,
   refused_params: [],
+  created_by: null,
 });
 
 const answer = (i: number, good = true) => ({
@@ -94,6 +96,26 @@ for (const engine of engines()) {
         .where('watch_id', '=', watchId)
         .orderBy('id')
         .execute();
+
+    it('writes the acting member as the maker, and keeps it through a rewrite', async () => {
+      await raw
+        .insertInto('users')
+        .values({
+          id: 3,
+          login: 'ben',
+          name: 'Ben',
+          role: 'buyer',
+          password_hash: 'h',
+          created_at: 1,
+          updated_at: 1,
+        })
+        .execute();
+      const a = await runAs({ userId: 3, name: 'Ben', role: 'buyer' }, () => calls.create(garage, 5));
+      expect(await calls.get(a)).toEqual({ ...fresh(a, 5), created_by: 3 });
+      await calls.update(a, { ...garage, name: 'Renamed' }, 9);
+      expect((await calls.get(a))!.created_by).toBe(3);
+      expect([...(await calls.memberNames([3]))]).toEqual([[3, 'Ben']]);
+    });
 
     it('creates, reads back, lists and rewrites call watches', async () => {
       const a = await calls.create(garage, 5);

@@ -48,6 +48,7 @@ for (const e of engines()) {
         last_sent_at: null,
         created_at: 1_000,
         updated_at: 1_000,
+        owner_id: null,
       };
       expect(await r.channels.get(a)).toEqual(first);
       expect(await r.channels.get(99)).toBeUndefined();

@@ -90,6 +90,7 @@ for (const e of engines()) {
           bytes: 500,
           attempt: 1,
           error_code: 'rate_limited',
+          user_name: null,
         },
         {
           at: 2_000,
@@ -99,10 +100,47 @@ for (const e of engines()) {
           bytes: 0,
           attempt: 3,
           error_code: 'timeout',
+          user_name: null,
         },
       ]);
       expect(await r.requests.recent(10)).toHaveLength(3);
       expect(await r.requests.recent(0)).toEqual([]);
+    });
+
+    it('names who spent each request, and counts a time range by who spent it', async () => {
+      await r.seed
+        .insertInto('users')
+        .values({
+          id: 7,
+          login: 'dana',
+          name: 'Dana',
+          role: 'buyer',
+          password_hash: 'h',
+          created_at: 1,
+          updated_at: 1,
+        })
+        .execute();
+      await r.requests.logRequest({ ...ENTRY, at: 1_000, userId: 7 });
+      await r.requests.logRequest({ ...ENTRY, at: 2_000, userId: 7 });
+      await r.requests.logRequest({ ...ENTRY, at: 3_000 }); // outside any member's call: the local owner's
+      await r.requests.logRequest({ ...ENTRY, at: 4_000, userId: 9 }); // a member the accounts do not hold
+      await r.requests.logRequest({ ...ENTRY, at: 9_000, userId: 7 }); // after the range
+      expect((await r.requests.recent(5)).map((x) => x.user_name)).toEqual([
+        'Dana',
+        null,
+        null,
+        'Dana',
+        'Dana',
+      ]);
+      const by = (await r.requests.spentByUser(1_000, 9_000)).sort(
+        (a, b) => (a.user_id ?? 0) - (b.user_id ?? 0),
+      );
+      expect(by).toEqual([
+        { user_id: null, name: null, requests: 1 },
+        { user_id: 7, name: 'Dana', requests: 2 },
+        { user_id: 9, name: null, requests: 1 },
+      ]);
+      expect(await r.requests.spentByUser(10_000, 20_000)).toEqual([]);
     });
 
     it('lists every request since a time with whose quota it spent, oldest first', async () => {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runAs, type Actor } from '../../../../src/core/actor';
 import { KyselySearchesRepo } from '../../../../src/core/db/kysely/searchesRepo';
 import { sqliteKysely } from '../../../../src/core/db/kyselySqlite';
 import type { DB } from '../../../../src/core/db/schema';
@@ -39,6 +40,8 @@ const fresh = (id: number, now: number): SavedSearchRow => ({
   consecutive_failures: 0,
   last_error_code: null,
   last_error: null,
+  created_by: null,
+  updated_by: null,
 });
 
 for (const engine of engines()) {
@@ -73,6 +76,39 @@ for (const engine of engines()) {
         .where('search_id', '=', searchId)
         .orderBy('lot_key')
         .execute();
+
+    it('writes the acting member as maker and last writer, and an edit only on the copy it was made on', async () => {
+      await raw
+        .insertInto('users')
+        .values({
+          id: 3,
+          login: 'ben',
+          name: 'Ben',
+          role: 'buyer',
+          password_hash: 'h',
+          created_at: 1,
+          updated_at: 1,
+        })
+        .execute();
+      const ben: Actor = { userId: 3, name: 'Ben', role: 'buyer' };
+      const id = await runAs(ben, () => searches.insertSearch({ ...base, is_example: false }, 5));
+      expect(await searches.getSearch(id)).toEqual({ ...fresh(id, 5), created_by: 3, updated_by: 3 });
+      // Stale: not written. Current: written, by the local owner.
+      expect(await searches.updateSearch(id, { ...base, name: 'Stale' }, 9, 4)).toBe(false);
+      expect((await searches.getSearch(id))!.name).toBe(base.name);
+      expect(await searches.updateSearch(id, { ...base, name: 'Mine' }, 9, 5)).toBe(true);
+      expect(await searches.getSearch(id)).toMatchObject({
+        name: 'Mine',
+        updated_at: 9,
+        created_by: 3,
+        updated_by: null,
+      });
+      expect(await searches.updateSearch(id + 1, base, 10)).toBe(false);
+      expect(await runAs(ben, () => searches.updateSearch(id, base, 11))).toBe(true);
+      expect((await searches.getSearch(id))!.updated_by).toBe(3);
+      expect([...(await searches.memberNames([3, 4, 3]))]).toEqual([[3, 'Ben']]);
+      expect([...(await searches.memberNames([]))]).toEqual([]);
+    });
 
     it('inserts, reads back and lists searches, with their refinements apart from the parameters', async () => {
       const a = await searches.insertSearch({ ...base, is_example: false }, 5);

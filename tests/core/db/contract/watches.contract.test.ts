@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runAs, type Actor } from '../../../../src/core/actor';
 import { KyselyWatchesRepo } from '../../../../src/core/db/kysely/watchesRepo';
 import { sqliteKysely } from '../../../../src/core/db/kyselySqlite';
 import type { DB } from '../../../../src/core/db/schema';
@@ -33,6 +34,8 @@ const fresh = (id: number, w: typeof vinWatch | typeof lotWatch, now: number): W
   consecutive_failures: 0,
   last_error: null,
   paused: false,
+  created_by: null,
+  updated_by: null,
 });
 
 for (const engine of engines()) {
@@ -58,6 +61,31 @@ for (const engine of engines()) {
     afterEach(async () => {
       if (db.name === 'sqlite') await raw.destroy();
       await db.close();
+    });
+
+    it('writes the acting member as maker and last writer, and rules only on the copy they were made on', async () => {
+      await raw
+        .insertInto('users')
+        .values({
+          id: 3,
+          login: 'ben',
+          name: 'Ben',
+          role: 'buyer',
+          password_hash: 'h',
+          created_at: 1,
+          updated_at: 1,
+        })
+        .execute();
+      const ben: Actor = { userId: 3, name: 'Ben', role: 'buyer' };
+      const id = await runAs(ben, () => watches.insertWatch(vinWatch, 5));
+      expect(await watches.getWatch(id)).toEqual({ ...fresh(id, vinWatch, 5), created_by: 3, updated_by: 3 });
+      expect(await watches.updateWatchRules(id, rules, 'Stale', 9, 4)).toBe(false);
+      expect((await watches.getWatch(id))!.label).toBe(vinWatch.label);
+      expect(await watches.updateWatchRules(id, rules, 'Mine', 9, 5)).toBe(true);
+      expect(await watches.getWatch(id)).toMatchObject({ label: 'Mine', updated_at: 9, updated_by: null });
+      expect(await runAs(ben, () => watches.setPaused(id, true, 10))).toBe(true);
+      expect(await watches.getWatch(id)).toMatchObject({ updated_at: 10, updated_by: 3, created_by: 3 });
+      expect([...(await watches.memberNames([4, 3]))]).toEqual([[3, 'Ben']]);
     });
 
     /** Stores a lot as the lots repository would (only the columns the tray reads matter here). */

@@ -226,7 +226,7 @@ export async function pgInsert(c: pg.Client, table: string, row: Row): Promise<v
 /** Tables triggers fill from `lots`: never written by a test. */
 export const DERIVED_TABLES = ['lot_facets'];
 /** Tables whose rows point at another table's (foreign keys): written after every other. */
-const CHILD_TABLES = ['search_members', 'deliveries', 'call_answers'];
+const CHILD_TABLES = ['search_members', 'deliveries', 'call_answers', 'user_sessions'];
 
 /** Old rules naming `sold` (migration 40 renames it). */
 const SOLD_RULES = JSON.stringify({ kinds: ['new_match', 'sold'], snooze_until_event: 'sold' });
@@ -272,6 +272,8 @@ const OVERRIDES: Readonly<Record<string, (i: number) => Row>> = {
   call_answers: (i) => ({ watch_id: i }),
   search_members: (i) => ({ search_id: i }),
   quota: () => ({ id: 1 }),
+  users: (i) => ({ role: i === 1 ? 'admin' : 'viewer' }),
+  user_sessions: (i) => ({ user_id: i }),
 };
 
 /** How many rows each table gets (quota holds one). */

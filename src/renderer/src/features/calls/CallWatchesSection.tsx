@@ -18,6 +18,7 @@ import { useCall, useCaller } from '../../lib/useCall';
 import { pathText } from './answerPaths';
 import { WatchCallDialog } from './WatchCallDialog';
 import './calls.css';
+import { Owner } from '../../team/Owner';
 
 /** A call's parameters, whole (ids are never shortened): `['channel_id=UC…', 'sort=newest']`; empty when none. */
 export function callParams(t: CallTarget): string[] {
@@ -185,6 +186,7 @@ export function CallWatchesSection({ onExamples }: { onExamples?: (n: number) =>
                         <strong>{w.name}</strong>
                         {w.is_example && <ExampleBadge />}
                         {w.rules.muted && <span className="lw-badge">Muted</span>}
+                        <Owner createdBy={w.created_by} verb="Watched" />
                       </div>
                       <div className="lw-sub cw-mono cw-call">
                         <div>{w.target.endpoint}</div>

@@ -23,6 +23,7 @@ import './saved.css';
 import { runErrorPayload } from '../../lib/runError';
 import { useReturnFocus } from '../../lib/focus';
 import { CallWatchesSection } from '../calls/CallWatchesSection';
+import { Owner } from '../../team/Owner';
 
 /**
  * A saved search's filters in a line, from the phrases of SEARCH_PARAMS (src/shared/vehicleParams): "TESLA MODEL
@@ -36,19 +37,27 @@ export function paramsSummary(params: Record<string, unknown>, refine?: LocalRef
   return parts.length ? parts.join(' · ') : 'All open lots';
 }
 
-/** Edits name, schedule, pages and rules of a saved search; field errors come back from `searches.update`. */
+/**
+ * Edits name, schedule, pages and rules of a saved search; field errors come back from `searches.update`. The save
+ * names the copy it was made on (`expected_updated_at`, taken when the panel opened), so a search another member
+ * changed meanwhile is refused with who and when (`conflict`) rather than overwritten; "Reload" then starts the
+ * panel again from the latest copy (`onReload`).
+ */
 function EditPanel({
   search,
   onSaved,
   onClose,
   onOpenInSearch,
+  onReload,
 }: {
   search: SavedSearchView;
   onSaved: () => void;
   onClose: () => void;
   onOpenInSearch: () => void;
+  onReload: () => void;
 }) {
   const call = useCaller();
+  const [base] = useState(search.updated_at);
   const [name, setName] = useState(search.name);
   const [schedule, setSchedule] = useState(search.schedule);
   const [maxPages, setMaxPages] = useState(String(search.max_pages));
@@ -70,6 +79,7 @@ function EditPanel({
       max_pages: Number.isInteger(pages) && maxPages.trim() !== '' ? pages : (maxPages as unknown as number),
       paused: search.paused,
       rules: draftToRules(draft, search.rules),
+      ...(base > 0 ? { expected_updated_at: base } : {}),
     });
     setBusy(false);
     if (r.ok) onSaved();
@@ -165,9 +175,15 @@ function EditPanel({
       {error && !error.fields && <ErrorNotice error={error} />}
       {error?.fields && <p className="field-error">Nothing was saved. Correct the highlighted fields.</p>}
       <div className="actions">
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save search'}
-        </button>
+        {error?.code === 'conflict' ? (
+          <button type="button" className="primary" onClick={onReload}>
+            Reload
+          </button>
+        ) : (
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Saving…' : 'Save search'}
+          </button>
+        )}
         <button type="button" onClick={onClose}>
           Cancel
         </button>
@@ -208,6 +224,8 @@ export function SavedSearchesView({ store }: { store: AppStore }) {
   const { run } = list;
   const now = useNow();
   const [editing, setEditing] = useState<number | null>(null);
+  // Bumped by an edit panel's Reload: the panel starts again from the latest copy of its search.
+  const [reloads, setReloads] = useState(0);
   const [running, setRunning] = useState<Set<number>>(new Set());
   const [actionError, setActionError] = useState<ErrorPayload | null>(null);
   const [note, setNote] = useState<string | null>(null);
@@ -298,8 +316,9 @@ export function SavedSearchesView({ store }: { store: AppStore }) {
       {actionError && <ErrorNotice error={actionError} />}
       {edited && (
         <EditPanel
-          key={edited.id}
+          key={`${edited.id}-${reloads}`}
           search={edited}
+          onReload={() => void run().then(() => setReloads((n) => n + 1))}
           onClose={() => setEditing(null)}
           onOpenInSearch={() => openInSearch(edited)}
           onSaved={() => {
@@ -350,6 +369,7 @@ export function SavedSearchesView({ store }: { store: AppStore }) {
                           Exportable title only
                         </span>
                       )}
+                      <Owner createdBy={s.created_by} verb="Saved" />
                     </div>
                     <div className="lw-sub">{paramsSummary(s.params, s.refine)}</div>
                   </td>

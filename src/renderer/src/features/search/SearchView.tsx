@@ -124,6 +124,8 @@ export function SearchView({ store }: { store: AppStore }) {
             max_pages: current.max_pages,
             paused: current.paused,
             rules: current.rules,
+            // Refused (`conflict`, saying who and when) when another member changed it since it was opened here.
+            ...(draft.updatedAt > 0 ? { expected_updated_at: draft.updatedAt } : {}),
           });
     setUpdating(false);
     if (r.ok) {

@@ -12,6 +12,8 @@ import { useCall, useCaller } from '../../lib/useCall';
 import type { AppStore } from '../../app/appStore';
 import { BackupsSection } from './BackupsSection';
 import { ChannelsSection } from './ChannelsSection';
+import { MembersSection } from '../../team/MembersSection';
+import { TeamServerSection } from './TeamServerSection';
 import './settings.css';
 
 /** Asks the browser for permission to show alerts as notifications (headless shell only). */
@@ -427,6 +429,8 @@ export function SettingsView({ store }: { store: AppStore }) {
       {/* Outside the settings form: saving a setting (or a pause from the tray) re-creates the form's draft, and must
           not throw away a channel being typed or a Test result on screen. */}
       <ChannelsSection />
+      <TeamServerSection />
+      <MembersSection />
       <BackupsSection onServer={onServer} />
     </div>
   );

@@ -17,6 +17,8 @@ import { useNow } from '../../lib/useNow';
 import { dayMonthYear, quotaSpentSentence, untilWords } from '../../../../shared/quota';
 import { PaceAdvice, paceHeadline } from './PaceAdvice';
 import { countsDifferSentence, readableUsage, sentSentence, usedSentence } from './usageWords';
+import { useMe } from '../../team/me';
+import { UsageByMember } from '../../team/UsageByMember';
 
 type LogRow = MethodOutput<'requests.list'>['rows'][number];
 
@@ -152,7 +154,11 @@ function RequestsChart({ buckets }: { buckets: HourBucket[] }) {
   );
 }
 
-function RequestLog({ rows }: { rows: LogRow[] }) {
+/**
+ * The request log, newest first. On a team (`who`) each row also says who spent it: the member's name, or "The
+ * watcher" for the watcher's own scheduled checks.
+ */
+function RequestLog({ rows, who }: { rows: LogRow[]; who: boolean }) {
   const [shown, setShown] = useState(LOG_PAGE);
   const newest = useMemo(() => [...rows].sort((a, b) => b.at - a.at), [rows]);
   if (rows.length === 0) {
@@ -173,6 +179,7 @@ function RequestLog({ rows }: { rows: LogRow[] }) {
             <tr>
               <th scope="col">Time</th>
               <th scope="col">Endpoint</th>
+              {who && <th scope="col">Who</th>}
               <th scope="col">Status</th>
               <th scope="col" className="lw-num">
                 Duration
@@ -191,6 +198,7 @@ function RequestLog({ rows }: { rows: LogRow[] }) {
               <tr key={`${r.at}-${i}`} className={isFailure(r) ? 'log-failed' : undefined}>
                 <td>{format(r.at, 'MMM d, HH:mm:ss')}</td>
                 <td className="lw-mono">{r.endpoint}</td>
+                {who && <td className="usage-who">{r.user_name ?? 'The watcher'}</td>}
                 <td>
                   <span className={`status-pill ${statusClass(r)}`}>{r.status ?? 'no answer'}</span>
                 </td>
@@ -283,6 +291,7 @@ export function UsageView() {
   const [paceError, setPaceError] = useState<ErrorPayload | null>(null);
   const refreshStatus = status.run;
   const refreshLog = log.run;
+  const me = useMe();
 
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | null = null;
@@ -465,6 +474,9 @@ export function UsageView() {
         )}
       </section>
 
+      {/* Reloaded with the request log: a new request there is someone's new request. */}
+      {me.team && <UsageByMember refresh={log.data} />}
+
       <section className="usage-section" aria-labelledby="usage-hours">
         <div className="usage-section-head">
           <h2 id="usage-hours">Requests per hour, last 24 hours</h2>
@@ -483,7 +495,7 @@ export function UsageView() {
           <span className="muted small">Newest first{log.loading && log.data ? ' · updating…' : ''}</span>
         </div>
         {!log.data && !log.error && <p className="muted">Loading the request log…</p>}
-        {log.data && <RequestLog rows={rows} />}
+        {log.data && <RequestLog rows={rows} who={me.team} />}
       </section>
     </div>
   );

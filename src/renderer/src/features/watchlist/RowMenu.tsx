@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 
 /** One entry of a row menu: its words, whether it is off for now, and what it does. */
 export interface RowMenuItem {
@@ -11,9 +11,20 @@ export interface RowMenuItem {
  * A row's actions behind one button (WAI-ARIA menu button): Enter, Space or ArrowDown opens the menu on its first
  * item, ArrowUp on its last; arrows, Home and End move; Enter or Space picks; Escape closes it and returns the focus
  * to the button, Tab closes it and moves on from the button; a click outside closes it. The menu is placed fixed
- * under the button (above it near the window's bottom) so the table's scroll box never clips it.
+ * under the button (above it near the window's bottom) so the table's scroll box never clips it. `trigger` replaces
+ * the button's "⋯" (the header's member menu shows the member's name), and `className` is added to the button's.
  */
-export function RowMenu({ label, items }: { label: string; items: readonly RowMenuItem[] }) {
+export function RowMenu({
+  label,
+  items,
+  trigger,
+  className,
+}: {
+  label: string;
+  items: readonly RowMenuItem[];
+  trigger?: ReactNode;
+  className?: string;
+}) {
   const [open, setOpen] = useState<null | 'first' | 'last'>(null);
   const [at, setAt] = useState(0);
   const [place, setPlace] = useState<{ top: number; right: number } | null>(null);
@@ -100,7 +111,7 @@ export function RowMenu({ label, items }: { label: string; items: readonly RowMe
       <button
         type="button"
         ref={button}
-        className="lw-small wl-menu-button"
+        className={className ? `lw-small wl-menu-button ${className}` : 'lw-small wl-menu-button'}
         aria-haspopup="menu"
         aria-expanded={open ? true : undefined}
         aria-label={label}
@@ -113,7 +124,7 @@ export function RowMenu({ label, items }: { label: string; items: readonly RowMe
           }
         }}
       >
-        <span aria-hidden="true">⋯</span>
+        {trigger ?? <span aria-hidden="true">⋯</span>}
       </button>
       {open && (
         <div

@@ -53,6 +53,7 @@ import './watchlist.css';
 import { runErrorPayload } from '../../lib/runError';
 import { useReturnFocus } from '../../lib/focus';
 import { useWatchingState, WatchingStateNotice } from '../../components/WatchingState';
+import { Owner } from '../../team/Owner';
 
 /**
  * Adds a watch by VIN, lot number or lot-page URL; shows progress while the service resolves it. The view keeps
@@ -132,17 +133,24 @@ function AddWatchForm({
   );
 }
 
-/** The rules of one watch, edited in a panel; field errors come back as `rules.<field>`. */
+/**
+ * The rules of one watch, edited in a panel; field errors come back as `rules.<field>`. The save names the copy it
+ * was made on (`expected_updated_at`, taken when the panel opened): a watch another member changed meanwhile is
+ * refused with who and when (`conflict`), never overwritten, and "Reload" starts again from the latest copy.
+ */
 function RulesPanel({
   watch,
   onSaved,
   onClose,
+  onReload,
 }: {
   watch: WatchView;
   onSaved: (w: WatchView) => void;
   onClose: () => void;
+  onReload: () => void;
 }) {
   const call = useCaller();
+  const [base] = useState(watch.updated_at);
   const [draft, setDraft] = useState<RulesDraft>(() => rulesToDraft(watch.rules));
   const [label, setLabel] = useState(watch.label);
   const [busy, setBusy] = useState(false);
@@ -156,6 +164,7 @@ function RulesPanel({
       id: watch.id,
       rules: draftToRules(draft, watch.rules),
       label,
+      ...(base > 0 ? { expected_updated_at: base } : {}),
     });
     setBusy(false);
     if (r.ok) {
@@ -186,9 +195,15 @@ function RulesPanel({
       {error && !error.fields && <ErrorNotice error={error} />}
       {error?.fields && <p className="field-error">Nothing was saved. Correct the highlighted fields.</p>}
       <div className="actions">
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save rules'}
-        </button>
+        {error?.code === 'conflict' ? (
+          <button type="button" className="primary" onClick={onReload}>
+            Reload
+          </button>
+        ) : (
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Saving…' : 'Save rules'}
+          </button>
+        )}
         <button type="button" onClick={onClose}>
           Close
         </button>
@@ -320,6 +335,8 @@ export function WatchlistView() {
   const list = useCall('watchlist.list');
   const { run } = list;
   const [rulesFor, setRulesFor] = useState<number | null>(null);
+  // Bumped by the rules panel's Reload: the panel starts again from the latest copy of its watch.
+  const [reloads, setReloads] = useState(0);
   const [checking, setChecking] = useState<Set<number>>(new Set());
   const [actionError, setActionError] = useState<ErrorPayload | null>(null);
   const [note, setNote] = useState<string | null>(null);
@@ -499,8 +516,10 @@ export function WatchlistView() {
             w.lot?.title ?? (w.kind === 'vin' ? 'Looking for this VIN' : (w.lot_key ?? 'Unknown lot'));
           const tags = w.desk?.tags ?? [];
           const label = w.label && w.label !== 'Example' ? w.label : null;
-          // Without badges, tags or a label under it, the title may take both lines.
+          const owner = w.created_by;
+          // Without badges, tags, a label or an owner under it, the title may take both lines.
           const alone =
+            !owner &&
             !w.is_example &&
             !w.rules.muted &&
             !w.lot?.export_block &&
@@ -541,6 +560,7 @@ export function WatchlistView() {
                     </span>
                   )}
                   {!w.lot && w.vin ? <span className="wl-vin">{w.vin}</span> : null}
+                  <Owner createdBy={owner} />
                   {label ? <span className="wl-label-text">{label}</span> : null}
                   {tags.map((t) => (
                     <span key={t} className="lw-badge tag">
@@ -817,8 +837,9 @@ export function WatchlistView() {
       )}
       {editing && (
         <RulesPanel
-          key={editing.id}
+          key={`${editing.id}-${reloads}`}
           watch={editing}
+          onReload={() => void run().then(() => setReloads((n) => n + 1))}
           onClose={() => setRulesFor(null)}
           onSaved={(w) => {
             setRulesFor(null);

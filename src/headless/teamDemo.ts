@@ -1,0 +1,188 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import pg from 'pg';
+import { DEMO_WORLD_LEAD_MS, shareDemoWorld } from '../sandbox/demo';
+import { teamCall, teamSignIn } from '../shared/teamClient';
+import { freePort, startCluster, type PgCluster } from './pgCluster';
+
+/** One member the team demo creates, as it prints them. */
+export interface DemoMember {
+  login: string;
+  name: string;
+  role: 'admin' | 'buyer' | 'viewer';
+  password: string;
+}
+
+/** A running team demo: a throwaway PostgreSQL cluster and two team servers on it, on one Demo market. */
+export interface TeamDemo {
+  /** The two servers' addresses (http://127.0.0.1:PORT/). */
+  readonly urls: readonly [string, string];
+  readonly members: readonly DemoMember[];
+  /** Each server's Demo market control address (with `--demo-control` in serverArgs), else null. */
+  readonly demoUrls: readonly (string | null)[];
+  /** The team database's address (the cluster trusts local connections; no password). */
+  readonly databaseUrl: string;
+  /** Stops both servers (SIGTERM, then SIGKILL after 10 s), then the cluster, and removes the folders. */
+  stop(): Promise<void>;
+}
+
+const DEMO_MEMBERS: readonly Omit<DemoMember, 'password'>[] = [
+  { login: 'alex', name: 'Alex (admin)', role: 'admin' },
+  { login: 'blair', name: 'Blair', role: 'buyer' },
+  { login: 'casey', name: 'Casey', role: 'buyer' },
+];
+
+/** A password for a demo member: 16 random characters, printed once. */
+const newPassword = () => randomBytes(12).toString('base64url');
+
+/**
+ * Starts one team server as a child process of this program (`script`: the built headless shell,
+ * out/main/headless.js) and resolves to its address once it prints it.
+ * @throws Error with the server's last output when it exits before listening.
+ */
+function startServer(
+  script: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ child: ChildProcess; url: string; demoUrl: string | null }> {
+  const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const tail: string[] = [];
+  return new Promise((resolve, reject) => {
+    const keep = (line: string) => {
+      tail.push(line);
+      if (tail.length > 20) tail.shift();
+    };
+    createInterface({ input: child.stderr! }).on('line', keep);
+    const control = args.includes('--demo-control');
+    let url: string | null = null;
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      keep(line);
+      url ??= /^Open: (\S+)/.exec(line)?.[1] ?? null;
+      const demoUrl = /^Demo service: (\S+)/.exec(line)?.[1] ?? null;
+      if (url && (!control || demoUrl)) resolve({ child, url, demoUrl });
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`a team server stopped at start (${code}):\n${tail.join('\n')}`)),
+    );
+  });
+}
+
+/**
+ * The team demo (`npm run team-demo`): a newcomer sees a team in one command. Starts a throwaway PostgreSQL cluster
+ * (pgCluster.ts: Debian's `postgresql` package, as the tests use it), creates the team's database, starts two team
+ * servers on it (`--team`, each with its own data folder, both on one Demo market world), creates three members
+ * (an admin and two buyers) and returns their sign-ins. Nothing is kept: `stop` removes the cluster and the folders.
+ * @param script the built headless shell (out/main/headless.js) the servers run.
+ * @param opts.serverArgs more arguments for both servers (the end-to-end journey passes a stepped Demo clock).
+ * @throws Error with PG_MISSING when PostgreSQL is not installed, or a server's last output when one does not start
+ *   (everything started is stopped first).
+ */
+export async function startTeamDemo(
+  script: string,
+  opts: { serverArgs?: readonly string[] } = {},
+): Promise<TeamDemo> {
+  const root = mkdtempSync(join(tmpdir(), 'lotwatch-team-demo-'));
+  let cluster: PgCluster | null = null;
+  const children: ChildProcess[] = [];
+  const stop = async () => {
+    await Promise.all(
+      children.map(
+        (c) =>
+          new Promise<void>((resolve) => {
+            if (c.exitCode !== null || c.signalCode !== null) return resolve();
+            const force = setTimeout(() => c.kill('SIGKILL'), 10_000);
+            c.once('exit', () => {
+              clearTimeout(force);
+              resolve();
+            });
+            c.kill('SIGTERM');
+          }),
+      ),
+    );
+    cluster?.stop();
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    cluster = await startCluster();
+    const c = new pg.Client({ connectionString: cluster.url });
+    await c.connect();
+    await c.query('CREATE DATABASE lotwatch_team');
+    await c.end();
+    const databaseUrl = cluster.url.replace(/\/postgres$/, '/lotwatch_team');
+    const dirs = ['server-a', 'server-b'].map((n) => join(root, n));
+    for (const d of dirs) mkdirSync(d, { recursive: true });
+    // One Demo world for both servers: whichever of them watches, the market is the same one the buyers see.
+    shareDemoWorld(dirs, Date.now() - DEMO_WORLD_LEAD_MS);
+    const members: DemoMember[] = DEMO_MEMBERS.map((m) => ({ ...m, password: newPassword() }));
+    const first = members[0]!;
+    const env = { ...process.env, LOTWATCH_ADMIN_PASSWORD: first.password };
+    const urls: string[] = [];
+    const demoUrls: (string | null)[] = [];
+    // One after the other: the first creates the team's schema and its admin, the second finds them.
+    for (const dir of dirs) {
+      const port = await freePort();
+      const args = [
+        '--secret-key-file',
+        join(root, 'secret.key'),
+        '--team',
+        '--database',
+        databaseUrl,
+        '--data-dir',
+        dir,
+        '--port',
+        String(port),
+        ...(opts.serverArgs ?? []),
+      ];
+      const { child, url, demoUrl } = await startServer(script, [...args, '--admin-login', first.login], env);
+      children.push(child);
+      urls.push(url);
+      demoUrls.push(demoUrl);
+    }
+    const session = await teamSignIn(urls[0]!, first.login, first.password);
+    for (const m of members.slice(1)) {
+      const r = await teamCall(session, 'team.users.create', m);
+      if (!r.ok) throw new Error(`adding ${m.login}: ${r.error.message}`);
+    }
+    return { urls: [urls[0]!, urls[1]!], demoUrls, members, databaseUrl, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+/**
+ * `node out/main/headless.js team-demo` (`npm run team-demo`): starts the team demo, prints the two servers'
+ * addresses and the three sign-ins, and stops everything on Ctrl-C. Returns the exit code (1 with one line when it
+ * cannot start: PostgreSQL missing, a server that did not start).
+ */
+export async function teamDemoCommand(script: string): Promise<number> {
+  let demo: TeamDemo;
+  try {
+    console.log('Starting a PostgreSQL cluster and two team servers (this takes a few seconds)...');
+    demo = await startTeamDemo(script);
+  } catch (e) {
+    console.error(`lotwatch team-demo: ${(e as Error).message}`);
+    return 1;
+  }
+  console.log('');
+  console.log('A Lotwatch team on one PostgreSQL database, watching the Demo market:');
+  demo.urls.forEach((u, i) => console.log(`  Server ${i + 1}: ${u}`));
+  console.log('');
+  console.log('Sign in (any server) as:');
+  for (const m of demo.members)
+    console.log(`  ${m.role.padEnd(6)}  ${m.login.padEnd(6)}  password ${m.password}`);
+  console.log('');
+  console.log(
+    'One server watches at a time; stop it and the other takes over. Ctrl-C stops the demo and removes it.',
+  );
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  await demo.stop();
+  return 0;
+}
