@@ -357,7 +357,7 @@ export function createCore(deps: CoreDeps): Core {
     }),
     searchHandlers({ searches, ready }),
     callWatchHandlers({ calls: callWatches, ready }),
-    watchlistHandlers({ watchlist, ready }),
+    watchlistHandlers({ watchlist, ready, member }),
     inboxHandlers({
       inbox,
       watchlist,

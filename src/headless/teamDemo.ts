@@ -31,7 +31,7 @@ export interface TeamDemo {
 }
 
 const DEMO_MEMBERS: readonly Omit<DemoMember, 'password'>[] = [
-  { login: 'alex', name: 'Alex (admin)', role: 'admin' },
+  { login: 'alex', name: 'Alex', role: 'admin' },
   { login: 'blair', name: 'Blair', role: 'buyer' },
   { login: 'casey', name: 'Casey', role: 'buyer' },
 ];
@@ -143,6 +143,10 @@ export async function startTeamDemo(
       demoUrls.push(demoUrl);
     }
     const session = await teamSignIn(urls[0]!, first.login, first.password);
+    // The first admin is made with their login as their name: give them the demo's.
+    const me = await teamCall(session, 'team.me');
+    const id = me.ok ? (me.value as { user: { id: number } | null }).user?.id : undefined;
+    if (id !== undefined) await teamCall(session, 'team.users.update', { id, name: first.name });
     for (const m of members.slice(1)) {
       const r = await teamCall(session, 'team.users.create', m);
       if (!r.ok) throw new Error(`adding ${m.login}: ${r.error.message}`);

@@ -1,11 +1,15 @@
 import type { HandlerGroup } from '../handlerGroups';
 import type { WatchlistService } from './service';
+import { currentActor } from '../actor';
+import type { MemberState } from '../team/personal';
 
 /** What the watchlist handlers need: the service, and the client's set-up for the calls that reach the service. */
 export interface WatchlistHandlerDeps {
   watchlist: WatchlistService;
   /** Resolves once the client for the current mode is set up. */
   ready: Promise<void>;
+  /** A team member's own mute and snooze (team/personal.ts): the list shows theirs, not the team's. */
+  member: Pick<MemberState, 'ownRules'>;
 }
 
 type WatchlistMethods =
@@ -19,11 +23,15 @@ type WatchlistMethods =
 
 /**
  * The watchlist: add by VIN, lot number or lot-page URL (one request to fetch the lot), remove, edit rules, check
- * now, and pause, resume, remove or tag many at once. Throws BadInputError for junk or duplicates, not_found for an unknown id, ApiError from the service.
+ * now, and pause, resume, remove or tag many at once. A team member's list carries their own mute and snooze. Throws BadInputError for junk or duplicates, not_found for an unknown id, ApiError from the service.
  */
 export function watchlistHandlers(c: WatchlistHandlerDeps): HandlerGroup<WatchlistMethods> {
   return {
-    'watchlist.list': () => c.watchlist.listWatches(),
+    'watchlist.list': async () => {
+      const user = currentActor().userId;
+      const watches = await c.watchlist.listWatches();
+      return user === null ? watches : c.member.ownRules(user, watches);
+    },
     'watchlist.nextSale': () => c.watchlist.nextSale(),
     'watchlist.add': async (i) => {
       await c.ready;

@@ -159,6 +159,11 @@ describe.skipIf(PG.skip)('each member’s own inbox, settings and channels on a 
     // The team's watch rules are not the member's: unmuted for the local owner and for Ben.
     const team = (await core.call('watchlist.list', undefined)).find((w) => w.lot_key === LOT)!;
     expect(team.rules.muted).toBe(false);
+    // Each member's watchlist shows their own mute.
+    const mutedFor = async (who: typeof ANA) =>
+      (await as(who, () => core.call('watchlist.list', undefined))).find((w) => w.lot_key === LOT)!.rules
+        .muted;
+    expect([await mutedFor(ANA), await mutedFor(BEN)]).toEqual([true, false]);
     await raise('Bid on the muted lot', LOT);
     await raise('Bid on another lot', OTHER);
     expect(hookTitles(ANA)).toEqual(['Bid on another lot']);

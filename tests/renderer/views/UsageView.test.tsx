@@ -268,7 +268,7 @@ describe('UsageView · two counts of requests', () => {
     render(<UsageView />);
     expect(
       await screen.findByText(
-        "Sent in the last 24 hours: 232 requests, Lotwatch's own count on this computer (retries and failed requests included).",
+        "Sent in the last 24 hours: 232 requests, Lotwatch's own count (retries and failed requests included).",
       ),
     ).toBeTruthy();
     const used = screen.getByText(

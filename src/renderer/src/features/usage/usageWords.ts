@@ -111,11 +111,11 @@ function uncounted(r: LogRow): boolean {
 
 /**
  * What "Sent in the last 24 hours" counts (docs/writing-guide.md rule 7: two numbers that look alike say how they
- * differ): "Sent in the last 24 hours: 232 requests, Lotwatch's own count on this computer (retries and failed
- * requests included)." Throws nothing.
+ * differ): "Sent in the last 24 hours: 232 requests, Lotwatch's own count (retries and failed requests included;
+ * on a team, every server's)." Throws nothing.
  */
 export function sentSentence(spentLast24h: number): string {
-  return `Sent in the last 24 hours: ${requests(spentLast24h)}, Lotwatch's own count on this computer (retries and failed requests included).`;
+  return `Sent in the last 24 hours: ${requests(spentLast24h)}, Lotwatch's own count (retries and failed requests included).`;
 }
 
 /**
