@@ -13,7 +13,10 @@ import { WatchlistPage } from './pages/WatchlistPage';
 // Casey's unread as they were. The market is a stepped Demo market on both servers, moved by the test.
 
 test.describe.configure({ mode: 'serial' });
-test.skip(({ browserName }) => browserName !== 'chromium', 'the team journey runs in Chromium');
+test.skip(
+  () => test.info().project.name !== 'headless-chromium',
+  "the team journey is two browsers' (the desktop app on a team: tests/shell/electronTeam.test.ts)",
+);
 
 let demo: TeamDemo;
 
