@@ -107,7 +107,7 @@ export const METHOD_ROLES = {
 
 /**
  * The settings each member of a team keeps for themselves (their theme, whether they get notifications, their quiet
- * hours): on a team server `settings.get` answers the team's settings with the member's own values of these, and
+ * hours, the spend notices they have seen): on a team server `settings.get` answers the team's settings with the member's own values of these, and
  * `settings.update` writes these to the member's own row. Every other setting is the team's. The desktop app's one
  * user keeps every setting in one place, as before.
  */
@@ -115,6 +115,8 @@ export const PERSONAL_SETTING_KEYS = [
   'theme',
   'notificationsEnabled',
   'quietHours',
+  // Each member is told once, before their own first request of a kind, that it uses the team's quota.
+  'spendNoticesSeen',
 ] as const satisfies readonly (keyof Settings)[];
 export type PersonalSettingKey = (typeof PERSONAL_SETTING_KEYS)[number];
 
@@ -128,7 +130,6 @@ export const TEAM_SETTING_KEYS = [
   'openAtLogin',
   'watchPausedUntil',
   'requestsPerDay',
-  'spendNoticesSeen',
   'retentionDays',
   'desk',
 ] as const;
