@@ -109,4 +109,19 @@ describe('Usage on a team', () => {
     expect(screen.queryByText('Who')).toBeNull();
     expect(fake.calls.some((c) => (c.method as string) === 'usage.byUser')).toBe(false);
   });
+
+  it("keeps the team's pause to its admins: a buyer sees the buttons off and why, an admin can pause", async () => {
+    renderUsage(ME);
+    const pause = await screen.findByRole('button', { name: 'Pause for 1 hour' });
+    expect((pause as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText("Only an admin can pause or resume the team's watching.")).toBeTruthy();
+  });
+
+  it('lets an admin pause the team’s watching', async () => {
+    renderUsage({ team: true, user: { id: 1, login: 'alex', name: 'Alex', role: 'admin' } });
+    expect(
+      (await screen.findByRole<HTMLButtonElement>('button', { name: 'Pause for 1 hour' })).disabled,
+    ).toBe(false);
+    expect(screen.queryByText("Only an admin can pause or resume the team's watching.")).toBeNull();
+  });
 });

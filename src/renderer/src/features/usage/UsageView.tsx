@@ -18,6 +18,7 @@ import { dayMonthYear, quotaSpentSentence, untilWords } from '../../../../shared
 import { PaceAdvice, paceHeadline } from './PaceAdvice';
 import { countsDifferSentence, readableUsage, sentSentence, usedSentence } from './usageWords';
 import { useMe } from '../../team/me';
+import { roleAllows } from '../../../../shared/team';
 import { UsageByMember } from '../../team/UsageByMember';
 
 type LogRow = MethodOutput<'requests.list'>['rows'][number];
@@ -238,6 +239,10 @@ function WatchingRow({ onChanged }: { onChanged: () => void }) {
   const call = useCaller();
   const now = useNow(60_000);
   const watching = useWatchingState();
+  const me = useMe();
+  // On a team, pausing the team's watcher is the admin's (a team setting): others see why the buttons are off.
+  const mayPause = !me.team || (me.user !== null && roleAllows(me.user.role, 'admin'));
+  const why = mayPause ? undefined : "Only an admin can pause or resume the team's watching.";
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorPayload | null>(null);
   const morning = nextMorning(now);
@@ -253,19 +258,38 @@ function WatchingRow({ onChanged }: { onChanged: () => void }) {
       <h2 id="usage-watching">Watching</h2>
       <WatchingStateNotice state={watching} variant="panel" />
       {watching?.kind === 'paused_by_buyer' && (
-        <button type="button" className="primary" disabled={busy} onClick={() => void setPause(null)}>
+        <button
+          type="button"
+          className="primary"
+          disabled={busy || !mayPause}
+          title={why}
+          onClick={() => void setPause(null)}
+        >
           Resume watching
         </button>
       )}
       {watching?.kind === 'running' && (
         <>
-          <button type="button" disabled={busy} onClick={() => void setPause(appNow() + HOUR)}>
+          <button
+            type="button"
+            disabled={busy || !mayPause}
+            title={why}
+            onClick={() => void setPause(appNow() + HOUR)}
+          >
             Pause for 1 hour
           </button>
-          <button type="button" disabled={busy} onClick={() => void setPause(nextMorning(appNow()))}>
+          <button
+            type="button"
+            disabled={busy || !mayPause}
+            title={why}
+            onClick={() => void setPause(nextMorning(appNow()))}
+          >
             {isSameDay(morning, now) ? 'Pause until 8:00 AM' : 'Pause until tomorrow 8:00 AM'}
           </button>
         </>
+      )}
+      {why && watching && (watching.kind === 'running' || watching.kind === 'paused_by_buyer') && (
+        <p className="muted small">{why}</p>
       )}
       {error && <ErrorNotice error={error} />}
     </section>
