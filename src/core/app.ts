@@ -214,7 +214,7 @@ export function createCore(deps: CoreDeps): Core {
     clientOrThrow: access.clientOrThrow,
     examplesActive: () => settings.get().demoMode,
     summary: lotSummary,
-    figures: (row, rules) => desk.figures(row, rules),
+    figures: (row, rules) => desk.figures(row, rules, member), // a member sees their own max bid
     desk: store.desk,
     tzOffsetMinutes: tz,
   });
@@ -357,7 +357,7 @@ export function createCore(deps: CoreDeps): Core {
     }),
     searchHandlers({ searches, ready }),
     callWatchHandlers({ calls: callWatches, ready }),
-    watchlistHandlers({ watchlist, ready, member }),
+    watchlistHandlers({ watchlist, ready, member, emit }),
     inboxHandlers({
       inbox,
       watchlist,
@@ -374,7 +374,7 @@ export function createCore(deps: CoreDeps): Core {
       ready,
     }),
     exploreHandlers({ explore, apiConsole, ready }),
-    deskHandlers({ desk, ready }),
+    deskHandlers({ desk, ready, member }),
     channelHandlers({ channels, clock, emit }),
     demoHandlers(demo),
     backupHandlers({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import './zodMessages';
 import type { MethodName } from './ipc/channels';
 import type { Settings, SettingsPatch } from './settings';
+import type { AlertRules } from './watch';
 
 /**
  * A team member's role on a team server (docs/architecture.md "A team on one server"). Each role can do what the
@@ -119,6 +120,33 @@ export const PERSONAL_SETTING_KEYS = [
   'spendNoticesSeen',
 ] as const satisfies readonly (keyof Settings)[];
 export type PersonalSettingKey = (typeof PERSONAL_SETTING_KEYS)[number];
+
+/**
+ * The fields of a watch's rules each member of a team keeps for themselves, per lot (table `lot_user_prefs`): their
+ * max bid (USD) and their mute and snooze. On a team server a member's `watchlist.setRules` writes these to their own
+ * row and the rest to the team's rules; every answer that carries a watch's rules to a member (the watchlist, the
+ * answers of `watchlist.setRules`, `alerts.mute` and `alerts.snooze`) and the desk show the member's own values, and
+ * a member who set none sees none (null, not muted), never the team's. The team's values of these fields are the
+ * local owner's, and the watcher raises the team's alerts from them alone ("bid near / past your max bid" follows the
+ * team's max bid): a member's own max bid raises no alert. The desktop app's one user keeps them in the watch's rules.
+ */
+export const PERSONAL_RULE_FIELDS = [
+  'max_bid_usd',
+  'muted',
+  'snooze_until',
+  'snooze_until_event',
+] as const satisfies readonly (keyof AlertRules)[];
+export type PersonalRuleField = (typeof PERSONAL_RULE_FIELDS)[number];
+
+/**
+ * The rule fields that describe the team's max bid (the landed cost it was solved for, what that left out): a member
+ * sees them null beside their own max bid (the desk works out theirs from their max bid and the costs now), and a
+ * member's `watchlist.setRules` keeps them out of the team's rules, since they describe the member's max bid.
+ */
+export const MAX_BID_DETAIL_FIELDS = [
+  'target_landed_usd',
+  'max_bid_excludes',
+] as const satisfies readonly (keyof AlertRules)[];
 
 /**
  * The settings that are the team's (the mode and service, the request limit, retention, costs, the watch pause,

@@ -1,4 +1,5 @@
 import type { Logger } from '../log';
+import { currentActor } from '../actor';
 import type { Clock } from '../clock';
 import type { CompsRepo } from '../db/compsRepo';
 import type { DeskRepo } from '../db/deskRepo';
@@ -79,6 +80,15 @@ export interface DeskDeps {
   libraryKeys: (q: string, limit: number) => Promise<string[]>;
   /** The fee files as loaded (default FEE_LOADS, data/fees/); a test passes a broken one. */
   fees?: Readonly<Record<Platform, FeeFileLoad>>;
+}
+
+/**
+ * How a team member sees a watch's rules (MemberState.rulesOf in src/core/team/personal.ts): loaded once for
+ * `userId`, a function giving a lot's rules with the member's own max bid (USD) in place of the team's and the
+ * team's max bid details null. The desk works out the member's details from their max bid.
+ */
+export interface MemberRules {
+  rulesOf(userId: number): Promise<(lotKey: string | null, rules: AlertRules) => AlertRules>;
 }
 
 /** A lot or fact the desk needs is not in the store: the UI says what to do (open the lot once). */
@@ -162,26 +172,50 @@ export class DeskService {
    * the buyer's port or the lot's cheapest, with the destination's ocean freight and duty: resolveCosts in
    * src/shared/shipping.ts), the landed cost (USD, null without a bid, without a known fee table for the lot
    * (feeChoice) or when the table has no tier for the bid) with what it leaves out, and the max bid from the watch's
-   * rules (null when not watched or not set) with what it was solved without. Reads the store; rejects with database
-   * errors only.
+   * rules (null when not watched or not set) with what it was solved without. With `member`, called for a team
+   * member (currentActor), the max bid is the member's own (see ownOf). Reads the store; rejects with database errors
+   * only.
    */
   async figures(
     row: LotRow,
     rules: AlertRules | null,
+    member?: MemberRules,
     s: DeskSettings = this.d.settings(),
   ): Promise<LotDesk> {
-    return (await this.breakdown(row, rules, s)).desk;
+    const own = await this.ownOf(member);
+    return (await this.breakdown(row, own && rules ? own(row.lot_key, rules) : rules, s, own !== null)).desk;
+  }
+
+  /**
+   * The current caller's view of watch rules: null for the local owner (user id null, or no `member` given: the
+   * team's rules as stored), else the member's own (MemberRules), whose max bid is theirs. Their max bid raises no
+   * alert: the watcher raises "bid near / past your max bid" from the team's rules only.
+   */
+  private async ownOf(
+    member: MemberRules | undefined,
+  ): Promise<((lotKey: string | null, rules: AlertRules) => AlertRules) | null> {
+    const user = currentActor().userId;
+    return member && user !== null ? member.rulesOf(user) : null;
   }
 
   /**
    * figures() with the buyer fees (USD) of the same landed cost, for the CSV; `s` is read once by a caller that
-   * works out many lots (settings are parsed on every read).
+   * works out many lots (settings are parsed on every read). `mine`: `rules` are a team member's own (their max bid,
+   * no details): the landed cost at their max bid stands as its target and what it leaves out now as its excludes.
+   * Resolves also to the rules with those details (`rules`).
    */
   private async breakdown(
     row: LotRow,
-    rules: AlertRules | null,
+    rulesIn: AlertRules | null,
     s: DeskSettings,
-  ): Promise<{ desk: LotDesk; fees_usd: number | null; costs: BuyerCosts; choice: FeeChoice | null }> {
+    mine = false,
+  ): Promise<{
+    desk: LotDesk;
+    fees_usd: number | null;
+    costs: BuyerCosts;
+    choice: FeeChoice | null;
+    rules: AlertRules | null;
+  }> {
     const ship = resolveCosts(await this.d.store.desk.shipping(row.lot_key), s);
     const choice = this.feeChoice(row, s);
     const costs: BuyerCosts = choice?.ok
@@ -192,14 +226,24 @@ export class DeskService {
           opts: { custom: s.custom_fees, omit: s.omit_fees },
         }
       : null;
-    let landed: LandedCost | null = null;
-    if (costs && row.current_bid_usd !== null) {
+    const landedAt = (bid: number | null): LandedCost | null => {
+      if (!costs || bid === null) return null;
       try {
-        landed = landedCost({ ...costs, bid_usd: row.current_bid_usd });
+        return landedCost({ ...costs, bid_usd: bid });
       } catch (e) {
         if (!(e instanceof FeeScheduleError)) throw e;
+        return null;
       }
-    }
+    };
+    const landed = landedAt(row.current_bid_usd);
+    let rules = rulesIn;
+    const atMax = mine && rules ? landedAt(rules.max_bid_usd) : null;
+    if (rules && atMax)
+      rules = {
+        ...rules,
+        target_landed_usd: atMax.total_usd,
+        max_bid_excludes: ship.gaps.map((g) => g.part),
+      };
     const desk: LotDesk = {
       notes: row.notes,
       tags: parseTags(row.tags),
@@ -210,7 +254,7 @@ export class DeskService {
       max_bid_usd: rules?.max_bid_usd ?? null,
       max_bid_excludes: rules ? maxBidExcludes(rules) : [],
     };
-    return { desk, fees_usd: landed?.fees_usd ?? null, costs, choice };
+    return { desk, fees_usd: landed?.fees_usd ?? null, costs, choice, rules };
   }
 
   /**
@@ -218,9 +262,11 @@ export class DeskService {
    * comparable sales from the store ranked with their reasons (src/core/db/comps.ts), the band of market
    * comparables and its stored answer (src/core/desk/market.ts), the bid range or its refusal
    * (src/core/desk/bidRange.ts, with the watch's target landed cost when set), the lot's own estimates (the
-   * service's, IAAI's ACV and repair cost) and the fee table charged with the reason it applies (or why none does). Offline. @throws LotwatchError not_found when the lot is not stored.
+   * service's, IAAI's ACV and repair cost) and the fee table charged with the reason it applies (or why none does).
+   * With `member`, for a team member the max bid, what it leaves out and the landed cost at it (the bid range's
+   * target) are the member's own (ownOf). Offline. @throws LotwatchError not_found when the lot is not stored.
    */
-  async lot(key: string): Promise<MethodOutput<'desk.lot'>> {
+  async lot(key: string, member?: MemberRules): Promise<MethodOutput<'desk.lot'>> {
     const row = await this.d.store.lots.getRow(key);
     if (!row)
       throw notFound('This lot is not stored on this computer yet. Open it once with a key or in Demo mode.');
@@ -238,8 +284,11 @@ export class DeskService {
       run_condition: rec?.run_condition ?? null,
       has_key: rec?.has_key ?? null,
     });
-    const rules = watch?.rules ?? null;
-    const { desk, costs, choice } = await this.breakdown(row, rules, this.d.settings());
+    const own = await this.ownOf(member);
+    const team = watch?.rules ?? null;
+    const mine = own !== null && team !== null;
+    const b = await this.breakdown(row, mine ? own(key, team) : team, this.d.settings(), mine);
+    const { desk, costs, choice, rules } = b;
     return {
       desk,
       tags_in_use: await this.d.store.desk.tagsInUse(),
@@ -287,9 +336,12 @@ export class DeskService {
    * (`landed_cost_excludes`, `max_bid_excludes`: `shipping`, `ocean freight and duty`, both, or empty): a column rather
    * than a label in the value, because a spreadsheet sums and sorts the amount columns and "2070 excluding shipping"
    * is text it cannot add up, while the column beside it filters the rows whose number is not complete. Offline;
-   * rejects with database errors only.
+   * rejects with database errors only. With `member`, a team member's rows carry their own max bid (ownOf).
    */
-  async exportCsv(i: MethodInput<'library.export'>): Promise<MethodOutput<'library.export'>> {
+  async exportCsv(
+    i: MethodInput<'library.export'>,
+    member?: MemberRules,
+  ): Promise<MethodOutput<'library.export'>> {
     const keys = i.lot_keys ?? (i.q ? await this.d.libraryKeys(i.q, 500) : null);
     let rows: LotRow[];
     if (keys) {
@@ -301,9 +353,12 @@ export class DeskService {
     } else rows = await this.d.store.lots.all();
     const rulesOf = new Map((await this.d.store.watches.listWatches()).map((w) => [w.lot_key, w.rules]));
     const settings = this.d.settings();
+    const own = await this.ownOf(member);
     const out: ReturnType<typeof csvRow>[] = [];
     for (const r of rows) {
-      const { desk, fees_usd } = await this.breakdown(r, rulesOf.get(r.lot_key) ?? null, settings);
+      const team = rulesOf.get(r.lot_key) ?? null;
+      const mine = own !== null && team !== null;
+      const { desk, fees_usd } = await this.breakdown(r, mine ? own(r.lot_key, team) : team, settings, mine);
       out.push(csvRow(r, desk, fees_usd));
     }
     return { csv: csvText(out), rows: rows.length };
@@ -312,15 +367,15 @@ export class DeskService {
   /**
    * The watched lots' sales as an iCalendar file (RFC 5545, src/core/desk/calendar.ts): one event per watched lot
    * with a sale time, its UID stable per lot so a re-export or a subscription moves a rescheduled sale. Offline;
-   * rejects with database errors only.
+   * rejects with database errors only. With `member`, a team member's events carry their own max bid (ownOf).
    */
-  async calendar(): Promise<MethodOutput<'plan.calendar'>> {
+  async calendar(member?: MemberRules): Promise<MethodOutput<'plan.calendar'>> {
     const sales: CalendarSale[] = [];
     const settings = this.d.settings();
     for (const w of await this.d.store.watches.listWatches()) {
       const row = w.lot_key ? await this.d.store.lots.getRow(w.lot_key) : null;
       if (!row || !isPlatform(row.platform)) continue;
-      const f = await this.figures(row, w.rules, settings);
+      const f = await this.figures(row, w.rules, member, settings);
       sales.push({
         lot_key: row.lot_key,
         platform: row.platform,

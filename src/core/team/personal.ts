@@ -1,7 +1,13 @@
 import { SYSTEM_ALERT_KINDS } from '../../shared/alertChannels';
 import { SettingsPatchSchema, type Settings, type SettingsPatch } from '../../shared/settings';
-import { PERSONAL_SETTING_KEYS, type PersonalSettingKey } from '../../shared/team';
-import type { AlertRules, Delivery, QuietHours } from '../../shared/watch';
+import {
+  MAX_BID_DETAIL_FIELDS,
+  PERSONAL_RULE_FIELDS,
+  PERSONAL_SETTING_KEYS,
+  type PersonalRuleField,
+  type PersonalSettingKey,
+} from '../../shared/team';
+import type { AlertRules, AlertRulesPatch, Delivery, QuietHours } from '../../shared/watch';
 import { inQuietHours } from '../alerts/quietHours';
 import type { Clock } from '../clock';
 import type { AlertRow } from '../db/alertRows';
@@ -13,7 +19,9 @@ import { settingRows, type SettingsSource } from '../db/settingsRepo';
  * What belongs to each member of a team (docs/architecture.md "Delivery"): the alerts are the team's, raised once
  * by the watcher under the team's watch rules (decide.ts, unchanged), and each member's own mute and snooze of a lot,
  * quiet hours and read state are applied on top, as a filter, when their inbox is listed and when an alert goes to
- * their channels. The desktop's one user (user id null) never comes here.
+ * their channels. A member's own max bid of a lot (PERSONAL_RULE_FIELDS) is what their watchlist and desk show; it
+ * raises no alert: "bid near / past your max bid" follows the team's max bid only. The desktop's one user (user id
+ * null) never comes here.
  */
 
 /** Why a member's own lot preferences hold an alert back from them, or null when they do not. */
@@ -99,6 +107,47 @@ export interface WatchedLot {
   rules: AlertRules;
 }
 
+/** The fields of a rules patch a member keeps for themselves (PERSONAL_RULE_FIELDS). */
+export type PersonalRulesPatch = Pick<AlertRulesPatch, PersonalRuleField>;
+
+/**
+ * A watch's rules patch split (pure): the member's own fields (PERSONAL_RULE_FIELDS) and the team's; the fields of
+ * MAX_BID_DETAIL_FIELDS are in neither (they describe the member's max bid, which their row keeps no details of).
+ */
+export function splitRulesPatch(patch: AlertRulesPatch | undefined): {
+  personal: PersonalRulesPatch;
+  team: AlertRulesPatch;
+} {
+  const personal: Record<string, unknown> = {};
+  const team: Record<string, unknown> = {};
+  const details: readonly string[] = MAX_BID_DETAIL_FIELDS;
+  for (const [k, v] of Object.entries(patch ?? {})) {
+    if (v === undefined || details.includes(k)) continue;
+    ((PERSONAL_RULE_FIELDS as readonly string[]).includes(k) ? personal : team)[k] = v;
+  }
+  return { personal: personal as PersonalRulesPatch, team: team as AlertRulesPatch };
+}
+
+/**
+ * `rules` of a watched lot as a member sees them (pure): their own max bid, mute and snooze (`prefs`, or none:
+ * null, not muted) in place of the team's, and the team's max bid details (MAX_BID_DETAIL_FIELDS) null. The team's
+ * other rules as they are.
+ */
+export function ownLotRules(rules: AlertRules, prefs: LotPrefsRow | undefined): AlertRules {
+  return {
+    ...rules,
+    max_bid_usd: prefs?.max_bid_usd ?? null,
+    target_landed_usd: null,
+    max_bid_excludes: null,
+    muted: prefs?.muted === 1,
+    snooze_until: prefs?.snooze_until ?? null,
+    snooze_until_event: (prefs?.snooze_until_event ?? null) as AlertRules['snooze_until_event'],
+  };
+}
+
+/** A member's view of watch rules, loaded once: a lot's rules (the team's) as they see them (ownLotRules). */
+export type OwnRulesOf = (lotKey: string | null, rules: AlertRules) => AlertRules;
+
 /** What a member's own lot preferences say of each alert, loaded once: `hold(alert)`. */
 export interface MemberHolds {
   /** Whether the member's mute or snooze holds `alert` back from them. */
@@ -161,13 +210,19 @@ export class MemberState {
   }
 
   /**
-   * Changes the member's own mute or snooze of `lotKey` now, keeping what the change does not name: a new snooze
-   * (`snooze_until` or `snooze_until_event` given) starts now; both null end it. Resolves to the row written.
+   * Changes the member's own mute, snooze or max bid (USD) of `lotKey` now, keeping what the change does not name: a
+   * new snooze (`snooze_until` or `snooze_until_event` given) starts now; both null end it. Resolves to the row
+   * written.
    */
   async setLot(
     userId: number,
     lotKey: string,
-    change: { muted?: boolean; snooze_until?: number | null; snooze_until_event?: string | null },
+    change: {
+      muted?: boolean;
+      snooze_until?: number | null;
+      snooze_until_event?: string | null;
+      max_bid_usd?: number | null;
+    },
   ): Promise<LotPrefsRow> {
     const now = this.d.clock.now();
     const was = await this.lotPrefs(userId, lotKey);
@@ -179,30 +234,50 @@ export class MemberState {
       snooze_until: until,
       snooze_until_event: event,
       snoozed_at: until === null && event === null ? null : snoozing ? now : (was?.snoozed_at ?? now),
-      max_bid_usd: was?.max_bid_usd ?? null,
+      max_bid_usd: change.max_bid_usd === undefined ? (was?.max_bid_usd ?? null) : change.max_bid_usd,
     };
     await this.d.store.personal.setLotPrefs(userId, lotKey, row, now);
     return { ...row, user_id: userId, lot_key: lotKey, updated_at: now };
   }
 
   /**
-   * `watches` as the member sees them: each watched lot's rules with the member's own mute and snooze in place of
-   * the team's (the team's other rules as they are). For the watchlist and the answers of alerts.mute and
-   * alerts.snooze on a team server.
+   * Writes the member's own fields of a watch's rules patch (`personal`, from splitRulesPatch) for `lotKey`: the max
+   * bid and mute as given; a snooze only when it differs from theirs (merged over it as the team's rules merge a
+   * patch), so a form that sends back the snooze it showed does not start it again. Resolves to whether their mute
+   * or snooze changed (their inbox and unread count follow it).
+   */
+  async setOwnRules(userId: number, lotKey: string, personal: PersonalRulesPatch): Promise<boolean> {
+    const was = await this.lotPrefs(userId, lotKey);
+    const change: Parameters<MemberState['setLot']>[2] = {};
+    if (personal.max_bid_usd !== undefined) change.max_bid_usd = personal.max_bid_usd;
+    if (personal.muted !== undefined && personal.muted !== (was?.muted === 1)) change.muted = personal.muted;
+    const until = personal.snooze_until === undefined ? (was?.snooze_until ?? null) : personal.snooze_until;
+    const event =
+      personal.snooze_until_event === undefined
+        ? (was?.snooze_until_event ?? null)
+        : personal.snooze_until_event;
+    if (until !== (was?.snooze_until ?? null) || event !== (was?.snooze_until_event ?? null)) {
+      change.snooze_until = until;
+      change.snooze_until_event = event;
+    }
+    if (Object.keys(change).length > 0) await this.setLot(userId, lotKey, change);
+    return 'muted' in change || 'snooze_until' in change;
+  }
+
+  /** The member's view of watch rules (ownLotRules over their lot preferences, read once now). */
+  async rulesOf(userId: number): Promise<OwnRulesOf> {
+    const prefs = new Map((await this.d.store.personal.lotPrefs(userId)).map((p) => [p.lot_key, p]));
+    return (lotKey, rules) => ownLotRules(rules, lotKey === null ? undefined : prefs.get(lotKey));
+  }
+
+  /**
+   * `watches` as the member sees them: each watched lot's rules with the member's own max bid, mute and snooze in
+   * place of the team's (ownLotRules; the team's other rules as they are). For the watchlist and the answers of
+   * watchlist.setRules, alerts.mute and alerts.snooze on a team server.
    */
   async ownRules<T extends WatchedLot>(userId: number, watches: T[]): Promise<T[]> {
-    const prefs = new Map((await this.d.store.personal.lotPrefs(userId)).map((p) => [p.lot_key, p]));
-    return watches.map((w) => {
-      const key = w.lot_key ?? w.lot?.lot_key;
-      const p = key ? prefs.get(key) : undefined;
-      if (!p)
-        return { ...w, rules: { ...w.rules, muted: false, snooze_until: null, snooze_until_event: null } };
-      const snooze_until_event = p.snooze_until_event as AlertRules['snooze_until_event'];
-      return {
-        ...w,
-        rules: { ...w.rules, muted: p.muted === 1, snooze_until: p.snooze_until, snooze_until_event },
-      };
-    });
+    const own = await this.rulesOf(userId);
+    return watches.map((w) => ({ ...w, rules: own(w.lot_key ?? w.lot?.lot_key ?? null, w.rules) }));
   }
 
   /**

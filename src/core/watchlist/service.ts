@@ -217,6 +217,38 @@ export class WatchlistService {
     return this.watchView(await this.requireWatch(id));
   }
 
+  /**
+   * A team member's change of a watch's rules (watchlist.setRules on a team server), the patch already split
+   * (splitRulesPatch in src/core/team/personal.ts): `team` and `label` are written as setWatchRules writes them (with
+   * `expectedUpdatedAt`), and only when one of them differs from what is in force, so a member's form that sends back
+   * every field it showed changes the team's rules, and their `updated_at`, only when it changes one of them; then
+   * `keep` writes the member's own fields for the watch's lot (null: none to write). The team's rules come first, so
+   * a refused save writes nothing. Resolves to the watch as the team's rules have it (the caller overlays the
+   * member's). @throws BadInputError (also when there are own fields and the watch has no lot yet), not_found,
+   * ConflictError.
+   */
+  async setMemberRules(
+    id: number,
+    team: AlertRulesPatch,
+    label: string | undefined,
+    expectedUpdatedAt: number | undefined,
+    keep: ((lotKey: string) => Promise<void>) | null,
+  ): Promise<WatchView> {
+    const w = await this.requireWatch(id);
+    const lotKey = w.lot_key;
+    if (keep && lotKey === null) {
+      const msg = 'This watch has no lot yet. Set your max bid, mute or snooze once its lot is found.';
+      throw new BadInputError(msg, { 'rules.max_bid_usd': [msg] });
+    }
+    const changed = Object.entries(team).some(
+      ([k, v]) => JSON.stringify(w.rules[k as keyof AlertRules]) !== JSON.stringify(v),
+    );
+    if (changed || (label !== undefined && label !== w.label))
+      await this.setWatchRules(id, team, label, expectedUpdatedAt);
+    if (keep && lotKey !== null) await keep(lotKey);
+    return this.watchView(await this.requireWatch(id));
+  }
+
   /** The refusal of a save made on an older copy of `w`: who changed it last, and when (its `updated_at`). */
   private async changedSince(w: WatchRow): Promise<ConflictError> {
     const names = await this.d.watches.memberNames(memberIds([w.updated_by]));
