@@ -1,4 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
+import { pgBinDir, PG_MISSING } from '../../src/headless/pgCluster';
 import { startTeamDemo, type TeamDemo } from '../../src/headless/teamDemo';
 import { teamCall, teamSignIn } from '../../src/shared/teamClient';
 import { expect, test } from './fixtures';
@@ -13,6 +14,8 @@ import { WatchlistPage } from './pages/WatchlistPage';
 // Casey's unread as they were. The market is a stepped Demo market on both servers, moved by the test.
 
 test.describe.configure({ mode: 'serial' });
+// Without PostgreSQL (Debian's `postgresql`, which .ci/run installs) there is no team: skipped, saying why.
+test.skip(!pgBinDir(), PG_MISSING);
 test.skip(
   () => test.info().project.name !== 'headless-chromium',
   "the team journey is two browsers' (the desktop app on a team: tests/shell/electronTeam.test.ts)",
