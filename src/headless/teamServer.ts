@@ -1,3 +1,6 @@
+import { inQuietHours } from '../core/alerts/quietHours';
+import { machineOffset } from '../core/owners';
+import type { Settings } from '../shared/settings';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
@@ -54,7 +57,10 @@ export interface TeamServer {
   ): Promise<{ status: number; body: Result<unknown> }>;
   /** The event stream of the request's member (already hijacked and headed): registers it until it closes. */
   stream(req: FastifyRequest, res: ServerResponse, first: ContractEvent | null): void;
-  /** Sends a shell event to the streams it is for (`notification.posted`: members with notifications on). */
+  /**
+   * Sends a shell event to the streams it is for (`notification.posted`: members with notifications on and outside
+   * their own quiet hours, in the server's time zone).
+   */
   broadcast(e: ContractEvent): number;
   /** Ends every stream. */
   close(): void;
@@ -122,7 +128,11 @@ export function teamServer(
     }
     if (e.name === 'notification.posted') {
       const r = await runAs(actor, () => core.invoke('settings.get', undefined));
-      if (r.ok && (r.value as { notificationsEnabled: boolean }).notificationsEnabled) write(res, e);
+      if (!r.ok) return;
+      const own = r.value as Pick<Settings, 'notificationsEnabled' | 'quietHours'>;
+      // The member's own switch and quiet hours (their inbox keeps the alert; their channels hold it till morning).
+      const now = Date.now();
+      if (own.notificationsEnabled && !inQuietHours(now, own.quietHours, machineOffset(now))) write(res, e);
       return;
     }
     write(res, e);

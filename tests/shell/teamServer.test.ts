@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { currentActor } from '../../src/core/actor';
+import { machineOffset } from '../../src/core/owners';
 import { SIGN_IN_REFUSED } from '../../src/headless/teamServer';
 import { teamUserCommand } from '../../src/headless/teamUserCommand';
 import { startHeadless } from '../../src/headless/start';
@@ -387,11 +388,22 @@ describe.skipIf(!pgAvailable())('a team server', () => {
     ).toBeNull();
   }, 60_000);
 
-  it("gives each member's stream their own unread count, and notifications only to members who want them", async () => {
+  it("gives each member's stream their own unread count, and notifications only to members who want them now", async () => {
     const h = await start(await database());
     const { add } = await adminOf(h.server.port);
     const a = await add('ann', 'viewer');
     const b = await add('ben', 'buyer');
+    const c = await add('cal', 'buyer');
+    // Cal wants notifications but is in his quiet hours now (an hour either side, in this machine's time).
+    const hhmm = (t: number) => {
+      const d = new Date(t + machineOffset(t) * 60_000);
+      return `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+    };
+    const calQuiet = {
+      enabled: true,
+      start: hhmm(Date.now() - 3_600_000),
+      end: hhmm(Date.now() + 3_600_000),
+    };
     // Core answers as the member who asks (currentActor): a count and a notifications switch of each member's own.
     const invoke = h.core.invoke.bind(h.core);
     h.core.invoke = async (m, i) => {
@@ -399,7 +411,14 @@ describe.skipIf(!pgAvailable())('a team server', () => {
       if (m === 'alerts.unread') return { ok: true, value: { count: who * 10 } };
       const r = await invoke(m, i);
       if (m === 'settings.get' && r.ok)
-        return { ok: true, value: { ...(r.value as object), notificationsEnabled: who === a.id } };
+        return {
+          ok: true,
+          value: {
+            ...(r.value as object),
+            notificationsEnabled: who === a.id || who === c.id,
+            ...(who === c.id ? { quietHours: calQuiet } : {}),
+          },
+        };
       return r;
     };
     const listeners: ((e: ContractEvent) => void)[] = [];
@@ -410,7 +429,8 @@ describe.skipIf(!pgAvailable())('a team server', () => {
     };
     const sa = openStream(a.browser);
     const sb = openStream(b.browser);
-    expect([await sa.opened, await sb.opened]).toEqual([200, 200]);
+    const sc = openStream(c.browser);
+    expect([await sa.opened, await sb.opened, await sc.opened]).toEqual([200, 200, 200]);
     await sa.until((e) => e.name === 'unread.changed' && e.payload.count === a.id * 10);
     await sb.until((e) => e.name === 'unread.changed' && e.payload.count === b.id * 10);
     for (const l of listeners) l({ name: 'unread.changed', payload: { count: 999 } });
@@ -423,13 +443,16 @@ describe.skipIf(!pgAvailable())('a team server', () => {
     await sa.until((e) => e.name === 'notification.posted');
     await sb.until((e) => e.name === 'settings.changed');
     await sa.until((e) => e.name === 'settings.changed');
+    await sc.until((e) => e.name === 'settings.changed');
     const counts = (s: typeof sa) =>
       s.events.flatMap((e) => (e.name === 'unread.changed' ? [e.payload.count] : []));
     expect(new Set(counts(sa))).toEqual(new Set([a.id * 10]));
     expect(new Set(counts(sb))).toEqual(new Set([b.id * 10]));
     expect(counts(sa).length).toBeGreaterThanOrEqual(2);
     expect(sb.events.some((e) => e.name === 'notification.posted')).toBe(false);
+    expect(sc.events.some((e) => e.name === 'notification.posted')).toBe(false);
     sa.close();
     sb.close();
+    sc.close();
   });
 });
