@@ -10,6 +10,7 @@ import type { Handlers } from './rpc';
 import { coreInvoke } from './coreInvoke';
 import { WatchSwitch } from './watchSwitch';
 import { refreshShared } from './sharedRefresh';
+import { machineOffset } from './owners';
 import { RequestLedger } from './requestLedger';
 import { ServiceClient } from './serviceClient';
 import { joinHandlers } from './handlerGroups';
@@ -72,7 +73,7 @@ export function createCore(deps: CoreDeps): Core {
   const inFlight = new Set<Promise<unknown>>();
   const store = database.store;
   const transaction: Transact = (fn) => store.transaction(fn);
-  const tz = deps.tzOffsetMinutes ?? ((t: number) => -new Date(t).getTimezoneOffset());
+  const tz = deps.tzOffsetMinutes ?? machineOffset;
   const quiet = () => settings.get().quietHours;
 
   // ---- the service client, then the watcher: budget, engine, and the alert channels' outbox beside it ----------

@@ -1,13 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { DEMO_WORLD_LEAD_MS, shareDemoWorld } from '../sandbox/demo';
 import { teamCall, teamSignIn } from '../shared/teamClient';
 import { freePort, startCluster, type PgCluster } from './pgCluster';
+import { startTeamServer, type TeamServerProcess } from './teamProcess';
 
 /** One member the team demo creates, as it prints them. */
 export interface DemoMember {
@@ -26,7 +25,7 @@ export interface TeamDemo {
   readonly demoUrls: readonly (string | null)[];
   /** The team database's address (the cluster trusts local connections; no password). */
   readonly databaseUrl: string;
-  /** Stops both servers (SIGTERM, then SIGKILL after 10 s), then the cluster, and removes the folders. */
+  /** Stops both servers (SIGTERM, then SIGKILL after 15 s), then the cluster, and removes the folders. */
   stop(): Promise<void>;
 }
 
@@ -38,38 +37,6 @@ const DEMO_MEMBERS: readonly Omit<DemoMember, 'password'>[] = [
 
 /** A password for a demo member: 16 random characters, printed once. */
 const newPassword = () => randomBytes(12).toString('base64url');
-
-/**
- * Starts one team server as a child process of this program (`script`: the built headless shell,
- * out/main/headless.js) and resolves to its address once it prints it.
- * @throws Error with the server's last output when it exits before listening.
- */
-function startServer(
-  script: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ child: ChildProcess; url: string; demoUrl: string | null }> {
-  const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const tail: string[] = [];
-  return new Promise((resolve, reject) => {
-    const keep = (line: string) => {
-      tail.push(line);
-      if (tail.length > 20) tail.shift();
-    };
-    createInterface({ input: child.stderr! }).on('line', keep);
-    const control = args.includes('--demo-control');
-    let url: string | null = null;
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      keep(line);
-      url ??= /^Open: (\S+)/.exec(line)?.[1] ?? null;
-      const demoUrl = /^Demo service: (\S+)/.exec(line)?.[1] ?? null;
-      if (url && (!control || demoUrl)) resolve({ child, url, demoUrl });
-    });
-    child.once('exit', (code) =>
-      reject(new Error(`a team server stopped at start (${code}):\n${tail.join('\n')}`)),
-    );
-  });
-}
 
 /**
  * The team demo (`npm run team-demo`): a newcomer sees a team in one command. Starts a throwaway PostgreSQL cluster
@@ -87,22 +54,9 @@ export async function startTeamDemo(
 ): Promise<TeamDemo> {
   const root = mkdtempSync(join(tmpdir(), 'lotwatch-team-demo-'));
   let cluster: PgCluster | null = null;
-  const children: ChildProcess[] = [];
+  const servers: TeamServerProcess[] = [];
   const stop = async () => {
-    await Promise.all(
-      children.map(
-        (c) =>
-          new Promise<void>((resolve) => {
-            if (c.exitCode !== null || c.signalCode !== null) return resolve();
-            const force = setTimeout(() => c.kill('SIGKILL'), 10_000);
-            c.once('exit', () => {
-              clearTimeout(force);
-              resolve();
-            });
-            c.kill('SIGTERM');
-          }),
-      ),
-    );
+    await Promise.all(servers.map((server) => server.stop()));
     cluster?.stop();
     rmSync(root, { recursive: true, force: true });
   };
@@ -119,7 +73,7 @@ export async function startTeamDemo(
     shareDemoWorld(dirs, Date.now() - DEMO_WORLD_LEAD_MS);
     const members: DemoMember[] = DEMO_MEMBERS.map((m) => ({ ...m, password: newPassword() }));
     const first = members[0]!;
-    const env = { ...process.env, LOTWATCH_ADMIN_PASSWORD: first.password };
+    const env = { LOTWATCH_ADMIN_PASSWORD: first.password };
     const urls: string[] = [];
     const demoUrls: (string | null)[] = [];
     // One after the other: the first creates the team's schema and its admin, the second finds them.
@@ -128,7 +82,6 @@ export async function startTeamDemo(
       const args = [
         '--secret-key-file',
         join(root, 'secret.key'),
-        '--team',
         '--database',
         databaseUrl,
         '--data-dir',
@@ -137,10 +90,10 @@ export async function startTeamDemo(
         String(port),
         ...(opts.serverArgs ?? []),
       ];
-      const { child, url, demoUrl } = await startServer(script, [...args, '--admin-login', first.login], env);
-      children.push(child);
-      urls.push(url);
-      demoUrls.push(demoUrl);
+      const server = await startTeamServer(dir, script, [...args, '--admin-login', first.login], env);
+      servers.push(server);
+      urls.push(server.url);
+      demoUrls.push(server.demoUrl || null);
     }
     const session = await teamSignIn(urls[0]!, first.login, first.password);
     // The first admin is made with their login as their name: give them the demo's.

@@ -5,6 +5,7 @@ import { BadInputError } from '../core/errors';
 import type { Logger } from '../core/log';
 import type { SecretBox } from '../core/secrets';
 import { startTeamWatch, type LeadershipState } from '../core/team/leader';
+import { WATCHER_LINES } from './watcherLines';
 import type { ContractEvent } from '../shared/ipc/contract';
 
 /*
@@ -12,14 +13,6 @@ import type { ContractEvent } from '../shared/ipc/contract';
  * core/team/leader.ts, with what only the shell knows: where other servers' events go (this server's pages), what
  * to re-read when another server changed the team's settings or key, and the lines an operator reads.
  */
-
-/** What a team server prints when its standing changes: the operator's (and the takeover test's) view of it. */
-export const WATCHER_LINES: Readonly<Record<LeadershipState, string>> = {
-  leading: 'Watcher: this server now runs the watcher.',
-  following: 'Watcher: another server of the team runs the watcher; this one takes over if that one stops.',
-  disconnected: 'Watcher: the team database does not answer; watching is paused until it does.',
-  stopped: 'Watcher: this server stopped watching.',
-};
 
 /**
  * Starts a team server's watcher once its pages are served: it runs the scheduler only while this server holds the

@@ -103,3 +103,27 @@ export function engines(): EngineCase[] {
     },
   ];
 }
+
+/**
+ * Adds a team member's row (`users`, migration 160) for a contract test that writes as that member: a buyer with a
+ * placeholder hash, made at time 1. Returns the Actor to `runAs` with.
+ */
+export async function addMember(
+  db: Kysely<DB>,
+  id: number,
+  name: string,
+): Promise<{ userId: number; name: string; role: 'buyer' }> {
+  await db
+    .insertInto('users')
+    .values({
+      id,
+      login: name.toLowerCase(),
+      name,
+      role: 'buyer',
+      password_hash: 'h',
+      created_at: 1,
+      updated_at: 1,
+    })
+    .execute();
+  return { userId: id, name, role: 'buyer' };
+}

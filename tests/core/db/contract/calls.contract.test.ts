@@ -10,7 +10,7 @@ import type { DB } from '../../../../src/core/db/schema';
 import type { Async, Transact } from '../../../../src/core/db/store';
 import { CALL_ANSWERS_KEPT } from '../../../../src/shared/callWatch';
 import { AlertRulesSchema } from '../../../../src/shared/watch';
-import { engines, type EngineDb } from '../../../helpers/engines';
+import { addMember, engines, type EngineDb } from '../../../helpers/engines';
 
 // CallWatchesRepo's contract (docs/architecture.md "Two engines: one store"): the SQLite class, and the Kysely class
 // on a SQLite file and on PostgreSQL, give the same results for the same calls. Each case runs on every engine.
@@ -98,19 +98,8 @@ for (const engine of engines()) {
         .execute();
 
     it('writes the acting member as the maker, and keeps it through a rewrite', async () => {
-      await raw
-        .insertInto('users')
-        .values({
-          id: 3,
-          login: 'ben',
-          name: 'Ben',
-          role: 'buyer',
-          password_hash: 'h',
-          created_at: 1,
-          updated_at: 1,
-        })
-        .execute();
-      const a = await runAs({ userId: 3, name: 'Ben', role: 'buyer' }, () => calls.create(garage, 5));
+      const ben = await addMember(raw, 3, 'Ben');
+      const a = await runAs(ben, () => calls.create(garage, 5));
       expect(await calls.get(a)).toEqual({ ...fresh(a, 5), created_by: 3 });
       await calls.update(a, { ...garage, name: 'Renamed' }, 9);
       expect((await calls.get(a))!.created_by).toBe(3);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../../../src/core/db/requestsRepo';
 import type { QuotaSnapshot } from '../../../../src/shared/vehicle';
-import { engines, type EngineDb } from '../../../helpers/engines';
+import { addMember, engines, type EngineDb } from '../../../helpers/engines';
 import { restRepos, type RestRepos } from './restRepos';
 
 // RequestsRepo's contract (src/core/db/requestsRepo.ts defines it) on every engine: the SQLite store's repository,
@@ -108,18 +108,7 @@ for (const e of engines()) {
     });
 
     it('names who spent each request, and counts a time range by who spent it', async () => {
-      await r.seed
-        .insertInto('users')
-        .values({
-          id: 7,
-          login: 'dana',
-          name: 'Dana',
-          role: 'buyer',
-          password_hash: 'h',
-          created_at: 1,
-          updated_at: 1,
-        })
-        .execute();
+      await addMember(r.seed, 7, 'Dana');
       await r.requests.logRequest({ ...ENTRY, at: 1_000, userId: 7 });
       await r.requests.logRequest({ ...ENTRY, at: 2_000, userId: 7 });
       await r.requests.logRequest({ ...ENTRY, at: 3_000 }); // outside any member's call: the local owner's

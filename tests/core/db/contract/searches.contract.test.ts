@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runAs, type Actor } from '../../../../src/core/actor';
+import { runAs } from '../../../../src/core/actor';
 import { KyselySearchesRepo } from '../../../../src/core/db/kysely/searchesRepo';
 import { sqliteKysely } from '../../../../src/core/db/kyselySqlite';
 import type { DB } from '../../../../src/core/db/schema';
 import type { SavedSearchRow, SearchesRepo } from '../../../../src/core/db/searchesRepo';
 import type { Async, Transact } from '../../../../src/core/db/store';
 import { AlertRulesSchema } from '../../../../src/shared/watch';
-import { engines, type EngineDb } from '../../../helpers/engines';
+import { addMember, engines, type EngineDb } from '../../../helpers/engines';
 
 // SearchesRepo's contract (docs/architecture.md "Two engines: one store"): the SQLite class, and the Kysely class on
 // a SQLite file and on PostgreSQL, give the same results for the same calls. Each case runs on every engine.
@@ -78,19 +78,7 @@ for (const engine of engines()) {
         .execute();
 
     it('writes the acting member as maker and last writer, and an edit only on the copy it was made on', async () => {
-      await raw
-        .insertInto('users')
-        .values({
-          id: 3,
-          login: 'ben',
-          name: 'Ben',
-          role: 'buyer',
-          password_hash: 'h',
-          created_at: 1,
-          updated_at: 1,
-        })
-        .execute();
-      const ben: Actor = { userId: 3, name: 'Ben', role: 'buyer' };
+      const ben = await addMember(raw, 3, 'Ben');
       const id = await runAs(ben, () => searches.insertSearch({ ...base, is_example: false }, 5));
       expect(await searches.getSearch(id)).toEqual({ ...fresh(id, 5), created_by: 3, updated_by: 3 });
       // Stale: not written. Current: written, by the local owner.

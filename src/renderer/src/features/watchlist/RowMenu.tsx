@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import './RowMenu.css';
 
 /** One entry of a row menu: its words, whether it is off for now, and what it does. */
 export interface RowMenuItem {
