@@ -44,6 +44,11 @@ export interface SmtpReceiver {
   received: ReceivedMail[];
   /** Every AUTH the server was given (PLAIN or LOGIN), accepted or not, in order. */
   logins: { user: string; password: string }[];
+  /**
+   * Every connection error the server saw, in order: a client that dies mid-message (a sender killed with SIGKILL)
+   * resets its socket, and smtp-server reports that as an `error` event, which would crash the test process unheard.
+   */
+  connectionErrors: Error[];
   /** Calls `listener` on each new SMTP connection (before the greeting). */
   onConnect(listener: () => void): void;
   /** Stops the server; connections still open are dropped after 200 ms. */
@@ -62,6 +67,7 @@ export async function startSmtpServer(
   const received: ReceivedMail[] = [];
   const logins: { user: string; password: string }[] = [];
   const connectListeners: (() => void)[] = [];
+  const connectionErrors: Error[] = [];
   const server = new SMTPServer({
     secure: false,
     disabledCommands: ['STARTTLS'],
@@ -118,6 +124,7 @@ export async function startSmtpServer(
       });
     },
   });
+  server.on('error', (err: Error) => connectionErrors.push(err));
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -128,6 +135,7 @@ export async function startSmtpServer(
     port,
     received,
     logins,
+    connectionErrors,
     onConnect(listener) {
       connectListeners.push(listener);
     },
