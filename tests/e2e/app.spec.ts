@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures';
 import { AppFrame } from './pages/AppFrame';
+import { SearchPage } from './pages/SearchPage';
 import { SettingsPage } from './pages/SettingsPage';
 
 test.describe('app frame', () => {
@@ -64,6 +65,10 @@ test.describe('app frame', () => {
     await expect(page.getByRole('main')).toBeFocused();
     await page.keyboard.press('Control+1');
     await expect(page.getByRole('heading', { level: 1, name: 'Search' })).toBeVisible();
+    await expect(page.getByRole('main')).toBeFocused();
+    // The view's fields first: a Tab pressed while the view still loads has nothing in it to go to, and wraps
+    // round to the skip link.
+    await expect(new SearchPage(page).searchButton).toBeVisible();
     await expect(page.getByRole('main')).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(page.getByRole('main').locator(':focus')).toHaveCount(1);
