@@ -162,14 +162,34 @@ export class RequestBudget {
    * paid for at the pace: a bucket as large as the run (at least the burst) refilling at perDay / 24 h, replayed
    * over the requests of the days it takes to refill twice. On a plan's quota the rolling day lets a whole run
    * through (canSpend's runFloor) and forgets it a day later; without this a 5-page run went out every day at 3 a
-   * day and the month's quota ran short for a week. Infinity when nothing is allowed. Throws only database errors.
+   * day and the month's quota ran short for a week. With `lastRun` (ms, the list's last run), the runs the plan's
+   * remaining requests allow (of `n` each) also share the time from it to an hour before the period's reset, so the
+   * last one reads the list just before the reset instead of a day early. The watchlist's projected needs are left
+   * out of that count: the projection assumes every lot ends unsold and is looked for as a relist, and counting it
+   * spread the runs too thin (pooled recall on six benchmark seeds 85.9 % against 87.6 % without it). Infinity when
+   * nothing is allowed. Throws only database errors.
    */
-  paidAt(n: number, now: number): number {
-    const { perDay } = this.allowance(now);
+  paidAt(n: number, now: number, lastRun?: number): number {
+    const { perDay, basis, q } = this.allowance(now);
     const cap = Math.max(burstOf(perDay), n);
-    return perDay > 0
-      ? this.nextPacedAt(n, now, perDay, cap, Math.max(DAY, (2 * cap * DAY) / perDay))
-      : Infinity;
+    if (perDay <= 0) return Infinity;
+    const paced = this.nextPacedAt(n, now, perDay, cap, Math.max(DAY, (2 * cap * DAY) / perDay));
+    if (
+      lastRun === undefined ||
+      basis !== 'quota' ||
+      !q ||
+      q.remaining === null ||
+      q.periodEnd === null ||
+      q.periodEnd <= now
+    )
+      return paced;
+    // The period's last runs spread to its end: the runs the plan has left share the time from this list's last run
+    // to an hour before the reset, so the last one reads the list just before it, and the month's last day is not
+    // left without a look because the day's share was spent at its start.
+    const runsLeft = Math.max(1, Math.floor(q.remaining / Math.max(1, n)));
+    const lastLook = q.periodEnd - HOUR;
+    if (lastRun >= lastLook) return paced;
+    return Math.max(paced, Math.min(lastLook, lastRun + (lastLook - lastRun) / runsLeft));
   }
 
   /**

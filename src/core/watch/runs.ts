@@ -219,7 +219,7 @@ export class ScheduledRuns {
         const k = keep();
         const run = r.cost + k;
         t = wakeWhenFits(budget.nextFitAt(1, now, k, run), now);
-        if (onQuota && r.baseline) t = Math.max(t, budget.paidAt(run, now));
+        if (onQuota && r.baseline) t = Math.max(t, budget.paidAt(run, now, r.since));
       }
       next = Math.min(next, Math.max(t, first));
     }

@@ -362,8 +362,7 @@ export class Scheduler {
           'search' in q.item &&
           !searchMayStart(
             this.d.budget,
-            q.cost,
-            q.item.baseline,
+            { cost: q.cost, baselineDone: q.item.baseline, lastRun: q.dueAt },
             at,
             keep,
             () => (periodKept ??= periodKeep(this.d.budget, this.scale, at, states)),

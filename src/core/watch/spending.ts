@@ -119,19 +119,18 @@ export function leavesSaleLooks(budget: RequestBudget, n: number, at: number, sa
 const FIRST_PAGES_ON_A_DAILY_LIMIT = 2;
 
 /**
- * Whether a saved search's run of `cost` pages may start at `at` (ms) with `keep` tokens kept for the watchlist. It
- * goes whole (or as much as a day allows) or waits; on a daily limit, once its baseline is done (`baselineDone`), at
- * least two pages of it: a long list is read as a sweep of windows that each run continues (coverage.ts), so a
- * 5-page list on 10 requests a day is read over a few runs instead of never fitting beside the watchlist's checks.
- * On a plan's quota it leaves what the watchlist is projected to need until the period ends (`periodKept`, worked
- * out only when asked) and goes once the pace has paid for it, so runs spread over the period; the first reading of
- * a list (its baseline) goes as soon as the day allows: every later new match depends on it. Throws only database
- * errors.
+ * Whether a saved search's run of `cost` pages, last run at `lastRun` (ms), may start at `at` (ms) with `keep` tokens
+ * kept for the watchlist. It goes whole (or as much as a day allows) or waits; on a daily limit, once its baseline is
+ * done (`baselineDone`), at least two pages of it: a long list is read as a sweep of windows that each run continues
+ * (coverage.ts), so a 5-page list on 10 requests a day is read over a few runs instead of never fitting beside the
+ * watchlist's checks. On a plan's quota it leaves what the watchlist is projected to need until the period ends
+ * (`periodKept`, worked out only when asked) and goes once the pace has paid for it (paidAt, which also spreads the
+ * period's last runs from `lastRun` to the reset), so runs spread over the period; the first reading of a list (its
+ * baseline) goes as soon as the day allows: every later new match depends on it. Throws only database errors.
  */
 export function searchMayStart(
   budget: RequestBudget,
-  cost: number,
-  baselineDone: boolean,
+  { cost, baselineDone, lastRun }: { cost: number; baselineDone: boolean; lastRun: number },
   at: number,
   keep: number,
   periodKept: () => number,
@@ -143,5 +142,5 @@ export function searchMayStart(
   );
   if (!budget.canSpend(whole, at, keep, cost + keep)) return false;
   if (leavesTooLittle(budget, cost, at, periodKept())) return false;
-  return !(basis === 'quota' && baselineDone && budget.paidAt(cost + keep, at) > at);
+  return !(basis === 'quota' && baselineDone && budget.paidAt(cost + keep, at, lastRun) > at);
 }

@@ -49,6 +49,31 @@ describe("paidAt (a saved search's run on a plan's quota)", () => {
     expect(onPlan([now - 5 * DAY], 90, now + 27 * DAY).paidAt(5, now)).toBe(now);
   });
 
+  it("spreads the period's last runs to an hour before its reset, from the list's last run", () => {
+    // 6 left, 3-page runs, the list last read 1.8 days before the reset: two runs share the time to an hour before
+    // it (the day's share alone would let the next one go now and leave the month's last day without a look).
+    const end = now + DAY;
+    const lastRun = end - 1.8 * DAY;
+    const ran = [0, 1, 2].map((i) => lastRun + i * 1000);
+    const b = onPlan(ran, 6, end);
+    expect(b.paidAt(3, now)).toBeLessThanOrEqual(now);
+    const spread = lastRun + (end - HOUR - lastRun) / 2;
+    expect(b.paidAt(3, now, lastRun)).toBe(spread);
+    // The last run the plan has left waits for the hour before the reset.
+    expect(onPlan(ran, 3, end).paidAt(3, now, lastRun)).toBe(end - HOUR);
+    // Within that hour it is paid for at the pace alone.
+    expect(onPlan(ran, 3, end).paidAt(3, end - HOUR / 2, end - HOUR / 2)).toBeLessThanOrEqual(end - HOUR / 2);
+  });
+
+  it('leaves a run early in the period to the pace: many runs left spread over the month cost no extra wait', () => {
+    // 90 left for 27 days, a 5-page run a day and a half ago: 18 runs share 27 days, so the spread asks for a run
+    // every 1.5 days, no later than the pace's own.
+    const lastRun = now - 1.5 * DAY;
+    const ran = Array.from({ length: 5 }, (_, i) => lastRun + i * 1000);
+    const b = onPlan(ran, 90, now + 27 * DAY);
+    expect(b.paidAt(5, now, lastRun)).toBe(b.paidAt(5, now));
+  });
+
   it('is never when the plan allows nothing', () => {
     expect(onPlan([], 0, now + 3 * DAY).paidAt(5, now)).toBe(Infinity);
   });
