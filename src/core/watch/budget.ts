@@ -184,8 +184,8 @@ export class RequestBudget {
     )
       return paced;
     // The period's last runs spread to its end: the runs the plan has left share the time from this list's last run
-    // to an hour before the reset, so the last one reads the list just before it, and the month's last day is not
-    // left without a look because the day's share was spent at its start.
+    // to an hour before the reset, so the last one reads the list just before it, and the list is not left unread
+    // through the month's last day because the day's share was spent early.
     const runsLeft = Math.max(1, Math.floor(q.remaining / Math.max(1, n)));
     const lastLook = q.periodEnd - HOUR;
     if (lastRun >= lastLook) return paced;
