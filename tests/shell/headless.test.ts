@@ -7,33 +7,7 @@ import { createHeadlessServer, statusForError, type HeadlessServer } from '../..
 import { startHeadless, type RunningHeadless } from '../../src/headless/start';
 import { makeCore } from '../helpers/core';
 import { tempDir } from '../helpers/tmp';
-
-/** A raw HTTP request, so tests can set Host and Origin freely (fetch forbids those headers). */
-function raw(
-  port: number,
-  opts: { method?: string; path?: string; headers?: Record<string, string>; body?: string },
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method: opts.method ?? 'GET',
-        path: opts.path ?? '/',
-        headers: opts.headers,
-      },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
-    req.on('error', reject);
-    if (opts.body !== undefined) req.write(opts.body);
-    req.end();
-  });
-}
+import { raw } from './rawHttp';
 
 let server: HeadlessServer;
 let cleanup: () => Promise<void>;

@@ -14,7 +14,8 @@ import { pgAvailable, testDatabase } from '../helpers/postgres';
 import { childScript } from '../helpers/children';
 import { tempDir } from '../helpers/tmp';
 import { rendererFolder, runCliProcess } from './shellFolders';
-import { Browser, raw, teamShells } from './teamShell';
+import { raw } from './rawHttp';
+import { Browser, teamShells } from './teamShell';
 
 // The headless shell's team mode over real HTTP on a real PostgreSQL (docs/team.md, docs/architecture.md "A team on
 // one server"): sign-in and out, the cookie's flags, CSRF and Origin, the throttle across two servers, a member

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { request } from 'node:http';
 import { silentLogger } from '../../src/core/log';
 import { startHeadless, type HeadlessOptions, type RunningHeadless } from '../../src/headless/start';
 import type { TeamOptions } from '../../src/headless/teamStart';
+import { raw, type Answer } from './rawHttp';
 import { shellFolders } from './shellFolders';
 
 /*
@@ -10,50 +10,6 @@ import { shellFolders } from './shellFolders';
  * without a watcher (the hook given does nothing, so core starts no schedule and no Demo market moves), and a member's
  * browser over real HTTP: its cookie jar, its CSRF token, and free Host and Origin headers.
  */
-
-/** An HTTP answer as read. */
-export interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-  /** The body as JSON (undefined when it is not). */
-  json: Record<string, unknown> | undefined;
-}
-
-/** A raw HTTP request to 127.0.0.1:`port` (Host and Origin set freely, as a proxy or another site would). */
-export function raw(
-  port: number,
-  opts: { method?: string; path?: string; headers?: Record<string, string>; body?: string },
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method: opts.method ?? 'GET',
-        path: opts.path ?? '/',
-        headers: opts.headers,
-      },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => {
-          let json: Record<string, unknown> | undefined;
-          try {
-            json = JSON.parse(body) as Record<string, unknown>;
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json });
-        });
-      },
-    );
-    req.on('error', reject);
-    if (opts.body !== undefined) req.write(opts.body);
-    req.end();
-  });
-}
 
 /** A member's browser on one team server: Host and Origin as the page's, the session cookie and the CSRF token. */
 export class Browser {

@@ -1,17 +1,14 @@
 import { parse } from 'csv-parse/sync';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAs, type Actor } from '../../../src/core/actor';
-import { postgresDatabase } from '../../../src/core/coreDatabase';
 import type { LotwatchError } from '../../../src/core/errors';
 import type { MethodOutput, WatchView } from '../../../src/shared/ipc/contract';
 import { landedCost } from '../../../src/shared/fees';
 import { resolveCosts } from '../../../src/shared/shipping';
-import { makeCore, type TestCore } from '../../helpers/buildCore';
-import { coreEngines, type CoreEngine } from '../../helpers/coreEngines';
+import type { TestCore } from '../../helpers/buildCore';
+import { coreEngines, placesPerTest, type EnginePlace } from '../../helpers/coreEngines';
 import { FakeClock } from '../../helpers/fakeClock';
-import { testDatabase } from '../../helpers/postgres';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox';
-import { tempDir } from '../../helpers/tmp';
 
 // The max bid a buyer keeps for themselves (PERSONAL_RULE_FIELDS in src/shared/team.ts, src/core/team/personal.ts),
 // through createCore and runAs as a team server runs each member's request, on a team's PostgreSQL database: each
@@ -30,22 +27,12 @@ beforeAll(async () => {
 });
 afterAll(async () => sb.dispose());
 
-const closing: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closing.splice(0).reverse()) await close();
-});
-
-/** A ready core over a fresh database of `engine`, on the sandbox. */
-async function place(engine: CoreEngine): Promise<TestCore> {
-  const dir = tempDir();
-  closing.push(async () => dir.cleanup());
-  const clock = new FakeClock(START);
-  const url = engine.name === 'postgres' ? await testDatabase('maxbid') : null;
-  const database = url ? await postgresDatabase(url, { dataDir: dir.dir, clock }) : undefined;
-  const t = makeCore({ sandbox: sb, clock, dir: dir.dir, ...(database ? { database } : {}) });
-  closing.push(() => t.core.dispose());
-  await t.core.ready;
-  return t;
+/**
+ * A ready core over a fresh place of `places` (coreEngines.ts: a folder, and on PostgreSQL a database of its own), on
+ * the sandbox.
+ */
+async function place(places: () => Promise<EnginePlace>): Promise<TestCore> {
+  return (await places()).start({ sandbox: sb, clock: new FakeClock(START) });
 }
 
 /** An open Copart lot of the sandbox with a bid, its sale more than a day ahead. */
@@ -88,9 +75,10 @@ const PG = coreEngines().find((e) => e.name === 'postgres')!;
 const SQLITE = coreEngines().find((e) => e.name === 'sqlite')!;
 
 describe.skipIf(PG.skip)('each member’s own max bid on a team’s PostgreSQL', () => {
+  const places = placesPerTest(PG);
   /** A core with the team's watch of an open lot, its rules holding the team's max bid of 3,000 USD. */
   async function watched(): Promise<{ t: TestCore; w: WatchView; lotKey: string }> {
-    const t = await place(PG);
+    const t = await place(places);
     const added = await t.core.call('watchlist.add', { target: openLot().lotNumber });
     const w = await t.core.call('watchlist.setRules', {
       id: added.id,
@@ -217,8 +205,9 @@ describe.skipIf(PG.skip)('each member’s own max bid on a team’s PostgreSQL',
 });
 
 describe('the desktop’s max bid on SQLite', () => {
+  const places = placesPerTest(SQLITE);
   it('is the watch’s rules’, as before: saved there and shown by the watchlist and the desk', async () => {
-    const t = await place(SQLITE);
+    const t = await place(places);
     const added = await t.core.call('watchlist.add', { target: openLot().lotNumber });
     const w = await t.core.call('watchlist.setRules', {
       id: added.id,
