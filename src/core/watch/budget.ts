@@ -1,7 +1,7 @@
 import type { QuotaSnapshot } from '../../shared/vehicle';
 import type { LotState } from '../../shared/watch';
 import type { BidWatch } from './bidPlan';
-import { projectedChecks } from './planner';
+import { projectedChecks, relistsYield } from './planner';
 import { pagesPerRun } from '../../shared/watch';
 
 const HOUR = 3_600_000;
@@ -285,10 +285,11 @@ export function scaleToFit(
 
 /**
  * Requests the watchlist needs over the next `horizon` ms (default an hour) at this `scale`: kept back from
- * scheduled searches so a lot about to sell is never starved by a search. Throws nothing.
+ * scheduled searches so a lot about to sell is never starved by a search. On a tight budget (planner.ts
+ * relistsYield) the relist look-ups are not counted: they go after a saved search's page. Throws nothing.
  */
 export function watchReserve(lots: WatchLoad[], now: number, scale: number, horizon = HOUR): number {
-  return projectedChecks(lots, now, horizon, scale);
+  return projectedChecks(lots, now, horizon, scale, relistsYield(scale) ? 'aboveSearches' : 'all');
 }
 
 /**

@@ -66,9 +66,14 @@ export function watchDue(
 
 /**
  * The value of checking a watch now (value.ts VALUE), given its watchDue: a bid look's value (bidLookValue) when only
- * the bid plan wants it, else watchValue from the planner's due time. Throws nothing.
+ * the bid plan wants it, else watchValue from the planner's due time at the watchlist's `scale`. Throws nothing.
  */
-export function dueValue(w: WatchState, now: number, due: { planned: number; bidOnly: boolean }): number {
+export function dueValue(
+  w: WatchState,
+  now: number,
+  due: { planned: number; bidOnly: boolean },
+  scale = 1,
+): number {
   if (due.bidOnly && w.lot && w.bids) return bidLookValue(w.lot, w.bids, w.lastChecked, now, VALUE);
-  return watchValue(w.lot, now, due.planned, w.lastChecked);
+  return watchValue(w.lot, now, due.planned, w.lastChecked, scale);
 }

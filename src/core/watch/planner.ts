@@ -108,6 +108,20 @@ const RELIST_LOOK_HOURS = 128;
 const RELIST_MAX_GAP_HOURS = 2;
 
 /**
+ * The watchlist's stretch (scaleToFit, a power of two) from which the budget counts as tight for relist look-ups:
+ * the watchlist's projected checks need 8 times their share of the allowance or more. On so tight a budget most
+ * look-ups find nothing: a buyer's week at 10 requests a day in the watcher benchmark spent 19 of its 31 watched-lot
+ * looks on look-ups that found no relist, while every saved-search page it read brought new matches. There a relist
+ * look-up goes after a saved search's page (value.ts watchValue) and nothing is kept back for it (`aboveSearches`).
+ */
+export const RELIST_YIELD_SCALE = 8;
+
+/** Whether relist look-ups yield to saved-search pages at this `scale` (RELIST_YIELD_SCALE). Throws nothing. */
+export function relistsYield(scale: number): boolean {
+  return scale >= RELIST_YIELD_SCALE;
+}
+
+/**
  * How long after its sale time (or after now, for a lot already live) a projection assumes a lot has ended: the
  * start on the block plus the live phase plus the service's refresh lag of up to about 15 minutes.
  */
@@ -136,6 +150,7 @@ function projectedState(lot: LotState, t: number, now: number): LotState {
  * to the user and for choosing the scale): simulates nextCheckAt forward for each lot, assuming nothing changes
  * but the end of each auction (see projectedState).
  *
+ * @param which the kind of checks counted (ProjectedChecks), all by default.
  * @returns a count of requests. Throws nothing.
  */
 export function projectedChecks(
@@ -143,23 +158,32 @@ export function projectedChecks(
   now: number,
   horizon: number,
   scale = 1,
+  which: ProjectedChecks = 'all',
 ): number {
-  return projectedCheckTimes(lots, now, horizon, scale).length;
+  return projectedCheckTimes(lots, now, horizon, scale, which).length;
 }
 
 /**
- * The times (ms, ascending, each >= now) of the checks projectedChecks counts: a lot never fetched is due now.
- * The scheduler keeps requests back for them (Scheduler.searchKeep); with `afterSaleOnly`, only the planner's looks
- * for a sale result (no bid looks), from the listed sale time until the lot is projected over (Scheduler.lookKeep).
- * Throws nothing.
+ * Which projected checks projectedCheckTimes lists: `all` of them; `aboveSearches`, all but the relist look-ups after
+ * a lot is projected over (on a tight budget those go after a saved search's page: relistsYield), which the scheduler
+ * keeps requests back for from searches (budget.ts watchReserve, spending.ts searchKeep); `saleResults`, only the
+ * planner's looks for a sale result (no bid looks), from the listed sale time until the lot is projected over
+ * (spending.ts lookKeep).
+ */
+export type ProjectedChecks = 'all' | 'aboveSearches' | 'saleResults';
+
+/**
+ * The times (ms, ascending, each >= now) of the checks projectedChecks counts, of the kind `which` names: a lot
+ * never fetched is due now. Throws nothing.
  */
 export function projectedCheckTimes(
   lots: { lot: LotState | null; lastChecked: number | null; bids?: BidWatch | null }[],
   now: number,
   horizon: number,
   scale = 1,
-  afterSaleOnly = false,
+  which: ProjectedChecks = 'all',
 ): number[] {
+  const afterSaleOnly = which === 'saleResults';
   const times: number[] = [];
   for (const { lot, lastChecked, bids } of lots) {
     // Never fetched: one fetch now; what follows depends on what it returns.
@@ -177,8 +201,13 @@ export function projectedCheckTimes(
       const t = bid !== null && bid < planned ? bid : planned;
       const at = Math.max(t, last + 1);
       if (at > now + horizon || guard++ > 5000) break;
-      // afterSaleOnly: only the looks for a sale result (from the listed sale time until the lot is projected over).
-      if (!afterSaleOnly || (lot.auction_at !== null && at >= lot.auction_at && !auctionOver(state)))
+      // saleResults: only the looks for a sale result (from the listed sale time until the lot is projected over);
+      // aboveSearches: none of the relist look-ups after the lot is projected over.
+      if (
+        which === 'all' ||
+        (which === 'aboveSearches' && !auctionOver(state)) ||
+        (afterSaleOnly && lot.auction_at !== null && at >= lot.auction_at && !auctionOver(state))
+      )
         times.push(Math.max(now, at));
       last = at;
     }

@@ -24,6 +24,7 @@ import {
   searchKeep,
   searchMayStart,
   sendable,
+  waitsBehindSearch,
 } from './spending';
 
 /** What the scheduler needs; everything with side effects is injected. */
@@ -325,7 +326,7 @@ export class Scheduler {
           const due = watchDue(w, now, this.scale);
           const at = due.at;
           if (at > now) continue;
-          const value = dueValue(w, now, due);
+          const value = dueValue(w, now, due, this.scale);
           queue.push({
             item: { watch: w.watch },
             value,
@@ -344,49 +345,48 @@ export class Scheduler {
       let firstLooks: number[] | null = null;
       let lookAt = now;
       let periodKept: number | null = null;
+      let searchWaits = false; // a saved search's run could not start (waitsBehindSearch)
       for (const q of orderQueue(queue)) {
         const at = this.d.clock.now();
         if (this.pausedNow()) break;
+        const item = q.item;
+        const search = 'search' in item ? item : null;
+        const lot = 'watch' in item ? (states.find((w) => w.watch === item.watch)?.lot ?? null) : null;
+        if (waitsBehindSearch(searchWaits, q, lot, this.scale)) continue;
         if (!q.critical && lookKept === null) {
           lookKept = this.lookKeep(at, states);
           lookAt = at;
         }
         const looks = q.critical ? null : lookKept;
-        const keep = q.critical
-          ? 0
-          : 'watch' in q.item
-            ? looks!.bucket
-            : (kept ??= this.searchKeep(at, states));
-        // A saved search's run goes whole or waits (spending.ts searchMayStart); what is behind it may go meanwhile.
-        if (
-          'search' in q.item &&
-          !searchMayStart(
-            this.d.budget,
-            { cost: q.cost, baselineDone: q.item.baseline, lastRun: q.dueAt },
-            at,
-            keep,
-            () => (periodKept ??= periodKeep(this.d.budget, this.scale, at, states)),
-          )
-        )
+        const keep = q.critical ? 0 : search ? (kept ??= this.searchKeep(at, states)) : looks!.bucket;
+        // A saved search's run goes whole or waits (spending.ts searchMayStart). Nothing below the sale-critical value
+        // takes the day's places kept for sale-result looks: those before the bucket refills, and for a list's first
+        // reading each lot's first look within 24 hours (leavesSaleLooks above). A search that waits lets the watch
+        // checks behind it go (they need fewer tokens) but for relist look-ups on a tight budget (waitsBehindSearch);
+        // a watch check that cannot go stops the tick.
+        const held =
+          (search !== null &&
+            !searchMayStart(
+              this.d.budget,
+              { cost: q.cost, baselineDone: search.baseline, lastRun: q.dueAt },
+              at,
+              keep,
+              () => (periodKept ??= periodKeep(this.d.budget, this.scale, at, states)),
+            )) ||
+          (looks !== null &&
+            (!this.d.budget.canSpend(1, at, looks.day) ||
+              (search?.baseline === true &&
+                !leavesSaleLooks(
+                  this.d.budget,
+                  1,
+                  at,
+                  (firstLooks ??= this.firstReadingLooks(lookAt, states)),
+                )))) ||
+          !sendable(this.d.budget, q, at, keep);
+        if (held) {
+          if (!search) break;
+          searchWaits = true;
           continue;
-        // Nothing below the sale-critical value takes the day's places kept for sale-result looks: those before the
-        // bucket refills, and for a list's first reading each lot's first look within 24 hours (leavesSaleLooks
-        // above). A search that waits lets the watch checks behind it go (they need fewer tokens); a watch check that
-        // cannot go stops the tick.
-        const dayKept =
-          looks !== null &&
-          (!this.d.budget.canSpend(1, at, looks.day) ||
-            ('search' in q.item &&
-              q.item.baseline &&
-              !leavesSaleLooks(
-                this.d.budget,
-                1,
-                at,
-                (firstLooks ??= this.firstReadingLooks(lookAt, states)),
-              )));
-        if (dayKept || !sendable(this.d.budget, q, at, keep)) {
-          if ('search' in q.item) continue;
-          break;
         }
         if ('watch' in q.item) await this.d.polls.pollWatch(q.item.watch, q.critical ? Infinity : 0);
         else await this.runs.execute(q.item);

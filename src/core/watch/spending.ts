@@ -1,8 +1,8 @@
 import type { WatchRow } from '../db/store';
 import type { WatchState } from './backoff';
 import { DAY, keepFor, reserveHorizon, watchReserve, type RequestBudget } from './budget';
-import { projectedCheckTimes } from './planner';
-import type { QueuedRequest } from './value';
+import { auctionOver, projectedCheckTimes, relistsYield } from './planner';
+import { SEARCH_PAGE_CAP, type QueuedRequest } from './value';
 
 /*
  * The scheduler's spending decisions for the head of its queue (docs/architecture.md "Request budget"): pure reads of
@@ -55,18 +55,29 @@ export function periodKeep(budget: RequestBudget, scale: number, now: number, st
 /**
  * Tokens of the pacing bucket kept back from a saved search's pages when it starts: what the watchlist's projected
  * checks before the bucket could refill (reserveHorizon) need beyond what it refills by each of their times
- * (keepFor), at most all but one of the burst. Saved-search pages yield to watch checks when requests are scarce; a
- * run once started goes on within the daily allowance less the watchlist's reserve (its pages are one result), and
- * the pace catches up after it. `now` in ms; `scale` the watchlist's stretch. Throws only database errors.
+ * (keepFor), at most all but one of the burst; on a tight budget without the relist look-ups, which go after a
+ * saved search's page there (planner.ts relistsYield). Saved-search pages yield to watch checks when requests are
+ * scarce; a run once started goes on within the daily allowance less the watchlist's reserve (its pages are one
+ * result), and the pace catches up after it. `now` in ms; `scale` the watchlist's stretch. Throws only database errors.
  */
 export function searchKeep(budget: RequestBudget, watches: WatchState[], now: number, scale: number): number {
   const perDay = budget.allowance(now).perDay;
-  return keepFor(projectedCheckTimes(watches, now, reserveHorizon(perDay), scale), now, perDay);
+  return keepFor(
+    projectedCheckTimes(
+      watches,
+      now,
+      reserveHorizon(perDay),
+      scale,
+      relistsYield(scale) ? 'aboveSearches' : 'all',
+    ),
+    now,
+    perDay,
+  );
 }
 
 /**
  * What a watch check below the sale-critical value leaves for the sale-result looks projected before the bucket
- * could refill (projectedCheckTimes `afterSaleOnly`): `bucket`, their tokens (keepFor); `day`, their places in the
+ * could refill (projectedCheckTimes `saleResults`): `bucket`, their tokens (keepFor); `day`, their places in the
  * rolling day, which frees a request only as an old one ages out, not at the bucket's refill rate (every such look,
  * at most half the day). A bid look or a background look may spend the rest of what is kept for the watchlist (it is
  * part of what was kept for), never a sale result's; a saved search's page leaves the day's places too. Throws only
@@ -79,7 +90,7 @@ export function lookKeep(
   scale: number,
 ): { bucket: number; day: number } {
   const perDay = budget.allowance(now).perDay;
-  const times = projectedCheckTimes(watches, now, reserveHorizon(perDay), scale, true);
+  const times = projectedCheckTimes(watches, now, reserveHorizon(perDay), scale, 'saleResults');
   return { bucket: keepFor(times, now, perDay), day: Math.min(times.length, Math.floor(perDay / 2)) };
 }
 
@@ -97,7 +108,9 @@ export function firstReadingLooks(
 ): number[] {
   const horizon = now + reserveHorizon(budget.allowance(now).perDay);
   return watches
-    .flatMap((w) => projectedCheckTimes([w], now, DAY, scale, true).filter((t, i) => i === 0 || t <= horizon))
+    .flatMap((w) =>
+      projectedCheckTimes([w], now, DAY, scale, 'saleResults').filter((t, i) => i === 0 || t <= horizon),
+    )
     .sort((a, b) => a - b);
 }
 
@@ -143,4 +156,26 @@ export function searchMayStart(
   if (!budget.canSpend(whole, at, keep, cost + keep)) return false;
   if (leavesTooLittle(budget, cost, at, periodKept())) return false;
   return !(basis === 'quota' && baselineDone && budget.paidAt(cost + keep, at, lastRun) > at);
+}
+
+/**
+ * Whether a watch check waits behind a saved search's run that could not start this tick (`searchWaits`): on a tight
+ * budget (planner.ts relistsYield) a relist look-up (`lot` over, `value` no more than a search's page) would spend
+ * the tokens the run waits for, so it waits too, until it has waited long enough to outrank the page (value.ts
+ * watchValue). A sale-critical check never waits here. Throws nothing.
+ */
+export function waitsBehindSearch(
+  searchWaits: boolean,
+  q: { critical: boolean; value: number },
+  lot: WatchState['lot'],
+  scale: number,
+): boolean {
+  return (
+    searchWaits &&
+    relistsYield(scale) &&
+    !q.critical &&
+    q.value <= SEARCH_PAGE_CAP &&
+    lot !== null &&
+    auctionOver(lot)
+  );
 }

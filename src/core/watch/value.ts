@@ -1,6 +1,6 @@
 import type { LotState } from '../../shared/watch';
 import { mayBeRelisted } from '../diff';
-import { auctionOver, isLive } from './planner';
+import { auctionOver, isLive, relistsYield } from './planner';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -20,6 +20,10 @@ const STALE_AFTER = 6 * HOUR;
  * - 60 an unsold (or sold-on-approval) lot in its first two days after the sale (a relist);
  * - 55 an unsold lot later in its relist look-ups (at most one every 2 hours, stretched by the budget's scale): above
  *   a saved search's page, because a relist missed is the watched vehicle's next sale result missed too;
+ * - on a tight budget (planner.ts relistsYield) instead 48 in the first two days and 44 later, growing to 51 once the
+ *   look-up has waited a whole interval past its due time: there most look-ups find nothing while a saved search's
+ *   page brings new matches, so a look-up goes after a due page but is delayed, not dropped (the relisted lot's own
+ *   sale result and bids follow from it);
  * - 50 a watched lot never fetched (nothing is known: not even its sale time);
  * - 60 a bid look (bidPlan.ts) from the sale time on at a lot with a bid rule not reached yet: the bid climbs on the
  *   block within minutes, and a look after the hammer sees only the final price;
@@ -43,6 +47,8 @@ export const VALUE = {
   nearSale: 40,
   searchRun: 40,
   relistLater: 55,
+  relistTightSoon: 48,
+  relistTightLater: 44,
   background: 5,
   afterSale: 1,
   bidSoon: 52,
@@ -77,19 +83,23 @@ export function searchValue(sinceLastRun: number, interval: number, pages = 1): 
  * The value (VALUE) of checking a watched lot now, from its last stored state (null: never fetched).
  *
  * @param now ms since the epoch.
- * @param dueAt when the check became due (ms), and `lastChecked` the last fetch (ms): a background look gains value
- *   as it waits, by the waiting time over its own interval. Throws nothing.
+ * @param dueAt when the check became due (ms), and `lastChecked` the last fetch (ms): a background look (and on a
+ *   tight budget a relist look-up) gains value as it waits, by the waiting time over its own interval.
+ * @param scale the watchlist's stretch (scaleToFit), 1 when the budget is ample. Throws nothing.
  */
 export function watchValue(
   lot: LotState | null,
   now: number,
   dueAt = now,
   lastChecked: number | null = null,
+  scale = 1,
 ): number {
   if (!lot) return VALUE.neverFetched;
   if (auctionOver(lot)) {
     if (!mayBeRelisted(lot)) return VALUE.afterSale;
-    return lot.auction_at !== null && now < lot.auction_at + 48 * HOUR ? VALUE.relistSoon : VALUE.relistLater;
+    const soon = lot.auction_at !== null && now < lot.auction_at + 48 * HOUR;
+    if (!relistsYield(scale)) return soon ? VALUE.relistSoon : VALUE.relistLater;
+    return waited(soon ? VALUE.relistTightSoon : VALUE.relistTightLater, now, dueAt, lastChecked);
   }
   if (isLive(lot)) return VALUE.live;
   const at = lot.auction_at;
@@ -99,11 +109,19 @@ export function watchValue(
     return waited > STALE_AFTER ? VALUE.staleResult + (10 * STALE_AFTER) / waited : VALUE.saleResult;
   }
   if (at !== null && at - 15 * MIN <= now) return VALUE.nearSale;
+  return waited(VALUE.background, now, dueAt, lastChecked);
+}
+
+/**
+ * A look's value `base` grown by its wait past its due time over its own interval (from `lastChecked` to `dueAt`, an
+ * hour when unknown): a look that has waited a whole interval has doubled the gap the planner chose, and it then
+ * beats a saved search's page (SEARCH_PAGE_CAP + 1), so a busy search cannot starve the watchlist's bids,
+ * reschedules and relists. Times in ms. Throws nothing.
+ */
+function waited(base: number, now: number, dueAt: number, lastChecked: number | null): number {
   const interval = lastChecked !== null && dueAt > lastChecked ? dueAt - lastChecked : HOUR;
-  // A look that has waited a whole interval past its due time has doubled the gap the planner chose: it then beats
-  // a saved search's page, so a busy search cannot starve the watchlist's bids and reschedules.
   const overdue = Math.max(0, now - dueAt) / interval;
-  return Math.min(SEARCH_PAGE_CAP + 1, VALUE.background + (SEARCH_PAGE_CAP + 1 - VALUE.background) * overdue);
+  return Math.min(SEARCH_PAGE_CAP + 1, base + (SEARCH_PAGE_CAP + 1 - base) * overdue);
 }
 
 /** One request (or a run of `cost` requests) waiting in the queue, with its value (see VALUE). */

@@ -43,7 +43,7 @@ export function watchWakeAt(w: WatchState, c: WakeContext, dueAtTickStart: numbe
   const { now, tickStart } = c;
   const blocked = (fit: number | null) => wakeWhenFits(fit, now);
   const d = watchDue(w, now, c.scale);
-  const critical = dueValue(w, now, d) >= CRITICAL_VALUE;
+  const critical = dueValue(w, now, d, c.scale) >= CRITICAL_VALUE;
   const gateCritical = c.onQuota || c.budget.canSpend(1, now) ? c.pauseEnd : c.first;
   let t = d.at;
   if (tickStart !== null && dueAtTickStart <= tickStart) {

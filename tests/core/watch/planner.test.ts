@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { LotState } from '../../../src/shared/watch';
 import { lot as fixtureLot } from '../diff/fixtures';
-import { nextCheckAt, projectedChecks } from '../../../src/core/watch/planner';
+import { nextCheckAt, projectedCheckTimes, projectedChecks } from '../../../src/core/watch/planner';
+import { waitsBehindSearch } from '../../../src/core/watch/spending';
+import { SEARCH_PAGE_CAP, VALUE } from '../../../src/core/watch/value';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -99,5 +101,40 @@ describe('projectedChecks', () => {
 
   it('counts a never-fetched lot as due now', () => {
     expect(projectedChecks([{ lot: null, lastChecked: null }], now, DAY)).toBe(1);
+  });
+
+  it('leaves out the relist look-ups where they go after a search page, never the looks for the sale result', () => {
+    // The real dialect, a sale in 2 minutes: its looks for the result, then (assumed unsold) relist look-ups.
+    const soon = [{ lot: lot({ lot_sub_status: null }), lastChecked: now }];
+    const all = projectedCheckTimes(soon, now, DAY, 8);
+    const above = projectedCheckTimes(soon, now, DAY, 8, 'aboveSearches');
+    const results = projectedCheckTimes(soon, now, DAY, 8, 'saleResults');
+    expect(above.length).toBeLessThan(all.length);
+    expect(above.filter((t) => t >= now + 2 * MIN)).toEqual(results);
+    expect(results.length).toBeGreaterThan(0);
+    // Every look after the projected end (20 minutes after the sale time) is a relist look-up: none is kept.
+    expect(above.every((t) => t <= now + 2 * MIN + 20 * MIN + 20 * MIN)).toBe(true);
+    // An ended unsold lot has nothing but relist look-ups.
+    const ended = [{ lot: lot({ auction_at: now - 3 * HOUR, state: 'finished' }), lastChecked: now }];
+    expect(projectedChecks(ended, now, DAY, 8)).toBeGreaterThan(0);
+    expect(projectedChecks(ended, now, DAY, 8, 'aboveSearches')).toBe(0);
+  });
+});
+
+describe('waitsBehindSearch', () => {
+  const ended = lot({ auction_at: now - 30 * HOUR, state: 'finished' });
+  const look = { critical: false, value: VALUE.relistTightLater };
+
+  it('holds a relist look-up behind a waiting search run on a tight budget only', () => {
+    expect(waitsBehindSearch(true, look, ended, 8)).toBe(true);
+    expect(waitsBehindSearch(false, look, ended, 8)).toBe(false);
+    expect(waitsBehindSearch(true, look, ended, 4)).toBe(false);
+  });
+
+  it('never holds a look at an open lot, a sale-critical check, or a look-up that has outwaited the page', () => {
+    expect(waitsBehindSearch(true, look, lot(), 64)).toBe(false);
+    expect(waitsBehindSearch(true, { critical: true, value: VALUE.saleResult }, ended, 64)).toBe(false);
+    expect(waitsBehindSearch(true, { critical: false, value: SEARCH_PAGE_CAP + 1 }, ended, 64)).toBe(false);
+    expect(waitsBehindSearch(true, look, null, 64)).toBe(false);
   });
 });

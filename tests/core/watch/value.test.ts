@@ -125,6 +125,36 @@ describe('stale sale results', () => {
   });
 });
 
+describe('relist look-ups on a tight budget', () => {
+  const ended = (hoursAgo: number) => lot({ auction_at: now - hoursAgo * HOUR, state: 'finished' });
+  const page = searchValue(3 * 24 * HOUR, 15 * MIN, 5) / 5;
+
+  it('go after a long-waiting saved search page from scale 8 up, before it at scale 4', () => {
+    expect(watchValue(ended(3), now, now, now - HOUR, 4)).toBe(VALUE.relistSoon);
+    expect(watchValue(ended(72), now, now, now - 8 * HOUR, 4)).toBe(VALUE.relistLater);
+    expect(watchValue(ended(3), now, now, now - HOUR, 8)).toBe(VALUE.relistTightSoon);
+    expect(watchValue(ended(72), now, now, now - 8 * HOUR, 64)).toBe(VALUE.relistTightLater);
+    expect(VALUE.relistTightSoon).toBeLessThan(page);
+    expect(VALUE.relistTightLater).toBeGreaterThan(watchValue(lot(), now, now, now - 6 * HOUR));
+  });
+
+  it('are delayed, not dropped: one that has waited its whole interval past its due time beats the page again', () => {
+    const interval = 16 * HOUR;
+    const halfway = watchValue(ended(72), now, now - interval / 2, now - 1.5 * interval, 8);
+    const doubled = watchValue(ended(72), now, now - interval, now - 2 * interval, 8);
+    expect(halfway).toBeLessThan(page);
+    expect(doubled).toBeGreaterThan(page);
+    expect(doubled).toBeLessThan(CRITICAL_VALUE);
+  });
+
+  it('leave a sold lot at its daily look and a sale result sale-critical', () => {
+    expect(watchValue(lot({ auction_at: now - 3 * HOUR, state: 'sold' }), now, now, null, 64)).toBe(
+      VALUE.afterSale,
+    );
+    expect(watchValue(lot({ auction_at: now - 5 * MIN }), now, now, null, 64)).toBe(VALUE.saleResult);
+  });
+});
+
 describe('keepFor', () => {
   it('keeps a token now for a sale result due before the bucket refills one, not for one due after', () => {
     // 3 requests a day: one token every 8 hours.
