@@ -110,7 +110,7 @@ const RELIST_MAX_GAP_HOURS = 2;
 /**
  * The watchlist's stretch (scaleToFit, a power of two) from which the budget counts as tight for relist look-ups:
  * the watchlist's projected checks need 8 times their share of the allowance or more. On so tight a budget most
- * look-ups find nothing: a buyer's week at 10 requests a day in the watcher benchmark spent 19 of its 31 watched-lot
+ * look-ups find nothing: a buyer's week at 10 requests a day in the watcher benchmark spent 18 of its 31 watched-lot
  * looks on look-ups that found no relist, while every saved-search page it read brought new matches. There a relist
  * look-up goes after a saved search's page (value.ts watchValue) and nothing is kept back for it (`aboveSearches`).
  */
