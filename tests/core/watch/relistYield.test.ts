@@ -4,8 +4,8 @@ import type { Lot, Sandbox } from '../../../src/sandbox/index';
 import { FakeClock } from '../../helpers/fakeClock';
 import { driveTo, endDay, HOUR, key, narrowSearches, simulatedDayCore, START } from './simulatedDay';
 
-// A tight budget (docs/architecture.md "Relist look-ups on a tight budget"): 10 requests a day for four watched lots
-// that end unsold in the first hours and three saved searches every 15 minutes. With the lots over, what the watchlist
+// A tight budget (docs/architecture.md "Request budget", its paragraph on relist look-ups on a tight budget): 10
+// requests a day for four watched lots that end unsold in the first hours and three saved searches every 15 minutes. With the lots over, what the watchlist
 // still wants is relist look-ups by VIN, which mostly find nothing; the searches' pages bring new matches. The pages
 // must get the day's requests, and each lot must still be looked up for a relist (delayed, not dropped).
 
