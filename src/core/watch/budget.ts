@@ -1,7 +1,7 @@
 import type { QuotaSnapshot } from '../../shared/vehicle';
 import type { LotState } from '../../shared/watch';
 import type { BidWatch } from './bidPlan';
-import { projectedChecks, relistsYield } from './planner';
+import { keptFromSearches, projectedChecks } from './planner';
 import { pagesPerRun } from '../../shared/watch';
 
 const HOUR = 3_600_000;
@@ -289,7 +289,7 @@ export function scaleToFit(
  * relistsYield) the relist look-ups are not counted: they go after a saved search's page. Throws nothing.
  */
 export function watchReserve(lots: WatchLoad[], now: number, scale: number, horizon = HOUR): number {
-  return projectedChecks(lots, now, horizon, scale, relistsYield(scale) ? 'aboveSearches' : 'all');
+  return projectedChecks(lots, now, horizon, scale, keptFromSearches(scale));
 }
 
 /**

@@ -122,6 +122,14 @@ export function relistsYield(scale: number): boolean {
 }
 
 /**
+ * The projected checks requests are kept back for from saved searches at this `scale` (budget.ts watchReserve,
+ * spending.ts searchKeep): all of them, or on a tight budget all but the relist look-ups (relistsYield). Throws nothing.
+ */
+export function keptFromSearches(scale: number): ProjectedChecks {
+  return relistsYield(scale) ? 'aboveSearches' : 'all';
+}
+
+/**
  * How long after its sale time (or after now, for a lot already live) a projection assumes a lot has ended: the
  * start on the block plus the live phase plus the service's refresh lag of up to about 15 minutes.
  */

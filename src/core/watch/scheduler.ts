@@ -319,7 +319,7 @@ export class Scheduler {
       // One queue: watch checks and saved-search runs that are due, by value per request (value.ts). Sale-critical
       // checks go first and may spend the requests kept back for them; the rest go while the pace allows after
       // keeping back what the watchlist needs before the bucket could refill (docs/architecture.md "Request budget").
-      const queue: QueuedRequest<{ watch: WatchRow } | RunItem>[] = [];
+      const queue: QueuedRequest<{ watch: WatchRow; lot: WatchState['lot'] } | RunItem>[] = [];
       const states = paused ? [] : this.watchStates();
       if (!paused) {
         for (const w of states) {
@@ -328,7 +328,7 @@ export class Scheduler {
           if (at > now) continue;
           const value = dueValue(w, now, due, this.scale);
           queue.push({
-            item: { watch: w.watch },
+            item: { watch: w.watch, lot: w.lot },
             value,
             cost: 1,
             dueAt: at,
@@ -351,8 +351,7 @@ export class Scheduler {
         if (this.pausedNow()) break;
         const item = q.item;
         const search = 'search' in item ? item : null;
-        const lot = 'watch' in item ? (states.find((w) => w.watch === item.watch)?.lot ?? null) : null;
-        if (waitsBehindSearch(searchWaits, q, lot, this.scale)) continue;
+        if ('watch' in item && waitsBehindSearch(searchWaits, q, item.lot, this.scale)) continue;
         if (!q.critical && lookKept === null) {
           lookKept = this.lookKeep(at, states);
           lookAt = at;

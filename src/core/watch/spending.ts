@@ -1,7 +1,7 @@
 import type { WatchRow } from '../db/store';
 import type { WatchState } from './backoff';
 import { DAY, keepFor, reserveHorizon, watchReserve, type RequestBudget } from './budget';
-import { auctionOver, projectedCheckTimes, relistsYield } from './planner';
+import { auctionOver, keptFromSearches, projectedCheckTimes, relistsYield } from './planner';
 import { SEARCH_PAGE_CAP, type QueuedRequest } from './value';
 
 /*
@@ -62,17 +62,8 @@ export function periodKeep(budget: RequestBudget, scale: number, now: number, st
  */
 export function searchKeep(budget: RequestBudget, watches: WatchState[], now: number, scale: number): number {
   const perDay = budget.allowance(now).perDay;
-  return keepFor(
-    projectedCheckTimes(
-      watches,
-      now,
-      reserveHorizon(perDay),
-      scale,
-      relistsYield(scale) ? 'aboveSearches' : 'all',
-    ),
-    now,
-    perDay,
-  );
+  const times = projectedCheckTimes(watches, now, reserveHorizon(perDay), scale, keptFromSearches(scale));
+  return keepFor(times, now, perDay);
 }
 
 /**
