@@ -20,6 +20,8 @@ export interface WatchState {
   lastChecked: number | null;
   /** The bid plan's view of a lot with a bid rule not reached yet (bidPlan.ts); absent or null otherwise. */
   bids?: BidWatch | null;
+  /** An unsold lot's fair share of relist look-ups on a tight budget (planner.ts relistLookGap), ms. */
+  relistGap?: number;
 }
 
 /** After a tick failed, the loop waits 1, 2, 4 ... minutes before the next one, at most 30 minutes (ms). */

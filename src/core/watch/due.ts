@@ -5,13 +5,14 @@ import type { WatchState } from './backoff';
 import { failureBackoff } from './backoff';
 import {
   BID_HISTORY_MS,
+  bidLookGap,
   bidLookValue,
   nextBidLevel,
   nextBidLookAt,
   type BidPoint,
   type BidWatch,
 } from './bidPlan';
-import { auctionOver, nextCheckAt } from './planner';
+import { auctionOver, awaitsRelist, nextCheckAt, relistLookGap, relistsYield } from './planner';
 import { VALUE, watchValue } from './value';
 
 /*
@@ -48,6 +49,31 @@ export function bidWatchOf(
 }
 
 /**
+ * `states` with the budget's fair shares of `perDay` requests beside the `pagesPerCycle` pages of one run of every
+ * saved search and call watch: each lot waiting for a bid rule gets the widest gap between its bid looks (bidPlan.ts
+ * bidLookGap: a page's turn each) and, on a tight budget (planner.ts relistsYield at `scale`), each unsold lot in its
+ * relist look-ups the gap after which a look-up goes before a page (planner.ts relistLookGap: one page's turn for them
+ * all). Pure; throws nothing.
+ */
+export function withShares(
+  states: WatchState[],
+  perDay: number,
+  pagesPerCycle: number,
+  scale: number,
+): WatchState[] {
+  const waiting = states.filter((x) => x.bids).length;
+  const maxGap = waiting > 0 ? bidLookGap(waiting, perDay, pagesPerCycle) : null;
+  const relisting = relistsYield(scale) ? states.filter((x) => awaitsRelist(x.lot, x.lastChecked)).length : 0;
+  const relistGap = relisting > 0 ? relistLookGap(relisting, perDay, pagesPerCycle) : null;
+  if (maxGap === null && relistGap === null) return states;
+  return states.map((w) => {
+    if (w.bids && maxGap !== null) return { ...w, bids: { ...w.bids, maxGap } };
+    if (relistGap !== null && awaitsRelist(w.lot, w.lastChecked)) return { ...w, relistGap };
+    return w;
+  });
+}
+
+/**
  * When a watch is next due (ms): the earlier of the planner's check (nextCheckAt) and the bid plan's look
  * (nextBidLookAt, when `w.bids` is set), not before its failure backoff ends. `bidOnly`: only the bid plan wants it
  * by `now`, so it is valued as a bid look. Throws nothing.
@@ -75,5 +101,5 @@ export function dueValue(
   scale = 1,
 ): number {
   if (due.bidOnly && w.lot && w.bids) return bidLookValue(w.lot, w.bids, w.lastChecked, now, VALUE);
-  return watchValue(w.lot, now, due.planned, w.lastChecked, scale);
+  return watchValue(w.lot, now, due.planned, w.lastChecked, scale, w.relistGap);
 }

@@ -61,7 +61,7 @@ export function nextCheckAt(
   const last = lastChecked;
   if (auctionOver(lot)) {
     const endedAt = Math.max(lot.auction_at ?? last, 0);
-    if (mayBeRelisted(lot) && last < endedAt + RELIST_LOOK_HOURS * HOUR) {
+    if (awaitsRelist(lot, last)) {
       // Doubling gaps from the end, up to RELIST_MAX_GAP_HOURS (stretched by scale): a relist days later is still
       // caught within hours on an ample budget, while its new lot has days to go before its own sale. A tight budget
       // starts later (fewer, wider looks).
@@ -97,6 +97,15 @@ export function nextCheckAt(
   return Math.min(anchor, last + background * scale);
 }
 
+/**
+ * Whether an ended lot is in its relist look-ups (nextCheckAt): unsold or sold on approval, last fetched (`lastChecked`,
+ * ms) within RELIST_LOOK_HOURS of its sale. Throws nothing.
+ */
+export function awaitsRelist(lot: LotState | null, lastChecked: number | null): boolean {
+  if (!lot || lastChecked === null || !auctionOver(lot) || !mayBeRelisted(lot)) return false;
+  return lastChecked < Math.max(lot.auction_at ?? lastChecked, 0) + RELIST_LOOK_HOURS * HOUR;
+}
+
 /** How long after the sale relists are looked for, hours (then daily). */
 const RELIST_LOOK_HOURS = 128;
 
@@ -120,6 +129,29 @@ export const RELIST_YIELD_SCALE = 8;
 export function relistsYield(scale: number): boolean {
   return scale >= RELIST_YIELD_SCALE;
 }
+
+/**
+ * The fair share of one unsold lot's relist look-ups on a tight budget (relistsYield), ms: the gap without a look
+ * after which its look-up goes before a saved search's page (value.ts watchValue). All the look-ups together get one
+ * page's turn beside the `pagesPerCycle` pages of one run of every saved search and call watch (each lot waiting for
+ * a bid rule gets a turn of its own: bidPlan.ts bidLookGap), so each of the `lots` awaiting a relist gets one look
+ * every `lots` x (pagesPerCycle + 1) x 24 h / `perDay`. Before it a look-up only takes what the pages leave. On so
+ * tight a budget most look-ups find nothing: with eight unsold lots at 10 requests a day, look-ups that beat a page
+ * whenever they had waited their own interval took 16 of every 20 requests and three saved searches 4, and a share
+ * of one more saved search (a run's pages) cost the buyer in the watcher benchmark 8 of its 103 search pages at 10 a
+ * day. At most RELIST_TURN_MAX; Infinity (no turn) when there is no lot or no allowance. Throws nothing.
+ */
+export function relistLookGap(lots: number, perDay: number, pagesPerCycle: number): number {
+  if (lots <= 0 || perDay <= 0) return Infinity;
+  return Math.min(RELIST_TURN_MAX, (lots * (Math.max(0, pagesPerCycle) + 1) * 24 * HOUR) / perDay);
+}
+
+/**
+ * The longest a relist look-up waits for its turn (relistLookGap), ms: 120 hours, so every unsold lot gets a turn
+ * before its look-ups end RELIST_LOOK_HOURS (128) after the sale (its result is seen minutes after the sale on any
+ * budget), however many lots share the turn.
+ */
+const RELIST_TURN_MAX = (RELIST_LOOK_HOURS - 8) * HOUR;
 
 /**
  * The projected checks requests are kept back for from saved searches at this `scale` (budget.ts watchReserve,

@@ -8,11 +8,10 @@ import { failureBackoff, tickBackoff, type SchedulePlan, type WatchState } from 
 import type { Outbox } from './outbox';
 import { nextReminderAt } from './planner';
 import { CRITICAL_VALUE, orderQueue, type QueuedRequest } from './value';
-import { dueValue, watchDue } from './due';
+import { dueValue, watchDue, withShares } from './due';
 import { MAX_SLEEP, watchWakeAt, type WakeContext } from './wake';
 import { ScheduledRuns, type CallRunner, type RunItem } from './runs';
 import { EMPTY_VIEW, loadWatchView, watchStatesOf, type WatchView } from './view';
-import { bidLookGap } from './bidPlan';
 import type { Polls, RunOutcome } from './polls';
 import type { PauseGate } from './pause';
 import type { Recorder } from './recorder';
@@ -200,18 +199,16 @@ export class Scheduler {
   }
 
   /**
-   * The watches to poll (examples only while they may be) with their lots' stored states and, for a bid rule not
-   * reached yet and `withBids`, the bid plan's view (due.ts bidWatchOf over the lot's recent bid changes), from the
-   * view read last (view.ts). Throws nothing.
+   * The watches to poll (examples only while they may be) with their lots' stored states, from the view read last
+   * (view.ts). With `withBids`, also the bid plan's view of a bid rule not reached yet (due.ts bidWatchOf) and the
+   * budget's fair shares (due.ts withShares); without, the watchlist's own plan, which updateScale stretches (so the
+   * shares, which follow the stretch, cannot move it). Throws nothing.
    */
   watchStates(withBids = true): WatchState[] {
     const now = this.d.clock.now();
     const states = watchStatesOf(this.view, now, this.d.examplesActive?.() ?? true, withBids);
-    // The bid looks' widest gap: each lot waiting for a bid rule gets the turn a saved search's page gets.
-    const waiting = states.filter((x) => x.bids).length;
-    if (waiting === 0) return states;
-    const maxGap = bidLookGap(waiting, this.d.budget.allowance(now).perDay, this.runs.pagesPerCycle());
-    return states.map((w) => (w.bids ? { ...w, bids: { ...w.bids, maxGap } } : w));
+    if (!withBids) return states;
+    return withShares(states, this.d.budget.allowance(now).perDay, this.runs.pagesPerCycle(), this.scale);
   }
 
   /** The scheduled runs (saved searches and call watches): next runs and runs a day, for the views. */

@@ -12,7 +12,8 @@ import {
   timeToCross,
   type BidWatch,
 } from '../../../src/core/watch/bidPlan';
-import { bidWatchOf, dueValue, watchDue } from '../../../src/core/watch/due';
+import { bidWatchOf, dueValue, watchDue, withShares } from '../../../src/core/watch/due';
+import { relistLookGap } from '../../../src/core/watch/planner';
 import { CRITICAL_VALUE, VALUE } from '../../../src/core/watch/value';
 import type { WatchRow } from '../../../src/core/db/store';
 
@@ -174,5 +175,42 @@ describe('bid look values', () => {
     expect(dueValue(w, now + 2 * MIN, later)).toBe(VALUE.saleResult);
     // Rules with no level above the bid: no bid plan.
     expect(bidWatchOf({ ...row, rules: rules({ bid_above_usd: 4000 }) }, open, () => [], now)).toBeNull();
+  });
+});
+
+describe('withShares', () => {
+  const watch = { consecutive_failures: 0, last_checked_at: now - HOUR } as unknown as WatchRow;
+  const unsold = (hoursAgo: number) => ({
+    watch,
+    lot: lot(now - hoursAgo * HOUR, { state: 'finished', lot_sub_status: null }),
+    lastChecked: now - HOUR,
+  });
+  const sold = {
+    watch,
+    lot: lot(now - 5 * HOUR, { state: 'sold', lot_sub_status: null }),
+    lastChecked: now - HOUR,
+  };
+  const waiting = { watch, lot: lot(now + DAY), lastChecked: now - HOUR, bids: { level: 4600, history: [] } };
+  const states = [unsold(5), unsold(30), unsold(200), sold, waiting];
+
+  it("on a tight budget gives the lots in their relist look-ups one page's turn for them all", () => {
+    const out = withShares(states, 10, 7, 8);
+    // Two lots are in their look-ups; one ended 200 hours ago is past them (daily looks), one sold needs none.
+    const share = relistLookGap(2, 10, 7);
+    expect(out.map((w) => ('relistGap' in w ? w.relistGap : undefined))).toEqual([
+      share,
+      share,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    // The lot waiting for its bid rule keeps its page's turn (bidLookGap), counted over the round's pages.
+    expect(out[4]?.bids?.maxGap).toBe(((1 + 7) * DAY) / 10);
+  });
+
+  it('gives relist look-ups no share on an ample budget: they beat a page anyway', () => {
+    const out = withShares(states, 10, 7, 4);
+    expect(out.some((w) => 'relistGap' in w)).toBe(false);
+    expect(out[4]?.bids?.maxGap).toBe(((1 + 7) * DAY) / 10);
   });
 });

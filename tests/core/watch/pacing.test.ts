@@ -2,17 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/core/app';
 import type { Lot, MarketEvent, Sandbox } from '../../../src/sandbox/index';
 import { FakeClock } from '../../helpers/fakeClock';
-import {
-  driveTo,
-  END,
-  endDay,
-  HOUR,
-  key,
-  MIN,
-  narrowSearches,
-  simulatedDayCore,
-  START,
-} from './simulatedDay';
+import { driveTo, END, endDay, HOUR, key, MIN, narrowSearchesOn, START, watchedDay } from './simulatedDay';
 
 // A tight budget spread over the day (docs/architecture.md "Request budget"): 300 requests a day for ten watched lots
 // and three saved searches that alone would want about a thousand. The engine against the sandbox for a simulated
@@ -33,30 +23,27 @@ describe('a day at 300 requests with 10 watched lots and 3 saved searches', () =
 
   beforeAll(async () => {
     const clock = new FakeClock(START);
-    const day = await simulatedDayCore(clock);
-    ({ sb, core, cleanup } = day);
+    const day = await watchedDay(
+      clock,
+      BUDGET,
+      // Ten lots selling between the 1st and the 22nd hour, one every hour and a half or more: sale results due all
+      // day long, each one affordable at 12.5 requests an hour.
+      (m) => {
+        const picked: Lot[] = [];
+        for (const l of m.sorted) {
+          if (l.subStatus !== 'Open' || l.auctionAt <= START + HOUR || l.auctionAt >= START + 22 * HOUR)
+            continue;
+          if (picked.length === 10) break;
+          if (picked.length === 0 || l.auctionAt >= picked.at(-1)!.auctionAt + 100 * MIN) picked.push(l);
+        }
+        return picked;
+      },
+      // Three saved searches every 10 minutes, two or three pages each: about a thousand requests a day on their own.
+      (m) => narrowSearchesOn(m, '*/10 * * * *', 5),
+    );
+    ({ sb, core, cleanup, watched } = day);
     const { ok } = day;
-    await ok('settings.update', { requestsPerDay: BUDGET });
-    // Ten lots selling between the 1st and the 22nd hour, one every hour and a half or more: sale results due all
-    // day long, each one affordable at 12.5 requests an hour.
-    const m = sb.market;
-    watched = [];
-    for (const l of m.sorted) {
-      if (l.subStatus !== 'Open' || l.auctionAt <= START + HOUR || l.auctionAt >= START + 22 * HOUR) continue;
-      if (watched.length === 10) break;
-      if (watched.length === 0 || l.auctionAt >= watched.at(-1)!.auctionAt + 100 * MIN) watched.push(l);
-    }
-    for (const l of watched) await ok('watchlist.add', { target: l.lotNumber });
-    // Three saved searches every 10 minutes, two or three pages each: about a thousand requests a day on their own.
-    for (const { name: mm, make, model, platform } of narrowSearches(m)) {
-      await ok('searches.create', {
-        name: mm,
-        params: { make, model, platform },
-        schedule: '*/10 * * * *',
-        max_pages: 5,
-      });
-    }
-    const firstEvent = m.events.at(-1)?.seq ?? 0;
+    const firstEvent = day.fromSeq;
     events = await driveTo({ core, sb }, clock, END, firstEvent, 20_000);
     alerts = (await ok('alerts.list', { limit: 500 }))['alerts'] as typeof alerts;
     sent = ((await ok('requests.list', { limit: 1000 }))['rows'] as typeof sent).sort((a, b) => a.at - b.at);

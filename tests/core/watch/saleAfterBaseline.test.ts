@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/core/app';
 import type { Lot, MarketEvent, Sandbox } from '../../../src/sandbox/index';
 import { FakeClock } from '../../helpers/fakeClock';
-import { driveTo, endDay, HOUR, key, MIN, narrowSearches, simulatedDayCore, START } from './simulatedDay';
+import {
+  driveTo,
+  endDay,
+  HOUR,
+  key,
+  MIN,
+  narrowSearchesOn,
+  sellingBetween,
+  START,
+  watchedDay,
+} from './simulatedDay';
 
 // 30 requests a day, three saved searches created together with the watchlist: their first readings go out at once
 // (a dozen pages), which leaves the pacing bucket in debt for hours. A watched lot selling a few hours later must
@@ -23,20 +33,15 @@ describe('a sale result a few hours after three saved searches first read their 
 
   beforeAll(async () => {
     const clock = new FakeClock(START);
-    const day = await simulatedDayCore(clock);
-    ({ sb, core, cleanup } = day);
+    const day = await watchedDay(
+      clock,
+      BUDGET,
+      (m) => sellingBetween(m, 3, 6).slice(0, 2),
+      (m) => narrowSearchesOn(m, '*/15 * * * *'),
+    );
+    ({ sb, core, cleanup, watched } = day);
     const { ok } = day;
-    await ok('settings.update', { requestsPerDay: BUDGET });
-    watched = sb.market.sorted
-      .filter(
-        (l) => l.subStatus === 'Open' && l.auctionAt > START + 3 * HOUR && l.auctionAt < START + 6 * HOUR,
-      )
-      .slice(0, 2);
-    for (const l of watched) await ok('watchlist.add', { target: l.lotNumber });
-    for (const { name, make, model, platform } of narrowSearches(sb.market)) {
-      await ok('searches.create', { name, params: { make, model, platform }, schedule: '*/15 * * * *' });
-    }
-    const first = sb.market.events.at(-1)?.seq ?? 0;
+    const first = day.fromSeq;
     events = await driveTo({ core, sb }, clock, end, first, 20_000);
     alerts = (await ok('alerts.list', { limit: 500 }))['alerts'] as typeof alerts;
     spent = ((await ok('status.get'))['budget'] as { spentLast24h: number }).spentLast24h;
@@ -78,37 +83,36 @@ describe('sale results later in the day than broad saved searches first read the
 
   beforeAll(async () => {
     const clock = new FakeClock(START);
-    const day = await simulatedDayCore(clock);
-    ({ sb, core, cleanup } = day);
+    const day = await watchedDay(
+      clock,
+      BUDGET,
+      (m) =>
+        sellingBetween(m, 9, 16)
+          .filter((_, i) => i % 7 === 0)
+          .slice(0, 3),
+      (m) => {
+        // Six makes with at least 100 open lots on one platform: five pages each at 20 a page.
+        const counts = new Map<string, number>();
+        for (const l of m.sorted)
+          if (l.subStatus === 'Open')
+            counts.set(
+              `${l.v.spec.make}|${l.platform}`,
+              (counts.get(`${l.v.spec.make}|${l.platform}`) ?? 0) + 1,
+            );
+        const broad = [...counts.entries()]
+          .filter(([, n]) => n >= 100)
+          .sort((a, b) => a[0].localeCompare(b[0]))
+          .slice(0, 6);
+        expect(broad).toHaveLength(6);
+        return broad.map(([name]) => {
+          const [make, platform] = name.split('|') as [string, string];
+          return { name, params: { make, platform }, schedule: '*/15 * * * *', max_pages: 5 };
+        });
+      },
+    );
+    ({ sb, core, cleanup, watched } = day);
     const { ok } = day;
-    await ok('settings.update', { requestsPerDay: BUDGET });
-    watched = sb.market.sorted
-      .filter(
-        (l) => l.subStatus === 'Open' && l.auctionAt > START + 9 * HOUR && l.auctionAt < START + 16 * HOUR,
-      )
-      .filter((_, i) => i % 7 === 0)
-      .slice(0, 3);
-    for (const l of watched) await ok('watchlist.add', { target: l.lotNumber });
-    // Six makes with at least 100 open lots on one platform: five pages each at 20 a page.
-    const counts = new Map<string, number>();
-    for (const l of sb.market.sorted)
-      if (l.subStatus === 'Open')
-        counts.set(`${l.v.spec.make}|${l.platform}`, (counts.get(`${l.v.spec.make}|${l.platform}`) ?? 0) + 1);
-    const broad = [...counts.entries()]
-      .filter(([, n]) => n >= 100)
-      .sort((a, b) => a[0].localeCompare(b[0]))
-      .slice(0, 6);
-    expect(broad).toHaveLength(6);
-    for (const [name] of broad) {
-      const [make, platform] = name.split('|') as [string, string];
-      await ok('searches.create', {
-        name,
-        params: { make, platform },
-        schedule: '*/15 * * * *',
-        max_pages: 5,
-      });
-    }
-    const first = sb.market.events.at(-1)?.seq ?? 0;
+    const first = day.fromSeq;
     const spentNow = async () =>
       ((await ok('status.get'))['budget'] as { spentLast24h: number }).spentLast24h;
     await driveTo({ core, sb }, clock, START + 3 * HOUR, first, 20_000);

@@ -2,6 +2,7 @@ import type { Core, Notifier } from '../../../src/core/app';
 import {
   createSandbox,
   DEMO_KEY,
+  type Lot,
   type MarketEvent,
   type Sandbox,
   type SandboxOptions,
@@ -96,6 +97,56 @@ export function narrowSearches(
       const [make, model, platform] = name.split('|') as [string, string, string];
       return { name, make, model, platform };
     });
+}
+
+/** A saved search as `searches.create` takes it: its name, parameters, cron schedule and page limit. */
+export interface DaySearch {
+  name: string;
+  params: Record<string, string>;
+  schedule: string;
+  max_pages?: number;
+}
+
+/** The market's open lots listed to sell after `fromHour` and before `toHour` hours past START, in sale order. */
+export function sellingBetween(market: Sandbox['market'], fromHour: number, toHour: number): Lot[] {
+  return market.sorted.filter(
+    (l) =>
+      l.subStatus === 'Open' && l.auctionAt > START + fromHour * HOUR && l.auctionAt < START + toHour * HOUR,
+  );
+}
+
+/** narrowSearches as saved searches on `schedule` (cron text), with `max_pages` when given. */
+export function narrowSearchesOn(
+  market: Sandbox['market'],
+  schedule: string,
+  maxPages?: number,
+): DaySearch[] {
+  return narrowSearches(market).map(({ name, make, model, platform }) => ({
+    name,
+    params: { make, model, platform },
+    schedule,
+    ...(maxPages === undefined ? {} : { max_pages: maxPages }),
+  }));
+}
+
+/**
+ * A simulated day on a buyer's own daily limit (simulatedDayCore on `clock`): `budget` requests a day, the lots
+ * `watch` picks from the market on the watchlist (by lot number), then the saved searches `searches` lists. Returns
+ * the day, the watched lots and the market's last event sequence number before any driving (driveTo's `fromSeq`).
+ * Throws what simulatedDayCore or a rejected call throws.
+ */
+export async function watchedDay(
+  clock: FakeClock,
+  budget: number,
+  watch: (market: Sandbox['market']) => Lot[],
+  searches: (market: Sandbox['market']) => DaySearch[],
+): Promise<Awaited<ReturnType<typeof simulatedDayCore>> & { watched: Lot[]; fromSeq: number }> {
+  const day = await simulatedDayCore(clock);
+  await day.ok('settings.update', { requestsPerDay: budget });
+  const watched = watch(day.sb.market);
+  for (const l of watched) await day.ok('watchlist.add', { target: l.lotNumber });
+  for (const s of searches(day.sb.market)) await day.ok('searches.create', s);
+  return { ...day, watched, fromSeq: day.sb.market.events.at(-1)?.seq ?? 0 };
 }
 
 /**

@@ -138,13 +138,20 @@ describe('relist look-ups on a tight budget', () => {
     expect(VALUE.relistTightLater).toBeGreaterThan(watchValue(lot(), now, now, now - 6 * HOUR));
   });
 
-  it('are delayed, not dropped: one that has waited its whole interval past its due time beats the page again', () => {
-    const interval = 16 * HOUR;
-    const halfway = watchValue(ended(72), now, now - interval / 2, now - 1.5 * interval, 8);
-    const doubled = watchValue(ended(72), now, now - interval, now - 2 * interval, 8);
-    expect(halfway).toBeLessThan(page);
-    expect(doubled).toBeGreaterThan(page);
-    expect(doubled).toBeLessThan(CRITICAL_VALUE);
+  it('are not raised by waiting alone: one overdue by days still goes after the page', () => {
+    const overdue = watchValue(ended(100), now, now - 48 * HOUR, now - 64 * HOUR, 64);
+    expect(overdue).toBe(VALUE.relistTightLater);
+  });
+
+  it('are delayed, not dropped: a lot that has gone its fair share without a look goes before the page', () => {
+    const share = 48 * HOUR;
+    const before = watchValue(ended(72), now, now - 40 * HOUR, now - share + MIN, 8, share);
+    const turn = watchValue(ended(72), now, now - 40 * HOUR, now - share, 8, share);
+    expect(before).toBeLessThan(page);
+    expect(turn).toBeGreaterThan(page);
+    expect(turn).toBeLessThan(CRITICAL_VALUE);
+    // On an ample budget the share plays no part: a look-up always beats the page.
+    expect(watchValue(ended(72), now, now, now - HOUR, 4, share)).toBe(VALUE.relistLater);
   });
 
   it('leave a sold lot at its daily look and a sale result sale-critical', () => {
