@@ -268,6 +268,16 @@ export function searchDemandPerDay(
 }
 
 /**
+ * The watchlist's share of `perDay` requests (requests/day): all of it without saved searches, a third while any
+ * runs (`searching`), since new matches are most of what a buyer's saved searches bring and they come only from search
+ * pages. The scale fits the watchlist's projected day into it (scaleToFit), and on a tight budget relist look-ups go
+ * before a page only within it (planner.ts relistLookGap). Throws nothing.
+ */
+export function watchlistShare(perDay: number, searching: boolean): number {
+  return searching ? perDay / 3 : perDay;
+}
+
+/**
  * The stretch of the watchlist's background intervals (1, 2, 4 ... at most 64) needed for the projected day of
  * watch checks plus `searchDemand` (requests/day) to fit `allowancePerDay` (requests/day), so a tight quota slows
  * the watchlist down instead of running out. Throws nothing.

@@ -14,6 +14,7 @@ import {
 } from './bidPlan';
 import { auctionOver, awaitsRelist, nextCheckAt, relistLookGap, relistsYield } from './planner';
 import { VALUE, watchValue } from './value';
+import { watchlistShare } from './budget';
 
 /*
  * When a watch is due and what its check is worth, the planner's own plan (planner.ts, value.ts) joined with the bid
@@ -49,22 +50,23 @@ export function bidWatchOf(
 }
 
 /**
- * `states` with the budget's fair shares of `perDay` requests beside the `pagesPerCycle` pages of one run of every
- * saved search and call watch: each lot waiting for a bid rule gets the widest gap between its bid looks (bidPlan.ts
- * bidLookGap: a page's turn each) and, on a tight budget (planner.ts relistsYield at `scale`), each unsold lot in its
- * relist look-ups the gap after which a look-up goes before a page (planner.ts relistLookGap: one page's turn for them
- * all). Pure; throws nothing.
+ * `states` with the budget's fair shares of `perDay` requests a day beside the saved searches and call watches
+ * (`runs`: the pages one run of each costs, and whether any runs): each lot waiting for a bid rule gets the widest gap
+ * between its bid looks (bidPlan.ts bidLookGap: a page's turn each) and, on a tight budget (planner.ts relistsYield
+ * at `scale`), each unsold lot in its relist look-ups the least gap between its look-ups that go before a page
+ * (planner.ts relistLookGap, within the watchlist's share: budget.ts watchlistShare). Pure; throws nothing.
  */
 export function withShares(
   states: WatchState[],
   perDay: number,
-  pagesPerCycle: number,
+  runs: { pagesPerCycle(): number; anyActive(): boolean },
   scale: number,
 ): WatchState[] {
   const waiting = states.filter((x) => x.bids).length;
-  const maxGap = waiting > 0 ? bidLookGap(waiting, perDay, pagesPerCycle) : null;
+  const maxGap = waiting > 0 ? bidLookGap(waiting, perDay, runs.pagesPerCycle()) : null;
   const relisting = relistsYield(scale) ? states.filter((x) => awaitsRelist(x.lot, x.lastChecked)).length : 0;
-  const relistGap = relisting > 0 ? relistLookGap(relisting, perDay, pagesPerCycle) : null;
+  const share = watchlistShare(perDay, runs.anyActive());
+  const relistGap = relisting > 0 ? relistLookGap(relisting, share) : null;
   if (maxGap === null && relistGap === null) return states;
   return states.map((w) => {
     if (w.bids && maxGap !== null) return { ...w, bids: { ...w.bids, maxGap } };

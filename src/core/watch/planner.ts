@@ -131,27 +131,19 @@ export function relistsYield(scale: number): boolean {
 }
 
 /**
- * The fair share of one unsold lot's relist look-ups on a tight budget (relistsYield), ms: the gap without a look
- * after which its look-up goes before a saved search's page (value.ts watchValue). All the look-ups together get one
- * page's turn beside the `pagesPerCycle` pages of one run of every saved search and call watch (each lot waiting for
- * a bid rule gets a turn of its own: bidPlan.ts bidLookGap), so each of the `lots` awaiting a relist gets one look
- * every `lots` x (pagesPerCycle + 1) x 24 h / `perDay`. Before it a look-up only takes what the pages leave. On so
- * tight a budget most look-ups find nothing: with eight unsold lots at 10 requests a day, look-ups that beat a page
- * whenever they had waited their own interval took 16 of every 20 requests and three saved searches 4, and a share
- * of one more saved search (a run's pages) cost the buyer in the watcher benchmark 8 of its 103 search pages at 10 a
- * day. At most RELIST_TURN_MAX; Infinity (no turn) when there is no lot or no allowance. Throws nothing.
+ * The least gap between one unsold lot's relist look-ups that go before a saved search's page on a tight budget
+ * (relistsYield; value.ts watchValue), ms: `lots` x 24 h / `watchlistShare`, so that the look-ups of the `lots`
+ * awaiting a relist together beat the pages with no more than the watchlist's share of the allowance (budget.ts
+ * watchlistShare, requests a day: a third while any saved search runs). A look-up waiting for a relist grows like a
+ * background look to just above a page once it has waited a whole interval past its due time (delayed, not
+ * dropped); with eight unsold lots beside three saved searches at 10 requests a day one look-up was then always
+ * overdue, and the look-ups took 16 of every 20 requests. Within the gap it takes only what the pages leave.
+ * Infinity when there is no lot or no share. Throws nothing.
  */
-export function relistLookGap(lots: number, perDay: number, pagesPerCycle: number): number {
-  if (lots <= 0 || perDay <= 0) return Infinity;
-  return Math.min(RELIST_TURN_MAX, (lots * (Math.max(0, pagesPerCycle) + 1) * 24 * HOUR) / perDay);
+export function relistLookGap(lots: number, watchlistShare: number): number {
+  if (lots <= 0 || watchlistShare <= 0) return Infinity;
+  return (lots * 24 * HOUR) / watchlistShare;
 }
-
-/**
- * The longest a relist look-up waits for its turn (relistLookGap), ms: 120 hours, so every unsold lot gets a turn
- * before its look-ups end RELIST_LOOK_HOURS (128) after the sale (its result is seen minutes after the sale on any
- * budget), however many lots share the turn.
- */
-const RELIST_TURN_MAX = (RELIST_LOOK_HOURS - 8) * HOUR;
 
 /**
  * The projected checks requests are kept back for from saved searches at this `scale` (budget.ts watchReserve,

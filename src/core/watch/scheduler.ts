@@ -3,7 +3,14 @@ import type { Clock } from '../clock';
 import { connectionLostOf, databaseErrorOf } from '../errors';
 import type { WatchRow, Store } from '../db/store';
 import type { Logger } from '../log';
-import { projectedDay, reserveHorizon, scaleToFit, watchReserve, type RequestBudget } from './budget';
+import {
+  projectedDay,
+  reserveHorizon,
+  scaleToFit,
+  watchlistShare,
+  watchReserve,
+  type RequestBudget,
+} from './budget';
 import { failureBackoff, tickBackoff, type SchedulePlan, type WatchState } from './backoff';
 import type { Outbox } from './outbox';
 import { nextReminderAt } from './planner';
@@ -208,7 +215,7 @@ export class Scheduler {
     const now = this.d.clock.now();
     const states = watchStatesOf(this.view, now, this.d.examplesActive?.() ?? true, withBids);
     if (!withBids) return states;
-    return withShares(states, this.d.budget.allowance(now).perDay, this.runs.pagesPerCycle(), this.scale);
+    return withShares(states, this.d.budget.allowance(now).perDay, this.runs, this.scale);
   }
 
   /** The scheduled runs (saved searches and call watches): next runs and runs a day, for the views. */
@@ -425,11 +432,9 @@ export class Scheduler {
   }
 
   /**
-   * Stretches the watchlist's gaps until its own projected day fits its share of the allowance (every 10 min): all
-   * of it without saved searches, a third while any runs (new matches are most of what a buyer's saved searches bring,
-   * and they come only from search pages). Sale-critical checks still go first in the queue (value.ts)
-   * and may take more; the share keeps the watchlist's background looks and the spacing of its looks after a sale
-   * from leaving the searches nothing.
+   * Stretches the watchlist's gaps until its own projected day fits its share of the allowance (budget.ts
+   * watchlistShare; every 10 min). Sale-critical checks still go first in the queue (value.ts) and may take more;
+   * the share keeps the watchlist's background looks and its looks after a sale from leaving the searches nothing.
    */
   private updateScale(now: number): void {
     if (now - this.scaledAt < 10 * 60_000) return;
@@ -437,7 +442,7 @@ export class Scheduler {
     const allowance = this.d.budget.allowance(now).perDay;
     const searching = this.runs.anyActive();
     // Bid looks are left out: their widest gap already fits them to their share of the allowance (bidLookGap).
-    this.scale = scaleToFit(this.watchStates(false), now, 0, searching ? allowance / 3 : allowance);
+    this.scale = scaleToFit(this.watchStates(false), now, 0, watchlistShare(allowance, searching));
   }
 }
 

@@ -21,11 +21,11 @@ const STALE_AFTER = 6 * HOUR;
  * - 55 an unsold lot later in its relist look-ups (at most one every 2 hours, stretched by the budget's scale): above
  *   a saved search's page, because a relist missed is the watched vehicle's next sale result missed too;
  * - on a tight budget (planner.ts relistsYield) instead 48 in the first two days and 44 later: there most look-ups
- *   find nothing while a saved search's page brings new matches, so a look-up takes the requests the pages leave;
- *   51 once the lot has gone its fair share's gap without a look (planner.ts relistLookGap: all the look-ups together
- *   get one page's turn), so it is delayed, not dropped (the relisted lot's own sale result and bids follow from it).
- *   Waiting alone does not raise it: with eight unsold lots one was always overdue, and the look-ups took 16 of
- *   every 20 requests;
+ *   find nothing while a saved search's page brings new matches, so a look-up takes the requests the pages leave. It
+ *   grows to 51 once it has waited a whole interval past its due time (delayed, not dropped: the relisted lot's own
+ *   sale result and bids follow from it), but only once the lot has gone its share's gap without a look (planner.ts
+ *   relistLookGap: the look-ups together beat the pages with no more than the watchlist's share of the allowance;
+ *   with eight unsold lots one look-up was always overdue, and they took 16 of every 20 requests);
  * - 50 a watched lot never fetched (nothing is known: not even its sale time);
  * - 60 a bid look (bidPlan.ts) from the sale time on at a lot with a bid rule not reached yet: the bid climbs on the
  *   block within minutes, and a look after the hammer sees only the final price;
@@ -85,12 +85,12 @@ export function searchValue(sinceLastRun: number, interval: number, pages = 1): 
  * The value (VALUE) of checking a watched lot now, from its last stored state (null: never fetched).
  *
  * @param now ms since the epoch.
- * @param dueAt when the check became due (ms), and `lastChecked` the last fetch (ms): a background look gains value
- *   as it waits, by the waiting time over its own interval.
+ * @param dueAt when the check became due (ms), and `lastChecked` the last fetch (ms): a background look (and on a
+ *   tight budget a relist look-up) gains value as it waits, by the waiting time over its own interval.
  * @param scale the watchlist's stretch (scaleToFit), 1 when the budget is ample.
- * @param relistGap on a tight budget, the lot's fair share of relist look-ups (planner.ts relistLookGap, ms): once
- *   this long has passed since `lastChecked`, its turn has come and its look-up goes before a page. Absent: no turn
- *   (it takes only what the pages leave). Throws nothing.
+ * @param relistGap on a tight budget, the least gap between the lot's look-ups that go before a page (planner.ts
+ *   relistLookGap, ms): until this long has passed since `lastChecked` a relist look-up does not grow. Default 0.
+ *   Throws nothing.
  */
 export function watchValue(
   lot: LotState | null,
@@ -98,15 +98,17 @@ export function watchValue(
   dueAt = now,
   lastChecked: number | null = null,
   scale = 1,
-  relistGap = Infinity,
+  relistGap = 0,
 ): number {
   if (!lot) return VALUE.neverFetched;
   if (auctionOver(lot)) {
     if (!mayBeRelisted(lot)) return VALUE.afterSale;
     const soon = lot.auction_at !== null && now < lot.auction_at + 48 * HOUR;
     if (!relistsYield(scale)) return soon ? VALUE.relistSoon : VALUE.relistLater;
-    if (lastChecked !== null && now >= lastChecked + relistGap) return SEARCH_PAGE_CAP + 1;
-    return soon ? VALUE.relistTightSoon : VALUE.relistTightLater;
+    const base = soon ? VALUE.relistTightSoon : VALUE.relistTightLater;
+    // Within the lot's share (relistLookGap) a look-up takes only what the pages leave; past it, it grows.
+    if (lastChecked !== null && now < lastChecked + relistGap) return base;
+    return waited(base, now, dueAt, lastChecked);
   }
   if (isLive(lot)) return VALUE.live;
   const at = lot.auction_at;
@@ -122,8 +124,8 @@ export function watchValue(
 /**
  * A look's value `base` grown by its wait past its due time over its own interval (from `lastChecked` to `dueAt`, an
  * hour when unknown): a look that has waited a whole interval has doubled the gap the planner chose, and it then
- * beats a saved search's page (SEARCH_PAGE_CAP + 1), so a busy search cannot starve the watchlist's bids and
- * reschedules. Times in ms. Throws nothing.
+ * beats a saved search's page (SEARCH_PAGE_CAP + 1), so a busy search cannot starve the watchlist's bids,
+ * reschedules and relists. Times in ms. Throws nothing.
  */
 function waited(base: number, now: number, dueAt: number, lastChecked: number | null): number {
   const interval = lastChecked !== null && dueAt > lastChecked ? dueAt - lastChecked : HOUR;

@@ -193,10 +193,13 @@ describe('withShares', () => {
   const waiting = { watch, lot: lot(now + DAY), lastChecked: now - HOUR, bids: { level: 4600, history: [] } };
   const states = [unsold(5), unsold(30), unsold(200), sold, waiting];
 
-  it("on a tight budget gives the lots in their relist look-ups one page's turn for them all", () => {
-    const out = withShares(states, 10, 7, 8);
+  // Three saved searches of 7 pages in all at 10 a day: the watchlist's share is a third.
+  const runs = { pagesPerCycle: () => 7, anyActive: () => true };
+
+  it("on a tight budget gives the lots in their relist look-ups the watchlist's share for them all", () => {
+    const out = withShares(states, 10, runs, 8);
     // Two lots are in their look-ups; one ended 200 hours ago is past them (daily looks), one sold needs none.
-    const share = relistLookGap(2, 10, 7);
+    const share = relistLookGap(2, 10 / 3);
     expect(out.map((w) => ('relistGap' in w ? w.relistGap : undefined))).toEqual([
       share,
       share,
@@ -208,8 +211,8 @@ describe('withShares', () => {
     expect(out[4]?.bids?.maxGap).toBe(((1 + 7) * DAY) / 10);
   });
 
-  it('gives relist look-ups no share on an ample budget: they beat a page anyway', () => {
-    const out = withShares(states, 10, 7, 4);
+  it('gives relist look-ups no gap on an ample budget: they beat a page anyway', () => {
+    const out = withShares(states, 10, runs, 4);
     expect(out.some((w) => 'relistGap' in w)).toBe(false);
     expect(out[4]?.bids?.maxGap).toBe(((1 + 7) * DAY) / 10);
   });

@@ -145,30 +145,22 @@ describe('waitsBehindSearch', () => {
 });
 
 describe('relistLookGap', () => {
-  it("gives all the relist look-ups together one page's turn in a round of the saved searches", () => {
-    for (const [lots, perDay, pages] of [
-      [8, 10, 3],
-      [2, 10, 17],
-      [30, 300, 20],
-      [1, 3, 0],
+  it("lets the relist look-ups together beat the pages with no more than the watchlist's share", () => {
+    for (const [lots, share] of [
+      [8, 10 / 3],
+      [2, 10],
+      [30, 100],
+      [1, 1],
     ] as const) {
-      const gap = relistLookGap(lots, perDay, pages);
-      // Every lot looked up once a gap: look-ups a day for them all, one request in every round of pages + 1.
-      expect((lots * DAY) / gap).toBeCloseTo(perDay / (pages + 1), 9);
+      // Each lot's look-ups that beat a page at most once a gap: look-ups a day for them all.
+      expect((lots * DAY) / relistLookGap(lots, share)).toBeCloseTo(share, 9);
     }
-    // Eight lots beside three saved searches of one page each at 10 a day: each lot's turn comes every 76.8 hours.
-    expect(relistLookGap(8, 10, 3)).toBe(76.8 * HOUR);
+    // Eight lots beside three saved searches at 10 a day (a third of it for the watchlist): 57.6 hours.
+    expect(relistLookGap(8, 10 / 3)).toBeCloseTo(57.6 * HOUR, 3);
   });
 
-  it('gives every lot its turn within 120 hours of its last look, before its look-ups end 128 hours after the sale', () => {
-    // Four lots beside a buyer's three saved searches of 17 pages at 10 a day would wait 172.8 hours; a dealer's 30
-    // unsold lots beside 60 pages at 30 a day, 61 days.
-    expect(relistLookGap(4, 10, 17)).toBe(120 * HOUR);
-    expect(relistLookGap(30, 30, 60)).toBe(120 * HOUR);
-  });
-
-  it('gives no turn without a lot or an allowance', () => {
-    expect(relistLookGap(0, 10, 3)).toBe(Infinity);
-    expect(relistLookGap(4, 0, 3)).toBe(Infinity);
+  it('gives no gap without a lot, and no growth without a share', () => {
+    expect(relistLookGap(0, 10)).toBe(Infinity);
+    expect(relistLookGap(4, 0)).toBe(Infinity);
   });
 });

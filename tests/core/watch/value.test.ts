@@ -138,20 +138,26 @@ describe('relist look-ups on a tight budget', () => {
     expect(VALUE.relistTightLater).toBeGreaterThan(watchValue(lot(), now, now, now - 6 * HOUR));
   });
 
-  it('are not raised by waiting alone: one overdue by days still goes after the page', () => {
-    const overdue = watchValue(ended(100), now, now - 48 * HOUR, now - 64 * HOUR, 64);
-    expect(overdue).toBe(VALUE.relistTightLater);
+  it('are delayed, not dropped: one that has waited its whole interval past its due time beats the page again', () => {
+    const interval = 16 * HOUR;
+    const halfway = watchValue(ended(72), now, now - interval / 2, now - 1.5 * interval, 8);
+    const doubled = watchValue(ended(72), now, now - interval, now - 2 * interval, 8);
+    expect(halfway).toBeLessThan(page);
+    expect(doubled).toBeGreaterThan(page);
+    expect(doubled).toBeLessThan(CRITICAL_VALUE);
   });
 
-  it('are delayed, not dropped: a lot that has gone its fair share without a look goes before the page', () => {
-    const share = 48 * HOUR;
-    const before = watchValue(ended(72), now, now - 40 * HOUR, now - share + MIN, 8, share);
-    const turn = watchValue(ended(72), now, now - 40 * HOUR, now - share, 8, share);
-    expect(before).toBeLessThan(page);
-    expect(turn).toBeGreaterThan(page);
-    expect(turn).toBeLessThan(CRITICAL_VALUE);
+  it('do not grow within the share of a lot looked at less than its gap ago: they take what the pages leave', () => {
+    const interval = 16 * HOUR;
+    const gap = 48 * HOUR;
+    // Overdue by a whole interval, but looked at 32 hours ago: within the lot's share, no growth.
+    expect(watchValue(ended(72), now, now - interval, now - 2 * interval, 8, gap)).toBe(
+      VALUE.relistTightLater,
+    );
+    // Looked at 48 hours ago, due for the last 24: past the share, it grows as before.
+    expect(watchValue(ended(72), now, now - 24 * HOUR, now - gap, 8, gap)).toBeGreaterThan(page);
     // On an ample budget the share plays no part: a look-up always beats the page.
-    expect(watchValue(ended(72), now, now, now - HOUR, 4, share)).toBe(VALUE.relistLater);
+    expect(watchValue(ended(72), now, now, now - HOUR, 4, gap)).toBe(VALUE.relistLater);
   });
 
   it('leave a sold lot at its daily look and a sale result sale-critical', () => {
