@@ -22,6 +22,8 @@ export interface WatchState {
   bids?: BidWatch | null;
   /** An unsold lot's fair share of relist look-ups on a tight budget (planner.ts relistLookGap), ms. */
   relistGap?: number;
+  /** The least wait from the listed sale time to a look for the result when each sale gets one look (planner.ts ONE_LOOK_WAIT), ms. */
+  resultWait?: number;
 }
 
 /** After a tick failed, the loop waits 1, 2, 4 ... minutes before the next one, at most 30 minutes (ms). */

@@ -12,7 +12,15 @@ import {
   type BidPoint,
   type BidWatch,
 } from './bidPlan';
-import { auctionOver, awaitsRelist, nextCheckAt, relistLookGap, relistsYield } from './planner';
+import {
+  auctionOver,
+  awaitsRelist,
+  nextCheckAt,
+  ONE_LOOK_WAIT,
+  oneLookPerSale,
+  relistLookGap,
+  relistsYield,
+} from './planner';
 import { VALUE, watchValue } from './value';
 import { watchlistShare } from './budget';
 
@@ -54,29 +62,38 @@ export function bidWatchOf(
  * (`runs`: the pages one run of each costs, and whether any runs): each lot waiting for a bid rule gets the widest gap
  * between its bid looks (bidPlan.ts bidLookGap: a page's turn each) and, on a tight budget (planner.ts relistsYield
  * at `scale`), each unsold lot in its relist look-ups the least gap between its look-ups that go before a page
- * (planner.ts relistLookGap, within the watchlist's share: budget.ts watchlistShare). Pure; throws nothing.
+ * (planner.ts relistLookGap, within the watchlist's share: budget.ts watchlistShare). When the sales of the 24 hours
+ * around `now` (ms) outnumber the day's requests (planner.ts oneLookPerSale), each lot not over also gets the wait
+ * before its look for the result (planner.ts ONE_LOOK_WAIT). Pure; throws nothing.
  */
 export function withShares(
   states: WatchState[],
   perDay: number,
   runs: { pagesPerCycle(): number; anyActive(): boolean },
   scale: number,
+  now: number,
 ): WatchState[] {
   const waiting = states.filter((x) => x.bids).length;
   const maxGap = waiting > 0 ? bidLookGap(waiting, perDay, runs.pagesPerCycle()) : null;
   const relisting = relistsYield(scale) ? states.filter((x) => awaitsRelist(x.lot, x.lastChecked)).length : 0;
   const share = watchlistShare(perDay, runs.anyActive());
   const relistGap = relisting > 0 ? relistLookGap(relisting, share) : null;
-  if (maxGap === null && relistGap === null) return states;
+  const oneLook = oneLookPerSale(
+    states.map((x) => x.lot),
+    now,
+    perDay,
+  );
+  if (maxGap === null && relistGap === null && !oneLook) return states;
   return states.map((w) => {
-    if (w.bids && maxGap !== null) return { ...w, bids: { ...w.bids, maxGap } };
-    if (relistGap !== null && awaitsRelist(w.lot, w.lastChecked)) return { ...w, relistGap };
-    return w;
+    const x = oneLook && w.lot && !auctionOver(w.lot) ? { ...w, resultWait: ONE_LOOK_WAIT } : w;
+    if (x.bids && maxGap !== null) return { ...x, bids: { ...x.bids, maxGap } };
+    if (relistGap !== null && awaitsRelist(x.lot, x.lastChecked)) return { ...x, relistGap };
+    return x;
   });
 }
 
 /**
- * When a watch is next due (ms): the earlier of the planner's check (nextCheckAt) and the bid plan's look
+ * When a watch is next due (ms): the earlier of the planner's check (nextCheckAt, with the watch's `resultWait`) and the bid plan's look
  * (nextBidLookAt, when `w.bids` is set), not before its failure backoff ends. `bidOnly`: only the bid plan wants it
  * by `now`, so it is valued as a bid look. Throws nothing.
  */
@@ -86,7 +103,7 @@ export function watchDue(
   scale: number,
 ): { at: number; planned: number; bidOnly: boolean } {
   const backoff = (w.watch.last_checked_at ?? 0) + failureBackoff(w.watch);
-  const planned = Math.max(nextCheckAt(w.lot, w.lastChecked, now, scale), backoff);
+  const planned = Math.max(nextCheckAt(w.lot, w.lastChecked, now, scale, w.resultWait), backoff);
   const bid = nextBidLookAt(w.lot, w.bids ?? null, w.lastChecked, now, scale);
   if (bid === null || Math.max(bid, backoff) >= planned) return { at: planned, planned, bidOnly: false };
   return { at: Math.max(bid, backoff), planned, bidOnly: planned > now };

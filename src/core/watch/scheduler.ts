@@ -215,7 +215,7 @@ export class Scheduler {
     const now = this.d.clock.now();
     const states = watchStatesOf(this.view, now, this.d.examplesActive?.() ?? true, withBids);
     if (!withBids) return states;
-    return withShares(states, this.d.budget.allowance(now).perDay, this.runs, this.scale);
+    return withShares(states, this.d.budget.allowance(now).perDay, this.runs, this.scale, now);
   }
 
   /** The scheduled runs (saved searches and call watches): next runs and runs a day, for the views. */

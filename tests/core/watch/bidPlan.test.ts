@@ -13,7 +13,7 @@ import {
   type BidWatch,
 } from '../../../src/core/watch/bidPlan';
 import { bidWatchOf, dueValue, watchDue, withShares } from '../../../src/core/watch/due';
-import { relistLookGap } from '../../../src/core/watch/planner';
+import { ONE_LOOK_WAIT, relistLookGap } from '../../../src/core/watch/planner';
 import { CRITICAL_VALUE, VALUE } from '../../../src/core/watch/value';
 import type { WatchRow } from '../../../src/core/db/store';
 
@@ -197,7 +197,7 @@ describe('withShares', () => {
   const runs = { pagesPerCycle: () => 7, anyActive: () => true };
 
   it("on a tight budget gives the lots in their relist look-ups the watchlist's share for them all", () => {
-    const out = withShares(states, 10, runs, 8);
+    const out = withShares(states, 10, runs, 8, now);
     // Two lots are in their look-ups; one ended 200 hours ago is past them (daily looks), one sold needs none.
     const share = relistLookGap(2, 10 / 3);
     expect(out.map((w) => ('relistGap' in w ? w.relistGap : undefined))).toEqual([
@@ -211,8 +211,22 @@ describe('withShares', () => {
     expect(out[4]?.bids?.maxGap).toBe(((1 + 7) * DAY) / 10);
   });
 
+  it("holds each sale's look for its result ONE_LOOK_WAIT after the sale time only when the sales outnumber the requests", () => {
+    const selling = Array.from({ length: 12 }, (_, i) => ({
+      watch,
+      lot: lot(now + i * HOUR),
+      lastChecked: now,
+    }));
+    const all = [...selling, sold];
+    const waits = (perDay: number) => withShares(all, perDay, runs, 64, now).map((w) => w.resultWait);
+    // Twelve sales within 12 hours at 10 requests a day: each open lot waits; the sold one has no result to wait for.
+    expect(waits(10)).toEqual([...selling.map(() => ONE_LOOK_WAIT), undefined]);
+    // At 30 a day the first look after the sale time keeps its own gap.
+    expect(waits(30).every((x) => x === undefined)).toBe(true);
+  });
+
   it('gives relist look-ups no gap on an ample budget: they beat a page anyway', () => {
-    const out = withShares(states, 10, runs, 4);
+    const out = withShares(states, 10, runs, 4, now);
     expect(out.some((w) => 'relistGap' in w)).toBe(false);
     expect(out[4]?.bids?.maxGap).toBe(((1 + 7) * DAY) / 10);
   });

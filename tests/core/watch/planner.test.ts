@@ -3,6 +3,8 @@ import type { LotState } from '../../../src/shared/watch';
 import { lot as fixtureLot } from '../diff/fixtures';
 import {
   nextCheckAt,
+  ONE_LOOK_WAIT,
+  oneLookPerSale,
   projectedCheckTimes,
   projectedChecks,
   relistLookGap,
@@ -162,5 +164,37 @@ describe('relistLookGap', () => {
   it('gives no gap without a lot, and no growth without a share', () => {
     expect(relistLookGap(0, 10)).toBe(Infinity);
     expect(relistLookGap(4, 0)).toBe(Infinity);
+  });
+});
+
+describe('one look per sale', () => {
+  it("counts the lots whose sale time falls in the 24 hours around now against the day's requests", () => {
+    const selling = (n: number, from: number) =>
+      Array.from({ length: n }, (_, i) => lot({ auction_at: from + i * HOUR }));
+    // Twelve sales from 11 hours ago: more than 10 requests a day, fewer than 30.
+    expect(oneLookPerSale(selling(12, now - 11 * HOUR), now, 10)).toBe(true);
+    expect(oneLookPerSale(selling(12, now - 11 * HOUR), now, 30)).toBe(false);
+    // Lots over still count while their sale time is in the window, so the count does not fall as the sales end.
+    const over = selling(12, now - 11 * HOUR).map((l) => ({ ...l, state: 'sold', lot_sub_status: null }));
+    expect(oneLookPerSale(over, now, 10)).toBe(true);
+    // Sales outside the window and lots never fetched do not count.
+    expect(
+      oneLookPerSale([...selling(12, now + 13 * HOUR), ...selling(12, now - 36 * HOUR), null], now, 10),
+    ).toBe(false);
+  });
+
+  it('waits ONE_LOOK_WAIT after the listed sale time before the look for the result, and as long between later ones', () => {
+    const at = now - 5 * MIN;
+    const real = lot({ auction_at: at, lot_sub_status: null });
+    // Before the sale on the tightest budget: 20 minutes after the sale time, or the wait.
+    expect(nextCheckAt(real, at - HOUR, at - HOUR, 64)).toBe(at + 20 * MIN);
+    expect(nextCheckAt(real, at - HOUR, at - HOUR, 64, ONE_LOOK_WAIT)).toBe(at + ONE_LOOK_WAIT);
+    // A look that still found the lot open: the next one is the wait later at least.
+    expect(nextCheckAt(real, at + ONE_LOOK_WAIT, now, 64, ONE_LOOK_WAIT)).toBe(at + 2 * ONE_LOOK_WAIT);
+    // A lot already over is not held back: its relist look-ups keep their own gaps.
+    const ended = lot({ auction_at: at, lot_sub_status: null, state: 'finished', last_sold_status: null });
+    expect(nextCheckAt(ended, at + HOUR, at + HOUR, 64, ONE_LOOK_WAIT)).toBe(
+      nextCheckAt(ended, at + HOUR, at + HOUR, 64),
+    );
   });
 });
