@@ -235,6 +235,8 @@ export interface WatchLoad {
   lastChecked: number | null;
   /** A bid rule not reached yet (bidPlan.ts): its looks count too. */
   bids?: BidWatch | null;
+  /** The wait before a look for the result when each sale gets one look (planner.ts ONE_LOOK_WAIT), ms. */
+  resultWait?: number;
 }
 
 /** What a saved search's schedule costs: enough of its row to count pages. */

@@ -205,15 +205,27 @@ function projectedState(lot: LotState, t: number, now: number): LotState {
 }
 
 /**
+ * A watched lot as the projections see it: its stored state (null: never fetched), its last fetch (ms), a bid rule
+ * not reached yet (bidPlan.ts: its looks count too) and the wait before a look for its result when each sale gets one
+ * look (ONE_LOOK_WAIT, ms).
+ */
+export interface ProjectedLot {
+  lot: LotState | null;
+  lastChecked: number | null;
+  bids?: BidWatch | null;
+  resultWait?: number;
+}
+
+/**
  * Requests the watchlist is expected to need over the next `horizon` ms (ms) at this `scale` (for the plan shown
- * to the user and for choosing the scale): simulates nextCheckAt forward for each lot, assuming nothing changes
- * but the end of each auction (see projectedState).
+ * to the user and for choosing the scale): simulates nextCheckAt forward for each lot (with its `resultWait`),
+ * assuming nothing changes but the end of each auction (see projectedState).
  *
  * @param which the kind of checks counted (ProjectedChecks), all by default.
  * @returns a count of requests. Throws nothing.
  */
 export function projectedChecks(
-  lots: { lot: LotState | null; lastChecked: number | null; bids?: BidWatch | null }[],
+  lots: ProjectedLot[],
   now: number,
   horizon: number,
   scale = 1,
@@ -236,7 +248,7 @@ export type ProjectedChecks = 'all' | 'aboveSearches' | 'saleResults';
  * never fetched is due now. Throws nothing.
  */
 export function projectedCheckTimes(
-  lots: { lot: LotState | null; lastChecked: number | null; bids?: BidWatch | null }[],
+  lots: ProjectedLot[],
   now: number,
   horizon: number,
   scale = 1,
@@ -244,7 +256,7 @@ export function projectedCheckTimes(
 ): number[] {
   const afterSaleOnly = which === 'saleResults';
   const times: number[] = [];
-  for (const { lot, lastChecked, bids } of lots) {
+  for (const { lot, lastChecked, bids, resultWait } of lots) {
     // Never fetched: one fetch now; what follows depends on what it returns.
     if (lot === null || lastChecked === null) {
       times.push(now);
@@ -256,7 +268,7 @@ export function projectedCheckTimes(
       const state = projectedState(lot, last, now);
       // A bid rule not reached yet adds its looks until the sale (bidPlan.ts), as if the bid stood still.
       const bid = bids && !afterSaleOnly ? nextBidLookAt(state, bids, last, now, scale) : null;
-      const planned = nextCheckAt(state, last, now, scale);
+      const planned = nextCheckAt(state, last, now, scale, resultWait);
       const t = bid !== null && bid < planned ? bid : planned;
       const at = Math.max(t, last + 1);
       if (at > now + horizon || guard++ > 5000) break;

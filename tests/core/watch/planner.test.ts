@@ -191,6 +191,16 @@ describe('one look per sale', () => {
     expect(nextCheckAt(real, at - HOUR, at - HOUR, 64, ONE_LOOK_WAIT)).toBe(at + ONE_LOOK_WAIT);
     // A look that still found the lot open: the next one is the wait later at least.
     expect(nextCheckAt(real, at + ONE_LOOK_WAIT, now, 64, ONE_LOOK_WAIT)).toBe(at + 2 * ONE_LOOK_WAIT);
+    // The projections (the keeps for sale results) see the same look.
+    expect(
+      projectedCheckTimes(
+        [{ lot: real, lastChecked: at - HOUR, resultWait: ONE_LOOK_WAIT }],
+        at - HOUR,
+        DAY,
+        64,
+        'saleResults',
+      ),
+    ).toEqual([at + ONE_LOOK_WAIT]);
     // A lot already over is not held back: its relist look-ups keep their own gaps.
     const ended = lot({ auction_at: at, lot_sub_status: null, state: 'finished', last_sold_status: null });
     expect(nextCheckAt(ended, at + HOUR, at + HOUR, 64, ONE_LOOK_WAIT)).toBe(
