@@ -1,6 +1,5 @@
 import type { WatchRow } from '../db/store';
-import type { LotState } from '../../shared/watch';
-import type { BidWatch } from './bidPlan';
+import type { ProjectedLot } from './planner';
 
 const HOUR = 3_600_000;
 
@@ -13,17 +12,14 @@ export interface SchedulePlan {
   nextWatchChecks: { id: number; at: number }[];
 }
 
-/** A watch with its lot's stored state (null: never fetched) and when the lot was last fetched (ms, by any poll). */
-export interface WatchState {
+/**
+ * A watch with its lot's stored state (null: never fetched), when the lot was last fetched (ms, by any poll), the bid
+ * plan's view of a bid rule not reached yet and the wait before a look for its result (planner.ts ProjectedLot).
+ */
+export interface WatchState extends ProjectedLot {
   watch: WatchRow;
-  lot: LotState | null;
-  lastChecked: number | null;
-  /** The bid plan's view of a lot with a bid rule not reached yet (bidPlan.ts); absent or null otherwise. */
-  bids?: BidWatch | null;
   /** An unsold lot's fair share of relist look-ups on a tight budget (planner.ts relistLookGap), ms. */
   relistGap?: number;
-  /** The least wait from the listed sale time to a look for the result when each sale gets one look (planner.ts ONE_LOOK_WAIT), ms. */
-  resultWait?: number;
 }
 
 /** After a tick failed, the loop waits 1, 2, 4 ... minutes before the next one, at most 30 minutes (ms). */

@@ -1,7 +1,5 @@
 import type { QuotaSnapshot } from '../../shared/vehicle';
-import type { LotState } from '../../shared/watch';
-import type { BidWatch } from './bidPlan';
-import { keptFromSearches, projectedChecks } from './planner';
+import { keptFromSearches, projectedChecks, type ProjectedLot } from './planner';
 import { pagesPerRun } from '../../shared/watch';
 
 const HOUR = 3_600_000;
@@ -229,15 +227,8 @@ export class RequestBudget {
   }
 }
 
-/** One watched lot as the budget maths sees it: its stored state (null: never fetched) and its last fetch (ms). */
-export interface WatchLoad {
-  lot: LotState | null;
-  lastChecked: number | null;
-  /** A bid rule not reached yet (bidPlan.ts): its looks count too. */
-  bids?: BidWatch | null;
-  /** The wait before a look for the result when each sale gets one look (planner.ts ONE_LOOK_WAIT), ms. */
-  resultWait?: number;
-}
+/** One watched lot as the budget maths sees it: the projections' own shape (planner.ts ProjectedLot). */
+export type WatchLoad = ProjectedLot;
 
 /** What a saved search's schedule costs: enough of its row to count pages. */
 export interface SearchLoad {

@@ -93,9 +93,9 @@ export function withShares(
 }
 
 /**
- * When a watch is next due (ms): the earlier of the planner's check (nextCheckAt, with the watch's `resultWait`) and the bid plan's look
- * (nextBidLookAt, when `w.bids` is set), not before its failure backoff ends. `bidOnly`: only the bid plan wants it
- * by `now`, so it is valued as a bid look. Throws nothing.
+ * When a watch is next due (ms): the earlier of the planner's check (nextCheckAt, with the watch's `resultWait`) and
+ * the bid plan's look (nextBidLookAt, when `w.bids` is set), not before its failure backoff ends. `bidOnly`: only the
+ * bid plan wants it by `now`, so it is valued as a bid look. Throws nothing.
  */
 export function watchDue(
   w: WatchState,

@@ -204,15 +204,15 @@ function projectedState(lot: LotState, t: number, now: number): LotState {
   return { ...lot, lot_sub_status: 'Ended', state: 'not_sold', auction_at: start };
 }
 
-/**
- * A watched lot as the projections see it: its stored state (null: never fetched), its last fetch (ms), a bid rule
- * not reached yet (bidPlan.ts: its looks count too) and the wait before a look for its result when each sale gets one
- * look (ONE_LOOK_WAIT, ms).
- */
+/** A watched lot as the projections (and the scheduler's watch states) see it. */
 export interface ProjectedLot {
+  /** Its stored state; null when never fetched. */
   lot: LotState | null;
+  /** Its last fetch by any poll (ms), or null. */
   lastChecked: number | null;
+  /** The bid plan's view of a bid rule not reached yet (bidPlan.ts): its looks count too. Absent or null otherwise. */
   bids?: BidWatch | null;
+  /** The wait from the listed sale time before a look for its result when each sale gets one look (ms). */
   resultWait?: number;
 }
 
