@@ -37,8 +37,18 @@ const BLOCK_WAIT_GAP = 2 * LIVE_BID_REFRESH;
  */
 export const BID_LOOK_MAX_GAP = 4 * HOUR;
 
-/** A day (ms): a fair share of bid looks at least this often is kept whatever the budget's scale (nextBidLookAt). */
-const DAILY = 24 * HOUR;
+/**
+ * The widest fair share (ms) that counts as paid for (bidShareFits): with the day's sale-result looks paid, the
+ * allowance still looks at each lot waiting for a bid rule at least every 36 hours, two looks or more in the last
+ * three days before its sale, when pre-bids move. A share wider than that warns too late to act on, and its looks
+ * would take the saved searches' pages. ASSUMPTION, measured in the watcher benchmark (docs/architecture.md, its
+ * table of timing assumptions): the dealer's 100 lots at 100 a day (a share of about 25 hours, 29 once the day's 14
+ * or so sales are paid) saw the crossings at a p50 of 8.5 to 9.6 h, against 11 to 18 h while the share was stretched
+ * by the watchlist's scale; at 30 a day (a share of days once the sales are paid) not stretching it cost the saved
+ * searches every new match; the buyer's 10 lots beside three saved searches at 10 a day (48 hours and more) lost
+ * 15 to 26 new matches a week with a 48-hour bound.
+ */
+const FITTED_SHARE_GAP = 36 * HOUR;
 
 /** One point of a lot's observed bid history: when (ms) and the current bid then (USD). */
 export type BidPoint = readonly [at: number, bid: number];
@@ -50,10 +60,11 @@ export interface BidWatch {
   /** Observed bids, oldest first (the first observation, then each bid change as seen). */
   history: BidPoint[];
   /**
-   * The widest gap between looks before the sale at scale 1 (ms): the budget's fair share (bidLookGap). Absent:
-   * BID_LOOK_MAX_GAP.
+   * The budget's fair share: `gap`, the widest gap between looks before the sale at scale 1 (ms; bidLookGap), and
+   * `fits`, whether the allowance pays for it once the day's sale results are paid (bidShareFits): then the
+   * watchlist's scale does not stretch the looks past it. Absent: BID_LOOK_MAX_GAP, which fits.
    */
-  maxGap?: number;
+  share?: { gap: number; fits: boolean };
 }
 
 /**
@@ -69,6 +80,18 @@ export interface BidWatch {
 export function bidLookGap(lots: number, perDay: number, pagesPerCycle: number): number {
   if (lots <= 0 || perDay <= 0) return BID_LOOK_MAX_GAP;
   return Math.max(PRICE_REFRESH, ((lots + Math.max(0, pagesPerCycle)) * 24 * HOUR) / perDay);
+}
+
+/**
+ * Whether the fair share of `lots` lots waiting for a bid rule is paid for (FITTED_SHARE_GAP): the allowance left
+ * once the day's sale results are paid (`perDay` requests a day less one look for each of `selling` sales, the lots
+ * whose listed sale falls in the 24 hours around now: planner.ts salesAround) gives each such lot, beside the saved
+ * searches' `pagesPerCycle` pages, a look at least every 36 hours (bidLookGap). False when the sales take the whole
+ * allowance. Throws nothing.
+ */
+export function bidShareFits(lots: number, perDay: number, selling: number, pagesPerCycle: number): boolean {
+  const left = perDay - Math.max(0, selling);
+  return left > 0 && bidLookGap(lots, left, pagesPerCycle) <= FITTED_SHARE_GAP;
 }
 
 /**
@@ -118,11 +141,11 @@ export function timeToCross(
 
 /**
  * The two gaps of a bid look before the sale at scale 1 (ms), from the expected time to the crossing `tau` (ms):
- * `cap`, the widest (the budget's fair share, `bids.maxGap`, else BID_LOOK_MAX_GAP), and `gap`, half of `tau` but at
+ * `cap`, the widest (the budget's fair share, `bids.share`, else BID_LOOK_MAX_GAP), and `gap`, half of `tau` but at
  * least a price refresh. nextBidLookAt stretches them by the scale; bidLookValue measures a wait against them.
  */
 function beforeSaleGap(bids: BidWatch, tau: number): { cap: number; gap: number } {
-  return { cap: bids.maxGap ?? BID_LOOK_MAX_GAP, gap: Math.max(PRICE_REFRESH, tau / 2) };
+  return { cap: bids.share?.gap ?? BID_LOOK_MAX_GAP, gap: Math.max(PRICE_REFRESH, tau / 2) };
 }
 
 /**
@@ -143,12 +166,12 @@ function onTheBlock(history: readonly BidPoint[], at: number): boolean {
  *
  * - before the sale: half the expected time to the crossing (timeToCross: the distance over the observed bid
  *   movement, at most the time to the sale), at least a price refresh (15 min) and at most the widest gap
- *   (`bids.maxGap`, the budget's fair share: bidLookGap), and a look at the sale time;
+ *   (`bids.share`, the budget's fair share: bidLookGap), and a look at the sale time;
  * - from the sale time, waiting for the lot to go on the block (no bid change seen since): gaps of an eighth of the
  *   time since the sale time, at least 30 s (two live-bid refreshes), so a late turn costs a few looks;
  * - on the block (a bid change seen since the sale time): every live-bid refresh (15 s) until the level is reached.
- * Every gap is stretched by `scale` (>= 1, the watchlist's stretch), except that a widest gap of a day or less (a
- * fair share that looks at least daily, already fitted to the budget) is never stretched past itself. Throws
+ * Every gap is stretched by `scale` (>= 1, the watchlist's stretch), except that a fair share the allowance pays for
+ * (`bids.share.fits`: bidShareFits) is never stretched past itself, being already fitted to the budget. Throws
  * nothing.
  */
 export function nextBidLookAt(
@@ -164,10 +187,11 @@ export function nextBidLookAt(
   if (last < at) {
     const tau = timeToCross(bids.history, bids.level, lot.current_bid_usd, last, at - last);
     const { cap, gap } = beforeSaleGap(bids, tau);
-    // A fair share that buys a look at least daily is already fitted to the budget: the scale (which fits the rest of
-    // the watchlist) stretches only the looks nearer the sale. A share that cannot look daily warns of a pre-bid move
-    // too late to act on, so those looks yield to the scale like any background look.
-    return Math.min(at, last + (cap <= DAILY ? Math.min(cap, gap * scale) : Math.min(cap, gap) * scale));
+    // A fair share the allowance pays for is already fitted to the budget: the scale (which fits the rest of the
+    // watchlist) stretches only the looks nearer the sale. One it cannot pay for warns of a pre-bid move too late to
+    // act on, so those looks yield to the scale like any background look.
+    const fits = bids.share?.fits ?? true;
+    return Math.min(at, last + (fits ? Math.min(cap, gap * scale) : Math.min(cap, gap) * scale));
   }
   if (onTheBlock(bids.history, at)) return last + LIVE_BID_REFRESH * scale;
   return last + Math.max(BLOCK_WAIT_GAP, (last - at) / 8) * scale;

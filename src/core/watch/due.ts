@@ -7,6 +7,7 @@ import {
   BID_HISTORY_MS,
   bidLookGap,
   bidLookValue,
+  bidShareFits,
   nextBidLevel,
   nextBidLookAt,
   type BidPoint,
@@ -20,6 +21,7 @@ import {
   oneLookPerSale,
   relistLookGap,
   relistsYield,
+  salesAround,
 } from './planner';
 import { VALUE, watchValue } from './value';
 import { watchlistShare } from './budget';
@@ -60,7 +62,8 @@ export function bidWatchOf(
 /**
  * `states` with the budget's fair shares of `perDay` requests a day beside the saved searches and call watches
  * (`runs`: the pages one run of each costs, and whether any runs): each lot waiting for a bid rule gets the widest gap
- * between its bid looks (bidPlan.ts bidLookGap: a page's turn each) and, on a tight budget (planner.ts relistsYield
+ * between its bid looks (bidPlan.ts bidLookGap: a page's turn each) and whether the allowance pays for it once the
+ * day's sale results are paid (bidPlan.ts bidShareFits, with planner.ts salesAround) and, on a tight budget (planner.ts relistsYield
  * at `scale`), each unsold lot in its relist look-ups the least gap between its look-ups that go before a page
  * (planner.ts relistLookGap, within the watchlist's share: budget.ts watchlistShare). When the sales of the 24 hours
  * around `now` (ms) outnumber the day's requests (planner.ts oneLookPerSale), each lot not over also gets the wait
@@ -74,19 +77,21 @@ export function withShares(
   now: number,
 ): WatchState[] {
   const waiting = states.filter((x) => x.bids).length;
-  const maxGap = waiting > 0 ? bidLookGap(waiting, perDay, runs.pagesPerCycle()) : null;
+  const lots = states.map((x) => x.lot);
+  const selling = salesAround(lots, now);
+  const pages = runs.pagesPerCycle();
+  const bidShare =
+    waiting > 0
+      ? { gap: bidLookGap(waiting, perDay, pages), fits: bidShareFits(waiting, perDay, selling, pages) }
+      : null;
   const relisting = relistsYield(scale) ? states.filter((x) => awaitsRelist(x.lot, x.lastChecked)).length : 0;
   const share = watchlistShare(perDay, runs.anyActive());
   const relistGap = relisting > 0 ? relistLookGap(relisting, share) : null;
-  const oneLook = oneLookPerSale(
-    states.map((x) => x.lot),
-    now,
-    perDay,
-  );
-  if (maxGap === null && relistGap === null && !oneLook) return states;
+  const oneLook = oneLookPerSale(lots, now, perDay);
+  if (bidShare === null && relistGap === null && !oneLook) return states;
   return states.map((w) => {
     const x = oneLook && w.lot && !auctionOver(w.lot) ? { ...w, resultWait: ONE_LOOK_WAIT } : w;
-    if (x.bids && maxGap !== null) return { ...x, bids: { ...x.bids, maxGap } };
+    if (x.bids && bidShare !== null) return { ...x, bids: { ...x.bids, share: bidShare } };
     if (relistGap !== null && awaitsRelist(x.lot, x.lastChecked)) return { ...x, relistGap };
     return x;
   });

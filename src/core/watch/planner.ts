@@ -45,16 +45,24 @@ export const ONE_LOOK_WAIT = HOUR;
 
 /**
  * Whether the watchlist's sales outnumber the day's requests: more lots whose listed sale time falls in the 24 hours
- * around `now` (ms; from 12 hours before to 12 hours after, ended or not, so the count does not fall as the day's
- * sales end) than `perDay` requests. Then most sales get one look, and a look that comes before the result costs
+ * around `now` (ms; salesAround: ended or not, so the count does not fall as the day's sales end) than `perDay`
+ * requests. Then most sales get one look, and a look that comes before the result costs
  * another lot its result (ONE_LOOK_WAIT). Throws nothing.
  */
 export function oneLookPerSale(lots: readonly (LotState | null)[], now: number, perDay: number): boolean {
+  return salesAround(lots, now) > perDay;
+}
+
+/**
+ * The day's sales: how many of `lots` have their listed sale time in the 24 hours around `now` (ms; from 12 hours
+ * before to 12 hours after, ended or not), each a look for its result. Throws nothing.
+ */
+export function salesAround(lots: readonly (LotState | null)[], now: number): number {
   let selling = 0;
   for (const l of lots)
     if (l && l.auction_at !== null && l.auction_at > now - 12 * HOUR && l.auction_at <= now + 12 * HOUR)
       selling++;
-  return selling > perDay;
+  return selling;
 }
 
 /**

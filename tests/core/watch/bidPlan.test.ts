@@ -5,6 +5,7 @@ import {
   BID_LOOK_MAX_GAP,
   bidLookGap,
   bidLookValue,
+  bidShareFits,
   LIVE_BID_REFRESH,
   nextBidLevel,
   nextBidLookAt,
@@ -76,32 +77,40 @@ describe('nextBidLookAt', () => {
       [now, 4400],
     ]);
     expect(nextBidLookAt(lot(now + DAY), moving, now, now)).toBe(now + PRICE_REFRESH);
-    // A tight budget (a share that cannot look daily) stretches it.
-    expect(nextBidLookAt(lot(now + 8 * HOUR), { ...watch(), maxGap: 2 * DAY }, now, now, 4)).toBe(
-      now + 8 * HOUR,
-    );
+    // A tight budget (a share the allowance cannot pay for) stretches it.
+    expect(
+      nextBidLookAt(lot(now + 8 * HOUR), { ...watch(), share: { gap: 2 * DAY, fits: false } }, now, now, 4),
+    ).toBe(now + 8 * HOUR);
   });
 
   it('days before the sale with no rise seen: at most BID_LOOK_MAX_GAP apart, or the narrower gap the budget allows', () => {
     // Three days out, half the time to the sale would be a day and a half: a crossing then waits that long.
     expect(nextBidLookAt(lot(now + 3 * DAY), watch(), now, now)).toBe(now + BID_LOOK_MAX_GAP);
-    expect(nextBidLookAt(lot(now + 3 * DAY), { ...watch(), maxGap: 30 * MIN }, now, now)).toBe(
-      now + 30 * MIN,
-    );
-    // A fair share that looks at least daily is already fitted to the budget: the watchlist's scale leaves it.
-    expect(nextBidLookAt(lot(now + 3 * DAY), { ...watch(), maxGap: 30 * MIN }, now, now, 2)).toBe(
-      now + 30 * MIN,
-    );
+    expect(
+      nextBidLookAt(lot(now + 3 * DAY), { ...watch(), share: { gap: 30 * MIN, fits: true } }, now, now),
+    ).toBe(now + 30 * MIN);
+    // A fair share the allowance pays for is already fitted to the budget: the watchlist's scale leaves it.
+    expect(
+      nextBidLookAt(lot(now + 3 * DAY), { ...watch(), share: { gap: 30 * MIN, fits: true } }, now, now, 2),
+    ).toBe(now + 30 * MIN);
     expect(nextBidLookAt(lot(now + 3 * DAY), watch(), now, now, 2)).toBe(now + BID_LOOK_MAX_GAP);
     // Nearer the sale the planned gap is under the share: the scale stretches it, never past the share.
-    expect(nextBidLookAt(lot(now + 2 * HOUR), { ...watch(), maxGap: 4 * HOUR }, now, now, 3)).toBe(
-      now + 2 * HOUR,
+    expect(
+      nextBidLookAt(lot(now + 2 * HOUR), { ...watch(), share: { gap: 4 * HOUR, fits: true } }, now, now, 3),
+    ).toBe(now + 2 * HOUR);
+    expect(
+      nextBidLookAt(lot(now + 6 * HOUR), { ...watch(), share: { gap: 4 * HOUR, fits: true } }, now, now, 4),
+    ).toBe(now + 4 * HOUR);
+    // A share the allowance cannot pay for (a tight budget) yields to the scale like any background look.
+    expect(
+      nextBidLookAt(lot(now + 6 * DAY), { ...watch(), share: { gap: 2 * DAY, fits: false } }, now, now, 2),
+    ).toBe(now + 4 * DAY);
+    // The same 25-hour share at the tightest scale: paid for, a look at the share's gap; not, only the sale time's.
+    const far = lot(now + 4 * DAY);
+    expect(nextBidLookAt(far, { ...watch(), share: { gap: 25 * HOUR, fits: true } }, now, now, 64)).toBe(
+      now + 25 * HOUR,
     );
-    expect(nextBidLookAt(lot(now + 6 * HOUR), { ...watch(), maxGap: 4 * HOUR }, now, now, 4)).toBe(
-      now + 4 * HOUR,
-    );
-    // A share that cannot look daily (a tight budget) yields to the scale like any background look.
-    expect(nextBidLookAt(lot(now + 6 * DAY), { ...watch(), maxGap: 2 * DAY }, now, now, 2)).toBe(
+    expect(nextBidLookAt(far, { ...watch(), share: { gap: 25 * HOUR, fits: false } }, now, now, 64)).toBe(
       now + 4 * DAY,
     );
   });
@@ -134,6 +143,24 @@ describe('bidLookGap', () => {
     expect(bidLookGap(1, 100_000, 5)).toBe(PRICE_REFRESH);
     expect(bidLookGap(0, 1000, 15)).toBe(BID_LOOK_MAX_GAP);
     expect(bidLookGap(10, 0, 15)).toBe(BID_LOOK_MAX_GAP);
+  });
+});
+
+describe('bidShareFits', () => {
+  it("counts a share as paid for when what the day's sale results leave still looks at each lot every 36 hours", () => {
+    // A dealer's 100 lots beside 10 saved searches of a page each, 14 of the lots selling in the 24 hours around now.
+    // 100 a day: 86 left, 110 turns, a look every 31 hours: paid for.
+    expect(bidShareFits(100, 100, 14, 10)).toBe(true);
+    // 30 a day: 16 left, a look every 7 days: not, though the share over the whole allowance is 88 hours.
+    expect(bidShareFits(100, 30, 14, 10)).toBe(false);
+    // With no sale near, the same 30 a day still cannot look every 36 hours.
+    expect(bidShareFits(100, 30, 0, 10)).toBe(false);
+    // The edge: 15 lots and no saved search at 10 a day are a look every 36 hours; one sale makes it 40.
+    expect(bidShareFits(15, 10, 0, 0)).toBe(true);
+    expect(bidShareFits(15, 10, 1, 0)).toBe(false);
+    // Sales that take the whole allowance leave nothing.
+    expect(bidShareFits(1, 10, 10, 0)).toBe(false);
+    expect(bidShareFits(1, 10, 12, 0)).toBe(false);
   });
 });
 
@@ -208,7 +235,7 @@ describe('withShares', () => {
       undefined,
     ]);
     // The lot waiting for its bid rule keeps its page's turn (bidLookGap), counted over the round's pages.
-    expect(out[4]?.bids?.maxGap).toBe(((1 + 7) * DAY) / 10);
+    expect(out[4]?.bids?.share?.gap).toBe(((1 + 7) * DAY) / 10);
   });
 
   it("holds each sale's look for its result ONE_LOOK_WAIT after the sale time only when the sales outnumber the requests", () => {
@@ -225,9 +252,30 @@ describe('withShares', () => {
     expect(waits(30).every((x) => x === undefined)).toBe(true);
   });
 
+  it("says whether the bid share is paid for once the day's sales have their looks", () => {
+    const selling = Array.from({ length: 14 }, (_, i) => ({
+      watch,
+      lot: lot(now - 6 * HOUR + i * HOUR),
+      lastChecked: now,
+    }));
+    const bidders = Array.from({ length: 20 }, (_, i) => ({
+      watch,
+      lot: lot(now + (2 + i) * DAY),
+      lastChecked: now,
+      bids: { level: 4600, history: [] },
+    }));
+    const share = (perDay: number) =>
+      withShares([...selling, ...bidders], perDay, runs, 64, now)[20]?.bids?.share;
+    // 20 lots waiting and 7 pages: at 40 a day a look every 16.2 hours, 24.9 once the 14 sales are paid: paid for.
+    expect(share(40)).toEqual({ gap: (27 * DAY) / 40, fits: true });
+    // At 25 a day a look every 25.9 hours over the whole allowance, but 59 over the 11 the sales leave: stretched by
+    // the watchlist's scale.
+    expect(share(25)).toEqual({ gap: (27 * DAY) / 25, fits: false });
+  });
+
   it('gives relist look-ups no gap on an ample budget: they beat a page anyway', () => {
     const out = withShares(states, 10, runs, 4, now);
     expect(out.some((w) => 'relistGap' in w)).toBe(false);
-    expect(out[4]?.bids?.maxGap).toBe(((1 + 7) * DAY) / 10);
+    expect(out[4]?.bids?.share?.gap).toBe(((1 + 7) * DAY) / 10);
   });
 });
