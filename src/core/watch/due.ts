@@ -61,13 +61,16 @@ export function bidWatchOf(
 
 /**
  * `states` with the budget's fair shares of `perDay` requests a day beside the saved searches and call watches
- * (`runs`: the pages one run of each costs, and whether any runs): each lot waiting for a bid rule gets the widest gap
- * between its bid looks (bidPlan.ts bidLookGap: a page's turn each) and whether the allowance pays for it once the
- * day's sale results are paid (bidPlan.ts bidShareFits, with planner.ts salesAround) and, on a tight budget (planner.ts relistsYield
- * at `scale`), each unsold lot in its relist look-ups the least gap between its look-ups that go before a page
- * (planner.ts relistLookGap, within the watchlist's share: budget.ts watchlistShare). When the sales of the 24 hours
- * around `now` (ms) outnumber the day's requests (planner.ts oneLookPerSale), each lot not over also gets the wait
- * before its look for the result (planner.ts ONE_LOOK_WAIT). Pure; throws nothing.
+ * (`runs`: the pages one run of each costs, and whether any runs):
+ * - each lot waiting for a bid rule gets the widest gap between its bid looks (bidPlan.ts bidLookGap: a page's turn
+ *   each) and whether the allowance pays for it once the day's sale results are paid (bidPlan.ts bidShareFits, with
+ *   planner.ts salesAround);
+ * - on a tight budget (planner.ts relistsYield at `scale`), each unsold lot in its relist look-ups gets the least gap
+ *   between its look-ups that go before a page (planner.ts relistLookGap, within the watchlist's share: budget.ts
+ *   watchlistShare);
+ * - when the sales of the 24 hours around `now` (ms) outnumber the day's requests (planner.ts oneLookPerSale), each
+ *   lot not over gets the wait before its look for the result (planner.ts ONE_LOOK_WAIT).
+ * Pure; throws nothing.
  */
 export function withShares(
   states: WatchState[],
