@@ -90,7 +90,7 @@ export function withShares(
   const relisting = relistsYield(scale) ? states.filter((x) => awaitsRelist(x.lot, x.lastChecked)).length : 0;
   const share = watchlistShare(perDay, runs.anyActive());
   const relistGap = relisting > 0 ? relistLookGap(relisting, share) : null;
-  const oneLook = oneLookPerSale(lots, now, perDay);
+  const oneLook = oneLookPerSale(selling, perDay);
   if (bidShare === null && relistGap === null && !oneLook) return states;
   return states.map((w) => {
     const x = oneLook && w.lot && !auctionOver(w.lot) ? { ...w, resultWait: ONE_LOOK_WAIT } : w;

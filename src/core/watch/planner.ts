@@ -44,13 +44,12 @@ function afterSaleFirstGap(scale: number): number {
 export const ONE_LOOK_WAIT = HOUR;
 
 /**
- * Whether the watchlist's sales outnumber the day's requests: more lots whose listed sale time falls in the 24 hours
- * around `now` (ms; salesAround: ended or not, so the count does not fall as the day's sales end) than `perDay`
- * requests. Then most sales get one look, and a look that comes before the result costs
- * another lot its result (ONE_LOOK_WAIT). Throws nothing.
+ * Whether the watchlist's sales outnumber the day's requests: more of the day's sales (`selling`: salesAround, ended
+ * or not, so the count does not fall as the day's sales end) than `perDay` requests. Then most sales get one look,
+ * and a look that comes before the result costs another lot its result (ONE_LOOK_WAIT). Throws nothing.
  */
-export function oneLookPerSale(lots: readonly (LotState | null)[], now: number, perDay: number): boolean {
-  return salesAround(lots, now) > perDay;
+export function oneLookPerSale(selling: number, perDay: number): boolean {
+  return selling > perDay;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   projectedCheckTimes,
   projectedChecks,
   relistLookGap,
+  salesAround,
 } from '../../../src/core/watch/planner';
 import { waitsBehindSearch } from '../../../src/core/watch/spending';
 import { SEARCH_PAGE_CAP, VALUE } from '../../../src/core/watch/value';
@@ -172,14 +173,17 @@ describe('one look per sale', () => {
     const selling = (n: number, from: number) =>
       Array.from({ length: n }, (_, i) => lot({ auction_at: from + i * HOUR }));
     // Twelve sales from 11 hours ago: more than 10 requests a day, fewer than 30.
-    expect(oneLookPerSale(selling(12, now - 11 * HOUR), now, 10)).toBe(true);
-    expect(oneLookPerSale(selling(12, now - 11 * HOUR), now, 30)).toBe(false);
+    expect(oneLookPerSale(salesAround(selling(12, now - 11 * HOUR), now), 10)).toBe(true);
+    expect(oneLookPerSale(salesAround(selling(12, now - 11 * HOUR), now), 30)).toBe(false);
     // Lots over still count while their sale time is in the window, so the count does not fall as the sales end.
     const over = selling(12, now - 11 * HOUR).map((l) => ({ ...l, state: 'sold', lot_sub_status: null }));
-    expect(oneLookPerSale(over, now, 10)).toBe(true);
+    expect(oneLookPerSale(salesAround(over, now), 10)).toBe(true);
     // Sales outside the window and lots never fetched do not count.
     expect(
-      oneLookPerSale([...selling(12, now + 13 * HOUR), ...selling(12, now - 36 * HOUR), null], now, 10),
+      oneLookPerSale(
+        salesAround([...selling(12, now + 13 * HOUR), ...selling(12, now - 36 * HOUR), null], now),
+        10,
+      ),
     ).toBe(false);
   });
 
