@@ -23,7 +23,7 @@ import {
   relistsYield,
   salesAround,
 } from './planner';
-import { VALUE, watchValue } from './value';
+import { resultExtras, VALUE, watchValue } from './value';
 import { watchlistShare } from './budget';
 
 /*
@@ -119,7 +119,9 @@ export function watchDue(
 
 /**
  * The value of checking a watch now (value.ts VALUE), given its watchDue: a bid look's value (bidLookValue) when only
- * the bid plan wants it, else watchValue from the planner's due time at the watchlist's `scale`. Throws nothing.
+ * the bid plan wants it, else watchValue from the planner's due time at the watchlist's `scale`, with what a sale
+ * result's look answers besides (value.ts resultExtras: a buy-now offer, the bid rule `w.bids` waits for). Throws
+ * nothing.
  */
 export function dueValue(
   w: WatchState,
@@ -128,5 +130,6 @@ export function dueValue(
   scale = 1,
 ): number {
   if (due.bidOnly && w.lot && w.bids) return bidLookValue(w.lot, w.bids, w.lastChecked, now, VALUE);
-  return watchValue(w.lot, now, due.planned, w.lastChecked, scale, w.relistGap);
+  const extras = resultExtras(w.lot, w.bids?.level ?? null, now);
+  return watchValue(w.lot, now, due.planned, w.lastChecked, scale, w.relistGap) + extras;
 }

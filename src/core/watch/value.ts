@@ -16,6 +16,10 @@ const STALE_AFTER = 6 * HOUR;
  *   80 falling towards 70 once its look has waited over 6 hours: when results outnumber requests, the fresh ones go
  *   first and then the most recent of the stale ones, so each request still catches a result and the buyer hears
  *   of most while they are news (oldest-first would spend the last requests of a tight week on results days old);
+ * - on top of a sale result's 100 (or 80 to 70), what the same look answers besides (resultExtras): 3 for a lot
+ *   offered at buy now (its end also ends the offer) and up to 5 for a bid rule not reached yet, by how close the
+ *   bid is to it: when sale results outnumber requests (a dealer's watchlist on 10 a day), the looks that answer
+ *   more go first; never enough to lift a stale result to a fresh one's 100;
  * - 90 a watched lot on the block (live: its bids and the result are minutes away);
  * - 60 an unsold (or sold-on-approval) lot in its first two days after the sale (a relist);
  * - 55 an unsold lot later in its relist look-ups (at most one every 2 hours, stretched by the budget's scale): above
@@ -55,6 +59,8 @@ export const VALUE = {
   afterSale: 1,
   bidSoon: 52,
   bidLive: 60,
+  resultBuyNow: 3,
+  resultBidRule: 5,
 } as const;
 
 /**
@@ -119,6 +125,23 @@ export function watchValue(
   }
   if (at !== null && at - 15 * MIN <= now) return VALUE.nearSale;
   return waited(VALUE.background, now, dueAt, lastChecked);
+}
+
+/**
+ * What a sale result's look at `lot` answers besides the result (VALUE, added to watchValue's sale result): the
+ * buy-now offer's end for a lot offered at buy now (`buy_now_usd` or lot_status "Buy Now": the offer goes when the
+ * lot goes on the block), VALUE.resultBuyNow; and for a bid rule not reached yet (`level`, USD: bidPlan.ts
+ * nextBidLevel; null: none) whether the final bid crossed it, VALUE.resultBidRule times how close the last seen bid
+ * is to the level (bid / level, 0 to 1: a bid $400 under a $5,400 level is far likelier to cross it than one $400
+ * under $500). 0 for a lot over, on the block or before its sale time, where the look is not a sale result's.
+ * When sale results outnumber requests each look catches one result, and these decide which results catch more. At
+ * most 8, under the 10 between a fresh and a stale result. `now` in ms. Throws nothing.
+ */
+export function resultExtras(lot: LotState | null, level: number | null, now: number): number {
+  if (!lot || auctionOver(lot) || isLive(lot) || lot.auction_at === null || lot.auction_at > now) return 0;
+  const buyNow = lot.buy_now_usd !== null || lot.lot_status === 'Buy Now' ? VALUE.resultBuyNow : 0;
+  const close = level !== null && level > 0 ? Math.min(1, Math.max(0, lot.current_bid_usd ?? 0) / level) : 0;
+  return buyNow + VALUE.resultBidRule * close;
 }
 
 /**

@@ -199,7 +199,10 @@ describe('bid look values', () => {
     // Once the planner's own look after the sale time is due, it is the sale result's.
     const later = watchDue(w, now + 2 * MIN, 1);
     expect(later.bidOnly).toBe(false);
-    expect(dueValue(w, now + 2 * MIN, later)).toBe(VALUE.saleResult);
+    // It also answers whether the final bid crossed the rule: $4,400 of $4,600 (value.ts resultExtras).
+    expect(dueValue(w, now + 2 * MIN, later)).toBeCloseTo(
+      VALUE.saleResult + (VALUE.resultBidRule * 4400) / 4600,
+    );
     // Rules with no level above the bid: no bid plan.
     expect(bidWatchOf({ ...row, rules: rules({ bid_above_usd: 4000 }) }, open, () => [], now)).toBeNull();
   });

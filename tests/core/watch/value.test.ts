@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { LotState } from '../../../src/shared/watch';
 import { lot as fixtureLot } from '../diff/fixtures';
 import { keepFor } from '../../../src/core/watch/budget';
-import { CRITICAL_VALUE, orderQueue, searchValue, VALUE, watchValue } from '../../../src/core/watch/value';
+import {
+  CRITICAL_VALUE,
+  orderQueue,
+  resultExtras,
+  searchValue,
+  VALUE,
+  watchValue,
+} from '../../../src/core/watch/value';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -44,6 +51,41 @@ describe('watchValue', () => {
     expect(halfway).toBeLessThan(page);
     expect(doubled).toBeGreaterThan(page);
     expect(doubled).toBeLessThan(VALUE.relistLater);
+  });
+});
+
+describe('resultExtras', () => {
+  const sold = (over: Partial<LotState> = {}) => lot({ auction_at: now - 2 * HOUR, ...over });
+
+  it('puts a sale result that also ends a buy-now offer before a plain one, fresh or stale', () => {
+    const buyNow = sold({ buy_now_usd: 6500 });
+    const listedAsBuyNow = sold({ lot_status: 'Buy Now' });
+    expect(resultExtras(buyNow, null, now)).toBe(VALUE.resultBuyNow);
+    expect(resultExtras(listedAsBuyNow, null, now)).toBe(VALUE.resultBuyNow);
+    expect(resultExtras(sold(), null, now)).toBe(0);
+    // Two stale results waiting 8 and 7 hours: without the offer the more recent goes first; with it, the other.
+    const older = watchValue(buyNow, now, now - 8 * HOUR) + resultExtras(buyNow, null, now);
+    const newer = watchValue(sold(), now, now - 7 * HOUR) + resultExtras(sold(), null, now);
+    expect(watchValue(buyNow, now, now - 8 * HOUR)).toBeLessThan(watchValue(sold(), now, now - 7 * HOUR));
+    expect(older).toBeGreaterThan(newer);
+  });
+
+  it('weighs a bid rule not reached by how close the bid is to it', () => {
+    const near = resultExtras(sold({ current_bid_usd: 5000 }), 5400, now);
+    const far = resultExtras(sold({ current_bid_usd: 100 }), 500, now);
+    expect(near).toBeCloseTo((VALUE.resultBidRule * 5000) / 5400);
+    expect(far).toBeCloseTo((VALUE.resultBidRule * 100) / 500);
+    expect(resultExtras(sold({ current_bid_usd: null }), 500, now)).toBe(0);
+  });
+
+  it('never lifts a stale result to a fresh one, and adds nothing to a look that is not a sale result', () => {
+    const most = sold({ buy_now_usd: 6500, current_bid_usd: 5399 });
+    const stale = watchValue(most, now, now - 6 * HOUR - MIN) + resultExtras(most, 5400, now);
+    expect(stale).toBeLessThan(VALUE.saleResult);
+    expect(resultExtras(lot({ buy_now_usd: 6500 }), 5400, now)).toBe(0);
+    expect(resultExtras(sold({ buy_now_usd: 6500, lot_sub_status: 'Live' }), 5400, now)).toBe(0);
+    expect(resultExtras(sold({ buy_now_usd: 6500, state: 'finished' }), 5400, now)).toBe(0);
+    expect(resultExtras(null, 5400, now)).toBe(0);
   });
 });
 
