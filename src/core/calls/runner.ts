@@ -20,7 +20,10 @@ import { diffAnswers, extractAnswer, goneSincePrev, type AnswerExtract } from '.
  * What a call watch's runs need: a poll's own parts (PollsDeps: store, client, clock, budget, events, pause,
  * recorder, outbox; everything with side effects injected) and the buyer's quiet hours and time zone for the alerts.
  */
-export interface CallRunsDeps extends Omit<PollsDeps, 'watchReserve' | 'leavesSaleLooks'> {
+export interface CallRunsDeps extends Omit<
+  PollsDeps,
+  'watchReserve' | 'leavesSaleLooks' | 'readsListsOften'
+> {
   quiet: () => QuietHours;
   /** The buyer's UTC offset in minutes at time t. */
   tzOffsetMinutes: (t: number) => number;

@@ -12,6 +12,7 @@ import { Polls, type RunOutcome } from './polls';
 import { Recorder } from './recorder';
 import { PauseGate, type PauseKind } from './pause';
 import { Scheduler, type SchedulePlan } from './scheduler';
+import { readsListsOften } from './spending';
 import type { CallRunner } from './runs';
 
 export type { PauseKind, RunOutcome, SchedulePlan };
@@ -106,6 +107,8 @@ export class WatchEngine {
       outbox,
       watchReserve: (now) => this.scheduler.watchReserve(now),
       leavesSaleLooks: (now, firstReading) => this.scheduler.leavesSaleLooks(now, firstReading),
+      readsListsOften: (now) =>
+        readsListsOften(d.budget.allowance(now).perDay, this.scheduler.scheduled().pagesPerCycle()),
     });
     this.calls = d.calls?.({ pause: this.gate, recorder: this.recorder, outbox });
     this.newScheduler = () =>

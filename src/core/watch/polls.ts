@@ -58,6 +58,8 @@ export interface PollsDeps {
    * first reading (`firstReading`) keeps those of the next 24 hours.
    */
   leavesSaleLooks: (now: number, firstReading: boolean) => boolean;
+  /** Whether the allowance at `now` reads every list often (spending.ts readsListsOften): a run cut short reads its head. */
+  readsListsOften: (now: number) => boolean;
 }
 
 /**
@@ -201,18 +203,16 @@ export class Polls {
         const query = { ...head, ...(from ? { auction_date_from: from } : {}) };
         // A window leaves the head of the list unread, and the head holds the lots about to sell, where a late listing,
         // a reschedule or a bid is most urgent: a windowed run of a search with a baseline reads the first page too, when
-        // the budget allows the whole run. A run the budget cuts short keeps its pages for the sweep.
+        // the budget allows the whole run, or 2 of its pages on an allowance that reads the lists often (spending.ts
+        // readsListsOften); else a run the budget cuts short keeps its pages for the sweep.
         const reserveAtStart = manual ? 0 : this.d.watchReserve(started);
+        const fits = (n: number) =>
+          this.d.budget.canSpend(n, started, reserveAtStart, dayAtStart + s.max_pages + reserveAtStart);
         const headFirst =
           from !== null &&
           s.baseline_done &&
           s.max_pages > 1 &&
-          this.d.budget.canSpend(
-            s.max_pages,
-            started,
-            reserveAtStart,
-            dayAtStart + s.max_pages + reserveAtStart,
-          );
+          (fits(s.max_pages) || (this.d.readsListsOften(started) && fits(2)));
         let lastAuctionAt: number | null = null;
         let complete = false;
         let skipped = 0;

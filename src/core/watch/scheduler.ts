@@ -218,8 +218,8 @@ export class Scheduler {
     return withShares(states, this.d.budget.allowance(now).perDay, this.runs, this.scale, now);
   }
 
-  /** The scheduled runs (saved searches and call watches): next runs and runs a day, for the views. */
-  scheduled(): Pick<ScheduledRuns, 'nextRunAt' | 'runsPerDay'> {
+  /** The scheduled runs (saved searches and call watches): next runs, runs a day, pages a cycle. */
+  scheduled(): Pick<ScheduledRuns, 'nextRunAt' | 'runsPerDay' | 'pagesPerCycle'> {
     return this.runs;
   }
 

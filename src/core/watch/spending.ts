@@ -119,6 +119,28 @@ export function leavesSaleLooks(budget: RequestBudget, n: number, at: number, sa
   return budget.leavesPlaces(n, at, saleLooks, Math.floor(perDay / 2));
 }
 
+/**
+ * How many whole runs of every saved search (and call watch) a day's allowance must pay for before a run the budget
+ * cuts short reads the head of its list as well as its sweep (readsListsOften). ASSUMPTION, measured in the watcher
+ * benchmark (docs/architecture.md, its table of timing assumptions): the sandbox lists a tenth of its new lots to sell
+ * within 12 hours, and those are only ever on the head. On the dealer's ten searches at 300 and 1,000 a day (6 and
+ * 20 reads a day) the head found 11 and 12 more new matches a week; on the buyer's three at 100 a day (6.7) 4 and 5
+ * more on two seed pairs and 2 fewer on the third; at 30 a day (2) it cost 10 and 18 on two pairs (a sweep that
+ * comes round every half day finds lots no run would reach before their sale) and gained 9 on the third; at 10 a day
+ * it cost 19 to 28 on every pair. 4 lies between 2 and 6.
+ */
+const LIST_READS_PER_DAY = 4;
+
+/**
+ * Whether `perDay` requests a day pay for every saved search's and call watch's whole run (`pagesPerCycle` requests
+ * in all: runs.ts pagesPerCycle) at least LIST_READS_PER_DAY times a day. Then a sweep comes round within hours, so a
+ * page of it mostly finds a lot sooner, while the head of a list holds the lots listed to sell before the sweep comes
+ * round (polls.ts runSearch reads it on a run the budget cuts short). False with no scheduled run. Throws nothing.
+ */
+export function readsListsOften(perDay: number, pagesPerCycle: number): boolean {
+  return pagesPerCycle > 0 && perDay >= LIST_READS_PER_DAY * pagesPerCycle;
+}
+
 /** Pages of a saved search's run (its baseline done) that must fit for it to start on the buyer's own daily limit. */
 const FIRST_PAGES_ON_A_DAILY_LIMIT = 2;
 

@@ -156,6 +156,83 @@ describe('new matches of a search longer than one run', () => {
     }
   });
 
+  /**
+   * Runs a 3-page search of the KIAs until its next run is a window more than a day past the head lot's sale, then
+   * lowers the daily limit so that only 2 of its 3 pages fit and runs it once more. `otherPages`: a second saved search
+   * (never run) of that many pages, which makes the lists' runs cost more than the allowance reads often.
+   */
+  async function cutShortWindowedRun(otherPages: number | null) {
+    const { clock, call, dbPath } = await makeCore();
+    const db = new BetterSqlite3(dbPath, { readonly: true });
+    const coverage = db.prepare('SELECT baseline_done, sweep_from FROM saved_searches WHERE id = ?');
+    const lastSeen = db.prepare('SELECT last_observed_at FROM lots WHERE lot_key = ?');
+    try {
+      value(await call('settings.update', { requestsPerDay: 1000 }));
+      const s = value(
+        await call('searches.create', { name: 'Kias', params: PARAMS, schedule: '0 * * * *', max_pages: 3 }),
+      );
+      if (otherPages !== null)
+        value(
+          await call('searches.create', {
+            name: 'Fords',
+            params: { make: 'FORD' },
+            schedule: '0 0 1 1 *',
+            max_pages: otherPages,
+          }),
+        );
+      let spent = 0;
+      let c = coverage.get(s['id']) as { baseline_done: number; sweep_from: number | null };
+      for (
+        let i = 0;
+        i < 20 && !(c.baseline_done && c.sweep_from !== null && c.sweep_from > sb.marketNow() + 3 * DAY);
+        i++
+      ) {
+        spent += value(await call<{ requests: number }>('searches.runNow', { id: s['id'] })).requests;
+        advance(clock, HOUR);
+        c = coverage.get(s['id']) as typeof c;
+      }
+      expect(c.baseline_done).toBe(1);
+      const head = sb.market.sorted.find(
+        (l) => l.v.spec.make === PARAMS.make && l.subStatus === 'Open' && l.auctionAt > sb.marketNow(),
+      )!;
+      expect(c.sweep_from! - 12 * HOUR).toBeGreaterThan(head.auctionAt + DAY);
+      // Every request so far was sent within the last 20 hours: the rolling day holds them all, and 2 more fit.
+      const perDay = spent + 2;
+      value(await call('settings.update', { requestsPerDay: perDay }));
+      const ranAt = clock.now();
+      const run = value(await call<{ status: string; requests: number }>('searches.runNow', { id: s['id'] }));
+      const after = (coverage.get(s['id']) as typeof c).sweep_from;
+      return {
+        perDay,
+        run,
+        headRead:
+          (lastSeen.get(`${head.platform}:${head.lotNumber}`) as { last_observed_at: number } | undefined)
+            ?.last_observed_at === ranAt,
+        sweepMoved: after === null || after > c.sweep_from!,
+      };
+    } finally {
+      db.close();
+    }
+  }
+
+  it('on an allowance that reads the lists often, a run the budget cuts short reads the head of its list and goes on with the sweep', async () => {
+    const r = await cutShortWindowedRun(null);
+    // 3 pages a cycle: at least 12 a day reads them 4 times.
+    expect(r.perDay).toBeGreaterThanOrEqual(12);
+    expect(r.run).toMatchObject({ status: 'partial', requests: 2 });
+    expect(r.headRead).toBe(true);
+    expect(r.sweepMoved).toBe(true);
+  });
+
+  it('on an allowance that reads the lists a few times a day, a run the budget cuts short keeps its pages for the sweep', async () => {
+    // 3 + 40 pages a cycle: under 172 a day the lists are read fewer than 4 times.
+    const r = await cutShortWindowedRun(40);
+    expect(r.perDay).toBeLessThan(172);
+    expect(r.run).toMatchObject({ status: 'partial', requests: 2 });
+    expect(r.headRead).toBe(false);
+    expect(r.sweepMoved).toBe(true);
+  });
+
   it('over a week of hourly runs of 2 pages: no lot that was there is alerted, and lots listed since are', async () => {
     const { clock, call } = await makeCore();
     const t0 = sb.marketNow();
