@@ -123,11 +123,11 @@ export function leavesSaleLooks(budget: RequestBudget, n: number, at: number, sa
  * How many whole runs of every saved search (and call watch) a day's allowance must pay for before a run the budget
  * cuts short reads the head of its list as well as its sweep (readsListsOften). ASSUMPTION, measured in the watcher
  * benchmark (docs/architecture.md, its table of timing assumptions): the sandbox lists a tenth of its new lots to sell
- * within 12 hours, and those are only ever on the head. On the dealer's ten searches at 300 and 1,000 a day (6 and
- * 20 reads a day) the head found 11 and 12 more new matches a week; on the buyer's three at 100 a day (6.7) 4 and 5
- * more on two seed pairs and 2 fewer on the third; at 30 a day (2) it cost 10 and 18 on two pairs (a sweep that
- * comes round every half day finds lots no run would reach before their sale) and gained 9 on the third; at 10 a day
- * it cost 19 to 28 on every pair. 4 lies between 2 and 6.
+ * within 12 hours, and those are only ever on the head. New matches a week on three seed pairs, reading the head on
+ * every run cut short against never: the dealer's ten searches at 300 a day (6 whole runs a day) +12, +18, +10, at
+ * 1,000 (20) +11, +1, -6; the buyer's three at 100 (6.7) +5, +4, -2, at 300 -2, +1, +2, at 1,000 +3, 0, 0; at 30
+ * (2) -10, +9, -18 (a sweep that comes round every half day finds lots no other run would reach before their sale);
+ * at 10 -19, -28, -24. 4 lies between 2 and 6.
  */
 const LIST_READS_PER_DAY = 4;
 
