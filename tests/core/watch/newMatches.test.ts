@@ -61,6 +61,35 @@ function listedBy(t: number): Set<string> {
   );
 }
 
+type Coverage = { baseline_done: number; sweep_from: number | null };
+
+/**
+ * Runs search `id` every hour until its baseline is done and its next run is a window more than three days down the
+ * list (at most 20 runs); returns the requests spent, the coverage then and the list's head lot (the next to sell).
+ */
+async function runUntilWindowFar(
+  call: Call,
+  clock: FakeClock,
+  id: unknown,
+  coverage: BetterSqlite3.Statement,
+): Promise<{ spent: number; c: Coverage; head: Sandbox['market']['sorted'][number] }> {
+  let spent = 0;
+  let c = coverage.get(id) as Coverage;
+  for (
+    let i = 0;
+    i < 20 && !(c.baseline_done && c.sweep_from !== null && c.sweep_from > sb.marketNow() + 3 * DAY);
+    i++
+  ) {
+    spent += value(await call<{ requests: number }>('searches.runNow', { id })).requests;
+    advance(clock, HOUR);
+    c = coverage.get(id) as Coverage;
+  }
+  const head = sb.market.sorted.find(
+    (l) => l.v.spec.make === PARAMS.make && l.subStatus === 'Open' && l.auctionAt > sb.marketNow(),
+  )!;
+  return { spent, c, head };
+}
+
 describe('new matches of a search longer than one run', () => {
   it('a first run cut short by max_pages is no baseline: the complete run after it alerts no lot that was there', async () => {
     const { clock, call } = await makeCore();
@@ -128,20 +157,8 @@ describe('new matches of a search longer than one run', () => {
         await call('searches.create', { name: 'Kias', params: PARAMS, schedule: '0 * * * *', max_pages: 2 }),
       );
       // Runs until the baseline is done and the next run is a window far enough down the list.
-      let c = coverage.get(s['id']) as { baseline_done: number; sweep_from: number | null };
-      for (
-        let i = 0;
-        i < 20 && !(c.baseline_done && c.sweep_from !== null && c.sweep_from > sb.marketNow() + 3 * DAY);
-        i++
-      ) {
-        value(await call('searches.runNow', { id: s['id'] }));
-        advance(clock, HOUR);
-        c = coverage.get(s['id']) as typeof c;
-      }
+      const { c, head } = await runUntilWindowFar(call, clock, s['id'], coverage);
       expect(c.baseline_done).toBe(1);
-      const head = sb.market.sorted.find(
-        (l) => l.v.spec.make === PARAMS.make && l.subStatus === 'Open' && l.auctionAt > sb.marketNow(),
-      )!;
       // The window starts more than a day after the head lot's sale: without the head page the run would not read it.
       expect(c.sweep_from! - 12 * HOUR).toBeGreaterThan(head.auctionAt + DAY);
       const ranAt = clock.now();
@@ -150,7 +167,7 @@ describe('new matches of a search longer than one run', () => {
         requests: 2,
       });
       expect(lastSeen.get(`${head.platform}:${head.lotNumber}`)).toEqual({ last_observed_at: ranAt });
-      expect((coverage.get(s['id']) as typeof c).sweep_from).toBeGreaterThan(c.sweep_from!);
+      expect((coverage.get(s['id']) as Coverage).sweep_from).toBeGreaterThan(c.sweep_from!);
     } finally {
       db.close();
     }
@@ -180,28 +197,15 @@ describe('new matches of a search longer than one run', () => {
             max_pages: otherPages,
           }),
         );
-      let spent = 0;
-      let c = coverage.get(s['id']) as { baseline_done: number; sweep_from: number | null };
-      for (
-        let i = 0;
-        i < 20 && !(c.baseline_done && c.sweep_from !== null && c.sweep_from > sb.marketNow() + 3 * DAY);
-        i++
-      ) {
-        spent += value(await call<{ requests: number }>('searches.runNow', { id: s['id'] })).requests;
-        advance(clock, HOUR);
-        c = coverage.get(s['id']) as typeof c;
-      }
+      const { spent, c, head } = await runUntilWindowFar(call, clock, s['id'], coverage);
       expect(c.baseline_done).toBe(1);
-      const head = sb.market.sorted.find(
-        (l) => l.v.spec.make === PARAMS.make && l.subStatus === 'Open' && l.auctionAt > sb.marketNow(),
-      )!;
       expect(c.sweep_from! - 12 * HOUR).toBeGreaterThan(head.auctionAt + DAY);
       // Every request so far was sent within the last 20 hours: the rolling day holds them all, and 2 more fit.
       const perDay = spent + 2;
       value(await call('settings.update', { requestsPerDay: perDay }));
       const ranAt = clock.now();
       const run = value(await call<{ status: string; requests: number }>('searches.runNow', { id: s['id'] }));
-      const after = (coverage.get(s['id']) as typeof c).sweep_from;
+      const after = (coverage.get(s['id']) as Coverage).sweep_from;
       return {
         perDay,
         run,
