@@ -65,7 +65,8 @@ type Coverage = { baseline_done: number; sweep_from: number | null };
 
 /**
  * Runs search `id` every hour until its baseline is done and its next run is a window more than three days down the
- * list (at most 20 runs); returns the requests spent, the coverage then and the list's head lot (the next to sell).
+ * list (at most 20 runs), and checks that it got there; returns the requests spent, the coverage then and the list's
+ * head lot (the next to sell).
  */
 async function runUntilWindowFar(
   call: Call,
@@ -84,9 +85,12 @@ async function runUntilWindowFar(
     advance(clock, HOUR);
     c = coverage.get(id) as Coverage;
   }
+  expect(c.baseline_done).toBe(1);
   const head = sb.market.sorted.find(
     (l) => l.v.spec.make === PARAMS.make && l.subStatus === 'Open' && l.auctionAt > sb.marketNow(),
   )!;
+  // The window starts more than a day after the head lot's sale: without the head page a run would not read it.
+  expect(c.sweep_from! - 12 * HOUR).toBeGreaterThan(head.auctionAt + DAY);
   return { spent, c, head };
 }
 
@@ -158,9 +162,6 @@ describe('new matches of a search longer than one run', () => {
       );
       // Runs until the baseline is done and the next run is a window far enough down the list.
       const { c, head } = await runUntilWindowFar(call, clock, s['id'], coverage);
-      expect(c.baseline_done).toBe(1);
-      // The window starts more than a day after the head lot's sale: without the head page the run would not read it.
-      expect(c.sweep_from! - 12 * HOUR).toBeGreaterThan(head.auctionAt + DAY);
       const ranAt = clock.now();
       expect(value(await call('searches.runNow', { id: s['id'] }))).toMatchObject({
         status: 'ok',
@@ -198,8 +199,6 @@ describe('new matches of a search longer than one run', () => {
           }),
         );
       const { spent, c, head } = await runUntilWindowFar(call, clock, s['id'], coverage);
-      expect(c.baseline_done).toBe(1);
-      expect(c.sweep_from! - 12 * HOUR).toBeGreaterThan(head.auctionAt + DAY);
       // Every request so far was sent within the last 20 hours: the rolling day holds them all, and 2 more fit.
       const perDay = spent + 2;
       value(await call('settings.update', { requestsPerDay: perDay }));
