@@ -19,7 +19,8 @@ const HOUR = 3_600_000;
  * How far before the last lot read a window starts (ms). The spec does not say in which time zone
  * `auction_date_from` counts days; starting the window on the UTC day of (last auction time - 12 h) keeps the lot
  * itself and everything after it inside the window for any zone from UTC-12 to UTC+14, at the price of reading
- * again the lots of up to a day and a half before it.
+ * again the lots of up to a day and a half before it (on an allowance that reads the lists rarely, the sweep goes on
+ * from its cursor instead: sweepCursors.ts).
  */
 export const WINDOW_EDGE_MS = 12 * HOUR;
 

@@ -21,8 +21,8 @@ import type { Outbox } from './outbox';
 import { auctionOver } from './planner';
 import type { Recorder } from './recorder';
 import type { PauseGate } from './pause';
+import { SweepCursors } from './sweepCursors';
 
-/** What one run of a saved search or one watch check did: its status and the requests, changes and alerts. */
 /** What a search run or a watch check did; `error` is what stopped it (code and the buyer's words), null when none. */
 export type RunOutcome = {
   status: 'ok' | 'partial' | 'error' | 'skipped';
@@ -87,6 +87,7 @@ export async function runFailed(
  * of a poll or none; its alerts are then handed to the outbox.
  */
 export class Polls {
+  private readonly sweeps = new SweepCursors(); // a rarely read list's sweep goes on from its cursor
   constructor(private readonly d: PollsDeps) {}
 
   /**
@@ -217,7 +218,7 @@ export class Polls {
         let complete = false;
         let skipped = 0;
         let error: { code: string; message: string } | null = null;
-        let cursor: string | undefined;
+        let cursor = this.d.readsListsOften(started) ? undefined : this.sweeps.resume(id, s);
         for (let page = 0; page < s.max_pages; page++) {
           // The first page was checked above, at the same instant.
           if (page > 0 && !pageFits(this.d.clock.now())) {
@@ -246,6 +247,7 @@ export class Polls {
             cursor = next;
           } catch (e) {
             await this.d.recorder.onQuota(client.quota());
+            cursor = undefined;
             error = await this.failed(e, this.d.clock.now());
             break;
           }
@@ -316,15 +318,14 @@ export class Polls {
               alerts += await this.d.recorder.searchEmpty(s, [...counts, seen.length], now);
             }
             await this.d.store.searches.searchRunOk(id, now, seen.length, wholeList);
-            await this.d.store.searches.setCoverage(
-              id,
-              nextCoverage(coverage, {
-                from,
-                reachedEnd: complete,
-                lastAuctionAt,
-                full: requests >= s.max_pages,
-              }),
-            );
+            const next = nextCoverage(coverage, {
+              from,
+              reachedEnd: complete,
+              lastAuctionAt,
+              full: requests >= s.max_pages,
+            });
+            await this.d.store.searches.setCoverage(id, next);
+            this.sweeps.keep(id, next, complete ? null : (cursor ?? null));
           }
           await this.d.store.searches.finishRun(runId, now, {
             status: error ? (fetchedSomething ? 'partial' : 'error') : 'ok',

@@ -135,7 +135,8 @@ const LIST_READS_PER_DAY = 4;
  * Whether `perDay` requests a day pay for every saved search's and call watch's whole run (`pagesPerCycle` requests
  * in all: runs.ts pagesPerCycle) at least LIST_READS_PER_DAY times a day. Then a sweep comes round within hours, so a
  * page of it mostly finds a lot sooner, while the head of a list holds the lots listed to sell before the sweep comes
- * round (polls.ts runSearch reads it on a run the budget cuts short). False with no scheduled run. Throws nothing.
+ * round (polls.ts runSearch reads it on a run the budget cuts short); otherwise a sweep goes on from its cursor
+ * (sweepCursors.ts) rather than re-reading its window. False with no scheduled run. Throws nothing.
  */
 export function readsListsOften(perDay: number, pagesPerCycle: number): boolean {
   return pagesPerCycle > 0 && perDay >= LIST_READS_PER_DAY * pagesPerCycle;
