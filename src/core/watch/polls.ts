@@ -209,16 +209,14 @@ export class Polls {
         const reserveAtStart = manual ? 0 : this.d.watchReserve(started);
         const fits = (n: number) =>
           this.d.budget.canSpend(n, started, reserveAtStart, dayAtStart + s.max_pages + reserveAtStart);
+        const often = this.d.readsListsOften(started);
         const headFirst =
-          from !== null &&
-          s.baseline_done &&
-          s.max_pages > 1 &&
-          (fits(s.max_pages) || (this.d.readsListsOften(started) && fits(2)));
+          from !== null && s.baseline_done && s.max_pages > 1 && (fits(s.max_pages) || (often && fits(2)));
         let lastAuctionAt: number | null = null;
         let complete = false;
         let skipped = 0;
         let error: { code: string; message: string } | null = null;
-        let cursor = this.d.readsListsOften(started) ? undefined : this.sweeps.resume(id, s);
+        let cursor = often ? undefined : this.sweeps.resume(id, s);
         for (let page = 0; page < s.max_pages; page++) {
           // The first page was checked above, at the same instant.
           if (page > 0 && !pageFits(this.d.clock.now())) {
