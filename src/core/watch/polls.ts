@@ -245,7 +245,8 @@ export class Polls {
             cursor = next;
           } catch (e) {
             await this.d.recorder.onQuota(client.quota());
-            cursor = undefined;
+            cursor = undefined; // a failed page (a cursor the service refuses too) falls back to the window
+            this.sweeps.forget(id);
             error = await this.failed(e, this.d.clock.now());
             break;
           }

@@ -30,6 +30,11 @@ export class SweepCursors {
    */
   keep(id: number, c: SearchCoverage, next: string | null): void {
     if (next !== null && c.sweep_from !== null) this.kept.set(id, { sweepFrom: c.sweep_from, cursor: next });
-    else this.kept.delete(id);
+    else this.forget(id);
+  }
+
+  /** Forgets search `id`'s cursor (a page of its run failed): its next run reads the window. Throws nothing. */
+  forget(id: number): void {
+    this.kept.delete(id);
   }
 }

@@ -27,5 +27,9 @@ describe('SweepCursors', () => {
     expect(s.resume(1, at(1000))).toBeUndefined();
     s.keep(1, at(null), 'c2');
     expect(s.resume(1, at(null))).toBeUndefined();
+    // A failed first page stores no coverage: the run forgets the cursor itself, so a refused one is not sent again.
+    s.keep(1, at(1000), 'c3');
+    s.forget(1);
+    expect(s.resume(1, at(1000))).toBeUndefined();
   });
 });
