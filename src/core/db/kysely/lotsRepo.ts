@@ -50,6 +50,17 @@ function titleDocumentJson(engine: KyselyEngine): RawBuilder<string | null> {
 }
 
 /**
+ * The first key of a lot's two-key advisory lock on PostgreSQL ('LWLO'; the second is the hash of its lot key). An
+ * observation reads the lot's stored state and then writes what it plans from it. Two transactions observing one lot
+ * at once on PostgreSQL (the watcher's poll of a watch and that watch being added, a manual search beside a
+ * scheduled one, two of a team's servers) would both read the state before either wrote: both insert a new lot (the
+ * second fails on the lot key, and the user's action with it) or both diff against the same old state (its changes
+ * recorded twice). With it the second waits for the first to end and reads what it wrote. SQLite writes one
+ * transaction at a time already.
+ */
+const LOT_LOCK_SPACE = 0x4c574c4f;
+
+/**
  * LotsRepo (src/core/db/lotsRepo.ts, which defines every method's shape and meaning) over Kysely, on SQLite or
  * PostgreSQL: lots, their observations and their timeline. Every query goes through `exec.db`, so a call made
  * inside the store's transaction joins it; `observe`, several statements, runs in one transaction of its own (or the
@@ -234,7 +245,9 @@ export class KyselyLotsRepo implements Async<LotsRepo> {
   /**
    * Stores one observation of a lot and returns its state before and after, in one transaction (the caller's when
    * one is open). Same meaning as LotsRepo.observe: the writes are planned by planObservation (src/core/db/lotWrite.ts)
-   * and only run here. Returns null for a record without platform or lot number. Throws only database errors.
+   * and only run here. On PostgreSQL the transaction first takes the lot's lock (LOT_LOCK_SPACE), so an observation
+   * of the same lot by another transaction waits for this one to end. Returns null for a record without platform or
+   * lot number. Throws only database errors (a deadlock among transactions holding each other's lots included).
    */
   async observe(vehicle: Vehicle, observedAt: number, source: string): Promise<ObservedLot | null> {
     const k = keyObservation(vehicle, observedAt);
@@ -242,6 +255,9 @@ export class KyselyLotsRepo implements Async<LotsRepo> {
     const { key } = k;
     return this.exec.transaction(async () => {
       const db = this.exec.db;
+      // Held until the transaction ends (LOT_LOCK_SPACE): the state read next is the one this transaction replaces.
+      if (this.engine === 'postgres')
+        await sql`SELECT pg_advisory_xact_lock(${LOT_LOCK_SPACE}, hashtext(${key}))`.execute(db);
       const prevRow = await db
         .selectFrom('lots')
         .select(STATE_COLUMN_NAMES)
