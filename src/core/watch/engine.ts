@@ -221,6 +221,20 @@ export class WatchEngine {
   }
 
   /**
+   * Stores records like `ingest`, inside the caller's open transaction (Store.transaction), and leaves the alerts they
+   * raise to `deliverIngested` once that transaction has ended (no delivery, which may wait on the network, inside a
+   * transaction): for records that must land with the caller's own writes. Rejects only with the store's errors.
+   */
+  ingestWithin(vehicles: Vehicle[], source: string): Promise<void> {
+    return this.polls.ingest(vehicles, source, false);
+  }
+
+  /** Delivers the alert outbox at once, as `ingest` does after storing (see ingestWithin). Rejects only with database errors. */
+  deliverIngested(): Promise<void> {
+    return this.outbox.deliver();
+  }
+
+  /**
    * Whether `n` requests of low value (work nobody asked for and no alert waits on, such as market comparables of
    * watched lots) may go now (docs/architecture.md "Request budget"): not paused, and within the rolling day's
    * allowance after what the watchlist and the saved searches are projected to spend in the next 24 hours, at the

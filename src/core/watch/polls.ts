@@ -93,10 +93,11 @@ export class Polls {
   /**
    * Stores records fetched outside the schedule (a manual search, a lot opened, related lots) the same way a poll
    * does: observation, diff against the stored state, timeline, and alerts for watched lots. Without this, a
-   * change first seen by a manual fetch would be missing from the timeline. One transaction.
-   * `source` names the fetch in the observations (`explore`, a poll target's wire string).
+   * change first seen by a manual fetch would be missing from the timeline. One transaction, or the caller's open one.
+   * `source` names the fetch in the observations (`explore`, a poll target's wire string). With `deliver` false the
+   * alerts raised wait for the caller's own delivery (WatchEngine.ingestWithin).
    */
-  async ingest(vehicles: Vehicle[], source: string): Promise<void> {
+  async ingest(vehicles: Vehicle[], source: string, deliver = true): Promise<void> {
     const now = this.d.clock.now();
     await this.d.store.transaction(async () => {
       const prevOf = new Map<string, LotState | null>();
@@ -111,7 +112,7 @@ export class Polls {
       }
       await this.d.recorder.record(changes, now, (k) => prevOf.get(k) ?? null, null);
     });
-    await this.d.outbox.deliver();
+    if (deliver) await this.d.outbox.deliver();
   }
 
   /** Pauses on a 429, raises the alert a failure calls for, and returns its code and message for the run row. */

@@ -27,7 +27,7 @@ export interface WatchlistDeps {
   watches: Async<WatchesRepo>;
   /** Read only: the watched lot's row and state. */
   lots: Pick<Async<LotsRepo>, 'getRow' | 'getLotState'>;
-  engine: Pick<WatchEngine, 'refresh' | 'ingest' | 'checkWatchNow'>;
+  engine: Pick<WatchEngine, 'refresh' | 'ingest' | 'ingestWithin' | 'deliverIngested' | 'checkWatchNow'>;
   /** Runs `fn` in one transaction (Store.transaction). */
   transaction: Transact;
   clock: Clock;
@@ -176,10 +176,15 @@ export class WatchlistService {
         },
         now,
       );
-      if (vehicle) await this.d.watches.watchChecked(wid, now, lotKey, vehicle.vin);
+      if (vehicle) {
+        await this.d.watches.watchChecked(wid, now, lotKey, vehicle.vin);
+        // The lot's first state lands with its watch: a tick between the two would find a watch whose lot has no
+        // state, due at once (planner.ts nextCheckAt), and look the lot up a second time.
+        await this.d.engine.ingestWithin([vehicle], pollTargetKey({ kind: 'watch', id: wid }));
+      }
       return wid;
     });
-    if (vehicle) await this.d.engine.ingest([vehicle], pollTargetKey({ kind: 'watch', id }));
+    if (vehicle) await this.d.engine.deliverIngested();
     await this.d.engine.refresh();
     return this.watchView(await this.requireWatch(id));
   }

@@ -52,7 +52,7 @@ function titleDocumentJson(engine: KyselyEngine): RawBuilder<string | null> {
 /**
  * The first key of a lot's two-key advisory lock on PostgreSQL ('LWLO'; the second is the hash of its lot key). An
  * observation reads the lot's stored state and then writes what it plans from it. Two transactions observing one lot
- * at once on PostgreSQL (the watcher's poll of a watch and that watch being added, a manual search beside a
+ * at once on PostgreSQL (the watcher's poll beside a lot opened or checked by hand, a manual search beside a
  * scheduled one, two of a team's servers) would both read the state before either wrote: both insert a new lot (the
  * second fails on the lot key, and the user's action with it) or both diff against the same old state (its changes
  * recorded twice). With it the second waits for the first to end and reads what it wrote. SQLite writes one

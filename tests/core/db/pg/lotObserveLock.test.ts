@@ -8,10 +8,10 @@ import { pgAvailable, testDatabase } from '../../../helpers/postgres';
 import { vehicle } from '../../watch/storeFixtures';
 
 // One lot observed by two transactions at once on PostgreSQL (kysely/lotsRepo.ts LOT_LOCK_SPACE): the watcher's poll
-// of a watch while that watch is being added, a manual search beside a scheduled one, two of a team's servers. The
+// beside a lot opened or checked by hand, a manual search beside a scheduled one, two of a team's servers. The
 // second observation must wait for the first to end and read what it wrote: without that, both read "no lot yet"
-// and the second insert fails on the lot key (the user's "add to watchlist" failed with it), or both diff against
-// the same old state and record its changes twice.
+// and the second insert fails on the lot key (and the user's action with it), or both diff against the same old
+// state and record its changes twice.
 
 const KEY = 'copart:50000001';
 
