@@ -10,7 +10,8 @@ import { join } from 'node:path';
  * (/usr/lib/postgresql/<version>/bin); `.ci/run` installs it. initdb and pg_ctl refuse to run as root, so as root they
  * run as the `postgres` system user, in a folder that user owns. The cluster trusts local connections (a test
  * cluster on 127.0.0.1 that lives for one run) and skips fsync: a killed server loses nothing a test checks, only an
- * operating system crash would.
+ * operating system crash would. Commits stay synchronous (each writes its WAL before it returns): with them
+ * asynchronous, an immediate shutdown (`halt`) lost the last commits before it, such as a watch just added.
  */
 
 /** What the tests say when PostgreSQL is not installed: the PostgreSQL half is skipped, never failed. */
@@ -121,7 +122,6 @@ export async function startCluster(): Promise<PgCluster> {
       "-c listen_addresses='127.0.0.1'",
       '-c fsync=off',
       '-c full_page_writes=off',
-      '-c synchronous_commit=off',
       '-c max_connections=200',
     ].join(' ');
     runPg(bin, 'pg_ctl', ['-D', data, '-l', log, '-o', opts, '-w', '-t', '60', 'start']);
