@@ -46,3 +46,16 @@ export async function testDatabase(prefix = 't'): Promise<string | null> {
 export function pgAvailable(): boolean {
   return !!inject('pgUrl');
 }
+
+/**
+ * Resolves once `cond` holds, asking again after each turn of the event loop (no timer, so no wall-clock bound): for
+ * a test that waits until the server shows a transaction waiting for a lock (pg_locks).
+ * @throws Error when it has not held after 5,000 turns.
+ */
+export async function untilTurns(cond: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 5_000; i++) {
+    if (await cond()) return;
+    await new Promise((r) => setImmediate(r));
+  }
+  throw new Error('the condition never held');
+}

@@ -5,7 +5,7 @@ import { KyselyAlertsRepo } from '../../../../src/core/db/kysely/alertsRepo';
 import { KyselyExec } from '../../../../src/core/db/kysely/exec';
 import { migratePgAt } from '../../../../src/core/db/pg/migrate';
 import { openPostgres, type PostgresHandle } from '../../../../src/core/db/pg/open';
-import { pgAvailable, testDatabase } from '../../../helpers/postgres';
+import { pgAvailable, testDatabase, untilTurns } from '../../../helpers/postgres';
 
 // Alert ids in commit order on PostgreSQL (kysely/alertsRepo.ts ALERT_ORDER_LOCK): the alert channels route by an id
 // cursor (channels/outbox.ts), so an alert whose transaction commits after a later id was routed would never reach a
@@ -34,14 +34,6 @@ describe.skipIf(!pgAvailable())('alert ids follow commit order on PostgreSQL', (
   });
   afterEach(() => h.close());
 
-  /** Resolves once `cond` holds, asking again after each turn of the event loop (no timer). */
-  async function until(cond: () => Promise<boolean>): Promise<void> {
-    for (let i = 0; i < 5_000; i++) {
-      if (await cond()) return;
-      await new Promise((r) => setImmediate(r));
-    }
-    throw new Error('the condition never held');
-  }
   const advisory = async (granted: boolean) =>
     (
       await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_locks
@@ -58,10 +50,10 @@ describe.skipIf(!pgAvailable())('alert ids follow commit order on PostgreSQL', (
       await held;
       return id;
     });
-    await until(async () => (await advisory(true)) === 1);
+    await untilTurns(async () => (await advisory(true)) === 1);
     let fastDone = false;
     const fast = alerts.insertAlert(alert('fast'), 2).then((id) => ((fastDone = true), id));
-    await until(async () => (await advisory(false)) === 1);
+    await untilTurns(async () => (await advisory(false)) === 1);
     expect(fastDone).toBe(false);
     release();
     const [s, f] = [await slow, await fast];

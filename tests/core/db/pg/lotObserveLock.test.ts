@@ -4,7 +4,7 @@ import { KyselyExec } from '../../../../src/core/db/kysely/exec';
 import { KyselyLotsRepo } from '../../../../src/core/db/kysely/lotsRepo';
 import { migratePgAt } from '../../../../src/core/db/pg/migrate';
 import { openPostgres, type PostgresHandle } from '../../../../src/core/db/pg/open';
-import { pgAvailable, testDatabase } from '../../../helpers/postgres';
+import { pgAvailable, testDatabase, untilTurns } from '../../../helpers/postgres';
 import { vehicle } from '../../watch/storeFixtures';
 
 // One lot observed by two transactions at once on PostgreSQL (kysely/lotsRepo.ts LOT_LOCK_SPACE): the watcher's poll
@@ -24,14 +24,6 @@ describe.skipIf(!pgAvailable())('one lot observed by two transactions at once on
   });
   afterEach(() => h.close());
 
-  /** Resolves once `cond` holds, asking again after each turn of the event loop (no timer). */
-  async function until(cond: () => Promise<boolean>): Promise<void> {
-    for (let i = 0; i < 5_000; i++) {
-      if (await cond()) return;
-      await new Promise((r) => setImmediate(r));
-    }
-    throw new Error('the condition never held');
-  }
   /** Locks some transaction waits for (the lot's lock, or without it the lot key's index entry or row). */
   const waiting = async () =>
     (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`.execute(h.db))
@@ -53,9 +45,9 @@ describe.skipIf(!pgAvailable())('one lot observed by two transactions at once on
     let secondDone = false;
     let fast: ReturnType<typeof lots.observe> | null = null;
     try {
-      await until(async () => firstSeen);
+      await untilTurns(async () => firstSeen);
       fast = lots.observe(second, 2_000, 'search:1').then((o) => ((secondDone = true), o));
-      await until(async () => (await waiting()) === 1);
+      await untilTurns(async () => (await waiting()) === 1);
       expect(secondDone).toBe(false);
     } finally {
       release();
