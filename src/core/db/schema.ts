@@ -269,6 +269,7 @@ export const TABLES = {
     sweep_from: 'integer?',
     created_by: 'integer?',
     updated_by: 'integer?',
+    sweep_cursor: 'text?',
   },
   search_members: {
     search_id: 'integer',

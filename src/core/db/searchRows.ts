@@ -33,6 +33,12 @@ export interface SavedSearchRow {
   covered_until: number | null;
   /** Auction time (ms) where the next run continues reading a list too long for one run; null: at the list's head. */
   sweep_from: number | null;
+  /**
+   * The service's cursor (`meta.next_cursor`) of the page after the last one the run that set `sweep_from` read, for
+   * the next run to go on from (watch/sweepCursors.ts); null: none, read the window. Written with the coverage only,
+   * so a cursor always belongs to the `sweep_from` beside it.
+   */
+  sweep_cursor: string | null;
   created_at: number;
   updated_at: number;
   last_run_at: number | null;
@@ -112,6 +118,7 @@ export type CoverageColumns = {
   baseline_done: number;
   covered_until: number | null;
   sweep_from: number | null;
+  sweep_cursor: string | null;
 };
 
 /**
@@ -155,6 +162,7 @@ export function toSearch(r: SearchDbRow): SavedSearchRow {
     baseline_done: bool(r.baseline_done),
     covered_until: r.covered_until ?? null,
     sweep_from: r.sweep_from ?? null,
+    sweep_cursor: r.sweep_cursor ?? null,
     created_at: r.created_at,
     updated_at: r.updated_at,
     last_run_at: r.last_run_at ?? null,
@@ -186,9 +194,14 @@ export function searchWrite(s: SearchInput, now: number): SearchWrite {
   };
 }
 
-/** A coverage as the column values setCoverage writes. */
-export function coverageColumns(c: SearchCoverage): CoverageColumns {
-  return { baseline_done: c.baseline_done ? 1 : 0, covered_until: c.covered_until, sweep_from: c.sweep_from };
+/** A coverage and the sweep's cursor (null: none) as the column values setCoverage writes. */
+export function coverageColumns(c: SearchCoverage, cursor: string | null = null): CoverageColumns {
+  return {
+    baseline_done: c.baseline_done ? 1 : 0,
+    covered_until: c.covered_until,
+    sweep_from: c.sweep_from,
+    sweep_cursor: c.sweep_from === null ? null : cursor,
+  };
 }
 
 /** A run's result as the column values finishRun writes (a missing error code or message: null). */

@@ -59,7 +59,8 @@ export class SearchesRepo {
       max_pages = @max_pages, paused = @paused, updated_at = @now, updated_by = @by,
       baseline_done = CASE WHEN params = @params THEN baseline_done ELSE 0 END,
       covered_until = CASE WHEN params = @params THEN covered_until ELSE NULL END,
-      sweep_from = CASE WHEN params = @params THEN sweep_from ELSE NULL END
+      sweep_from = CASE WHEN params = @params THEN sweep_from ELSE NULL END,
+      sweep_cursor = CASE WHEN params = @params THEN sweep_cursor ELSE NULL END
       WHERE id = @id AND (@expected IS NULL OR updated_at = @expected)`);
     this.deleteOne = db.prepare('DELETE FROM saved_searches WHERE id = ?');
     this.runOk =
@@ -67,7 +68,7 @@ export class SearchesRepo {
       last_complete = @complete, consecutive_failures = 0, last_error_code = NULL, last_error = NULL WHERE id = @id`);
     this.coverage =
       db.prepare(`UPDATE saved_searches SET baseline_done = @baseline_done, covered_until = @covered_until,
-      sweep_from = @sweep_from WHERE id = @id`);
+      sweep_from = @sweep_from, sweep_cursor = @sweep_cursor WHERE id = @id`);
     this.runFailed =
       db.prepare(`UPDATE saved_searches SET last_run_at = @now, consecutive_failures = consecutive_failures + 1,
       last_error_code = @code, last_error = @message WHERE id = @id`);
@@ -142,9 +143,12 @@ export class SearchesRepo {
     this.runOk.run({ id, now, count, complete: complete ? 1 : 0 });
   }
 
-  /** Stores where a search's reading stands after a run (docs/architecture.md "Saved searches and new matches"). */
-  setCoverage(id: number, c: SearchCoverage): void {
-    this.coverage.run({ id, ...coverageColumns(c) });
+  /**
+   * Stores where a search's reading stands after a run (docs/architecture.md "Saved searches and new matches") and
+   * the service's cursor its sweep goes on from (null, or a coverage with no `sweep_from`: none).
+   */
+  setCoverage(id: number, c: SearchCoverage, cursor: string | null = null): void {
+    this.coverage.run({ id, ...coverageColumns(c, cursor) });
   }
 
   /** Records a run that fetched nothing: one more failure in a row, with the error's code and message. */

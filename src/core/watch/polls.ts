@@ -21,7 +21,7 @@ import type { Outbox } from './outbox';
 import { auctionOver } from './planner';
 import type { Recorder } from './recorder';
 import type { PauseGate } from './pause';
-import { SweepCursors } from './sweepCursors';
+import { sweepCursorOf } from './sweepCursors';
 
 /** What a search run or a watch check did; `error` is what stopped it (code and the buyer's words), null when none. */
 export type RunOutcome = {
@@ -87,7 +87,6 @@ export async function runFailed(
  * of a poll or none; its alerts are then handed to the outbox.
  */
 export class Polls {
-  private readonly sweeps = new SweepCursors(); // a rarely read list's sweep goes on from its cursor
   constructor(private readonly d: PollsDeps) {}
 
   /**
@@ -217,7 +216,7 @@ export class Polls {
         let complete = false;
         let skipped = 0;
         let error: { code: string; message: string } | null = null;
-        let cursor = often ? undefined : this.sweeps.resume(id, s);
+        let cursor = often ? undefined : sweepCursorOf(s); // a rarely read list's sweep goes on from it
         for (let page = 0; page < s.max_pages; page++) {
           // The first page was checked above, at the same instant.
           if (page > 0 && !pageFits(this.d.clock.now())) {
@@ -247,7 +246,6 @@ export class Polls {
           } catch (e) {
             await this.d.recorder.onQuota(client.quota());
             cursor = undefined; // a failed page (a cursor the service refuses too) falls back to the window
-            this.sweeps.forget(id);
             error = await this.failed(e, this.d.clock.now());
             break;
           }
@@ -304,6 +302,8 @@ export class Polls {
           await this.d.store.searches.updateMembers(id, seen, dropped, now);
           if (error && !fetchedSomething) {
             await this.d.store.searches.searchRunFailed(id, now, error.code, error.message);
+            // The coverage stands, without its cursor: a cursor the service refused is not sent again.
+            if (s.sweep_cursor !== null) await this.d.store.searches.setCoverage(id, coverage);
             const after = await this.d.store.searches.getSearch(id);
             if (after && error.code !== 'budget')
               alerts += await this.d.recorder.searchFailing(
@@ -324,8 +324,7 @@ export class Polls {
               lastAuctionAt,
               full: requests >= s.max_pages,
             });
-            await this.d.store.searches.setCoverage(id, next);
-            this.sweeps.keep(id, next, complete ? null : (cursor ?? null));
+            await this.d.store.searches.setCoverage(id, next, complete ? null : (cursor ?? null));
           }
           await this.d.store.searches.finishRun(runId, now, {
             status: error ? (fetchedSomething ? 'partial' : 'error') : 'ok',

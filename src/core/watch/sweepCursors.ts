@@ -1,6 +1,6 @@
-import type { SearchCoverage } from '../db/searchesRepo';
+import type { SavedSearchRow } from '../db/store';
 
-/**
+/*
  * Where each saved search's sweep stopped, as the service's own cursor (docs/architecture.md "Saved searches and new
  * matches"). A sweep goes on with an `auction_date_from` window (coverage.ts windowFrom), which starts up to a day
  * and a half of sale dates before the last lot read (WINDOW_EDGE_MS): on an allowance that reads each list only a few
@@ -9,32 +9,16 @@ import type { SearchCoverage } from '../db/searchesRepo';
  * (docs/service-contract.md "Cursor"), so it stays good as the list changes; a lot updated since moves later in the
  * list and is read again, never skipped.
  *
- * Kept in memory only: a start, an edited search (its coverage is reset) or a failed run falls back to the window,
- * which is always correct. Which lots are new matches is decided by the coverage alone, never by the cursor.
+ * Stored with the search's coverage (`saved_searches.sweep_cursor`, written only beside the `sweep_from` it belongs
+ * to), so it outlives a restart of the app. An edited search (its coverage is reset), a run that reached the end of
+ * the list or a failed page clears it, and the next run reads the window, which is always correct. Which lots are
+ * new matches is decided by the coverage alone, never by the cursor.
  */
-export class SweepCursors {
-  private readonly kept = new Map<number, { sweepFrom: number; cursor: string }>();
 
-  /**
-   * The cursor for the next page of search `id`'s sweep, when the search's coverage `c` still stands where the run
-   * that left it ended (its `sweep_from`, ms); else undefined (read the window). Throws nothing.
-   */
-  resume(id: number, c: SearchCoverage): string | undefined {
-    const k = this.kept.get(id);
-    return k && c.sweep_from !== null && k.sweepFrom === c.sweep_from ? k.cursor : undefined;
-  }
-
-  /**
-   * After a run of search `id` that stored coverage `c`: keeps `next` (the cursor of the page after the last one it
-   * read; null when the run reached the end of the list) for the next run, or forgets the search. Throws nothing.
-   */
-  keep(id: number, c: SearchCoverage, next: string | null): void {
-    if (next !== null && c.sweep_from !== null) this.kept.set(id, { sweepFrom: c.sweep_from, cursor: next });
-    else this.forget(id);
-  }
-
-  /** Forgets search `id`'s cursor (a page of its run failed): its next run reads the window. Throws nothing. */
-  forget(id: number): void {
-    this.kept.delete(id);
-  }
+/**
+ * The cursor for the next page of search `s`'s sweep: the one its last run stopped at, while its coverage still
+ * stands where that run left it (a `sweep_from` beside it); else undefined (read the window). Throws nothing.
+ */
+export function sweepCursorOf(s: Pick<SavedSearchRow, 'sweep_from' | 'sweep_cursor'>): string | undefined {
+  return s.sweep_from !== null && s.sweep_cursor !== null ? s.sweep_cursor : undefined;
 }

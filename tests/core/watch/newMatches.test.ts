@@ -300,6 +300,59 @@ describe('new matches of a search longer than one run', () => {
     };
   }
 
+  it('a sweep read rarely goes on from its cursor after a restart of the app too', async () => {
+    const made = await makeCore();
+    const { clock, call, dbPath } = made;
+    value(await call('settings.update', { requestsPerDay: 100 }));
+    const s = value(
+      await call('searches.create', { name: 'Kias', params: PARAMS, schedule: '0 * * * *', max_pages: 2 }),
+    );
+    value(
+      await call('searches.create', {
+        name: 'Fords',
+        params: { make: 'FORD' },
+        schedule: '0 0 1 1 *',
+        max_pages: 40,
+      }),
+    );
+    const db = new BetterSqlite3(dbPath, { readonly: true });
+    const row = db.prepare('SELECT sweep_from, sweep_cursor FROM saved_searches WHERE id = ?');
+    const readAt = db.prepare('SELECT lot_key FROM lots WHERE last_observed_at = ?').pluck();
+    const sweep = () => row.get(s['id']) as { sweep_from: number | null; sweep_cursor: string | null };
+    const run = async () => {
+      const ranAt = clock.now();
+      value(await call('searches.runNow', { id: s['id'] }));
+      return readAt.all(ranAt) as string[];
+    };
+    try {
+      // Hourly runs until one stops in the middle of a sweep with the service's cursor stored.
+      let before = await run();
+      for (let i = 0; i < 30 && !(sweep().sweep_from !== null && sweep().sweep_cursor !== null); i++) {
+        advance(clock, HOUR);
+        before = await run();
+      }
+      expect(sweep().sweep_cursor).toEqual(expect.any(String));
+      await made.restart();
+      advance(clock, HOUR);
+      // The run reads on from the lot after the last one read before the restart: none of those again. A window would
+      // start up to a day and a half of sale dates before it and read the last of them again.
+      const after = await run();
+      expect(after.length).toBeGreaterThan(0);
+      expect(after.filter((k) => before.includes(k))).toEqual([]);
+      // A run that fetches nothing (the service failing, or refusing the cursor) keeps the coverage and drops the
+      // cursor, so the next run reads the window instead of sending it again.
+      const kept = sweep();
+      expect(kept.sweep_cursor).toEqual(expect.any(String));
+      sb.faults.set({ rates: { error_500: 1 } });
+      advance(clock, HOUR);
+      expect(value(await call('searches.runNow', { id: s['id'] }))).toMatchObject({ status: 'error' });
+      expect(sweep()).toEqual({ sweep_from: kept.sweep_from, sweep_cursor: null });
+    } finally {
+      sb.faults.set({});
+      db.close();
+    }
+  });
+
   it('over a week of hourly runs of 2 pages: no lot that was there is alerted, and lots listed since are, whether the list is read often or rarely', async () => {
     const often = await hourlyWeek(false);
     const rarely = await hourlyWeek(true);

@@ -92,6 +92,7 @@ export class KyselySearchesRepo implements Async<SearchesRepo> {
           baseline_done: eb.case().when(same).then(eb.ref('baseline_done')).else(eb.lit(0)).end(),
           covered_until: eb.case().when(same).then(eb.ref('covered_until')).else(eb.lit(null)).end(),
           sweep_from: eb.case().when(same).then(eb.ref('sweep_from')).else(eb.lit(null)).end(),
+          sweep_cursor: eb.case().when(same).then(eb.ref('sweep_cursor')).else(eb.lit(null)).end(),
         };
       })
       .where('id', '=', id);
@@ -125,9 +126,16 @@ export class KyselySearchesRepo implements Async<SearchesRepo> {
       .execute();
   }
 
-  /** Stores where a search's reading stands after a run (docs/architecture.md "Saved searches and new matches"). */
-  async setCoverage(id: number, c: SearchCoverage): Promise<void> {
-    await this.exec.db.updateTable('saved_searches').set(coverageColumns(c)).where('id', '=', id).execute();
+  /**
+   * Stores where a search's reading stands after a run (docs/architecture.md "Saved searches and new matches") and
+   * the service's cursor its sweep goes on from (null, or a coverage with no `sweep_from`: none).
+   */
+  async setCoverage(id: number, c: SearchCoverage, cursor: string | null = null): Promise<void> {
+    await this.exec.db
+      .updateTable('saved_searches')
+      .set(coverageColumns(c, cursor))
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Records a run that fetched nothing: one more failure in a row, with the error's code and message. */

@@ -37,6 +37,8 @@ import { migration as m0180 } from './0180-team-owners';
 import { pg as pg0180 } from './0180-team-owners.pg';
 import { migration as m0190 } from './0190-team-outbox';
 import { pg as pg0190 } from './0190-team-outbox.pg';
+import { migration as m0200 } from './0200-sweep-cursor';
+import { pg as pg0200 } from './0200-sweep-cursor.pg';
 
 /** A step's SQLite form (`NNNN-name.ts`) with its PostgreSQL form (`NNNN-name.pg.ts`). */
 const both = (m: Migration, pg: PgStep): TwoEngineMigration => ({ ...m, pg });
@@ -65,4 +67,5 @@ export const MIGRATIONS: readonly TwoEngineMigration[] = [
   both(m0170, pg0170),
   both(m0180, pg0180),
   both(m0190, pg0190),
+  both(m0200, pg0200),
 ];

@@ -31,6 +31,7 @@ const fresh = (id: number, now: number): SavedSearchRow => ({
   baseline_done: false,
   covered_until: null,
   sweep_from: null,
+  sweep_cursor: null,
   created_at: now,
   updated_at: now,
   last_run_at: null,
@@ -190,6 +191,24 @@ for (const engine of engines()) {
         baseline_done: false,
         sweep_from: null,
       });
+    });
+
+    it("keeps the sweep's cursor with the coverage it belongs to, and drops it with that coverage", async () => {
+      const id = await searches.insertSearch({ ...base, is_example: false }, 1);
+      await searches.setCoverage(id, { baseline_done: true, covered_until: null, sweep_from: 1_000 }, 'c1');
+      expect(await searches.getSearch(id)).toMatchObject({ sweep_from: 1_000, sweep_cursor: 'c1' });
+      // An update that keeps the parameters keeps it; a coverage written without it (a run that read the window,
+      // reached the end or failed) clears it, and so does a coverage with no sweep under way.
+      await searches.updateSearch(id, { ...base, name: 'Hondas' }, 2);
+      expect(await searches.getSearch(id)).toMatchObject({ sweep_cursor: 'c1' });
+      await searches.setCoverage(id, { baseline_done: true, covered_until: null, sweep_from: 2_000 });
+      expect(await searches.getSearch(id)).toMatchObject({ sweep_from: 2_000, sweep_cursor: null });
+      await searches.setCoverage(id, { baseline_done: true, covered_until: null, sweep_from: null }, 'c2');
+      expect(await searches.getSearch(id)).toMatchObject({ sweep_from: null, sweep_cursor: null });
+      // Changed parameters restart the coverage, the cursor with it.
+      await searches.setCoverage(id, { baseline_done: true, covered_until: null, sweep_from: 3_000 }, 'c3');
+      await searches.updateSearch(id, { ...base, params: { make: 'KIA' } }, 3);
+      expect(await searches.getSearch(id)).toMatchObject({ sweep_from: null, sweep_cursor: null });
     });
 
     it('records runs that fetched something and runs that failed on the search row', async () => {
