@@ -237,17 +237,11 @@ describe('new matches of a search longer than one run', () => {
   });
 
   /**
-   * Runs a 2-page search of the KIAs every hour for a simulated week. `rarely`: a second saved search of 40 pages
+   * Saves a 2-page search of the KIAs run every hour and returns it. `rarely`: a second saved search of 40 pages
    * (never run) beside it and 100 requests a day, so the lists' runs are read fewer than 4 times a day and the sweep
-   * goes on from its cursor. Returns the alerts' verdicts and, for each run that went on with a sweep (not from the
-   * head of the list), how many of the lots it read the run before it had read too.
+   * goes on from its cursor.
    */
-  async function hourlyWeek(rarely: boolean) {
-    const { clock, call, dbPath } = await makeCore();
-    const db = new BetterSqlite3(dbPath, { readonly: true });
-    const coverage = db.prepare('SELECT baseline_done, sweep_from FROM saved_searches WHERE id = ?');
-    const readAt = db.prepare('SELECT lot_key FROM lots WHERE last_observed_at = ?').pluck();
-    const t0 = sb.marketNow();
+  async function hourlyKias(call: Call, rarely: boolean): Promise<Record<string, unknown>> {
     const s = value(
       await call('searches.create', { name: 'Kias', params: PARAMS, schedule: '0 * * * *', max_pages: 2 }),
     );
@@ -262,6 +256,22 @@ describe('new matches of a search longer than one run', () => {
         }),
       );
     }
+    return s;
+  }
+
+  /**
+   * Runs a 2-page search of the KIAs every hour for a simulated week. `rarely`: a second saved search of 40 pages
+   * (never run) beside it and 100 requests a day, so the lists' runs are read fewer than 4 times a day and the sweep
+   * goes on from its cursor. Returns the alerts' verdicts and, for each run that went on with a sweep (not from the
+   * head of the list), how many of the lots it read the run before it had read too.
+   */
+  async function hourlyWeek(rarely: boolean) {
+    const { clock, call, dbPath } = await makeCore();
+    const db = new BetterSqlite3(dbPath, { readonly: true });
+    const coverage = db.prepare('SELECT baseline_done, sweep_from FROM saved_searches WHERE id = ?');
+    const readAt = db.prepare('SELECT lot_key FROM lots WHERE last_observed_at = ?').pluck();
+    const t0 = sb.marketNow();
+    const s = await hourlyKias(call, rarely);
     const end = t0 + 7 * DAY;
     const reread: number[] = [];
     let before = new Set<string>();
@@ -303,18 +313,7 @@ describe('new matches of a search longer than one run', () => {
   it('a sweep read rarely goes on from its cursor after a restart of the app too', async () => {
     const made = await makeCore();
     const { clock, call, dbPath } = made;
-    value(await call('settings.update', { requestsPerDay: 100 }));
-    const s = value(
-      await call('searches.create', { name: 'Kias', params: PARAMS, schedule: '0 * * * *', max_pages: 2 }),
-    );
-    value(
-      await call('searches.create', {
-        name: 'Fords',
-        params: { make: 'FORD' },
-        schedule: '0 0 1 1 *',
-        max_pages: 40,
-      }),
-    );
+    const s = await hourlyKias(call, true);
     const db = new BetterSqlite3(dbPath, { readonly: true });
     const row = db.prepare('SELECT sweep_from, sweep_cursor FROM saved_searches WHERE id = ?');
     const readAt = db.prepare('SELECT lot_key FROM lots WHERE last_observed_at = ?').pluck();
