@@ -255,9 +255,13 @@ describe('AlertsView', () => {
     await screen.findByText('Tesla rescheduled');
     expect(document.activeElement).toBe(document.body);
     // The first arrow lands on the first alert (unread first, newest first), the next moves on from there.
+    // (The alert itself, by its id: the page's own text holds every title, so a text match would pass on the page.)
+    const focusedAlert = () => (document.activeElement as HTMLElement | null)?.dataset.alertId;
     fireEvent.keyDown(document.body, { key: 'ArrowDown' });
+    expect(focusedAlert()).toBe('3');
     expect(document.activeElement?.textContent).toMatch(/Tesla rescheduled/);
     fireEvent.keyDown(document.activeElement as Element, { key: 'ArrowDown' });
+    expect(focusedAlert()).toBe('1');
     expect(document.activeElement?.textContent).toMatch(/Tesla bid up/);
     // r and Enter act on the current alert from the page too.
     (document.activeElement as HTMLElement).blur();

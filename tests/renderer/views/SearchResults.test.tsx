@@ -216,6 +216,9 @@ describe('Search results: keyboard', () => {
     await within(table).findByText('2020 TOYOTA CAMRY 1');
     screen.getByRole('button', { name: 'Search' }).focus();
     fireEvent.keyDown(document.activeElement!, { key: 'r', code: 'KeyR', altKey: true });
+    // The first row itself (the page's own text holds the title too, so a text match alone would pass on the page).
+    expect(document.activeElement?.matches('tr.rt-row')).toBe(true);
+    expect(table.contains(document.activeElement)).toBe(true);
     expect(document.activeElement?.textContent).toContain('2020 TOYOTA CAMRY 1');
     expect(results().textContent).toContain('Alt+R to the results');
   });

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { AlertView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
 import { parseLotKey, pollTargetKey, type AlertRules } from '../../../../shared/watch';
@@ -360,8 +360,10 @@ export function AlertsView() {
   };
   // The keys work as soon as the view opens: while focus rests on the page itself (nothing focused, or the main
   // area after "Skip to main content"), they act on the current alert. Fields, buttons and links keep their keys.
+  // Both are set as the list is drawn (layout effects), not after it: a key pressed the moment the alerts appear
+  // must find the handler and the alerts it sees, not the empty page's.
   const pageKeys = useRef<(e: globalThis.KeyboardEvent) => void>(() => undefined);
-  useEffect(() => {
+  useLayoutEffect(() => {
     pageKeys.current = (e) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
       const t = e.target;
@@ -373,7 +375,7 @@ export function AlertsView() {
       if (idle && a) handleKey(e, a, false);
     };
   });
-  useEffect(() => {
+  useLayoutEffect(() => {
     const onPageKey = (e: globalThis.KeyboardEvent) => pageKeys.current(e);
     window.addEventListener('keydown', onPageKey);
     return () => window.removeEventListener('keydown', onPageKey);

@@ -7,7 +7,15 @@ import {
   type SortingState,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import {
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type RefObject,
+} from 'react';
 import type { VehicleRow } from '../../../../shared/ipc/contract';
 import { openLot } from '../../app/navigation';
 import { bidText, miles, platformName, relative, saleWhen, usd } from '../../lib/format';
@@ -52,8 +60,9 @@ export function ResultsTable({ rows, photos }: { rows: VehicleRow[]; photos: boo
   const now = useNow(30_000);
   const scrollRef = useRef<HTMLDivElement>(null);
   const compact = useNarrow(scrollRef, COMPACT_BELOW);
-  // Alt+R: from the search box to the first result in one key, not 40 Tabs through the filters.
-  useEffect(() => {
+  // Alt+R: from the search box to the first result in one key, not 40 Tabs through the filters. Listened for as the
+  // table is drawn (a layout effect), so the key works the moment the results appear.
+  useLayoutEffect(() => {
     const onKey = (e: globalThis.KeyboardEvent) => {
       if (!isResultsShortcut(e)) return;
       const first = scrollRef.current?.querySelector<HTMLElement>('tr.rt-row');
