@@ -11,7 +11,8 @@ import type { CallWatchRow } from '../db/store';
 import { sendConsoleCall, VIDEO_ENDPOINT_PREFIX } from '../explore/apiConsole';
 import { callChangeAlerts, callFailingAlert, callShapeAlert } from '../alerts/callAlerts';
 import type { AlertDecision } from '../alerts/decide';
-import { runFailed, type PollsDeps, type RunOutcome } from '../watch/polls';
+import type { PollsDeps, RunOutcome } from '../watch/polls';
+import { runFailed } from '../watch/runFailed';
 import { CALL_ANSWERS_KEPT, CALL_FAILURES_BEFORE_PAUSE } from '../../shared/callWatch';
 import { pollTargetKey, type PollTarget, type QuietHours } from '../../shared/watch';
 import { diffAnswers, extractAnswer, goneSincePrev, type AnswerExtract } from '../../shared/callAnswer';
@@ -56,7 +57,7 @@ export class CallRuns {
    * is the baseline: nothing in it alerts); an answer that is not JSON or misses what the watch reads raises one
    * `call_shape_changed` per run of such answers and keeps the last good answer; a 4xx counts a failure (a 422 marks
    * the refused parameters) and CALL_FAILURES_BEFORE_PAUSE in a row pause the watch with one `call_failing`; a 401,
-   * 429 or network failure is not the call's fault: handled as a saved search's (polls.ts runFailed). Never throws for
+   * 429 or network failure is not the call's fault: handled as a saved search's (watch/runFailed.ts). Never throws for
    * service errors; rejects with the store's errors.
    */
   async run(id: number, manual: boolean): Promise<RunOutcome> {

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../api';
-import { ApiError, QuotaSpentError, UnauthorizedError } from '../api/errors';
+import { ValidationError } from '../api/errors';
 import type { Clock } from '../clock';
 import type { WatchRow, Store } from '../db/store';
 import { diffSearch, parseAuctionAt } from '../diff';
@@ -21,6 +21,7 @@ import type { Outbox } from './outbox';
 import { auctionOver } from './planner';
 import type { Recorder } from './recorder';
 import type { PauseGate } from './pause';
+import { runFailed } from './runFailed';
 import { sweepCursorOf } from './sweepCursors';
 
 /** What a search run or a watch check did; `error` is what stopped it (code and the buyer's words), null when none. */
@@ -60,25 +61,6 @@ export interface PollsDeps {
   leavesSaleLooks: (now: number, firstReading: boolean) => boolean;
   /** Whether the allowance at `now` reads every list often (spending.ts readsListsOften): a run cut short reads its head. */
   readsListsOften: (now: number) => boolean;
-}
-
-/**
- * What every scheduled run does with a request that failed (a saved search's page, a watch check, a call watch's
- * call): a 429 pauses all polling (pause.ts), a spent quota and a rejected key raise their system alerts once, and
- * the error's code and the buyer's words are returned for the run row. Rejects only with the store's errors.
- */
-export async function runFailed(
-  d: { pause: PauseGate; recorder: Recorder },
-  e: unknown,
-  now: number,
-): Promise<{ code: string; message: string }> {
-  d.pause.hold(e, now);
-  if (e instanceof QuotaSpentError) await d.recorder.quotaSpent(e.periodEnd, now);
-  if (e instanceof UnauthorizedError) await d.recorder.keyRejected(now);
-  if (e instanceof ApiError || (e instanceof Error && 'code' in e)) {
-    return { code: String((e as { code: unknown }).code), message: (e as Error).message };
-  }
-  return { code: 'internal', message: (e as Error)?.message ?? String(e) };
 }
 
 /**
@@ -160,7 +142,9 @@ export class Polls {
   }
 
   /**
-   * One run of a saved search: pages until the end, max_pages, the budget or an error; then one transaction.
+   * One run of a saved search: pages until the end, max_pages, the budget or an error; then one transaction. A
+   * sweep cursor stored by an earlier run that the service refuses (ValidationError, 422) costs that one request and
+   * the run reads its window instead (docs/architecture.md "Saved searches and new matches").
    * A list longer than one run is read in a sweep of `auction_date_from` windows, each run going on where the
    * last stopped, and new matches are called only where complete page sequences read before (coverage.ts,
    * docs/architecture.md "Saved searches and new matches"). Every record read is stored, but only the lots that pass
@@ -217,9 +201,12 @@ export class Polls {
         let skipped = 0;
         let error: { code: string; message: string } | null = null;
         let cursor = often ? undefined : sweepCursorOf(s); // a rarely read list's sweep goes on from it
+        // Whether `cursor` is still the one stored by an earlier run (not yet answered by the service in this run).
+        let storedCursor = cursor !== undefined;
+        let refused = 0;
         for (let page = 0; page < s.max_pages; page++) {
           // The first page was checked above, at the same instant.
-          if (page > 0 && !pageFits(this.d.clock.now())) {
+          if (requests > 0 && !pageFits(this.d.clock.now())) {
             error = { code: 'budget', message: 'Paused by the request budget; the next run continues.' };
             break;
           }
@@ -233,6 +220,7 @@ export class Polls {
               continue;
             }
             const r = await client.searchVehicles({ ...query, ...(cursor ? { cursor } : {}) });
+            storedCursor = false;
             vehicles.push(...r.data);
             skipped += r.skipped;
             for (const v of r.data) lastAuctionAt = parseAuctionAt(v.auction.auction_at) ?? lastAuctionAt;
@@ -245,6 +233,16 @@ export class Polls {
             cursor = next;
           } catch (e) {
             await this.d.recorder.onQuota(client.quota());
+            if (storedCursor && e instanceof ValidationError) {
+              // The service refused a cursor kept from an earlier run (422: too old, or from before an update of the
+              // service). It cost this one request (the request log keeps its 422); the run reads its window instead of
+              // failing, so a free key's one run of the day still finds the day's new matches.
+              cursor = undefined;
+              storedCursor = false;
+              refused++;
+              page--; // the same page again, from the window
+              continue;
+            }
             cursor = undefined; // a failed page (a cursor the service refuses too) falls back to the window
             error = await this.failed(e, this.d.clock.now());
             break;
@@ -322,7 +320,7 @@ export class Polls {
               from,
               reachedEnd: complete,
               lastAuctionAt,
-              full: requests >= s.max_pages,
+              full: requests - refused >= s.max_pages,
             });
             await this.d.store.searches.setCoverage(id, next, complete ? null : (cursor ?? null));
           }

@@ -352,6 +352,46 @@ describe('new matches of a search longer than one run', () => {
     }
   });
 
+  it('a stored cursor the service refuses costs one request: the same run reads its window instead', async () => {
+    const { clock, call, dbPath } = await makeCore();
+    const s = await hourlyKias(call, true);
+    const db = new BetterSqlite3(dbPath);
+    const row = db.prepare(
+      'SELECT sweep_from, sweep_cursor, consecutive_failures FROM saved_searches WHERE id = ?',
+    );
+    const sweep = () =>
+      row.get(s['id']) as {
+        sweep_from: number | null;
+        sweep_cursor: string | null;
+        consecutive_failures: number;
+      };
+    const readAt = db.prepare('SELECT lot_key FROM lots WHERE last_observed_at = ?').pluck();
+    const refusals = db.prepare('SELECT count(*) FROM request_log WHERE status = 422').pluck();
+    try {
+      for (let i = 0; i < 30 && !(sweep().sweep_from !== null && sweep().sweep_cursor !== null); i++) {
+        value(await call('searches.runNow', { id: s['id'] }));
+        advance(clock, HOUR);
+      }
+      const before = sweep();
+      expect(before.sweep_cursor).toEqual(expect.any(String));
+      // A cursor the service no longer takes (the sandbox answers 422, "The cursor field format is invalid.").
+      db.prepare('UPDATE saved_searches SET sweep_cursor = ? WHERE id = ?').run('no longer good', s['id']);
+      const ranAt = clock.now();
+      const out = value(await call<{ status: string; requests: number }>('searches.runNow', { id: s['id'] }));
+      // The refused request, then the run's 2 pages from its window: the run is whole, at one request more.
+      expect(out).toMatchObject({ status: 'ok', requests: 3 });
+      expect(refusals.get()).toBe(1);
+      expect((readAt.all(ranAt) as string[]).length).toBeGreaterThan(20);
+      const after = sweep();
+      expect(after.consecutive_failures).toBe(0);
+      // The sweep went on from the window's page: a cursor of this run's own, never the refused one.
+      expect(after.sweep_cursor).not.toBe('no longer good');
+      expect(after.sweep_from).toBeGreaterThanOrEqual(before.sweep_from! - 2 * DAY);
+    } finally {
+      db.close();
+    }
+  });
+
   it('over a week of hourly runs of 2 pages: no lot that was there is alerted, and lots listed since are, whether the list is read often or rarely', async () => {
     const often = await hourlyWeek(false);
     const rarely = await hourlyWeek(true);
