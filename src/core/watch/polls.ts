@@ -243,7 +243,7 @@ export class Polls {
               page--; // the same page again, from the window
               continue;
             }
-            cursor = undefined; // a failed page (a cursor the service refuses too) falls back to the window
+            cursor = undefined; // a failed page falls back to the window next time
             error = await this.failed(e, this.d.clock.now());
             break;
           }
@@ -300,7 +300,7 @@ export class Polls {
           await this.d.store.searches.updateMembers(id, seen, dropped, now);
           if (error && !fetchedSomething) {
             await this.d.store.searches.searchRunFailed(id, now, error.code, error.message);
-            // The coverage stands, without its cursor: a cursor the service refused is not sent again.
+            // The coverage stands, without its cursor: the next run reads the window, not from where this one failed.
             if (s.sweep_cursor !== null) await this.d.store.searches.setCoverage(id, coverage);
             const after = await this.d.store.searches.getSearch(id);
             if (after && error.code !== 'budget')

@@ -338,7 +338,7 @@ describe('new matches of a search longer than one run', () => {
       const after = await run();
       expect(after.length).toBeGreaterThan(0);
       expect(after.filter((k) => before.includes(k))).toEqual([]);
-      // A run that fetches nothing (the service failing, or refusing the cursor) keeps the coverage and drops the
+      // A run that fetches nothing (the service failing) keeps the coverage and drops the
       // cursor, so the next run reads the window instead of sending it again.
       const kept = sweep();
       expect(kept.sweep_cursor).toEqual(expect.any(String));
