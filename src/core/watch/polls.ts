@@ -142,12 +142,11 @@ export class Polls {
   }
 
   /**
-   * One run of a saved search: pages until the end, max_pages, the budget or an error; then one transaction. A
-   * sweep cursor stored by an earlier run that the service refuses (ValidationError, 422) costs that one request and
-   * the run reads its window instead (docs/architecture.md "Saved searches and new matches").
+   * One run of a saved search: pages until the end, max_pages, the budget or an error; then one transaction.
    * A list longer than one run is read in a sweep of `auction_date_from` windows, each run going on where the
    * last stopped, and new matches are called only where complete page sequences read before (coverage.ts,
-   * docs/architecture.md "Saved searches and new matches"). Every record read is stored, but only the lots that pass
+   * docs/architecture.md "Saved searches and new matches"); a sweep cursor stored by an earlier run that the service
+   * refuses (ValidationError, 422) costs that one request and the run reads its window instead. Every record read is stored, but only the lots that pass
    * the search's local refinements (src/shared/localRefinements) are its members, new matches and alerts
    * (docs/architecture.md "Local refinements"). A `manual` run also runs a paused search and may spend
    * the watchlist's reserve. Skipped without a client or search. Never throws for service errors (they end the
