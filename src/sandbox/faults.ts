@@ -28,7 +28,12 @@ export type FaultKind =
    * 200 with the JSON envelope `{ ok: true, data: { renderer, message }, meta: null }` and none of the endpoint's
    * fields or lists (no `data.items`): an answer whose shape changed.
    */
-  | 'reshaped';
+  | 'reshaped'
+  /**
+   * 400 with the spec's error envelope (`{ ok: false, status: 400, message }`; the spec does not show a 400's body):
+   * the service refused a parameter as invalid, e.g. a cursor it no longer takes.
+   */
+  | 'error_400';
 
 /** Every fault kind. New kinds go last: `rates` draws walk this order, so a seed keeps its earlier faults. */
 export const FAULT_KINDS: readonly FaultKind[] = [
@@ -42,6 +47,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   'error_502',
   'html_200',
   'reshaped',
+  'error_400',
 ];
 
 export interface FaultSettings {

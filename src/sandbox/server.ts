@@ -335,6 +335,8 @@ function sendFault(
       return reply.code(503).send({ ok: false, status: 503, message: 'Service temporarily unavailable.' });
     case 'error_502':
       return reply.code(502).send({ ok: false, message: 'Vehicle API request failed.' });
+    case 'error_400':
+      return reply.code(400).send({ ok: false, status: 400, message: 'One or more parameters are invalid.' });
     case 'burst_429':
       return reply
         .code(429)

@@ -1,5 +1,4 @@
 import type { ApiClient } from '../api';
-import { ValidationError } from '../api/errors';
 import type { Clock } from '../clock';
 import type { WatchRow, Store } from '../db/store';
 import { diffSearch, parseAuctionAt } from '../diff';
@@ -22,7 +21,7 @@ import { auctionOver } from './planner';
 import type { Recorder } from './recorder';
 import type { PauseGate } from './pause';
 import { runFailed } from './runFailed';
-import { sweepCursorOf } from './sweepCursors';
+import { refusesCursor, sweepCursorOf } from './sweepCursors';
 
 /** What a search run or a watch check did; `error` is what stopped it (code and the buyer's words), null when none. */
 export type RunOutcome = {
@@ -146,10 +145,10 @@ export class Polls {
    * A list longer than one run is read in a sweep of `auction_date_from` windows, each run going on where the
    * last stopped, and new matches are called only where complete page sequences read before (coverage.ts,
    * docs/architecture.md "Saved searches and new matches"); a sweep cursor stored by an earlier run that the service
-   * refuses (ValidationError, 422) costs that one request and the run reads its window instead. Every record read is stored, but only the lots that pass
-   * the search's local refinements (src/shared/localRefinements) are its members, new matches and alerts
-   * (docs/architecture.md "Local refinements"). A `manual` run also runs a paused search and may spend
-   * the watchlist's reserve. Skipped without a client or search. Never throws for service errors (they end the
+   * refuses (sweepCursors.ts refusesCursor: 400 or 422) costs that one request and the run reads its window instead.
+   * Every record read is stored, but only the lots that pass the search's local refinements
+   * (src/shared/localRefinements) are its members, new matches and alerts (docs/architecture.md "Local refinements").
+   * A `manual` run also runs a paused search and may spend the watchlist's reserve. Skipped without a client or search. Never throws for service errors (they end the
    * run and are stored); throws database errors, after marking the run failed (`ended`).
    */
   async runSearch(id: number, manual: boolean): Promise<RunOutcome> {
@@ -232,10 +231,10 @@ export class Polls {
             cursor = next;
           } catch (e) {
             await this.d.recorder.onQuota(client.quota());
-            if (storedCursor && e instanceof ValidationError) {
-              // The service refused a cursor kept from an earlier run (422: too old, or from before an update of the
-              // service). It cost this one request (the request log keeps its 422); the run reads its window instead of
-              // failing, so a free key's one run of the day still finds the day's new matches.
+            if (storedCursor && refusesCursor(e)) {
+              // The service refused a cursor kept from an earlier run (too old, or from before an update of the
+              // service). It cost this one request (the request log keeps its status); the run reads its window instead
+              // of failing, so a free key's one run of the day still finds the day's new matches.
               cursor = undefined;
               storedCursor = false;
               refused++;

@@ -1,3 +1,4 @@
+import { BadRequestError, ValidationError } from '../api/errors';
 import type { SavedSearchRow } from '../db/store';
 
 /*
@@ -11,8 +12,9 @@ import type { SavedSearchRow } from '../db/store';
  *
  * Stored with the search's coverage (`saved_searches.sweep_cursor`, written only beside the `sweep_from` it belongs
  * to), so it outlives a restart of the app. An edited search (its coverage is reset), a run that reached the end of
- * the list or a failed page clears it, and the next run reads the window, which is always correct. Which lots are
- * new matches is decided by the coverage alone, never by the cursor.
+ * the list or a failed page clears it, and the next run reads the window, which is always correct; a stored cursor
+ * the service refuses (refusesCursor) costs one request and the same run reads its window. Which lots are new
+ * matches is decided by the coverage alone, never by the cursor.
  */
 
 /**
@@ -21,4 +23,15 @@ import type { SavedSearchRow } from '../db/store';
  */
 export function sweepCursorOf(s: Pick<SavedSearchRow, 'sweep_from' | 'sweep_cursor'>): string | undefined {
   return s.sweep_from !== null && s.sweep_cursor !== null ? s.sweep_cursor : undefined;
+}
+
+/**
+ * Whether `e` is the service refusing a request's parameters as invalid: 400 ("one or more parameters invalid") or
+ * 422 ("validation failure"), the two statuses the spec's "Errors" gives for a bad parameter. The real service does
+ * not say which one answers a cursor it no longer takes, so a stored sweep cursor refused with either is retried from
+ * the window. Other 4xx statuses the client also reads as BadRequestError (405, 410, …) are not a parameter's fault.
+ * Throws nothing.
+ */
+export function refusesCursor(e: unknown): boolean {
+  return e instanceof ValidationError || (e instanceof BadRequestError && e.status === 400);
 }

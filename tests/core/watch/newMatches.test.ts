@@ -352,7 +352,14 @@ describe('new matches of a search longer than one run', () => {
     }
   });
 
-  it('a stored cursor the service refuses costs one request: the same run reads its window instead', async () => {
+  /**
+   * A stored sweep cursor refused with `status` (the refusal made by `refuse`) costs the run one request: the same run
+   * reads its window instead, whole, and the sweep goes on from a cursor of its own.
+   */
+  async function refusedCursorRun(
+    status: number,
+    refuse: (db: BetterSqlite3.Database, id: unknown) => void,
+  ): Promise<void> {
     const { clock, call, dbPath } = await makeCore();
     const s = await hourlyKias(call, true);
     const db = new BetterSqlite3(dbPath);
@@ -366,7 +373,7 @@ describe('new matches of a search longer than one run', () => {
         consecutive_failures: number;
       };
     const readAt = db.prepare('SELECT lot_key FROM lots WHERE last_observed_at = ?').pluck();
-    const refusals = db.prepare('SELECT count(*) FROM request_log WHERE status = 422').pluck();
+    const refusals = db.prepare('SELECT count(*) FROM request_log WHERE status = ?').pluck();
     try {
       for (let i = 0; i < 30 && !(sweep().sweep_from !== null && sweep().sweep_cursor !== null); i++) {
         value(await call('searches.runNow', { id: s['id'] }));
@@ -374,13 +381,12 @@ describe('new matches of a search longer than one run', () => {
       }
       const before = sweep();
       expect(before.sweep_cursor).toEqual(expect.any(String));
-      // A cursor the service no longer takes (the sandbox answers 422, "The cursor field format is invalid.").
-      db.prepare('UPDATE saved_searches SET sweep_cursor = ? WHERE id = ?').run('no longer good', s['id']);
+      refuse(db, s['id']);
       const ranAt = clock.now();
       const out = value(await call<{ status: string; requests: number }>('searches.runNow', { id: s['id'] }));
       // The refused request, then the run's 2 pages from its window: the run is whole, at one request more.
       expect(out).toMatchObject({ status: 'ok', requests: 3 });
-      expect(refusals.get()).toBe(1);
+      expect(refusals.get(status)).toBe(1);
       expect((readAt.all(ranAt) as string[]).length).toBeGreaterThan(20);
       const after = sweep();
       expect(after.consecutive_failures).toBe(0);
@@ -388,9 +394,16 @@ describe('new matches of a search longer than one run', () => {
       expect(after.sweep_cursor).not.toBe('no longer good');
       expect(after.sweep_from).toBeGreaterThanOrEqual(before.sweep_from! - 2 * DAY);
     } finally {
+      sb.faults.set({});
       db.close();
     }
-  });
+  }
+
+  it('a stored cursor the service refuses (422) costs one request: the same run reads its window instead', () =>
+    // A cursor the service no longer takes (the sandbox answers 422, "The cursor field format is invalid.").
+    refusedCursorRun(422, (db, id) =>
+      db.prepare('UPDATE saved_searches SET sweep_cursor = ? WHERE id = ?').run('no longer good', id),
+    ));
 
   it('over a week of hourly runs of 2 pages: no lot that was there is alerted, and lots listed since are, whether the list is read often or rarely', async () => {
     const often = await hourlyWeek(false);
@@ -409,4 +422,9 @@ describe('new matches of a search longer than one run', () => {
     expect(mean(rarely.reread)).toBeLessThanOrEqual(20);
     expect(rarely.sweeps).toBeGreaterThan(often.sweeps);
   });
+
+  // After the week above, so its market is the one it was measured on.
+  it('a stored cursor the service refuses (400) costs one request as well', () =>
+    // The spec's other answer to a bad parameter ("one or more parameters invalid"), for the run's first request.
+    refusedCursorRun(400, () => sb.faults.set({ queue: ['error_400'], pathContains: '/vehicles' })));
 });
