@@ -148,8 +148,9 @@ export class Polls {
    * refuses (sweepCursors.ts refusesCursor: 400 or 422) costs that one request and the run reads its window instead.
    * Every record read is stored, but only the lots that pass the search's local refinements
    * (src/shared/localRefinements) are its members, new matches and alerts (docs/architecture.md "Local refinements").
-   * A `manual` run also runs a paused search and may spend the watchlist's reserve. Skipped without a client or search. Never throws for service errors (they end the
-   * run and are stored); throws database errors, after marking the run failed (`ended`).
+   * A `manual` run also runs a paused search and may spend the watchlist's reserve. Skipped without a client or
+   * search. Never throws for service errors (they end the run and are stored); throws database errors, after marking
+   * the run failed (`ended`).
    */
   async runSearch(id: number, manual: boolean): Promise<RunOutcome> {
     const s = await this.d.store.searches.getSearch(id);
