@@ -353,12 +353,12 @@ describe('new matches of a search longer than one run', () => {
   });
 
   /**
-   * A stored sweep cursor refused with `status` (the refusal made by `refuse`) costs the run one request: the same run
-   * reads its window instead, whole, and the sweep goes on from a cursor of its own.
+   * A stored sweep cursor refused with `status` (the refusal made by `refuse`, which answers the cursor refused) costs
+   * the run one request: the same run reads its window instead, whole, and the sweep goes on from a cursor of its own.
    */
   async function refusedCursorRun(
     status: number,
-    refuse: (db: BetterSqlite3.Database, id: unknown) => void,
+    refuse: (db: BetterSqlite3.Database, id: unknown, stored: string) => string,
   ): Promise<void> {
     const { clock, call, dbPath } = await makeCore();
     const s = await hourlyKias(call, true);
@@ -381,7 +381,7 @@ describe('new matches of a search longer than one run', () => {
       }
       const before = sweep();
       expect(before.sweep_cursor).toEqual(expect.any(String));
-      refuse(db, s['id']);
+      const refused = refuse(db, s['id'], before.sweep_cursor!);
       const ranAt = clock.now();
       const out = value(await call<{ status: string; requests: number }>('searches.runNow', { id: s['id'] }));
       // The refused request, then the run's 2 pages from its window: the run is whole, at one request more.
@@ -391,7 +391,7 @@ describe('new matches of a search longer than one run', () => {
       const after = sweep();
       expect(after.consecutive_failures).toBe(0);
       // The sweep went on from the window's page: a cursor of this run's own, never the refused one.
-      expect(after.sweep_cursor).not.toBe('no longer good');
+      expect(after.sweep_cursor).not.toBe(refused);
       expect(after.sweep_from).toBeGreaterThanOrEqual(before.sweep_from! - 2 * DAY);
     } finally {
       sb.faults.set({});
@@ -401,9 +401,10 @@ describe('new matches of a search longer than one run', () => {
 
   it('a stored cursor the service refuses (422) costs one request: the same run reads its window instead', () =>
     // A cursor the service no longer takes (the sandbox answers 422, "The cursor field format is invalid.").
-    refusedCursorRun(422, (db, id) =>
-      db.prepare('UPDATE saved_searches SET sweep_cursor = ? WHERE id = ?').run('no longer good', id),
-    ));
+    refusedCursorRun(422, (db, id) => {
+      db.prepare('UPDATE saved_searches SET sweep_cursor = ? WHERE id = ?').run('no longer good', id);
+      return 'no longer good';
+    }));
 
   it('over a week of hourly runs of 2 pages: no lot that was there is alerted, and lots listed since are, whether the list is read often or rarely', async () => {
     const often = await hourlyWeek(false);
@@ -426,5 +427,8 @@ describe('new matches of a search longer than one run', () => {
   // After the week above, so its market is the one it was measured on.
   it('a stored cursor the service refuses (400) costs one request as well', () =>
     // The spec's other answer to a bad parameter ("one or more parameters invalid"), for the run's first request.
-    refusedCursorRun(400, () => sb.faults.set({ queue: ['error_400'], pathContains: '/vehicles' })));
+    refusedCursorRun(400, (_db, _id, stored) => {
+      sb.faults.set({ queue: ['error_400'], pathContains: '/vehicles' });
+      return stored;
+    }));
 });
