@@ -402,8 +402,9 @@ describe('new matches of a search longer than one run', () => {
   it('a stored cursor the service refuses (422) costs one request: the same run reads its window instead', () =>
     // A cursor the service no longer takes (the sandbox answers 422, "The cursor field format is invalid.").
     refusedCursorRun(422, (db, id) => {
-      db.prepare('UPDATE saved_searches SET sweep_cursor = ? WHERE id = ?').run('no longer good', id);
-      return 'no longer good';
+      const gone = 'no longer good';
+      db.prepare('UPDATE saved_searches SET sweep_cursor = ? WHERE id = ?').run(gone, id);
+      return gone;
     }));
 
   it('over a week of hourly runs of 2 pages: no lot that was there is alerted, and lots listed since are, whether the list is read often or rarely', async () => {
