@@ -19,15 +19,13 @@ test('Library: facets count the stored lots and a ticked value narrows the list'
   // The Demo market's watcher keeps storing lots while the test runs, so the library grows under it: each check reads
   // the counts it compares at one moment, and the value ticked is held by its name, not by its place in the list
   // (values are ordered by count).
-  const number = async (l: Locator) =>
-    Number((await l.first().textContent())!.replace(/,/g, '').match(/^\d+/)![0]);
+  const parse = (text: string) => Number(text.replace(/,/g, '').match(/^\d+/)![0]);
+  const number = async (l: Locator) => parse((await l.first().textContent())!);
   const shownTotal = page.getByText(/^[\d,]+ lots? in the library/);
   // The counts of one facet add up to the lots whose record names a damage: at most every lot.
   await expect
     .poll(async () => {
-      const counts = (await damage.locator('.lib-facet-count').allTextContents()).map((c) =>
-        Number(c.replace(/,/g, '')),
-      );
+      const counts = (await damage.locator('.lib-facet-count').allTextContents()).map(parse);
       return counts.reduce((a, b) => a + b, 0) - (await number(shownTotal));
     })
     .toBeLessThanOrEqual(0);
@@ -35,10 +33,10 @@ test('Library: facets count the stored lots and a ticked value narrows the list'
   const value = damage
     .locator('.lib-facet-value')
     .filter({ has: page.locator('.lib-facet-text').getByText(name, { exact: true }) });
-  const first = value.getByRole('checkbox');
-  await first.focus();
+  const box = value.getByRole('checkbox');
+  await box.focus();
   await page.keyboard.press('Space');
-  await expect(first).toBeChecked();
+  await expect(box).toBeChecked();
   // The list narrows to the ticked value's own count.
   const refined = page.getByText(/^[\d,]+ lots? in the library · refined/);
   await expect(refined).toBeVisible();
@@ -53,6 +51,6 @@ test('Library: facets count the stored lots and a ticked value narrows the list'
   await expect(page.getByText(/lots? match “drive” · refined/)).toBeVisible();
   await page.screenshot({ path: 'test-results/library-facets-1024-dark.png' });
   await panel.getByRole('button', { name: 'Clear all' }).click();
-  await expect(first).not.toBeChecked();
+  await expect(box).not.toBeChecked();
   expect(app.consoleErrors).toEqual([]);
 });
