@@ -252,6 +252,12 @@ export interface WorkloadOptions {
   searchEveryMin?: number;
   /** The sandbox's wire dialect: the real service's (default) or the specification's. */
   shape?: WireShape;
+  /**
+   * The order each strategy adds the watched lots in: as picked (default), or `reverse`. The same lots, rules and
+   * market either way; what moves is which of two equally valued checks goes first, and from there the rest of the
+   * week: how much of a cell is that order rather than the strategy (BENCH_WATCH_ORDER).
+   */
+  watchOrder?: 'listed' | 'reverse';
 }
 
 /**
@@ -350,7 +356,7 @@ export async function runWorkload(o: WorkloadOptions): Promise<BenchResult[]> {
       };
       if (p.strategy !== 'lotwatch') await ok('settings.update', { requestsPerDay: 1_000_000 });
       else if (!plan) await ok('settings.update', { requestsPerDay: p.budgetPerDay });
-      for (const l of watched)
+      for (const l of o.watchOrder === 'reverse' ? [...watched].reverse() : watched)
         await ok('watchlist.add', {
           target: l.lotNumber,
           rules: { bid_above_usd: thresholds.get(lotKey(l)) },

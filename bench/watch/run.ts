@@ -36,8 +36,9 @@ const RANDOM_SEEDS = sandboxSeeds(2, randomInt(1, 2 ** 31));
  * `2026,7`, or `random` for a fresh printed pair; default two seeds, DEFAULT_SEEDS), BENCH_SEED (one seed, when BENCH_SEEDS is not set), BENCH_SHAPE=spec
  * (the specification's dialect). For tuning only: BENCH_STRATEGIES (e.g. `lotwatch`) runs a subset, and BENCH_CACHE (a
  * folder) keeps each seed's results there and fills the strategies not run from it (the baselines' choices do not
- * depend on Lotwatch's scheduler, so they need running once per seed, budget list and period). The README's tables
- * come from a run of every strategy without a cache.
+ * depend on Lotwatch's scheduler, so they need running once per seed, budget list and period). For the benchmark's
+ * resolution: BENCH_WATCH_ORDER=reverse adds the watched lots in reverse order (harness.ts WorkloadOptions
+ * watchOrder). The README's tables come from a run of every strategy without a cache, in the picked order.
  */
 export function benchWorkload(id: WorkloadId): void {
   const only = process.env['BENCH_WORKLOADS']?.split(',').map((s) => s.trim());
@@ -54,11 +55,15 @@ export function benchWorkload(id: WorkloadId): void {
         ? seedsEnv.split(',').map((s) => Number(s.trim()))
         : DEFAULT_SEEDS;
   const shape = process.env['BENCH_SHAPE'] === 'spec' ? 'spec' : 'real';
+  const orderEnv = process.env['BENCH_WATCH_ORDER'];
+  const watchOrder = orderEnv === 'reverse' ? 'reverse' : 'listed';
   it.skipIf(only !== undefined && !only.includes(id))(
     `watcher benchmark, ${w.name}: ${days} simulated days, seeds ${seeds.join(', ')}`,
     async () => {
       if (seeds.some((s) => !Number.isInteger(s) || s < 0))
         throw new Error(`BENCH_SEEDS must be whole numbers, not ${seedsEnv}`);
+      if (orderEnv !== undefined && orderEnv !== 'listed' && orderEnv !== 'reverse')
+        throw new Error(`BENCH_WATCH_ORDER takes listed or reverse, not ${orderEnv}`);
       const runs: BenchResult[][] = [];
       const strategies = process.env['BENCH_STRATEGIES']
         ? (process.env['BENCH_STRATEGIES'].split(',').map((s) => s.trim()) as Strategy[])
@@ -68,10 +73,12 @@ export function benchWorkload(id: WorkloadId): void {
         throw new Error(`BENCH_STRATEGIES takes ${STRATEGIES.join(', ')}, not ${unknown.join(', ')}`);
       const cacheDir = process.env['BENCH_CACHE'];
       for (const seed of seeds) {
-        const file = cacheDir && join(cacheDir, `${id}-${seed}-${days}-${shape}.json`);
+        const file =
+          cacheDir &&
+          join(cacheDir, `${id}-${seed}-${days}-${shape}${watchOrder === 'reverse' ? '-reverse' : ''}.json`);
         const cached: BenchResult[] =
           file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as BenchResult[]) : [];
-        const fresh = await runWorkload({ workload: w, budgets, days, seed, shape, strategies });
+        const fresh = await runWorkload({ workload: w, budgets, days, seed, shape, strategies, watchOrder });
         const cell = (r: BenchResult) => `${r.strategy}@${r.budget_per_day}`;
         const freshCells = new Set(fresh.map(cell));
         const merged = [...fresh, ...cached.filter((r) => !freshCells.has(cell(r)))];
@@ -88,7 +95,7 @@ export function benchWorkload(id: WorkloadId): void {
         );
       }
       const results = poolResults(runs);
-      const title = `watcher benchmark: ${w.name} (${w.lots} lots, ${w.searches} searches, ${days} days${'plan' in w ? `, the plan's ${w.plan.limit} requests a month from the service's headers` : ''}), ${shape} dialect, seeds ${seeds.join(', ')} pooled`;
+      const title = `watcher benchmark: ${w.name} (${w.lots} lots, ${w.searches} searches, ${days} days${'plan' in w ? `, the plan's ${w.plan.limit} requests a month from the service's headers` : ''}), ${shape} dialect${watchOrder === 'reverse' ? ', watchlist added in reverse order' : ''}, seeds ${seeds.join(', ')} pooled`;
       const short = shortfalls(results);
       const claim = claimFailures(results);
       console.log(

@@ -41,4 +41,25 @@ describe('watcher benchmark, short workloads', () => {
       }
     }, 600_000);
   }
+
+  it('the watchlist added in reverse order watches the same lots on the same market (BENCH_WATCH_ORDER)', async () => {
+    const run = (watchOrder: 'listed' | 'reverse') =>
+      runWorkload({
+        workload: WORKLOADS.buyer,
+        days: 0.25,
+        budgets: [100],
+        strategies: ['lotwatch'],
+        watchOrder,
+      });
+    const [listed] = await run('listed');
+    const [reverse] = await run('reverse');
+    const events = (r: typeof listed) =>
+      Object.fromEntries(Object.entries(r!.kinds).map(([k, v]) => [k, v.events]));
+    // The ground truth is the market's and the picked lots': only what each strategy catches of it may move.
+    expect(events(reverse)).toEqual(events(listed));
+    expect(Object.values(events(listed)).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    expect(reverse!.watched_lots).toBe(listed!.watched_lots);
+    expect(reverse!.setup_requests).toBe(listed!.setup_requests);
+    expect(reverse!.search_sizes).toEqual(listed!.search_sizes);
+  }, 600_000);
 });
