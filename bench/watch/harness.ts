@@ -257,8 +257,11 @@ export interface WorkloadOptions {
    * market either way; what moves is which of two equally valued checks goes first, and from there the rest of the
    * week: how much of a cell is that order rather than the strategy (BENCH_WATCH_ORDER).
    */
-  watchOrder?: 'listed' | 'reverse';
+  watchOrder?: WatchOrder;
 }
+
+/** The order each strategy adds the watched lots in (WorkloadOptions watchOrder). */
+export type WatchOrder = 'listed' | 'reverse';
 
 /**
  * Runs every strategy at every budget of one workload over the same simulated period, all at once on one fake

@@ -15,6 +15,7 @@ import {
   type Strategy,
   workloadTable,
   type BenchResult,
+  type WatchOrder,
   type WorkloadId,
 } from './harness';
 
@@ -56,7 +57,7 @@ export function benchWorkload(id: WorkloadId): void {
         : DEFAULT_SEEDS;
   const shape = process.env['BENCH_SHAPE'] === 'spec' ? 'spec' : 'real';
   const orderEnv = process.env['BENCH_WATCH_ORDER'];
-  const watchOrder = orderEnv === 'reverse' ? 'reverse' : 'listed';
+  const watchOrder: WatchOrder = orderEnv === 'reverse' ? 'reverse' : 'listed';
   it.skipIf(only !== undefined && !only.includes(id))(
     `watcher benchmark, ${w.name}: ${days} simulated days, seeds ${seeds.join(', ')}`,
     async () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { runWorkload, WORKLOADS, workloadTable, type Workload } from '../../../bench/watch/harness';
+import {
+  runWorkload,
+  WORKLOADS,
+  workloadTable,
+  type WatchOrder,
+  type Workload,
+} from '../../../bench/watch/harness';
 
 // Short versions of the watcher benchmark's three workloads (bench/watch/harness.ts; the full one is
 // `npm run bench:watch`): Lotwatch, the naive fixed-interval poller, round-robin and the time-to-sale poller side by side on one simulated
@@ -42,8 +48,8 @@ describe('watcher benchmark, short workloads', () => {
     }, 600_000);
   }
 
-  it('the watchlist added in reverse order watches the same lots on the same market (BENCH_WATCH_ORDER)', async () => {
-    const run = (watchOrder: 'listed' | 'reverse') =>
+  it('the watchlist added in reverse order faces the same market with the same setup (BENCH_WATCH_ORDER)', async () => {
+    const run = (watchOrder: WatchOrder) =>
       runWorkload({
         workload: WORKLOADS.buyer,
         days: 0.25,
@@ -58,8 +64,6 @@ describe('watcher benchmark, short workloads', () => {
     // The ground truth is the market's and the picked lots': only what each strategy catches of it may move.
     expect(events(reverse)).toEqual(events(listed));
     expect(Object.values(events(listed)).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
-    expect(reverse!.watched_lots).toBe(listed!.watched_lots);
     expect(reverse!.setup_requests).toBe(listed!.setup_requests);
-    expect(reverse!.search_sizes).toEqual(listed!.search_sizes);
   }, 600_000);
 });
