@@ -43,6 +43,11 @@ vi.mock('electron', () => {
 
 const paths = () => ({ preload: '/app/out/preload/index.cjs', rendererHtml: '/app/out/renderer/index.html' });
 const APP_URL = 'file:///app/out/renderer/index.html';
+/**
+ * The wait for the shell's quit sequence (core disposed, the database closed, the Demo market stopped): file and
+ * socket work that took over the default second when CI runs test files side by side on two cores.
+ */
+const QUIT_WAIT = { timeout: 20_000 };
 
 beforeEach(() => {
   dir = tempDir();
@@ -55,7 +60,7 @@ afterEach(async () => {
   // folder goes.
   const running = fake.app.listenerCount('before-quit') > 0;
   fake.app.emit('before-quit', { preventDefault() {} });
-  if (running) await vi.waitFor(() => expect(fake.app.quit).toHaveBeenCalled(), { timeout: 20_000 });
+  if (running) await vi.waitFor(() => expect(fake.app.quit).toHaveBeenCalled(), QUIT_WAIT);
   await new Promise((r) => setImmediate(r));
   dir.cleanup();
 });
@@ -114,7 +119,7 @@ describe('Electron shell (electron mocked)', () => {
     const { readdirSync } = await import('node:fs');
     expect(readdirSync(dir.dir)).toContain('lotwatch.lock');
     fake.app.emit('before-quit', { preventDefault() {} });
-    await vi.waitFor(() => expect(fake.app.quit).toHaveBeenCalled());
+    await vi.waitFor(() => expect(fake.app.quit).toHaveBeenCalled(), QUIT_WAIT);
     expect(readdirSync(dir.dir)).not.toContain('lotwatch.lock');
   });
 
@@ -368,7 +373,7 @@ describe('Electron shell (electron mocked)', () => {
     const prevent = vi.fn();
     fake.app.emit('before-quit', { preventDefault: prevent });
     expect(prevent).toHaveBeenCalled();
-    await vi.waitFor(() => expect(fake.app.quit).toHaveBeenCalled());
+    await vi.waitFor(() => expect(fake.app.quit).toHaveBeenCalled(), QUIT_WAIT);
     expect(fake.ipcMain.removeHandler).toHaveBeenCalledWith(RPC_CHANNEL);
     expect(await s!.core.invoke('settings.get', undefined)).toMatchObject({ ok: false });
     // The second before-quit (from app.quit) passes through.
