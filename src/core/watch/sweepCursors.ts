@@ -30,7 +30,9 @@ export function sweepCursorOf(s: Pick<SavedSearchRow, 'sweep_from' | 'sweep_curs
  * 422 ("validation failure"), the two statuses the spec's "Errors" gives for a bad parameter. The real service does
  * not say which one answers a cursor it no longer takes, so a stored sweep cursor refused with either is retried from
  * the window. Other 4xx statuses the client also reads as BadRequestError (405, 410, …) are not a parameter's fault.
- * Throws nothing.
+ * Nor is a 5xx: a failing service says nothing of the cursor, the client has already retried it, and asking again
+ * from the window within the same run would spend more requests (one is a third of a free key's day) on an outage;
+ * the page fails like any other, its cursor is cleared, and the next run reads the window. Throws nothing.
  */
 export function refusesCursor(e: unknown): boolean {
   return e instanceof ValidationError || (e instanceof BadRequestError && e.status === 400);
