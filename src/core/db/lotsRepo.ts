@@ -72,6 +72,37 @@ export interface ChangeRow {
   outcome: string | null;
 }
 
+/** The service's estimate band of a lot's sale price, USD (LotsRepo.saleEstimate). */
+export interface SaleEstimate {
+  from: number;
+  to: number;
+}
+
+/** The two ends of a stored record's estimate band as SQL reads them (JSON numbers; anything else is no estimate). */
+export interface EstimateRow {
+  est_from: unknown;
+  est_to: unknown;
+}
+
+/**
+ * SQLite's read of one end of the stored normalised record's `pricing` estimate band: the JSON number, NULL when
+ * absent or not a number (the same on both stores: kysely/lotsRepo.ts estimateEnd).
+ */
+export function sqliteEstimateEnd(field: 'estimated_cost_from_usd' | 'estimated_cost_to_usd'): string {
+  const path = `'$.pricing.${field}'`;
+  return `(CASE WHEN json_type(normalized, ${path}) IN ('integer', 'real') THEN json_extract(normalized, ${path}) END)`;
+}
+
+/** A SaleEstimate from its row, or null when there is no row or either end is not a finite number. Throws nothing. */
+export function saleEstimateOf(r: EstimateRow | undefined): SaleEstimate | null {
+  if (!r) return null;
+  const from = typeof r.est_from === 'string' ? Number(r.est_from) : r.est_from;
+  const to = typeof r.est_to === 'string' ? Number(r.est_to) : r.est_to;
+  if (typeof from !== 'number' || typeof to !== 'number' || !Number.isFinite(from) || !Number.isFinite(to))
+    return null;
+  return { from, to };
+}
+
 /** A bid change of a lot's timeline, as the bid plan reads it (LotsRepo.bidChangesSince). */
 export type BidChangeRow = Pick<ChangeRow, 'observed_at' | 'before' | 'after'>;
 
@@ -118,6 +149,7 @@ export class LotsRepo {
   private readonly observationsOf: Statement<[string], CountRow>;
   private readonly lastChangeOf: Statement<[string], { at: number | null }>;
   private readonly titleDocOf: Statement<[string], { doc: string | null }>;
+  private readonly estimateOf: Statement<[string], EstimateRow>;
 
   constructor(db: Database) {
     this.getLot = db.prepare('SELECT * FROM lots WHERE lot_key = ?');
@@ -179,6 +211,10 @@ export class LotsRepo {
     this.titleDocOf = db.prepare(
       "SELECT json_extract(normalized, '$.title_document') AS doc FROM lots WHERE lot_key = ?",
     );
+    this.estimateOf = db.prepare(
+      `SELECT ${sqliteEstimateEnd('estimated_cost_from_usd')} AS est_from,
+      ${sqliteEstimateEnd('estimated_cost_to_usd')} AS est_to FROM lots WHERE lot_key = ?`,
+    );
   }
 
   /** The stored row of a lot, or null when Lotwatch never fetched it. */
@@ -206,6 +242,15 @@ export class LotsRepo {
   titleDocument(key: LotKey): Partial<Vehicle['title_document']> | null {
     const doc = this.titleDocOf.get(key)?.doc;
     return doc ? (JSON.parse(doc) as Partial<Vehicle['title_document']>) : null;
+  }
+
+  /**
+   * The service's estimate of a stored lot's sale price (real `pricing.estimated_cost`, src/shared/vehicle.ts), read
+   * without inflating the raw record: the band's ends in USD. Null when the lot is not stored or its record lacks
+   * either end.
+   */
+  saleEstimate(key: LotKey): SaleEstimate | null {
+    return saleEstimateOf(this.estimateOf.get(key));
   }
 
   /** When the lot's last change was observed (ms), or null when its timeline is empty. */

@@ -20,6 +20,12 @@ export interface WatchState extends ProjectedLot {
   watch: WatchRow;
   /** An unsold lot's fair share of relist look-ups on a tight budget (planner.ts relistLookGap), ms. */
   relistGap?: number;
+  /**
+   * Its sale result yields to the other lots' (due.ts withShares, when the day's sales outnumber its requests): its
+   * look is valued VALUE.yieldedResult and waits while it would take a place their results need
+   * (spending.ts yieldedResultWaits).
+   */
+  yieldsResult?: boolean;
 }
 
 /** After a tick failed, the loop waits 1, 2, 4 ... minutes before the next one, at most 30 minutes (ms). */

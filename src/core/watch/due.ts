@@ -23,7 +23,7 @@ import {
   relistsYield,
   salesAround,
 } from './planner';
-import { resultExtras, VALUE, watchValue } from './value';
+import { isResultLook, resultAnswers, resultExtras, VALUE, watchValue } from './value';
 import { watchlistShare } from './budget';
 
 /*
@@ -35,7 +35,8 @@ import { watchlistShare } from './budget';
  * The bid plan's view of a watched lot (bidPlan.ts BidWatch): the rule level its bid has not reached and its bid
  * history over the last BID_HISTORY_MS (ms) from its timeline's bid changes (`bidChanges(from)`: those observed at or
  * after `from`, oldest first; LotsRepo.bidChangesSince), starting at the later of the watch's creation and the
- * window's start with the bid before the window's first change. Null when the lot is not stored, is over, or its
+ * window's start with the bid before the window's first change, and the service's `estimate` of its sale price (USD,
+ * the middle of the record's band: view.ts; null when unknown). Null when the lot is not stored, is over, or its
  * rules have no bid level above its bid (then nothing is read). Throws nothing.
  */
 export function bidWatchOf(
@@ -43,6 +44,7 @@ export function bidWatchOf(
   lot: LotState | null,
   bidChanges: (from: number) => BidChangeRow[],
   now: number,
+  estimate: number | null = null,
 ): BidWatch | null {
   if (!lot || auctionOver(lot)) return null;
   const level = nextBidLevel(watch.rules, lot.current_bid_usd);
@@ -56,7 +58,7 @@ export function bidWatchOf(
   const first = changes[0];
   const history: BidPoint[] = [[from, first ? amount(first.before) : (lot.current_bid_usd ?? 0)]];
   for (const c of changes) history.push([c.observed_at, amount(c.after)]);
-  return { level, history };
+  return { level, history, estimate };
 }
 
 /**
@@ -69,7 +71,8 @@ export function bidWatchOf(
  *   between its look-ups that go before a page (planner.ts relistLookGap, within the watchlist's share: budget.ts
  *   watchlistShare);
  * - when the sales of the 24 hours around `now` (ms) outnumber the day's requests (planner.ts oneLookPerSale), each
- *   lot not over gets the wait before its look for the result (planner.ts ONE_LOOK_WAIT).
+ *   lot not over gets the wait before its look for the result (planner.ts ONE_LOOK_WAIT), and the results of the
+ *   lots least likely to answer the buyer's bid rule too yield (resultYielders).
  * Pure; throws nothing.
  */
 export function withShares(
@@ -92,12 +95,36 @@ export function withShares(
   const relistGap = relisting > 0 ? relistLookGap(relisting, share) : null;
   const oneLook = oneLookPerSale(selling, perDay);
   if (bidShare === null && relistGap === null && !oneLook) return states;
+  const yielders = oneLook ? resultYielders(states, perDay, selling) : new Set<WatchState>();
   return states.map((w) => {
-    const x = oneLook && w.lot && !auctionOver(w.lot) ? { ...w, resultWait: ONE_LOOK_WAIT } : w;
+    const y = yielders.has(w) ? { ...w, yieldsResult: true } : w;
+    const x = oneLook && y.lot && !auctionOver(y.lot) ? { ...y, resultWait: ONE_LOOK_WAIT } : y;
     if (x.bids && bidShare !== null) return { ...x, bids: { ...x.bids, share: bidShare } };
     if (relistGap !== null && awaitsRelist(x.lot, x.lastChecked)) return { ...x, relistGap };
     return x;
   });
+}
+
+/**
+ * The lots whose sale results yield when the day's `selling` sales outnumber its `perDay` requests (planner.ts
+ * oneLookPerSale): about perDay / selling of the sales get a look, and each look catches one result whichever lot it
+ * is, and a look at a lot whose final price reaches the buyer's bid rule catches the crossing too (a lot offered at
+ * buy now, the offer's end). So the lots not over are ranked by what their result's look answers besides
+ * (value.ts resultAnswers: how likely the final price reaches the rule's level, from the service's estimate of the
+ * sale price, and a buy-now offer), the first perDay / selling of them (rounded up) keep their results' value, and
+ * those scoring below the last of those yield (a tie at the cut does not: nothing tells them apart). In the watcher benchmark's dealer week at 10 requests a day (100 lots, about
+ * 14 sales a day) the looks had gone to lots that crossed about as often as the lots at large (88 %); ASSUMPTION:
+ * the service's estimate orders lots by their final price, as in the survey's records (docs/service-contract.md
+ * "Searching ended lots"). Pure; throws nothing.
+ */
+export function resultYielders(states: WatchState[], perDay: number, selling: number): Set<WatchState> {
+  const open = states.filter((w) => w.lot !== null && !auctionOver(w.lot));
+  if (selling <= 0 || open.length === 0) return new Set();
+  const score = (w: WatchState) => resultAnswers(w.lot!, w.bids?.level ?? null, w.bids?.estimate ?? null);
+  const ranked = open.map((w) => ({ w, s: score(w) })).sort((a, b) => b.s - a.s);
+  const keep = Math.min(ranked.length, Math.ceil((ranked.length * perDay) / selling));
+  const cut = ranked[keep - 1]?.s ?? -Infinity;
+  return new Set(ranked.filter((r) => r.s < cut).map((r) => r.w));
 }
 
 /**
@@ -119,7 +146,7 @@ export function watchDue(
 
 /**
  * The value of checking a watch now (value.ts VALUE), given its watchDue: a bid look's value (bidLookValue) when only
- * the bid plan wants it, else watchValue from the planner's due time at the watchlist's `scale`, with what a sale
+ * the bid plan wants it, VALUE.yieldedResult for a look for a result that yields (resultYielders), else watchValue from the planner's due time at the watchlist's `scale`, with what a sale
  * result's look answers besides (value.ts resultExtras: a buy-now offer, the bid rule `w.bids` waits for). Throws
  * nothing.
  */
@@ -130,6 +157,7 @@ export function dueValue(
   scale = 1,
 ): number {
   if (due.bidOnly && w.lot && w.bids) return bidLookValue(w.lot, w.bids, w.lastChecked, now, VALUE);
-  const extras = resultExtras(w.lot, w.bids?.level ?? null, now);
+  if (w.yieldsResult && isResultLook(w.lot, now)) return VALUE.yieldedResult;
+  const extras = resultExtras(w.lot, w.bids?.level ?? null, now, w.bids?.estimate ?? null);
   return watchValue(w.lot, now, due.planned, w.lastChecked, scale, w.relistGap) + extras;
 }

@@ -31,6 +31,7 @@ import {
   searchMayStart,
   sendable,
   waitsBehindSearch,
+  yieldedResultWaits,
 } from './spending';
 
 /** What the scheduler needs; everything with side effects is injected. */
@@ -185,12 +186,8 @@ export class Scheduler {
    * need before the pacing bucket could refill (reserveHorizon: an hour at 1,000 a day, most of a day at 3).
    */
   watchReserve(now: number): number {
-    return watchReserve(
-      this.watchStates(),
-      now,
-      this.scale,
-      reserveHorizon(this.d.budget.allowance(now).perDay),
-    );
+    const horizon = reserveHorizon(this.d.budget.allowance(now).perDay);
+    return watchReserve(this.watchStates(), now, this.scale, horizon);
   }
 
   /**
@@ -356,6 +353,9 @@ export class Scheduler {
         const item = q.item;
         const search = 'search' in item ? item : null;
         if ('watch' in item && waitsBehindSearch(searchWaits, q, item.lot, this.scale)) continue;
+        // A result that yields takes only the places the other lots' results leave (spending.ts yieldedResultWaits).
+        if ('watch' in item && yieldedResultWaits(this.d.budget, states, item.watch.id, at, this.scale))
+          continue;
         if (!q.critical && lookKept === null) {
           lookKept = this.lookKeep(at, states);
           lookAt = at;

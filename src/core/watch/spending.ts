@@ -2,7 +2,7 @@ import type { WatchRow } from '../db/store';
 import type { WatchState } from './backoff';
 import { DAY, keepFor, reserveHorizon, watchReserve, type RequestBudget } from './budget';
 import { auctionOver, keptFromSearches, projectedCheckTimes, relistsYield } from './planner';
-import { SEARCH_PAGE_CAP, type QueuedRequest } from './value';
+import { isResultLook, SEARCH_PAGE_CAP, type QueuedRequest } from './value';
 
 /*
  * The scheduler's spending decisions for the head of its queue (docs/architecture.md "Request budget"): pure reads of
@@ -170,6 +170,32 @@ export function searchMayStart(
   if (!budget.canSpend(whole, at, keep, cost + keep)) return false;
   if (leavesTooLittle(budget, cost, at, periodKept())) return false;
   return !(basis === 'quota' && baselineDone && budget.paidAt(cost + keep, at, lastRun) > at);
+}
+
+/**
+ * Whether the look for the sale result of watch `id` among `states` waits at `at` (ms) because its result yields
+ * (due.ts resultYielders): sent now it would hold for 24 hours a place in the rolling day that another lot's first look
+ * for its result needs (budget.leavesPlaces; the watches whose results do not yield, their first projected result
+ * look at the watchlist's `scale`) before the next place frees at the day's pace (24 h / perDay): further on, places
+ * free as the day's requests age out. A yielding result takes only what the others leave, so the day's few looks go
+ * to the results that also answer the buyer's bid rule. False for any other check. Throws only database errors.
+ */
+export function yieldedResultWaits(
+  budget: RequestBudget,
+  states: WatchState[],
+  id: number,
+  at: number,
+  scale: number,
+): boolean {
+  const w = states.find((x) => x.watch.id === id);
+  if (!w?.yieldsResult || !isResultLook(w.lot, at)) return false;
+  const perDay = budget.allowance(at).perDay;
+  if (perDay <= 0) return true;
+  const times = states
+    .filter((x) => !x.yieldsResult && x !== w)
+    .flatMap((x) => projectedCheckTimes([x], at, DAY / perDay, scale, 'saleResults').slice(0, 1))
+    .sort((a, b) => a - b);
+  return !budget.leavesPlaces(1, at, times, perDay);
 }
 
 /**

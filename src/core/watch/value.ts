@@ -1,5 +1,6 @@
 import type { LotState } from '../../shared/watch';
 import { mayBeRelisted } from '../diff';
+import { crossLikelihood } from './bidPlan';
 import { auctionOver, isLive, relistsYield } from './planner';
 
 const MIN = 60_000;
@@ -17,9 +18,13 @@ const STALE_AFTER = 6 * HOUR;
  *   first and then the most recent of the stale ones, so each request still catches a result and the buyer hears
  *   of most while they are news (oldest-first would spend the last requests of a tight week on results days old);
  * - on top of a sale result's 100 (or 80 to 70), what the same look answers besides (resultExtras): 3 for a lot
- *   offered at buy now (its end also ends the offer) and up to 5 for a bid rule not reached yet, by how close the
- *   bid is to it: when sale results outnumber requests (a dealer's watchlist on 10 a day), the looks that answer
+ *   offered at buy now (its end also ends the offer) and up to 5 for a bid rule not reached yet, by how likely the
+ *   final price reaches it (bidPlan.ts crossLikelihood): when sale results outnumber requests (a dealer's watchlist on 10 a day), the looks that answer
  *   more go first; never enough to lift a stale result to a fresh one's 100;
+ * - 71 instead, for the same look at a lot whose result yields (due.ts withShares: when the day's sales outnumber
+ *   its requests, the lots least likely to reach their bid rule): still sale-critical, so it skips the pacing bucket,
+ *   but it goes only while the rolling day leaves a place for each other lot's first look for its result
+ *   (spending.ts yieldedResultWaits), and after any fresh result;
  * - 90 a watched lot on the block (live: its bids and the result are minutes away);
  * - 60 an unsold (or sold-on-approval) lot in its first two days after the sale (a relist);
  * - 55 an unsold lot later in its relist look-ups (at most one every 2 hours, stretched by the budget's scale): above
@@ -61,6 +66,7 @@ export const VALUE = {
   bidLive: 60,
   resultBuyNow: 3,
   resultBidRule: 5,
+  yieldedResult: 71,
 } as const;
 
 /**
@@ -128,20 +134,42 @@ export function watchValue(
 }
 
 /**
- * What a sale result's look at `lot` answers besides the result (VALUE, added to watchValue's sale result): the
- * buy-now offer's end for a lot offered at buy now (`buy_now_usd` or lot_status "Buy Now": the offer goes when the
- * lot goes on the block), VALUE.resultBuyNow; and for a bid rule not reached yet (`level`, USD: bidPlan.ts
- * nextBidLevel; null: none) whether the final bid crossed it, VALUE.resultBidRule times how close the last seen bid
- * is to the level (bid / level, 0 to 1: a bid $400 under a $5,400 level is far likelier to cross it than one $400
- * under $500). 0 for a lot over, on the block or before its sale time, where the look is not a sale result's.
- * When sale results outnumber requests each look catches one result, and these decide which results catch more. At
- * most 8, under the 10 between a fresh and a stale result. `now` in ms. Throws nothing.
+ * What a look for `lot`'s sale result answers besides the result (VALUE): the buy-now offer's end for a lot offered
+ * at buy now (`buy_now_usd` or lot_status "Buy Now": the offer goes when the lot goes on the block), VALUE.resultBuyNow;
+ * and for a bid rule not reached yet (`level`, USD: bidPlan.ts nextBidLevel; null: none) whether the final bid crossed
+ * it, VALUE.resultBidRule times how likely the final price reaches the level (bidPlan.ts crossLikelihood, from the
+ * service's `estimate` of the sale price, USD, else the last seen bid). Under 8. One measure for both uses: it orders
+ * the results due at once (resultExtras) and picks the results that yield when the day's sales outnumber its
+ * requests (due.ts resultYielders). Throws nothing.
  */
-export function resultExtras(lot: LotState | null, level: number | null, now: number): number {
-  if (!lot || auctionOver(lot) || isLive(lot) || lot.auction_at === null || lot.auction_at > now) return 0;
+export function resultAnswers(lot: LotState, level: number | null, estimate: number | null = null): number {
   const buyNow = lot.buy_now_usd !== null || lot.lot_status === 'Buy Now' ? VALUE.resultBuyNow : 0;
-  const close = level !== null && level > 0 ? Math.min(1, Math.max(0, lot.current_bid_usd ?? 0) / level) : 0;
-  return buyNow + VALUE.resultBidRule * close;
+  return buyNow + VALUE.resultBidRule * crossLikelihood(lot.current_bid_usd, level, estimate);
+}
+
+/**
+ * What a sale result's look at `lot` now (ms) answers besides the result, added to watchValue's sale result
+ * (resultAnswers); 0 for a lot over, on the block or before its sale time, where the look is not a sale result's
+ * (isResultLook). When sale results outnumber requests each look catches one result, and these decide which results
+ * catch more: never enough to lift a stale result to a fresh one's 100 (the gap is 10). Throws nothing.
+ */
+export function resultExtras(
+  lot: LotState | null,
+  level: number | null,
+  now: number,
+  estimate: number | null = null,
+): number {
+  return isResultLook(lot, now) ? resultAnswers(lot, level, estimate) : 0;
+}
+
+/**
+ * Whether a look at `lot` now (ms) is a look for its sale result: past its listed sale time, not seen on the block
+ * and not over. Throws nothing.
+ */
+export function isResultLook(lot: LotState | null, now: number): lot is LotState {
+  return (
+    lot !== null && !auctionOver(lot) && !isLive(lot) && lot.auction_at !== null && lot.auction_at <= now
+  );
 }
 
 /**

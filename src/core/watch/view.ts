@@ -22,6 +22,11 @@ export interface WatchViewEntry {
    * its bid and the lot is still open (the bid plan's input, due.ts bidWatchOf); null otherwise.
    */
   bidChanges: BidChangeRow[] | null;
+  /**
+   * The service's estimate of the lot's sale price (USD, the middle of its record's band: LotsRepo.saleEstimate),
+   * read with `bidChanges` and null when they are not read or the record has none.
+   */
+  estimate: number | null;
 }
 
 /** The scheduler's view of the store at `at` (ms). */
@@ -37,8 +42,8 @@ export const EMPTY_VIEW: WatchView = { at: 0, watches: [], nextDigestAt: null };
 
 /**
  * Reads the scheduler's view at `now` (ms): every watch (paused and examples too; the scheduler filters), its lot's
- * state, the bid history the bid plan needs (BID_HISTORY_MS back from `now`, not before the watch was made), and the
- * next digest time. Rejects only with the store's errors.
+ * state, the bid history the bid plan needs (BID_HISTORY_MS back from `now`, not before the watch was made) with the
+ * service's estimate of the sale price, and the next digest time. Rejects only with the store's errors.
  */
 export async function loadWatchView(
   store: Pick<Store, 'watches' | 'lots' | 'alerts'>,
@@ -56,7 +61,8 @@ export async function loadWatchView(
     const bidChanges = wantsBids
       ? await store.lots.bidChangesSince(watch.lot_key!, Math.max(watch.created_at, now - BID_HISTORY_MS))
       : null;
-    watches.push({ watch, lot, bidChanges });
+    const band = wantsBids ? await store.lots.saleEstimate(watch.lot_key!) : null;
+    watches.push({ watch, lot, bidChanges, estimate: band ? (band.from + band.to) / 2 : null });
   }
   return { at: now, watches, nextDigestAt: await store.alerts.nextDigestAt() };
 }
@@ -77,14 +83,14 @@ export function watchStatesOf(
     view.watches
       // A paused watch spends no request until the buyer resumes it.
       .filter(({ watch: w }) => (examples || !w.is_example) && !w.paused)
-      .map(({ watch, lot, bidChanges }) => {
+      .map(({ watch, lot, bidChanges, estimate }) => {
         const lastChecked =
           lot && watch.last_checked_at !== null
             ? Math.max(watch.last_checked_at, lot.observed_at)
             : (watch.last_checked_at ?? null);
         const bids =
           bidChanges && withBids
-            ? bidWatchOf(watch, lot, (from) => bidChanges.filter((c) => c.observed_at >= from), now)
+            ? bidWatchOf(watch, lot, (from) => bidChanges.filter((c) => c.observed_at >= from), now, estimate)
             : null;
         return { watch, lot, lastChecked: lot ? lastChecked : null, bids };
       })

@@ -6,6 +6,7 @@ import {
   bidLookGap,
   bidLookValue,
   bidShareFits,
+  crossLikelihood,
   LIVE_BID_REFRESH,
   nextBidLevel,
   nextBidLookAt,
@@ -13,7 +14,7 @@ import {
   timeToCross,
   type BidWatch,
 } from '../../../src/core/watch/bidPlan';
-import { bidWatchOf, dueValue, watchDue, withShares } from '../../../src/core/watch/due';
+import { bidWatchOf, dueValue, resultYielders, watchDue, withShares } from '../../../src/core/watch/due';
 import { ONE_LOOK_WAIT, relistLookGap } from '../../../src/core/watch/planner';
 import { CRITICAL_VALUE, VALUE } from '../../../src/core/watch/value';
 import type { WatchRow } from '../../../src/core/db/store';
@@ -191,7 +192,7 @@ describe('bid look values', () => {
     const watchRow = { ...row, consecutive_failures: 0 } as unknown as WatchRow;
     const open = lot(now - 2 * MIN);
     const bids = bidWatchOf(row, open, () => [], now);
-    expect(bids).toEqual({ level: 4600, history: [[now - DAY, 4400]] });
+    expect(bids).toEqual({ level: 4600, history: [[now - DAY, 4400]], estimate: null });
     const w = { watch: watchRow, lot: open, lastChecked: now - MIN, bids };
     const due = watchDue(w, now, 1);
     expect(due).toMatchObject({ at: now - 30_000, bidOnly: true });
@@ -199,9 +200,14 @@ describe('bid look values', () => {
     // Once the planner's own look after the sale time is due, it is the sale result's.
     const later = watchDue(w, now + 2 * MIN, 1);
     expect(later.bidOnly).toBe(false);
-    // It also answers whether the final bid crossed the rule: $4,400 of $4,600 (value.ts resultExtras).
+    // It also answers whether the final bid crossed the rule (value.ts resultExtras): without the service's estimate,
+    // as if the final price were the last seen bid, $4,400 against the $4,600 level; with one of $9,200, likelier.
     expect(dueValue(w, now + 2 * MIN, later)).toBeCloseTo(
-      VALUE.saleResult + (VALUE.resultBidRule * 4400) / 4600,
+      VALUE.saleResult + (VALUE.resultBidRule * 4400) / (4400 + 4600),
+    );
+    const estimated = { ...w, bids: { ...bids!, estimate: 9200 } };
+    expect(dueValue(estimated, now + 2 * MIN, later)).toBeCloseTo(
+      VALUE.saleResult + (VALUE.resultBidRule * 9200) / (9200 + 4600),
     );
     // Rules with no level above the bid: no bid plan.
     expect(bidWatchOf({ ...row, rules: rules({ bid_above_usd: 4000 }) }, open, () => [], now)).toBeNull();
@@ -280,5 +286,73 @@ describe('withShares', () => {
     const out = withShares(states, 10, runs, 4, now);
     expect(out.some((w) => 'relistGap' in w)).toBe(false);
     expect(out[4]?.bids?.share?.gap).toBe(((1 + 7) * DAY) / 10);
+  });
+});
+
+describe('crossLikelihood (how likely the final price reaches a bid rule)', () => {
+  it("orders lots by the service's estimate of the sale price over the rule's level", () => {
+    expect(crossLikelihood(100, 400, 400)).toBe(0.5);
+    expect(crossLikelihood(100, 400, 1600)).toBe(0.8);
+    expect(crossLikelihood(3000, 5400, 2700)).toBeCloseTo(1 / 3);
+  });
+
+  it('falls back on the last seen bid, a floor, without an estimate; 0 without a level', () => {
+    expect(crossLikelihood(4400, 4600, null)).toBeCloseTo(4400 / 9000);
+    expect(crossLikelihood(null, 400, null)).toBe(0);
+    expect(crossLikelihood(4400, 4600, 0)).toBeCloseTo(4400 / 9000);
+    expect(crossLikelihood(4400, null, 9000)).toBe(0);
+  });
+});
+
+describe("resultYielders (whose results yield when the day's sales outnumber its requests)", () => {
+  const watch = { consecutive_failures: 0, last_checked_at: now - HOUR } as unknown as WatchRow;
+  /** A lot selling `h` hours from now with a bid rule at $1,000 and the service's `estimate`, USD. */
+  const ruled = (h: number, estimate: number | null) => ({
+    watch,
+    lot: lot(now + h * HOUR, { current_bid_usd: 200 }),
+    lastChecked: now - HOUR,
+    bids: { level: 1000, history: [], estimate },
+  });
+
+  it('keeps the results of the lots likeliest to reach their rule, perDay / selling of them, and yields the rest', () => {
+    const states = Array.from({ length: 14 }, (_, i) => ruled(i, 500 + 250 * i));
+    // 10 requests a day for 14 sales: the 10 with the highest estimates keep their results' value.
+    const out = resultYielders(states, 10, 14);
+    expect([...out].map((w) => w.bids?.estimate).sort((a, b) => a! - b!)).toEqual([500, 750, 1000, 1250]);
+    // A lot offered at buy now answers its offer's end too.
+    const offered = { ...states[0]!, lot: { ...states[0]!.lot, buy_now_usd: 9000 } };
+    expect(resultYielders([offered, ...states.slice(1)], 10, 14).has(offered)).toBe(false);
+  });
+
+  it('yields nothing that nothing tells apart, nor a lot already over', () => {
+    const same = Array.from({ length: 14 }, (_, i) => ruled(i, 2000));
+    expect(resultYielders(same, 10, 14).size).toBe(0);
+    const plain = Array.from({ length: 14 }, (_, i) => ({
+      watch,
+      lot: lot(now + i * HOUR),
+      lastChecked: now,
+    }));
+    expect(resultYielders(plain, 10, 14).size).toBe(0);
+    const sold = {
+      watch,
+      lot: lot(now - 5 * HOUR, { state: 'sold', lot_sub_status: null }),
+      lastChecked: now,
+    };
+    const states = [sold, ...Array.from({ length: 13 }, (_, i) => ruled(i, 500 + 250 * i))];
+    expect(resultYielders(states, 10, 14).has(sold)).toBe(false);
+  });
+
+  it('is set by withShares only when the sales outnumber the requests, and values such a look 71', () => {
+    const runs = { pagesPerCycle: () => 0, anyActive: () => false };
+    const states = Array.from({ length: 14 }, (_, i) => ruled(i - 6, 500 + 250 * i));
+    const flagged = (perDay: number) =>
+      withShares(states, perDay, runs, 64, now).filter((w) => w.yieldsResult);
+    expect(flagged(10)).toHaveLength(4);
+    expect(flagged(30)).toHaveLength(0);
+    // The first lot's sale was 6 hours ago: its look is for its result, valued below any fresh result's.
+    const first = flagged(10)[0]!;
+    const due = watchDue(first, now, 64);
+    expect(dueValue(first, now, due, 64)).toBe(VALUE.yieldedResult);
+    expect(VALUE.yieldedResult).toBeGreaterThanOrEqual(CRITICAL_VALUE);
   });
 });

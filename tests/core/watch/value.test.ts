@@ -70,12 +70,18 @@ describe('resultExtras', () => {
     expect(older).toBeGreaterThan(newer);
   });
 
-  it('weighs a bid rule not reached by how close the bid is to it', () => {
+  it("weighs a bid rule not reached by how likely the final price reaches it: the service's estimate, else the bid", () => {
     const near = resultExtras(sold({ current_bid_usd: 5000 }), 5400, now);
     const far = resultExtras(sold({ current_bid_usd: 100 }), 500, now);
-    expect(near).toBeCloseTo((VALUE.resultBidRule * 5000) / 5400);
-    expect(far).toBeCloseTo((VALUE.resultBidRule * 100) / 500);
+    expect(near).toBeCloseTo((VALUE.resultBidRule * 5000) / 10_400);
+    expect(far).toBeCloseTo((VALUE.resultBidRule * 100) / 600);
+    expect(near).toBeGreaterThan(far);
     expect(resultExtras(sold({ current_bid_usd: null }), 500, now)).toBe(0);
+    // The service estimates the $100 lot's sale at $2,000, four times the $500 rule: likelier than the $5,000 one
+    // estimated at $5,000 to reach $5,400.
+    const cheap = resultExtras(sold({ current_bid_usd: 100 }), 500, now, 2000);
+    expect(cheap).toBeCloseTo(VALUE.resultBidRule * 0.8);
+    expect(cheap).toBeGreaterThan(resultExtras(sold({ current_bid_usd: 5000 }), 5400, now, 5000));
   });
 
   it('never lifts a stale result to a fresh one, and adds nothing to a look that is not a sale result', () => {

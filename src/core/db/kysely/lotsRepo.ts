@@ -2,7 +2,17 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Vehicle } from '../../../shared/vehicle';
 import type { Change, LotKey, LotState } from '../../../shared/watch';
 import { rowToLotState, STATE_COLUMN_NAMES } from '../lotStateRow';
-import type { BidChangeRow, ChangeRow, LotRecord, LotRow, LotsRepo, ObservedLot } from '../lotsRepo';
+import {
+  saleEstimateOf,
+  sqliteEstimateEnd,
+  type BidChangeRow,
+  type ChangeRow,
+  type LotRecord,
+  type LotRow,
+  type LotsRepo,
+  type ObservedLot,
+  type SaleEstimate,
+} from '../lotsRepo';
 import {
   bidHistory,
   changeParams,
@@ -46,6 +56,23 @@ function titleDocumentJson(engine: KyselyEngine): RawBuilder<string | null> {
     case 'postgres':
       // `->` keeps a JSON null as 'null' (parsed to null below, as SQLite's NULL reads).
       return sql<string | null>`((normalized::jsonb) -> 'title_document')::text`;
+  }
+}
+
+/**
+ * One end of the stored normalised record's `pricing` estimate band (`field`) as SQL reads it: a number, NULL when
+ * absent; on PostgreSQL as text (saleEstimateOf reads it back), so a JSON value that is not a number is no estimate
+ * instead of a failed cast.
+ */
+function estimateEnd(
+  engine: KyselyEngine,
+  field: 'estimated_cost_from_usd' | 'estimated_cost_to_usd',
+): RawBuilder<unknown> {
+  switch (engine) {
+    case 'sqlite':
+      return sql.raw(sqliteEstimateEnd(field));
+    case 'postgres':
+      return sql`(CASE WHEN jsonb_typeof((normalized::jsonb) -> 'pricing' -> ${field}) = 'number' THEN (normalized::jsonb) -> 'pricing' ->> ${field} END)`;
   }
 }
 
@@ -111,6 +138,19 @@ export class KyselyLotsRepo implements Async<LotsRepo> {
       .executeTakeFirst();
     const doc = r?.doc;
     return doc ? (JSON.parse(doc) as Partial<Vehicle['title_document']> | null) : null;
+  }
+
+  /** The service's estimate of a stored lot's sale price, or null (LotsRepo.saleEstimate). */
+  async saleEstimate(key: LotKey): Promise<SaleEstimate | null> {
+    const r = await this.exec.db
+      .selectFrom('lots')
+      .select([
+        estimateEnd(this.engine, 'estimated_cost_from_usd').as('est_from'),
+        estimateEnd(this.engine, 'estimated_cost_to_usd').as('est_to'),
+      ])
+      .where('lot_key', '=', key)
+      .executeTakeFirst();
+    return saleEstimateOf(r);
   }
 
   /** When the lot's last change was observed (ms), or null when its timeline is empty. */

@@ -69,6 +69,9 @@ async function reads(lots: Async<LotsRepo>) {
     missingRecord: await lots.getLotRecord('copart:1'),
     titleDoc: await lots.titleDocument(K1),
     missingTitleDoc: await lots.titleDocument('copart:1'),
+    estimate: await lots.saleEstimate(K1),
+    noEstimate: await lots.saleEstimate(K2),
+    missingEstimate: await lots.saleEstimate('copart:1'),
     lastChange: await lots.lastChangeAt(K1),
     noChange: await lots.lastChangeAt(K3),
     others: await lots.otherLotsOfVin(VIN, K2),
@@ -92,8 +95,11 @@ async function reads(lots: Async<LotsRepo>) {
 
 /** The records of the story: lot 1 seen, seen again, its bid changed; lot 2 (same VIN, later); lot 3 (no auction time). */
 const TITLE_DOC = { name: 'CLEAN TITLE', group: 'clean', export: true, brand: null };
-const V1 = () => vehicle({ title_document: TITLE_DOC });
-const V1_BID = () => vehicle({ title_document: TITLE_DOC, bid: 750 });
+/** The service's estimate band of lot 1's sale price, as a real record carries it (docs/service-contract.md). */
+const ESTIMATE = { estimated_cost_from_usd: 1450, estimated_cost_to_usd: 15000 };
+const withEstimate = (v: Vehicle): Vehicle => ({ ...v, pricing: { ...v.pricing, ...ESTIMATE } });
+const V1 = () => withEstimate(vehicle({ title_document: TITLE_DOC }));
+const V1_BID = () => withEstimate(vehicle({ title_document: TITLE_DOC, bid: 750 }));
 const V2 = () =>
   vehicle({
     lot_number: '50000002',
@@ -221,6 +227,10 @@ describe.each(engines())('LotsRepo contract: $name', (e) => {
         pricing: { current_bid_usd: 750 },
       });
       expect(r.titleDoc).toEqual({ name: 'CLEAN TITLE', group: 'clean', export: true, brand: null });
+      // The estimate band as numbers, read from the stored record; none where the record has none or no lot is stored.
+      expect(r.estimate).toEqual({ from: 1450, to: 15000 });
+      expect(r.noEstimate).toBeNull();
+      expect(r.missingEstimate).toBeNull();
       expect(r.lastChange).toBe(3500);
       expect(r.noChange).toBeNull();
       expect(r.others.map((s) => s.lot_number)).toEqual(['50000001']);
