@@ -112,10 +112,10 @@ export function withShares(
  * buy now, the offer's end). So the lots not over are ranked by what their result's look answers besides
  * (value.ts resultAnswers: how likely the final price reaches the rule's level, from the service's estimate of the
  * sale price, and a buy-now offer), the first perDay / selling of them (rounded up) keep their results' value, and
- * those scoring below the last of those yield (a tie at the cut does not: nothing tells them apart). In the watcher benchmark's dealer week at 10 requests a day (100 lots, about
- * 14 sales a day) the looks had gone to lots that crossed about as often as the lots at large (88 %); ASSUMPTION:
- * the service's estimate orders lots by their final price, as in the survey's records (docs/service-contract.md
- * "Searching ended lots"). Pure; throws nothing.
+ * those scoring below the last of those yield (a tie at the cut does not: nothing tells them apart). In the watcher
+ * benchmark's dealer week at 10 requests a day (100 lots, about 14 sales a day) the looks had gone to lots that
+ * crossed about as often as the lots at large (88 %). ASSUMPTION: the service's estimate orders lots by their final
+ * price, as in the survey's records (docs/service-contract.md "Searching ended lots"). Pure; throws nothing.
  */
 export function resultYielders(states: WatchState[], perDay: number, selling: number): Set<WatchState> {
   const open = states.filter((w) => w.lot !== null && !auctionOver(w.lot));
@@ -146,9 +146,9 @@ export function watchDue(
 
 /**
  * The value of checking a watch now (value.ts VALUE), given its watchDue: a bid look's value (bidLookValue) when only
- * the bid plan wants it, VALUE.yieldedResult for a look for a result that yields (resultYielders), else watchValue from the planner's due time at the watchlist's `scale`, with what a sale
- * result's look answers besides (value.ts resultExtras: a buy-now offer, the bid rule `w.bids` waits for). Throws
- * nothing.
+ * the bid plan wants it, VALUE.yieldedResult for a look for a result that yields (resultYielders), else watchValue
+ * from the planner's due time at the watchlist's `scale`, with what a sale result's look answers besides (value.ts
+ * resultExtras: a buy-now offer, the bid rule `w.bids` waits for). Throws nothing.
  */
 export function dueValue(
   w: WatchState,

@@ -19,8 +19,9 @@ const STALE_AFTER = 6 * HOUR;
  *   of most while they are news (oldest-first would spend the last requests of a tight week on results days old);
  * - on top of a sale result's 100 (or 80 to 70), what the same look answers besides (resultExtras): 3 for a lot
  *   offered at buy now (its end also ends the offer) and up to 5 for a bid rule not reached yet, by how likely the
- *   final price reaches it (bidPlan.ts crossLikelihood): when sale results outnumber requests (a dealer's watchlist on 10 a day), the looks that answer
- *   more go first; never enough to lift a stale result to a fresh one's 100;
+ *   final price reaches it (bidPlan.ts crossLikelihood): when sale results outnumber requests (a dealer's
+ *   watchlist on 10 a day), the looks that answer more go first; never enough to lift a stale result to a fresh
+ *   one's 100;
  * - 71 instead, for the same look at a lot whose result yields (due.ts withShares: when the day's sales outnumber
  *   its requests, the lots least likely to reach their bid rule): still sale-critical, so it skips the pacing bucket,
  *   but it goes only while the rolling day leaves a place for each other lot's first look for its result

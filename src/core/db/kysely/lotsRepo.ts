@@ -72,7 +72,8 @@ function estimateEnd(
     case 'sqlite':
       return sql.raw(sqliteEstimateEnd(field));
     case 'postgres':
-      return sql`(CASE WHEN jsonb_typeof((normalized::jsonb) -> 'pricing' -> ${field}) = 'number' THEN (normalized::jsonb) -> 'pricing' ->> ${field} END)`;
+      return sql`(CASE WHEN jsonb_typeof((normalized::jsonb) -> 'pricing' -> ${field}) = 'number'
+        THEN (normalized::jsonb) -> 'pricing' ->> ${field} END)`;
   }
 }
 
