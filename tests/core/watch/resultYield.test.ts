@@ -3,7 +3,7 @@ import type { Core } from '../../../src/core/app';
 import type { Lot, Sandbox } from '../../../src/sandbox/index';
 import { estimatedCost } from '../../../src/sandbox/pricing';
 import { FakeClock } from '../../helpers/fakeClock';
-import { driveTo, endDay, HOUR, key, sellingBetween, simulatedDayCore, START } from './simulatedDay';
+import { driveTo, endDay, HOUR, key, sellingBetween, START, watchedDay } from './simulatedDay';
 
 // More sales than requests, and each look catches one sale result whichever lot it is (docs/architecture.md "Request
 // budget", due.ts resultYielders): 30 watched lots selling 26 to 44 hours after the start on 10 requests a day, no
@@ -33,20 +33,22 @@ describe('more sales than requests: the results given up are those least likely 
 
   beforeAll(async () => {
     const clock = new FakeClock(START);
-    const day = await simulatedDayCore(clock);
-    ({ sb, core, cleanup } = day);
-    await day.ok('settings.update', { requestsPerDay: BUDGET });
-    const all = sellingBetween(sb.market, 26, 44).filter((l) => l.lotStatus !== 'Buy Now');
-    const picked = Array.from({ length: LOTS }, (_, i) => all[Math.floor((i * all.length) / LOTS)]!);
-    likely = picked.filter((_, i) => i % 2 === 0);
-    unlikely = picked.filter((_, i) => i % 2 === 1);
     const level = (l: Lot, times: number) => Math.max(100, Math.round((estimate(l) * times) / 100) * 100);
-    for (const l of likely)
-      await day.ok('watchlist.add', { target: l.lotNumber, rules: { bid_above_usd: level(l, 0.5) } });
-    for (const l of unlikely)
-      await day.ok('watchlist.add', { target: l.lotNumber, rules: { bid_above_usd: level(l, 3) } });
-    const fromSeq = sb.market.events.at(-1)?.seq ?? 0;
-    await driveTo({ core, sb }, clock, START + 56 * HOUR, fromSeq, 20_000);
+    const day = await watchedDay(
+      clock,
+      BUDGET,
+      (m) => {
+        const all = sellingBetween(m, 26, 44).filter((l) => l.lotStatus !== 'Buy Now');
+        const picked = Array.from({ length: LOTS }, (_, i) => all[Math.floor((i * all.length) / LOTS)]!);
+        likely = picked.filter((_, i) => i % 2 === 0);
+        unlikely = picked.filter((_, i) => i % 2 === 1);
+        return [...likely, ...unlikely];
+      },
+      () => [],
+      (l) => ({ bid_above_usd: level(l, likely.includes(l) ? 0.5 : 3) }),
+    );
+    ({ sb, core, cleanup } = day);
+    await driveTo({ core, sb }, clock, START + 56 * HOUR, day.fromSeq, 20_000);
     const alerts = (await day.ok('alerts.list', { limit: 500 }))['alerts'] as {
       kind: string;
       lot_key: string;
