@@ -73,11 +73,12 @@ describe('nextCheckAt', () => {
       }
       return looks;
     };
-    const ample = looksAt(1, 67);
+    const ample = looksAt(1, 87);
     expect(ample.slice(0, 6)).toEqual([1, 2, 4, 6, 8, 10]);
-    expect(ample.slice(-3)).toEqual([128, 152, 176]);
-    // A tight budget starts later and spaces them wider (16 h at scale 8): few looks over the same days.
-    expect(looksAt(8, 10)).toEqual([8, 16, 32, 48, 64, 80, 96, 112, 128, 320]);
+    // Every 2 hours for a week (a relist comes to a later weekly sale), then daily.
+    expect(ample.slice(-4)).toEqual([166, 168, 192, 216]);
+    // A tight budget starts later and spaces them wider (16 h at scale 8): few looks over the same week.
+    expect(looksAt(8, 12)).toEqual([8, 16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 352]);
   });
 });
 
