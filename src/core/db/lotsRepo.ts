@@ -150,6 +150,9 @@ export class LotsRepo {
   private readonly lastChangeOf: Statement<[string], { at: number | null }>;
   private readonly titleDocOf: Statement<[string], { doc: string | null }>;
   private readonly estimateOf: Statement<[string], EstimateRow>;
+  private readonly statesOf: Statement<[string], StateRow & { lot_key: string }>;
+  private readonly estimatesOf: Statement<[string], EstimateRow & { lot_key: string }>;
+  private readonly bidChangesOfMany: Statement<[string, number], BidChangeRow & { lot_key: string }>;
 
   constructor(db: Database) {
     this.getLot = db.prepare('SELECT * FROM lots WHERE lot_key = ?');
@@ -215,6 +218,16 @@ export class LotsRepo {
       `SELECT ${sqliteEstimateEnd('estimated_cost_from_usd')} AS est_from,
       ${sqliteEstimateEnd('estimated_cost_to_usd')} AS est_to FROM lots WHERE lot_key = ?`,
     );
+    // The batch reads take their keys as one JSON array (json_each), so each is one prepared statement however many
+    // keys it is given.
+    const inKeys = 'lot_key IN (SELECT value FROM json_each(?))';
+    this.statesOf = db.prepare(`SELECT lot_key, ${STATE_COLUMNS} FROM lots WHERE ${inKeys}`);
+    this.estimatesOf = db.prepare(
+      `SELECT lot_key, ${sqliteEstimateEnd('estimated_cost_from_usd')} AS est_from,
+      ${sqliteEstimateEnd('estimated_cost_to_usd')} AS est_to FROM lots WHERE ${inKeys}`,
+    );
+    this.bidChangesOfMany = db.prepare(`SELECT lot_key, observed_at, before, after FROM changes
+      WHERE ${inKeys} AND kind = 'bid_changed' AND observed_at >= ? ORDER BY lot_key, observed_at, id`);
   }
 
   /** The stored row of a lot, or null when Lotwatch never fetched it. */
@@ -251,6 +264,43 @@ export class LotsRepo {
    */
   saleEstimate(key: LotKey): SaleEstimate | null {
     return saleEstimateOf(this.estimateOf.get(key));
+  }
+
+  /**
+   * The stored states of `keys` in one read (the scheduler's view reads a whole watchlist at each tick: one statement,
+   * not one per lot, which on PostgreSQL is a round trip each). A key not stored is absent; duplicates read once.
+   */
+  lotStates(keys: readonly LotKey[]): Map<LotKey, LotState> {
+    const out = new Map<LotKey, LotState>();
+    for (const r of this.statesOf.all(JSON.stringify(keys))) out.set(r.lot_key, rowToLotState(r));
+    return out;
+  }
+
+  /**
+   * The service's estimates of the sale prices of `keys` (saleEstimate) in one read. A key not stored, or whose
+   * record lacks either end of the band, is absent.
+   */
+  saleEstimates(keys: readonly LotKey[]): Map<LotKey, SaleEstimate> {
+    const out = new Map<LotKey, SaleEstimate>();
+    for (const r of this.estimatesOf.all(JSON.stringify(keys))) {
+      const e = saleEstimateOf(r);
+      if (e) out.set(r.lot_key, e);
+    }
+    return out;
+  }
+
+  /**
+   * The bid changes at or after `from` (ms) of each of `keys` (bidChangesSince) in one read, each lot's oldest
+   * first. A lot without such a change is absent.
+   */
+  bidChangesSinceOf(keys: readonly LotKey[], from: number): Map<LotKey, BidChangeRow[]> {
+    const out = new Map<LotKey, BidChangeRow[]>();
+    for (const { lot_key, ...c } of this.bidChangesOfMany.all(JSON.stringify(keys), from)) {
+      const list = out.get(lot_key);
+      if (list) list.push(c);
+      else out.set(lot_key, [c]);
+    }
+    return out;
   }
 
   /** When the lot's last change was observed (ms), or null when its timeline is empty. */

@@ -1,6 +1,6 @@
-import type { BidChangeRow } from '../db/lotsRepo';
+import type { BidChangeRow, SaleEstimate } from '../db/lotsRepo';
 import type { Store, WatchRow } from '../db/store';
-import type { LotState } from '../../shared/watch';
+import type { LotKey, LotState } from '../../shared/watch';
 import type { WatchState } from './backoff';
 import { BID_HISTORY_MS, nextBidLevel } from './bidPlan';
 import { bidWatchOf } from './due';
@@ -43,27 +43,37 @@ export const EMPTY_VIEW: WatchView = { at: 0, watches: [], nextDigestAt: null };
 /**
  * Reads the scheduler's view at `now` (ms): every watch (paused and examples too; the scheduler filters), its lot's
  * state, the bid history the bid plan needs (BID_HISTORY_MS back from `now`, not before the watch was made) with the
- * service's estimate of the sale price, and the next digest time. Rejects only with the store's errors.
+ * service's estimate of the sale price, and the next digest time. The lots are read in batches (LotsRepo.lotStates,
+ * bidChangesSinceOf, saleEstimates): a few statements for the whole watchlist, not three a lot, since the view is
+ * read again at every tick and on PostgreSQL each statement is a round trip. Rejects only with the store's errors.
  */
 export async function loadWatchView(
   store: Pick<Store, 'watches' | 'lots' | 'alerts'>,
   now: number,
 ): Promise<WatchView> {
   const rows = await store.watches.listWatches();
-  const watches: WatchViewEntry[] = [];
-  for (const watch of rows) {
-    const lot = watch.lot_key ? await store.lots.getLotState(watch.lot_key) : null;
-    const wantsBids =
-      watch.lot_key !== null &&
-      lot !== null &&
-      !auctionOver(lot) &&
-      nextBidLevel(watch.rules, lot.current_bid_usd) !== null;
-    const bidChanges = wantsBids
-      ? await store.lots.bidChangesSince(watch.lot_key!, Math.max(watch.created_at, now - BID_HISTORY_MS))
-      : null;
-    const band = wantsBids ? await store.lots.saleEstimate(watch.lot_key!) : null;
-    watches.push({ watch, lot, bidChanges, estimate: band ? (band.from + band.to) / 2 : null });
-  }
+  const keys = rows.flatMap((w) => (w.lot_key ? [w.lot_key] : []));
+  const states = keys.length ? await store.lots.lotStates(keys) : new Map<LotKey, LotState>();
+  const fromOf = (w: WatchRow) => Math.max(w.created_at, now - BID_HISTORY_MS);
+  const bidding = rows.filter((w) => {
+    const lot = w.lot_key ? states.get(w.lot_key) : undefined;
+    return !!lot && !auctionOver(lot) && nextBidLevel(w.rules, lot.current_bid_usd) !== null;
+  });
+  const bidKeys = bidding.map((w) => w.lot_key!);
+  const from = Math.min(...bidding.map(fromOf));
+  const changes = bidKeys.length
+    ? await store.lots.bidChangesSinceOf(bidKeys, from)
+    : new Map<LotKey, BidChangeRow[]>();
+  const bands = bidKeys.length ? await store.lots.saleEstimates(bidKeys) : new Map<LotKey, SaleEstimate>();
+  const wantsBids = new Set(bidding);
+  const watches: WatchViewEntry[] = rows.map((watch) => {
+    const lot = watch.lot_key ? (states.get(watch.lot_key) ?? null) : null;
+    if (!wantsBids.has(watch)) return { watch, lot, bidChanges: null, estimate: null };
+    const since = fromOf(watch);
+    const bidChanges = (changes.get(watch.lot_key!) ?? []).filter((c) => c.observed_at >= since);
+    const band = bands.get(watch.lot_key!);
+    return { watch, lot, bidChanges, estimate: band ? (band.from + band.to) / 2 : null };
+  });
   return { at: now, watches, nextDigestAt: await store.alerts.nextDigestAt() };
 }
 

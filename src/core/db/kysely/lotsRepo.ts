@@ -4,7 +4,6 @@ import type { Change, LotKey, LotState } from '../../../shared/watch';
 import { rowToLotState, STATE_COLUMN_NAMES } from '../lotStateRow';
 import {
   saleEstimateOf,
-  sqliteEstimateEnd,
   type BidChangeRow,
   type ChangeRow,
   type LotRecord,
@@ -25,9 +24,10 @@ import {
 import { TABLES } from '../schema';
 import type { Async } from '../store';
 import type { KyselyExec } from './exec';
+import { bidChangesOf, estimateEnd, lotStatesOf, saleEstimatesOf, type KyselyEngine } from './lotBatchReads';
 
-/** Which SQL a Kysely repository speaks: the desktop's SQLite file or a team's PostgreSQL server. */
-export type KyselyEngine = 'sqlite' | 'postgres';
+/** Which SQL a Kysely repository speaks (lotBatchReads.ts), for the repositories that import it from here. */
+export type { KyselyEngine };
 
 /** Every column of a `lots` row as LotRow has it (PostgreSQL's `rowid` and `fts` columns left out). */
 export const LOT_COLUMNS = Object.keys(TABLES.lots) as (keyof typeof TABLES.lots)[];
@@ -56,24 +56,6 @@ function titleDocumentJson(engine: KyselyEngine): RawBuilder<string | null> {
     case 'postgres':
       // `->` keeps a JSON null as 'null' (parsed to null below, as SQLite's NULL reads).
       return sql<string | null>`((normalized::jsonb) -> 'title_document')::text`;
-  }
-}
-
-/**
- * One end of the stored normalised record's `pricing` estimate band (`field`) as SQL reads it: a number, NULL when
- * absent; on PostgreSQL as text (saleEstimateOf reads it back), so a JSON value that is not a number is no estimate
- * instead of a failed cast.
- */
-function estimateEnd(
-  engine: KyselyEngine,
-  field: 'estimated_cost_from_usd' | 'estimated_cost_to_usd',
-): RawBuilder<unknown> {
-  switch (engine) {
-    case 'sqlite':
-      return sql.raw(sqliteEstimateEnd(field));
-    case 'postgres':
-      return sql`(CASE WHEN jsonb_typeof((normalized::jsonb) -> 'pricing' -> ${field}) = 'number'
-        THEN (normalized::jsonb) -> 'pricing' ->> ${field} END)`;
   }
 }
 
@@ -152,6 +134,21 @@ export class KyselyLotsRepo implements Async<LotsRepo> {
       .where('lot_key', '=', key)
       .executeTakeFirst();
     return saleEstimateOf(r);
+  }
+
+  /** The stored states of `keys`, one read per BATCH keys (LotsRepo.lotStates; lotBatchReads.ts). */
+  lotStates(keys: readonly LotKey[]): Promise<Map<LotKey, LotState>> {
+    return lotStatesOf(this.exec.db, keys);
+  }
+
+  /** The service's estimates of the sale prices of `keys` (LotsRepo.saleEstimates; lotBatchReads.ts). */
+  saleEstimates(keys: readonly LotKey[]): Promise<Map<LotKey, SaleEstimate>> {
+    return saleEstimatesOf(this.exec.db, this.engine, keys);
+  }
+
+  /** The bid changes at or after `from` (ms) of each of `keys` (LotsRepo.bidChangesSinceOf; lotBatchReads.ts). */
+  bidChangesSinceOf(keys: readonly LotKey[], from: number): Promise<Map<LotKey, BidChangeRow[]>> {
+    return bidChangesOf(this.exec.db, keys, from);
   }
 
   /** When the lot's last change was observed (ms), or null when its timeline is empty. */

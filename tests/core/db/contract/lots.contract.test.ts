@@ -256,6 +256,42 @@ describe.each(engines())('LotsRepo contract: $name', (e) => {
     },
   );
 
+  it.skipIf(e.skip)(
+    'reads a watchlist in batches: the same states, estimates and bid changes as one lot at a time',
+    async () => {
+      await story(u);
+      await u.lots.insertChange(change({ lot_key: K2, before: 100, after: 200, observed_at: 4100 }), null);
+      await u.lots.insertChange(change({ before: 750, after: 900, observed_at: 3200 }), null);
+      // A key listed twice reads once; a key never stored is absent, as are a lot's empty reads.
+      const keys = [K1, K2, K3, 'copart:1', K1];
+      const batch = async (x: Under) => ({
+        states: await x.lots.lotStates(keys),
+        estimates: await x.lots.saleEstimates(keys),
+        changes: await x.lots.bidChangesSinceOf(keys, 3000),
+        later: await x.lots.bidChangesSinceOf(keys, 4000),
+        none: await x.lots.lotStates([]),
+      });
+      const got = await batch(u);
+      const one = new Map<string, unknown>();
+      for (const k of [K1, K2, K3]) one.set(k, await u.lots.getLotState(k));
+      expect(got.states).toEqual(one);
+      expect(got.estimates).toEqual(new Map([[K1, { from: 1450, to: 15000 }]]));
+      expect(got.changes).toEqual(
+        new Map([
+          [K1, await u.lots.bidChangesSince(K1, 3000)],
+          [K2, await u.lots.bidChangesSince(K2, 3000)],
+        ]),
+      );
+      expect(got.changes.get(K1)!.map((c) => c.observed_at)).toEqual([3000, 3200]);
+      expect(got.later).toEqual(new Map([[K2, [{ observed_at: 4100, before: '100', after: '200' }]]]));
+      expect(got.none).toEqual(new Map());
+      await story(ref);
+      await ref.lots.insertChange(change({ lot_key: K2, before: 100, after: 200, observed_at: 4100 }), null);
+      await ref.lots.insertChange(change({ before: 750, after: 900, observed_at: 3200 }), null);
+      expect(got).toEqual(await batch(ref));
+    },
+  );
+
   it.skipIf(e.skip)('orders a lot without an auction time as SQLite does (NULL lowest)', async () => {
     const noTime = (n: string) =>
       vehicle({ lot_number: n, auction: { ...vehicle().auction, auction_at: null } });
