@@ -106,6 +106,37 @@ export function saleEstimateOf(r: EstimateRow | undefined): SaleEstimate | null 
 /** A bid change of a lot's timeline, as the bid plan reads it (LotsRepo.bidChangesSince). */
 export type BidChangeRow = Pick<ChangeRow, 'observed_at' | 'before' | 'after'>;
 
+/**
+ * Several lots' estimate rows as each lot's SaleEstimate (saleEstimateOf), the batch reads' answer on both stores
+ * (LotsRepo.saleEstimates): a lot whose band is not two finite numbers is absent. Throws nothing.
+ */
+export function saleEstimatesByLot(
+  rows: Iterable<EstimateRow & { lot_key: string }>,
+): Map<LotKey, SaleEstimate> {
+  const out = new Map<LotKey, SaleEstimate>();
+  for (const r of rows) {
+    const e = saleEstimateOf(r);
+    if (e) out.set(r.lot_key, e);
+  }
+  return out;
+}
+
+/**
+ * Several lots' bid change rows, each lot's in the order observed, grouped by lot: the batch reads' answer on both
+ * stores (LotsRepo.bidChangesSinceOf). Throws nothing.
+ */
+export function bidChangesByLot(
+  rows: Iterable<BidChangeRow & { lot_key: string }>,
+): Map<LotKey, BidChangeRow[]> {
+  const out = new Map<LotKey, BidChangeRow[]>();
+  for (const { lot_key, ...c } of rows) {
+    const list = out.get(lot_key);
+    if (list) list.push(c);
+    else out.set(lot_key, [c]);
+  }
+  return out;
+}
+
 /** The result of storing one observation of a lot. */
 export interface ObservedLot {
   prev: LotState | null;
@@ -281,12 +312,7 @@ export class LotsRepo {
    * record lacks either end of the band, is absent.
    */
   saleEstimates(keys: readonly LotKey[]): Map<LotKey, SaleEstimate> {
-    const out = new Map<LotKey, SaleEstimate>();
-    for (const r of this.estimatesOf.all(JSON.stringify(keys))) {
-      const e = saleEstimateOf(r);
-      if (e) out.set(r.lot_key, e);
-    }
-    return out;
+    return saleEstimatesByLot(this.estimatesOf.all(JSON.stringify(keys)));
   }
 
   /**
@@ -294,13 +320,7 @@ export class LotsRepo {
    * first. A lot without such a change is absent.
    */
   bidChangesSinceOf(keys: readonly LotKey[], from: number): Map<LotKey, BidChangeRow[]> {
-    const out = new Map<LotKey, BidChangeRow[]>();
-    for (const { lot_key, ...c } of this.bidChangesOfMany.all(JSON.stringify(keys), from)) {
-      const list = out.get(lot_key);
-      if (list) list.push(c);
-      else out.set(lot_key, [c]);
-    }
-    return out;
+    return bidChangesByLot(this.bidChangesOfMany.all(JSON.stringify(keys), from));
   }
 
   /** When the lot's last change was observed (ms), or null when its timeline is empty. */

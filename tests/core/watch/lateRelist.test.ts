@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/core/app';
 import type { Lot, MarketEvent, Sandbox } from '../../../src/sandbox/index';
 import { FakeClock } from '../../helpers/fakeClock';
-import { driveTo, endDay, HOUR, key, sellingBetween, simulatedDayCore, START } from './simulatedDay';
+import { driveTo, endDay, HOUR, key, sellingBetween, START, watchedDay } from './simulatedDay';
 
 // A relist for the following week's sale (docs/architecture.md "Request budget", the relist look-ups): the yards sell
 // weekly, so an unsold lot may come back six days after its sale. Here every unsold lot of the sandbox's market is
@@ -23,22 +23,25 @@ describe('a relist six days after an unsold sale', () => {
 
   beforeAll(async () => {
     const clock = new FakeClock(START);
-    const day = await simulatedDayCore(clock, {
-      sandbox: {
-        timing: {
-          relistUnsold: 1,
-          relistDelay: { medianMs: SIX_DAYS, sigma: 0, minMs: SIX_DAYS, maxMs: SIX_DAYS },
+    const day = await watchedDay(
+      clock,
+      300,
+      (m) =>
+        sellingBetween(m, 1, 4)
+          .filter((l) => l.outcome === 'unsold')
+          .slice(0, 3),
+      () => [],
+      {
+        sandbox: {
+          timing: {
+            relistUnsold: 1,
+            relistDelay: { medianMs: SIX_DAYS, sigma: 0, minMs: SIX_DAYS, maxMs: SIX_DAYS },
+          },
         },
       },
-    });
-    ({ sb, core, cleanup } = day);
-    await day.ok('settings.update', { requestsPerDay: 300 });
-    watched = sellingBetween(sb.market, 1, 4)
-      .filter((l) => l.outcome === 'unsold')
-      .slice(0, 3);
-    for (const l of watched) await day.ok('watchlist.add', { target: l.lotNumber });
-    const fromSeq = sb.market.events.at(-1)?.seq ?? 0;
-    events = await driveTo({ core, sb }, clock, START + 7 * DAY, fromSeq, 50_000);
+    );
+    ({ sb, core, cleanup, watched } = day);
+    events = await driveTo({ core, sb }, clock, START + 7 * DAY, day.fromSeq, 50_000);
     alerts = (await day.ok('alerts.list', { limit: 500 }))['alerts'] as typeof alerts;
   }, 240_000);
 
@@ -51,8 +54,11 @@ describe('a relist six days after an unsold sale', () => {
         e.kind === 'relist' &&
         watched.some(
           (l) =>
-            `${l.platform}:${l.lotNumber}` ===
-            `${e.data['previous_platform']}:${e.data['previous_lot_number']}`,
+            key(l) ===
+            key({
+              platform: String(e.data['previous_platform']),
+              lotNumber: String(e.data['previous_lot_number']),
+            }),
         ),
     );
     expect(relists).toHaveLength(3);

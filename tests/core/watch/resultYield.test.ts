@@ -45,7 +45,7 @@ describe('more sales than requests: the results given up are those least likely 
         return [...likely, ...unlikely];
       },
       () => [],
-      (l) => ({ bid_above_usd: level(l, likely.includes(l) ? 0.5 : 3) }),
+      { rules: (l) => ({ bid_above_usd: level(l, likely.includes(l) ? 0.5 : 3) }) },
     );
     ({ sb, core, cleanup } = day);
     await driveTo({ core, sb }, clock, START + 56 * HOUR, day.fromSeq, 20_000);

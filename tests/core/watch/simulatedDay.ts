@@ -131,19 +131,20 @@ export function narrowSearchesOn(
 
 /**
  * A simulated day on a buyer's own daily limit (simulatedDayCore on `clock`): `budget` requests a day, the lots
- * `watch` picks from the market on the watchlist (by lot number, in that order, each with the alert rules `rules`
- * gives it, the defaults without), then the saved searches `searches` lists. Returns the day, the watched lots and
- * the market's last event sequence number before any driving (driveTo's `fromSeq`). Throws what simulatedDayCore or
- * a rejected call throws.
+ * `watch` picks from the market on the watchlist (by lot number, in that order, each with the alert rules
+ * `opts.rules` gives it, the defaults without), then the saved searches `searches` lists; `opts.sandbox` are the
+ * market's options (simulatedDayCore). Returns the day, the watched lots and the market's last event sequence number
+ * before any driving (driveTo's `fromSeq`). Throws what simulatedDayCore or a rejected call throws.
  */
 export async function watchedDay(
   clock: FakeClock,
   budget: number,
   watch: (market: Sandbox['market']) => Lot[],
   searches: (market: Sandbox['market']) => DaySearch[],
-  rules?: (lot: Lot) => Record<string, unknown>,
+  opts: { rules?: (lot: Lot) => Record<string, unknown>; sandbox?: SandboxOptions } = {},
 ): Promise<Awaited<ReturnType<typeof simulatedDayCore>> & { watched: Lot[]; fromSeq: number }> {
-  const day = await simulatedDayCore(clock);
+  const { rules, sandbox } = opts;
+  const day = await simulatedDayCore(clock, sandbox ? { sandbox } : {});
   await day.ok('settings.update', { requestsPerDay: budget });
   const watched = watch(day.sb.market);
   for (const l of watched)

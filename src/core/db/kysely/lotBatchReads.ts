@@ -1,7 +1,13 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { LotKey, LotState } from '../../../shared/watch';
 import { rowToLotState, STATE_COLUMN_NAMES } from '../lotStateRow';
-import { saleEstimateOf, sqliteEstimateEnd, type BidChangeRow, type SaleEstimate } from '../lotsRepo';
+import {
+  bidChangesByLot,
+  saleEstimatesByLot,
+  sqliteEstimateEnd,
+  type BidChangeRow,
+  type SaleEstimate,
+} from '../lotsRepo';
 import type { DB } from '../schema';
 
 /*
@@ -19,11 +25,14 @@ export type KyselyEngine = 'sqlite' | 'postgres';
  */
 const BATCH = 1000;
 
-/** `keys` without duplicates, in runs of at most BATCH; none for no key (an empty IN list is not valid SQL). */
-function batches(keys: readonly LotKey[]): LotKey[][] {
+/**
+ * The rows `read` answers for `keys` without duplicates, read in runs of at most BATCH keys, one after another; no
+ * read for no key (an empty IN list is not valid SQL). Throws what `read` throws.
+ */
+async function inBatches<R>(keys: readonly LotKey[], read: (part: LotKey[]) => Promise<R[]>): Promise<R[]> {
   const unique = [...new Set(keys)];
-  const out: LotKey[][] = [];
-  for (let i = 0; i < unique.length; i += BATCH) out.push(unique.slice(i, i + BATCH));
+  const out: R[] = [];
+  for (let i = 0; i < unique.length; i += BATCH) out.push(...(await read(unique.slice(i, i + BATCH))));
   return out;
 }
 
@@ -47,16 +56,14 @@ export function estimateEnd(
 
 /** The stored states of `keys` (LotsRepo.lotStates): a key not stored is absent. Throws the driver's errors. */
 export async function lotStatesOf(db: Kysely<DB>, keys: readonly LotKey[]): Promise<Map<LotKey, LotState>> {
-  const out = new Map<LotKey, LotState>();
-  for (const part of batches(keys)) {
-    const rows = await db
+  const rows = await inBatches(keys, (part) =>
+    db
       .selectFrom('lots')
       .select(['lot_key', ...STATE_COLUMN_NAMES])
       .where('lot_key', 'in', part)
-      .execute();
-    for (const r of rows) out.set(r.lot_key, rowToLotState(r));
-  }
-  return out;
+      .execute(),
+  );
+  return new Map(rows.map((r) => [r.lot_key, rowToLotState(r)]));
 }
 
 /**
@@ -68,9 +75,8 @@ export async function saleEstimatesOf(
   engine: KyselyEngine,
   keys: readonly LotKey[],
 ): Promise<Map<LotKey, SaleEstimate>> {
-  const out = new Map<LotKey, SaleEstimate>();
-  for (const part of batches(keys)) {
-    const rows = await db
+  const rows = await inBatches(keys, (part) =>
+    db
       .selectFrom('lots')
       .select([
         'lot_key',
@@ -78,13 +84,9 @@ export async function saleEstimatesOf(
         estimateEnd(engine, 'estimated_cost_to_usd').as('est_to'),
       ])
       .where('lot_key', 'in', part)
-      .execute();
-    for (const r of rows) {
-      const e = saleEstimateOf(r);
-      if (e) out.set(r.lot_key, e);
-    }
-  }
-  return out;
+      .execute(),
+  );
+  return saleEstimatesByLot(rows);
 }
 
 /**
@@ -96,9 +98,9 @@ export async function bidChangesOf(
   keys: readonly LotKey[],
   from: number,
 ): Promise<Map<LotKey, BidChangeRow[]>> {
-  const out = new Map<LotKey, BidChangeRow[]>();
-  for (const part of batches(keys)) {
-    const rows = await db
+  // Each run's rows come ordered by lot and runs hold different lots, so the runs joined group as one read would.
+  const rows = await inBatches(keys, (part) =>
+    db
       .selectFrom('changes')
       .select(['lot_key', 'observed_at', 'before', 'after'])
       .where('lot_key', 'in', part)
@@ -107,12 +109,7 @@ export async function bidChangesOf(
       .orderBy('lot_key')
       .orderBy('observed_at')
       .orderBy('id')
-      .execute();
-    for (const { lot_key, ...c } of rows) {
-      const list = out.get(lot_key);
-      if (list) list.push(c);
-      else out.set(lot_key, [c]);
-    }
-  }
-  return out;
+      .execute(),
+  );
+  return bidChangesByLot(rows);
 }

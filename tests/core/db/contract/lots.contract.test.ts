@@ -259,9 +259,13 @@ describe.each(engines())('LotsRepo contract: $name', (e) => {
   it.skipIf(e.skip)(
     'reads a watchlist in batches: the same states, estimates and bid changes as one lot at a time',
     async () => {
-      await story(u);
-      await u.lots.insertChange(change({ lot_key: K2, before: 100, after: 200, observed_at: 4100 }), null);
-      await u.lots.insertChange(change({ before: 750, after: 900, observed_at: 3200 }), null);
+      // The story, and a bid change more on each of lots 1 and 2.
+      const stored = async (x: Under) => {
+        await story(x);
+        await x.lots.insertChange(change({ lot_key: K2, before: 100, after: 200, observed_at: 4100 }), null);
+        await x.lots.insertChange(change({ before: 750, after: 900, observed_at: 3200 }), null);
+      };
+      await stored(u);
       // A key listed twice reads once; a key never stored is absent, as are a lot's empty reads.
       const keys = [K1, K2, K3, 'copart:1', K1];
       const batch = async (x: Under) => ({
@@ -285,9 +289,7 @@ describe.each(engines())('LotsRepo contract: $name', (e) => {
       expect(got.changes.get(K1)!.map((c) => c.observed_at)).toEqual([3000, 3200]);
       expect(got.later).toEqual(new Map([[K2, [{ observed_at: 4100, before: '100', after: '200' }]]]));
       expect(got.none).toEqual(new Map());
-      await story(ref);
-      await ref.lots.insertChange(change({ lot_key: K2, before: 100, after: 200, observed_at: 4100 }), null);
-      await ref.lots.insertChange(change({ before: 750, after: 900, observed_at: 3200 }), null);
+      await stored(ref);
       expect(got).toEqual(await batch(ref));
     },
   );
