@@ -32,6 +32,22 @@ export const SHIP_PORTS = [
  */
 export const RATE_NOT_PORT = 'Moto_ATV';
 
+/** Whether `port` is the Moto/ATV rate rather than a port (in any case, as the service may spell it). */
+export function isRateNotPort(port: string): boolean {
+  return port.toLowerCase() === RATE_NOT_PORT.toLowerCase();
+}
+
+/** The ports a car leaves from: SHIP_PORTS without the Moto/ATV rate. A destination starts at one of these. */
+export const CAR_PORTS: readonly string[] = SHIP_PORTS.filter((p) => !isRateNotPort(p));
+
+/**
+ * How a port reads where ports are listed or chosen: portLabel, and the Moto/ATV rate named as a rate, so a buyer
+ * does not take its lower figure for a cheaper port (`Moto/ATV rate, motorcycles and ATVs only`).
+ */
+export function portChoiceLabel(port: string): string {
+  return isRateNotPort(port) ? `${portLabel(port)} rate, motorcycles and ATVs only` : portLabel(port);
+}
+
 /** How a port reads to a buyer: `NY` -> `New York`; any other name as it is. */
 export function portLabel(port: string): string {
   return (
@@ -220,7 +236,7 @@ export function resolveCosts(kept: readonly KeptPrice[], s: ShippingSettings): C
     (k) =>
       k.price_usd !== null &&
       isUsd(k) &&
-      !same(k.port, RATE_NOT_PORT) &&
+      !isRateNotPort(k.port) &&
       (s.destinations.length === 0 || destOf(k.port) !== null),
   );
   let cheapest: PortPrice | null = null;

@@ -77,4 +77,27 @@ describe('Shipping to port', () => {
     ).toEqual(['Los Angeles$720', 'Savannah$1,570']);
     expect(screen.getByRole('note').textContent).toBe('No price for Moto/ATV.');
   });
+
+  it('lists the Moto/ATV rate after the ports, named as a rate, even when it is the lowest figure', async () => {
+    installFake();
+    render(
+      <Shipping
+        lotNumber="39154735"
+        vin={null}
+        kept={[
+          { port: 'Chicago', price_usd: 415, currency: 'USD' },
+          { port: 'Moto_ATV', price_usd: 250, currency: 'USD' },
+          { port: 'Savannah', price_usd: 920, currency: 'USD' },
+        ]}
+      />,
+    );
+    const compare = await screen.findByRole('group', { name: 'Cheapest port and your port' });
+    expect(compare.textContent).toContain('Cheapest portChicago $415');
+    const table = screen.getByRole('table', { name: 'Shipping prices' });
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .map((r) => r.textContent),
+    ).toEqual(['Chicago$415', 'Savannah$920', 'Moto/ATV rate, motorcycles and ATVs only$250']);
+  });
 });

@@ -296,7 +296,19 @@ describe('SettingsView · shipping and destinations', () => {
     });
     const dest = screen.getByRole('group', { name: 'Destinations' });
     fireEvent.click(within(dest).getByRole('button', { name: 'Add a destination' }));
-    fireEvent.change(within(dest).getByRole('combobox', { name: 'Destination 1: port' }), {
+    // A destination leaves from a port: the Moto/ATV rate is not one. Your own port may be it (a motorcycle
+    // buyer's shipping figure), named as a rate.
+    const optionsOf = (select: HTMLElement) =>
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent);
+    const destPort = within(dest).getByRole('combobox', { name: 'Destination 1: port' });
+    expect(optionsOf(destPort)).not.toContain('Moto/ATV');
+    expect(optionsOf(destPort)).toContain('Los Angeles');
+    expect(optionsOf(screen.getByRole('combobox', { name: 'Port' }))).toContain(
+      'Moto/ATV rate, motorcycles and ATVs only',
+    );
+    fireEvent.change(destPort, {
       target: { value: 'Houston' },
     });
     fireEvent.change(within(dest).getByRole('textbox', { name: 'Destination 1: country' }), {

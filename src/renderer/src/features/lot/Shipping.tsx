@@ -2,7 +2,15 @@ import { useState } from 'react';
 import type { DeskSettings } from '../../../../shared/desk';
 import type { MethodInput, MethodOutput } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
-import { SHIP_PORTS, portLabel, portsToAsk, resolveCosts, type KeptPrice } from '../../../../shared/shipping';
+import {
+  SHIP_PORTS,
+  isRateNotPort,
+  portChoiceLabel,
+  portLabel,
+  portsToAsk,
+  resolveCosts,
+  type KeptPrice,
+} from '../../../../shared/shipping';
 import { usd } from '../../lib/format';
 import { useCall, useCaller } from '../../lib/useCall';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -92,7 +100,13 @@ export function Shipping({
     } else setError(r.error);
   };
   const rows: KeptPrice[] = answer ? asKept(answer) : [...(kept ?? [])];
-  const priced = rows.filter((k) => k.price_usd !== null).sort((a, b) => a.price_usd! - b.price_usd!);
+  // Ports cheapest first; the Moto/ATV rate (a vehicle class, never the cheapest port) after them, so its lower
+  // figure does not read as a cheaper port.
+  const priced = rows
+    .filter((k) => k.price_usd !== null)
+    .sort(
+      (a, b) => Number(isRateNotPort(a.port)) - Number(isRateNotPort(b.port)) || a.price_usd! - b.price_usd!,
+    );
   const unpriced = rows.filter((k) => k.price_usd === null).map((k) => k.port);
   const choice = desk && rows.length ? resolveCosts(rows, desk) : null;
   return (
@@ -148,7 +162,7 @@ export function Shipping({
           <tbody>
             {priced.map((k) => (
               <tr key={k.port}>
-                <th scope="row">{portLabel(k.port)}</th>
+                <th scope="row">{portChoiceLabel(k.port)}</th>
                 <td className="num">{priceText(k)}</td>
               </tr>
             ))}

@@ -3,6 +3,7 @@ import { BID_FEE_ID, FEE_LOADS, type OwnLine } from '../../../../shared/fees';
 import { MEMBERSHIPS, membershipKinds } from '../../../../shared/feeTable';
 import { PLATFORMS } from '../../../../shared/vehicle';
 import { platformName, usd } from '../../lib/format';
+import { portChoiceLabel } from '../../../../shared/shipping';
 import { PORTS, PORT_LABEL } from '../lot/Shipping';
 import { DestinationFields } from './DestinationFields';
 
@@ -85,7 +86,7 @@ export function DeskFields({
           <select name="desk-port" value={value.port} onChange={(e) => set('port', e.target.value)}>
             {PORTS.map((p) => (
               <option key={p} value={p}>
-                {PORT_LABEL[p] ?? p}
+                {portChoiceLabel(p)}
               </option>
             ))}
           </select>

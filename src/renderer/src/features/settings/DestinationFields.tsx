@@ -1,5 +1,5 @@
 import type { DeskSettings } from '../../../../shared/desk';
-import { SHIP_PORTS, portLabel, type Destination } from '../../../../shared/shipping';
+import { CAR_PORTS, portLabel, type Destination } from '../../../../shared/shipping';
 
 /**
  * Ocean freight and duty per destination (src/shared/shipping.ts): one row per US port, the country it ships to,
@@ -20,7 +20,7 @@ export function DestinationFields({
   const edit = (i: number, d: Partial<Destination>) =>
     set(rows.map((x, j) => (j === i ? { ...x, ...d } : x)));
   const num = (s: string) => (s.trim() === '' ? 0 : Number(s));
-  const free = SHIP_PORTS.find((p) => p !== 'Moto_ATV' && !rows.some((d) => d.port === p)) ?? 'Savannah';
+  const free = CAR_PORTS.find((p) => !rows.some((d) => d.port === p)) ?? 'Savannah';
   const rowError = (i: number) =>
     fieldError(`destinations.${i}.country`) ??
     fieldError(`destinations.${i}.ocean_freight_usd`) ??
@@ -44,7 +44,7 @@ export function DestinationFields({
             value={d.port}
             onChange={(e) => edit(i, { port: e.target.value })}
           >
-            {[...new Set([...SHIP_PORTS, d.port])].map((p) => (
+            {[...new Set([...CAR_PORTS, d.port])].map((p) => (
               <option key={p} value={p}>
                 {portLabel(p)}
               </option>
