@@ -15,13 +15,6 @@ import { usd } from '../../lib/format';
 import { useCall, useCaller } from '../../lib/useCall';
 import { ErrorNotice } from '../../components/ErrorNotice';
 
-/** Destination ports of the spec's documented example list (src/shared/shipping.ts). */
-export const PORTS = SHIP_PORTS;
-/** How a port reads (`NY` -> `New York`); names the shared portLabel does not change are left out. */
-export const PORT_LABEL: Record<string, string> = Object.fromEntries(
-  SHIP_PORTS.filter((p) => portLabel(p) !== p).map((p) => [p, portLabel(p)]),
-);
-
 type Endpoint = 'vehicle' | 'auction-to-port';
 
 /**

@@ -3,8 +3,7 @@ import { BID_FEE_ID, FEE_LOADS, type OwnLine } from '../../../../shared/fees';
 import { MEMBERSHIPS, membershipKinds } from '../../../../shared/feeTable';
 import { PLATFORMS } from '../../../../shared/vehicle';
 import { platformName, usd } from '../../lib/format';
-import { portChoiceLabel } from '../../../../shared/shipping';
-import { PORTS, PORT_LABEL } from '../lot/Shipping';
+import { SHIP_PORTS, portChoiceLabel, portLabel } from '../../../../shared/shipping';
 import { DestinationFields } from './DestinationFields';
 
 /** A fresh id for a line the user adds (ids only tell lines apart; labels are what the user reads). */
@@ -84,7 +83,7 @@ export function DeskFields({
         <label className="field">
           <span>Port</span>
           <select name="desk-port" value={value.port} onChange={(e) => set('port', e.target.value)}>
-            {PORTS.map((p) => (
+            {SHIP_PORTS.map((p) => (
               <option key={p} value={p}>
                 {portChoiceLabel(p)}
               </option>
@@ -98,7 +97,7 @@ export function DeskFields({
             value={value.port_choice}
             onChange={(e) => set('port_choice', e.target.value === 'cheapest' ? 'cheapest' : 'port')}
           >
-            <option value="port">Your port ({PORT_LABEL[value.port] ?? value.port})</option>
+            <option value="port">Your port ({portLabel(value.port)})</option>
             <option value="cheapest">Cheapest port of each lot</option>
           </select>
         </label>
