@@ -24,6 +24,15 @@ const PAINT: Record<string, string> = {
   Beige: '#d9c9a3',
 };
 
+/**
+ * A font size (px) at most `size` at which `text` fits in `room` px: sans-serif capitals and digits average about
+ * 0.7 em wide (DejaVu Sans, which librsvg falls back to), so a long title shrinks rather than running off a
+ * thumbnail's edges. Never under 6 px.
+ */
+export function fittedFontSize(text: string, size: number, room: number): number {
+  return Math.max(6, Math.min(size, Math.floor(room / (0.72 * Math.max(1, text.length)))));
+}
+
 const esc = (s: string): string =>
   s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 
@@ -47,14 +56,17 @@ export class ImageCache {
     const paint = PAINT[lot.v.color] ?? '#888888';
     const hue = hash32(this.seed, Number(lot.lotNumber), ref.idx) % 360;
     const fs = Math.max(8, Math.round(h / 12));
+    const caption = `${lot.platform.toUpperCase()} LOT ${lot.lotNumber} - ${ref.idx + 1}/${lot.photos}`;
+    const titleFs = fittedFontSize(lot.title, fs, w * 0.92);
+    const captionFs = fittedFontSize(caption, Math.round(fs * 0.8), w * 0.92);
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">
 <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue},35%,78%)"/><stop offset="1" stop-color="hsl(${(hue + 40) % 360},30%,40%)"/></linearGradient></defs>
 <rect width="100%" height="100%" fill="url(#g)"/>
 <rect x="${w * 0.15}" y="${h * 0.45}" width="${w * 0.7}" height="${h * 0.22}" rx="${h * 0.06}" fill="${paint}" stroke="#222" stroke-width="2"/>
 <rect x="${w * 0.3}" y="${h * 0.32}" width="${w * 0.4}" height="${h * 0.16}" rx="${h * 0.05}" fill="${paint}" stroke="#222" stroke-width="2"/>
 <circle cx="${w * 0.3}" cy="${h * 0.68}" r="${h * 0.08}" fill="#111"/><circle cx="${w * 0.7}" cy="${h * 0.68}" r="${h * 0.08}" fill="#111"/>
-<text x="${w / 2}" y="${fs * 1.5}" font-family="sans-serif" font-size="${fs}" text-anchor="middle" fill="#111">${esc(lot.title)}</text>
-<text x="${w / 2}" y="${h - fs * 0.8}" font-family="sans-serif" font-size="${Math.round(fs * 0.8)}" text-anchor="middle" fill="#fff">${lot.platform.toUpperCase()} LOT ${lot.lotNumber} - ${ref.idx + 1}/${lot.photos}</text>
+<text x="${w / 2}" y="${fs * 1.5}" font-family="sans-serif" font-size="${titleFs}" text-anchor="middle" fill="#111">${esc(lot.title)}</text>
+<text x="${w / 2}" y="${h - fs * 0.8}" font-family="sans-serif" font-size="${captionFs}" text-anchor="middle" fill="#fff">${esc(caption)}</text>
 </svg>`;
     const img = sharp(Buffer.from(svg));
     const out = await (
