@@ -225,8 +225,10 @@ function resultPrice(l: LotSummary): number | null {
 const SALE_UNDER_WAY_MS = 20 * 60_000;
 
 /**
- * Where the sale stands now: a live countdown ("in 2d 4h") before the sale time; "Sale under way, result to follow"
- * for the first 20 minutes after it (SALE_UNDER_WAY_MS), then "Sale time passed, waiting for the result"; the sale result ("Sold for $4,250", "Ended unsold") once the auction is over.
+ * Where the sale stands now: a live countdown ("in 2d 4h") before the sale time; "Sale under way" (under it "result
+ * to follow") for the first 20 minutes after it (SALE_UNDER_WAY_MS), then "Sale time passed" ("no result yet"), two
+ * short lines that fit the column whole; the sale result ("Sold for $4,250", "Ended unsold") once the auction is
+ * over.
  */
 function SaleCell({ lot }: { lot: LotSummary | null }) {
   const now = useNow();
@@ -241,14 +243,18 @@ function SaleCell({ lot }: { lot: LotSummary | null }) {
     );
   }
   if (at === null) return <>Not scheduled</>;
-  if (at <= now)
+  if (at <= now) {
+    const [head, sub] =
+      now - at < SALE_UNDER_WAY_MS
+        ? ['Sale under way', 'result to follow']
+        : ['Sale time passed', 'no result yet'];
     return (
-      <div className="wl-sale-words">
-        {now - at < SALE_UNDER_WAY_MS
-          ? 'Sale under way, result to follow'
-          : 'Sale time passed, waiting for the result'}
+      <div title={`${head}, ${sub}`}>
+        <div className="wl-sale-words">{head}</div>
+        <div className="lw-sub">{sub}</div>
       </div>
     );
+  }
   const soon = at - now < 3600_000;
   return (
     <>
