@@ -74,7 +74,8 @@ export function salesAround(lots: readonly (LotState | null)[], now: number): nu
  * shows the live phase, every 30 s
  * for the first 45 minutes (while live: every 30 s). An ended unsold lot (or sold on approval) is looked up by VIN
  * for a relist at 1, 2, 4 hours after its sale and then every 2 hours (both stretched by `scale`) up to a week
- * (relists come "within days", spread widely, to a later weekly sale), then daily.
+ * (relists come "within days", spread widely, to a later weekly sale); a sold lot daily from its sale. From a week
+ * after the sale either one's gap grows with the time since it (afterEndGap).
  * Nothing here assumes one market's constants: every gap is a fraction of the time elapsed or of a day.
  *
  * @param lot the last stored state, or null when never fetched (fetch now).
@@ -107,7 +108,7 @@ export function nextCheckAt(
         if (endedAt + h * HOUR > last) return endedAt + h * HOUR;
       }
     }
-    return last + 24 * HOUR * scale;
+    return last + afterEndGap(last - endedAt) * scale;
   }
   if (isLive(lot)) return last + 30 * S * Math.min(scale, 4);
   const at = lot.auction_at;
@@ -131,6 +132,22 @@ export function nextCheckAt(
   return Math.min(anchor, last + background * scale);
 }
 
+/** The widest gap between looks at a lot whose auction is over, past its relist look-ups (ms, at scale 1). */
+export const AFTER_END_MAX_GAP = 30 * 24 * HOUR;
+
+/**
+ * The gap between looks at a lot whose auction is over and whose relist look-ups are done (ms, at scale 1), from
+ * the time since its sale (`sinceEnd`, ms): a day for the first week, then a seventh of the time since the sale, at
+ * most AFTER_END_MAX_GAP. The same VIN comes back under a new lot (one was sold four times in a month:
+ * docs/service-contract.md "Sale results"), so the looks go on; but a dealer who keeps hundreds of sold lots
+ * watched must not spend hundreds of requests a day on them for good: a month after the sale a lot costs one
+ * request in about four days, and a new lot listed days before its weekly sale is still seen before that sale more
+ * often than not. Throws nothing.
+ */
+export function afterEndGap(sinceEnd: number): number {
+  return Math.min(AFTER_END_MAX_GAP, Math.max(24 * HOUR, sinceEnd / 7));
+}
+
 /**
  * Whether an ended lot is in its relist look-ups (nextCheckAt): unsold or sold on approval, last fetched (`lastChecked`,
  * ms) within RELIST_LOOK_HOURS of its sale. Throws nothing.
@@ -141,11 +158,11 @@ export function awaitsRelist(lot: LotState | null, lastChecked: number | null): 
 }
 
 /**
- * How long after the sale relists are looked for, hours (then daily): a week. The yards sell weekly, and an unsold
- * lot, or one whose seller declined the bid, comes back at a later sale: the real service showed one VIN sold four
- * times in a month (docs/service-contract.md "Sale results"). A relist listed six days after the sale, for the next
- * week's sale, is still seen within the widest gap; a shorter window left it to the daily looks, which the scale
- * stretches to days on a budget the watchlist fills.
+ * How long after the sale relists are looked for, hours (then afterEndGap): a week. The yards sell weekly, and an
+ * unsold lot, or one whose seller declined the bid, comes back at a later sale: the real service showed one VIN sold
+ * four times in a month (docs/service-contract.md "Sale results"). A relist listed six days after the sale, for the
+ * next week's sale, is still seen within the widest gap; a shorter window left it to the daily looks, which the
+ * scale stretches to days on a budget the watchlist fills.
  */
 const RELIST_LOOK_HOURS = 168;
 

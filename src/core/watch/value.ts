@@ -48,7 +48,8 @@ const STALE_AFTER = 6 * HOUR;
  *   two missed intervals can catch twice as many), shared over its pages by the queue, at most 50 a page;
  * - 5 a background look at a lot days from its sale (a bid, a buy-now change, a reschedule: rare), growing with the
  *   time it has waited past its due time, up to 51 once it has waited a whole interval (then it beats a search page);
- * - 1 a sold lot's daily look (a resale under a new lot is rarer still).
+ * - 1 a sold lot's look, daily for a week and rarer after (planner.ts afterEndGap; a resale under a new lot is rarer
+ *   still).
  */
 export const VALUE = {
   saleResult: 100,

@@ -73,12 +73,39 @@ describe('nextCheckAt', () => {
       }
       return looks;
     };
-    const ample = looksAt(1, 87);
+    const ample = looksAt(1, 86);
     expect(ample.slice(0, 6)).toEqual([1, 2, 4, 6, 8, 10]);
-    // Every 2 hours for a week (a relist comes to a later weekly sale), then daily.
-    expect(ample.slice(-4)).toEqual([166, 168, 192, 216]);
+    // Every 2 hours for a week (a relist comes to a later weekly sale), then a day later.
+    expect(ample.slice(-3)).toEqual([166, 168, 192]);
     // A tight budget starts later and spaces them wider (16 h at scale 8): few looks over the same week.
     expect(looksAt(8, 12)).toEqual([8, 16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 352]);
+  });
+
+  it('looks at a sold lot daily for a week, then at a seventh of the time since its sale, at most 30 days apart', () => {
+    const sold = lot({ auction_at: now, lot_sub_status: null, state: 'finished', last_sold_status: 'Sold' });
+    const days: number[] = [];
+    let last = now + 10 * MIN;
+    while (last < now + 400 * DAY) {
+      last = nextCheckAt(sold, last, last, 1);
+      days.push(Math.round(((last - now) / DAY) * 100) / 100);
+    }
+    // A resale under a new lot comes within days of the sale at first: a look a day.
+    expect(days.slice(0, 7)).toEqual([1.01, 2.01, 3.01, 4.01, 5.01, 6.01, 7.01]);
+    // Then the gap grows with the time since the sale: a month after it, a look in about 4.5 days.
+    const gapAt = (day: number) => {
+      const i = days.findIndex((d) => d >= day);
+      return days[i + 1]! - days[i]!;
+    };
+    expect(gapAt(30)).toBeCloseTo(days.find((d) => d >= 30)! / 7, 1);
+    expect(Math.max(...days.slice(1).map((d, i) => d - days[i]!))).toBeLessThanOrEqual(30);
+    // A dealer with 400 sold lots watched: about 400 looks a day in their first week, 400 / 4.5 a month on.
+    expect(days.filter((d) => d >= 30 && d < 60).length).toBeLessThan(8);
+    expect(days.filter((d) => d < 7.5).length).toBe(7);
+    // The scale stretches it like every other gap.
+    expect(nextCheckAt(sold, now + 60 * DAY, now + 60 * DAY, 2) - (now + 60 * DAY)).toBeCloseTo(
+      2 * ((60 * DAY) / 7),
+      0,
+    );
   });
 });
 
