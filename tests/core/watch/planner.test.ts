@@ -91,14 +91,14 @@ describe('nextCheckAt', () => {
     }
     // A resale under a new lot comes within days of the sale at first: a look a day.
     expect(days.slice(0, 7)).toEqual([1.01, 2.01, 3.01, 4.01, 5.01, 6.01, 7.01]);
-    // Then the gap grows with the time since the sale: a month after it, a look in about 4.5 days.
+    // Then the gap grows with the time since the sale: a month after it, a look in about 4.3 days.
     const gapAt = (day: number) => {
       const i = days.findIndex((d) => d >= day);
       return days[i + 1]! - days[i]!;
     };
     expect(gapAt(30)).toBeCloseTo(days.find((d) => d >= 30)! / 7, 1);
     expect(Math.max(...days.slice(1).map((d, i) => d - days[i]!))).toBeLessThanOrEqual(30);
-    // A dealer with 400 sold lots watched: about 400 looks a day in their first week, 400 / 4.5 a month on.
+    // A dealer with 400 sold lots watched: about 400 looks a day in their first week, about 400 / 4.3 a month on.
     expect(days.filter((d) => d >= 30 && d < 60).length).toBeLessThan(8);
     expect(days.filter((d) => d < 7.5).length).toBe(7);
     // The scale stretches it like every other gap.
