@@ -133,7 +133,7 @@ export function nextCheckAt(
 }
 
 /** The widest gap between looks at a lot whose auction is over, past its relist look-ups (ms, at scale 1). */
-export const AFTER_END_MAX_GAP = 30 * 24 * HOUR;
+const AFTER_END_MAX_GAP = 30 * 24 * HOUR;
 
 /**
  * The gap between looks at a lot whose auction is over and whose relist look-ups are done (ms, at scale 1), from
