@@ -84,7 +84,7 @@ test.describe('the state of watching', () => {
       await page.getByRole('button', { name: 'Save key' }).click();
       await expect(frame.banner.locator('[data-watching]')).toHaveCount(0);
       await openView(page, 'Usage');
-      await expect(stateIn(card, 'running')).toContainText('Watching');
+      await expect(stateIn(card, 'running').locator('.watching-label')).toHaveText('On');
       await expect(card.getByRole('button', { name: 'Pause for 1 hour' })).toBeVisible();
       await watchlist.open();
       await expect(page.locator('[data-watching]')).toHaveCount(0);

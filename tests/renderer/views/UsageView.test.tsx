@@ -268,7 +268,7 @@ describe('UsageView · two counts of requests', () => {
     render(<UsageView />);
     expect(
       await screen.findByText(
-        "Sent in the last 24 hours: 232 requests, Lotwatch's own count (retries and failed requests included).",
+        "Sent with this key in the last 24 hours: 232 requests, Lotwatch's own count (retries and failed requests included).",
       ),
     ).toBeTruthy();
     const used = screen.getByText(
@@ -282,6 +282,49 @@ describe('UsageView · two counts of requests', () => {
       `The service counts fewer than the 232 sent in the last 24 hours: the period began ${format(start, 'd MMMM, h:mm a')}, less than a day ago, and 200 requests went out before it; 2 requests got no answer or were refused (the key, or too many a second), and the service counts only the requests it accepted.`,
     );
     expect(document.body.textContent).not.toContain('Spent in the last 24 hours');
+  });
+
+  it('after another key, the chart says how many of its requests were this key’s, as the budget counts them', async () => {
+    // Seven requests two hours ago went to the key before; none yet to this one.
+    installFake({
+      handlers: {
+        'status.get': () => statusWith({ spentLast24h: 0, projectedNext24h: 0 }),
+        'requests.list': () =>
+          okResult({
+            rows: Array.from({ length: 7 }, (_, i) => logRow(2 * HOUR + 60_000 + i * 1000, 200)),
+            last24h: 0,
+          }),
+      },
+    });
+    render(<UsageView />);
+    expect(
+      await screen.findByText(
+        "Sent with this key in the last 24 hours: 0 requests, Lotwatch's own count (retries and failed requests included).",
+      ),
+    ).toBeTruthy();
+    const hour = format(NOW - 2 * HOUR - 60_000, 'HH:00');
+    expect(
+      screen.getByText(
+        `7 requests in the last 24 hours (0 of them with this key; the rest with another key or in Demo mode); busiest hour ${hour} with 7.`,
+      ),
+    ).toBeTruthy();
+  });
+
+  it('with one key the chart and the budget agree, and the chart says nothing of other keys', async () => {
+    installFake({
+      handlers: {
+        'status.get': () => okResult(statusView({ budget: { spentLast24h: 3 } })),
+        'requests.list': () =>
+          okResult({ rows: Array.from({ length: 3 }, (_, i) => logRow(HOUR + i * 1000, 200)), last24h: 3 }),
+      },
+    });
+    render(<UsageView />);
+    expect(
+      await screen.findByText(
+        "Sent in Demo mode in the last 24 hours: 3 requests, Lotwatch's own count (retries and failed requests included).",
+      ),
+    ).toBeTruthy();
+    expect(await screen.findByText(/^3 requests in the last 24 hours; busiest hour/)).toBeTruthy();
   });
 });
 

@@ -42,7 +42,9 @@ export function watchingWords(s: WatchingState): {
   switch (s.kind) {
     case 'running':
       return {
-        label: 'Watching',
+        // Shown only under Usage's "Watching" heading (the pill and the banner hide this state), so not the
+        // heading's word again.
+        label: 'On',
         detail: 'Saved searches and watched lots are checked on their schedules.',
         tone: 'ok',
       };

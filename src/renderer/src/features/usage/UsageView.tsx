@@ -8,7 +8,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { WatchingStateNotice, useWatchingState } from '../../components/WatchingState';
 import { UsageDetails } from '../../components/UsageDetails';
 import { relative } from '../../lib/format';
-import { bytes, integer, requests } from '../../lib/quantity';
+import { bytes, integer } from '../../lib/quantity';
 import { useCall, useCaller } from '../../lib/useCall';
 import '../../components/lwTable.css';
 import './usage.css';
@@ -16,7 +16,7 @@ import { appNow } from '../../lib/clock';
 import { useNow } from '../../lib/useNow';
 import { dayMonthYear, quotaSpentSentence, untilWords } from '../../../../shared/quota';
 import { PaceAdvice, paceHeadline } from './PaceAdvice';
-import { countsDifferSentence, readableUsage, sentSentence, usedSentence } from './usageWords';
+import { chartSummary, countsDifferSentence, readableUsage, sentSentence, usedSentence } from './usageWords';
 import { useMe } from '../../team/me';
 import { roleAllows } from '../../../../shared/team';
 import { UsageByMember } from '../../team/UsageByMember';
@@ -63,7 +63,7 @@ export function hourly(rows: LogRow[], now: number): HourBucket[] {
 export function budgetSentences(s: Status): string[] {
   const b = s.budget;
   const out: string[] = [];
-  out.push(sentSentence(b.spentLast24h));
+  out.push(sentSentence(b.spentLast24h, s.mode));
   if (b.basis === 'quota') {
     out.push(
       b.periodRemaining !== null && b.periodEnd !== null
@@ -111,17 +111,17 @@ function statusClass(r: LogRow): string {
   return 'st-2xx';
 }
 
-function RequestsChart({ buckets }: { buckets: HourBucket[] }) {
-  const total = buckets.reduce((n, b) => n + b.ok + b.failed, 0);
-  const failed = buckets.reduce((n, b) => n + b.failed, 0);
-  const busiest = buckets.reduce(
-    (m, b) => (b.ok + b.failed > m.ok + m.failed ? b : m),
-    buckets[0] ?? { ok: 0, failed: 0, label: '' },
-  );
-  const summary =
-    total === 0
-      ? 'No requests in the last 24 hours.'
-      : `${requests(total)} in the last 24 hours${failed ? `, ${integer(failed)} failed` : ''}; busiest hour ${busiest.label} with ${integer(busiest.ok + busiest.failed)}.`;
+function RequestsChart({
+  buckets,
+  thisQuota,
+  mode,
+}: {
+  buckets: HourBucket[];
+  /** Requests of the current quota in the last 24 hours (`requests.list` last24h). */
+  thisQuota: number;
+  mode: 'demo' | 'live';
+}) {
+  const summary = chartSummary(buckets, thisQuota, mode);
   return (
     <figure className="usage-chart">
       <BarChart
@@ -510,7 +510,9 @@ export function UsageView() {
           </span>
         </div>
         {log.error && <ErrorNotice error={log.error} onRetry={() => void log.run()} />}
-        {log.data && <RequestsChart buckets={buckets} />}
+        {log.data && (
+          <RequestsChart buckets={buckets} thisQuota={log.data.last24h} mode={s?.mode ?? 'live'} />
+        )}
       </section>
 
       <section className="usage-section" aria-labelledby="usage-log">

@@ -111,11 +111,35 @@ function uncounted(r: LogRow): boolean {
 
 /**
  * What "Sent in the last 24 hours" counts (docs/writing-guide.md rule 7: two numbers that look alike say how they
- * differ): "Sent in the last 24 hours: 232 requests, Lotwatch's own count (retries and failed requests included;
- * on a team, every server's)." Throws nothing.
+ * differ): the requests that spent the current quota, as the request budget counts them (another key's, or Demo
+ * mode's, spend another quota). "Sent with this key in the last 24 hours: 232 requests, Lotwatch's own count (retries
+ * and failed requests included)."; in Demo mode "Sent in Demo mode in the last 24 hours: …". Throws nothing.
  */
-export function sentSentence(spentLast24h: number): string {
-  return `Sent in the last 24 hours: ${requests(spentLast24h)}, Lotwatch's own count (retries and failed requests included).`;
+export function sentSentence(spentLast24h: number, mode: 'demo' | 'live'): string {
+  const whose = mode === 'demo' ? 'in Demo mode' : 'with this key';
+  return `Sent ${whose} in the last 24 hours: ${requests(spentLast24h)}, Lotwatch's own count (retries and failed requests included).`;
+}
+
+/**
+ * The hourly chart's summary: "120 requests in the last 24 hours, 3 failed; busiest hour 14:00 with 12." The chart
+ * draws every request in the log, whichever key or mode spent it, while the budget counts only the current
+ * quota's (`thisQuota`): when the log holds more, the summary says how many were this key's (or Demo mode's) so the
+ * two numbers on one page do not seem to disagree. "No requests in the last 24 hours." for none. Throws nothing.
+ */
+export function chartSummary(
+  buckets: { label: string; ok: number; failed: number }[],
+  thisQuota: number,
+  mode: 'demo' | 'live',
+): string {
+  const total = buckets.reduce((n, b) => n + b.ok + b.failed, 0);
+  if (total === 0) return 'No requests in the last 24 hours.';
+  const failed = buckets.reduce((n, b) => n + b.failed, 0);
+  const busiest = buckets.reduce((m, b) => (b.ok + b.failed > m.ok + m.failed ? b : m), buckets[0]!);
+  const whose =
+    thisQuota < total
+      ? ` (${integer(thisQuota)} of them ${mode === 'demo' ? 'in Demo mode' : 'with this key'}; the rest ${mode === 'demo' ? 'with a key' : 'with another key or in Demo mode'})`
+      : '';
+  return `${requests(total)} in the last 24 hours${whose}${failed ? `, ${integer(failed)} failed` : ''}; busiest hour ${busiest.label} with ${integer(busiest.ok + busiest.failed)}.`;
 }
 
 /**
