@@ -11,6 +11,15 @@
 export const SALE_OUTCOMES = ['open', 'sold', 'sold_on_approval', 'ended_unsold'] as const;
 export type SaleOutcome = (typeof SALE_OUTCOMES)[number];
 
+/**
+ * How long after its listed sale time a lot with no result yet is taken to be on the block or just off it (ms): the
+ * lots of one sale go on the block one after another from that time, live bids run for minutes, and the service
+ * shows the result within about 15 minutes of the end (docs/service-contract.md "Sale results"). The watcher's
+ * projections assume the lot has ended by then; the screens say "Sale under way" until then, "Sale time passed"
+ * after.
+ */
+export const ASSUMED_LIVE_SPAN_MS = 20 * 60_000;
+
 /** The three results of an auction that is over. */
 export type EndedOutcome = Exclude<SaleOutcome, 'open'>;
 

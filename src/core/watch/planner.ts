@@ -1,3 +1,4 @@
+import { ASSUMED_LIVE_SPAN_MS } from '../../shared/saleOutcome';
 import type { LotState } from '../../shared/watch';
 import { isEnded, mayBeRelisted } from '../diff';
 import { nextBidLookAt, type BidWatch } from './bidPlan';
@@ -211,24 +212,19 @@ export function keptFromSearches(scale: number): ProjectedChecks {
 }
 
 /**
- * How long after its sale time (or after now, for a lot already live) a projection assumes a lot has ended: the
- * start on the block plus the live phase plus the service's refresh lag of up to about 15 minutes.
- */
-const ASSUMED_LIVE_SPAN = 20 * MIN;
-
-/**
  * The state a projection assumes for `lot` at time `t`: unchanged until its auction must be over, then ended
  * unsold (the dearest outcome: it keeps the relist checks). Without this a lot a few minutes from its sale
  * would be projected as "past its sale time, not yet seen ended" for the whole day.
  */
 function projectedState(lot: LotState, t: number, now: number): LotState {
   if (auctionOver(lot)) return lot;
-  // A lot already on the block is minutes from its end; one not yet live, its start plus the refresh lag.
+  // A lot already on the block is minutes from its end; one not yet live, its sale time plus the time on the block
+  // and the service's refresh lag (ASSUMED_LIVE_SPAN_MS).
   const end = isLive(lot)
     ? now + 5 * MIN
     : lot.auction_at === null
       ? null
-      : lot.auction_at + ASSUMED_LIVE_SPAN;
+      : lot.auction_at + ASSUMED_LIVE_SPAN_MS;
   const start = isLive(lot) ? now : lot.auction_at;
   if (end === null || start === null || t < end) return lot;
   return { ...lot, lot_sub_status: 'Ended', state: 'not_sold', auction_at: start };

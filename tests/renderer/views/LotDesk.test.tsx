@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Costs } from '../../../src/renderer/src/features/lot/Desk';
 import { PlanView, planGroup } from '../../../src/renderer/src/features/plan/PlanView';
 import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
@@ -292,6 +292,33 @@ describe('the auction-day plan', () => {
     expect(
       within(row).getByTitle('No shipping price for Savannah yet: Get prices on the lot page.'),
     ).toBeTruthy();
+  });
+
+  it('says a sale past its time as the watchlist does: under way for 20 minutes, then passed with no result yet', async () => {
+    const w = (id: number, title: string, at: number) =>
+      watch({
+        id,
+        lot_key: `copart:5000000${id}`,
+        lot: lotSummary({ lot_key: `copart:5000000${id}`, title, auction_at: at }),
+      });
+    installFake({
+      handlers: {
+        'watchlist.list': () =>
+          okResult([w(1, 'ON THE BLOCK', NOW - 5 * 60_000), w(2, 'LONG PAST', NOW - 50 * 60_000)]),
+      },
+    });
+    // The screen's clock at NOW, as the lots' sale times are.
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+    try {
+      render(<PlanView />);
+      const saleCell = async (title: string) =>
+        within((await screen.findByRole('link', { name: title })).closest('tr')!).getAllByRole('cell')[0]!
+          .textContent;
+      expect(await saleCell('ON THE BLOCK')).toContain('Sale under way, result to follow');
+      expect(await saleCell('LONG PAST')).toContain('Sale time passed, no result yet');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('groups watched lots by local day of the sale, unscheduled and finished apart', () => {

@@ -186,13 +186,19 @@ describe('Search results: the current bid', () => {
 });
 
 describe('Search results: the sale time', () => {
-  it('an open lot whose sale time has passed reads "Sale time passed", not "Open · 7 minutes ago"', async () => {
+  it('an open lot past its sale time reads "Sale under way", then "Sale time passed", never "Open · 7 minutes ago"', async () => {
     const rows = [
       vehicleRow({
         lot_key: 'copart:50000001',
         lot_number: '50000001',
-        title: 'PAST OPEN',
+        title: 'ON THE BLOCK',
         auction_at: NOW - 7 * 60_000,
+      }),
+      vehicleRow({
+        lot_key: 'copart:50000003',
+        lot_number: '50000003',
+        title: 'PAST OPEN',
+        auction_at: NOW - 45 * 60_000,
       }),
       vehicleRow({
         lot_key: 'copart:50000002',
@@ -204,6 +210,7 @@ describe('Search results: the sale time', () => {
     const table = await showRows(rows);
     const sale = (title: string) =>
       within(table).getByText(title).closest('tr')?.querySelector('.rt-sale time')?.textContent;
+    expect(sale('ON THE BLOCK')).toBe('Sale under way');
     expect(sale('PAST OPEN')).toBe('Sale time passed');
     expect(sale('STILL AHEAD')).toBe('in 2 hours');
     expect(table.textContent).not.toContain('ago');

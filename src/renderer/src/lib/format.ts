@@ -1,6 +1,6 @@
 import { format, formatDistanceStrict } from 'date-fns';
 import type { LotSummary } from '../../../shared/ipc/contract';
-import { SALE_OUTCOME_LABEL, type EndedOutcome } from '../../../shared/saleOutcome';
+import { ASSUMED_LIVE_SPAN_MS, SALE_OUTCOME_LABEL, type EndedOutcome } from '../../../shared/saleOutcome';
 
 export { lotPageUrl } from '../../../shared/vehicle';
 
@@ -100,12 +100,28 @@ export function shortRelative(t: number | null | undefined, now: number): string
 }
 
 /**
+ * Where the sale of a lot with no result yet stands once its sale time `at` has passed (`now`; both ms since the
+ * epoch), said the same on every screen: for ASSUMED_LIVE_SPAN_MS after it "Sale under way" (its lot may be on the
+ * block; "result to follow"), then "Sale time passed" ("no result yet"). The real service's state reads "open" while
+ * a lot is live, so the time since the sale is what there is to go by. `head` stands alone in a narrow cell, `sub`
+ * goes under it, and `line` is both on one line ("Sale under way, result to follow").
+ */
+export function pastSaleWords(at: number, now: number): { head: string; sub: string; line: string } {
+  const [head, sub] =
+    now - at < ASSUMED_LIVE_SPAN_MS
+      ? ['Sale under way', 'result to follow']
+      : ['Sale time passed', 'no result yet'];
+  return { head, sub, line: `${head}, ${sub}` };
+}
+
+/**
  * When a lot sells, as a results row says it: "in 2 hours" before its sale time; once that time has passed on a lot
- * with no result yet (still open), "Sale time passed", never "7 minutes ago" beside "Open", which reads as if it
- * were still for sale; for an ended lot, how long ago it sold ("3 days ago"). `t` and `now` in ms since the epoch.
+ * with no result yet (still open), "Sale under way" then "Sale time passed" (pastSaleWords), never "7 minutes ago"
+ * beside "Open", which reads as if it were still for sale; for an ended lot, how long ago it sold ("3 days ago").
+ * `t` and `now` in ms since the epoch.
  */
 export function saleWhen(t: number | null | undefined, now: number, outcome: LotSummary['outcome']): string {
-  if (outcome === 'open' && t !== null && t !== undefined && t <= now) return 'Sale time passed';
+  if (outcome === 'open' && t !== null && t !== undefined && t <= now) return pastSaleWords(t, now).head;
   return relative(t, now);
 }
 

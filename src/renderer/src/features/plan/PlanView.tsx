@@ -6,7 +6,15 @@ import { lotHref } from '../../app/navigation';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { ExportMark } from '../../components/ExportMark';
 import { EmptyState, useContractEvents, useNow } from '../../components/watch/common';
-import { auctionStatus, bidText, countdown, dateTime, platformName, usd } from '../../lib/format';
+import {
+  auctionStatus,
+  bidText,
+  countdown,
+  dateTime,
+  pastSaleWords,
+  platformName,
+  usd,
+} from '../../lib/format';
 import { useCall } from '../../lib/useCall';
 import { CalendarSubscription } from './CalendarSubscription';
 import '../../components/lwTable.css';
@@ -60,7 +68,7 @@ function PlanRow({ w, now }: { w: WatchView; now: number }) {
           {l?.auction_at && l.auction_at > now
             ? `in ${countdown(l.auction_at, now)}`
             : l?.auction_at && l.outcome === 'open'
-              ? 'Sale time passed, waiting for the result'
+              ? pastSaleWords(l.auction_at, now).line
               : l
                 ? auctionStatus(l).label
                 : ''}

@@ -29,6 +29,7 @@ import {
   bidText,
   countdown,
   dateTime,
+  pastSaleWords,
   platformName,
   relative,
   shortRelative,
@@ -218,16 +219,9 @@ function resultPrice(l: LotSummary): number | null {
 }
 
 /**
- * How long after its listed sale time a lot's sale reads as under way (ms): lots of one sale go on the block one
- * after another from that time and the service shows the result within about 15 minutes of the end
- * (docs/service-contract.md "Sale results"; the watcher assumes 20 minutes in all, planner.ts ASSUMED_LIVE_SPAN).
- */
-const SALE_UNDER_WAY_MS = 20 * 60_000;
-
-/**
- * Where the sale stands now: a live countdown ("in 2d 4h") before the sale time; "Sale under way" (under it "result
- * to follow") for the first 20 minutes after it (SALE_UNDER_WAY_MS), then "Sale time passed" ("no result yet"), two
- * short lines that fit the column whole; the sale result ("Sold for $4,250", "Ended unsold") once the auction is
+ * Where the sale stands now: a live countdown ("in 2d 4h") before the sale time; after it "Sale under way" or "Sale
+ * time passed" with "result to follow" or "no result yet" under it (pastSaleWords), two short lines that fit the
+ * column whole; the sale result ("Sold for $4,250", "Ended unsold") once the auction is
  * over.
  */
 function SaleCell({ lot }: { lot: LotSummary | null }) {
@@ -244,12 +238,9 @@ function SaleCell({ lot }: { lot: LotSummary | null }) {
   }
   if (at === null) return <>Not scheduled</>;
   if (at <= now) {
-    const [head, sub] =
-      now - at < SALE_UNDER_WAY_MS
-        ? ['Sale under way', 'result to follow']
-        : ['Sale time passed', 'no result yet'];
+    const { head, sub, line } = pastSaleWords(at, now);
     return (
-      <div title={`${head}, ${sub}`}>
+      <div title={line}>
         <div className="wl-sale-words">{head}</div>
         <div className="lw-sub">{sub}</div>
       </div>
