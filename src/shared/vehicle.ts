@@ -7,10 +7,10 @@ import { z } from 'zod';
  * specification does not list are never lost.
  */
 
-/** Wire values of the two platforms (spec: platform_a = copart, auction_type 1; platform_b = iaai, auction_type 2). */
 /** The 17-character VIN alphabet: digits and capitals without I, O and Q (match case-insensitively for input). */
 export const VIN_PATTERN = /^[A-HJ-NPR-Z0-9]{17}$/;
 
+/** Wire values of the two platforms (spec: platform_a = copart, auction_type 1; platform_b = iaai, auction_type 2). */
 export const PLATFORMS = ['copart', 'iaai'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 

@@ -1,7 +1,7 @@
 import { joinTags, MAX_TAGS, parseTags } from '../../shared/desk';
 import type { LotDesk, LotSummary, MethodInput, MethodOutput, WatchView } from '../../shared/ipc/contract';
 import type { WatchBulkInput } from '../../shared/ipc/contract/watchlist';
-import { parseLotTarget } from '../../shared/vehicle';
+import { parseLotTarget, type Vehicle } from '../../shared/vehicle';
 import {
   lotKeyOf,
   parseLotKey,
@@ -21,6 +21,12 @@ import { changedByName, ConflictError, machineOffset, memberRef } from '../owner
 import type { WatchEngine } from '../watch/engine';
 import { nextCheckAt } from '../watch/planner';
 import { DEFAULT_WATCH_RULES, parseRules } from './rules';
+
+/**
+ * How recent a stored copy of a lot must be to stand for a watch's first look (ms): five minutes, well inside the
+ * service's refresh of about 15 (docs/service-contract.md); the watcher's next look is planned from the copy's time.
+ */
+const WATCH_FROM_COPY_MS = 5 * 60_000;
 
 /** What the watchlist needs: its repositories, the engine facade, the clock, the client, and the views below it. */
 export interface WatchlistDeps {
@@ -106,7 +112,9 @@ export class WatchlistService {
   /**
    * Adds a watch from what the user typed or pasted (parseLotTarget): a 17-character VIN (a VIN watch, which follows
    * relists), a lot number, a lot URL that names its lot number (every link Lotwatch gives out, with or without
-   * https://; the lot must be on that URL's platform), or an IAAI VehicleDetail page (resolved through urltodetails). Fetches the lot once so the list shows it at once.
+   * https://; the lot must be on that URL's platform, or on `platform` when given), or an IAAI VehicleDetail page (resolved
+   * through urltodetails). Fetches the lot once so the list shows it at once, unless a copy of it read in the last
+   * five minutes is stored (the lot page's, when `platform` is given: freshCopy).
    * @throws BadInputError (field `target`) for anything else; ApiError from the service.
    */
   async addWatch(i: MethodInput<'watchlist.add'>, isExample = false): Promise<WatchView> {
@@ -122,37 +130,46 @@ export class WatchlistService {
     }
     const vin = parsed.kind === 'vin' ? checkVin(parsed.vin).vin : null;
     const lotNumber = parsed.kind === 'lot' ? parsed.lot_number : null;
+    const platform = parsed.kind === 'lot' ? (parsed.platform ?? i.platform ?? null) : null;
     const client = this.d.clientOrThrow();
     const existing = (await this.d.watches.listWatches()).find((w) => {
       if (vin) return w.vin === vin;
       const p = w.lot_key !== null ? parseLotKey(w.lot_key) : null;
       if (!p || parsed.kind !== 'lot') return false;
-      return p.lot_number === lotNumber && (parsed.platform === null || p.platform === parsed.platform);
+      return p.lot_number === lotNumber && (platform === null || p.platform === platform);
     });
     if (existing) {
       throw new BadInputError('That vehicle is already on your watchlist.', {
         target: ['Already on your watchlist.'],
       });
     }
-    let vehicle;
-    try {
-      vehicle =
-        parsed.kind === 'page'
-          ? (await client.resolveUrl(parsed.url)).data
-          : (await client.getVehicle(vin ?? (lotNumber as string))).data;
-    } catch (e) {
-      if ((e as LotwatchError).code === 'not_found' && vin) vehicle = null;
-      else throw e;
+    // The lot just read (the lot page the buyer is on): its stored copy is the watch's first look, no request spent.
+    const fresh =
+      platform !== null ? await this.freshCopy(lotKeyOf(platform, lotNumber as string), now) : null;
+    let vehicle: Vehicle | null = null;
+    if (!fresh) {
+      try {
+        vehicle =
+          parsed.kind === 'page'
+            ? (await client.resolveUrl(parsed.url)).data
+            : (await client.getVehicle(vin ?? (lotNumber as string))).data;
+      } catch (e) {
+        if ((e as LotwatchError).code === 'not_found' && vin) vehicle = null;
+        else throw e;
+      }
+      // A lot link names its platform: a lot of the same number on the other platform is not the one asked for.
+      if (platform !== null && vehicle?.platform !== platform) {
+        throw new LotwatchError(
+          'not_found',
+          `There is no ${platform === 'copart' ? 'Copart' : 'IAAI'} lot ${lotNumber}.`,
+        );
+      }
     }
-    // A lot link names its platform: a lot of the same number on the other platform is not the one asked for.
-    if (parsed.kind === 'lot' && parsed.platform !== null && vehicle?.platform !== parsed.platform) {
-      throw new LotwatchError(
-        'not_found',
-        `There is no ${parsed.platform === 'copart' ? 'Copart' : 'IAAI'} lot ${lotNumber}.`,
-      );
-    }
-    const lotKey =
-      vehicle?.platform && vehicle.lot_number ? lotKeyOf(vehicle.platform, vehicle.lot_number) : null;
+    const lotKey = fresh
+      ? fresh.lot_key
+      : vehicle?.platform && vehicle.lot_number
+        ? lotKeyOf(vehicle.platform, vehicle.lot_number)
+        : null;
     if (!vin && !lotKey) {
       throw new LotwatchError(
         'bad_response',
@@ -168,7 +185,7 @@ export class WatchlistService {
       const wid = await this.d.watches.insertWatch(
         {
           kind: vin ? 'vin' : 'lot',
-          vin: vin ?? vehicle?.vin ?? null,
+          vin: vin ?? (fresh ? fresh.vin : vehicle?.vin) ?? null,
           lot_key: lotKey,
           label: i.label ?? '',
           rules,
@@ -176,7 +193,8 @@ export class WatchlistService {
         },
         now,
       );
-      if (vehicle) {
+      if (fresh) await this.d.watches.watchChecked(wid, fresh.last_observed_at, lotKey, fresh.vin);
+      else if (vehicle) {
         await this.d.watches.watchChecked(wid, now, lotKey, vehicle.vin);
         // The lot's first state lands with its watch: a tick between the two would find a watch whose lot has no
         // state, due at once (planner.ts nextCheckAt), and look the lot up a second time.
@@ -187,6 +205,17 @@ export class WatchlistService {
     if (vehicle) await this.d.engine.deliverIngested();
     await this.d.engine.refresh();
     return this.watchView(await this.requireWatch(id));
+  }
+
+  /**
+   * The stored lot `key` when it was read in the last WATCH_FROM_COPY_MS before `now` (ms): as fresh as a new look
+   * could be (the service refreshes prices and states within about 15 minutes, docs/service-contract.md), so
+   * watching the lot a buyer has just opened costs no request (on the free plan, a hundredth of the month's).
+   * Null otherwise. Rejects with database errors.
+   */
+  private async freshCopy(key: string, now: number): Promise<LotRow | null> {
+    const row = await this.d.lots.getRow(key);
+    return row && now - row.last_observed_at <= WATCH_FROM_COPY_MS ? row : null;
   }
 
   /** Removes a watch. @throws not_found. */

@@ -196,6 +196,44 @@ describe('watching a lot from a link Lotwatch gave out', () => {
   });
 });
 
+describe('watching the lot the buyer has just opened', () => {
+  it('spends no request on a copy read in the last five minutes, and reads an older one again', async () => {
+    const { call, clock } = await makeCore();
+    const open = sb.market.sorted.filter((l) => l.subStatus === 'Open' && l.platform === 'copart');
+    const [a, b] = [open[0]!, open[1]!];
+    const sent = async () => value(await call<{ last24h: number }>('requests.list', { limit: 1 })).last24h;
+
+    // The lot page reads the lot; Watch on it a minute later costs nothing and starts from that read.
+    value(await call('vehicles.get', { id: a.lotNumber }));
+    const readAt = clock.now();
+    clock.advanceTo(readAt + 60_000);
+    const before = await sent();
+    const wa = value(await call('watchlist.add', { target: a.lotNumber, platform: 'copart' }));
+    expect(await sent()).toBe(before);
+    expect(wa).toMatchObject({
+      kind: 'lot',
+      lot_key: `copart:${a.lotNumber}`,
+      vin: a.v.vin,
+      last_checked_at: readAt,
+    });
+    expect((wa['lot'] as Record<string, unknown>)['title']).toBe(a.title);
+
+    // A copy six minutes old is read again: one request, and the watch starts from the new read.
+    value(await call('vehicles.get', { id: b.lotNumber }));
+    clock.advanceTo(clock.now() + 6 * 60_000);
+    const mid = await sent();
+    const wb = value(await call('watchlist.add', { target: b.lotNumber, platform: 'copart' }));
+    expect(await sent()).toBe(mid + 1);
+    expect(wb).toMatchObject({ lot_key: `copart:${b.lotNumber}`, last_checked_at: clock.now() });
+
+    // The platform is part of what was asked: that number on the other platform is not this lot.
+    expect(await call('watchlist.add', { target: open[2]!.lotNumber, platform: 'iaai' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found', message: `There is no IAAI lot ${open[2]!.lotNumber}.` },
+    });
+  });
+});
+
 describe('a watch added by lot number', () => {
   it('is named in its alerts by that lot number, not by the VIN it learned', async () => {
     const { call, clock } = await makeCore();

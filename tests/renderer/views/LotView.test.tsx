@@ -150,6 +150,21 @@ describe('LotView', () => {
     );
   });
 
+  it('Watch this lot asks for this lot by its number and platform, so a copy just read is used', async () => {
+    const fake = installFake({
+      handlers: {
+        ...quietSections,
+        'vehicles.get': () => okResult({ ...stored, offline: false }),
+        'watchlist.add': () => errResult('not_found', 'There is no Copart lot 45416833.'),
+      },
+    });
+    render(<LotView lotKey={KEY} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Watch this lot' }));
+    await waitFor(() =>
+      expect(inputsOf(fake, 'watchlist.add')).toEqual([{ target: '45416833', platform: 'copart' }]),
+    );
+  });
+
   it('opens from the #/lot/<lot_key> hash inside the app frame', async () => {
     window.location.hash = `#/lot/${encodeURIComponent(KEY)}`;
     const fake = installFake({ handlers: { ...quietSections, 'vehicles.get': () => okResult(stored) } });

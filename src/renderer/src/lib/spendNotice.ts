@@ -20,7 +20,7 @@ const ACTIONS: Partial<Record<Method, string>> = {
   'locations.list': 'Listing auction locations uses 1 request of your quota',
   'console.call': 'Each call in the API console uses 1 request of your quota',
   'watchlist.add':
-    'Adding a watch uses 1 request of your quota now, and its checks come out of your daily budget',
+    'Adding a watch uses 1 request of your quota now (none for a lot read in the last minutes), and its checks come out of your daily budget',
   'watchlist.checkNow': 'Checking a watch now uses 1 request of your quota',
   'searches.runNow': 'Running a saved search now uses 1 request of your quota for each page it reads',
   'desk.marketComps':

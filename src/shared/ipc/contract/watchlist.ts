@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TagsSchema } from '../../desk';
+import { PLATFORMS } from '../../vehicle';
 import { AlertRulesPatchSchema, AlertRulesSchema } from '../../watch';
 import { Done, Id, LotDeskSchema, LotSummarySchema, RunOutcomeSchema, Void } from './common';
 import { CreatedBySchema } from './members';
@@ -65,6 +66,11 @@ export const watchlistMethods = {
       .object({
         /** A VIN, a lot number, or a Copart/IAAI lot-page URL. */
         target: z.string().trim().min(1, 'Enter a VIN, a lot number or a lot-page URL.').max(500),
+        /**
+         * The platform of a lot number the caller already knows (the lot page's): the lot of that number on the
+         * other platform is not the one meant, and a copy of it read in the last minutes is used as it is.
+         */
+        platform: z.enum(PLATFORMS).optional(),
         label: z.string().trim().max(120).default(''),
         rules: AlertRulesPatchSchema.optional(),
       })

@@ -277,7 +277,12 @@ export function LotView({ lotKey }: { lotKey: string }) {
           </div>
           <div className="card">
             <h3 className="card-title">Watch</h3>
-            <WatchPanel key={d.watch_id ?? 'none'} lotNumber={s.lot_number} watchId={d.watch_id} />
+            <WatchPanel
+              key={d.watch_id ?? 'none'}
+              lotNumber={s.lot_number}
+              platform={s.platform}
+              watchId={d.watch_id}
+            />
           </div>
         </div>
       </div>

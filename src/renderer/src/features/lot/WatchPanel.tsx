@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { WatchView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
+import { PLATFORMS } from '../../../../shared/vehicle';
 import { useCall, useCaller } from '../../lib/useCall';
 import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
 
@@ -8,7 +9,16 @@ import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
  * Watch / Unwatch the lot and edit its rules: bid above, buy now under, reminders N minutes before the sale.
  * `watchId` is the lot's watch from `vehicles.get`; the rules come from `watchlist.list`.
  */
-export function WatchPanel({ lotNumber, watchId: initialId }: { lotNumber: string; watchId: number | null }) {
+export function WatchPanel({
+  lotNumber,
+  platform,
+  watchId: initialId,
+}: {
+  lotNumber: string;
+  /** The lot's platform (a wire value): the watch is this lot, not one of the same number on the other platform. */
+  platform: string;
+  watchId: number | null;
+}) {
   const call = useCaller();
   const [watch, setWatch] = useState<WatchView | null>(null);
   const [watchId, setWatchId] = useState(initialId);
@@ -19,7 +29,10 @@ export function WatchPanel({ lotNumber, watchId: initialId }: { lotNumber: strin
 
   const add = async () => {
     setBusy(true);
-    const r = await call('watchlist.add', { target: lotNumber });
+    const r = await call('watchlist.add', {
+      target: lotNumber,
+      platform: PLATFORMS.find((p) => p === platform),
+    });
     setBusy(false);
     if (r.ok) {
       setWatch(r.value);
