@@ -48,6 +48,11 @@ test.describe('views', () => {
 
     await rows.first().click();
     await expect(page.getByRole('heading', { level: 2, name: /TOYOTA/ })).toBeVisible();
+    // Back on Search: the same page of results and the same filters, kept while the lot was open.
+    await new LotPage(page).backButton.click();
+    await expect(page.getByText(/^Page 2 · \d+ lots/)).toBeVisible();
+    await expect(rows.first()).toContainText('TOYOTA');
+    await expect(search.make).toHaveValue(/TOYOTA/i);
     expect(app.consoleErrors).toEqual([]);
   });
 

@@ -325,3 +325,45 @@ describe('Search filters: damage checkboxes', () => {
     expect(minor.closest('label')?.textContent).toContain('Minor Dent/Scratches');
   });
 });
+
+describe('Search: the last search is kept while another view or a lot is open', () => {
+  it('going back shows the same filters, page and lots with no request, and says how old the page is', async () => {
+    const store = testStore();
+    const fake = answering(okResult(page(20)), okResult(page(20)));
+    const first = render(<SearchView store={store} />);
+    const text = () =>
+      screen.getByRole('searchbox', { name: 'Lot number, VIN or title' }) as HTMLInputElement;
+    fireEvent.change(text(), { target: { value: 'CAMRY' } });
+    await searchAndWait(fake, 1);
+    fireEvent.click(within(results()).getByRole('button', { name: /Next/ }));
+    await waitFor(() => expect(within(results()).getByText('Page 2 · 20 lots')).toBeTruthy());
+    // The buyer changes a filter without searching again, then opens a lot: the view closes.
+    fireEvent.change(text(), { target: { value: 'CAMRY SE' } });
+    first.unmount();
+
+    // Back five minutes later: the same page and lots, the form as left, nothing sent.
+    vi.setSystemTime(NOW + 5 * 60_000);
+    vi.spyOn(Element.prototype, 'clientHeight', 'get').mockImplementation(function (this: Element) {
+      return this.classList.contains('rt-scroll') ? 600 : 0;
+    });
+    render(<SearchView store={store} />);
+    expect(within(results()).getByText('Page 2 · 20 lots · read 5 minutes ago')).toBeTruthy();
+    expect(within(results()).getAllByText(/^2020 TOYOTA CAMRY \d+$/).length).toBeGreaterThan(5);
+    expect(text().value).toBe('CAMRY SE');
+    expect(inputsOf(fake, 'vehicles.search')).toHaveLength(2);
+  });
+
+  it('a saved search opened since starts the form from its filters, not from the kept search', async () => {
+    const store = testStore();
+    const fake = answering(okResult(page(20)));
+    const first = render(<SearchView store={store} />);
+    await searchAndWait(fake, 1);
+    first.unmount();
+    store.getState().openSearchDraft({ id: 4, name: 'Hondas', params: { s: 'CIVIC' } });
+    render(<SearchView store={store} />);
+    expect(within(results()).getByText('Set filters and press Search')).toBeTruthy();
+    expect(
+      (screen.getByRole('searchbox', { name: 'Lot number, VIN or title' }) as HTMLInputElement).value,
+    ).toBe('CIVIC');
+  });
+});

@@ -1,7 +1,7 @@
 import { joinSearch, type LocalRefinements } from '../../../shared/localRefinements';
 import { create } from 'zustand';
 import type { Bridge } from '../../../shared/ipc/bridge';
-import type { AppInfo } from '../../../shared/ipc/contract';
+import type { AppInfo, MethodOutput } from '../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../shared/ipc/errors';
 import type { Settings, SettingsPatch } from '../../../shared/settings';
 import { syncAppClock } from '../lib/clock';
@@ -48,6 +48,27 @@ export interface SearchDraft {
   updatedAt: number;
 }
 
+/**
+ * The Search view's last search, kept while another view or a lot is open, so going back shows the same filters,
+ * page and results without sending a request again (each page costs one of the quota). `mode` is the mode the
+ * results came from: Demo mode's lots are not shown after a switch to the live service, nor the other way round.
+ * `draftOpened` is the saved-search opening the form belonged to (SearchDraft.opened), so opening a saved search
+ * starts from its filters, not from the kept ones.
+ */
+export interface SearchSession {
+  /** The form's values as the user left them (features/search/params.ts SearchForm). */
+  form: Record<string, unknown>;
+  /** The parameters of the search the results belong to; null before the first Search. */
+  params: Record<string, unknown> | null;
+  page: MethodOutput<'vehicles.search'> | null;
+  pageNo: number;
+  /** When the page shown was read (ms, the app's clock), or null. */
+  readAt: number | null;
+  photoChoice: boolean | null;
+  mode: AppInfo['mode'] | null;
+  draftOpened: number | null;
+}
+
 /** A saved search as a draft is made from: its parameters and its local refinements (none when left out). */
 type DraftSource = {
   id: number;
@@ -72,6 +93,10 @@ export interface AppState {
   saveError: ErrorPayload | null;
   /** The saved search whose filters the Search form is editing, or null for a plain search. */
   searchDraft: SearchDraft | null;
+  /** The Search view's last search while the view is closed (see SearchSession), or null. */
+  searchSession: SearchSession | null;
+  /** Keeps the Search view's state (merged over what is kept) for when the view opens again. */
+  keepSearchSession(patch: Partial<SearchSession>): void;
   setView(view: ViewId): void;
   /**
    * Shows the Search view with the form filled from a saved search's parameters, to edit them and save them back
@@ -102,6 +127,22 @@ export function createAppStore(api: Bridge, initialView: ViewId = 'search') {
     savedAt: null,
     saveError: null,
     searchDraft: null,
+    searchSession: null,
+    keepSearchSession: (patch) =>
+      set((s) => ({
+        searchSession: {
+          form: {},
+          params: null,
+          page: null,
+          pageNo: 1,
+          readAt: null,
+          photoChoice: null,
+          mode: null,
+          draftOpened: null,
+          ...s.searchSession,
+          ...patch,
+        },
+      })),
     setView: (view) => set({ view, lotKey: null }),
     openSearchDraft: ({ id, name, params, refine, updated_at }) =>
       set((s) => ({

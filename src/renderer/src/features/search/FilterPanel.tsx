@@ -1,4 +1,4 @@
-import { Fragment, useState, type ChangeEvent, type ReactNode } from 'react';
+import { Fragment, useEffect, useState, type ChangeEvent, type ReactNode } from 'react';
 import { useForm, useWatch, type UseFormRegister } from 'react-hook-form';
 import type { FilterMeta, NumberRange } from '../../../../shared/filterMeta';
 import { searchParam, SEARCH_DEFAULTS } from '../../../../shared/vehicleParams';
@@ -308,6 +308,7 @@ export function FilterPanel({
   loading,
   onSearch,
   onSave,
+  onValues,
   editing,
 }: {
   meta: FilterMeta;
@@ -317,6 +318,8 @@ export function FilterPanel({
   onSearch: (f: SearchForm) => void;
   /** "Save this search…" (or "Save as new…" while editing a saved search): the form's values, nothing sent yet. */
   onSave: (f: SearchForm) => void;
+  /** The form's values after each edit (the Search view keeps them for when it opens again); nothing is sent. */
+  onValues?: (f: SearchForm) => void;
   /**
    * The saved search whose filters the form holds, when opened from Saved searches: "Save changes" then hands the
    * form's values to `onUpdate` (searches.update), and Reset goes back to the saved filters.
@@ -330,7 +333,12 @@ export function FilterPanel({
     control,
     getValues,
     setValue,
+    subscribe,
   } = useForm<SearchForm>({ defaultValues: initial });
+  useEffect(() => {
+    if (!onValues) return;
+    return subscribe({ formState: { values: true }, callback: ({ values }) => onValues(values) });
+  }, [subscribe, onValues]);
   const [make, model, type, locState, saleDoc] = useWatch({
     control,
     name: ['make', 'model', 'type', 'loc_state', 'sale_document_type'],

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { MethodOutput } from '../../../../shared/ipc/contract';
 import { isUnrefined, splitSearch } from '../../../../shared/localRefinements';
@@ -10,6 +10,9 @@ import { emptyForm, fieldOfErrorKey, fromParams, toParams, type SearchForm } fro
 import { ResultsTable } from './ResultsTable';
 import { SaveSearchDialog } from './SaveSearchDialog';
 import { useCall, useCaller } from '../../lib/useCall';
+import { appNow } from '../../lib/clock';
+import { relative } from '../../lib/format';
+import { useNow } from '../../lib/useNow';
 import type { AppStore } from '../../app/appStore';
 import './search.css';
 
@@ -26,13 +29,22 @@ function fieldErrors(e: ErrorPayload | null): Record<string, string> {
 }
 
 /**
+ * How old the page shown is, when it was read over a minute before `now` (a page kept while the view was closed):
+ * " · read 14 minutes ago", so a buyer does not take its bids for the current ones. "" otherwise.
+ */
+function readWhen(readAt: number | null, now: number): string {
+  return readAt !== null && now - readAt > 60_000 ? ` · read ${relative(readAt, now)}` : '';
+}
+
+/**
  * Search: every filter of GET /vehicles, results one page at a time (cursor paging) in a sortable virtualized
  * table, and "Save this search" to watch it on a schedule. Thumbnails show by default in Demo mode only; with a
  * real key each photo costs a request, so they wait for "Show photos".
  * Opened from Saved searches (the store's `searchDraft`), the form starts from that saved search's filters and
  * offers "Save changes" (searches.update, keeping its name, schedule, pages, pause and alert rules as they are
  * now) and "Save as new…"; nothing is searched until the user presses Search, since every search page spends a
- * request of the quota.
+ * request of the quota. Closed and opened again (a lot opened from the results and Back, another view), it shows the
+ * same filters, page and results as it was left (the app store's SearchSession), with how long ago the page was read.
  */
 export function SearchView({ store }: { store: AppStore }) {
   const call = useCaller();
@@ -41,15 +53,29 @@ export function SearchView({ store }: { store: AppStore }) {
   const draft = useStore(store, (s) => s.searchDraft);
   // The filters body is large (about 2 MB on the real service): read it once per answer, not on every render.
   const filterMeta = useMemo(() => readFilterMeta(filters.data?.data), [filters.data]);
-  // The form starts from the saved search being edited, read once: a later save or "Stop editing" keeps what the
-  // user has in the form.
-  const [initial] = useState(() => (draft ? fromParams(draft.params) : emptyForm()));
-  const [params, setParams] = useState<Record<string, unknown> | null>(null);
-  const [page, setPage] = useState<Page | null>(null);
-  const [pageNo, setPageNo] = useState(1);
+  // The last search kept while the view was closed (a lot opened from the results, another view): shown again as
+  // it was, with no request, unless it came from the other mode or a saved search has been opened since.
+  const [kept] = useState(() => {
+    const { searchSession: k, info: i } = store.getState();
+    return k && k.mode === (i?.mode ?? null) && k.draftOpened === (draft?.opened ?? null) ? k : null;
+  });
+  // The form starts from the kept search, else the saved search being edited, read once: a later save or "Stop
+  // editing" keeps what the user has in the form.
+  const [initial] = useState<SearchForm>(() =>
+    kept
+      ? { ...emptyForm(), ...(kept.form as Partial<SearchForm>) }
+      : draft
+        ? fromParams(draft.params)
+        : emptyForm(),
+  );
+  const [params, setParams] = useState<Record<string, unknown> | null>(kept?.params ?? null);
+  const [page, setPage] = useState<Page | null>(kept?.page ?? null);
+  const [pageNo, setPageNo] = useState(kept?.pageNo ?? 1);
+  const [readAt, setReadAt] = useState<number | null>(kept?.readAt ?? null);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<ErrorPayload | null>(null);
-  const [photoChoice, setPhotoChoice] = useState<boolean | null>(null);
+  const [photoChoice, setPhotoChoice] = useState<boolean | null>(kept?.photoChoice ?? null);
+  const now = useNow(30_000);
   const [saving, setSaving] = useState<Record<string, unknown> | null>(null);
   const [updating, setUpdating] = useState(false);
   const [updateError, setUpdateError] = useState<ErrorPayload | null>(null);
@@ -76,6 +102,7 @@ export function SearchView({ store }: { store: AppStore }) {
       if (r.ok) {
         setPage(r.value);
         setPageNo(nextPageNo);
+        setReadAt(appNow());
       } else {
         setPage(null);
         setError(r.error);
@@ -84,7 +111,26 @@ export function SearchView({ store }: { store: AppStore }) {
     [call],
   );
 
+  // What the view shows, kept in the app's store for when it opens again (nothing is sent).
+  const draftOpened = draft?.opened ?? null;
+  useEffect(() => {
+    store.getState().keepSearchSession({
+      params,
+      page,
+      pageNo,
+      readAt,
+      photoChoice,
+      mode: store.getState().info?.mode ?? null,
+      draftOpened,
+    });
+  }, [store, params, page, pageNo, readAt, photoChoice, draftOpened]);
+  const keepForm = useCallback(
+    (f: SearchForm) => store.getState().keepSearchSession({ form: f as unknown as Record<string, unknown> }),
+    [store],
+  );
+
   const onSearch = (f: SearchForm) => {
+    keepForm(f);
     const p = toParams(f);
     setParams(p);
     // Other filters: the lots of the previous search are not shown while this one loads.
@@ -186,6 +232,7 @@ export function SearchView({ store }: { store: AppStore }) {
           loading={loading}
           onSearch={onSearch}
           onSave={(f) => setSaving(toParams(f))}
+          onValues={keepForm}
           {...(draft
             ? { editing: { name: draft.name, busy: updating, onUpdate: (f: SearchForm) => void onUpdate(f) } }
             : {})}
@@ -197,9 +244,9 @@ export function SearchView({ store }: { store: AppStore }) {
             {loading
               ? 'Searching…'
               : page
-                ? rows.length
-                  ? `Page ${pageNo} · ${rows.length} ${rows.length === 1 ? 'lot' : 'lots'}`
-                  : 'No lots'
+                ? (rows.length
+                    ? `Page ${pageNo} · ${rows.length} ${rows.length === 1 ? 'lot' : 'lots'}`
+                    : 'No lots') + readWhen(readAt, now)
                 : 'Set filters and press Search'}
           </span>
           {rows.length > 0 && (
