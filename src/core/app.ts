@@ -59,6 +59,7 @@ export function createCore(deps: CoreDeps): Core {
   const database =
     deps.database ?? sqliteDatabase(deps.db!, { dbPath: deps.dbPath, dataDir: deps.dataDir, clock });
   const settings = database.settings;
+  const examplesActive = () => settings.get().demoMode;
   const listeners = new Set<(e: ContractEvent) => void>();
   const emit = (e: ContractEvent) => {
     for (const l of listeners) {
@@ -122,7 +123,7 @@ export function createCore(deps: CoreDeps): Core {
     emit,
     quiet,
     tzOffsetMinutes: tz,
-    examplesActive: () => settings.get().demoMode,
+    examplesActive,
     userPausedUntil: () => settings.value('watchPausedUntil'),
     calls: callRunnerOf({ store, client: access.client, clock, budget, emit, quiet, tzOffsetMinutes: tz }),
   });
@@ -213,7 +214,7 @@ export function createCore(deps: CoreDeps): Core {
     transaction,
     clock,
     clientOrThrow: access.clientOrThrow,
-    examplesActive: () => settings.get().demoMode,
+    examplesActive,
     summary: lotSummary,
     figures: (row, rules) => desk.figures(row, rules, member), // a member sees their own max bid
     desk: store.desk,
@@ -237,7 +238,7 @@ export function createCore(deps: CoreDeps): Core {
     reach,
   });
   const inbox = new InboxService({ repos: store, transaction, clock, member, tzOffsetMinutes: tz });
-  const callWatches = callWatchService({ store, engine, clock, apiConsole, ...access });
+  const callWatches = callWatchService({ store, engine, clock, apiConsole, ...access, examplesActive });
   const demo = new DemoService({
     callRows: store.calls,
     calls: callWatches,

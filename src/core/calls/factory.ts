@@ -32,12 +32,15 @@ export function callWatchService(d: {
   clock: Clock;
   clientOrThrow: () => ApiClient;
   apiConsole: ApiConsole;
+  /** Whether Demo mode's examples run (Demo mode is on). */
+  examplesActive: () => boolean;
 }): CallWatchService {
   return new CallWatchService({
     calls: d.store.calls,
     engine: d.engine,
     clock: d.clock,
     clientOrThrow: d.clientOrThrow,
+    examplesActive: d.examplesActive,
     endpoints: () => d.apiConsole.endpoints().map((e) => e.name),
   });
 }

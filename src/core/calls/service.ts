@@ -26,6 +26,8 @@ export interface CallWatchServiceDeps {
   clientOrThrow: () => ApiClient;
   /** The console endpoint names (ApiConsole.endpoints), to refuse one that does not exist before saving. */
   endpoints: () => readonly string[];
+  /** Whether Demo mode's examples run: outside Demo mode the engine runs no example (src/core/watch/runs.ts). */
+  examplesActive: () => boolean;
 }
 
 const DAY = 86_400_000;
@@ -50,7 +52,9 @@ export class CallWatchService {
   private async view(w: CallWatchRow, names?: ReadonlyMap<number, string>): Promise<CallWatchView> {
     const now = this.d.clock.now();
     const who = names ?? (await this.d.calls.memberNames(memberIds([w.created_by])));
-    const schedule = this.d.engine.callSchedule(w.id, w.paused);
+    // An example outside Demo mode is not run by the engine (runs.ts): no next run, no cost, whatever its flag.
+    const waits = w.is_example && !this.d.examplesActive();
+    const schedule = waits ? { next: null, runsPerDay: 0 } : this.d.engine.callSchedule(w.id, w.paused);
     const last = await this.d.calls.lastGoodAnswer(w.id);
     const extract = last ? parseExtract(last.extract) : null;
     return {
@@ -63,6 +67,7 @@ export class CallWatchService {
       paused: w.paused,
       paused_reason: w.paused ? (w.paused_reason ?? 'buyer') : null,
       is_example: w.is_example,
+      waits_for_demo: waits,
       created_at: w.created_at,
       last_run_at: w.last_run_at,
       last_ok_at: w.last_ok_at,

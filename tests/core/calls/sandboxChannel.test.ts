@@ -162,7 +162,17 @@ describe('call watches on the sandbox video platform', () => {
       name: DEMO_CALL_EXAMPLE.name,
       is_example: true,
       target: DEMO_CALL_EXAMPLE.target,
+      waits_for_demo: false,
     });
+    expect(listed[0]!.next_run_at).not.toBeNull();
+
+    // Demo mode off: the example waits for Demo mode, and the list says so (no next run, nothing a day), where it
+    // had said "Running" with a next run.
+    await t.value('settings.update', { demoMode: false });
+    const off = await t.value<CallWatchView[]>('callWatches.list');
+    expect(off[0]).toMatchObject({ waits_for_demo: true, next_run_at: null, requests_per_day: 0 });
+    await t.value('settings.update', { demoMode: true });
+    expect((await t.value<CallWatchView[]>('callWatches.list'))[0]).toMatchObject({ waits_for_demo: false });
     await t.value('examples.remove');
     expect(await t.value<CallWatchView[]>('callWatches.list')).toEqual([]);
   });

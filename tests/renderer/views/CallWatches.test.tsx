@@ -282,6 +282,26 @@ describe('Watched calls list', () => {
     await waitFor(() => expect(inputsOf(fake, 'callWatches.setPaused')).toEqual([{ id: 9, paused: false }]));
   });
 
+  it('a Demo example outside Demo mode says it runs only there: no next run, no cost, no Pause or Resume', async () => {
+    const example = watchView({
+      id: 5,
+      name: 'Auction Garage: new videos',
+      is_example: true,
+      waits_for_demo: true,
+      next_run_at: null,
+      requests_per_day: 0,
+    });
+    installFake({ handlers: { 'callWatches.list': () => okResult([example]) } });
+    render(<CallWatchesSection />);
+    const table = await screen.findByRole('table', { name: 'Watched calls' });
+    const row = within(table).getByRole('row', { name: 'Auction Garage: new videos' });
+    expect(row.textContent).toContain('Demo example: runs only in Demo mode');
+    expect(row.textContent).toContain('Next: in Demo mode');
+    expect(row.textContent).toContain('0 requests a day');
+    expect(row.textContent).not.toContain('Running');
+    expect(within(row).queryByRole('button', { name: /^(Pause|Resume) / })).toBeNull();
+  });
+
   it('"Remove examples" on Saved searches counts the example watched call, removes it and reloads the list', async () => {
     let calls = [watchView({ name: 'Auction Garage: new videos', is_example: true })];
     const fake = installFake({

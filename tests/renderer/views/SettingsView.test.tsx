@@ -208,6 +208,8 @@ describe('SettingsView · Demo examples when Demo mode is turned off', () => {
         'searches.list': () => okResult([exampleSearch, savedSearch({ id: 4, name: 'Mine' })]),
         // Only is_example is read from the watch list.
         'watchlist.list': () => okResult(exampleWatches as never),
+        // And Demo mode's example watched call (only is_example is read).
+        'callWatches.list': () => okResult([{ id: 7, is_example: true }] as never),
         ...handlers,
       },
     });
@@ -218,7 +220,7 @@ describe('SettingsView · Demo examples when Demo mode is turned off', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     const question = await screen.findByRole('group', { name: /Demo mode is off/ });
     expect(question.textContent).toContain(
-      'Its examples (1 saved search and 3 watched lots) are paused so that they do not use your key',
+      'Its examples (1 saved search, 3 watched lots and 1 watched call) are paused so that they do not use your key',
     );
     expect(inputsOf(fake, 'settings.update')).toEqual([expect.objectContaining({ demoMode: false })]);
     return { fake, question };
@@ -226,11 +228,13 @@ describe('SettingsView · Demo examples when Demo mode is turned off', () => {
 
   it('asks, and "Remove them" removes them', async () => {
     const { fake, question } = await turnDemoOff({
-      'examples.remove': () => okResult({ searches: 1, watches: 3, calls: 0 }),
+      'examples.remove': () => okResult({ searches: 1, watches: 3, calls: 1 }),
     });
     fireEvent.click(within(question).getByRole('button', { name: 'Remove them' }));
     expect(
-      await screen.findByText('Removed the Demo examples (1 saved search and 3 watched lots).'),
+      await screen.findByText(
+        'Removed the Demo examples (1 saved search, 3 watched lots and 1 watched call).',
+      ),
     ).toBeTruthy();
     expect(inputsOf(fake, 'examples.remove')).toHaveLength(1);
     expect(screen.queryByRole('group', { name: /Demo mode is off/ })).toBeNull();

@@ -19,6 +19,11 @@ export const CallWatchViewSchema = z.object({
   /** Why it is paused (null while it runs): by the buyer, or by itself after repeated 4xx answers. */
   paused_reason: z.enum(CALL_PAUSE_REASONS).nullable(),
   is_example: z.boolean(),
+  /**
+   * A Demo example while Demo mode is off: it runs only in Demo mode (it would spend the buyer's quota on a call they
+   * never chose), so it has no next run and costs nothing, whatever `paused` says.
+   */
+  waits_for_demo: z.boolean().default(false),
   created_at: z.number(),
   last_run_at: z.number().nullable(),
   last_ok_at: z.number().nullable(),

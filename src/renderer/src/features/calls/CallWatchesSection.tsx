@@ -37,10 +37,11 @@ export function costPerDay(requestsPerDay: number): string {
 }
 
 /**
- * A call watch's state in the buyer's words: paused by the buyer; paused by itself after repeated refusals, with
+ * A call watch's state in the buyer's words: a Demo example waiting for Demo mode; paused by the buyer; paused by itself after repeated refusals, with
  * the service's last words; failing; not run yet; or running. Pure.
  */
 export function callStatusText(w: CallWatchView): { text: string; tone: 'ok' | 'muted' | 'danger' } {
+  if (w.waits_for_demo) return { text: 'Demo example: runs only in Demo mode', tone: 'muted' };
   if (w.paused && w.paused_reason === 'failing') {
     const n = Math.max(w.consecutive_failures, CALL_FAILURES_BEFORE_PAUSE);
     return {
@@ -207,7 +208,14 @@ export function CallWatchesSection({ onExamples }: { onExamples?: (n: number) =>
                         Last: {w.last_run_at ? relative(w.last_run_at, now) : 'never'}
                       </div>
                       <div className="lw-sub" title={w.next_run_at ? dateTime(w.next_run_at) : undefined}>
-                        Next: {w.paused ? 'paused' : w.next_run_at ? relative(w.next_run_at, now) : '–'}
+                        Next:{' '}
+                        {w.waits_for_demo
+                          ? 'in Demo mode'
+                          : w.paused
+                            ? 'paused'
+                            : w.next_run_at
+                              ? relative(w.next_run_at, now)
+                              : '–'}
                       </div>
                     </td>
                     <td className="num">{itemsCell(w)}</td>
@@ -234,14 +242,17 @@ export function CallWatchesSection({ onExamples }: { onExamples?: (n: number) =>
                             Run now
                           </button>
                         )}
-                        <button
-                          type="button"
-                          className="lw-small"
-                          onClick={() => void setPaused(w, !w.paused)}
-                          aria-label={`${w.paused ? 'Resume' : 'Pause'} ${w.name}`}
-                        >
-                          {w.paused ? 'Resume' : 'Pause'}
-                        </button>
+                        {/* An example waiting for Demo mode neither pauses nor resumes: only Demo mode runs it. */}
+                        {!w.waits_for_demo && (
+                          <button
+                            type="button"
+                            className="lw-small"
+                            onClick={() => void setPaused(w, !w.paused)}
+                            aria-label={`${w.paused ? 'Resume' : 'Pause'} ${w.name}`}
+                          >
+                            {w.paused ? 'Resume' : 'Pause'}
+                          </button>
+                        )}
                         <button
                           type="button"
                           className="lw-small"

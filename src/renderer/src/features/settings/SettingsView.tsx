@@ -316,21 +316,23 @@ const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : 
 export function DemoExamplesQuestion({
   searches,
   watches,
+  calls = 0,
   onDone,
 }: {
   searches: number;
   watches: number;
+  /** Example watched calls (the engine runs them only in Demo mode too). */
+  calls?: number;
   onDone: (note: string) => void;
 }) {
   const call = useCaller();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorPayload | null>(null);
-  const what = [
-    searches ? count(searches, 'saved search', 'saved searches') : '',
-    watches ? count(watches, 'watched lot', 'watched lots') : '',
-  ]
-    .filter(Boolean)
-    .join(' and ');
+  const what = andList([
+    ...(searches ? [count(searches, 'saved search', 'saved searches')] : []),
+    ...(watches ? [count(watches, 'watched lot', 'watched lots')] : []),
+    ...(calls ? [count(calls, 'watched call', 'watched calls')] : []),
+  ]);
   const remove = async () => {
     setBusy(true);
     const r = await call('examples.remove');
@@ -377,15 +379,20 @@ export function SettingsView({ store }: { store: AppStore }) {
   const api = useApi();
   const call = useCaller();
   const settings = useStore(store, (s) => s.settings);
-  const [examples, setExamples] = useState<{ searches: number; watches: number } | null>(null);
+  const [examples, setExamples] = useState<{ searches: number; watches: number; calls: number } | null>(null);
   const [examplesNote, setExamplesNote] = useState<string | null>(null);
-  // After Demo mode was turned off and saved: are there examples to ask about? (Two local reads, no request.)
+  // After Demo mode was turned off and saved: are there examples to ask about? (Three local reads, no request.)
   const askAboutExamples = async () => {
-    const [s, w] = await Promise.all([call('searches.list'), call('watchlist.list')]);
+    const [s, w, c] = await Promise.all([
+      call('searches.list'),
+      call('watchlist.list'),
+      call('callWatches.list'),
+    ]);
     const searches = s.ok ? s.value.filter((x) => x.is_example).length : 0;
     const watches = w.ok ? w.value.filter((x) => x.is_example).length : 0;
+    const calls = c.ok ? c.value.filter((x) => x.is_example).length : 0;
     setExamplesNote(null);
-    setExamples(searches + watches > 0 ? { searches, watches } : null);
+    setExamples(searches + watches + calls > 0 ? { searches, watches, calls } : null);
   };
   const status = useCall('status.get');
   const refresh = status.run;
@@ -403,6 +410,7 @@ export function SettingsView({ store }: { store: AppStore }) {
         <DemoExamplesQuestion
           searches={examples.searches}
           watches={examples.watches}
+          calls={examples.calls}
           onDone={(note) => {
             setExamples(null);
             setExamplesNote(note);
