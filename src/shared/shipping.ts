@@ -146,16 +146,17 @@ export function qualified(amount: string, x: readonly (CostGap | CostPart)[]): s
 
 /**
  * One gap as a sentence that names the port and what to do: "No shipping price for Savannah yet: Get prices on the
- * lot page.", "The service has no price for Savannah.", "No ocean freight or duty for Savannah: add its destination
- * in Settings."
+ * lot page." (on the lot page itself, `onLotPage`: "…: Get prices under Shipping to port."), "The service has no
+ * price for Savannah.", "No ocean freight or duty for Savannah: add its destination in Settings."
  */
-export function gapSentence(g: CostGap): string {
+export function gapSentence(g: CostGap, onLotPage = false): string {
   const port = g.port === null ? null : portLabel(g.port);
+  const where = onLotPage ? 'under Shipping to port' : 'on the lot page';
   switch (g.reason) {
     case 'not_fetched':
       return port === null
-        ? 'No shipping price yet: Get prices on the lot page to find the cheapest port.'
-        : `No shipping price for ${port} yet: Get prices on the lot page.`;
+        ? `No shipping price yet: Get prices ${where} to find the cheapest port.`
+        : `No shipping price for ${port} yet: Get prices ${where}.`;
     case 'no_price':
       return `No price for ${port ?? 'this port'}: the service does not price it for this lot.`;
     case 'not_usd':

@@ -114,7 +114,7 @@ describe('the lot page costs', () => {
       />,
     );
     expect((await screen.findByRole('row', { name: /Shipping to Savannah/ })).textContent).toContain(
-      'No shipping price for Savannah yet: Get prices on the lot page.',
+      'No shipping price for Savannah yet: Get prices under Shipping to port.',
     );
     expect(screen.getByRole('row', { name: /Landed cost/ }).textContent).toContain('excluding shipping');
     fireEvent.change(screen.getByRole('textbox', { name: 'Bid (USD)' }), { target: { value: 'lots' } });

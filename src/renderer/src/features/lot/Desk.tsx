@@ -208,7 +208,7 @@ export function Costs({
                 {desk.port_choice === 'cheapest' && choice.port !== null ? ' (cheapest)' : ''}
               </th>
               <td className="num">
-                {shipGap ? <span className="muted">{gapSentence(shipGap)}</span> : money(shipping ?? 0)}
+                {shipGap ? <span className="muted">{gapSentence(shipGap, true)}</span> : money(shipping ?? 0)}
               </td>
             </tr>
             {breakdown.own.map((f) => (
@@ -221,7 +221,7 @@ export function Costs({
               <tr>
                 <th scope="row">Ocean freight and duty</th>
                 <td className="num">
-                  <span className="muted">{gapSentence(destGap)}</span>
+                  <span className="muted">{gapSentence(destGap, true)}</span>
                 </td>
               </tr>
             )}
@@ -297,7 +297,7 @@ export function Costs({
           <div className="desk-confirm" role="alertdialog" aria-label="Save a max bid that leaves costs out">
             <p>
               This max bid leaves out {excludedText(choice.gaps)}: it is too high by that much.{' '}
-              {choice.gaps.map(gapSentence).join(' ')}
+              {choice.gaps.map((g) => gapSentence(g, true)).join(' ')}
             </p>
             <div className="actions">
               {shipGap && shipGap.reason === 'not_fetched' && (

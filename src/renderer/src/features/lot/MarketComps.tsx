@@ -129,7 +129,9 @@ function BidRange({
           <>
             {' '}
             · landed {usd(r.landed_low_usd)}–{usd(r.landed_high_usd)} with fees and your own lines
-            {r.shipping_included ? ' and shipping' : `, ${costQualifier(['shipping'])} (Get prices below)`}
+            {r.shipping_included
+              ? ' and shipping'
+              : `, ${costQualifier(['shipping'])} (Get prices under Shipping to port)`}
           </>
         ) : (
           <>

@@ -100,7 +100,7 @@ function PlanRow({ w, now }: { w: WatchView; now: number }) {
       <td className="num">
         {d?.landed_cost_usd != null ? usd(d.landed_cost_usd) : '–'}
         {d && d.landed_cost_usd != null && costQualifier(d.landed_excludes) && (
-          <div className="lw-sub" title={d.landed_excludes.map(gapSentence).join(' ')}>
+          <div className="lw-sub" title={d.landed_excludes.map((g) => gapSentence(g)).join(' ')}>
             {costQualifier(d.landed_excludes)}
           </div>
         )}

@@ -921,7 +921,9 @@ function LandedCell({ w }: { w: WatchView }) {
   if (unknown || !d || d.landed_cost_usd == null) return <span title={unknown ?? undefined}>–</span>;
   const q = shortQualifier(d.landed_excludes);
   return (
-    <div title={d.landed_excludes.length ? d.landed_excludes.map(gapSentence).join(' ') : undefined}>
+    <div
+      title={d.landed_excludes.length ? d.landed_excludes.map((g) => gapSentence(g)).join(' ') : undefined}
+    >
       <div>{usd(d.landed_cost_usd)}</div>
       {q ? <div className="lw-sub">{q}</div> : null}
     </div>
