@@ -272,6 +272,7 @@ export class DeskService {
       throw notFound('This lot is not stored on this computer yet. Open it once with a key or in Demo mode.');
     const watch = (await this.d.store.watches.listWatches()).find((w) => w.lot_key === key);
     const rec = await this.d.store.lots.getLotRecord(key);
+    const titleGroup = titleGroupOf(rec?.title_document?.name);
     const comps = await findComps(this.d.store.comps, {
       lot_key: key,
       vin: row.vin,
@@ -280,7 +281,7 @@ export class DeskService {
       year: row.year,
       odometer: rec?.odometer ?? null,
       damage: rec?.damage ?? null,
-      title_group: titleGroupOf(rec?.title_document?.name),
+      title_group: titleGroup,
       run_condition: rec?.run_condition ?? null,
       has_key: rec?.has_key ?? null,
     });
@@ -295,7 +296,7 @@ export class DeskService {
       shipping: await this.d.store.desk.shipping(key),
       comps,
       market: await this.market.status(row),
-      bid_range: bidRange(comps.comps, comps.stats, costs, rules?.target_landed_usd ?? null),
+      bid_range: bidRange(comps.comps, costs, rules?.target_landed_usd ?? null, titleGroup),
       estimates: {
         service_from_usd: rec?.pricing?.estimated_cost_from_usd ?? null,
         service_to_usd: rec?.pricing?.estimated_cost_to_usd ?? null,

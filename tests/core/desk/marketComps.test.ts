@@ -118,9 +118,21 @@ describe('market comparables against the sandbox', () => {
       (c.year_delta === 0 ? 1 : 0);
     const scores = comps.map(score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
-    expect(desk.bid_range.refusal).toBeNull();
-    expect(desk.bid_range.low_usd).toBe(stats.p25_usd);
-    expect(desk.bid_range.high_usd).toBe(stats.median_usd);
+    // The bid range rests on the priced comparables of the lot's own title group (all of them when it is unknown),
+    // between the lowest and highest of their prices.
+    const r = desk.bid_range;
+    const paid = (c: (typeof comps)[number]) =>
+      (c.outcome === 'sold' || c.outcome === 'sold_on_approval') && (c.sale_price_usd ?? 0) > 0;
+    const basis = comps.filter((c) => paid(c) && (r.title_group === null || c.same_title_group));
+    expect([...r.rests_on].sort()).toEqual(basis.map((c) => c.lot_key).sort());
+    expect(r.other_titles_left_out).toBe(comps.filter(paid).length - basis.length);
+    if (basis.length >= 2) {
+      const prices = basis.map((c) => c.sale_price_usd!);
+      expect(r.refusal).toBeNull();
+      expect(r.low_usd!).toBeGreaterThanOrEqual(Math.min(...prices));
+      expect(r.high_usd!).toBeGreaterThanOrEqual(r.low_usd!);
+      expect(r.high_usd!).toBeLessThanOrEqual(Math.max(...prices));
+    } else expect(r.refusal).toMatch(/no bid range/);
 
     // A second lot of the same model and year: served by the same answer, no request.
     const again = await made.value<Fetched>('desk.marketComps', { lot_key: second });

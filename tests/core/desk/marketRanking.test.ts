@@ -186,21 +186,25 @@ describe('market comparables over a seeded store', () => {
     expect(d.comps.stats.sold).toMatchObject({ count: 5, median_usd: 8000, min_usd: 6800, max_usd: 15_000 });
     expect(d.comps.stats.sold_on_approval).toMatchObject({ count: 1, median_usd: 5000 });
 
-    // The bid range: p25 to median, with the landed cost at each end (no shipping kept: said, not guessed).
+    // The bid range: p25 to median of the sales in the lot's own title group (salvage, repairable: 03's clean-title
+    // $15,000 is left out), 5000 6800 7000 8000 9000: p25 at 1 -> 6800, median 7000; with the landed cost at each
+    // end (no shipping kept: said, not guessed).
     const schedule = FEE_FILES.iaai!.schedules['licensed_standard_volume']!;
     const costs = { schedule, shipping_usd: null, lines: [], opts: { custom: [], omit: [] } };
     expect(d.bid_range).toMatchObject({
-      low_usd: 6850,
-      high_usd: 7500,
-      landed_low_usd: Math.round(landedCost({ ...costs, bid_usd: 6850 }).total_usd),
-      landed_high_usd: Math.round(landedCost({ ...costs, bid_usd: 7500 }).total_usd),
+      low_usd: 6800,
+      high_usd: 7000,
+      landed_low_usd: Math.round(landedCost({ ...costs, bid_usd: 6800 }).total_usd),
+      landed_high_usd: Math.round(landedCost({ ...costs, bid_usd: 7000 }).total_usd),
       shipping_included: false,
       capped: false,
-      priced: 6,
+      priced: 5,
+      title_group: 'salvage_repairable',
+      other_titles_left_out: 1,
       refusal: null,
     });
     expect([...d.bid_range.rests_on].sort()).toEqual(
-      ['80000001', '80000002', '80000003', '80000004', '80000005', '80000009'].map((n) => `iaai:${n}`),
+      ['80000001', '80000002', '80000004', '80000005', '80000009'].map((n) => `iaai:${n}`),
     );
     // The lot's own estimates beside them: the service's range, IAAI's ACV and repair cost.
     expect(d.estimates).toEqual({
@@ -212,7 +216,7 @@ describe('market comparables over a seeded store', () => {
     });
 
     // A watch with a target landed cost caps both ends at the max bid it allows.
-    const target = Math.round(landedCost({ ...costs, bid_usd: 7000 }).total_usd);
+    const target = Math.round(landedCost({ ...costs, bid_usd: 6900 }).total_usd);
     await s.watches.insertWatch(
       {
         kind: 'lot',
@@ -226,9 +230,9 @@ describe('market comparables over a seeded store', () => {
     );
     const capped = (await desk(s).lot(SUBJECT)).bid_range;
     const cap = Math.floor(maxBid({ ...costs, target_usd: target })!);
-    expect(cap).toBeLessThan(7500);
+    expect(cap).toBeLessThan(7000);
     expect(capped).toMatchObject({
-      low_usd: Math.min(6850, cap),
+      low_usd: Math.min(6800, cap),
       high_usd: cap,
       capped: true,
       target_usd: target,
@@ -259,8 +263,40 @@ describe('market comparables over a seeded store', () => {
       rests_on: ['iaai:80000014'],
     });
     expect(d.bid_range.refusal).toBe(
-      'Only 1 comparable with a price paid: Lotwatch gives no bid range without at least 2.',
+      "Only 1 comparable in this lot's title group (salvage, repairable) with a price paid: Lotwatch gives no bid range without at least 2.",
     );
+  });
+
+  it('never prices a lot by sales of another title group: a clean-title car among parts-only sales gets no range', async () => {
+    const { s } = stores();
+    // The subject is salvage, repairable; one priced sale of that group, two of non-repairable documents.
+    await seed(s, [
+      { lot: '80000021', status: 'Sold', price: 7000 },
+      { lot: '80000022', doc: 'CERTIFICATE OF DESTRUCTION', status: 'Sold', price: 900 },
+      { lot: '80000023', doc: 'NON-REPAIRABLE', status: 'Sold', price: 1200 },
+    ]);
+    const d = await desk(s).lot(SUBJECT);
+    // The list still shows all three, ranked (the title group outweighs what follows it).
+    expect(d.comps.stats).toMatchObject({ count: 3, priced: 3, median_usd: 1200 });
+    expect(d.bid_range).toMatchObject({
+      low_usd: null,
+      high_usd: null,
+      priced: 1,
+      title_group: 'salvage_repairable',
+      other_titles_left_out: 2,
+      rests_on: ['iaai:80000021'],
+    });
+    expect(d.bid_range.refusal).toBe(
+      "Only 1 comparable in this lot's title group (salvage, repairable) with a price paid: Lotwatch gives no bid range without at least 2 (2 sales of another or unknown title group left out: the title moves a car's price more than anything else).",
+    );
+    // A second sale of the group gives a range from those two alone: 7000 and 7400, never the parts-only prices.
+    await seed(s, [{ lot: '80000024', status: 'Sold', price: 7400 }]);
+    expect((await desk(s).lot(SUBJECT)).bid_range).toMatchObject({
+      low_usd: 7100,
+      high_usd: 7200,
+      priced: 2,
+      other_titles_left_out: 2,
+    });
   });
 });
 

@@ -56,6 +56,8 @@ const data = (
     capped: false,
     rests_on: [],
     priced: 0,
+    title_group: null,
+    other_titles_left_out: 0,
     refusal: 'No comparable with a price paid yet: Lotwatch gives no bid range without at least 2.',
   },
   estimates: {

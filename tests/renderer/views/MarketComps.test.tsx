@@ -127,6 +127,8 @@ function data(over: Partial<DeskData> = {}): DeskData {
       capped: false,
       rests_on: ['iaai:45139005', 'iaai:45139006'],
       priced: 2,
+      title_group: 'salvage_repairable',
+      other_titles_left_out: 1,
       refusal: null,
     },
     estimates: {
@@ -173,7 +175,11 @@ describe('the comparables panel', () => {
     const range = screen.getByText(/Bid up to/).textContent!;
     expect(range).toContain('$6,500–$7,000');
     expect(range).toContain('excluding shipping');
-    expect(screen.getByText(/Rests on 2 comparables/).textContent).toContain('lot 45139005, 45139006');
+    const rests = screen.getByText(/Rests on 2 comparables/).textContent!;
+    expect(rests).toContain(
+      "Rests on 2 comparables in this lot's title group (salvage, repairable) with a price paid: lot 45139005, 45139006.",
+    );
+    expect(rests).toContain('1 sale of another or unknown title group left out');
     const rows = within(screen.getByRole('table', { name: 'Comparable sales' })).getAllByRole('row');
     expect(rows[1]!.textContent).toContain('IAAI #45139005 · WAUB4CF56JA126812');
     expect(within(rows[1]!).getByRole('list', { name: 'Why it matches' }).textContent).toContain(

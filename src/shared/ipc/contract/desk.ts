@@ -89,10 +89,11 @@ export const MarketStatusSchema = z.object({
 });
 
 /**
- * The range a buyer can bid (src/core/desk/bidRange.ts): low = the comparables' 25th percentile of prices paid,
- * high = their median, each capped by the max bid of the target landed cost when one is set; the landed cost at
+ * The range a buyer can bid (src/core/desk/bidRange.ts): low = the 25th percentile of the prices paid for the
+ * comparables of the lot's own title group (every comparable when it is unknown), high = their median, each capped by the max bid of the target landed cost when one is set; the landed cost at
  * each end (null without a fee schedule; shipping left out when `shipping_included` is false); the priced
- * comparables it rests on. With fewer than 2 priced comparables every number is null and `refusal` says why.
+ * comparables it rests on. With fewer than 2 priced comparables of the group every number is null and `refusal`
+ * says why.
  */
 export const BidRangeSchema = z.object({
   low_usd: z.number().nullable(),
@@ -104,6 +105,13 @@ export const BidRangeSchema = z.object({
   capped: z.boolean(),
   rests_on: z.array(z.string()),
   priced: z.number().int(),
+  /**
+   * The title group the range rests on (the lot's own): a car's title group moves its price more than anything else,
+   * so sales of another group never set it. Null when the lot's group is unknown: then every priced sale counts.
+   */
+  title_group: z.enum(TITLE_GROUPS).nullable().default(null),
+  /** Priced comparables left out because their title group is another one or unknown. */
+  other_titles_left_out: z.number().int().default(0),
   refusal: z.string().nullable(),
 });
 

@@ -146,7 +146,16 @@ function BidRange({
       </p>
       <p className="muted small">
         Low end: a quarter of these cars sold for less; high end: their median. Rests on {r.priced} comparable
-        {r.priced === 1 ? '' : 's'} with a price paid: lot {numbers.join(', ')}.
+        {r.priced === 1 ? '' : 's'}
+        {r.title_group !== null && <> in this lot's title group ({TITLE_GROUP_LABEL[r.title_group]})</>} with
+        a price paid: lot {numbers.join(', ')}.
+        {r.other_titles_left_out > 0 && (
+          <>
+            {' '}
+            {r.other_titles_left_out} {r.other_titles_left_out === 1 ? 'sale' : 'sales'} of another or unknown
+            title group left out: the title moves a car's price more than anything else.
+          </>
+        )}
       </p>
     </div>
   );
