@@ -380,6 +380,18 @@ describe('WatchlistView: lots whose sale is over or due', () => {
     expect(checked('2019 TESLA MODEL 3')).toBe('Not checked yetnext check due now');
   });
 
+  it('a Demo example outside Demo mode (no next check from core) says it is checked only in Demo mode', async () => {
+    installFake({
+      handlers: {
+        'watchlist.list': () =>
+          okResult([watch({ is_example: true, label: 'Example', next_check_at: null })]),
+      },
+    });
+    render(<WatchlistView />);
+    await screen.findByRole('table', { name: 'Watched vehicles' });
+    expect(checked('2019 TESLA MODEL 3')).toBe('10 min agoonly in Demo mode');
+  });
+
   it('promises no next check while watching is on hold, and reloads the rows when the state changes', async () => {
     let lists = 0;
     const fake = installFake({

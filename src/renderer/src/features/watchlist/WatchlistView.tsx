@@ -258,7 +258,8 @@ function SaleCell({ lot }: { lot: LotSummary | null }) {
 /**
  * When Lotwatch last checked the watch, and what comes next: the next check while the sale is ahead; once the
  * auction is over, "after the sale" and, for a lot that may come back (ended unsold, sold on approval), when it
- * next looks for a relist. Never a "next" time in the past.
+ * next looks for a relist; for a Demo example outside Demo mode, that it is checked only there. Never a "next" time in
+ * the past.
  */
 function CheckedCell({ w, held }: { w: WatchView; held: boolean }) {
   const now = useNow();
@@ -266,7 +267,9 @@ function CheckedCell({ w, held }: { w: WatchView; held: boolean }) {
   const next = w.next_check_at;
   const lot = w.lot;
   let sub: string | null;
-  if (lot && lot.outcome !== 'open') {
+  // A Demo example outside Demo mode has no next check (core gives none): it is looked at only in Demo mode.
+  if (w.is_example && next === null && !w.paused) sub = 'only in Demo mode';
+  else if (lot && lot.outcome !== 'open') {
     const afterSale = last !== null && (lot.auction_at === null || last >= lot.auction_at);
     const relist =
       lot.outcome !== 'sold' && next !== null && next > now
