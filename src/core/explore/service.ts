@@ -12,11 +12,12 @@ import type { WatchEngine } from '../watch/engine';
 
 const DAY = 86_400_000;
 /**
- * How long a fetched copy of /vehicles/filters is used without asking again (ms). The real body is about 2 MB and
- * its choices (makes, models, damage kinds) change slowly (docs/service-contract.md "Filters"), while every fetch
- * costs a request of a quota as small as 100 a month.
+ * How long a fetched copy of /vehicles/filters is used without asking again (ms): a week. The real body is about
+ * 2 MB and its choices (makes, models, damage kinds) change slowly (docs/service-contract.md "Filters"), while every
+ * fetch costs a request of a quota as small as 100 a month: kept a day, a buyer who opens Search daily spent 30 of
+ * them a month on it, kept a week at most 5. A make or model new to the market shows in the lists within the week.
  */
-export const FILTERS_MAX_AGE_MS = DAY;
+export const FILTERS_MAX_AGE_MS = 7 * DAY;
 
 /** What live search needs: the cache and request log, the engine's store path, the lots module's rows, the client. */
 export interface ExploreDeps extends ClientAccess {
@@ -65,8 +66,8 @@ export class ExploreService {
   private filtersInFlight: Promise<MethodOutput<'vehicles.filters'>> | null = null;
 
   /**
-   * GET /vehicles/filters at most once a day per source (FILTERS_MAX_AGE_MS), kept on disk in the `cache` table: a
-   * copy younger than a day is served without a request (`cached: true`); an older one, or one from another source
+   * GET /vehicles/filters at most once a week per source (FILTERS_MAX_AGE_MS), kept on disk in the `cache` table: a
+   * copy younger than that is served without a request (`cached: true`); an older one, or one from another source
    * (Demo mode's simulated market versus the real service), is refreshed once, and when that fails the stale copy
    * is served. Visits to Search at the same moment share one request.
    * @throws the service error when nothing is cached; unauthorized when there is no client and no copy.
