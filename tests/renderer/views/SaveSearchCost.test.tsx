@@ -60,29 +60,51 @@ describe('SaveSearchDialog · what the schedule costs', () => {
     expect(inputsOf(fake, 'searches.estimate').at(-1)).toEqual({ schedule: '0 * * * *', max_pages: 1 });
   });
 
-  it('warns when the schedule alone needs more than the daily share', async () => {
+  it('on a small share starts from the most frequent schedule that fits, and warns when the buyer asks for more', async () => {
     installFake({ handlers: { 'searches.estimate': estimator(3) } });
     render(<SaveSearchDialog params={{}} onClose={() => undefined} />);
     const dialog = screen.getByRole('dialog', { name: 'Save this search' });
+    // Every 30 minutes (240 a day), every hour (120), every 6 hours (20) and daily at 5 pages (5) do not fit 3 a
+    // day; daily at 2 pages does.
     expect(
       await within(dialog).findByText(
-        'About 240 requests a day (up to 5 pages × 48 runs) of your 3-a-day share.',
+        'About 2 requests a day (up to 2 pages × 1 run) of your 3-a-day share.',
+      ),
+    ).toBeTruthy();
+    expect((within(dialog).getByRole('combobox', { name: 'Schedule' }) as HTMLSelectElement).value).toBe(
+      '0 8 * * *',
+    );
+    expect(
+      (within(dialog).getByRole('spinbutton', { name: 'Pages per run' }) as HTMLInputElement).value,
+    ).toBe('2');
+    expect(
+      within(dialog).getByText(/^Every day at 8:00, up to 2 pages a run: the most often it fits/),
+    ).toBeTruthy();
+    expect(within(dialog).queryByRole('status')).toBeNull();
+    // The buyer asks for every 30 minutes: the note goes, the warning says what that means.
+    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Schedule' }), {
+      target: { value: '*/30 * * * *' },
+    });
+    expect(
+      await within(dialog).findByText(
+        'About 96 requests a day (up to 2 pages × 48 runs) of your 3-a-day share.',
       ),
     ).toBeTruthy();
     expect(within(dialog).getByRole('status').textContent).toBe(
       'That is more than your daily share: Lotwatch would skip runs to stay within it. Choose a less frequent schedule or fewer pages.',
     );
-    // A daily run of one page fits.
-    fireEvent.change(within(dialog).getByRole('spinbutton', { name: 'Pages per run' }), {
-      target: { value: '1' },
-    });
-    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Schedule' }), {
-      target: { value: '0 8 * * *' },
-    });
+    expect(within(dialog).queryByText(/the most often it fits/)).toBeNull();
+  });
+
+  it('keeps the default when it fits beside what is planned, and counts what is planned', async () => {
+    // 1,000 a day with 800 planned: every 30 minutes at 5 pages (240) would not fit; every hour (120) does.
+    installFake({ handlers: { 'searches.estimate': estimator(1000, 800) } });
+    render(<SaveSearchDialog params={{}} onClose={() => undefined} />);
+    const dialog = screen.getByRole('dialog', { name: 'Save this search' });
     expect(
-      await within(dialog).findByText('About 1 request a day (up to 1 page × 1 run) of your 3-a-day share.'),
+      await within(dialog).findByText(/^About 120 requests a day \(up to 5 pages × 24 runs\)/),
     ).toBeTruthy();
-    expect(within(dialog).queryByRole('status')).toBeNull();
+    expect(within(dialog).getByText(/^Every hour, up to 5 pages a run: the most often it fits/)).toBeTruthy();
   });
 
   it('shows nothing for a schedule that is not a cron expression', async () => {

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { MethodOutput } from '../../../../shared/ipc/contract';
 import { integer } from '../../lib/quantity';
 import { useCaller } from '../../lib/useCall';
+import { DEFAULT_SCHEDULE, SCHEDULE_PRESETS } from '../../../../shared/watch';
 
 type Estimate = MethodOutput<'searches.estimate'>;
 
@@ -38,6 +39,41 @@ export function scheduleCostText(
     warning = `With what your saved searches and watches already need (about ${integer(e.planned_per_day)} a day), that goes over your daily share: Lotwatch would check less often and skip runs to stay within it.`;
   }
   return { cost, warning };
+}
+
+/** Pages a run the save dialog starts from (with DEFAULT_SCHEDULE) when they fit the daily share. */
+export const DEFAULT_PAGES = 5;
+
+/**
+ * The schedules the save dialog tries, in order, when the default does not fit the daily share: the presets from
+ * the default down to the daily one at DEFAULT_PAGES pages a run, then the daily one at 2 pages and at 1.
+ */
+export function fitCandidates(): { cron: string; pages: number }[] {
+  const from = SCHEDULE_PRESETS.findIndex((p) => p.cron === DEFAULT_SCHEDULE);
+  const daily = SCHEDULE_PRESETS[SCHEDULE_PRESETS.length - 1]!.cron;
+  return [
+    ...SCHEDULE_PRESETS.slice(from).map((p) => ({ cron: p.cron, pages: DEFAULT_PAGES })),
+    { cron: daily, pages: 2 },
+    { cron: daily, pages: 1 },
+  ];
+}
+
+/**
+ * The first of fitCandidates whose requests a day (runs a day of its cron, `runsPerDay`, times its pages), with what
+ * the saved searches and watches already need (`plannedPerDay`), stay within the daily share (`allowedPerDay`):
+ * the most often a new saved search can run without Lotwatch skipping its runs. Null when even a daily page does
+ * not fit (the dialog then keeps the default and its warning). Pure; requests a day.
+ */
+export function fittingSchedule(
+  runsPerDay: ReadonlyMap<string, number>,
+  allowedPerDay: number,
+  plannedPerDay: number,
+): { cron: string; pages: number } | null {
+  for (const c of fitCandidates()) {
+    const runs = runsPerDay.get(c.cron);
+    if (runs !== undefined && runs * c.pages + plannedPerDay <= allowedPerDay) return c;
+  }
+  return null;
 }
 
 /**
