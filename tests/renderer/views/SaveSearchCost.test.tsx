@@ -96,6 +96,21 @@ describe('SaveSearchDialog · what the schedule costs', () => {
     expect(within(dialog).queryByText(/the most often it fits/)).toBeNull();
   });
 
+  it('when nothing fits beside what is planned, starts from the cheapest and lets the warning say why', async () => {
+    installFake({ handlers: { 'searches.estimate': estimator(3, 3) } });
+    render(<SaveSearchDialog params={{}} onClose={() => undefined} />);
+    const dialog = screen.getByRole('dialog', { name: 'Save this search' });
+    expect(
+      await within(dialog).findByText('About 1 request a day (up to 1 page × 1 run) of your 3-a-day share.'),
+    ).toBeTruthy();
+    expect(
+      within(dialog).getByText('Every day at 8:00, up to 1 page a run: the least a saved search can cost.'),
+    ).toBeTruthy();
+    expect(within(dialog).getByRole('status').textContent).toMatch(
+      /^With what your saved searches and watches already need \(about 3 a day\), that goes over your daily share/,
+    );
+  });
+
   it('keeps the default when it fits beside what is planned, and counts what is planned', async () => {
     // 1,000 a day with 800 planned: every 30 minutes at 5 pages (240) would not fit; every hour (120) does.
     installFake({ handlers: { 'searches.estimate': estimator(1000, 800) } });

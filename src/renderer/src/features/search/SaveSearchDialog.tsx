@@ -62,8 +62,12 @@ export function SaveSearchDialog({
         if (!fit || (fit.cron === DEFAULT_SCHEDULE && fit.pages === DEFAULT_PAGES)) return;
         setScheduleState(fit.cron);
         setMaxPagesState(String(fit.pages));
+        const what = `${scheduleLabel(fit.cron).replace(/^./, (c) => c.toUpperCase())}, up to ${fit.pages} ${fit.pages === 1 ? 'page' : 'pages'} a run`;
+        const share = `your ${allowed.toLocaleString('en-US')}-a-day share`;
         setFitNote(
-          `${scheduleLabel(fit.cron).replace(/^./, (c) => c.toUpperCase())}, up to ${fit.pages} ${fit.pages === 1 ? 'page' : 'pages'} a run: the most often it fits your ${allowed.toLocaleString('en-US')}-a-day share beside what your saved searches and watches already need. Choose more often and Lotwatch would skip runs.`,
+          fit.fits
+            ? `${what}: the most often it fits ${share} beside what your saved searches and watches already need. Choose more often and Lotwatch would skip runs.`
+            : `${what}: the least a saved search can cost.`,
         );
       },
     );

@@ -61,19 +61,22 @@ export function fitCandidates(): { cron: string; pages: number }[] {
 /**
  * The first of fitCandidates whose requests a day (runs a day of its cron, `runsPerDay`, times its pages), with what
  * the saved searches and watches already need (`plannedPerDay`), stay within the daily share (`allowedPerDay`):
- * the most often a new saved search can run without Lotwatch skipping its runs. Null when even a daily page does
- * not fit (the dialog then keeps the default and its warning). Pure; requests a day.
+ * the most often a new saved search can run without Lotwatch skipping its runs (`fits` true). When even a daily
+ * page does not fit beside what is planned, the last candidate, the cheapest (`fits` false). Null when the
+ * estimates are missing. Pure; requests a day.
  */
 export function fittingSchedule(
   runsPerDay: ReadonlyMap<string, number>,
   allowedPerDay: number,
   plannedPerDay: number,
-): { cron: string; pages: number } | null {
-  for (const c of fitCandidates()) {
+): { cron: string; pages: number; fits: boolean } | null {
+  const candidates = fitCandidates();
+  for (const c of candidates) {
     const runs = runsPerDay.get(c.cron);
-    if (runs !== undefined && runs * c.pages + plannedPerDay <= allowedPerDay) return c;
+    if (runs !== undefined && runs * c.pages + plannedPerDay <= allowedPerDay) return { ...c, fits: true };
   }
-  return null;
+  const last = candidates[candidates.length - 1]!;
+  return runsPerDay.has(last.cron) ? { ...last, fits: false } : null;
 }
 
 /**
