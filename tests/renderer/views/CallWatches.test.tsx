@@ -159,6 +159,33 @@ describe('Watch this call', () => {
     ).toBeTruthy();
   });
 
+  it('on a free plan starts from the most frequent schedule that fits its 3-a-day share', async () => {
+    const runsPerDay: Record<string, number> = {
+      '*/30 * * * *': 48,
+      '0 * * * *': 24,
+      '0 */6 * * *': 4,
+      '0 8 * * *': 1,
+    };
+    const { dialog } = await openDialog({
+      'searches.estimate': (i) =>
+        okResult({
+          ...EVERY_30_MIN,
+          runs_per_week: runsPerDay[i!.schedule]! * 7,
+          runs_per_day: runsPerDay[i!.schedule]!,
+          requests_per_day: runsPerDay[i!.schedule]! * i!.max_pages,
+          allowed_per_day: 3,
+        }),
+    });
+    const d = within(dialog);
+    expect(
+      await d.findByText(
+        'Every day at 8:00: the most often it fits your 3-a-day share beside what your saved searches and watches already need. Choose more often and Lotwatch would skip runs.',
+      ),
+    ).toBeTruthy();
+    expect((d.getByRole('combobox', { name: 'Schedule' }) as HTMLSelectElement).value).toBe('0 8 * * *');
+    expect(await d.findByText(/About 1 request a day \(1 call × 1 run\) of your 3-a-day share/)).toBeTruthy();
+  });
+
   it('a value clicked in a list item becomes a per-item watched value; submit sends the exact target', async () => {
     const { fake, dialog } = await openDialog({
       'callWatches.create': (i) => okResult(watchView({ name: i!.name })),

@@ -2,14 +2,13 @@ import { useMemo, useRef, useState, type FormEvent } from 'react';
 import type { CallTarget, CallWatchConfig, JsonPath, WatchedField } from '../../../../shared/callWatch';
 import type { CallWatchView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
-import { DEFAULT_SCHEDULE } from '../../../../shared/watch';
 import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
 import { JsonViewer } from '../../components/JsonViewer';
 import { Modal } from '../../components/Modal';
 import { cronInWords } from '../../components/watch/common';
 import { integer } from '../../lib/quantity';
 import { useCaller } from '../../lib/useCall';
-import { ScheduleCost } from '../search/ScheduleCost';
+import { ScheduleCost, useFittedSchedule } from '../search/ScheduleCost';
 import { SchedulePicker } from '../search/SchedulePicker';
 import {
   autoItemKey,
@@ -104,7 +103,8 @@ export function WatchCallDialog({
   const [name, setName] = useState(
     () => existing?.name ?? callWatchName(target.endpoint, target.path, target.query),
   );
-  const [schedule, setSchedule] = useState(existing?.schedule ?? DEFAULT_SCHEDULE);
+  // A new call watch starts from a schedule that fits the daily share; an edited one keeps its own.
+  const { schedule, setSchedule, note: fitNote } = useFittedSchedule('call', existing?.schedule);
   const [listChoice, setListChoice] = useState(() =>
     existing?.config.list_path ? listKey(existing.config.list_path) : AUTO,
   );
@@ -265,6 +265,7 @@ export function WatchCallDialog({
           )}
         </label>
         <SchedulePicker value={schedule} onChange={setSchedule} error={msg('schedule')} idPrefix="cw" />
+        {fitNote && <p className="muted small ss-fit">{fitNote}</p>}
         <ScheduleCost schedule={schedule} maxPages={1} per="call" />
 
         <fieldset className="cw-what">

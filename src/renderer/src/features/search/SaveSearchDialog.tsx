@@ -1,26 +1,19 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { SavedSearchView } from '../../../../shared/ipc/contract';
 import type { ErrorPayload } from '../../../../shared/ipc/errors';
-import { DEFAULT_NOTIFY_KINDS, DEFAULT_SCHEDULE, SCHEDULE_PRESETS } from '../../../../shared/watch';
+import { DEFAULT_NOTIFY_KINDS } from '../../../../shared/watch';
 import { SchedulePicker } from './SchedulePicker';
 import { isUnrefined, splitSearch } from '../../../../shared/localRefinements';
 import { useCaller } from '../../lib/useCall';
 import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
 import { Modal } from '../../components/Modal';
 import { describeParams } from './params';
-import { DEFAULT_PAGES, fitCandidates, fittingSchedule, ScheduleCost } from './ScheduleCost';
-
-/** What a schedule reads as, for the confirmation. */
-function scheduleLabel(cron: string): string {
-  return SCHEDULE_PRESETS.find((s) => s.cron === cron)?.label.toLowerCase() ?? `on “${cron}”`;
-}
+import { ScheduleCost, scheduleLabel, useFittedSchedule } from './ScheduleCost';
 
 /**
  * "Save this search": name, schedule (presets or custom cron), pages per run and alert rules; calls
  * `searches.create` with the current parameters (never a cursor) and confirms with a link to Saved searches. It
- * starts from every 30 minutes and 5 pages a run; where that does not fit the daily share beside what is already
- * planned (a free plan's 3 a day), from the most frequent schedule that does (fittingSchedule, asked of core with
- * `searches.estimate`, no request to the service), and says so, unless the buyer has changed it already.
+ * starts from a schedule that fits the daily share (useFittedSchedule).
  */
 export function SaveSearchDialog({
   params,
@@ -33,48 +26,7 @@ export function SaveSearchDialog({
   // Damage the service cannot search is saved as the search's local refinement, never as a parameter.
   const split = splitSearch(params);
   const [name, setName] = useState(() => describeParams(params));
-  const [schedule, setScheduleState] = useState<string>(DEFAULT_SCHEDULE);
-  const [maxPages, setMaxPagesState] = useState(String(DEFAULT_PAGES));
-  const [fitNote, setFitNote] = useState<string | null>(null);
-  // The buyer's own choice is never replaced by the fitted default.
-  const chosen = useRef(false);
-  const setSchedule = (cron: string) => {
-    chosen.current = true;
-    setFitNote(null);
-    setScheduleState(cron);
-  };
-  const setMaxPages = (pages: string) => {
-    chosen.current = true;
-    setFitNote(null);
-    setMaxPagesState(pages);
-  };
-  useEffect(() => {
-    let live = true;
-    const crons = [...new Set(fitCandidates().map((c) => c.cron))];
-    void Promise.all(crons.map((cron) => call('searches.estimate', { schedule: cron, max_pages: 1 }))).then(
-      (answers) => {
-        const first = answers[0];
-        if (!live || chosen.current || !first?.ok) return;
-        const runs = new Map<string, number>();
-        answers.forEach((a, i) => a.ok && runs.set(crons[i]!, a.value.runs_per_day));
-        const { allowed_per_day: allowed, planned_per_day: planned } = first.value;
-        const fit = fittingSchedule(runs, allowed, planned);
-        if (!fit || (fit.cron === DEFAULT_SCHEDULE && fit.pages === DEFAULT_PAGES)) return;
-        setScheduleState(fit.cron);
-        setMaxPagesState(String(fit.pages));
-        const what = `${scheduleLabel(fit.cron).replace(/^./, (c) => c.toUpperCase())}, up to ${fit.pages} ${fit.pages === 1 ? 'page' : 'pages'} a run`;
-        const share = `your ${allowed.toLocaleString('en-US')}-a-day share`;
-        setFitNote(
-          fit.fits
-            ? `${what}: the most often it fits ${share} beside what your saved searches and watches already need. Choose more often and Lotwatch would skip runs.`
-            : `${what}: the least a saved search can cost.`,
-        );
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [call]);
+  const { schedule, setSchedule, maxPages, setMaxPages, note: fitNote } = useFittedSchedule('pages');
   const [newMatches, setNewMatches] = useState(true);
   const [budget, setBudget] = useState('');
   const [exportableOnly, setExportableOnly] = useState(false);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { MethodOutput } from '../../../../shared/ipc/contract';
 import { integer } from '../../lib/quantity';
 import { useCaller } from '../../lib/useCall';
@@ -44,39 +44,118 @@ export function scheduleCostText(
 /** Pages a run the save dialog starts from (with DEFAULT_SCHEDULE) when they fit the daily share. */
 export const DEFAULT_PAGES = 5;
 
+/** What a schedule reads as in a sentence: "every 30 minutes", or the cron expression for a custom one. */
+export function scheduleLabel(cron: string): string {
+  return SCHEDULE_PRESETS.find((s) => s.cron === cron)?.label.toLowerCase() ?? `on “${cron}”`;
+}
+
 /**
- * The schedules the save dialog tries, in order, when the default does not fit the daily share: the presets from
- * the default down to the daily one at DEFAULT_PAGES pages a run, then the daily one at 2 pages and at 1.
+ * The schedules a save dialog tries, in order, when the default does not fit the daily share: the presets from the
+ * default down to the daily one at DEFAULT_PAGES pages a run (a saved search) or one call (`per` 'call'), then, for
+ * a saved search, the daily one at 2 pages and at 1.
  */
-export function fitCandidates(): { cron: string; pages: number }[] {
+export function fitCandidates(per: 'pages' | 'call' = 'pages'): { cron: string; pages: number }[] {
   const from = SCHEDULE_PRESETS.findIndex((p) => p.cron === DEFAULT_SCHEDULE);
   const daily = SCHEDULE_PRESETS[SCHEDULE_PRESETS.length - 1]!.cron;
+  const pages = per === 'call' ? 1 : DEFAULT_PAGES;
   return [
-    ...SCHEDULE_PRESETS.slice(from).map((p) => ({ cron: p.cron, pages: DEFAULT_PAGES })),
-    { cron: daily, pages: 2 },
-    { cron: daily, pages: 1 },
+    ...SCHEDULE_PRESETS.slice(from).map((p) => ({ cron: p.cron, pages })),
+    ...(per === 'call'
+      ? []
+      : [
+          { cron: daily, pages: 2 },
+          { cron: daily, pages: 1 },
+        ]),
   ];
 }
 
 /**
  * The first of fitCandidates whose requests a day (runs a day of its cron, `runsPerDay`, times its pages), with what
  * the saved searches and watches already need (`plannedPerDay`), stay within the daily share (`allowedPerDay`):
- * the most often a new saved search can run without Lotwatch skipping its runs (`fits` true). When even a daily
- * page does not fit beside what is planned, the last candidate, the cheapest (`fits` false). Null when the
- * estimates are missing. Pure; requests a day.
+ * the most often a new saved search or call can run without Lotwatch skipping its runs (`fits` true). When even the
+ * cheapest does not fit beside what is planned, that cheapest one (`fits` false). Null when the estimates are
+ * missing. Pure; requests a day.
  */
 export function fittingSchedule(
   runsPerDay: ReadonlyMap<string, number>,
   allowedPerDay: number,
   plannedPerDay: number,
+  per: 'pages' | 'call' = 'pages',
 ): { cron: string; pages: number; fits: boolean } | null {
-  const candidates = fitCandidates();
+  const candidates = fitCandidates(per);
   for (const c of candidates) {
     const runs = runsPerDay.get(c.cron);
     if (runs !== undefined && runs * c.pages + plannedPerDay <= allowedPerDay) return { ...c, fits: true };
   }
   const last = candidates[candidates.length - 1]!;
   return runsPerDay.has(last.cron) ? { ...last, fits: false } : null;
+}
+
+/**
+ * A new saved search's or call watch's schedule and pages a run, as its dialog holds them: every 30 minutes and
+ * DEFAULT_PAGES (one call), or, where that does not fit the daily share beside what is already planned (a free
+ * plan's 3 a day), the most frequent preset that does (fittingSchedule, asked of core with `searches.estimate`, no
+ * request to the service), with `note` saying so. The buyer's own change is never replaced, and a watch being
+ * edited (`initial` given) keeps its schedule.
+ */
+export function useFittedSchedule(
+  per: 'pages' | 'call',
+  initial?: string,
+): {
+  schedule: string;
+  setSchedule: (cron: string) => void;
+  maxPages: string;
+  setMaxPages: (pages: string) => void;
+  note: string | null;
+} {
+  const call = useCaller();
+  const [schedule, setScheduleState] = useState(initial ?? DEFAULT_SCHEDULE);
+  const [maxPages, setMaxPagesState] = useState(String(per === 'call' ? 1 : DEFAULT_PAGES));
+  const [note, setNote] = useState<string | null>(null);
+  const chosen = useRef(initial !== undefined);
+  const choose =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      chosen.current = true;
+      setNote(null);
+      set(v);
+    };
+  useEffect(() => {
+    if (chosen.current) return;
+    let live = true;
+    const crons = [...new Set(fitCandidates(per).map((c) => c.cron))];
+    void Promise.all(crons.map((cron) => call('searches.estimate', { schedule: cron, max_pages: 1 }))).then(
+      (answers) => {
+        const first = answers[0];
+        if (!live || chosen.current || !first?.ok) return;
+        const runs = new Map<string, number>();
+        answers.forEach((a, i) => a.ok && runs.set(crons[i]!, a.value.runs_per_day));
+        const { allowed_per_day: allowed, planned_per_day: planned } = first.value;
+        const fit = fittingSchedule(runs, allowed, planned, per);
+        if (!fit || fit.cron === DEFAULT_SCHEDULE) return;
+        setScheduleState(fit.cron);
+        setMaxPagesState(String(fit.pages));
+        const label = scheduleLabel(fit.cron).replace(/^./, (c) => c.toUpperCase());
+        const what =
+          per === 'call' ? label : `${label}, up to ${fit.pages} ${fit.pages === 1 ? 'page' : 'pages'} a run`;
+        setNote(
+          fit.fits
+            ? `${what}: the most often it fits your ${integer(allowed)}-a-day share beside what your saved searches and watches already need. Choose more often and Lotwatch would skip runs.`
+            : `${what}: the least a ${per === 'call' ? 'watched call' : 'saved search'} can cost.`,
+        );
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [call, per]);
+  return {
+    schedule,
+    setSchedule: choose(setScheduleState),
+    maxPages,
+    setMaxPages: choose(setMaxPagesState),
+    note,
+  };
 }
 
 /**
