@@ -322,7 +322,7 @@ describe('Watched calls list', () => {
     render(<CallWatchesSection />);
     const table = await screen.findByRole('table', { name: 'Watched calls' });
     const row = within(table).getByRole('row', { name: 'Auction Garage: new videos' });
-    expect(row.textContent).toContain('Demo example: runs only in Demo mode');
+    expect(row.textContent).toContain('Only in Demo mode');
     expect(row.textContent).toContain('Next: in Demo mode');
     expect(row.textContent).toContain('0 requests a day');
     expect(row.textContent).not.toContain('Running');

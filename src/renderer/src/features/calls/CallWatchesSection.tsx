@@ -41,7 +41,7 @@ export function costPerDay(requestsPerDay: number): string {
  * the service's last words; failing; not run yet; or running. Pure.
  */
 export function callStatusText(w: CallWatchView): { text: string; tone: 'ok' | 'muted' | 'danger' } {
-  if (w.waits_for_demo) return { text: 'Demo example: runs only in Demo mode', tone: 'muted' };
+  if (w.waits_for_demo) return { text: 'Only in Demo mode', tone: 'muted' };
   if (w.paused && w.paused_reason === 'failing') {
     const n = Math.max(w.consecutive_failures, CALL_FAILURES_BEFORE_PAUSE);
     return {
