@@ -128,7 +128,7 @@ function data(over: Partial<DeskData> = {}): DeskData {
       rests_on: ['iaai:45139005', 'iaai:45139006'],
       priced: 2,
       title_group: 'salvage_repairable',
-      other_titles_left_out: 1,
+      other_titles_left_out: 0,
       refusal: null,
     },
     estimates: {
@@ -159,6 +159,30 @@ describe('the comparables panel', () => {
     expect(est).toContain("IAAI's estimated repair cost $20,821 · repair to value unknown (no ACV)");
   });
 
+  it('says how many prices of other title groups the statistics count and the bid range leaves out', () => {
+    installFake();
+    const d = data();
+    render(
+      <MarketComps
+        lotKey="iaai:1"
+        data={{
+          ...d,
+          // Three prices paid, one of them of a clean title: the range rests on the other two.
+          comps: { ...d.comps, stats: { ...d.comps.stats, count: 3, priced: 3 } },
+          bid_range: { ...d.bid_range, other_titles_left_out: 1 },
+        }}
+        demo={false}
+        onFetched={() => undefined}
+      />,
+    );
+    expect(screen.getByText(/of these 3 prices is of another or unknown title group/).textContent).toBe(
+      "1 of these 3 prices is of another or unknown title group than this lot's (salvage, repairable): counted here, left out of the bid range.",
+    );
+    expect(screen.getByText(/Rests on 2 comparables/).textContent).toContain(
+      '1 sale of another or unknown title group left out',
+    );
+  });
+
   it('shows the statistics apart, the estimates, the bid range, the reasons, and that a visit today is free', () => {
     installFake();
     render(<MarketComps lotKey="iaai:1" data={data()} demo={false} onFetched={() => undefined} />);
@@ -179,7 +203,7 @@ describe('the comparables panel', () => {
     expect(rests).toContain(
       "Rests on 2 comparables in this lot's title group (salvage, repairable) with a price paid: lot 45139005, 45139006.",
     );
-    expect(rests).toContain('1 sale of another or unknown title group left out');
+    expect(rests).not.toContain('left out');
     const rows = within(screen.getByRole('table', { name: 'Comparable sales' })).getAllByRole('row');
     expect(rows[1]!.textContent).toContain('IAAI #45139005 · WAUB4CF56JA126812');
     expect(within(rows[1]!).getByRole('list', { name: 'Why it matches' }).textContent).toContain(

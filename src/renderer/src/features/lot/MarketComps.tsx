@@ -49,8 +49,11 @@ function statLine(s: Omit<Stats, 'priced' | 'sold' | 'sold_on_approval'>, n: num
   );
 }
 
-/** Count, median, middle half and range over prices paid, then sold and sold on approval apart. */
-function StatsBlock({ stats }: { stats: Stats }) {
+/**
+ * Count, median, middle half and range over prices paid, then sold and sold on approval apart; and, when some of those
+ * prices are of another title group than the lot's (`range`: the bid range, which leaves them out), how many.
+ */
+function StatsBlock({ stats, range }: { stats: Stats; range: DeskData['bid_range'] }) {
   if (stats.count === 0) return <p className="desk-stats">No comparable sale stored yet.</p>;
   const apart = (label: string, s: Stats['sold']) =>
     s.count === 0 ? (
@@ -75,6 +78,13 @@ function StatsBlock({ stats }: { stats: Stats }) {
         <p className="muted small">
           Unsold lots and sales without a published price are listed but never counted: a bid the seller
           refused is no price paid.
+        </p>
+      )}
+      {range.title_group !== null && range.other_titles_left_out > 0 && (
+        <p className="small desk-title-note">
+          {range.other_titles_left_out} of these {stats.priced} prices{' '}
+          {range.other_titles_left_out === 1 ? 'is' : 'are'} of another or unknown title group than this lot's
+          ({TITLE_GROUP_LABEL[range.title_group]}): counted here, left out of the bid range.
         </p>
       )}
     </div>
@@ -304,7 +314,7 @@ export function MarketComps({
         </p>
       )}
       {ask.error && <ErrorNotice error={ask.error} onRetry={() => void find()} />}
-      <StatsBlock stats={stats} />
+      <StatsBlock stats={stats} range={data.bid_range} />
       <Estimates e={data.estimates} />
       <BidRange r={data.bid_range} comps={comps} fees={data.fee_table} />
       {comps.length > 0 && (
