@@ -112,9 +112,9 @@ export class WatchlistService {
   /**
    * Adds a watch from what the user typed or pasted (parseLotTarget): a 17-character VIN (a VIN watch, which follows
    * relists), a lot number, a lot URL that names its lot number (every link Lotwatch gives out, with or without
-   * https://; the lot must be on that URL's platform, or on `platform` when given), or an IAAI VehicleDetail page (resolved
-   * through urltodetails). Fetches the lot once so the list shows it at once, unless a copy of it read in the last
-   * five minutes is stored (the lot page's, when `platform` is given: freshCopy).
+   * https://; the lot must be on that URL's platform, or on `platform` when given), or an IAAI VehicleDetail page
+   * (resolved through urltodetails). Fetches the lot once so the list shows it at once, unless a copy of it read in
+   * the last five minutes is stored (the lot page's, when `platform` is given: freshCopy).
    * @throws BadInputError (field `target`) for anything else; ApiError from the service.
    */
   async addWatch(i: MethodInput<'watchlist.add'>, isExample = false): Promise<WatchView> {

@@ -113,8 +113,9 @@ export interface AppState {
 }
 
 /**
- * The app frame's store: current view, app info and settings, and the saved search the Search form is editing. Built over a Bridge so tests give it a typed
- * fake. `updateSettings` resolves to true when the change was saved.
+ * The app frame's store: current view, app info and settings, the saved search the Search form is editing, and the
+ * Search view's last search (SearchSession). Built over a Bridge so tests give it a typed fake. `updateSettings`
+ * resolves to true when the change was saved.
  */
 export function createAppStore(api: Bridge, initialView: ViewId = 'search') {
   return create<AppState>((set) => ({

@@ -90,10 +90,10 @@ export const MarketStatusSchema = z.object({
 
 /**
  * The range a buyer can bid (src/core/desk/bidRange.ts): low = the 25th percentile of the prices paid for the
- * comparables of the lot's own title group (every comparable when it is unknown), high = their median, each capped by the max bid of the target landed cost when one is set; the landed cost at
- * each end (null without a fee schedule; shipping left out when `shipping_included` is false); the priced
- * comparables it rests on. With fewer than 2 priced comparables of the group every number is null and `refusal`
- * says why.
+ * comparables of the lot's own title group (every comparable when it is unknown), high = their median, each capped
+ * by the max bid of the target landed cost when one is set; the landed cost at each end (null without a fee
+ * schedule; shipping left out when `shipping_included` is false); the priced comparables it rests on. With fewer
+ * than 2 priced comparables of the group every number is null and `refusal` says why.
  */
 export const BidRangeSchema = z.object({
   low_usd: z.number().nullable(),
