@@ -7,14 +7,14 @@ import { SaveSearchDialog } from '../../../src/renderer/src/features/search/Save
 import { SearchView } from '../../../src/renderer/src/features/search/SearchView';
 import { AlertRulesSchema } from '../../../src/shared/watch';
 import { errResult, okResult } from '../fakeBridge';
-import { savedSearch } from './fixtures';
+import { HOUR, NOW, savedSearch } from './fixtures';
 
 frozenAtNow('#/search');
 
 const params = { make: 'TESLA', model: 'MODEL 3', year_from: 2019, year_to: 2022 };
 
-/** searches.create as core answers it: the saved search built from the input. */
-function created(input: MethodInput<'searches.create'> | undefined) {
+/** searches.create as core answers it: the saved search built from the input (`next_run_at` when given). */
+function created(input: MethodInput<'searches.create'> | undefined, nextRunAt?: number) {
   return okResult(
     savedSearch({
       id: 21,
@@ -28,6 +28,7 @@ function created(input: MethodInput<'searches.create'> | undefined) {
       last_result_count: null,
       last_complete: null,
       new_matches_24h: 0,
+      ...(nextRunAt === undefined ? {} : { next_run_at: nextRunAt }),
     }),
   );
 }
@@ -104,6 +105,20 @@ describe('SaveSearchDialog', () => {
       schedule: '0 * * * *',
       max_pages: 5,
     });
+  });
+
+  it('says when a rare schedule first runs, and how to start it sooner', async () => {
+    installFake({
+      handlers: {
+        'searches.create': (i) => created({ ...i!, schedule: '0 8 * * *', max_pages: 2 }, NOW + 23 * HOUR),
+      },
+    });
+    render(<SaveSearchDialog params={params} onClose={() => undefined} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Save search' }));
+    const done = await screen.findByRole('dialog', { name: 'Search saved' });
+    expect(within(done).getByText(/^Its first run is in 23 hours \(/).textContent).toMatch(
+      /^Its first run is in 23 hours \(.+\); until then it finds nothing\. Run now in Saved searches starts it today \(up to 2 requests\)\.$/,
+    );
   });
 
   it('opens from Search with the current filters', async () => {

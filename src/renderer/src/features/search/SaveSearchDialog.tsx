@@ -9,6 +9,11 @@ import { ErrorNotice, fieldMessage } from '../../components/ErrorNotice';
 import { Modal } from '../../components/Modal';
 import { describeParams } from './params';
 import { ScheduleCost, scheduleLabel, useFittedSchedule } from './ScheduleCost';
+import { appNow } from '../../lib/clock';
+import { dateTime, relative } from '../../lib/format';
+
+/** A first run further off than this (ms) is said in the confirmation, with how to start sooner. */
+const FIRST_RUN_SAID_AFTER_MS = 60 * 60_000;
 
 /**
  * "Save this search": name, schedule (presets or custom cron), pages per run and alert rules; calls
@@ -75,6 +80,15 @@ export function SaveSearchDialog({
           to {saved.max_pages} {saved.max_pages === 1 ? 'page' : 'pages'} a run, and alerts you about what
           changes.
         </p>
+        {/* A schedule that fits a small share runs rarely: the first run, and the baseline new matches are told
+            against, may be a day off. */}
+        {saved.next_run_at !== null && saved.next_run_at - appNow() > FIRST_RUN_SAID_AFTER_MS && (
+          <p className="muted small">
+            Its first run is {relative(saved.next_run_at, appNow())} ({dateTime(saved.next_run_at)}); until
+            then it finds nothing. Run now in Saved searches starts it today (up to {saved.max_pages}{' '}
+            {saved.max_pages === 1 ? 'request' : 'requests'}).
+          </p>
+        )}
         <div className="actions">
           <a className="button primary" href="#/saved" onClick={onClose} data-autofocus>
             Open Saved searches
