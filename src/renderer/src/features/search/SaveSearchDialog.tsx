@@ -83,7 +83,7 @@ export function SaveSearchDialog({
         {/* A schedule that fits a small share runs rarely: the first run, and the baseline new matches are told
             against, may be a day off. */}
         {saved.next_run_at !== null && saved.next_run_at - appNow() > FIRST_RUN_SAID_AFTER_MS && (
-          <p className="muted small">
+          <p className="muted small ss-first-run">
             Its first run is {relative(saved.next_run_at, appNow())} ({dateTime(saved.next_run_at)}); until
             then it finds nothing. Run now in Saved searches starts it today (up to {saved.max_pages}{' '}
             {saved.max_pages === 1 ? 'request' : 'requests'}).
