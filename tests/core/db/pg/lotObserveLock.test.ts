@@ -35,17 +35,25 @@ describe.skipIf(!pgAvailable())('one lot observed by two transactions at once on
     const lots = new KyselyLotsRepo(exec, 'postgres');
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    let firstSeen = false;
+    // Resolved when the first observation is written inside its open transaction: awaited, not polled, so a slow or
+    // loaded machine only takes longer (a count of event-loop turns ran out before the first write on a busy CI).
+    let seen!: () => void;
+    const firstSeen = new Promise<void>((r) => (seen = r));
     const slow = exec.transaction(async () => {
       const o = await lots.observe(first, 1_000, 'watch:1');
-      firstSeen = true;
+      seen();
       await held;
       return o;
     });
     let secondDone = false;
     let fast: ReturnType<typeof lots.observe> | null = null;
     try {
-      await untilTurns(async () => firstSeen);
+      await Promise.race([
+        firstSeen,
+        slow.then(() => {
+          throw new Error('the first observation ended before it was held');
+        }),
+      ]);
       fast = lots.observe(second, 2_000, 'search:1').then((o) => ((secondDone = true), o));
       await untilTurns(async () => (await waiting()) === 1);
       expect(secondDone).toBe(false);
