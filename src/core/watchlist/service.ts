@@ -71,6 +71,8 @@ export class WatchlistService {
     const lot = w.lot_key ? await this.d.lots.getLotState(w.lot_key) : null;
     const last =
       lot && w.last_checked_at !== null ? Math.max(w.last_checked_at, lot.observed_at) : w.last_checked_at;
+    // An example watch waits while Demo mode is off (the engine skips it): no next check to show.
+    const waits = w.is_example && !this.d.examplesActive();
     return {
       id: w.id,
       kind: w.kind,
@@ -79,12 +81,9 @@ export class WatchlistService {
       label: w.label,
       rules: w.rules,
       is_example: w.is_example,
+      waits_for_demo: waits,
       last_checked_at: w.last_checked_at,
-      // An example watch waits while Demo mode is off (the engine skips it): no next check to show.
-      next_check_at:
-        w.is_example && !this.d.examplesActive()
-          ? null
-          : nextCheckAt(lot, lot ? last : null, this.d.clock.now()),
+      next_check_at: waits ? null : nextCheckAt(lot, lot ? last : null, this.d.clock.now()),
       last_error: w.last_error,
       paused: w.paused,
       lot: row ? this.d.summary(row) : null,

@@ -384,7 +384,9 @@ describe('WatchlistView: lots whose sale is over or due', () => {
     installFake({
       handlers: {
         'watchlist.list': () =>
-          okResult([watch({ is_example: true, label: 'Example', next_check_at: null })]),
+          okResult([
+            watch({ is_example: true, waits_for_demo: true, label: 'Example', next_check_at: null }),
+          ]),
       },
     });
     render(<WatchlistView />);

@@ -15,6 +15,8 @@ export const WatchViewSchema = z.object({
   label: z.string(),
   rules: AlertRulesSchema,
   is_example: z.boolean(),
+  /** A Demo example while Demo mode is off: the engine does not check it, so it has no next check (as a call's). */
+  waits_for_demo: z.boolean().default(false),
   last_checked_at: z.number().nullable(),
   next_check_at: z.number().nullable(),
   last_error: z.string().nullable(),

@@ -109,6 +109,9 @@ function uncounted(r: LogRow): boolean {
   return r.status === null || r.status === 401 || r.status === 429;
 }
 
+/** Whose requests the current quota counts, in words: "with this key", or "in Demo mode". */
+const thisQuotaWords = (mode: 'demo' | 'live') => (mode === 'demo' ? 'in Demo mode' : 'with this key');
+
 /**
  * What "Sent in the last 24 hours" counts (docs/writing-guide.md rule 7: two numbers that look alike say how they
  * differ): the requests that spent the current quota, as the request budget counts them (another key's, or Demo
@@ -116,8 +119,7 @@ function uncounted(r: LogRow): boolean {
  * and failed requests included)."; in Demo mode "Sent in Demo mode in the last 24 hours: …". Throws nothing.
  */
 export function sentSentence(spentLast24h: number, mode: 'demo' | 'live'): string {
-  const whose = mode === 'demo' ? 'in Demo mode' : 'with this key';
-  return `Sent ${whose} in the last 24 hours: ${requests(spentLast24h)}, Lotwatch's own count (retries and failed requests included).`;
+  return `Sent ${thisQuotaWords(mode)} in the last 24 hours: ${requests(spentLast24h)}, Lotwatch's own count (retries and failed requests included).`;
 }
 
 /**
@@ -137,7 +139,7 @@ export function chartSummary(
   const busiest = buckets.reduce((m, b) => (b.ok + b.failed > m.ok + m.failed ? b : m), buckets[0]!);
   const whose =
     thisQuota < total
-      ? ` (${integer(thisQuota)} of them ${mode === 'demo' ? 'in Demo mode' : 'with this key'}; the rest ${mode === 'demo' ? 'with a key' : 'with another key or in Demo mode'})`
+      ? ` (${integer(thisQuota)} of them ${thisQuotaWords(mode)}; the rest ${mode === 'demo' ? 'with a key' : 'with another key or in Demo mode'})`
       : '';
   return `${requests(total)} in the last 24 hours${whose}${failed ? `, ${integer(failed)} failed` : ''}; busiest hour ${busiest.label} with ${integer(busiest.ok + busiest.failed)}.`;
 }

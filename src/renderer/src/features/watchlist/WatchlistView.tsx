@@ -267,8 +267,8 @@ function CheckedCell({ w, held }: { w: WatchView; held: boolean }) {
   const next = w.next_check_at;
   const lot = w.lot;
   let sub: string | null;
-  // A Demo example outside Demo mode has no next check (core gives none): it is looked at only in Demo mode.
-  if (w.is_example && next === null && !w.paused) sub = 'only in Demo mode';
+  // A Demo example outside Demo mode is looked at only in Demo mode (core's waits_for_demo).
+  if (w.waits_for_demo && !w.paused) sub = 'only in Demo mode';
   else if (lot && lot.outcome !== 'open') {
     const afterSale = last !== null && (lot.auction_at === null || last >= lot.auction_at);
     const relist =
